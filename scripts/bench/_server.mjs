@@ -1,0 +1,45 @@
+/** Starts `npm start` on a free port for a bench part and stops it afterwards. */
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export async function withServer(port, body) {
+  const base = `http://localhost:${port}`;
+  const child = spawn('node', [join(root, 'scripts', 'start.mjs')], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), ADMIN_PASSWORD: process.env.ADMIN_PASSWORD || 'bench-admin-password' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+  });
+  try {
+    const deadline = Date.now() + 240_000;
+    for (;;) {
+      try {
+        const response = await fetch(`${base}/api/health`);
+        if (response.ok) break;
+      } catch {
+        // not up yet
+      }
+      if (Date.now() > deadline) throw new Error('the server did not start within 4 minutes');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    return await body(base);
+  } finally {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Prints rows as a Markdown table. */
+export function table(headers, rows) {
+  const widths = headers.map((h, i) => Math.max(String(h).length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`;
+  console.log(line(headers));
+  console.log(`| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`);
+  for (const row of rows) console.log(line(row));
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: builds the site and serves the production build the way Netlify does (static
+ * files, netlify.toml headers and redirects, functions, local Blobs) on http://localhost:${PORT:-8888}.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const port = Number(process.env.PORT || 8888);
+if (!Number.isInteger(port) || port < 1 || port > 65535) {
+  console.error(`PORT must be a port number, got "${process.env.PORT}".`);
+  process.exit(1);
+}
+
+/** A local admin password, generated once and kept in .netlify/ so restarts keep it. */
+function localAdminPassword() {
+  const file = join(root, '.netlify', 'local-admin-password');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const password = randomBytes(12).toString('base64url');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  return password;
+}
+
+const env = {
+  ...process.env,
+  BROWSER: 'none',
+  ASTRO_TELEMETRY_DISABLED: '1',
+  NETLIFY_TELEMETRY_DISABLED: '1',
+  SITE_URL: process.env.SITE_URL || `http://localhost:${port}`,
+};
+const generatedPassword = !process.env.ADMIN_PASSWORD && !process.env.ADMIN_PASSWORD_HASH;
+if (generatedPassword) {
+  env.ADMIN_PASSWORD = localAdminPassword();
+  env.ADMIN_PASSWORD_GENERATED = '1';
+}
+
+const netlify = join(root, 'node_modules', '.bin', 'netlify');
+const child = spawn(netlify, ['serve', '--offline', '--port', String(port)], {
+  cwd: root,
+  env,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+
+let announced = false;
+child.stdout.on('data', (chunk) => {
+  const text = chunk.toString();
+  // Netlify's own banner tries to open a browser inside a container; keep its output, drop that noise.
+  process.stdout.write(text.replace(/Error: Unable to open browser automatically.*\n?/g, ''));
+  if (!announced && text.includes('Local dev server ready')) {
+    announced = true;
+    const user = process.env.ADMIN_USERNAME || 'admin';
+    console.log(`\nThe site is running at http://localhost:${port}`);
+    if (generatedPassword) console.log(`Admin page: http://localhost:${port}/webhook-config (user "${user}", password "${env.ADMIN_PASSWORD}")`);
+  }
+});
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => child.kill(signal));
+}
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

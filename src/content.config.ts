@@ -1,0 +1,121 @@
+/**
+ * Every content collection, its schema and its loader. Editors change the files under
+ * `content/`; a mistake fails the build with the file and the field named.
+ */
+import { defineCollection, reference } from 'astro:content';
+import { file, glob } from 'astro/loaders';
+import { z } from 'astro/zod';
+
+const slug = z
+  .string()
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'use lower-case words joined by hyphens, e.g. "how-it-works"');
+
+/** The five FAQ categories, in the order the accordion shows them. */
+const faqCategories = defineCollection({
+  loader: file('content/faq-categories.yaml'),
+  schema: z.object({
+    id: slug,
+    /** Shown as the accordion heading, e.g. "How It Works". */
+    name: z.string().min(2).max(80),
+    /** Position in the accordion, 1 first. */
+    order: z.number().int().positive(),
+  }),
+});
+
+/** One MDX file per question: the front matter holds the question, the body is the answer. */
+const faqs = defineCollection({
+  loader: glob({ pattern: '**/*.mdx', base: './content/faqs' }),
+  schema: z.object({
+    /** The question as a parent would ask it, e.g. "What does a school day look like?" */
+    question: z.string().min(8).max(200),
+    /** The id of an entry of content/faq-categories.yaml, e.g. "how-it-works". */
+    category: reference('faqCategories'),
+    /** Position within its category, 1 first. */
+    order: z.number().int().positive(),
+  }),
+});
+
+/**
+ * Statistics shown as counters. A `target` counts up from 0; a `text` value ("1-2") is shown as is.
+ * `group` says which band shows it.
+ */
+const stats = defineCollection({
+  loader: file('content/stats.yaml'),
+  schema: z
+    .object({
+      id: slug,
+      group: z.enum(['home-stats', 'home-results', 'why-results']),
+      target: z.number().nonnegative().optional(),
+      text: z.string().max(12).optional(),
+      prefix: z.string().max(8).default(''),
+      suffix: z.string().max(6).default(''),
+      /** One line under the number, e.g. "of 8th graders are proficient in math". */
+      label: z.string().min(3).max(120),
+      /** Where the figure comes from, shown in small print. */
+      source: z.string().max(160).optional(),
+      order: z.number().int().positive(),
+    })
+    .refine((stat) => (stat.target === undefined) !== (stat.text === undefined), {
+      message: 'give exactly one of "target" (a number to count up to) or "text"',
+      path: ['target'],
+    }),
+});
+
+/** Recorded webinars shown on /events-webinars. */
+const webinars = defineCollection({
+  loader: file('content/webinars.yaml'),
+  schema: z.object({
+    id: slug,
+    title: z.string().min(5).max(120),
+    /** Length in minutes, e.g. 48. */
+    duration: z.number().int().positive(),
+    /** As shown on the card, e.g. "2.3k". */
+    views: z.string().max(10),
+    category: z.string().max(40),
+    description: z.string().max(300),
+    /** An mp4 under /media or an absolute https URL. */
+    videoUrl: z.string().regex(/^(\/|https:\/\/)/, 'must start with / or https://'),
+    thumbnail: z.string().regex(/^(\/|https:\/\/)/, 'must start with / or https://'),
+    publishedDate: z.coerce.date(),
+    featured: z.boolean().default(false),
+  }),
+});
+
+const videoFields = {
+  id: slug,
+  title: z.string().min(3).max(100),
+  description: z.string().max(240),
+  /** An mp4 under /media or an absolute https URL. */
+  mp4Url: z.string().regex(/^(\/|https:\/\/)/, 'must start with / or https://'),
+  /** The poster shown before playing. */
+  thumbnailUrl: z.string().regex(/^(\/|https:\/\/)/, 'must start with / or https://'),
+  /** Optional YouTube link; when set, the card opens the modal player instead of playing inline. */
+  youtubeUrl: z.url({ protocol: /^https$/ }).optional(),
+  order: z.number().int().positive(),
+};
+
+const parentVideos = defineCollection({
+  loader: file('content/videos/parents.yaml'),
+  schema: z.object({ ...videoFields, createdAt: z.coerce.date() }),
+});
+
+const studentVideos = defineCollection({
+  loader: file('content/videos/students.yaml'),
+  schema: z.object(videoFields),
+});
+
+/** Blog posts written here when HubSpot is not configured (see src/lib/blog for the HubSpot loader). */
+const blog = defineCollection({
+  loader: glob({ pattern: '**/*.mdx', base: './content/blog' }),
+  schema: z.object({
+    title: z.string().min(5).max(120),
+    /** One or two sentences for cards and the meta description. */
+    excerpt: z.string().min(20).max(300),
+    publishedAt: z.coerce.date(),
+    tags: z.array(z.string().min(2).max(40)).max(8).default([]),
+    featuredImage: z.string().optional(),
+    category: z.string().max(40).default('Insights'),
+  }),
+});
+
+export const collections = { faqCategories, faqs, stats, webinars, parentVideos, studentVideos, blog };

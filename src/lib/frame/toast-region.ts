@@ -1,0 +1,56 @@
+import { $toast, dismissToast, type Toast } from '../../stores/toast';
+
+const closeIcon =
+  '<svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg>';
+
+function render(toast: Toast): HTMLElement {
+  const card = document.createElement('div');
+  card.dataset.toast = toast.variant;
+  card.className = [
+    'pointer-events-auto flex w-full max-w-sm items-start gap-3 rounded-xl border p-4 shadow-lg',
+    toast.variant === 'destructive' ? 'border-danger-600 bg-danger-50 text-danger-600' : 'border-line bg-white text-ink',
+  ].join(' ');
+  const text = document.createElement('div');
+  text.className = 'flex-1';
+  const title = document.createElement('p');
+  title.className = 'text-sm font-semibold';
+  title.textContent = toast.title;
+  text.append(title);
+  if (toast.description) {
+    const description = document.createElement('p');
+    description.className = 'mt-1 text-sm opacity-90';
+    description.textContent = toast.description;
+    text.append(description);
+  }
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.className = 'rounded p-1 opacity-70 hover:opacity-100';
+  close.setAttribute('aria-label', 'Dismiss notification');
+  close.innerHTML = closeIcon;
+  close.addEventListener('click', () => dismissToast(toast.id));
+  card.append(text, close);
+  return card;
+}
+
+class ToastRegion extends HTMLElement {
+  #unsubscribe?: () => void;
+
+  connectedCallback() {
+    const polite = this.querySelector<HTMLElement>('[data-toast-polite]');
+    const assertive = this.querySelector<HTMLElement>('[data-toast-assertive]');
+    this.#unsubscribe = $toast.subscribe((toast) => {
+      polite?.replaceChildren();
+      assertive?.replaceChildren();
+      if (!toast) return;
+      (toast.variant === 'destructive' ? assertive : polite)?.append(render(toast));
+    });
+  }
+
+  disconnectedCallback() {
+    this.#unsubscribe?.();
+  }
+}
+
+export function defineToastRegion(): void {
+  if (!customElements.get('toast-region')) customElements.define('toast-region', ToastRegion);
+}

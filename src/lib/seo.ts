@@ -1,0 +1,144 @@
+import { site } from '../config/site';
+
+/** Title and description of the routes named in the specification's metadata table. */
+export const routeMetadata: Record<string, { title: string; description: string }> = {
+  '/': {
+    title: 'Mastery Parents | Bring 2-Hour Mastery Learning to Your School',
+    description:
+      'Join parents bringing personalised, AI-assisted, mastery-based learning to their private schools: core academics in two focused hours a day.',
+  },
+  '/how-it-works': {
+    title: 'How It Works | Mastery Learning in 2 Hours a Day',
+    description:
+      'See how mastery-based learning, adaptive AI tutoring and teachers as mentors fit core academics into two focused hours a day.',
+  },
+  '/why-this-matters': {
+    title: 'Why This Matters | The Case for Mastery Learning',
+    description:
+      'Classrooms move at one pace. Learn why 1 in 5 students feel lessons miss their needs and how mastery learning closes the gap.',
+  },
+  '/lead-the-change': {
+    title: 'Lead the Change | Email Your School in Two Minutes',
+    description:
+      "Generate a ready-to-send email to your school's leadership and share the case for mastery learning with your community.",
+  },
+  '/real-stories': {
+    title: 'Real Stories | Parents and Students on Mastery Learning',
+    description:
+      'Watch parents and students describe what changed when learning moved at their own pace in two focused hours a day.',
+  },
+  '/events-webinars': {
+    title: 'Events & Webinars | Learn From Families and Educators',
+    description:
+      'Watch recorded webinars on demand and join the next live conversation about bringing mastery learning to your school.',
+  },
+  '/nominate-school': {
+    title: 'Nominate Your School | Start the Conversation',
+    description:
+      'Nominate your private school or book a call with our team to bring personalised, mastery-based learning to its classrooms.',
+  },
+  '/blogs-insights': {
+    title: 'Blogs & Insights | Mastery Learning Research and Advice',
+    description:
+      'Articles for parents and school leaders on mastery learning, AI tutoring, school advocacy and what the results show.',
+  },
+  '/faqs': {
+    title: 'FAQs | Your Questions About Mastery Learning Answered',
+    description:
+      'Answers on two-hour learning blocks, mastery thresholds, student support, outcomes and how to advocate at your school.',
+  },
+};
+
+export const defaultMetadata = {
+  title: 'Mastery Parents | Personalised Learning for Every Child',
+  description:
+    'A parents’ movement bringing mastery-based, AI-assisted learning to private schools: core academics in two focused hours a day.',
+};
+
+export interface SeoInput {
+  /** Path of the page, e.g. `/faqs` or `/blogs-insights/why-mastery`. */
+  pathname: string;
+  /** The site's absolute origin. */
+  siteUrl?: string;
+  /** Overrides the metadata table, e.g. the title of a blog post. */
+  title?: string;
+  description?: string;
+  image?: string;
+  type?: 'website' | 'article';
+  publishedAt?: Date;
+  /** Forces noindex whatever the host (e.g. internal pages). */
+  noindex?: boolean;
+  stagingMarker?: string;
+}
+
+export interface Seo {
+  title: string;
+  description: string;
+  canonical: string;
+  robots: string;
+  meta: Array<{ name?: string; property?: string; content: string }>;
+  jsonLd: Record<string, unknown>[];
+}
+
+/** `index, follow` unless the host name contains the staging marker. */
+export function robotsFor(siteUrl: string, stagingMarker: string = site.stagingMarker): string {
+  const host = new URL(siteUrl).hostname.toLowerCase();
+  const marker = stagingMarker.trim().toLowerCase();
+  return marker && host.includes(marker) ? 'noindex, nofollow' : 'index, follow';
+}
+
+export function normalisePath(pathname: string): string {
+  const path = `/${pathname}`.replace(/\/{2,}/g, '/').replace(/\/index(\.html)?$/, '/').replace(/\.html$/, '');
+  return path.length > 1 ? path.replace(/\/+$/, '') : '/';
+}
+
+export function organizationJsonLd(siteUrl: string): Record<string, unknown> {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Organization',
+    name: site.legalName,
+    alternateName: site.name,
+    url: `${siteUrl}/`,
+    logo: new URL(site.logo, siteUrl).href,
+    email: site.email,
+    sameAs: site.socials.map((social) => social.href),
+  };
+}
+
+/** The one place titles, canonical URLs, social tags and structured data are decided. */
+export function buildSeo(input: SeoInput): Seo {
+  const siteUrl = (input.siteUrl ?? site.url).replace(/\/+$/, '');
+  const path = normalisePath(input.pathname);
+  const fromTable = routeMetadata[path] ?? defaultMetadata;
+  const title = input.title ? `${input.title} | ${site.name}` : fromTable.title;
+  const description = input.description ?? fromTable.description;
+  const canonical = new URL(path, `${siteUrl}/`).href;
+  const image = new URL(input.image ?? site.socialImage, `${siteUrl}/`).href;
+  const robots = input.noindex ? 'noindex, nofollow' : robotsFor(siteUrl, input.stagingMarker);
+  const type = input.type ?? 'website';
+
+  const meta: Seo['meta'] = [
+    { name: 'description', content: description },
+    { name: 'robots', content: robots },
+    { property: 'og:type', content: type },
+    { property: 'og:site_name', content: site.name },
+    { property: 'og:title', content: title },
+    { property: 'og:description', content: description },
+    { property: 'og:url', content: canonical },
+    { property: 'og:image', content: image },
+    { property: 'og:locale', content: 'en_US' },
+    { name: 'twitter:card', content: 'summary_large_image' },
+    { name: 'twitter:title', content: title },
+    { name: 'twitter:description', content: description },
+    { name: 'twitter:image', content: image },
+  ];
+  if (input.publishedAt) {
+    meta.push({ property: 'article:published_time', content: input.publishedAt.toISOString() });
+  }
+  return { title, description, canonical, robots, meta, jsonLd: [organizationJsonLd(siteUrl)] };
+}
+
+/** Serialises JSON-LD so that it can never close its own script element. */
+export function jsonLdScript(data: unknown): string {
+  return JSON.stringify(data).replace(/</g, '\\u003c');
+}

@@ -1,0 +1,227 @@
+import { expect, test, type Page } from '@playwright/test';
+import { routes } from './routes';
+
+/** Collects console errors and uncaught exceptions of a page. */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+test.describe('every route', () => {
+  for (const route of routes) {
+    test(`${route.path} answers 200 with its title, heading and frame`, async ({ page }) => {
+      const errors = watchErrors(page);
+      const response = await page.goto(route.path);
+      expect(response?.status()).toBe(200);
+      await expect(page).toHaveTitle(/\S/);
+      await expect(page.getByRole('heading', { level: 1 }).first()).toHaveText(route.heading);
+      const canonical = await page.locator('link[rel="canonical"]').getAttribute('href');
+      expect(canonical).toMatch(/^https?:\/\//);
+      await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /index/);
+      if (route.path !== '/webhook-config') {
+        await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+        await expect(page.getByRole('contentinfo')).toBeVisible();
+      }
+      expect(errors).toEqual([]);
+    });
+  }
+
+  test('odd query strings never throw', async ({ page }) => {
+    const errors = watchErrors(page);
+    for (const path of ['/?%E0%A4%A=1', '/faqs?q=<script>alert(1)</script>', '/form?type=__proto__&ambassadorId=%00', '/thank-you?invitee_email=%ZZ']) {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(200);
+    }
+    expect(errors).toEqual([]);
+  });
+});
+
+test.describe('unknown paths', () => {
+  for (const path of ['/no-such-page', '/faqs/extra/deep', '/blogs-insights-old', '/%7Enobody']) {
+    test(`${path} shows the 404 page with status 404`, async ({ page }) => {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(404);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('404 Page Not Found');
+      await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');
+    });
+  }
+});
+
+test.describe('SEO files', () => {
+  test('sitemap and robots.txt are served', async ({ request }) => {
+    const sitemap = await request.get('/sitemap-index.xml');
+    expect(sitemap.status()).toBe(200);
+    expect(await sitemap.text()).toContain('sitemap-0.xml');
+    const pages = await (await request.get('/sitemap-0.xml')).text();
+    expect(pages).toContain('/faqs</loc>');
+    expect(pages).not.toContain('/webhook-config');
+    const robots = await request.get('/robots.txt');
+    expect(await robots.text()).toMatch(/Sitemap: .*sitemap-index\.xml/);
+  });
+
+  test('every page carries organisation structured data and social tags', async ({ page }) => {
+    await page.goto('/how-it-works');
+    const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent()) ?? '{}');
+    expect(ld['@type']).toBe('Organization');
+    await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', /How It Works/);
+    await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute('content', 'summary_large_image');
+  });
+});
+
+test.describe('header', () => {
+  test('the current page link is marked and highlighted', async ({ page }) => {
+    await page.goto('/real-stories');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const current = nav.getByRole('link', { name: 'Real Stories' });
+    await expect(current).toHaveAttribute('aria-current', 'page');
+    await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+    const other = nav.getByRole('link', { name: 'FAQs' });
+    const [currentColour, otherColour] = await Promise.all([
+      current.evaluate((el) => getComputedStyle(el).backgroundColor),
+      other.evaluate((el) => getComputedStyle(el).backgroundColor),
+    ]);
+    expect(currentColour).not.toBe(otherColour);
+  });
+
+  test('the logo links home and the eight links carry the spec labels', async ({ page }) => {
+    await page.goto('/faqs');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: /home/i })).toHaveAttribute('href', '/');
+    const labels = ['Why This Matters', 'How It Works', 'Lead the Change', 'Real Stories', 'Events & Webinars', 'Nominate School', 'Blogs & Insights', 'FAQs'];
+    for (const label of labels) await expect(nav.getByRole('link', { name: label, exact: true })).toBeVisible();
+  });
+
+  test('the ambassador dropdown opens, shows both links in a new tab, and closes on Escape and outside click', async ({ page }) => {
+    await page.goto('/');
+    const summary = page.locator('[data-ambassador] summary');
+    const join = page.getByRole('link', { name: /Join The Movement/ });
+    await expect(join).toBeHidden();
+    const arrowClosed = await page.locator('.ambassador-arrow').evaluate((el) => { const s = getComputedStyle(el); return `${s.transform} ${s.rotate}`; });
+    await summary.click();
+    await expect(join).toBeVisible();
+    const arrowOpen = await page.locator('.ambassador-arrow').evaluate((el) => { const s = getComputedStyle(el); return `${s.transform} ${s.rotate}`; });
+    expect(arrowOpen).not.toBe(arrowClosed);
+    await expect(join).toHaveAttribute('href', /\/register$/);
+    await expect(join).toHaveAttribute('target', '_blank');
+    await expect(join).toHaveAttribute('rel', 'noopener noreferrer');
+    const signIn = page.getByRole('link', { name: /Sign In/ });
+    await expect(signIn).toHaveAttribute('href', /\/login$/);
+    await expect(signIn).toHaveAttribute('rel', 'noopener noreferrer');
+    await page.keyboard.press('Escape');
+    await expect(join).toBeHidden();
+    await expect(summary).toBeFocused();
+    // Keyboard: Enter opens it again; a click elsewhere closes it.
+    await page.keyboard.press('Enter');
+    await expect(join).toBeVisible();
+    await page.mouse.click(640, 600);
+    await expect(join).toBeHidden();
+  });
+});
+
+test.describe('mobile menu at 390 px', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the toggle opens a vertical menu, Escape closes it and focus returns', async ({ page }) => {
+    await page.goto('/');
+    const toggle = page.getByRole('button', { name: 'Open menu' });
+    const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'How It Works' });
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(toggle).toHaveAttribute('aria-controls', 'site-menu');
+    await expect(link).toBeHidden();
+    await toggle.click();
+    await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute('aria-expanded', 'true');
+    await expect(link).toBeVisible();
+    const faq = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'FAQs' });
+    const [a, b] = await Promise.all([link.boundingBox(), faq.boundingBox()]);
+    expect(b!.y).toBeGreaterThan(a!.y);
+    expect(Math.abs(b!.x - a!.x)).toBeLessThan(2);
+    await page.keyboard.press('Escape');
+    await expect(link).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
+  });
+
+  test('the links are reachable without JavaScript', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto('/');
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'FAQs' })).toBeVisible();
+    await context.close();
+  });
+});
+
+test.describe('floating button', () => {
+  test('appears after 300 px of scroll and links to the email form', async ({ page }) => {
+    await page.goto('/why-this-matters');
+    await page.evaluate(() => {
+      document.body.style.minHeight = '4000px';
+    });
+    const cta = page.getByRole('link', { name: /Lead The Change/ }).and(page.locator('[data-floating-link]'));
+    await expect(cta).toBeHidden();
+    await page.evaluate(() => window.scrollTo(0, 300));
+    await page.waitForTimeout(100);
+    await expect(cta).toBeHidden();
+    await page.evaluate(() => window.scrollTo(0, 301));
+    await expect(cta).toBeVisible();
+    await expect(cta).toHaveAttribute('href', '/lead-the-change#email-form');
+    await expect(cta).toContainText('Join the Movement');
+  });
+
+  test('is dismissed and stays hidden on later pages and reloads', async ({ page }) => {
+    await page.goto('/faqs');
+    await page.evaluate(() => {
+      document.body.style.minHeight = '4000px';
+      window.scrollTo(0, 600);
+    });
+    await page.getByRole('button', { name: /Dismiss/ }).click();
+    await expect(page.locator('floating-cta')).toHaveCount(0);
+    for (const path of ['/how-it-works', '/faqs']) {
+      await page.goto(path);
+      await page.evaluate(() => {
+        document.body.style.minHeight = '4000px';
+        window.scrollTo(0, 800);
+      });
+      await page.waitForTimeout(150);
+      await expect(page.locator('[data-floating-link]')).toHaveCount(0);
+    }
+  });
+
+  test('is never shown on /thank-you', async ({ page }) => {
+    await page.goto('/thank-you');
+    await page.evaluate(() => {
+      document.body.style.minHeight = '4000px';
+      window.scrollTo(0, 1000);
+    });
+    await page.waitForTimeout(150);
+    await expect(page.locator('[data-floating-link]')).toHaveCount(0);
+  });
+
+  test('on /lead-the-change it scrolls to the form instead of navigating', async ({ page }) => {
+    await page.goto('/lead-the-change');
+    const target = await page.locator('#email-form').count();
+    test.skip(target === 0, 'the email form arrives with the advocacy issue');
+    await page.evaluate(() => window.scrollTo(0, 400));
+    await page.locator('[data-floating-link]').click();
+    await expect(page.locator('#email-form')).toBeInViewport();
+  });
+});
+
+test.describe('footer', () => {
+  test('quick links, connect, social names and the current year', async ({ page }) => {
+    await page.goto('/');
+    const footer = page.getByRole('contentinfo');
+    const quick = footer.getByRole('navigation', { name: 'Quick Links' });
+    await expect(quick.getByRole('link')).toHaveText(['Why This Matters', 'How It Works', 'Lead the Change', 'Real Stories', 'Nominate School']);
+    const connect = footer.getByRole('navigation', { name: 'Connect' }).getByRole('link');
+    await expect(connect).toHaveCount(3);
+    for (const link of await connect.all()) await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    for (const network of ['Instagram', 'Facebook', 'LinkedIn', 'YouTube']) {
+      await expect(footer.getByRole('link', { name: new RegExp(network) })).toBeVisible();
+    }
+    await expect(footer).toContainText(`© ${new Date().getFullYear()}`);
+    await expect(footer.locator('[data-hubspot-form][data-purpose="newsletter"]')).toHaveCount(1);
+  });
+});

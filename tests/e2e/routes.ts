@@ -1,0 +1,20 @@
+/** Every route of the specification's route table, with the heading each page shows. */
+export const routes: Array<{ path: string; heading: RegExp }> = [
+  { path: '/', heading: /Transform Learning/ },
+  { path: '/why-this-matters', heading: /Why This Matters/i },
+  { path: '/how-it-works', heading: /How It Works/i },
+  { path: '/lead-the-change', heading: /Lead the Change/i },
+  { path: '/real-stories', heading: /Real Stories/i },
+  { path: '/nominate-school', heading: /Nominate/i },
+  { path: '/partnership-form', heading: /Partnership Application/ },
+  { path: '/events-webinars', heading: /Events & Webinars/i },
+  { path: '/blogs-insights', heading: /Blogs & Insights/i },
+  { path: '/blogs-insights/why-two-hours-is-enough', heading: /two focused hours/i },
+  { path: '/resources', heading: /Resources/i },
+  { path: '/faqs', heading: /Frequently Asked Questions/i },
+  { path: '/webhook-config', heading: /Webhook|Sign in/i },
+  { path: '/thank-you', heading: /.+/ },
+  { path: '/webinar-thank-you', heading: /Thank you for registering!/ },
+  { path: '/webinar-share', heading: /Share the Revolution!/ },
+  { path: '/form', heading: /Form/ },
+];

@@ -1,0 +1,104 @@
+/**
+ * A bad content entry must fail the build with the file and the field named. Each case copies the
+ * project's content model into a scratch folder, adds one broken file and runs `astro sync`.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, '..', '..');
+let scratch: string;
+
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'content-schema-'));
+  for (const entry of ['src', 'content', 'astro.config.mjs', 'tsconfig.json', 'package.json']) {
+    cpSync(join(root, entry), join(scratch, entry), { recursive: true });
+  }
+  symlinkSync(join(root, 'node_modules'), join(scratch, 'node_modules'));
+});
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+async function sync(): Promise<{ ok: boolean; output: string }> {
+  try {
+    const { stdout, stderr } = await run(join(root, 'node_modules', '.bin', 'astro'), ['sync'], {
+      cwd: scratch,
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
+    });
+    return { ok: true, output: stdout + stderr };
+  } catch (error) {
+    const failure = error as { stdout?: string; stderr?: string };
+    return { ok: false, output: `${failure.stdout ?? ''}${failure.stderr ?? ''}` };
+  }
+}
+
+function withFile<T>(path: string, contents: string, body: () => Promise<T>): Promise<T> {
+  const target = join(scratch, path);
+  let previous: string | undefined;
+  try {
+    previous = readFileSync(target, 'utf8');
+  } catch {
+    previous = undefined;
+  }
+  writeFileSync(target, contents);
+  return body().finally(() => {
+    if (previous === undefined) rmSync(target, { force: true });
+    else writeFileSync(target, previous);
+  });
+}
+
+describe('content schemas', () => {
+  test('the committed content is valid', async () => {
+    const result = await sync();
+    expect(result.output).not.toMatch(/does not match collection schema/);
+    expect(result.ok).toBe(true);
+  }, 60_000);
+
+  test.each([
+    {
+      name: 'an FAQ without a question',
+      path: 'content/faqs/broken-question.mdx',
+      contents: '---\ncategory: how-it-works\norder: 1\n---\n\nAn answer.\n',
+      file: 'broken-question.mdx',
+      field: 'question',
+    },
+    {
+      name: 'an FAQ whose order is not a number',
+      path: 'content/faqs/broken-order.mdx',
+      contents: '---\nquestion: Is this a valid question?\ncategory: how-it-works\norder: first\n---\n\nAn answer.\n',
+      file: 'broken-order.mdx',
+      field: 'order',
+    },
+    {
+      name: 'a blog post with a date that is not a date',
+      path: 'content/blog/broken-date.mdx',
+      contents: '---\ntitle: A broken post\nexcerpt: An excerpt that is long enough to pass the rule.\npublishedAt: someday\n---\n\nText.\n',
+      file: 'broken-date.mdx',
+      field: 'publishedAt',
+    },
+    {
+      name: 'a statistic with both a target and a text',
+      path: 'content/stats.yaml',
+      contents: '- id: both\n  group: home-stats\n  target: 5\n  text: "5"\n  label: a broken statistic\n  order: 1\n',
+      file: 'stats.yaml',
+      field: 'target',
+    },
+    {
+      name: 'a webinar whose video is on plain http',
+      path: 'content/webinars.yaml',
+      contents:
+        '- id: insecure\n  title: An insecure webinar\n  duration: 45\n  views: "1k"\n  category: Webinar\n  description: Text.\n  videoUrl: http://example.org/v.mp4\n  thumbnail: /media/t.jpg\n  publishedDate: 2025-06-26\n',
+      file: 'webinars.yaml',
+      field: 'videoUrl',
+    },
+  ])('$name fails naming $file and $field', async ({ path, contents, file, field }) => {
+    const result = await withFile(path, contents, sync);
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain(file);
+    expect(result.output).toContain(field);
+  }, 60_000);
+});
