@@ -4,6 +4,14 @@ import { defineConfig, devices } from '@playwright/test';
 const port = Number(process.env.E2E_PORT || 8899);
 export const baseURL = process.env.E2E_BASE_URL || `http://localhost:${port}`;
 
+/** Local fakes of the services outside this machine, on ports next to the site's. */
+export const fakePorts = { hubspot: port + 12, calendly: port + 13 };
+export const fakeUrls = {
+  hubspot: `http://127.0.0.1:${fakePorts.hubspot}`,
+  calendly: `http://127.0.0.1:${fakePorts.calendly}`,
+};
+export const e2eAdminPassword = process.env.ADMIN_PASSWORD || 'e2e-admin-password';
+
 export const chromiumArgs = [
   '--headless',
   '--no-sandbox',
@@ -35,13 +43,31 @@ export default defineConfig({
   ],
   webServer: process.env.E2E_BASE_URL
     ? undefined
-    : {
-        command: 'node scripts/start.mjs',
-        url: `${baseURL}/api/health`,
-        env: { PORT: String(port), ADMIN_PASSWORD: process.env.ADMIN_PASSWORD || 'e2e-admin-password' },
-        reuseExistingServer: !process.env.CI,
-        timeout: 240_000,
-        stdout: 'ignore',
-        stderr: 'pipe',
-      },
+    : [
+        {
+          command: `node tests/fakes/hubspot.ts --port ${fakePorts.hubspot}`,
+          url: `${fakeUrls.hubspot}/__fake/calls`,
+          reuseExistingServer: !process.env.CI,
+          timeout: 30_000,
+          stdout: 'ignore',
+        },
+        {
+          command: 'node scripts/start.mjs',
+          url: `${baseURL}/api/health`,
+          env: {
+            PORT: String(port),
+            ADMIN_PASSWORD: e2eAdminPassword,
+            HUBSPOT_ACCESS_TOKEN: 'fake-hubspot-token',
+            HUBSPOT_BASE_PATH: fakeUrls.hubspot,
+            HUBSPOT_FORMS_BASE_PATH: fakeUrls.hubspot,
+            HUBSPOT_RETRY_BASE_MS: '50',
+            // The e2e build reads the committed sample posts; the HubSpot blog loader has its own tests.
+            BLOG_SOURCE: 'local',
+          },
+          reuseExistingServer: !process.env.CI,
+          timeout: 240_000,
+          stdout: 'ignore',
+          stderr: 'pipe',
+        },
+      ],
 });

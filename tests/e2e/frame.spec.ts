@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { routes } from './routes';
 
 /** Collects console errors and uncaught exceptions of a page. */

@@ -1,0 +1,132 @@
+/**
+ * The shape every function answers in: JSON, security headers, and errors as
+ * `{ error: { code, message } }`. Never a stack, a token or someone else's data.
+ */
+import type { z } from 'zod';
+
+/** Bodies larger than this are refused before parsing. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const securityHeaders: Record<string, string> = {
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'X-Frame-Options': 'DENY',
+  'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+};
+
+export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
+  const merged = new Headers(securityHeaders);
+  for (const [key, value] of new Headers(headers)) merged.set(key, value);
+  return Response.json(body, { status, headers: merged });
+}
+
+export function jsonError(status: number, code: string, message: string, headers: HeadersInit = {}): Response {
+  return json({ error: { code, message } }, status, headers);
+}
+
+/** Answers 405 unless the request uses one of `methods`. */
+export function allowMethods(req: Request, methods: string[]): Response | undefined {
+  if (methods.includes(req.method)) return undefined;
+  return jsonError(405, 'method_not_allowed', `Use ${methods.join(' or ')} for this endpoint.`, {
+    Allow: methods.join(', '),
+  });
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  toResponse(): Response {
+    return jsonError(this.status, this.code, this.message);
+  }
+}
+
+/** A readable sentence from the first problems zod found. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
+}
+
+/**
+ * Reads and validates a JSON body: 415 for another content type, 413 over 1 MB,
+ * 400 for malformed JSON, 400 with the field named when the schema refuses it.
+ */
+export async function readJson<T extends z.ZodType>(req: Request, schema: T): Promise<z.infer<T>> {
+  const type = req.headers.get('content-type') ?? '';
+  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
+    throw new HttpError(415, 'unsupported_media_type', 'Send the body as JSON (Content-Type: application/json).');
+  }
+  const declared = Number(req.headers.get('content-length') ?? 0);
+  if (declared > MAX_BODY_BYTES) throw new HttpError(413, 'payload_too_large', 'The body is larger than 1 MB.');
+  let text: string;
+  try {
+    text = await readLimited(req, MAX_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new HttpError(400, 'unreadable_body', 'The body could not be read.');
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'invalid_json', 'The body is not valid JSON.');
+  }
+  const result = schema.safeParse(data);
+  if (!result.success) throw new HttpError(400, 'invalid_request', describeIssues(result.error));
+  return result.data;
+}
+
+async function readLimited(req: Request, limit: number): Promise<string> {
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new HttpError(413, 'payload_too_large', 'The body is larger than 1 MB.');
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/**
+ * Wraps a handler so that expected failures become their JSON answer and anything unexpected
+ * becomes a generic 500 with no detail, logged on the server only.
+ */
+export function handle(handler: (req: Request, context: unknown) => Promise<Response>) {
+  return async (req: Request, context: unknown): Promise<Response> => {
+    try {
+      return await handler(req, context);
+    } catch (error) {
+      if (error instanceof HttpError) return error.toResponse();
+      if (error instanceof StoreUnavailableError) {
+        return jsonError(503, 'store_unavailable', 'Storage is unavailable right now. Nothing was saved; please try again shortly.');
+      }
+      console.error(`[${new URL(req.url).pathname}]`, error instanceof Error ? error.message : 'unknown error');
+      return jsonError(500, 'internal_error', 'Something went wrong on our side. Please try again.');
+    }
+  };
+}
+
+/** Thrown by the store wrapper when Netlify Blobs cannot be reached. */
+export class StoreUnavailableError extends Error {}
+
+/** The caller's IP as Netlify reports it, for rate limits. */
+export function clientIp(req: Request, context?: unknown): string {
+  const fromContext = (context as { ip?: string } | undefined)?.ip;
+  return fromContext || req.headers.get('x-nf-client-connection-ip') || req.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'unknown';
+}

@@ -1,0 +1,89 @@
+/**
+ * The only way the functions (and the blog loader) talk to HubSpot: the official client, pointed
+ * at `HUBSPOT_BASE_PATH` (a local fake in tests), with our own bounded retry on 429 and 5xx.
+ */
+import { Client } from '@hubspot/api-client';
+import { serverEnv } from './env';
+import { HttpError } from './http';
+
+export interface ContactResult {
+  id: string;
+  properties: Record<string, string | null>;
+}
+
+/** A HubSpot token: the active admin configuration's if the caller has one, else the environment's. */
+export function hubspotClient(accessToken = serverEnv.hubspotAccessToken): Client {
+  if (!accessToken) {
+    throw new HttpError(503, 'hubspot_not_configured', 'HubSpot is not configured on this site yet (no access token).');
+  }
+  return new Client({ accessToken, basePath: serverEnv.hubspotBasePath, numberOfApiCallRetries: 0 });
+}
+
+/** The HTTP status of a failed HubSpot call, or undefined for a network failure. */
+export function statusOf(error: unknown): number | undefined {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'number' ? code : undefined;
+}
+
+export function isRetryable(error: unknown): boolean {
+  const status = statusOf(error);
+  return status === undefined || status === 429 || status >= 500;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Retries `operation` on 429, 5xx and network errors with exponential backoff and jitter. */
+export async function withRetry<T>(operation: () => Promise<T>, options: { attempts?: number; baseMs?: number } = {}): Promise<T> {
+  const attempts = options.attempts ?? 4;
+  const baseMs = options.baseMs ?? serverEnv.hubspotRetryBaseMs;
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    try {
+      return await operation();
+    } catch (error) {
+      lastError = error;
+      if (!isRetryable(error) || attempt === attempts) break;
+      await sleep(baseMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5));
+    }
+  }
+  throw lastError;
+}
+
+/** Finds contacts by exact email; `properties` are the ones to read back. */
+export async function searchContactsByEmail(
+  client: Client,
+  email: string,
+  properties: string[],
+): Promise<{ total: number; results: ContactResult[] }> {
+  const answer = await withRetry(() =>
+    client.crm.contacts.searchApi.doSearch({
+      filterGroups: [{ filters: [{ propertyName: 'email', operator: 'EQ' as never, value: email }] }],
+      properties,
+      limit: 10,
+      after: '0',
+      sorts: [],
+    }),
+  );
+  return {
+    total: answer.total,
+    results: answer.results.map((result) => ({ id: result.id, properties: { ...result.properties } })),
+  };
+}
+
+export async function updateContact(client: Client, contactId: string, properties: Record<string, string>): Promise<void> {
+  await withRetry(() => client.crm.contacts.basicApi.update(contactId, { properties }));
+}
+
+/** Creates a contact, or updates the existing one with the same email. Returns its id. */
+export async function upsertContactByEmail(client: Client, email: string, properties: Record<string, string>): Promise<string> {
+  const found = await searchContactsByEmail(client, email, ['email']);
+  const existing = found.results[0];
+  if (existing) {
+    await updateContact(client, existing.id, properties);
+    return existing.id;
+  }
+  const created = await withRetry(() =>
+    client.crm.contacts.basicApi.create({ properties: { email, ...properties }, associations: [] }),
+  );
+  return created.id;
+}

@@ -1,0 +1,288 @@
+/**
+ * A local stand-in for HubSpot's public API, speaking the same HTTP contract for the calls the
+ * site makes: CRM contact search/create/update, CMS blog posts and tags, account details and the
+ * Forms submission API. It checks the bearer token, and can be told to fail (`failNext`), to be
+ * slow (`delayMs`) and to lag search behind writes (`searchLagMs`), as the real one does.
+ *
+ * In-process: `const fake = await startHubSpotFake()`. As a process (for `npm start` in e2e):
+ * `node tests/fakes/hubspot.ts --port 8911`, controlled through `POST /__fake/*`.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export const FAKE_HUBSPOT_TOKEN = 'fake-hubspot-token';
+
+export interface FakeContact {
+  id: string;
+  properties: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+  /** Search sees a contact only from this time on (HubSpot's index lags behind writes). */
+  searchableAt: number;
+}
+
+export interface FakeBlogPost {
+  id: string;
+  slug: string;
+  name: string;
+  htmlTitle?: string;
+  postBody: string;
+  postSummary: string;
+  publishDate: string;
+  tagIds: string[];
+  featuredImage?: string;
+  state?: string;
+  currentState?: string;
+  contentGroupId?: string;
+}
+
+export interface FakeCall {
+  method: string;
+  path: string;
+  body: unknown;
+  authorization?: string;
+}
+
+export interface HubSpotFake {
+  url: string;
+  port: number;
+  token: string;
+  contacts: Map<string, FakeContact>;
+  posts: FakeBlogPost[];
+  tags: Map<string, string>;
+  formSubmissions: Array<{ portalId: string; formGuid: string; body: unknown }>;
+  calls: FakeCall[];
+  /** The next answers, in order, are these error statuses (e.g. [429, 500]). */
+  failNext(...statuses: number[]): void;
+  delayMs: number;
+  searchLagMs: number;
+  addContact(email: string, properties?: Record<string, string>): FakeContact;
+  findContact(email: string): FakeContact | undefined;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json;charset=utf-8', ...headers });
+  res.end(body === undefined ? '' : JSON.stringify(body));
+}
+
+function hubspotError(res: ServerResponse, status: number, category: string, message: string, headers: Record<string, string> = {}): void {
+  send(res, status, { status: 'error', message, correlationId: crypto.randomUUID(), category }, headers);
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export async function startHubSpotFake(options: { port?: number; token?: string } = {}): Promise<HubSpotFake> {
+  const token = options.token ?? FAKE_HUBSPOT_TOKEN;
+  let failures: number[] = [];
+  let nextId = 1001;
+
+  const fake = {
+    url: '',
+    port: 0,
+    token,
+    contacts: new Map<string, FakeContact>(),
+    posts: [] as FakeBlogPost[],
+    tags: new Map<string, string>(),
+    formSubmissions: [] as HubSpotFake['formSubmissions'],
+    calls: [] as FakeCall[],
+    delayMs: 0,
+    searchLagMs: 0,
+    failNext(...statuses: number[]) {
+      failures.push(...statuses);
+    },
+    addContact(email: string, properties: Record<string, string> = {}) {
+      const now = new Date().toISOString();
+      const contact: FakeContact = {
+        id: String(nextId++),
+        properties: { email: email.toLowerCase(), ...properties },
+        createdAt: now,
+        updatedAt: now,
+        searchableAt: Date.now() + fake.searchLagMs,
+      };
+      contact.properties.hs_object_id = contact.id;
+      fake.contacts.set(contact.id, contact);
+      return contact;
+    },
+    findContact(email: string) {
+      return [...fake.contacts.values()].find((c) => c.properties.email === email.toLowerCase());
+    },
+    reset() {
+      failures = [];
+      fake.contacts.clear();
+      fake.posts = [];
+      fake.tags.clear();
+      fake.formSubmissions = [];
+      fake.calls = [];
+      fake.delayMs = 0;
+      fake.searchLagMs = 0;
+    },
+    close: async () => {},
+  };
+
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    const body = await readBody(req);
+
+    // Control endpoints for tests that run the fake as a separate process.
+    if (path.startsWith('/__fake/')) return control(path, body, res);
+
+    fake.calls.push({ method: req.method ?? 'GET', path, body, authorization: req.headers.authorization });
+    if (fake.delayMs) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
+
+    const failure = failures.shift();
+    if (failure === 429) {
+      return hubspotError(res, 429, 'RATE_LIMITS', 'You have reached your secondly limit.', { 'retry-after': '1' });
+    }
+    if (failure) return hubspotError(res, failure, 'INTERNAL_ERROR', 'Internal error');
+
+    // The Forms submission API is unauthenticated (it is called on behalf of a visitor).
+    const submit = path.match(/^\/submissions\/v3\/integration\/submit\/([^/]+)\/([^/]+)$/);
+    if (submit && req.method === 'POST') {
+      const fields = (body as { fields?: Array<{ name: string; value: string }> })?.fields;
+      if (!Array.isArray(fields) || !fields.some((f) => f.name === 'email' && /@/.test(f.value))) {
+        return send(res, 400, {
+          status: 'error',
+          message: 'The request is not valid',
+          errors: [{ message: "Error in 'fields.email'. Invalid email address", errorType: 'INVALID_EMAIL' }],
+        });
+      }
+      fake.formSubmissions.push({ portalId: submit[1]!, formGuid: submit[2]!, body });
+      return send(res, 200, { inlineMessage: 'Thanks for submitting the form.' });
+    }
+
+    if (req.headers.authorization !== `Bearer ${token}`) {
+      return hubspotError(res, 401, 'INVALID_AUTHENTICATION', 'Authentication credentials not found.');
+    }
+
+    if (path === '/account-info/v3/details' && req.method === 'GET') {
+      return send(res, 200, { portalId: 48526151, accountType: 'STANDARD', timeZone: 'US/Eastern', companyCurrency: 'USD', uiDomain: 'app.hubspot.com', dataHostingLocation: 'na1' });
+    }
+
+    if (path === '/crm/v3/objects/contacts/search' && req.method === 'POST') {
+      const request = body as { filterGroups?: Array<{ filters?: Array<{ propertyName: string; operator: string; value?: string }> }>; properties?: string[]; limit?: number };
+      const filters = request?.filterGroups?.flatMap((g) => g.filters ?? []) ?? [];
+      const now = Date.now();
+      const matches = [...fake.contacts.values()].filter(
+        (contact) =>
+          contact.searchableAt <= now &&
+          filters.every((f) => f.operator !== 'EQ' || (contact.properties[f.propertyName] ?? '').toLowerCase() === String(f.value ?? '').toLowerCase()),
+      );
+      const wanted = request?.properties?.length ? request.properties : ['email', 'firstname', 'lastname'];
+      return send(res, 200, {
+        total: matches.length,
+        results: matches.slice(0, request?.limit ?? 10).map((contact) => ({
+          id: contact.id,
+          properties: Object.fromEntries(
+            ['hs_object_id', 'createdate', 'lastmodifieddate', ...wanted].map((name) => [name, contact.properties[name] ?? null]),
+          ),
+          createdAt: contact.createdAt,
+          updatedAt: contact.updatedAt,
+          archived: false,
+        })),
+      });
+    }
+
+    if (path === '/crm/v3/objects/contacts' && req.method === 'POST') {
+      const properties = (body as { properties?: Record<string, string> })?.properties ?? {};
+      if (!properties.email) return hubspotError(res, 400, 'VALIDATION_ERROR', 'Property values were not valid: email is required');
+      if (fake.findContact(properties.email)) {
+        return hubspotError(res, 409, 'CONFLICT', `Contact already exists. Existing ID: ${fake.findContact(properties.email)!.id}`);
+      }
+      const contact = fake.addContact(properties.email, properties);
+      return send(res, 201, { id: contact.id, properties: contact.properties, createdAt: contact.createdAt, updatedAt: contact.updatedAt, archived: false });
+    }
+
+    const contactPath = path.match(/^\/crm\/v3\/objects\/contacts\/([^/]+)$/);
+    if (contactPath && req.method === 'PATCH') {
+      const contact = fake.contacts.get(contactPath[1]!);
+      if (!contact) return hubspotError(res, 404, 'OBJECT_NOT_FOUND', 'resource not found');
+      const properties = (body as { properties?: Record<string, string> })?.properties ?? {};
+      Object.assign(contact.properties, properties);
+      contact.updatedAt = new Date().toISOString();
+      return send(res, 200, { id: contact.id, properties: contact.properties, createdAt: contact.createdAt, updatedAt: contact.updatedAt, archived: false });
+    }
+    if (contactPath && req.method === 'GET') {
+      const contact = fake.contacts.get(contactPath[1]!);
+      if (!contact) return hubspotError(res, 404, 'OBJECT_NOT_FOUND', 'resource not found');
+      return send(res, 200, { id: contact.id, properties: contact.properties, createdAt: contact.createdAt, updatedAt: contact.updatedAt, archived: false });
+    }
+
+    if (path === '/cms/v3/blogs/posts' && req.method === 'GET') {
+      const limit = Math.min(Number(url.searchParams.get('limit') ?? 20), 100);
+      const after = Number(url.searchParams.get('after') ?? 0);
+      const page = fake.posts.slice(after, after + limit);
+      const next = after + limit < fake.posts.length ? String(after + limit) : undefined;
+      return send(res, 200, {
+        total: fake.posts.length,
+        results: page.map((post) => ({ state: 'PUBLISHED', currentState: 'PUBLISHED', ...post, url: `https://blog.example.org/${post.slug}` })),
+        ...(next ? { paging: { next: { after: next, link: `${fake.url}/cms/v3/blogs/posts?after=${next}&limit=${limit}` } } } : {}),
+      });
+    }
+
+    if (path === '/cms/v3/blogs/tags' && req.method === 'GET') {
+      const results = [...fake.tags.entries()].map(([id, name]) => ({ id, name, slug: name.toLowerCase().replace(/\W+/g, '-'), created: '2025-01-01T00:00:00Z', updated: '2025-01-01T00:00:00Z', deletedAt: '1970-01-01T00:00:00Z', language: 'en' }));
+      return send(res, 200, { total: results.length, results });
+    }
+
+    return hubspotError(res, 404, 'OBJECT_NOT_FOUND', `No route for ${req.method} ${path}`);
+  });
+
+  function control(path: string, body: unknown, res: ServerResponse): void {
+    const input = (body ?? {}) as Record<string, unknown>;
+    switch (path) {
+      case '/__fake/reset':
+        fake.reset();
+        return send(res, 200, { ok: true });
+      case '/__fake/fail':
+        fake.failNext(...((input.statuses as number[]) ?? []));
+        return send(res, 200, { ok: true });
+      case '/__fake/config':
+        if (typeof input.delayMs === 'number') fake.delayMs = input.delayMs;
+        if (typeof input.searchLagMs === 'number') fake.searchLagMs = input.searchLagMs;
+        return send(res, 200, { ok: true });
+      case '/__fake/contacts':
+        if (typeof input.email === 'string') {
+          const contact = fake.addContact(input.email, (input.properties as Record<string, string>) ?? {});
+          contact.searchableAt = Date.now();
+          return send(res, 201, contact);
+        }
+        return send(res, 200, { contacts: [...fake.contacts.values()] });
+      case '/__fake/calls':
+        return send(res, 200, { calls: fake.calls, formSubmissions: fake.formSubmissions });
+      default:
+        return send(res, 404, { error: 'unknown control path' });
+    }
+  }
+
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  fake.port = port;
+  fake.url = `http://127.0.0.1:${port}`;
+  fake.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return fake as HubSpotFake;
+}
+
+// Run as a process: node tests/fakes/hubspot.ts --port 8911
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const index = process.argv.indexOf('--port');
+  const port = index > 0 ? Number(process.argv[index + 1]) : 8911;
+  const fake = await startHubSpotFake({ port });
+  console.log(`HubSpot fake listening on ${fake.url}`);
+}

@@ -1,0 +1,32 @@
+/**
+ * Netlify Blobs for function tests: the real local Blobs server from @netlify/blobs, in a
+ * scratch folder, with the environment context the functions read.
+ */
+import { BlobsServer } from '@netlify/blobs/server';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface LocalBlobs {
+  directory: string;
+  stop(): Promise<void>;
+}
+
+export async function startLocalBlobs(): Promise<LocalBlobs> {
+  const directory = mkdtempSync(join(tmpdir(), 'blobs-'));
+  const token = 'local-blobs-token';
+  const server = new BlobsServer({ directory, token, port: 0 });
+  const { port } = await server.start();
+  const url = `http://127.0.0.1:${port}`;
+  process.env.NETLIFY_BLOBS_CONTEXT = Buffer.from(
+    JSON.stringify({ edgeURL: url, uncachedEdgeURL: url, token, siteID: 'local-site' }),
+  ).toString('base64');
+  return {
+    directory,
+    async stop() {
+      await server.stop();
+      rmSync(directory, { recursive: true, force: true });
+      delete process.env.NETLIFY_BLOBS_CONTEXT;
+    },
+  };
+}
