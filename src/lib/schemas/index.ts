@@ -1,0 +1,139 @@
+/**
+ * The payload schemas of the specification (§3, §5), shared by the islands that send them and the
+ * functions that receive them. Types come from z.infer, never a second hand-written interface.
+ */
+import { z } from 'zod';
+
+const text = (max = 200) => z.string().trim().min(1).max(max);
+const email = z.email().max(254);
+
+/** POST /api/nominations: every field required, email valid (§5). */
+export const nominationSchema = z
+  .object({
+    schoolName: text(),
+    city: text(120),
+    yourName: text(120),
+    email,
+    childGrade: text(40),
+    sendTo: text(200),
+  })
+  .strict();
+export type Nomination = z.infer<typeof nominationSchema>;
+
+/** POST /api/school-nominations: the four-field variant. */
+export const schoolNominationSchema = nominationSchema.pick({ schoolName: true, city: true, yourName: true, email: true }).strict();
+export type SchoolNomination = z.infer<typeof schoolNominationSchema>;
+
+/** The values the school email is generated from (§3 "Email-generation data"). */
+export const emailDataSchema = z.object({
+  childFullName: z.string().max(200).default(''),
+  childGrade: z.string().max(60).default(''),
+  schoolName: z.string().max(200).default(''),
+  schoolContactEmail: z.string().max(254).default(''),
+  schoolContactName: z.string().max(200).default(''),
+  parentFullName: z.string().max(200).default(''),
+  parentEmail: z.string().max(254).default(''),
+});
+export type EmailData = z.infer<typeof emailDataSchema>;
+
+/** The referral form adds role, state and city. */
+export const referralDataSchema = emailDataSchema.extend({
+  role: z.string().max(100).default(''),
+  state: z.string().max(100).default(''),
+  city: z.string().max(120).default(''),
+});
+export type ReferralData = z.infer<typeof referralDataSchema>;
+
+/** POST /api/send-email: the generated email, for the parent's address, sent once per key. */
+export const sendEmailSchema = z
+  .object({
+    idempotencyKey: z.string().regex(/^[A-Za-z0-9_-]{8,100}$/, 'must be 8-100 letters, digits, - or _'),
+    parentEmail: email,
+    to: z.string().max(254).default(''),
+    subject: text(300),
+    body: z.string().trim().min(1).max(20_000),
+  })
+  .strict();
+export type SendEmailRequest = z.infer<typeof sendEmailSchema>;
+
+/** POST /api/hubspot/search-contact */
+export const searchContactSchema = z.object({ email }).strict();
+
+/** The only contact fields and values the browser may write (the send choice). */
+export const contactUpdateAllowList = {
+  choose_how_to_send_your_email: ['Send Via our platform', 'Send via our platform', 'I will send it myself'],
+} as const;
+
+/** POST /api/hubspot/update-contact */
+export const updateContactSchema = z
+  .object({
+    contactId: z.string().regex(/^\d{1,20}$/, 'must be a HubSpot contact id'),
+    updates: z
+      .array(z.object({ field: z.string().max(100), value: z.string().max(200) }).strict())
+      .min(1)
+      .max(5),
+  })
+  .strict();
+export type UpdateContactRequest = z.infer<typeof updateContactSchema>;
+
+/** POST /api/subscribe */
+export const subscribeSchema = z.object({ email }).strict();
+
+/** Referral tracking payload sent to the ambassador host. */
+export const referralTrackingSchema = z.object({
+  ambassadorId: text(100),
+  referralType: z.enum(['referSchool', 'toolkit', 'newsletter']),
+  formDetails: z.record(z.string(), z.string()).optional(),
+});
+
+export const webhookEvents = ['invitee.created', 'invitee.canceled', 'invitee_no_show.created', 'invitee_no_show.deleted'] as const;
+
+/** The Add Webhook form (§5 messages verbatim). */
+export const webhookConfigSchema = z.object({
+  name: z.string().trim().min(1, 'Name is required').max(100),
+  description: z.string().trim().max(500).optional().default(''),
+  calendlyWebhookUrl: z.url({ error: 'Must be a valid URL' }).max(500),
+  events: z.array(z.enum(webhookEvents)).min(1, 'At least one event must be selected'),
+  scope: z.enum(['organization', 'user'], { error: 'Scope is required' }),
+  organization: z.string().trim().min(1, 'Organization is required').max(300),
+  user: z.string().trim().max(300).optional().default(''),
+  signingKey: z.string().max(200).optional().default(''),
+  isActive: z.boolean().default(true),
+});
+export type WebhookConfigInput = z.infer<typeof webhookConfigSchema>;
+
+/** The CRM Config form. */
+export const hubspotConfigSchema = z.object({
+  name: z.string().trim().min(1, 'Name is required').max(100),
+  description: z.string().trim().max(500).optional().default(''),
+  accessToken: z.string().trim().min(1, 'Access token is required').max(500),
+  refreshToken: z.string().trim().max(500).optional().default(''),
+  isActive: z.boolean().default(true),
+});
+export type HubSpotConfigInput = z.infer<typeof hubspotConfigSchema>;
+
+/** The Test Connections dialogs. */
+export const connectionTestSchema = z.object({
+  accessToken: z.string().trim().min(1, 'Access token is required').max(500),
+});
+
+/** The admin sign-in (§3 login schema). */
+export const loginSchema = z.object({
+  username: z.string().trim().min(1, 'Username is required').max(100),
+  password: z.string().min(1, 'Password is required').max(200),
+});
+
+/** Declared in the specification, kept for the forms that may use them. */
+export const eventSignupSchema = z.object({
+  name: text(120),
+  email,
+  phone: z.string().max(40).optional(),
+  bringToSchool: z.boolean().default(false),
+});
+export const contactSchema = z.object({
+  contactReason: text(120),
+  fullName: text(120),
+  email,
+  schoolAffiliation: z.string().max(200).optional(),
+  message: text(5000),
+});
