@@ -3,9 +3,9 @@
  * project's content model into a scratch folder, adds one broken file and runs `astro sync`.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
@@ -44,6 +44,7 @@ function withFile<T>(path: string, contents: string, body: () => Promise<T>): Pr
   } catch {
     previous = undefined;
   }
+  mkdirSync(dirname(target), { recursive: true });
   writeFileSync(target, contents);
   return body().finally(() => {
     if (previous === undefined) rmSync(target, { force: true });
