@@ -1,0 +1,114 @@
+/**
+ * Property tests over every HTTP function in netlify/functions: generated bad requests (wrong
+ * methods and content types, malformed, missing, extra, huge and unicode fields, bodies over 1 MB)
+ * never get a 5xx, always get a JSON error with a message, and write nothing to the store.
+ */
+import fc from 'fast-check';
+import { readdirSync, readdirSync as list, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
+import { startLocalBlobs, type LocalBlobs } from './helpers/blobs';
+
+const functionsDir = join(import.meta.dirname, '..', '..', 'netlify', 'functions');
+const RUNS = Number(process.env.FUZZ_RUNS || 1000);
+
+interface FunctionModule {
+  default: (req: Request, context: unknown) => Promise<Response>;
+  config?: { path?: string | string[]; method?: string | string[]; schedule?: string };
+}
+
+const files = readdirSync(functionsDir).filter((file) => /\.m?ts$/.test(file));
+let blobs: LocalBlobs;
+let hubspot: HubSpotFake;
+
+beforeAll(async () => {
+  blobs = await startLocalBlobs();
+  hubspot = await startHubSpotFake();
+  process.env.HUBSPOT_BASE_PATH = hubspot.url;
+  process.env.HUBSPOT_FORMS_BASE_PATH = hubspot.url;
+  process.env.HUBSPOT_ACCESS_TOKEN = hubspot.token;
+  process.env.HUBSPOT_RETRY_BASE_MS = '1';
+  process.env.ADMIN_PASSWORD = 'fuzz-admin-password';
+  process.env.CONFIG_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
+});
+
+afterAll(async () => {
+  await blobs.stop();
+  await hubspot.close();
+});
+
+/** Every stored record, except rate-limit counters (refusing a request may count it). */
+function storedRecords(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (path: string) => {
+    for (const entry of list(path)) {
+      const full = join(path, entry);
+      if (statSync(full).isDirectory()) walk(full);
+      else out.push(full);
+    }
+  };
+  walk(dir);
+  return out.filter((file) => !/rate-limits/.test(file)).sort();
+}
+
+const methods = fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS');
+const contentTypes = fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', undefined);
+const hostile = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 300 }),
+  fc.string({ maxLength: 5 }),
+  fc.constantFrom('', ' ', '\u0000', '<script>alert(1)</script>', "'; DROP TABLE x;--", '../../etc/passwd', 'a'.repeat(20_000), '__proto__', 'constructor', '😀'.repeat(500)),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.string({ maxLength: 10 }), { maxLength: 5 }),
+  fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 20 }), { maxKeys: 4 }),
+);
+const fieldNames = fc.constantFrom(
+  'email', 'schoolName', 'city', 'yourName', 'childGrade', 'sendTo', 'contactId', 'updates', 'name', 'events', 'scope',
+  'organization', 'calendlyWebhookUrl', 'accessToken', 'username', 'password', 'idempotencyKey', 'parentEmail', 'subject', 'body', '__proto__', 'extra',
+);
+const bodies = fc.oneof(
+  fc.dictionary(fieldNames, hostile, { maxKeys: 8 }).map((value) => JSON.stringify(value)),
+  fc.jsonValue().map((value) => JSON.stringify(value)),
+  fc.string({ maxLength: 200 }),
+  fc.constantFrom('{', '{"email":', 'null', '[]', '"just a string"', '{"email":"a@b.co",}', ''),
+  fc.constant(JSON.stringify({ email: 'x@example.org', padding: 'p'.repeat(1_100_000) })),
+);
+
+for (const file of files) {
+  describe(`fuzz ${file}`, () => {
+    test(`${RUNS} bad requests: never a 5xx, always a JSON error, nothing stored`, async () => {
+      const mod = (await import(pathToFileURL(join(functionsDir, file)).href)) as FunctionModule;
+      const rawPath = mod.config?.path;
+      if (!rawPath || mod.config?.schedule) return; // scheduled functions take no HTTP requests
+      const path = (Array.isArray(rawPath) ? rawPath[0]! : rawPath).replace(/:(\w+)\??/g, 'fuzz-$1').replace(/\*$/, 'x');
+      const before = storedRecords(blobs.directory);
+
+      await fc.assert(
+        fc.asyncProperty(methods, contentTypes, bodies, fc.option(fc.constantFrom('https://evil.example', 'null'), { nil: undefined }), async (method, type, body, origin) => {
+          const headers: Record<string, string> = {};
+          if (type) headers['content-type'] = type;
+          if (origin) headers.origin = origin;
+          const withBody = !['GET', 'HEAD', 'OPTIONS'].includes(method);
+          const request = new Request(`http://localhost${path}`, { method, headers, body: withBody ? body : undefined });
+          const response = await mod.default(request, { ip: '127.0.0.1', params: {}, cookies: { get: () => undefined } });
+          // A valid request may legitimately succeed; what matters is how the rest are refused.
+          expect(response.status).toBeLessThan(500);
+          if (response.status >= 400) {
+            const answer = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
+            expect(typeof answer.error?.code).toBe('string');
+            expect(typeof answer.error?.message).toBe('string');
+            expect(JSON.stringify(answer)).not.toMatch(/\bat .+\.m?[jt]s:\d+|fake-hubspot-token|fuzz-admin-password/);
+          }
+        }),
+        { numRuns: RUNS },
+      );
+
+      // Requests the store accepted are valid ones; with these generators there should be none.
+      expect(storedRecords(blobs.directory)).toEqual(before);
+    }, 240_000);
+  });
+}
