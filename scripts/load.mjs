@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+/**
+ * `npm run load`: a bounded load test on loopback against `npm start`. It stops by itself.
+ *  1. 2,000 nominations at concurrency 50: each must be stored exactly once (counted in the
+ *     local Blobs store), with p50/p99 latency and throughput printed.
+ *  2. 500 signed Calendly deliveries, a quarter of them duplicates: exactly one log per event
+ *     (see scripts/load/calendly.mjs; it needs the admin API to register a signing key).
+ */
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { root, table, withServer } from './bench/_server.mjs';
+
+const port = Number(process.env.LOAD_PORT || 8894);
+const TOTAL = Number(process.env.LOAD_NOMINATIONS || 2000);
+const CONCURRENCY = Number(process.env.LOAD_CONCURRENCY || 50);
+const blobsDir = join(root, '.netlify', 'blobs-serve');
+
+export function percentile(sorted, p) {
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Runs `count` tasks with at most `concurrency` in flight; returns each one's latency in ms. */
+export async function pool(count, concurrency, task) {
+  const latencies = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const index = next++;
+      const started = performance.now();
+      await task(index);
+      latencies.push(performance.now() - started);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return latencies.sort((a, b) => a - b);
+}
+
+/** Every JSON record under the local Blobs folder whose path mentions `storeName`. */
+export function storedRecords(storeName) {
+  const out = [];
+  const walk = (path) => {
+    for (const entry of readdirSync(path)) {
+      const full = join(path, entry);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (full.includes(storeName) && !full.includes('metadata')) {
+        try {
+          out.push(JSON.parse(readFileSync(full, 'utf8')));
+        } catch {
+          // not a JSON record
+        }
+      }
+    }
+  };
+  try {
+    walk(blobsDir);
+  } catch {
+    // no store yet
+  }
+  return out;
+}
+
+rmSync(blobsDir, { recursive: true, force: true });
+await withServer(port, async (base) => {
+  const run = `load-${Date.now()}`;
+  let failures = 0;
+  const statuses = new Map();
+  const started = performance.now();
+  const latencies = await pool(TOTAL, CONCURRENCY, async (i) => {
+    const response = await fetch(`${base}/api/nominations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        schoolName: `Load Test Academy ${i}`,
+        city: 'Austin',
+        yourName: `${run}-${i}`,
+        email: `parent${i}@example.org`,
+        childGrade: '5th',
+        sendTo: 'principal@example.org',
+      }),
+    }).catch(() => undefined);
+    statuses.set(response?.status ?? 0, (statuses.get(response?.status ?? 0) ?? 0) + 1);
+    if (response?.status !== 201) failures++;
+    await response?.arrayBuffer();
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const names = storedRecords('nominations').map((record) => record.yourName ?? record.nomination?.yourName).filter((name) => typeof name === 'string' && name.startsWith(run));
+  const distinct = new Set(names);
+  table(
+    ['test', 'requests', 'concurrency', 'answers', 'stored', 'distinct', 'p50', 'p99', 'throughput'],
+    [[
+      'POST /api/nominations',
+      TOTAL,
+      CONCURRENCY,
+      [...statuses].map(([status, n]) => `${status}×${n}`).join(' '),
+      names.length,
+      distinct.size,
+      `${percentile(latencies, 50).toFixed(1)} ms`,
+      `${percentile(latencies, 99).toFixed(1)} ms`,
+      `${(TOTAL / seconds).toFixed(0)} req/s`,
+    ]],
+  );
+  const exact = failures === 0 && names.length === TOTAL && distinct.size === TOTAL;
+  console.log(exact ? `\nEvery nomination stored exactly once (${TOTAL}).` : `\nMISMATCH: ${failures} failed answers, ${names.length} stored, ${distinct.size} distinct of ${TOTAL}.`);
+
+  const calendly = join(root, 'scripts', 'load', 'calendly.mjs');
+  try {
+    statSync(calendly);
+    const { runCalendlyLoad } = await import(pathToFileURL(calendly).href);
+    await runCalendlyLoad(base, { storedRecords, pool, percentile, table });
+  } catch (error) {
+    if (error?.code !== 'ENOENT') throw error;
+    console.log('\n(Calendly delivery load: scripts/load/calendly.mjs is not present.)');
+  }
+  if (!exact) process.exitCode = 1;
+});
