@@ -1,7 +1,12 @@
+import AxeBuilder from '@axe-core/playwright';
 import { createHmac } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { e2eAdminPassword, fakeUrls } from '../../playwright.config';
-import { expect, test } from './fixtures';
+import { expect as baseExpect, test } from './fixtures';
+
+// Each step is a function call with a Blobs read or two: on a busy two-core machine that is slow.
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ timeout: 90_000 });
 
 async function signIn(page: Page) {
   await page.goto('/webhook-config');
@@ -194,4 +199,33 @@ test('Test Connections asks for a token and reports both outcomes', async ({ pag
   await calendly.getByRole('button', { name: 'Test Connection' }).click();
   await expect(toast(page)).toContainText('Connection Failed');
   await expect(toast(page)).toContainText('Calendly refused this access token');
+});
+
+test.describe('signed in, at 390 and 1280 px', () => {
+  for (const width of [390, 1280]) {
+    test(`every tab and the Add Webhook dialog have no axe violations at ${width} px`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 844 });
+      await signIn(page);
+      const axe = async () => {
+        const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+        return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      };
+      for (const [tab, ready] of [
+        ['Webhooks', /Calendly Webhooks/],
+        ['CRM Config', /HubSpot Configuration/],
+        ['Activity Logs', /Activity Logs/],
+        ['Test Connections', /Nothing you enter here is stored/],
+      ] as const) {
+        await page.getByRole('tab', { name: tab }).click();
+        await expect(page.getByRole('tabpanel')).toContainText(ready);
+        await expect(page.getByRole('tabpanel').getByRole('status')).toHaveCount(0);
+        expect(await axe()).toEqual([]);
+      }
+      await page.getByRole('tab', { name: 'Webhooks' }).click();
+      await page.getByRole('button', { name: 'Add Webhook' }).click();
+      await page.getByRole('dialog', { name: 'Add Webhook' }).getByRole('button', { name: 'Create Webhook' }).click();
+      await expect(page.getByText('Name is required')).toBeVisible();
+      expect(await axe()).toEqual([]);
+    });
+  }
 });

@@ -30,7 +30,7 @@ export function AdminTabs() {
   const { Panel } = tabs[selected]!;
   return (
     <div>
-      <div role="tablist" aria-label="Admin sections" className="flex gap-1 overflow-x-auto rounded-card border border-line bg-white p-1">
+      <div role="tablist" aria-label="Admin sections" className="grid grid-cols-2 gap-1 rounded-card border border-line bg-white p-1 sm:flex">
         {tabs.map((tab, index) => (
           <button
             key={tab.key}
@@ -45,7 +45,7 @@ export function AdminTabs() {
             tabIndex={index === selected ? 0 : -1}
             onClick={() => setSelected(index)}
             onKeyDown={onKeyDown}
-            className={`min-h-11 shrink-0 grow rounded-[0.9rem] px-4 text-sm font-semibold whitespace-nowrap transition-colors ${
+            className={`min-h-11 grow rounded-[0.9rem] px-3 text-sm font-semibold whitespace-nowrap transition-colors ${
               index === selected ? 'bg-brand-600 text-white' : 'text-ink-soft hover:bg-brand-50'
             }`}
           >

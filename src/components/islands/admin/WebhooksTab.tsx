@@ -33,9 +33,9 @@ export function WebhooksTab() {
   async function toggle(webhook: Webhook) {
     setBusyId(webhook.id);
     try {
-      await apiRequest('PATCH', `/api/calendly-webhooks/${webhook.id}`, { isActive: !webhook.isActive });
+      const answer = await apiRequest<{ webhook: Webhook }>('PATCH', `/api/calendly-webhooks/${webhook.id}`, { isActive: !webhook.isActive });
+      setWebhooks((current) => current?.map((entry) => (entry.id === webhook.id ? answer.webhook : entry)) ?? null);
       showToast({ title: 'Success', description: `Webhook configuration ${webhook.isActive ? 'deactivated' : 'activated'}` });
-      await load();
     } catch (error) {
       showToast({ title: 'Error', description: failureMessage(error, 'Failed to update webhook configuration'), variant: 'destructive' });
     } finally {
@@ -49,7 +49,7 @@ export function WebhooksTab() {
       await apiRequest('DELETE', `/api/calendly-webhooks/${webhook.id}`);
       showToast({ title: 'Success', description: 'Webhook configuration deleted' });
       setDeleting(null);
-      await load();
+      setWebhooks((current) => current?.filter((entry) => entry.id !== webhook.id) ?? null);
     } catch (error) {
       showToast({ title: 'Error', description: failureMessage(error, 'Failed to delete webhook configuration'), variant: 'destructive' });
     } finally {

@@ -220,7 +220,7 @@ export function CheckboxGroup({
 const tones = {
   success: 'bg-green-100 text-success-600',
   error: 'bg-danger-50 text-danger-600',
-  pending: 'bg-accent-100 text-accent-600',
+  pending: 'bg-accent-100 text-ink',
   neutral: 'bg-canvas text-ink-soft',
   brand: 'bg-brand-100 text-brand-700',
 } as const;
