@@ -159,6 +159,19 @@ test('a signed Calendly delivery shows as a log row and reaches the HubSpot cont
   await expect(row.getByText('success')).toHaveCount(2);
   await row.getByRole('button', { name: 'View payload' }).click();
   await expect(page.getByRole('dialog', { name: 'Webhook payload' })).toContainText(email);
+  await page.keyboard.press('Escape');
+
+  // Tidy up, and a delivery signed with a deleted webhook's key is refused.
+  await page.getByRole('tab', { name: 'Webhooks' }).click();
+  await page.getByRole('button', { name: `Delete ${name}` }).click();
+  await page.getByRole('dialog', { name: 'Delete webhook?' }).getByRole('button', { name: 'Delete webhook' }).click();
+  await expect(page.getByRole('listitem').filter({ hasText: name })).toHaveCount(0);
+  const later = Math.floor(Date.now() / 1000);
+  const afterDelete = await request.post('/api/calendly/webhook', {
+    data: body,
+    headers: { 'content-type': 'application/json', 'calendly-webhook-signature': `t=${later},v1=${createHmac('sha256', signingKey).update(`${later}.${body}`).digest('hex')}` },
+  });
+  expect(afterDelete.status()).toBe(401);
 });
 
 test('CRM Config stores a token and shows it masked', async ({ page }) => {
