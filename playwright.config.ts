@@ -52,6 +52,13 @@ export default defineConfig({
           stdout: 'ignore',
         },
         {
+          command: `node tests/fakes/calendly.ts --port ${fakePorts.calendly}`,
+          url: `${fakeUrls.calendly}/__fake/calls`,
+          reuseExistingServer: !process.env.CI,
+          timeout: 30_000,
+          stdout: 'ignore',
+        },
+        {
           command: 'node scripts/start.mjs',
           url: `${baseURL}/api/health`,
           env: {
@@ -61,6 +68,7 @@ export default defineConfig({
             HUBSPOT_BASE_PATH: fakeUrls.hubspot,
             HUBSPOT_FORMS_BASE_PATH: fakeUrls.hubspot,
             HUBSPOT_RETRY_BASE_MS: '50',
+            CALENDLY_BASE_URL: fakeUrls.calendly,
             // The e2e build reads the committed sample posts; the HubSpot blog loader has its own tests.
             BLOG_SOURCE: 'local',
           },

@@ -26,6 +26,16 @@ function localAdminPassword() {
   return password;
 }
 
+/** A local key for the admin page's stored tokens, generated once like the password. */
+function localEncryptionKey() {
+  const file = join(root, '.netlify', 'local-config-encryption-key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const key = randomBytes(32).toString('base64');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
+}
+
 const env = {
   ...process.env,
   BROWSER: 'none',
@@ -38,6 +48,8 @@ if (generatedPassword) {
   env.ADMIN_PASSWORD = localAdminPassword();
   env.ADMIN_PASSWORD_GENERATED = '1';
 }
+
+if (!process.env.CONFIG_ENCRYPTION_KEY) env.CONFIG_ENCRYPTION_KEY = localEncryptionKey();
 
 const netlify = join(root, 'node_modules', '.bin', 'netlify');
 const child = spawn(netlify, ['serve', '--offline', '--port', String(port)], {

@@ -41,6 +41,23 @@ export const serverEnv = {
   get configEncryptionKey() {
     return read('CONFIG_ENCRYPTION_KEY');
   },
+  /** Base delay added to every failed admin sign-in (grows with repeated failures). */
+  get adminLoginDelayMs() {
+    return Number(read('ADMIN_LOGIN_DELAY_MS') ?? 400);
+  },
+  /** The site's public origins (Netlify's URL and deploy URL, or SITE_URL), for same-origin checks. */
+  get siteOrigins() {
+    return ['SITE_URL', 'URL', 'DEPLOY_PRIME_URL', 'DEPLOY_URL']
+      .map((name) => read(name))
+      .filter((value): value is string => Boolean(value))
+      .flatMap((value) => {
+        try {
+          return [new URL(value).origin];
+        } catch {
+          return [];
+        }
+      });
+  },
   get buildHookUrl() {
     return read('BUILD_HOOK_URL');
   },

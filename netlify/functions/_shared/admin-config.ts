@@ -1,0 +1,174 @@
+/**
+ * The admin page's configuration records in Blobs (strong consistency, one blob per record):
+ * Calendly webhook configurations and HubSpot configurations. Secrets are sealed at rest and
+ * only their masked form ever leaves this module through the `public*` views.
+ */
+import { randomBytes } from 'node:crypto';
+import type { HubSpotConfigInput, WebhookConfigInput } from '../../../src/lib/schemas';
+import { decryptSecret, encryptSecret, maskSecret } from './crypto';
+import { serverEnv } from './env';
+import { recordKey, store, withStore } from './store';
+
+const webhookStore = () => store('webhook-configs', { strong: true });
+const hubspotStore = () => store('hubspot-configs', { strong: true });
+
+/** Record ids are Blobs keys: sortable, newest first. */
+export const recordIdPattern = /^\d{13}-[0-9a-f-]{36}$/;
+
+export interface StoredWebhookConfig {
+  id: string;
+  name: string;
+  description: string;
+  calendlyWebhookUrl: string;
+  events: string[];
+  scope: 'organization' | 'user';
+  organization: string;
+  user: string;
+  signingKeySealed: string;
+  signingKeyHint: string;
+  isActive: boolean;
+  createdAt: string;
+  updatedAt: string;
+  /** The Calendly subscription created for it, or null while it is not registered. */
+  calendlySubscriptionUri: string | null;
+}
+
+export function publicWebhookConfig(config: StoredWebhookConfig) {
+  const { signingKeySealed: _sealed, signingKeyHint, ...rest } = config;
+  return { ...rest, signingKey: signingKeyHint, registered: Boolean(config.calendlySubscriptionUri) };
+}
+
+async function listAll<T>(open: () => ReturnType<typeof store>): Promise<T[]> {
+  const { blobs } = await withStore(() => open().list());
+  const keys = blobs.map((blob) => blob.key).sort();
+  const records = await Promise.all(keys.map((key) => withStore(() => open().get(key, { type: 'json' }))));
+  return records.filter(Boolean) as T[];
+}
+
+export const listWebhookConfigs = () => listAll<StoredWebhookConfig>(webhookStore);
+
+export async function getWebhookConfig(id: string): Promise<StoredWebhookConfig | null> {
+  if (!recordIdPattern.test(id)) return null;
+  return (await withStore(() => webhookStore().get(id, { type: 'json' }))) as StoredWebhookConfig | null;
+}
+
+/** Builds the record; a missing signing key is generated, since every delivery must be signed. */
+export function newWebhookConfig(input: WebhookConfigInput): { record: StoredWebhookConfig; signingKey: string } {
+  const signingKey = input.signingKey || randomBytes(32).toString('base64url');
+  const now = new Date();
+  return {
+    signingKey,
+    record: {
+      id: recordKey(now),
+      name: input.name,
+      description: input.description,
+      calendlyWebhookUrl: input.calendlyWebhookUrl,
+      events: [...input.events],
+      scope: input.scope,
+      organization: input.organization,
+      user: input.user,
+      signingKeySealed: encryptSecret(signingKey),
+      signingKeyHint: maskSecret(signingKey),
+      isActive: input.isActive,
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+      calendlySubscriptionUri: null,
+    },
+  };
+}
+
+export async function saveWebhookConfig(record: StoredWebhookConfig): Promise<void> {
+  await withStore(() => webhookStore().setJSON(record.id, record));
+}
+
+export async function deleteWebhookConfig(id: string): Promise<void> {
+  await withStore(() => webhookStore().delete(id));
+}
+
+/** The signing keys of the active configurations, for the receiver. */
+export async function activeSigningKeys(): Promise<Array<{ webhookId: string; key: string }>> {
+  const configs = await listWebhookConfigs();
+  return configs
+    .filter((config) => config.isActive)
+    .flatMap((config) => {
+      try {
+        return [{ webhookId: config.id, key: decryptSecret(config.signingKeySealed) }];
+      } catch {
+        console.error(`[webhook-configs] the signing key of ${config.id} cannot be decrypted (was CONFIG_ENCRYPTION_KEY changed?)`);
+        return [];
+      }
+    });
+}
+
+export interface StoredHubSpotConfig {
+  id: string;
+  name: string;
+  description: string;
+  accessTokenSealed: string;
+  accessTokenHint: string;
+  refreshTokenSealed: string;
+  refreshTokenHint: string;
+  isActive: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function publicHubSpotConfig(config: StoredHubSpotConfig) {
+  return {
+    id: config.id,
+    name: config.name,
+    description: config.description,
+    accessToken: config.accessTokenHint,
+    refreshToken: config.refreshTokenHint,
+    isActive: config.isActive,
+    createdAt: config.createdAt,
+    updatedAt: config.updatedAt,
+  };
+}
+
+export const listHubSpotConfigs = () => listAll<StoredHubSpotConfig>(hubspotStore);
+
+/** Stores a configuration; an active one replaces the previously active one. */
+export async function createHubSpotConfig(input: HubSpotConfigInput): Promise<StoredHubSpotConfig> {
+  const now = new Date();
+  const record: StoredHubSpotConfig = {
+    id: recordKey(now),
+    name: input.name,
+    description: input.description,
+    accessTokenSealed: encryptSecret(input.accessToken),
+    accessTokenHint: maskSecret(input.accessToken),
+    refreshTokenSealed: input.refreshToken ? encryptSecret(input.refreshToken) : '',
+    refreshTokenHint: maskSecret(input.refreshToken),
+    isActive: input.isActive,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  if (record.isActive) {
+    for (const other of await listHubSpotConfigs()) {
+      if (!other.isActive) continue;
+      const replaced = { ...other, isActive: false, updatedAt: now.toISOString() };
+      await withStore(() => hubspotStore().setJSON(other.id, replaced));
+    }
+  }
+  await withStore(() => hubspotStore().setJSON(record.id, record));
+  return record;
+}
+
+/** The configuration the page shows: the active one, else the newest. */
+export async function currentHubSpotConfig(): Promise<StoredHubSpotConfig | null> {
+  const configs = await listHubSpotConfigs();
+  return configs.find((config) => config.isActive) ?? configs[0] ?? null;
+}
+
+/** The HubSpot token functions use: the active stored configuration's, else HUBSPOT_ACCESS_TOKEN. */
+export async function activeHubSpotToken(): Promise<string | undefined> {
+  const active = (await listHubSpotConfigs()).find((config) => config.isActive);
+  if (active) {
+    try {
+      return decryptSecret(active.accessTokenSealed);
+    } catch {
+      console.error(`[hubspot-configs] the token of ${active.id} cannot be decrypted (was CONFIG_ENCRYPTION_KEY changed?)`);
+    }
+  }
+  return serverEnv.hubspotAccessToken;
+}

@@ -1,0 +1,135 @@
+/**
+ * The admin session: sign-in against ADMIN_USERNAME and ADMIN_PASSWORD (or ADMIN_PASSWORD_HASH),
+ * a random session id in an HttpOnly, Secure, SameSite=Strict `__Host-` cookie, and the session
+ * itself recorded in Blobs (under a hash of the id) so that signing out or a timeout ends it.
+ */
+import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import { serverEnv } from './env';
+import { HttpError } from './http';
+import { store, withStore } from './store';
+
+export const SESSION_COOKIE = '__Host-admin_session';
+export const IDLE_TIMEOUT_MS = 30 * 60_000;
+export const ABSOLUTE_TIMEOUT_MS = 8 * 60 * 60_000;
+/** The idle clock is written back at most this often, to spare a write per request. */
+const TOUCH_EVERY_MS = 60_000;
+
+interface SessionRecord {
+  username: string;
+  createdAt: number;
+  lastSeenAt: number;
+}
+
+export interface Session {
+  username: string;
+  createdAt: string;
+  /** When the session ends if it stays idle (never after the absolute limit). */
+  expiresAt: string;
+}
+
+const sessions = () => store('sessions', { strong: true });
+const sessionKey = (id: string) => createHash('sha256').update(id).digest('hex');
+
+function readCookie(req: Request, name: string): string | undefined {
+  const header = req.headers.get('cookie') ?? '';
+  for (const part of header.split(';')) {
+    const [rawName, ...rest] = part.trim().split('=');
+    if (rawName === name) return rest.join('=');
+  }
+  return undefined;
+}
+
+function toSession(record: SessionRecord): Session {
+  const expires = Math.min(record.lastSeenAt + IDLE_TIMEOUT_MS, record.createdAt + ABSOLUTE_TIMEOUT_MS);
+  return { username: record.username, createdAt: new Date(record.createdAt).toISOString(), expiresAt: new Date(expires).toISOString() };
+}
+
+export function sessionCookie(id: string): string {
+  return `${SESSION_COOKIE}=${id}; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=${ABSOLUTE_TIMEOUT_MS / 1000}`;
+}
+
+export function clearedSessionCookie(): string {
+  return `${SESSION_COOKIE}=; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=0`;
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Refuses a state-changing request that a browser sent from another origin (CSRF): the Origin
+ * header must name this site. Browsers always send it on cross-site and same-site writes.
+ */
+export function requireSameOrigin(req: Request): void {
+  if (!UNSAFE.has(req.method)) return;
+  const origin = req.headers.get('origin');
+  const fetchSite = req.headers.get('sec-fetch-site');
+  if (fetchSite && fetchSite !== 'same-origin') {
+    throw new HttpError(403, 'cross_origin', 'This request came from another site and was refused.');
+  }
+  const allowed = new Set([new URL(req.url).origin, ...serverEnv.siteOrigins]);
+  if (!origin || !allowed.has(origin)) {
+    throw new HttpError(403, 'cross_origin', 'This request came from another site and was refused.');
+  }
+}
+
+/** The signed-in admin, or a 401. State-changing requests must also come from this site. */
+export async function requireAdmin(req: Request): Promise<Session> {
+  const id = readCookie(req, SESSION_COOKIE);
+  if (!id || !/^[A-Za-z0-9_-]{20,100}$/.test(id)) throw notSignedIn();
+  const key = sessionKey(id);
+  const record = (await withStore(() => sessions().get(key, { type: 'json' }))) as SessionRecord | null;
+  const now = Date.now();
+  if (!record) throw notSignedIn();
+  if (now - record.lastSeenAt > IDLE_TIMEOUT_MS || now - record.createdAt > ABSOLUTE_TIMEOUT_MS) {
+    await withStore(() => sessions().delete(key));
+    throw notSignedIn('Your session has expired. Please sign in again.');
+  }
+  requireSameOrigin(req);
+  if (now - record.lastSeenAt > TOUCH_EVERY_MS) {
+    record.lastSeenAt = now;
+    await withStore(() => sessions().setJSON(key, record));
+  }
+  return toSession(record);
+}
+
+function notSignedIn(message = 'Sign in to use the admin page.'): HttpError {
+  return new HttpError(401, 'unauthenticated', message);
+}
+
+/** Starts a new session with a fresh id (never reusing one the browser sent). */
+export async function createSession(username: string): Promise<{ cookie: string; session: Session }> {
+  const id = randomBytes(32).toString('base64url');
+  const now = Date.now();
+  const record: SessionRecord = { username, createdAt: now, lastSeenAt: now };
+  await withStore(() => sessions().setJSON(sessionKey(id), record));
+  return { cookie: sessionCookie(id), session: toSession(record) };
+}
+
+/** Ends the session the request carries, if any. */
+export async function endSession(req: Request): Promise<void> {
+  const id = readCookie(req, SESSION_COOKIE);
+  if (id) await withStore(() => sessions().delete(sessionKey(id)));
+}
+
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+const sameText = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
+
+/** `scrypt$<salt base64>$<hash base64>`, as printed by `node scripts/hash-password.mjs`. */
+function matchesHash(password: string, stored: string): boolean {
+  const [scheme, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const actual = scryptSync(password, Buffer.from(salt, 'base64'), expected.length || 32);
+  return expected.length > 0 && timingSafeEqual(actual, expected);
+}
+
+export type CredentialCheck = 'ok' | 'wrong' | 'not_configured';
+
+export function checkCredentials(username: string, password: string): CredentialCheck {
+  const hash = serverEnv.adminPasswordHash;
+  const plain = serverEnv.adminPassword;
+  if (!hash && !plain) return 'not_configured';
+  // Both comparisons always run so that the answer time does not tell which part was wrong.
+  const userOk = sameText(username, serverEnv.adminUsername);
+  const passwordOk = hash ? matchesHash(password, hash) : sameText(password, plain!);
+  return userOk && passwordOk ? 'ok' : 'wrong';
+}

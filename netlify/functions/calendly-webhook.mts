@@ -1,0 +1,51 @@
+import type { Config, Context } from '@netlify/functions';
+import { activeSigningKeys } from './_shared/admin-config';
+import { calendlyDeliverySchema, claimSignature, startLog, syncLog, verifySignature } from './_shared/calendly-webhook';
+import { allowMethods, describeIssues, handle, HttpError, json, MAX_BODY_BYTES } from './_shared/http';
+
+/** Calendly counts slow answers as failures: the sync gets this long before we answer anyway. */
+const ANSWER_WITHIN_MS = 2500;
+
+const reasons = {
+  missing: 'The Calendly-Webhook-Signature header is missing.',
+  malformed: 'The Calendly-Webhook-Signature header is malformed.',
+  stale: 'The signature is too old.',
+  mismatch: 'The signature does not match.',
+};
+
+/**
+ * The Calendly receiver: verifies the signature against the active configurations' signing keys,
+ * refuses replays, logs each event once and writes the booking onto the HubSpot contact.
+ */
+export default handle(async (req, context) => {
+  const refused = allowMethods(req, ['POST']);
+  if (refused) return refused;
+  if (Number(req.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) throw new HttpError(413, 'payload_too_large', 'The body is larger than 1 MB.');
+  const raw = await req.text();
+  if (raw.length > MAX_BODY_BYTES) throw new HttpError(413, 'payload_too_large', 'The body is larger than 1 MB.');
+
+  const check = verifySignature(req.headers.get('calendly-webhook-signature'), raw, await activeSigningKeys());
+  if (!check.ok) throw new HttpError(401, 'invalid_signature', reasons[check.reason]);
+  if (!(await claimSignature(check.v1))) throw new HttpError(401, 'replayed_signature', 'This signature was already used.');
+
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    throw new HttpError(400, 'invalid_json', 'The body is not valid JSON.');
+  }
+  const parsed = calendlyDeliverySchema.safeParse(data);
+  if (!parsed.success) throw new HttpError(400, 'invalid_request', describeIssues(parsed.error));
+
+  const log = await startLog(parsed.data, check.webhookId);
+  if (!log) return json({ ok: true, duplicate: true });
+
+  const work = syncLog(log).catch((error: unknown) => {
+    console.error('[calendly-webhook] sync failed', error instanceof Error ? error.message : 'unknown error');
+  });
+  (context as Context | undefined)?.waitUntil?.(work);
+  await Promise.race([work, new Promise((resolve) => setTimeout(resolve, ANSWER_WITHIN_MS).unref?.())]);
+  return json({ ok: true, logId: log.id });
+});
+
+export const config: Config = { path: '/api/calendly/webhook', method: 'POST' };

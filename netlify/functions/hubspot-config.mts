@@ -1,0 +1,30 @@
+import type { Config } from '@netlify/functions';
+import { hubspotConfigSchema } from '../../src/lib/schemas';
+import { createHubSpotConfig, currentHubSpotConfig, publicHubSpotConfig } from './_shared/admin-config';
+import { requireAdmin } from './_shared/auth';
+import { serverEnv } from './_shared/env';
+import { allowMethods, handle, json, readJson } from './_shared/http';
+
+/**
+ * The HubSpot configuration. GET: the current one (tokens masked) and whether the site falls back
+ * to HUBSPOT_ACCESS_TOKEN. POST: stores a new one, its tokens encrypted; an active one takes over.
+ */
+export default handle(async (req) => {
+  const refused = allowMethods(req, ['GET', 'POST']);
+  if (refused) return refused;
+  await requireAdmin(req);
+
+  if (req.method === 'POST') {
+    const input = await readJson(req, hubspotConfigSchema);
+    const record = await createHubSpotConfig(input);
+    return json({ config: publicHubSpotConfig(record) }, 201);
+  }
+
+  const current = await currentHubSpotConfig();
+  return json({
+    config: current ? publicHubSpotConfig(current) : null,
+    environmentTokenConfigured: Boolean(serverEnv.hubspotAccessToken),
+  });
+});
+
+export const config: Config = { path: '/api/hubspot-config', method: ['GET', 'POST'] };

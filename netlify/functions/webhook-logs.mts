@@ -1,0 +1,32 @@
+import type { Config } from '@netlify/functions';
+import { requireAdmin } from './_shared/auth';
+import { getLog, listLogs, syncLog } from './_shared/calendly-webhook';
+import { allowMethods, handle, HttpError, json } from './_shared/http';
+
+const PAGE_SIZE = 20;
+
+/**
+ * Webhook activity. GET: logs newest first, `?limit=` (1-100) and `?cursor=` to page on.
+ * POST /{id}/retry: runs a failed HubSpot sync again.
+ */
+export default handle(async (req) => {
+  const refused = allowMethods(req, ['GET', 'POST']);
+  if (refused) return refused;
+  await requireAdmin(req);
+  const url = new URL(req.url);
+
+  if (req.method === 'GET') {
+    const limit = Math.min(100, Math.max(1, Number.parseInt(url.searchParams.get('limit') ?? '', 10) || PAGE_SIZE));
+    const cursor = url.searchParams.get('cursor') ?? undefined;
+    return json(await listLogs(limit, cursor));
+  }
+
+  const id = url.pathname.match(/^\/api\/webhook-logs\/([^/]+)\/retry$/)?.[1];
+  if (!id) throw new HttpError(404, 'not_found', 'Retry a log with POST /api/webhook-logs/{id}/retry.');
+  const log = await getLog(decodeURIComponent(id));
+  if (!log) throw new HttpError(404, 'not_found', 'No webhook log with this id.');
+  if (log.hubspotSyncStatus !== 'error') throw new HttpError(409, 'not_failed', 'Only a failed HubSpot sync can be retried.');
+  return json({ log: await syncLog(log) });
+});
+
+export const config: Config = { path: ['/api/webhook-logs', '/api/webhook-logs/:id/retry'], method: ['GET', 'POST'] };

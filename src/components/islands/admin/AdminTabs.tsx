@@ -1,0 +1,67 @@
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { ActivityLogsTab } from './ActivityLogsTab';
+import { CrmConfigTab } from './CrmConfigTab';
+import { TestConnectionsTab } from './TestConnectionsTab';
+import { WebhooksTab } from './WebhooksTab';
+
+const tabs = [
+  { key: 'webhooks', label: 'Webhooks', Panel: WebhooksTab },
+  { key: 'crm', label: 'CRM Config', Panel: CrmConfigTab },
+  { key: 'logs', label: 'Activity Logs', Panel: ActivityLogsTab },
+  { key: 'tests', label: 'Test Connections', Panel: TestConnectionsTab },
+] as const;
+
+/** The WAI-ARIA tabs pattern: one tab stop, arrow keys, Home and End move between tabs. */
+export function AdminTabs() {
+  const [selected, setSelected] = useState(0);
+  const refs = useRef<Array<HTMLButtonElement | null>>([]);
+  const base = useId();
+
+  function onKeyDown(event: KeyboardEvent<HTMLButtonElement>) {
+    const last = tabs.length - 1;
+    const next = { ArrowRight: selected + 1, ArrowLeft: selected - 1, Home: 0, End: last }[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    const index = next > last ? 0 : next < 0 ? last : next;
+    setSelected(index);
+    refs.current[index]?.focus();
+  }
+
+  const { Panel } = tabs[selected]!;
+  return (
+    <div>
+      <div role="tablist" aria-label="Admin sections" className="grid grid-cols-2 gap-1 rounded-card border border-line bg-white p-1 sm:flex">
+        {tabs.map((tab, index) => (
+          <button
+            key={tab.key}
+            ref={(element) => {
+              refs.current[index] = element;
+            }}
+            id={`${base}-tab-${tab.key}`}
+            type="button"
+            role="tab"
+            aria-selected={index === selected}
+            aria-controls={`${base}-panel-${tab.key}`}
+            tabIndex={index === selected ? 0 : -1}
+            onClick={() => setSelected(index)}
+            onKeyDown={onKeyDown}
+            className={`min-h-11 grow rounded-[0.9rem] px-3 text-sm font-semibold whitespace-nowrap transition-colors ${
+              index === selected ? 'bg-brand-600 text-white' : 'text-ink-soft hover:bg-brand-50'
+            }`}
+          >
+            {tab.label}
+          </button>
+        ))}
+      </div>
+      <div
+        role="tabpanel"
+        id={`${base}-panel-${tabs[selected]!.key}`}
+        aria-labelledby={`${base}-tab-${tabs[selected]!.key}`}
+        tabIndex={0}
+        className="mt-6 rounded-card"
+      >
+        <Panel />
+      </div>
+    </div>
+  );
+}

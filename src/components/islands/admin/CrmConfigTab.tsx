@@ -1,0 +1,169 @@
+import { useCallback, useEffect, useState, type SubmitEvent } from 'react';
+import type { publicHubSpotConfig } from '../../../../netlify/functions/_shared/admin-config';
+import { apiRequest, failureMessage, fieldErrors, formatDateTime } from '../../../lib/admin-api';
+import { hubspotConfigSchema } from '../../../lib/schemas';
+import { buttonClass, cardClass } from '../../../lib/ui';
+import { showToast } from '../../../stores/toast';
+import { ReactDialog } from '../../ui/ReactDialog';
+import { CheckboxField, EmptyState, StatusBadge, TextAreaField, TextField } from './fields';
+
+type HubSpotConfig = ReturnType<typeof publicHubSpotConfig>;
+interface Answer {
+  config: HubSpotConfig | null;
+  environmentTokenConfigured: boolean;
+}
+
+export function CrmConfigTab() {
+  const [data, setData] = useState<Answer | null>(null);
+  const [loadError, setLoadError] = useState<string>();
+  const [adding, setAdding] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      setData(await apiRequest<Answer>('GET', '/api/hubspot-config'));
+      setLoadError(undefined);
+    } catch (error) {
+      setLoadError(failureMessage(error, 'The HubSpot configuration could not be loaded.'));
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const config = data?.config;
+  return (
+    <section aria-labelledby="crm-title">
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 id="crm-title" className="text-xl font-bold">
+            HubSpot Configuration
+          </h2>
+          <p className="text-sm text-muted">The private-app token the site uses to write bookings onto contacts.</p>
+        </div>
+        <button type="button" className={buttonClass('primary', 'sm')} onClick={() => setAdding(true)}>
+          Add Configuration
+        </button>
+      </div>
+
+      {loadError && <p role="alert" className="rounded-lg bg-danger-50 px-3 py-2 text-sm text-danger-600">{loadError}</p>}
+      {!data && !loadError && <p className="text-sm text-muted" role="status">Loading configuration…</p>}
+      {data && !config && (
+        <EmptyState title="No HubSpot configuration found">
+          {data.environmentTokenConfigured
+            ? 'The site uses the HubSpot token from its environment (HUBSPOT_ACCESS_TOKEN) until you add one.'
+            : 'HubSpot is not configured yet: add a configuration with a private-app access token.'}
+        </EmptyState>
+      )}
+      {config && (
+        <article className={cardClass} aria-labelledby="crm-config-name">
+          <div className="flex flex-wrap items-center gap-2">
+            <h3 id="crm-config-name" className="text-lg font-bold">
+              {config.name}
+            </h3>
+            <StatusBadge tone={config.isActive ? 'success' : 'neutral'}>{config.isActive ? 'Active' : 'Inactive'}</StatusBadge>
+          </div>
+          {config.description && <p className="mt-1 text-sm text-ink-soft">{config.description}</p>}
+          <dl className="mt-4 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[auto_1fr]">
+            <dt className="font-semibold text-muted">Access token</dt>
+            <dd className="font-mono text-[0.8rem]">{config.accessToken}</dd>
+            <dt className="font-semibold text-muted">Created</dt>
+            <dd>{formatDateTime(config.createdAt)}</dd>
+            <dt className="font-semibold text-muted">Last updated</dt>
+            <dd>{formatDateTime(config.updatedAt)}</dd>
+          </dl>
+          {!config.isActive && (
+            <p className="mt-4 text-sm text-muted">
+              {data?.environmentTokenConfigured
+                ? 'Inactive: the site uses the HubSpot token from its environment.'
+                : 'Inactive: HubSpot is not configured until a configuration is active.'}
+            </p>
+          )}
+        </article>
+      )}
+
+      <AddConfigDialog
+        open={adding}
+        onClose={() => setAdding(false)}
+        onCreated={async () => {
+          setAdding(false);
+          await load();
+        }}
+      />
+    </section>
+  );
+}
+
+const emptyForm = { name: '', description: '', accessToken: '', refreshToken: '', isActive: true };
+
+function AddConfigDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: () => Promise<void> }) {
+  const [form, setForm] = useState(emptyForm);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const set = <K extends keyof typeof emptyForm>(key: K) => (value: (typeof emptyForm)[K]) => setForm((current) => ({ ...current, [key]: value }));
+
+  useEffect(() => {
+    if (open) {
+      setForm(emptyForm);
+      setErrors({});
+    }
+  }, [open]);
+
+  async function submit(event: SubmitEvent) {
+    event.preventDefault();
+    const parsed = hubspotConfigSchema.safeParse(form);
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error.issues));
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      await apiRequest('POST', '/api/hubspot-config', parsed.data);
+      showToast({ title: 'Success', description: 'HubSpot configuration created successfully' });
+      await onCreated();
+    } catch (error) {
+      showToast({ title: 'Error', description: failureMessage(error, 'Failed to create CRM configuration'), variant: 'destructive' });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <ReactDialog open={open} onClose={onClose} title="Add HubSpot Configuration">
+      <form onSubmit={submit} noValidate className="space-y-4">
+        <TextField label="Name" name="name" required value={form.name} onChange={set('name')} error={errors.name} />
+        <TextAreaField label="Description" name="description" value={form.description} onChange={set('description')} error={errors.description} />
+        <TextField
+          label="Access token"
+          name="accessToken"
+          type="password"
+          required
+          value={form.accessToken}
+          onChange={set('accessToken')}
+          error={errors.accessToken}
+          autoComplete="new-password"
+          hint="Stored encrypted; afterwards only its last four characters are shown."
+        />
+        <TextField
+          label="Refresh token"
+          name="refreshToken"
+          type="password"
+          value={form.refreshToken}
+          onChange={set('refreshToken')}
+          error={errors.refreshToken}
+          autoComplete="new-password"
+        />
+        <CheckboxField label="Active" name="isActive" checked={form.isActive} onChange={set('isActive')} hint="An active configuration replaces the current one." />
+        <div className="flex justify-end gap-2 border-t border-line pt-4">
+          <button type="button" className={buttonClass('secondary', 'sm')} onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className={buttonClass('primary', 'sm')} disabled={busy}>
+            {busy ? 'Saving…' : 'Save Configuration'}
+          </button>
+        </div>
+      </form>
+    </ReactDialog>
+  );
+}

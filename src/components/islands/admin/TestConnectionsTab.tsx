@@ -1,0 +1,111 @@
+import { useEffect, useState, type SubmitEvent } from 'react';
+import { apiRequest, failureMessage, fieldErrors } from '../../../lib/admin-api';
+import { connectionTestSchema } from '../../../lib/schemas';
+import { buttonClass, cardClass } from '../../../lib/ui';
+import { showToast } from '../../../stores/toast';
+import { ReactDialog } from '../../ui/ReactDialog';
+import { TextField } from './fields';
+
+const services = [
+  {
+    key: 'calendly',
+    name: 'Calendly',
+    path: '/api/test-calendly-connection',
+    text: 'Checks a Calendly personal access token by asking Calendly who it belongs to.',
+  },
+  {
+    key: 'hubspot',
+    name: 'HubSpot',
+    path: '/api/test-hubspot-connection',
+    text: 'Checks a HubSpot private-app token by reading the account details.',
+  },
+] as const;
+
+type Service = (typeof services)[number];
+
+export function TestConnectionsTab() {
+  const [testing, setTesting] = useState<Service | null>(null);
+  return (
+    <section aria-labelledby="tests-title">
+      <h2 id="tests-title" className="text-xl font-bold">
+        Test Connections
+      </h2>
+      <p className="mb-4 text-sm text-muted">Nothing you enter here is stored.</p>
+      <div className="grid gap-4 md:grid-cols-2">
+        {services.map((service) => (
+          <article key={service.key} className={cardClass} aria-labelledby={`test-${service.key}`}>
+            <h3 id={`test-${service.key}`} className="text-lg font-bold">
+              {service.name} connection
+            </h3>
+            <p className="mt-1 text-sm text-ink-soft">{service.text}</p>
+            <button type="button" className={buttonClass('secondary', 'sm', 'mt-4')} onClick={() => setTesting(service)}>
+              Test {service.name} Connection
+            </button>
+          </article>
+        ))}
+      </div>
+      <TestDialog service={testing} onClose={() => setTesting(null)} />
+    </section>
+  );
+}
+
+function TestDialog({ service, onClose }: { service: Service | null; onClose: () => void }) {
+  const [accessToken, setAccessToken] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    setAccessToken('');
+    setError(undefined);
+  }, [service]);
+
+  async function submit(event: SubmitEvent) {
+    event.preventDefault();
+    if (!service) return;
+    const parsed = connectionTestSchema.safeParse({ accessToken });
+    if (!parsed.success) {
+      setError(fieldErrors(parsed.error.issues).accessToken);
+      return;
+    }
+    setError(undefined);
+    setBusy(true);
+    try {
+      await apiRequest('POST', service.path, parsed.data);
+      showToast({ title: 'Success', description: `${service.name} connection test successful` });
+      onClose();
+    } catch (failure) {
+      showToast({
+        title: 'Connection Failed',
+        description: failureMessage(failure, `Failed to connect to the ${service.name} API`),
+        variant: 'destructive',
+      });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <ReactDialog open={service !== null} onClose={onClose} title={`Test ${service?.name ?? ''} Connection`}>
+      <form onSubmit={submit} noValidate className="space-y-4">
+        <TextField
+          label="Access token"
+          name="accessToken"
+          type="password"
+          required
+          value={accessToken}
+          onChange={setAccessToken}
+          error={error}
+          autoComplete="off"
+        />
+        <div className="flex justify-end gap-2 border-t border-line pt-4">
+          <button type="button" className={buttonClass('secondary', 'sm')} onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className={buttonClass('primary', 'sm')} disabled={busy}>
+            {busy ? 'Testing…' : 'Test Connection'}
+          </button>
+        </div>
+      </form>
+    </ReactDialog>
+  );
+}

@@ -1,0 +1,244 @@
+import AxeBuilder from '@axe-core/playwright';
+import { createHmac } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { e2eAdminPassword, fakeUrls } from '../../playwright.config';
+import { expect as baseExpect, test } from './fixtures';
+
+// Each step is a function call with a Blobs read or two: on a busy two-core machine that is slow.
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ timeout: 90_000 });
+
+async function signIn(page: Page) {
+  await page.goto('/webhook-config');
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill(e2eAdminPassword);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('Signed in as')).toBeVisible();
+}
+
+const toast = (page: Page) => page.locator('toast-region');
+
+test('sign-in refuses a wrong password, then signs in and out', async ({ page, consoleErrors }) => {
+  await page.goto('/webhook-config');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Webhook Configuration');
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  // Nothing of the admin page is there before signing in.
+  await expect(page.getByRole('tablist')).toHaveCount(0);
+
+  await page.getByLabel('Password').fill('not-the-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Wrong username or password.');
+  await expect(page.getByRole('tablist')).toHaveCount(0);
+
+  await page.getByLabel('Password').fill(e2eAdminPassword);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('tablist', { name: 'Admin sections' })).toBeVisible();
+  const cookie = (await page.context().cookies()).find((c) => c.name === '__Host-admin_session');
+  expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
+
+  // The session survives a reload, and signing out ends it.
+  await page.reload();
+  await expect(page.getByText('Signed in as')).toBeVisible();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByText('You have signed out.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByLabel('Password')).toBeEnabled();
+  expect(consoleErrors.filter((e) => !/401/.test(e))).toEqual([]);
+});
+
+test('the four tabs work with the keyboard', async ({ page }) => {
+  await signIn(page);
+  const tabs = page.getByRole('tab');
+  await expect(tabs).toHaveText(['Webhooks', 'CRM Config', 'Activity Logs', 'Test Connections']);
+  await expect(page.getByRole('tab', { name: 'Webhooks' })).toHaveAttribute('aria-selected', 'true');
+  await page.getByRole('tab', { name: 'Webhooks' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'CRM Config' })).toBeFocused();
+  await expect(page.getByRole('tabpanel')).toContainText('HubSpot Configuration');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tabpanel')).toContainText('Activity Logs');
+  await page.keyboard.press('End');
+  await expect(page.getByRole('tab', { name: 'Test Connections' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tabpanel')).toContainText('Calendly connection');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'Webhooks' })).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(page.getByRole('tabpanel')).toHaveAttribute('aria-labelledby', await page.getByRole('tab', { name: 'Webhooks' }).getAttribute('id') ?? '');
+});
+
+test('Add Webhook shows the validation messages, then creates, deactivates and deletes a webhook', async ({ page }) => {
+  await signIn(page);
+  await page.getByRole('button', { name: 'Add Webhook' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add Webhook' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel('Calendly webhook URL').fill('not a url');
+  await dialog.getByRole('button', { name: 'Create Webhook' }).click();
+  for (const message of ['Name is required', 'Must be a valid URL', 'At least one event must be selected', 'Scope is required', 'Organization is required']) {
+    await expect(dialog.getByText(message, { exact: true })).toBeVisible();
+  }
+  await expect(dialog.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+
+  const name = `Strategy calls ${Date.now()}`;
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByLabel('Description').fill('Intro call bookings');
+  await dialog.getByLabel('Calendly webhook URL').fill('https://example.org/api/calendly/webhook');
+  await dialog.getByLabel('invitee.created').check();
+  await dialog.getByLabel('Scope').selectOption('organization');
+  await dialog.getByLabel('Organization').fill('https://api.calendly.com/organizations/FAKEORG000000001');
+  await expect(dialog.getByLabel('Active')).toBeChecked();
+  await dialog.getByRole('button', { name: 'Create Webhook' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(toast(page)).toContainText('Webhook configuration created successfully');
+
+  const card = page.getByRole('listitem').filter({ hasText: name });
+  await expect(card).toContainText('Active');
+  await expect(card).toContainText('invitee.created');
+  await expect(card).toContainText('https://example.org/api/calendly/webhook');
+  await expect(card).toContainText('organization');
+
+  await card.getByRole('button', { name: `Deactivate ${name}` }).click();
+  await expect(card.getByText('Inactive', { exact: true })).toBeVisible();
+  await card.getByRole('button', { name: `Delete ${name}` }).click();
+  await page.getByRole('dialog', { name: 'Delete webhook?' }).getByRole('button', { name: 'Delete webhook' }).click();
+  await expect(page.getByRole('listitem').filter({ hasText: name })).toHaveCount(0);
+});
+
+test('a signed Calendly delivery shows as a log row and reaches the HubSpot contact', async ({ page, request }) => {
+  await signIn(page);
+  const signingKey = `e2e-key-${Date.now()}`;
+  const name = `Receiver ${Date.now()}`;
+  await page.getByRole('button', { name: 'Add Webhook' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add Webhook' });
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByLabel('invitee.created').check();
+  await dialog.getByLabel('Scope').selectOption('organization');
+  await dialog.getByLabel('Organization').fill('https://api.calendly.com/organizations/FAKEORG000000001');
+  await dialog.getByLabel('Signing key').fill(signingKey);
+  await dialog.getByRole('button', { name: 'Create Webhook' }).click();
+  await expect(page.getByRole('listitem').filter({ hasText: name })).toBeVisible();
+
+  const email = `booked-${Date.now()}@example.org`;
+  await request.post(`${fakeUrls.hubspot}/__fake/contacts`, { data: { email } });
+  const body = JSON.stringify({
+    event: 'invitee.created',
+    created_at: new Date().toISOString(),
+    payload: {
+      uri: `https://api.calendly.com/scheduled_events/E2E/invitees/${Date.now()}`,
+      email,
+      name: 'E2E Parent',
+      scheduled_event: {
+        start_time: '2026-03-01T15:00:00.000000Z',
+        location: { type: 'zoom', join_url: 'https://zoom.example/j/e2e' },
+        event_memberships: [{ user_name: 'Robin Host' }],
+      },
+    },
+  });
+  const t = Math.floor(Date.now() / 1000);
+  const signature = createHmac('sha256', signingKey).update(`${t}.${body}`).digest('hex');
+  const unsigned = await request.post('/api/calendly/webhook', { data: body, headers: { 'content-type': 'application/json' } });
+  expect(unsigned.status()).toBe(401);
+  const delivered = await request.post('/api/calendly/webhook', {
+    data: body,
+    headers: { 'content-type': 'application/json', 'calendly-webhook-signature': `t=${t},v1=${signature}` },
+  });
+  expect(delivered.status()).toBe(200);
+
+  const contacts = (await (await request.get(`${fakeUrls.hubspot}/__fake/contacts`)).json()) as { contacts: Array<{ properties: Record<string, string> }> };
+  expect(contacts.contacts.find((c) => c.properties.email === email)?.properties).toMatchObject({
+    meeting_link: 'https://zoom.example/j/e2e',
+    calendly_assigned_host: 'Robin Host',
+  });
+
+  await page.getByRole('tab', { name: 'Activity Logs' }).click();
+  const table = page.getByRole('table');
+  await expect(table.getByRole('columnheader')).toHaveText(['Timestamp', 'Event Type', 'Status', 'HubSpot Sync', 'Actions']);
+  const row = table.getByRole('row').nth(1);
+  await expect(row).toContainText('invitee.created');
+  await expect(row.getByText('success')).toHaveCount(2);
+  await row.getByRole('button', { name: 'View payload' }).click();
+  await expect(page.getByRole('dialog', { name: 'Webhook payload' })).toContainText(email);
+  await page.keyboard.press('Escape');
+
+  // Tidy up, and a delivery signed with a deleted webhook's key is refused.
+  await page.getByRole('tab', { name: 'Webhooks' }).click();
+  await page.getByRole('button', { name: `Delete ${name}` }).click();
+  await page.getByRole('dialog', { name: 'Delete webhook?' }).getByRole('button', { name: 'Delete webhook' }).click();
+  await expect(page.getByRole('listitem').filter({ hasText: name })).toHaveCount(0);
+  const later = Math.floor(Date.now() / 1000);
+  const afterDelete = await request.post('/api/calendly/webhook', {
+    data: body,
+    headers: { 'content-type': 'application/json', 'calendly-webhook-signature': `t=${later},v1=${createHmac('sha256', signingKey).update(`${later}.${body}`).digest('hex')}` },
+  });
+  expect(afterDelete.status()).toBe(401);
+});
+
+test('CRM Config stores a token and shows it masked', async ({ page }) => {
+  await signIn(page);
+  await page.getByRole('tab', { name: 'CRM Config' }).click();
+  await page.getByRole('button', { name: 'Add Configuration' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add HubSpot Configuration' });
+  await dialog.getByRole('button', { name: 'Save Configuration' }).click();
+  await expect(dialog.getByText('Name is required', { exact: true })).toBeVisible();
+  await expect(dialog.getByText('Access token is required', { exact: true })).toBeVisible();
+  const name = `Main portal ${Date.now()}`;
+  await dialog.getByLabel('Name').fill(name);
+  // The same token as the environment's, so other tests' HubSpot sync keeps working.
+  await dialog.getByLabel('Access token').fill('fake-hubspot-token');
+  await dialog.getByRole('button', { name: 'Save Configuration' }).click();
+  await expect(toast(page)).toContainText('HubSpot configuration created successfully');
+  const card = page.getByRole('article').filter({ hasText: name });
+  await expect(card).toContainText('Active');
+  await expect(card).toContainText('••••••••oken');
+  await expect(card).toContainText('Last updated');
+  expect(await page.content()).not.toContain('fake-hubspot-token');
+});
+
+test('Test Connections asks for a token and reports both outcomes', async ({ page }) => {
+  await signIn(page);
+  await page.getByRole('tab', { name: 'Test Connections' }).click();
+  await page.getByRole('button', { name: 'Test HubSpot Connection' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Test HubSpot Connection' });
+  await dialog.getByRole('button', { name: 'Test Connection' }).click();
+  await expect(dialog.getByText('Access token is required', { exact: true })).toBeVisible();
+  await dialog.getByLabel('Access token').fill('fake-hubspot-token');
+  await dialog.getByRole('button', { name: 'Test Connection' }).click();
+  await expect(toast(page)).toContainText('HubSpot connection test successful');
+
+  await page.getByRole('button', { name: 'Test Calendly Connection' }).click();
+  const calendly = page.getByRole('dialog', { name: 'Test Calendly Connection' });
+  await calendly.getByLabel('Access token').fill('not-a-calendly-token');
+  await calendly.getByRole('button', { name: 'Test Connection' }).click();
+  await expect(toast(page)).toContainText('Connection Failed');
+  await expect(toast(page)).toContainText('Calendly refused this access token');
+});
+
+test.describe('signed in, at 390 and 1280 px', () => {
+  for (const width of [390, 1280]) {
+    test(`every tab and the Add Webhook dialog have no axe violations at ${width} px`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 844 });
+      await signIn(page);
+      const axe = async () => {
+        const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+        return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      };
+      for (const [tab, ready] of [
+        ['Webhooks', /Calendly Webhooks/],
+        ['CRM Config', /HubSpot Configuration/],
+        ['Activity Logs', /Activity Logs/],
+        ['Test Connections', /Nothing you enter here is stored/],
+      ] as const) {
+        await page.getByRole('tab', { name: tab }).click();
+        await expect(page.getByRole('tabpanel')).toContainText(ready);
+        await expect(page.getByRole('tabpanel').getByRole('status')).toHaveCount(0);
+        expect(await axe()).toEqual([]);
+      }
+      await page.getByRole('tab', { name: 'Webhooks' }).click();
+      await page.getByRole('button', { name: 'Add Webhook' }).click();
+      await page.getByRole('dialog', { name: 'Add Webhook' }).getByRole('button', { name: 'Create Webhook' }).click();
+      await expect(page.getByText('Name is required')).toBeVisible();
+      expect(await axe()).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { scryptSync } from 'node:crypto';
+import sessionFunction from '../../netlify/functions/admin-session.mts';
+import calendlyWebhooks from '../../netlify/functions/calendly-webhooks.mts';
+import hubspotConfig from '../../netlify/functions/hubspot-config.mts';
+import webhookLogs from '../../netlify/functions/webhook-logs.mts';
+import testCalendly from '../../netlify/functions/test-calendly-connection.mts';
+import testHubspot from '../../netlify/functions/test-hubspot-connection.mts';
+import { ABSOLUTE_TIMEOUT_MS, IDLE_TIMEOUT_MS } from '../../netlify/functions/_shared/auth';
+import { LIMITS } from '../../netlify/functions/_shared/rate-limit';
+import { startLocalBlobs, type LocalBlobs } from './helpers/blobs';
+import { ADMIN_PASSWORD, call, ORIGIN, setAdminEnv, signIn } from './helpers/admin';
+
+type Handler = (req: Request, context: unknown) => Promise<Response>;
+let blobs: LocalBlobs;
+
+beforeAll(async () => {
+  blobs = await startLocalBlobs();
+  setAdminEnv();
+});
+afterAll(async () => {
+  vi.useRealTimers();
+  await blobs.stop();
+});
+
+const session = sessionFunction as Handler;
+
+describe('every admin endpoint answers 401 without a session', () => {
+  test.each([
+    ['GET', '/api/admin/session', session, undefined],
+    ['GET', '/api/calendly-webhooks', calendlyWebhooks as Handler, undefined],
+    ['POST', '/api/calendly-webhooks', calendlyWebhooks as Handler, {}],
+    ['PATCH', '/api/calendly-webhooks/0000000000001-00000000-0000-0000-0000-000000000000', calendlyWebhooks as Handler, { isActive: false }],
+    ['DELETE', '/api/calendly-webhooks/0000000000001-00000000-0000-0000-0000-000000000000', calendlyWebhooks as Handler, undefined],
+    ['GET', '/api/hubspot-config', hubspotConfig as Handler, undefined],
+    ['POST', '/api/hubspot-config', hubspotConfig as Handler, {}],
+    ['GET', '/api/webhook-logs', webhookLogs as Handler, undefined],
+    ['POST', '/api/webhook-logs/0000000000001-00000000-0000-0000-0000-000000000000/retry', webhookLogs as Handler, undefined],
+    ['POST', '/api/test-calendly-connection', testCalendly as Handler, { accessToken: 'x' }],
+    ['POST', '/api/test-hubspot-connection', testHubspot as Handler, { accessToken: 'x' }],
+  ])('%s %s', async (method, path, handler, body) => {
+    for (const cookie of [undefined, '__Host-admin_session=made-up-session-id-0123456789abcdef']) {
+      const answer = await call(handler, path, { method, body, cookie });
+      expect(answer.status).toBe(401);
+      expect(answer.body.error.code).toBe('unauthenticated');
+    }
+  });
+});
+
+describe('sign-in', () => {
+  test('the session cookie is __Host-, HttpOnly, Secure, SameSite=Strict, Path=/, and new at every sign-in', async () => {
+    const first = await call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD } });
+    expect(first.status).toBe(200);
+    const cookie = first.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/^__Host-admin_session=[A-Za-z0-9_-]{40,};/);
+    for (const attribute of ['HttpOnly', 'Secure', 'SameSite=Strict', 'Path=/']) expect(cookie).toContain(attribute);
+    expect(cookie).not.toMatch(/Domain=/i);
+    const id = cookie.split(';')[0]!;
+    const second = await call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD }, cookie: id });
+    const secondId = second.headers.get('set-cookie')!.split(';')[0]!;
+    expect(secondId).not.toBe(id);
+    // Signing in again ended the session the browser had.
+    expect((await call(session, '/api/admin/session', { cookie: id })).status).toBe(401);
+    expect((await call(session, '/api/admin/session', { cookie: secondId })).body.session.username).toBe('admin');
+  });
+
+  test.each([
+    ['a wrong password', { username: 'admin', password: 'nope' }, 401, 'Wrong username or password.'],
+    ['a wrong username', { username: 'root', password: ADMIN_PASSWORD }, 401, 'Wrong username or password.'],
+    ['no username', { username: '', password: 'x' }, 400, 'Username is required'],
+    ['no password', { username: 'admin', password: '' }, 400, 'Password is required'],
+  ])('%s is refused', async (_name, body, status, message) => {
+    const answer = await call(session, '/api/admin/session', { method: 'POST', body }, `198.51.100.${status}`);
+    expect(answer.status).toBe(status);
+    expect(answer.body.error.message).toContain(message);
+    expect(answer.headers.get('set-cookie')).toBeNull();
+  });
+
+  test('signing out ends the session on the server', async () => {
+    const cookie = await signIn();
+    const out = await call(session, '/api/admin/session', { method: 'DELETE', cookie });
+    expect(out.status).toBe(200);
+    expect(out.headers.get('set-cookie')).toMatch(/Max-Age=0/);
+    // The old cookie is worthless afterwards, even if the browser kept it.
+    expect((await call(hubspotConfig as Handler, '/api/hubspot-config', { cookie })).status).toBe(401);
+  });
+
+  test.each([
+    ['idle for longer than 30 minutes', [IDLE_TIMEOUT_MS + 1000]],
+    ['older than 8 hours, even when active', Array.from({ length: Math.ceil(ABSOLUTE_TIMEOUT_MS / (IDLE_TIMEOUT_MS - 60_000)) }, () => IDLE_TIMEOUT_MS - 60_000)],
+  ])('a session %s has expired', async (_name, steps) => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      const cookie = await signIn();
+      let status = 200;
+      for (const step of steps) {
+        vi.setSystemTime(Date.now() + step);
+        status = (await call(session, '/api/admin/session', { cookie })).status;
+      }
+      expect(status).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test('a session used within 30 minutes stays valid', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      const cookie = await signIn();
+      for (let i = 0; i < 3; i++) {
+        vi.setSystemTime(Date.now() + IDLE_TIMEOUT_MS - 60_000);
+        expect((await call(session, '/api/admin/session', { cookie })).status).toBe(200);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test('failed sign-ins are limited per username, with a clear message', async () => {
+    for (let i = 0; i < LIMITS.username; i++) {
+      const answer = await call(session, '/api/admin/session', { method: 'POST', body: { username: 'locked-user', password: 'guess' } }, `192.0.2.${i + 1}`);
+      expect(answer.status).toBe(401);
+    }
+    const locked = await call(session, '/api/admin/session', { method: 'POST', body: { username: 'locked-user', password: 'guess' } }, '192.0.2.99');
+    expect(locked.status).toBe(429);
+    expect(locked.body.error.message).toMatch(/Too many failed sign-in attempts\. Please wait \d+ minutes? and try again\./);
+  });
+
+  test('failed sign-ins are limited per IP, even across usernames, and the right password is refused too', async () => {
+    for (let i = 0; i < LIMITS.ip; i++) {
+      await call(session, '/api/admin/session', { method: 'POST', body: { username: `user-${i}`, password: 'guess' } }, '192.0.2.200');
+    }
+    const locked = await call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD } }, '192.0.2.200');
+    expect(locked.status).toBe(429);
+    // Another address is not affected.
+    expect((await call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD } }, '192.0.2.201')).status).toBe(200);
+  });
+
+  test('failed sign-ins are slowed down', async () => {
+    process.env.ADMIN_LOGIN_DELAY_MS = '150';
+    try {
+      const started = Date.now();
+      await call(session, '/api/admin/session', { method: 'POST', body: { username: 'slow', password: 'guess' } }, '192.0.2.150');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    } finally {
+      process.env.ADMIN_LOGIN_DELAY_MS = '0';
+    }
+  });
+
+  test('without a password configured, sign-in says it is not configured', async () => {
+    delete process.env.ADMIN_PASSWORD;
+    try {
+      const answer = await call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: 'anything' } }, '192.0.2.160');
+      expect(answer.status).toBe(503);
+      expect(answer.body.error.code).toBe('admin_not_configured');
+      expect(answer.body.error.message).toMatch(/not configured/);
+    } finally {
+      process.env.ADMIN_PASSWORD = ADMIN_PASSWORD;
+    }
+  });
+
+  test('a scrypt password hash is accepted instead of a password', async () => {
+    const salt = Buffer.from('0123456789abcdef');
+    process.env.ADMIN_PASSWORD_HASH = `scrypt$${salt.toString('base64')}$${scryptSync('hashed-secret', salt, 32).toString('base64')}`;
+    delete process.env.ADMIN_PASSWORD;
+    try {
+      expect((await call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: 'hashed-secret' } }, '192.0.2.170')).status).toBe(200);
+      expect((await call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD } }, '192.0.2.171')).status).toBe(401);
+    } finally {
+      delete process.env.ADMIN_PASSWORD_HASH;
+      process.env.ADMIN_PASSWORD = ADMIN_PASSWORD;
+    }
+  });
+});
+
+describe('state-changing requests from another origin are refused', () => {
+  test.each([
+    ['another origin', { origin: 'https://evil.example' }],
+    ['no Origin header', { origin: null }],
+    ['a cross-site fetch', { headers: { 'sec-fetch-site': 'cross-site' } }],
+  ])('%s', async (_name, init) => {
+    const cookie = await signIn();
+    const body = { name: 'x', accessToken: 'y' };
+    const answer = await call(hubspotConfig as Handler, '/api/hubspot-config', { method: 'POST', body, cookie, ...init });
+    expect(answer.status).toBe(403);
+    expect(answer.body.error.code).toBe('cross_origin');
+    const login = await call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD }, ...init });
+    expect(login.status).toBe(403);
+  });
+
+  test('reads from the same site need no Origin', async () => {
+    const cookie = await signIn();
+    expect((await call(hubspotConfig as Handler, '/api/hubspot-config', { cookie, origin: null })).status).toBe(200);
+    expect(ORIGIN).toMatch(/^http:\/\/localhost/);
+  });
+});
