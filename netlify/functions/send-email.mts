@@ -13,6 +13,13 @@ function answer(record: OutboxRecord): Response {
 }
 
 /**
+ * Keys being handled by this instance. The outbox's create-if-new write is what makes a key send
+ * once across instances; this also covers two requests racing inside one warm instance (and the
+ * local Blobs emulator, whose conditional write is not atomic).
+ */
+const inFlight = new Set<string>();
+
+/**
  * POST /api/send-email: "Send via our platform". Stores the message in the outbox first, then
  * asks HubSpot to send it; whatever HubSpot does, nothing is lost.
  */
@@ -22,15 +29,22 @@ export default handle(async (req) => {
   const input = await readJson(req, sendEmailSchema);
   // A clear "not configured" before anything is stored: such a message could never be delivered.
   const client = hubspotClient();
-  const { created, record } = await enqueue(input.idempotencyKey, {
-    parentEmail: input.parentEmail,
-    to: input.to,
-    subject: input.subject,
-    body: input.body,
-  });
-  // The same key again (a double click, a retried request): report, never send twice.
-  if (!created) return answer(record);
-  return answer(await attemptDelivery(client, record));
+  const key = input.idempotencyKey;
+  if (inFlight.has(key)) return json({ id: key, status: 'pending' }, 202);
+  inFlight.add(key);
+  try {
+    const { created, record } = await enqueue(key, {
+      parentEmail: input.parentEmail,
+      to: input.to,
+      subject: input.subject,
+      body: input.body,
+    });
+    // The same key again (a double click, a retried request): report, never send twice.
+    if (!created) return answer(record);
+    return answer(await attemptDelivery(client, record));
+  } finally {
+    inFlight.delete(key);
+  }
 });
 
 export const config: Config = {
