@@ -73,7 +73,7 @@ export default function EmailDialog() {
             </div>
           </dl>
           <div
-            className="max-h-[45vh] overflow-y-auto whitespace-pre-wrap break-words rounded-xl border border-line bg-white p-4 text-sm leading-relaxed"
+            className="max-h-[30vh] overflow-y-auto sm:max-h-[45vh] whitespace-pre-wrap break-words rounded-xl border border-line bg-white p-4 text-sm leading-relaxed"
             data-testid="email-body"
             tabIndex={0}
             role="region"
