@@ -52,9 +52,21 @@ export const referralSourceField = 'referral_source';
 
 /** The embedded forms of /form, by its `type` query parameter. */
 export const formPageTypes = {
-  referSchool: { purpose: 'referSchool', title: 'Refer Your School' },
-  toolkit: { purpose: 'toolkit', title: 'Get Your Toolkit' },
-  newsletter: { purpose: 'newsletter', title: 'Stay Connected' },
-} as const satisfies Record<string, { purpose: FormPurpose; title: string }>;
+  referSchool: {
+    purpose: 'referSchool',
+    title: 'Refer Your School',
+    lead: "Tell us about your child's school and we'll draft an email to its leadership for you.",
+  },
+  toolkit: {
+    purpose: 'toolkit',
+    title: 'Get Your Toolkit',
+    lead: 'Social media templates, visual graphics and fact sheets to share the case for mastery learning.',
+  },
+  newsletter: {
+    purpose: 'newsletter',
+    title: 'Stay Connected',
+    lead: 'Research, stories and advocacy tips from the movement, once or twice a month.',
+  },
+} as const satisfies Record<string, { purpose: FormPurpose; title: string; lead: string }>;
 
 export type FormPageType = keyof typeof formPageTypes;

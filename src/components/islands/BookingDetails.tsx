@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { crmErrors } from '../../lib/email/messages';
 import { formatMeetingTime, readBooking, safeHttpUrl, type Booking } from '../../lib/booking';
 import { buttonClass } from '../../lib/ui';
@@ -24,12 +24,16 @@ async function findMeetingLink(email: string, signal: AbortSignal): Promise<{ me
   return { meetingLink: safeHttpUrl(properties.meeting_link), host: properties.calendly_assigned_host?.trim() || undefined };
 }
 
-async function celebrate(): Promise<void> {
-  if (window.matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+function prefersReducedMotion(): boolean {
+  return window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+/** One burst of 50 pieces that lives about 3 seconds (ticks are frames at 60 fps). */
+async function celebrate(canvas: HTMLCanvasElement): Promise<void> {
   const { default: confetti } = await import('canvas-confetti');
-  // One burst of 50 pieces that lives about 3 seconds (ticks are frames at 60 fps).
-  await confetti({ particleCount: CONFETTI_PIECES, spread: 80, origin: { y: 0.6 }, ticks: (CONFETTI_MS / 1000) * 60, disableForReducedMotion: true });
-  confetti.reset();
+  const fire = confetti.create(canvas, { resize: true, disableForReducedMotion: true });
+  await fire({ particleCount: CONFETTI_PIECES, spread: 80, origin: { y: 0.6 }, ticks: (CONFETTI_MS / 1000) * 60 });
+  fire.reset();
 }
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -45,11 +49,20 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 export default function BookingDetails() {
   const [booking, setBooking] = useState<Booking | null>(null);
   const [lookingUp, setLookingUp] = useState(false);
+  const [confettiOn, setConfettiOn] = useState(false);
+  const canvas = useRef<HTMLCanvasElement>(null);
+
+  useEffect(() => {
+    if (!confettiOn || !canvas.current) return;
+    const stop = setTimeout(() => setConfettiOn(false), CONFETTI_MS + 500);
+    void celebrate(canvas.current).finally(() => setConfettiOn(false));
+    return () => clearTimeout(stop);
+  }, [confettiOn]);
 
   useEffect(() => {
     const read = readBooking(location.search);
     setBooking(read);
-    void celebrate();
+    if (!prefersReducedMotion()) setConfettiOn(true);
     if (!read.email) return;
     const controller = new AbortController();
     let timeout: ReturnType<typeof setTimeout> | undefined;
@@ -87,6 +100,7 @@ export default function BookingDetails() {
   const hasDetails = booking.attendee || booking.email || booking.start || booking.meetingType || booking.host || booking.meetingUrl;
   return (
     <div className="space-y-8">
+      {confettiOn && <canvas ref={canvas} aria-hidden="true" className="pointer-events-none fixed inset-0 z-[70] h-full w-full" />}
       <p className="text-center text-lg text-ink-soft" data-testid="booking-confirmation">
         {booking.firstName ? `Thank you, ${booking.firstName}! ` : 'Thank you! '}
         Your call is confirmed and we're looking forward to speaking with you.
