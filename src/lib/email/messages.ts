@@ -13,15 +13,9 @@ export const emailMessages = {
     variant: 'destructive',
   },
   formSubmitted: { title: 'Form Submitted Successfully!', description: "Thank you for your submission. We'll be in touch soon." },
-  contactNotFound: {
-    title: 'Contact Not Found',
-    description: 'No contact found with this email address in the CRM.',
-    variant: 'destructive',
-  },
 } as const;
 
-/** Raised by the browser helpers when the CRM calls are not ok (§8). */
+/** Raised by the booking page's lookup when the CRM search is not ok (§8). */
 export const crmErrors = {
   search: 'Failed to search for contact',
-  update: 'Failed to update contact',
 } as const;
