@@ -7,7 +7,7 @@ import type { Page } from '@playwright/test';
 import { fakeUrls } from '../../playwright.config';
 import { expect, test } from './fixtures';
 
-test.describe.configure({ mode: 'serial' });
+test.describe.configure({ mode: 'serial', timeout: 60_000 });
 
 const fake = async (path: string, body: unknown = {}) => {
   const response = await fetch(`${fakeUrls.hubspot}/__fake/${path}`, {
@@ -39,6 +39,8 @@ async function fillEmailForm(page: Page, scope: string, values: { email: string;
 
 const dialog = (page: Page) => page.getByRole('dialog', { name: 'Your Email is Ready' });
 const toast = (page: Page) => page.locator('[data-toast]');
+/** The first call of a function under `netlify serve` bundles it, which is slow on a busy machine. */
+const SEND_TIMEOUT = { timeout: 20_000 };
 
 test.beforeEach(async () => {
   await fake('config', { delayMs: 0, searchLagMs: 0 });
@@ -72,7 +74,7 @@ test.describe('/lead-the-change email flow', () => {
     await expect(box.getByRole('link', { name: /Outlook/ })).toHaveAttribute('target', '_blank');
 
     await box.getByRole('button', { name: 'Send via our platform' }).click();
-    await expect(box).toBeHidden();
+    await expect(box).toBeHidden(SEND_TIMEOUT);
     await expect(toast(page)).toContainText('Email Sent Successfully!');
     await expect(toast(page)).toContainText("Your email has been sent via our platform. We'll handle the follow-up process.");
     const contact = await contactOf(email);
@@ -95,7 +97,7 @@ test.describe('/lead-the-change email flow', () => {
     await fillEmailForm(page, '#email-form', { email, choice: 'Send via our platform' });
 
     await expect(dialog(page)).toBeVisible();
-    await expect(toast(page)).toContainText('Email Sent Successfully!');
+    await expect(toast(page)).toContainText('Email Sent Successfully!', SEND_TIMEOUT);
     await expect(dialog(page).getByRole('status').filter({ hasText: 'Sent via our platform' })).toBeVisible();
     await expect(dialog(page).getByTestId('send-options')).toHaveCount(0);
     expect((await contactOf(email))?.properties.choose_how_to_send_your_email).toBe('Send Via our platform');
@@ -111,7 +113,7 @@ test.describe('/lead-the-change email flow', () => {
     await fake('fail', { statuses: [400] });
     const send = dialog(page).getByRole('button', { name: 'Send via our platform' });
     await send.click();
-    await expect(toast(page)).toContainText('Error');
+    await expect(toast(page)).toContainText('Error', SEND_TIMEOUT);
     await expect(toast(page)).toContainText('Failed to send email via platform. Please try copying the content instead.');
     await expect(page.locator('[data-toast="destructive"]')).toBeVisible();
     await expect(dialog(page)).toBeVisible();
@@ -170,7 +172,7 @@ test.describe('/form referSchool', () => {
     await page.goto('/form?type=referSchool&ambassadorId=amb-7');
     await fillEmailForm(page, '[data-form-type="referSchool"]', { email, choice: 'Send via our platform' });
     await expect(dialog(page)).toBeVisible();
-    await expect(toast(page)).toContainText('Email Sent Successfully!');
+    await expect(toast(page)).toContainText('Email Sent Successfully!', SEND_TIMEOUT);
     await expect(dialog(page).getByTestId('send-options')).toHaveCount(0);
   });
 });
