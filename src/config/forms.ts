@@ -23,3 +23,50 @@ export const forms = {
 } as const;
 
 export type FormPurpose = keyof typeof forms;
+
+/**
+ * The HubSpot field names of the email-generation and referral forms, by the email data they
+ * fill (§3 "CRM form field labels read on submit"). Change a name here when the form changes.
+ */
+export const emailFormFields = {
+  childFullName: 'child_full_name',
+  childGrade: 'child_grade',
+  schoolName: 'school_name',
+  schoolContactName: 'school_contact_name',
+  schoolContactEmail: 'school_contact_email',
+  parentFullName: 'full_name',
+  parentEmail: 'email',
+  role: 'role_to_student',
+  state: 'state',
+  city: 'city',
+} as const;
+
+/** The field with the parent's choice, and the answer that asks the platform to send. */
+export const sendChoiceField = {
+  name: 'choose_how_to_send_your_email',
+  platformValue: 'Send via our platform',
+} as const;
+
+/** The hidden input filled with the page and the ambassador id. */
+export const referralSourceField = 'referral_source';
+
+/** The embedded forms of /form, by its `type` query parameter. */
+export const formPageTypes = {
+  referSchool: {
+    purpose: 'referSchool',
+    title: 'Refer Your School',
+    lead: "Tell us about your child's school and we'll draft an email to its leadership for you.",
+  },
+  toolkit: {
+    purpose: 'toolkit',
+    title: 'Get Your Toolkit',
+    lead: 'Social media templates, visual graphics and fact sheets to share the case for mastery learning.',
+  },
+  newsletter: {
+    purpose: 'newsletter',
+    title: 'Stay Connected',
+    lead: 'Research, stories and advocacy tips from the movement, once or twice a month.',
+  },
+} as const satisfies Record<string, { purpose: FormPurpose; title: string; lead: string }>;
+
+export type FormPageType = keyof typeof formPageTypes;

@@ -67,6 +67,14 @@ export const serverEnv = {
   get hubspotPortalId() {
     return read('PUBLIC_HUBSPOT_PORTAL_ID') ?? '48526151';
   },
+  /** The embedded newsletter form that POST /api/subscribe submits to (same default as src/config/env.ts). */
+  get hubspotNewsletterFormId() {
+    return read('PUBLIC_HUBSPOT_FORM_NEWSLETTER') ?? 'c4c2f6a4-3a1e-4d67-9a1c-5b8f1e2d7a01';
+  },
+  /** How long POST /api/send-email may spend reaching HubSpot before it leaves the message queued. */
+  get sendEmailBudgetMs() {
+    return Number(read('SEND_EMAIL_BUDGET_MS') ?? 8000);
+  },
   /** Names of the HubSpot contact properties the functions write. */
   contactProperties: {
     get sendChoice() {
@@ -86,6 +94,15 @@ export const serverEnv = {
     },
     get meetingTime() {
       return read('HUBSPOT_PROP_MEETING_TIME') ?? 'calendly_meeting_time';
+    },
+    get schoolName() {
+      return read('HUBSPOT_PROP_SCHOOL_NAME') ?? 'school_name';
+    },
+    get childGrade() {
+      return read('HUBSPOT_PROP_CHILD_GRADE') ?? 'child_grade';
+    },
+    get nominationSendTo() {
+      return read('HUBSPOT_PROP_NOMINATION_SEND_TO') ?? 'nomination_send_to';
     },
     get meetingStatus() {
       return read('HUBSPOT_PROP_MEETING_STATUS') ?? 'calendly_meeting_status';

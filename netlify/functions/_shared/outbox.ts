@@ -1,0 +1,192 @@
+/**
+ * The outbox of school emails sent "via our platform". A message is stored before HubSpot is
+ * touched, then delivered by setting the parent's contact properties (send choice, subject, body)
+ * so that a HubSpot workflow sends it. A message that cannot be delivered now stays pending and
+ * the scheduled `outbox-retry` function tries again, up to MAX_ATTEMPTS.
+ *
+ * Keys: `messages/{id}` holds the record; `pending/{id}` marks it for the retry run.
+ */
+import type { Client } from '@hubspot/api-client';
+import { serverEnv } from './env';
+import { isRetryable, searchContactsByEmail, statusOf, updateContact } from './hubspot';
+import { store, withStore } from './store';
+
+/** Attempts in all (the request's own and the scheduled retries) before a message is failed. */
+export const MAX_ATTEMPTS = 6;
+/** The value of the send-choice property that asks the HubSpot workflow to send (§4). */
+export const PLATFORM_SEND_VALUE = 'Send Via our platform';
+/** How long a claimed message is left alone by other runs. */
+export const LEASE_MS = 60_000;
+/** First delay between scheduled retries; doubles each time. */
+export const RETRY_BASE_MS = 5 * 60_000;
+
+export type OutboxStatus = 'pending' | 'sent' | 'failed';
+
+export interface OutboxMessage {
+  parentEmail: string;
+  to: string;
+  subject: string;
+  body: string;
+}
+
+export interface OutboxRecord {
+  id: string;
+  status: OutboxStatus;
+  attempts: number;
+  createdAt: string;
+  updatedAt: string;
+  /** No run delivers this record before this time. */
+  nextAttemptAt: string;
+  /** A short code of the last failure; never a token or a response body. */
+  lastError?: string;
+  contactId?: string;
+  message: OutboxMessage;
+}
+
+const outboxStore = () => store('outbox', { strong: true });
+const messageKey = (id: string) => `messages/${id}`;
+const pendingKey = (id: string) => `pending/${id}`;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class DeliveryError extends Error {
+  constructor(
+    readonly code: string,
+    readonly transient: boolean,
+  ) {
+    super(code);
+  }
+}
+
+/**
+ * Stores a new message under its idempotency key. Returns `created: false` and the stored record
+ * when that key was used before, so a double click sends once.
+ */
+export async function enqueue(id: string, message: OutboxMessage, now = new Date()): Promise<{ created: boolean; record: OutboxRecord }> {
+  const record: OutboxRecord = {
+    id,
+    status: 'pending',
+    attempts: 0,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    nextAttemptAt: new Date(now.getTime() + LEASE_MS).toISOString(),
+    message,
+  };
+  return withStore(async () => {
+    const blobs = outboxStore();
+    const { modified } = await blobs.setJSON(messageKey(id), record, { onlyIfNew: true });
+    if (!modified) {
+      const existing = (await blobs.get(messageKey(id), { type: 'json' })) as OutboxRecord | null;
+      return { created: false, record: existing ?? record };
+    }
+    await blobs.set(pendingKey(id), '');
+    return { created: true, record };
+  });
+}
+
+export async function readRecord(id: string): Promise<OutboxRecord | null> {
+  return withStore(async () => (await outboxStore().get(messageKey(id), { type: 'json' })) as OutboxRecord | null);
+}
+
+export async function pendingIds(): Promise<string[]> {
+  return withStore(async () => {
+    const { blobs } = await outboxStore().list({ prefix: 'pending/' });
+    return blobs.map((blob) => blob.key.slice('pending/'.length));
+  });
+}
+
+async function save(record: OutboxRecord): Promise<void> {
+  await withStore(async () => {
+    const blobs = outboxStore();
+    await blobs.setJSON(messageKey(record.id), record);
+    if (record.status === 'pending') await blobs.set(pendingKey(record.id), '');
+    else await blobs.delete(pendingKey(record.id));
+  });
+}
+
+function withDeadline<T>(operation: Promise<T>, deadline: number): Promise<T> {
+  const remaining = deadline - Date.now();
+  if (remaining <= 0) return Promise.reject(new DeliveryError('timeout', true));
+  let timer: ReturnType<typeof setTimeout>;
+  return Promise.race([
+    operation,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new DeliveryError('timeout', true)), remaining);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Finds the parent's contact, waiting out HubSpot's search lag: a contact created by a form
+ * submission a moment ago is not searchable for a few seconds.
+ */
+async function findContactId(client: Client, email: string, lagAttempts: number, deadline: number): Promise<string> {
+  for (let attempt = 1; attempt <= lagAttempts; attempt++) {
+    const found = await withDeadline(searchContactsByEmail(client, email, ['email']), deadline);
+    const id = found.results[0]?.id;
+    if (id) return id;
+    if (attempt < lagAttempts) {
+      const wait = serverEnv.hubspotRetryBaseMs * 2 ** (attempt - 1);
+      if (Date.now() + wait >= deadline) break;
+      await sleep(wait);
+    }
+  }
+  throw new DeliveryError('contact_not_found', true);
+}
+
+async function deliver(client: Client, record: OutboxRecord, options: { lagAttempts: number; budgetMs: number }): Promise<string> {
+  const deadline = Date.now() + options.budgetMs;
+  try {
+    const contactId = record.contactId ?? (await findContactId(client, record.message.parentEmail, options.lagAttempts, deadline));
+    const properties = serverEnv.contactProperties;
+    await withDeadline(
+      updateContact(client, contactId, {
+        [properties.emailSubject]: record.message.subject,
+        [properties.emailBody]: record.message.body,
+        // Last, so the workflow that fires on this change already sees the subject and body.
+        [properties.sendChoice]: PLATFORM_SEND_VALUE,
+      }),
+      deadline,
+    );
+    return contactId;
+  } catch (error) {
+    if (error instanceof DeliveryError) throw error;
+    const status = statusOf(error);
+    throw new DeliveryError(status ? `hubspot_${status}` : 'hubspot_unreachable', isRetryable(error));
+  }
+}
+
+/**
+ * One delivery attempt: sent, or pending with the next retry time, or failed when the error is
+ * permanent or the attempts are used up. The record is saved either way.
+ */
+export async function attemptDelivery(
+  client: Client,
+  record: OutboxRecord,
+  options: { lagAttempts?: number; budgetMs?: number; now?: () => Date } = {},
+): Promise<OutboxRecord> {
+  const now = options.now ?? (() => new Date());
+  const attempts = record.attempts + 1;
+  let next: OutboxRecord;
+  try {
+    const contactId = await deliver(client, record, {
+      lagAttempts: options.lagAttempts ?? 5,
+      budgetMs: options.budgetMs ?? serverEnv.sendEmailBudgetMs,
+    });
+    next = { ...record, attempts, contactId, status: 'sent', lastError: undefined, updatedAt: now().toISOString() };
+  } catch (error) {
+    const failure = error instanceof DeliveryError ? error : new DeliveryError('unknown', true);
+    const exhausted = attempts >= MAX_ATTEMPTS;
+    const at = now();
+    next = {
+      ...record,
+      attempts,
+      status: failure.transient && !exhausted ? 'pending' : 'failed',
+      lastError: failure.code,
+      updatedAt: at.toISOString(),
+      nextAttemptAt: new Date(at.getTime() + RETRY_BASE_MS * 2 ** (attempts - 1)).toISOString(),
+    };
+  }
+  await save(next);
+  return next;
+}

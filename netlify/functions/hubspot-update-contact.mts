@@ -1,0 +1,34 @@
+import type { Config } from '@netlify/functions';
+import { updateContactSchema } from '../../src/lib/schemas';
+import { allowedUpdate } from './_shared/contact-updates';
+import { allowMethods, handle, HttpError, json, readJson } from './_shared/http';
+import { hubspotClient, statusOf, updateContact } from './_shared/hubspot';
+
+/**
+ * POST /api/hubspot/update-contact {contactId, updates:[{field, value}]}: only the send choice,
+ * with one of its known values. Never an open door to arbitrary CRM writes.
+ */
+export default handle(async (req) => {
+  const refused = allowMethods(req, ['POST']);
+  if (refused) return refused;
+  const { contactId, updates } = await readJson(req, updateContactSchema);
+  const properties: Record<string, string> = {};
+  for (const update of updates) {
+    const allowed = allowedUpdate(update.field, update.value);
+    if (!allowed) throw new HttpError(400, 'update_not_allowed', `The field "${update.field.slice(0, 100)}" cannot be set to that value here.`);
+    properties[allowed.property] = allowed.value;
+  }
+  const client = hubspotClient();
+  try {
+    await updateContact(client, contactId, properties);
+  } catch (error) {
+    if (statusOf(error) === 404) throw new HttpError(404, 'contact_not_found', 'No contact found with this id.');
+    throw new HttpError(502, 'hubspot_unavailable', 'Failed to update contact');
+  }
+  return json({ ok: true, id: contactId });
+});
+
+export const config: Config = {
+  path: '/api/hubspot/update-contact',
+  rateLimit: { windowLimit: 20, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+};

@@ -1,0 +1,18 @@
+import type { Config } from '@netlify/functions';
+import { schoolNominationSchema } from '../../src/lib/schemas';
+import { allowMethods, handle, json, readJson } from './_shared/http';
+import { saveNomination } from './_shared/nominations';
+
+/** POST /api/school-nominations: the four-field variant; 201 with its id. */
+export default handle(async (req) => {
+  const refused = allowMethods(req, ['POST']);
+  if (refused) return refused;
+  const nomination = await readJson(req, schoolNominationSchema);
+  const record = await saveNomination('school-nomination', nomination);
+  return json({ id: record.id }, 201);
+});
+
+export const config: Config = {
+  path: '/api/school-nominations',
+  rateLimit: { windowLimit: 10, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+};

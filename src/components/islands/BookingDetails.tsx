@@ -1,0 +1,148 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { crmErrors } from '../../lib/email/messages';
+import { formatMeetingTime, readBooking, safeHttpUrl, type Booking } from '../../lib/booking';
+import { buttonClass } from '../../lib/ui';
+
+/** §9: the contact lookup starts 300 ms after load and gives up after 5 s. */
+export const LOOKUP_DELAY_MS = 300;
+export const LOOKUP_TIMEOUT_MS = 5000;
+const CONFETTI_MS = 3000;
+const CONFETTI_PIECES = 50;
+
+async function findMeetingLink(email: string, signal: AbortSignal): Promise<{ meetingLink?: string; host?: string }> {
+  const response = await fetch('/api/hubspot/search-contact', {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email }),
+    signal,
+  });
+  if (!response.ok) throw new Error(crmErrors.search);
+  const answer = (await response.json()) as { total?: number; results?: Array<{ properties?: Record<string, string | null> }> };
+  if (!answer.total) return {};
+  const properties = answer.results?.[0]?.properties ?? {};
+  return { meetingLink: safeHttpUrl(properties.meeting_link), host: properties.calendly_assigned_host?.trim() || undefined };
+}
+
+function prefersReducedMotion(): boolean {
+  return window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+/** One burst of 50 pieces that lives about 3 seconds (ticks are frames at 60 fps). */
+async function celebrate(canvas: HTMLCanvasElement): Promise<void> {
+  const { default: confetti } = await import('canvas-confetti');
+  const fire = confetti.create(canvas, { resize: true, disableForReducedMotion: true });
+  await fire({ particleCount: CONFETTI_PIECES, spread: 80, origin: { y: 0.6 }, ticks: (CONFETTI_MS / 1000) * 60 });
+  fire.reset();
+}
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid gap-1 border-b border-line py-3 last:border-b-0 sm:grid-cols-[10rem_1fr] sm:gap-4">
+      <dt className="text-sm font-semibold text-muted">{label}</dt>
+      <dd className="break-words text-ink">{children}</dd>
+    </div>
+  );
+}
+
+/** The booking confirmation on /thank-you, read from the scheduler's query string. */
+export default function BookingDetails() {
+  const [booking, setBooking] = useState<Booking | null>(null);
+  const [lookingUp, setLookingUp] = useState(false);
+  const [confettiOn, setConfettiOn] = useState(false);
+  const canvas = useRef<HTMLCanvasElement>(null);
+
+  useEffect(() => {
+    if (!confettiOn || !canvas.current) return;
+    const stop = setTimeout(() => setConfettiOn(false), CONFETTI_MS + 500);
+    void celebrate(canvas.current).finally(() => setConfettiOn(false));
+    return () => clearTimeout(stop);
+  }, [confettiOn]);
+
+  useEffect(() => {
+    const read = readBooking(location.search);
+    setBooking(read);
+    if (!prefersReducedMotion()) setConfettiOn(true);
+    if (!read.email) return;
+    const controller = new AbortController();
+    let timeout: ReturnType<typeof setTimeout> | undefined;
+    const start = setTimeout(() => {
+      setLookingUp(true);
+      timeout = setTimeout(() => controller.abort(), LOOKUP_TIMEOUT_MS);
+      findMeetingLink(read.email, controller.signal)
+        .then(({ meetingLink, host }) => {
+          if (meetingLink || host) {
+            setBooking((current) => current && { ...current, meetingUrl: meetingLink ?? current.meetingUrl, host: current.host || host || '' });
+          }
+        })
+        // §8: thank-you lookup failures are only logged.
+        .catch((error) => console.warn('Contact lookup failed', error instanceof Error ? error.message : error))
+        .finally(() => {
+          clearTimeout(timeout);
+          setLookingUp(false);
+        });
+    }, LOOKUP_DELAY_MS);
+    return () => {
+      clearTimeout(start);
+      clearTimeout(timeout);
+      controller.abort();
+    };
+  }, []);
+
+  if (!booking) {
+    return (
+      <p className="py-10 text-center text-muted" role="status">
+        Loading...
+      </p>
+    );
+  }
+
+  const hasDetails = booking.attendee || booking.email || booking.start || booking.meetingType || booking.host || booking.meetingUrl;
+  return (
+    <div className="space-y-8">
+      {confettiOn && <canvas ref={canvas} aria-hidden="true" className="pointer-events-none fixed inset-0 z-[70] h-full w-full" />}
+      <p className="text-center text-lg text-ink-soft" data-testid="booking-confirmation">
+        {booking.firstName ? `Thank you, ${booking.firstName}! ` : 'Thank you! '}
+        Your call is confirmed and we're looking forward to speaking with you.
+      </p>
+
+      <section aria-labelledby="booking-details-title" className="rounded-card border border-line bg-white p-6 shadow-card sm:p-8">
+        <h2 id="booking-details-title" className="text-xl font-bold">
+          Meeting Confirmation Details
+        </h2>
+        {hasDetails ? (
+          <dl className="mt-4">
+            {booking.attendee && <Row label="Attendee">{booking.attendee}</Row>}
+            {booking.email && <Row label="Email">{booking.email}</Row>}
+            {booking.start && <Row label="Meeting Time">{formatMeetingTime(booking.start, booking.end)}</Row>}
+            {booking.meetingType && <Row label="Meeting Type">{booking.meetingType}</Row>}
+            {booking.host && <Row label="Meeting Host">{booking.host}</Row>}
+            {booking.meetingUrl && (
+              <Row label="Meeting Link">
+                <a className={buttonClass('primary', 'sm')} href={booking.meetingUrl} target="_blank" rel="noopener noreferrer">
+                  Join Meeting<span className="sr-only"> (opens in a new tab)</span>
+                </a>
+              </Row>
+            )}
+          </dl>
+        ) : (
+          <p className="mt-4 text-ink-soft">The details of your meeting are in the confirmation email we sent you.</p>
+        )}
+        <p className="mt-4 min-h-5 text-sm text-muted" role="status">
+          {lookingUp ? 'Loading contact information...' : ''}
+        </p>
+      </section>
+
+      <section aria-labelledby="calendar-title" className="rounded-card border border-brand-200 bg-brand-50 p-6 sm:p-8">
+        <h2 id="calendar-title" className="text-xl font-bold">
+          Make sure it's in the calendar
+        </h2>
+        <p className="mt-2 text-ink-soft">
+          A calendar invitation is on its way to your inbox. Accept it so the meeting is saved, and keep the link handy for the day.
+        </p>
+      </section>
+
+      <p className="text-center text-title font-extrabold tracking-tight text-brand-700">Speak Soon!</p>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * The booking the scheduler hands to /thank-you in its query string (§2), read defensively:
+ * values are plain text, times must parse, links must be http(s).
+ */
+export interface Booking {
+  attendee: string;
+  email: string;
+  firstName: string;
+  start?: Date;
+  end?: Date;
+  meetingType: string;
+  host: string;
+  meetingUrl?: string;
+  eventId: string;
+}
+
+const MAX_TEXT = 200;
+
+function text(params: URLSearchParams, ...names: string[]): string {
+  for (const name of names) {
+    const value = params.get(name)?.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
+    if (value) return value.slice(0, MAX_TEXT);
+  }
+  return '';
+}
+
+function date(value: string): Date | undefined {
+  if (!value) return undefined;
+  const parsed = new Date(value);
+  return Number.isNaN(parsed.getTime()) ? undefined : parsed;
+}
+
+/** The link when it is an absolute http or https URL; never javascript:, data: or relative. */
+export function safeHttpUrl(value: string | null | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isPlausibleEmail(value: string): boolean {
+  return value.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
+}
+
+export function readBooking(search: string): Booking {
+  const params = new URLSearchParams(search);
+  const first = text(params, 'invitee_first_name');
+  const last = text(params, 'invitee_last_name');
+  const email = text(params, 'invitee_email');
+  return {
+    attendee: text(params, 'invitee_full_name') || [first, last].filter(Boolean).join(' '),
+    email: isPlausibleEmail(email) ? email : '',
+    firstName: first || text(params, 'invitee_full_name').split(' ')[0] || '',
+    start: date(text(params, 'event_start_time')),
+    end: date(text(params, 'event_end_time')),
+    meetingType: text(params, 'event_type_name'),
+    host: text(params, 'assigned_to'),
+    meetingUrl: safeHttpUrl(params.get('meeting_url') || params.get('join_url')),
+    eventId: text(params, 'event_uuid', 'event_type_uuid'),
+  };
+}
+
+const longForm: Intl.DateTimeFormatOptions = {
+  weekday: 'long',
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+};
+
+/** "Thursday, September 25, 2025 at 12:00 PM EDT", with the end time when it is known. */
+export function formatMeetingTime(start: Date, end?: Date, timeZone?: string): string {
+  const format = new Intl.DateTimeFormat('en-US', { ...longForm, timeZone });
+  if (end && end.getTime() > start.getTime()) return format.formatRange(start, end);
+  return format.format(start);
+}

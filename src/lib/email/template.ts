@@ -1,0 +1,115 @@
+/**
+ * The school email (§2 "Email preview content"): one pure function from the email data to
+ * to / subject / body. Every missing value falls back to its bracketed placeholder, so the parent
+ * sees exactly what is still to fill in.
+ */
+import type { EmailData } from '../schemas';
+
+export const placeholders = {
+  schoolName: '[School Name]',
+  greetingName: '[Name]',
+  parentFullName: '[Your Name]',
+  childFullName: "[Child's Name]",
+  childGrade: "[Child's Grade]",
+  schoolContactName: '[School Contact Name]',
+  schoolContactEmail: '[School Administrator Email]',
+} as const;
+
+/** Seconds into the overview video where the preview starts (§9). */
+export const VIDEO_START_SECONDS = 10;
+
+export interface EmailLinks {
+  /** The 30-second overview video. */
+  videoUrl: string;
+  /** The page where the school books a call. */
+  bookingUrl: string;
+}
+
+export interface GeneratedEmail {
+  /** The school contact's address, or '' when the parent has not given one. */
+  to: string;
+  /** "Name <address>" as shown on the To line, with placeholders for what is missing. */
+  toLine: string;
+  subject: string;
+  body: string;
+}
+
+const filled = (value: string | undefined, fallback: string) => {
+  const trimmed = (value ?? '').trim();
+  return trimmed ? trimmed : fallback;
+};
+
+/** The video link, made to start at `seconds` unless it already names a start time. */
+export function videoLinkAt(url: string, seconds = VIDEO_START_SECONDS): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  const youtube = /(^|\.)(youtube\.com|youtu\.be)$/.test(parsed.hostname);
+  if (youtube) {
+    if (!parsed.searchParams.has('t') && !parsed.searchParams.has('start')) parsed.searchParams.set('t', `${seconds}s`);
+  } else if (!parsed.hash) {
+    // Media fragments (#t=10) are understood by browsers' video players and Vimeo alike.
+    parsed.hash = `t=${seconds}`;
+  }
+  return parsed.toString();
+}
+
+export function emailSubject(schoolName: string | undefined): string {
+  return `How ${filled(schoolName, placeholders.schoolName)} can unlock mastery learning for every student`;
+}
+
+export function generateEmail(data: Partial<EmailData>, links: EmailLinks): GeneratedEmail {
+  const school = filled(data.schoolName, placeholders.schoolName);
+  const contactName = (data.schoolContactName ?? '').trim();
+  const contactEmail = (data.schoolContactEmail ?? '').trim();
+  const parent = filled(data.parentFullName, placeholders.parentFullName);
+  const child = filled(data.childFullName, placeholders.childFullName);
+  const grade = filled(data.childGrade, placeholders.childGrade);
+
+  const toLine = `${contactName || placeholders.schoolContactName} <${contactEmail || placeholders.schoolContactEmail}>`;
+
+  const body = [
+    `Dear ${contactName || placeholders.greetingName},`,
+    '',
+    `My name is ${parent}, and my child, ${child}, is in ${grade} at ${school}. I am writing to share a learning model that I believe could make a real difference for our students, and to ask whether you would be open to exploring it.`,
+    '',
+    'The model is mastery-based and AI-assisted. Students complete their core academics in about two focused hours a day, moving on only once they have truly mastered each concept, while adaptive AI tutoring sets the right level and pace for every learner. The rest of the day is freed for projects, life skills and the interests that make school joyful.',
+    '',
+    'The results speak for themselves:',
+    '• 85% of students show measurable improvement in reading and math within 8 weeks.',
+    '• Many students progress beyond grade level, especially in math.',
+    '• Teachers act as mentors and guides while AI guides the pace of each student.',
+    '',
+    'This is not an untested experiment: the model has been tried and refined for over a decade.',
+    '',
+    `Here is a 30-second video overview of how it works: ${videoLinkAt(links.videoUrl)}`,
+    '',
+    `If you are open to learning more, you can book a short call with the team here: ${links.bookingUrl}`,
+    '',
+    `Thank you for your time and for everything you do for our children. I would love to talk about how ${school} could unlock mastery learning for every student.`,
+    '',
+    'Warm regards,',
+    parent,
+    `Parent of ${child}, ${grade}`,
+  ].join('\n');
+
+  return { to: contactEmail, toLine, subject: emailSubject(data.schoolName), body };
+}
+
+/** The text put on the clipboard: the To line, the subject and the body. */
+export function emailAsText(email: GeneratedEmail): string {
+  return `To: ${email.toLine}\nSubject: ${email.subject}\n\n${email.body}`;
+}
+
+/** Links that open the email pre-filled: the mail app, Gmail and Outlook on the web. */
+export function composeLinks(email: GeneratedEmail): { mailto: string; gmail: string; outlook: string } {
+  const enc = encodeURIComponent;
+  return {
+    mailto: `mailto:${email.to.replace(/[^\w.@+-]/g, (c) => enc(c))}?subject=${enc(email.subject)}&body=${enc(email.body)}`,
+    gmail: `https://mail.google.com/mail/?view=cm&fs=1&to=${enc(email.to)}&su=${enc(email.subject)}&body=${enc(email.body)}`,
+    outlook: `https://outlook.office.com/mail/deeplink/compose?to=${enc(email.to)}&subject=${enc(email.subject)}&body=${enc(email.body)}`,
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * /form?type=referSchool|toolkit|newsletter&ambassadorId={id}: shows the form of that type (or
+ * "Form Not Found"), shows the ambassador id, reports referrals to the ambassador application, and
+ * after a referSchool submission runs the email flow.
+ */
+import { formPageTypes, type FormPageType } from '../config/forms';
+import { referralTrackingSchema } from './schemas';
+import { emailFlowOptionsFrom, handleEmailSubmission } from './email/flow';
+import { emailMessages } from './email/messages';
+import type { SubmittedDetail } from './hubspot-embed';
+import { showToast } from '../stores/toast';
+
+export function formTypeOf(value: string | null): FormPageType | undefined {
+  return value && Object.hasOwn(formPageTypes, value) ? (value as FormPageType) : undefined;
+}
+
+/** The ambassador id when it is a usable one (trimmed, printable, at most 100 characters). */
+export function ambassadorIdOf(value: string | null): string | undefined {
+  const id = (value ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return id && id.length <= 100 ? id : undefined;
+}
+
+/** Posts the referral to `{host}/api/referal-tracking`; a failure is only logged (§7). */
+export async function trackReferral(host: string, ambassadorId: string, referralType: FormPageType, formDetails?: Record<string, string>): Promise<void> {
+  const payload = referralTrackingSchema.safeParse({ ambassadorId, referralType, formDetails });
+  if (!payload.success) {
+    console.warn('Referral not tracked: invalid payload');
+    return;
+  }
+  try {
+    const response = await fetch(`${host}/api/referal-tracking`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(payload.data),
+    });
+    if (!response.ok) console.warn('Referral tracking answered', response.status);
+  } catch (error) {
+    console.warn('Referral tracking failed', error instanceof Error ? error.message : error);
+  }
+}
+
+/** The details sent with a referral: the school side of the form, not the parent's contact data. */
+const referralDetailFields = ['school_name', 'city', 'state', 'role_to_student', 'child_grade'];
+
+export function initFormPage(root: HTMLElement): void {
+  const params = new URLSearchParams(location.search);
+  const type = formTypeOf(params.get('type'));
+  const ambassadorId = ambassadorIdOf(params.get('ambassadorId'));
+  const section = type ? root.querySelector<HTMLElement>(`[data-form-type="${type}"]`) : null;
+  if (!type || !section) {
+    root.querySelector<HTMLElement>('[data-form-not-found]')?.removeAttribute('hidden');
+    return;
+  }
+  section.hidden = false;
+  if (ambassadorId) {
+    const footer = section.querySelector<HTMLElement>('[data-ambassador-footer]');
+    const slot = section.querySelector<HTMLElement>('[data-ambassador-id]');
+    if (footer && slot) {
+      slot.textContent = ambassadorId;
+      footer.hidden = false;
+    }
+  }
+
+  const formId = section.dataset.formId ?? '';
+  const emailOptions = emailFlowOptionsFrom(root);
+  section.addEventListener('hubspot:submitted', (event) => {
+    const detail = (event as CustomEvent<SubmittedDetail>).detail;
+    if (detail.formId !== formId) return;
+    if (ambassadorId) {
+      const details = Object.fromEntries(referralDetailFields.filter((name) => detail.values[name]).map((name) => [name, detail.values[name]!]));
+      void trackReferral(root.dataset.ambassadorHost ?? '', ambassadorId, type, Object.keys(details).length ? details : undefined);
+    }
+    if (type === 'referSchool') void handleEmailSubmission(detail, emailOptions);
+    else showToast(emailMessages.formSubmitted);
+  });
+}

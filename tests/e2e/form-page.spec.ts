@@ -1,0 +1,100 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+const heading = (page: Page) => page.getByRole('heading', { level: 1 });
+
+test.describe('/form', () => {
+  for (const [type, title] of [
+    ['referSchool', 'Refer Your School'],
+    ['toolkit', 'Get Your Toolkit'],
+    ['newsletter', 'Stay Connected'],
+  ] as const) {
+    test(`type=${type} shows "${title}" with its embedded form`, async ({ page, consoleErrors }) => {
+      await page.goto(`/form?type=${type}`);
+      await expect(heading(page)).toHaveText(title);
+      const section = page.locator(`[data-form-type="${type}"]`);
+      await expect(section.locator('form')).toBeVisible();
+      await expect(page.getByText('Form Not Found')).toBeHidden();
+      await expect(section.locator('footer')).toBeHidden();
+      expect(consoleErrors).toEqual([]);
+    });
+  }
+
+  for (const search of ['', '?type=unknown', '?type=__proto__', '?type=REFERSCHOOL', '?type=<script>alert(1)</script>']) {
+    test(`"${search || 'no type'}" shows Form Not Found with the available types`, async ({ page, consoleErrors }) => {
+      await page.goto(`/form${search}`);
+      await expect(heading(page)).toHaveText('Form Not Found');
+      await expect(page.getByText('Please specify a valid form type in the URL.')).toBeVisible();
+      for (const type of ['referSchool', 'toolkit', 'newsletter']) {
+        await expect(page.getByRole('link', { name: new RegExp(type) })).toHaveAttribute('href', `/form?type=${type}`);
+      }
+      await expect(page.locator('main form.hs-form')).toHaveCount(0);
+      expect(consoleErrors).toEqual([]);
+    });
+  }
+
+  test('the ambassador id shows in the footer as text, and a submission is tracked to the ambassador host', async ({ page }) => {
+    const tracked: unknown[] = [];
+    await page.route('**/api/referal-tracking', async (route) => {
+      tracked.push(JSON.parse(route.request().postData() ?? 'null'));
+      await route.fulfill({ status: 200, body: '{}', contentType: 'application/json', headers: { 'access-control-allow-origin': '*' } });
+    });
+    await page.goto('/form?type=toolkit&ambassadorId=%3Cb%3Eamb-42%3C%2Fb%3E');
+    const footer = page.locator('[data-form-type="toolkit"] footer');
+    await expect(footer).toHaveText('Ambassador ID: <b>amb-42</b>');
+    await expect(footer.locator('b')).toHaveCount(0);
+
+    const form = page.locator('[data-form-type="toolkit"] form');
+    // The hidden referral_source input carries the page and the ambassador.
+    await expect(form.locator('input[name="referral_source"]')).toHaveValue('/form|ambassador:<b>amb-42</b>');
+    await form.getByLabel('Email', { exact: true }).fill('ana@example.org');
+    await form.getByLabel('School name').fill('Oakwood Academy');
+    await form.locator('input[type=submit]').click();
+    await expect(page.locator('[data-toast]')).toContainText('Form Submitted Successfully!');
+    await expect(page.locator('[data-toast]')).toContainText("Thank you for your submission. We'll be in touch soon.");
+    await expect.poll(() => tracked.length).toBe(1);
+    expect(tracked[0]).toEqual({ ambassadorId: '<b>amb-42</b>', referralType: 'toolkit', formDetails: { school_name: 'Oakwood Academy' } });
+  });
+
+  test('without an ambassador id nothing is tracked', async ({ page }) => {
+    let tracked = 0;
+    await page.route('**/api/referal-tracking', (route) => {
+      tracked++;
+      return route.fulfill({ status: 200, body: '{}' });
+    });
+    await page.goto('/form?type=newsletter');
+    const form = page.locator('[data-form-type="newsletter"] form');
+    await form.getByLabel('Email', { exact: true }).fill('ana@example.org');
+    await form.locator('input[type=submit]').click();
+    await expect(page.locator('[data-toast]')).toContainText('Form Submitted Successfully!');
+    await page.waitForTimeout(300);
+    expect(tracked).toBe(0);
+  });
+
+  test('a failing ambassador host is only logged', async ({ page, consoleErrors }) => {
+    await page.goto('/form?type=newsletter&ambassadorId=amb-1');
+    const form = page.locator('[data-form-type="newsletter"] form');
+    await form.getByLabel('Email', { exact: true }).fill('ana@example.org');
+    await form.locator('input[type=submit]').click();
+    await expect(page.locator('[data-toast]')).toContainText('Form Submitted Successfully!');
+    await page.waitForTimeout(300);
+    expect(consoleErrors.filter((e) => !/ERR_BLOCKED_BY_CLIENT|Failed to load resource/.test(e))).toEqual([]);
+  });
+
+  test('referSchool: a manual choice opens "Your Email is Ready" with both send options', async ({ page }) => {
+    await page.goto('/form?type=referSchool');
+    const form = page.locator('[data-form-type="referSchool"] form');
+    await form.getByLabel('Full name', { exact: true }).fill('Ana Lopez');
+    await form.getByLabel('School name').fill('Pine Ridge School');
+    await form.locator('input[type=submit]').click();
+    const dialog = page.getByRole('dialog', { name: 'Your Email is Ready' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByTestId('email-subject')).toHaveText('How Pine Ridge School can unlock mastery learning for every student');
+    await expect(dialog.getByTestId('email-to')).toHaveText('[School Contact Name] <[School Administrator Email]>');
+    await expect(dialog.getByRole('link', { name: 'Open in my email app' })).toBeVisible();
+    // No parent email: the platform cannot find the contact, so it is not offered.
+    await expect(dialog.getByRole('button', { name: 'Send via our platform' })).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+  });
+});

@@ -1,0 +1,83 @@
+import { expect, test } from './fixtures';
+
+const full =
+  '/thank-you?assigned_to=Jordan%20Lee&event_type_name=Intro%20Call&event_start_time=2025-09-25T16%3A00%3A00Z&event_end_time=2025-09-25T16%3A30%3A00Z' +
+  '&invitee_full_name=Ana%20Lopez&invitee_first_name=Ana&invitee_last_name=Lopez&meeting_url=https%3A%2F%2Fmeet.example.org%2Fabc&event_uuid=ev-1';
+
+test.describe('/thank-you', () => {
+  test.use({ timezoneId: 'America/New_York' });
+
+  test('shows the booking from the query string', async ({ page, consoleErrors }) => {
+    await page.goto(full);
+    const card = page.getByRole('region', { name: 'Meeting Confirmation Details' }).or(page.locator('section', { has: page.getByRole('heading', { name: 'Meeting Confirmation Details' }) }));
+    await expect(page.getByRole('heading', { name: 'Meeting Confirmation Details' })).toBeVisible();
+    await expect(page.getByTestId('booking-confirmation')).toContainText('Thank you, Ana!');
+    const details = card.first().locator('dl');
+    await expect(details).toContainText('AttendeeAna Lopez');
+    await expect(details).toContainText(/Meeting TimeThursday, September 25, 2025, 12:00\s–\s12:30\sPM EDT/);
+    await expect(details).toContainText('Meeting TypeIntro Call');
+    await expect(details).toContainText('Meeting HostJordan Lee');
+    const join = page.getByRole('link', { name: /Join Meeting/ });
+    await expect(join).toHaveAttribute('href', 'https://meet.example.org/abc');
+    await expect(join).toHaveAttribute('target', '_blank');
+    await expect(join).toHaveAttribute('rel', 'noopener noreferrer');
+    await expect(page.getByRole('heading', { name: "Make sure it's in the calendar" })).toBeVisible();
+    await expect(page.getByText('Speak Soon!')).toBeVisible();
+    // No invitee email: no lookup.
+    await expect(page.getByText('Loading contact information...')).toHaveCount(0);
+    await expect(page.locator('floating-cta')).toHaveCount(0);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('fires 50 pieces of confetti once, and none under reduced motion', async ({ page, browser }) => {
+    await page.goto(full);
+    await expect(page.locator('canvas')).toHaveCount(1, { timeout: 3000 });
+    const reduced = await browser.newPage({ reducedMotion: 'reduce' });
+    await reduced.route(/^https?:\/\/(?!localhost|127\.0\.0\.1)/, (route) => route.abort());
+    await reduced.goto(new URL(full, page.url()).toString());
+    await expect(reduced.getByRole('heading', { name: 'Meeting Confirmation Details' })).toBeVisible();
+    await reduced.waitForTimeout(500);
+    await expect(reduced.locator('canvas')).toHaveCount(0);
+    await reduced.close();
+  });
+
+  test('without parameters it still confirms, with no empty rows', async ({ page, consoleErrors }) => {
+    await page.goto('/thank-you');
+    await expect(page.getByRole('heading', { name: 'Meeting Confirmation Details' })).toBeVisible();
+    await expect(page.getByText('The details of your meeting are in the confirmation email we sent you.')).toBeVisible();
+    await expect(page.locator('dl')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: /Join Meeting/ })).toHaveCount(0);
+    await expect(page.getByText('Speak Soon!')).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('hostile parameters are shown as text and unsafe links are dropped', async ({ page, consoleErrors }) => {
+    let dialogs = 0;
+    page.on('dialog', (d) => {
+      dialogs++;
+      void d.dismiss();
+    });
+    const hostile =
+      '/thank-you?invitee_full_name=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&assigned_to=%3Cscript%3Ealert(2)%3C%2Fscript%3E' +
+      '&meeting_url=javascript%3Aalert(3)&join_url=data%3Atext%2Fhtml%2C%3Cscript%3Ealert(4)%3C%2Fscript%3E&event_start_time=not-a-date&invitee_email=%3Cx%3E';
+    await page.goto(hostile);
+    await expect(page.getByText('<img src=x onerror=alert(1)>')).toBeVisible();
+    await expect(page.getByText('<script>alert(2)</script>')).toBeVisible();
+    await expect(page.locator('main img')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: /Join Meeting/ })).toHaveCount(0);
+    await expect(page.getByText('Meeting Time')).toHaveCount(0);
+    await page.waitForTimeout(500);
+    expect(dialogs).toBe(0);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('shows "Loading..." until the island starts', async ({ page }) => {
+    await page.route('**/_astro/BookingDetails*.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
+    await page.goto('/thank-you?invitee_full_name=Ana');
+    await expect(page.getByText('Loading...', { exact: true })).toBeVisible();
+    await expect(page.getByText('AttendeeAna')).toBeVisible();
+  });
+});
