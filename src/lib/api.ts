@@ -1,11 +1,7 @@
 /**
- * The build-time JSON answers under /api. They are written as static files; their Content-Type
- * and 5-minute Cache-Control come from netlify.toml, since a CDN serves them, not Astro.
+ * The build-time JSON answers under /api. Astro writes them to dist/api; the content-api
+ * function serves them with their type and 5-minute cache (netlify/functions/content-api.mts).
  */
-export const JSON_CACHE_CONTROL = 'public, max-age=300';
-
 export function jsonFile(body: unknown): Response {
-  return new Response(JSON.stringify(body), {
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': JSON_CACHE_CONTROL },
-  });
+  return new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json; charset=utf-8' } });
 }

@@ -48,7 +48,10 @@ async function allPages<T>(fetchPage: (after: string | undefined) => Promise<Pag
 
 export async function fetchTagNames(client: Client): Promise<Map<string, string>> {
   const tags = await allPages((after) =>
-    client.cms.blogs.tags.basicApi.getPage(after, false, undefined, undefined, undefined, PAGE_SIZE),
+    client.cms.blogs.tags.blogTagsApi.getPage(
+      undefined, undefined, undefined, undefined, undefined, undefined,
+      undefined, after, PAGE_SIZE, false,
+    ),
   );
   return new Map(tags.map((tag) => [String(tag.id), tag.name]));
 }

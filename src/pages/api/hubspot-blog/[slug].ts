@@ -1,4 +1,4 @@
-/** `GET /api/hubspot-blog/{slug}`: one post. Unknown slugs get the JSON 404 of `hubspot-blog-not-found`. */
+/** `GET /api/hubspot-blog/{slug}`: one post (served by netlify/functions/content-api.mts). */
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { getBlogPosts, toBlogPost, type BlogEntry } from '../../../lib/blog/posts';
 import { jsonFile } from '../../../lib/api';
