@@ -19,5 +19,6 @@ export const GET: APIRoute = async (context) => {
       content: post.data.content,
     })),
     customData: '<language>en-us</language>',
+    trailingSlash: false,
   });
 };

@@ -41,7 +41,7 @@ test.describe('/faqs', () => {
   ] as const) {
     test(`searching "${query}" filters questions and answers`, async ({ page }) => {
       await page.goto('/faqs');
-      const box = page.getByRole('searchbox', { name: 'Search FAQs' });
+      const box = page.getByRole('searchbox', { name: 'Search FAQs', exact: true });
       await expect(box).toHaveAttribute('placeholder', 'Search FAQs...');
       await box.fill(query);
       const status = page.locator('[data-faq-status]');
@@ -60,7 +60,7 @@ test.describe('/faqs', () => {
 
   test('case does not matter, and a blank query shows everything again', async ({ page }) => {
     await page.goto('/faqs');
-    const box = page.getByRole('searchbox', { name: 'Search FAQs' });
+    const box = page.getByRole('searchbox', { name: 'Search FAQs', exact: true });
     await box.fill('mastery');
     const lower = await page.locator('[data-faq-status]').textContent();
     await box.fill('MaStErY');
@@ -90,7 +90,7 @@ test.describe('/faqs', () => {
     await expect(page.locator('#ask-a-question [data-hubspot-form][data-purpose="contact"]')).toBeInViewport();
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.getByRole('link', { name: 'Browse FAQs' }).click();
-    await expect(page.getByRole('searchbox', { name: 'Search FAQs' })).toBeInViewport();
+    await expect(page.getByRole('searchbox', { name: 'Search FAQs', exact: true })).toBeInViewport();
   });
 
   test('FAQPage structured data lists all 44 questions with answers', async ({ page }) => {

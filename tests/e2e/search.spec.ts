@@ -47,7 +47,7 @@ test.describe('site search', () => {
     await expect(dialog.locator('[data-search-status]')).toHaveText('No results found for "zzqxj"');
     await page.keyboard.press('Escape');
     // Typing "/" inside a field types it, it does not open the search.
-    const faqBox = page.getByRole('searchbox', { name: 'Search FAQs' });
+    const faqBox = page.getByRole('searchbox', { name: 'Search FAQs', exact: true });
     await faqBox.fill('');
     await faqBox.press('/');
     await expect(dialog).toBeHidden();

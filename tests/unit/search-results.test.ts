@@ -31,6 +31,28 @@ describe('search results', () => {
     ]);
   });
 
+  test('the headings holding most query words come first; the page-title heading is skipped', () => {
+    const sub = (title: string, excerpt: string) => ({ title, url: `/faqs.html#${title.length}`, excerpt });
+    const rows = toRows(
+      [
+        {
+          url: '/faqs.html',
+          excerpt: '',
+          meta: { title: 'FAQ' },
+          sub_results: [
+            { title: 'FAQ', url: '/faqs.html#page-title', excerpt: '<mark>mastery</mark>' },
+            sub('What is mastery learning?', 'about <mark>mastery</mark>'),
+            sub('Which subjects?', 'maths'),
+            sub('What score counts?', 'the <mark>mastery</mark> <mark>threshold</mark> is 90%'),
+          ],
+        },
+      ],
+      'mastery threshold',
+      2,
+    );
+    expect(rows.map((row) => row.title)).toEqual(['What score counts?', 'What is mastery learning?']);
+  });
+
   test.each([
     [{ key: '/', ctrlKey: false, metaKey: false, altKey: false, target: null }, true],
     [{ key: 'k', ctrlKey: true, metaKey: false, altKey: false, target: null }, true],

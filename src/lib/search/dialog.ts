@@ -61,7 +61,7 @@ export function startSearch(dialog: HTMLDialogElement): void {
     if (!search || ticket !== latest) return;
     const data = await Promise.all(search.results.slice(0, MAX_PAGES).map((result) => result.data()));
     if (ticket !== latest) return;
-    const rows = toRows(data);
+    const rows = toRows(data, trimmed);
     list.replaceChildren(
       ...rows.map((row) => {
         const item = template.content.firstElementChild!.cloneNode(true) as HTMLLIElement;

@@ -27,15 +27,27 @@ export function cleanUrl(url: string): string {
   return url.replace(/\/index\.html(?=$|#)/, '/').replace(/\.html(?=$|#)/, '');
 }
 
+/** How many of the query's words a heading's title and excerpt hold. */
+export function score(sub: PagefindSubResult, query: string): number {
+  const text = `${sub.title} ${sub.excerpt.replace(/<\/?mark>/g, '')}`.toLowerCase();
+  const words = [...new Set(query.toLowerCase().split(/\s+/).filter(Boolean))];
+  return words.filter((word) => text.includes(word)).length;
+}
+
 /**
  * One row per page, or, when the matches sit under headings with anchors (each FAQ question,
- * each article section), one row per such heading (at most `perPage`), linking straight to it.
+ * each article section), one row per such heading (the `perPage` best, by how many query words
+ * each holds), linking straight to it. The heading that is the page's own title is left out.
  */
-export function toRows(results: PagefindResultData[], perPage = 3): SearchRow[] {
+export function toRows(results: PagefindResultData[], query = '', perPage = 3): SearchRow[] {
   const rows: SearchRow[] = [];
   for (const result of results) {
     const page = result.meta.title ?? cleanUrl(result.url);
-    const anchored = (result.sub_results ?? []).filter((sub) => sub.url.includes('#'));
+    const anchored = (result.sub_results ?? [])
+      .filter((sub) => sub.url.includes('#') && sub.title !== page)
+      .map((sub, index) => ({ sub, index, score: score(sub, query) }))
+      .sort((a, b) => b.score - a.score || a.index - b.index)
+      .map(({ sub }) => sub);
     if (anchored.length) {
       for (const sub of anchored.slice(0, perPage)) {
         rows.push({ title: sub.title, context: page, url: cleanUrl(sub.url), excerpt: sub.excerpt });
