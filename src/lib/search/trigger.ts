@@ -31,6 +31,12 @@ export function initSiteSearch(root: Document = document): void {
   };
 
   for (const button of buttons) button.addEventListener('click', () => open(button));
+  // In a search field Escape would only clear the text; here it closes the dialog at once.
+  dialog.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    dialog.close();
+  });
   root.addEventListener('keydown', (event) => {
     if (dialog.open || !isSearchShortcut(event)) return;
     event.preventDefault();
