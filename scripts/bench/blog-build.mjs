@@ -65,10 +65,11 @@ export async function run() {
     await fake.close();
   }
   table(['posts', 'build time', 'per post'], rows);
-  const first = rows[0];
-  const last = rows.at(-1);
-  if (first && last && first !== last) {
-    const ratio = Number.parseFloat(last[1]) / Number.parseFloat(first[1]);
-    console.log(`\n${last[0]} posts took ${ratio.toFixed(1)}× as long as ${first[0]} posts (${(last[0] / first[0]).toFixed(0)}× the posts).`);
+  // Linear growth means a fixed cost plus a constant cost per post: compare the marginal costs.
+  for (let i = 1; i < rows.length; i++) {
+    const [fromPosts, fromTime] = rows[i - 1];
+    const [toPosts, toTime] = rows[i];
+    const marginal = ((Number.parseFloat(toTime) - Number.parseFloat(fromTime)) * 1000) / (toPosts - fromPosts);
+    console.log(`${fromPosts} → ${toPosts} posts: ${marginal.toFixed(1)} ms per extra post`);
   }
 }
