@@ -9,7 +9,7 @@ import tailwindcss from '@tailwindcss/vite';
 const site = (process.env.SITE_URL || process.env.URL || 'https://masteryparents.org').replace(/\/+$/, '');
 
 /** Pages that are not for search engines. */
-const unlisted = ['/webhook-config', '/thank-you', '/webinar-thank-you', '/form', '/404'];
+const unlisted = ['/webhook-config', '/thank-you', '/webinar-thank-you', '/form', '/404', '/blog-post-not-found'];
 
 export default defineConfig({
   site,

@@ -15,7 +15,7 @@ let scratch: string;
 
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'content-schema-'));
-  for (const entry of ['src', 'content', 'astro.config.mjs', 'tsconfig.json', 'package.json']) {
+  for (const entry of ['src', 'content', 'netlify', 'astro.config.mjs', 'tsconfig.json', 'package.json']) {
     cpSync(join(root, entry), join(scratch, entry), { recursive: true });
   }
   symlinkSync(join(root, 'node_modules'), join(scratch, 'node_modules'));

@@ -61,6 +61,16 @@ export const serverEnv = {
   get buildHookUrl() {
     return read('BUILD_HOOK_URL');
   },
+  /**
+   * Where the blog comes from at build: `hubspot`, `local` (content/blog), or unset for
+   * HubSpot when HUBSPOT_ACCESS_TOKEN is set and the local posts otherwise.
+   */
+  get blogSource(): 'hubspot' | 'local' {
+    const wanted = read('BLOG_SOURCE')?.toLowerCase();
+    if (wanted === 'hubspot' || wanted === 'local') return wanted;
+    if (wanted && wanted !== 'auto') throw new Error(`BLOG_SOURCE must be "hubspot", "local" or "auto", got "${wanted}".`);
+    return read('HUBSPOT_ACCESS_TOKEN') ? 'hubspot' : 'local';
+  },
   get ambassadorHost() {
     return (read('PUBLIC_AMBASSADOR_HOST') ?? 'https://ambassadors.masteryparents.org').replace(/\/+$/, '');
   },

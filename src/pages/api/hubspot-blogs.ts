@@ -1,0 +1,9 @@
+/** `GET /api/hubspot-blogs`: every post, newest first, written at build from the blog collection. */
+import type { APIRoute } from 'astro';
+import { getBlogPosts, toBlogPost } from '../../lib/blog/posts';
+import { jsonFile } from '../../lib/api';
+
+export const GET: APIRoute = async () => {
+  const posts = (await getBlogPosts()).map(toBlogPost);
+  return jsonFile({ posts, totalPosts: posts.length });
+};

@@ -1,0 +1,96 @@
+/**
+ * The real `astro build` with the blog read from the HubSpot fake: an empty blog shows its empty
+ * state, a single post its narrow column, and a failing HubSpot stops the build with a clear
+ * message instead of publishing an empty blog. Builds into a scratch folder; dist/ is untouched.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, '..', '..');
+let fake: HubSpotFake;
+let outDir: string;
+
+beforeAll(async () => {
+  fake = await startHubSpotFake();
+});
+afterAll(() => fake.close());
+beforeEach(() => {
+  fake.reset();
+  outDir = mkdtempSync(join(tmpdir(), 'blog-build-'));
+  return () => rmSync(outDir, { recursive: true, force: true });
+});
+
+async function build(): Promise<{ ok: boolean; output: string }> {
+  try {
+    const { stdout, stderr } = await run(join(root, 'node_modules', '.bin', 'astro'), ['build', '--outDir', outDir], {
+      cwd: root,
+      env: {
+        ...process.env,
+        BLOG_SOURCE: 'hubspot',
+        HUBSPOT_ACCESS_TOKEN: fake.token,
+        HUBSPOT_BASE_PATH: fake.url,
+        HUBSPOT_RETRY_BASE_MS: '5',
+        ASTRO_TELEMETRY_DISABLED: '1',
+        NO_COLOR: '1',
+      },
+      maxBuffer: 20 * 1024 * 1024,
+    });
+    return { ok: true, output: stdout + stderr };
+  } catch (error) {
+    const failure = error as { stdout?: string; stderr?: string };
+    return { ok: false, output: `${failure.stdout ?? ''}${failure.stderr ?? ''}` };
+  }
+}
+
+const page = (path: string) => readFileSync(join(outDir, path), 'utf8');
+
+describe('building the blog from HubSpot', () => {
+  test('no posts: the list shows its empty state and the JSON is empty', async () => {
+    const result = await build();
+    expect(result.ok, result.output.slice(-2000)).toBe(true);
+    const html = page('blogs-insights.html');
+    expect(html).toContain('Showing 0 of 0 articles');
+    expect(html).toContain('No articles found');
+    expect(html).toContain('Check back soon for new content');
+    expect(JSON.parse(page('api/hubspot-blogs'))).toEqual({ posts: [], totalPosts: 0 });
+  }, 120_000);
+
+  test('one post: a single narrow column, its page and its JSON', async () => {
+    fake.tags.set('7', 'Research');
+    fake.posts = [
+      {
+        id: '4242',
+        slug: 'blog/a-single-post',
+        name: 'A single post from HubSpot',
+        postBody: '<p>Only <strong>one</strong> post.</p><script>alert(1)</script>',
+        postSummary: 'The only post in this blog, written in HubSpot.',
+        publishDate: '2025-10-02T09:00:00Z',
+        tagIds: ['7'],
+      },
+    ];
+    const result = await build();
+    expect(result.ok, result.output.slice(-2000)).toBe(true);
+    const list = page('blogs-insights.html');
+    expect(list).toContain('Showing 1 of 1 articles');
+    expect(list).toMatch(/class="[^"]*mx-auto max-w-xl grid-cols-1[^"]*"[^>]*data-blog-grid/);
+    const post = page('blogs-insights/a-single-post.html');
+    expect(post).toContain('October 2, 2025');
+    expect(post).toContain('1 min read');
+    expect(post).not.toContain('alert(1)');
+    expect(JSON.parse(page('api/hubspot-blog/a-single-post'))).toMatchObject({ id: '4242', tags: ['Research'], category: 'Research' });
+  }, 120_000);
+
+  test('a failing HubSpot fails the build with a clear message', async () => {
+    fake.failNext(500, 500, 500, 500, 500, 500, 500, 500);
+    const result = await build();
+    expect(result.ok).toBe(false);
+    expect(result.output).toMatch(/Could not load the blog from HubSpot: HubSpot answered HTTP 500/);
+    expect(result.output).not.toContain(fake.token);
+  }, 120_000);
+});
