@@ -1,0 +1,12 @@
+import { chromium } from '@playwright/test';
+const [,, path, width = '390', out = '/tmp/s.png', full = '1'] = process.argv;
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const page = await browser.newPage({ viewport: { width: Number(width), height: 844 } });
+page.on('console', m => { if (m.type() === 'error') console.log('console error:', m.text()); });
+page.on('pageerror', e => console.log('pageerror:', e.message));
+await page.route(/^https?:\/\/(?!localhost|127\.0\.0\.1)/, (r) => r.abort());
+await page.goto('http://localhost:8901' + path, { waitUntil: 'networkidle' });
+await page.evaluate(async () => { for (let y = 0; y < document.body.scrollHeight; y += 600) { window.scrollTo(0, y); await new Promise(r => setTimeout(r, 60)); } window.scrollTo(0, 0); });
+await page.waitForTimeout(2500);
+await page.screenshot({ path: out, fullPage: full === '1' });
+await browser.close();
