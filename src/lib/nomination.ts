@@ -19,7 +19,9 @@ export type NominationResult =
 
 /** Reads the form's values, validates them with the shared schema, then posts them. */
 export async function submitNomination(input: Record<string, unknown>, fetchImpl: typeof fetch = fetch): Promise<NominationResult> {
-  const parsed = nominationSchema.safeParse(input);
+  // Only the six fields of the schema are sent, whatever else the form carries.
+  const fields = Object.keys(nominationSchema.shape) as Array<keyof Nomination>;
+  const parsed = nominationSchema.safeParse(Object.fromEntries(fields.map((field) => [field, input[field]])));
   if (!parsed.success) {
     const fieldErrors: Partial<Record<keyof Nomination, string>> = {};
     for (const issue of parsed.error.issues) {

@@ -57,7 +57,11 @@ export default function ComparisonSlider({ traditional, programme, initial = 50 
       ref={box}
       className="relative select-none overflow-hidden rounded-card border border-line bg-white shadow-card [touch-action:pan-y]"
       onPointerMove={follow}
-      onPointerDown={follow}
+      onPointerDown={(event) => {
+        follow(event);
+        // While pressed, the divider keeps following outside the box (clamped to 0-100%).
+        event.currentTarget.setPointerCapture(event.pointerId);
+      }}
       data-comparison
     >
       <div className="flex min-h-72 justify-end bg-canvas" data-side="traditional">

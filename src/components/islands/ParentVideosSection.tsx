@@ -17,7 +17,7 @@ export default function ParentVideosSection({ videos }: Props) {
         </h2>
         {videos.length === 0 ? (
           <p role="status" className="mx-auto mt-6 max-w-xl rounded-card border border-line bg-white p-6 text-center text-ink-soft">
-            Parent Success Stories - {PARENT_VIDEOS_UNAVAILABLE}
+            {`Parent Success Stories - ${PARENT_VIDEOS_UNAVAILABLE}`}
           </p>
         ) : (
           <div className="mt-10">

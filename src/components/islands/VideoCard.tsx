@@ -76,7 +76,7 @@ export function VideoCard({ video, onOpen, headingLevel = 3, showDate }: Props) 
         <button
           type="button"
           onClick={toggle}
-          onFocus={() => setFocused(true)}
+          onFocus={(event) => setFocused(event.currentTarget.matches(':focus-visible'))}
           onBlur={() => setFocused(false)}
           aria-label={`${playing ? 'Pause' : 'Play'} video: ${video.title}`}
           className={`absolute inset-0 flex items-center justify-center transition-opacity duration-300 ${
