@@ -57,7 +57,7 @@ export default function WebinarGallery({ webinars }: Props) {
                 <span className="absolute bottom-3 right-3 rounded-md bg-ink/85 px-2 py-1 text-xs font-semibold text-white">{webinar.duration} min</span>
               </div>
               <div className="flex flex-1 flex-col p-6">
-                <p className="self-start rounded-pill bg-accent-100 px-3 py-1 text-xs font-semibold text-accent-600">{webinar.category}</p>
+                <p className="self-start rounded-pill bg-accent-100 px-3 py-1 text-xs font-semibold text-ink">{webinar.category}</p>
                 <h3 className="mt-3 text-xl font-bold">
                   <button
                     type="button"
@@ -87,7 +87,7 @@ export default function WebinarGallery({ webinars }: Props) {
         onClose={() => setOpen(null)}
         title={open?.title ?? ''}
         size="full"
-        titleAside={open && <span className="hidden rounded-pill bg-accent-100 px-3 py-1 text-xs font-semibold text-accent-600 sm:inline">{open.category}</span>}
+        titleAside={open && <span className="hidden rounded-pill bg-accent-100 px-3 py-1 text-xs font-semibold text-ink sm:inline">{open.category}</span>}
       >
         {open && (
           <div data-webinar-modal>
