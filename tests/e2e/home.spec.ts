@@ -16,13 +16,16 @@ test.describe('home hero', () => {
 
   test('the grid: 20 horizontal and 30 vertical lines 60 px apart, 15 particles, a centred card', async ({ page }) => {
     await page.goto('/');
-    const horizontal = page.locator('[data-grid-line="horizontal"]');
-    const vertical = page.locator('[data-grid-line="vertical"]');
-    await expect(horizontal).toHaveCount(20);
-    await expect(vertical).toHaveCount(30);
-    const xs = await vertical.evaluateAll((lines) => lines.map((l) => Number(l.getAttribute('x1'))));
+    // Each family of lines is one path: one "M" (move) per line.
+    const starts = async (family: string) =>
+      [...((await page.locator(`[data-grid-lines="${family}"]`).getAttribute('d')) ?? '').matchAll(/M(-?[\d.]+) (-?[\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
+    const vertical = await starts('vertical');
+    const horizontal = await starts('horizontal');
+    expect(vertical).toHaveLength(30);
+    expect(horizontal).toHaveLength(20);
+    const xs = vertical.map(([x]) => x);
+    const ys = horizontal.map(([, y]) => y);
     expect(xs.slice(1).map((x, i) => x - xs[i]!)).toEqual(Array(29).fill(60));
-    const ys = await horizontal.evaluateAll((lines) => lines.map((l) => Number(l.getAttribute('y1'))));
     expect(ys.slice(1).map((y, i) => y - ys[i]!)).toEqual(Array(19).fill(60));
     await expect(page.locator('[data-hero-particle]')).toHaveCount(15);
     const [hero, card] = await Promise.all([page.locator('[data-hero]').boundingBox(), page.locator('[data-hero-card]').boundingBox()]);
