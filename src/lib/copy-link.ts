@@ -11,7 +11,7 @@ export const COPY_TOASTS = {
 export function initCopyLink(root: ParentNode = document): void {
   const button = root.querySelector<HTMLButtonElement>('[data-copy-link]');
   const label = button?.querySelector<HTMLElement>('[data-copy-label]');
-  const input = root.querySelector<HTMLInputElement>('[data-share-link]');
+  const input = root.querySelector<HTMLTextAreaElement>('[data-share-link]');
   if (!button || !label || !input) return;
   const idle = label.textContent ?? 'Copy Webinar Link';
   let timer: ReturnType<typeof setTimeout> | undefined;
