@@ -26,6 +26,21 @@ test.describe('embedded HubSpot forms', () => {
     await expect(home.locator('[data-hubspot-status]')).toBeHidden();
   });
 
+  test('a slot removed before it is reached never loads the embed', async ({ page }) => {
+    const requests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('hsforms')) requests.push(request.url());
+    });
+    await page.goto('/');
+    await page.evaluate(() => {
+      for (const slot of document.querySelectorAll('[data-hubspot-form]')) slot.remove();
+    });
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await page.waitForTimeout(800);
+    expect(requests).toEqual([]);
+    await expect(page.locator('script[data-hubspot-embed]')).toHaveCount(0);
+  });
+
   test('each form is named by purpose with the portal, region and form id of the configuration', async ({ page }) => {
     await page.goto('/partnership-form');
     const slot = page.locator('[data-hubspot-form][data-purpose="partnership"]');
