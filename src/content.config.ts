@@ -7,6 +7,7 @@ import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { blogLoader } from './lib/blog/loader';
 import { blogEntrySchema } from './lib/blog/schema';
+import { iconPaths, type IconName } from './lib/icons';
 
 const slug = z
   .string()
@@ -115,4 +116,18 @@ const blog = defineCollection({
   schema: blogEntrySchema,
 });
 
-export const collections = { faqCategories, faqs, stats, webinars, parentVideos, studentVideos, blog };
+/** Small cards of the content pages (icon, title, one paragraph); `group` says which band shows it. */
+const cards = defineCollection({
+  loader: file('content/cards.yaml'),
+  schema: z.object({
+    id: slug,
+    group: z.enum(['home-how-it-works', 'home-toolkit', 'nominate-benefits', 'partnership-benefits', 'resources']),
+    /** A name of src/lib/icons.ts, e.g. "book". */
+    icon: z.enum(Object.keys(iconPaths) as [IconName, ...IconName[]]),
+    title: z.string().min(3).max(60),
+    body: z.string().min(10).max(280),
+    order: z.number().int().positive(),
+  }),
+});
+
+export const collections = { faqCategories, faqs, stats, webinars, parentVideos, studentVideos, blog, cards };

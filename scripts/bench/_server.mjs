@@ -2,14 +2,19 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startCompressingProxy } from './_compress.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export async function withServer(port, body) {
   const base = `http://localhost:${port}`;
+  // Like Netlify's CDN, the measured origin answers compressed (BENCH_COMPRESS=0 measures it raw).
+  const compress = process.env.BENCH_COMPRESS !== '0';
+  const originPort = compress ? Number(process.env.BENCH_ORIGIN_PORT || port + 1) : port;
+  const proxy = compress ? await startCompressingProxy(port, originPort) : undefined;
   const child = spawn('node', [join(root, 'scripts', 'start.mjs')], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), ADMIN_PASSWORD: process.env.ADMIN_PASSWORD || 'bench-admin-password' },
+    env: { ...process.env, PORT: String(originPort), ADMIN_PASSWORD: process.env.ADMIN_PASSWORD || 'bench-admin-password' },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
   });
@@ -27,6 +32,7 @@ export async function withServer(port, body) {
     }
     return await body(base);
   } finally {
+    proxy?.close();
     try {
       process.kill(-child.pid, 'SIGTERM');
     } catch {

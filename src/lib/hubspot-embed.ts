@@ -6,7 +6,8 @@
 import { hubspot } from '../config/forms';
 import { isTrustedFormOrigin, valuesFromPayload, type SubmittedValues } from './hubspot-values';
 
-export const EMBED_TIMEOUT_MS = 8000;
+/** After this long without the embed, the slot says so and offers a plain link. */
+export const EMBED_TIMEOUT_MS = 5000;
 /** Re-mount a form this long after its container was re-rendered (the spec's 200-500 ms). */
 export const REATTACH_DELAY_MS = 300;
 
@@ -109,8 +110,12 @@ export function mountHubSpotForm(slot: HTMLElement): () => void {
   slot.append(target);
   let reattachTimer: ReturnType<typeof setTimeout> | undefined;
   let mutationObserver: MutationObserver | undefined;
+  // Only a form that has rendered is re-attached: the real embed fills its target asynchronously.
+  let rendered = false;
+  let disposed = false;
 
   const create = (api: HubSpotFormsApi) => {
+    rendered = false;
     target.replaceChildren();
     api.forms.create({
       region: slot.dataset.region,
@@ -118,6 +123,7 @@ export function mountHubSpotForm(slot: HTMLElement): () => void {
       formId,
       target: `#${CSS.escape(target.id)}`,
       onFormReady: (form: unknown) => {
+        rendered = true;
         setStatus(slot, 'ready');
         fillReferralSource(form instanceof Element ? form : target);
         slot.dispatchEvent(new CustomEvent('hubspot:ready', { detail: { formId }, bubbles: true }));
@@ -130,18 +136,23 @@ export function mountHubSpotForm(slot: HTMLElement): () => void {
     setStatus(slot, 'loading');
     loadEmbedScript()
       .then((api) => {
+        if (disposed) return;
         create(api);
-        // A re-render that empties the container re-mounts the form.
+        // A re-render that empties the slot or the form's container re-mounts the form.
         mutationObserver = new MutationObserver(() => {
-          if (!target.isConnected) return;
+          if (!slot.isConnected || !rendered) return;
+          if (!slot.contains(target)) slot.append(target);
           if (target.childElementCount === 0) {
+            rendered = false;
             clearTimeout(reattachTimer);
             reattachTimer = setTimeout(() => create(api), REATTACH_DELAY_MS);
           }
         });
-        mutationObserver.observe(target, { childList: true });
+        mutationObserver.observe(slot, { childList: true, subtree: true });
       })
-      .catch(() => setStatus(slot, 'failed'));
+      .catch(() => {
+        if (!disposed) setStatus(slot, 'failed');
+      });
   };
 
   const visibility = new IntersectionObserver(
@@ -156,6 +167,7 @@ export function mountHubSpotForm(slot: HTMLElement): () => void {
   visibility.observe(slot);
 
   return () => {
+    disposed = true;
     visibility.disconnect();
     mutationObserver?.disconnect();
     clearTimeout(reattachTimer);
@@ -163,13 +175,44 @@ export function mountHubSpotForm(slot: HTMLElement): () => void {
 }
 
 let messageListener: ((event: MessageEvent) => void) | undefined;
+let slotObserver: MutationObserver | undefined;
+const mounted = new Map<HTMLElement, () => void>();
 
-/** Mounts every slot on the page and listens for `hsFormCallback` messages. */
-export function initHubSpotForms(root: ParentNode = document): () => void {
-  const cleanups = [...root.querySelectorAll<HTMLElement>('[data-hubspot-form]:not([data-mounted])')].map((slot) => {
+/** Mounts slots not yet mounted, and releases the observers of slots that left the page. */
+function syncSlots(root: ParentNode): void {
+  for (const [slot, cleanup] of mounted) {
+    if (!slot.isConnected) {
+      cleanup();
+      mounted.delete(slot);
+    }
+  }
+  for (const slot of root.querySelectorAll<HTMLElement>('[data-hubspot-form]')) {
+    if (mounted.has(slot)) continue;
+    // A slot re-rendered from the same markup starts afresh.
+    slot.querySelector('[data-hubspot-target]')?.remove();
     slot.dataset.mounted = '';
-    return mountHubSpotForm(slot);
-  });
+    mounted.set(slot, mountHubSpotForm(slot));
+  }
+}
+
+/**
+ * Mounts every slot on the page, and slots added later (an island re-rendering its container),
+ * and listens for `hsFormCallback` messages. The returned function removes every listener.
+ */
+export function initHubSpotForms(root: ParentNode = document): () => void {
+  syncSlots(root);
+  if (!slotObserver && typeof MutationObserver !== 'undefined' && document.body) {
+    let queued = false;
+    slotObserver = new MutationObserver(() => {
+      if (queued) return;
+      queued = true;
+      queueMicrotask(() => {
+        queued = false;
+        syncSlots(document);
+      });
+    });
+    slotObserver.observe(document.body, { childList: true, subtree: true });
+  }
   if (!messageListener) {
     messageListener = (event: MessageEvent) => {
       const data = event.data as { type?: string; eventName?: string; id?: string; data?: unknown } | null;
@@ -183,7 +226,10 @@ export function initHubSpotForms(root: ParentNode = document): () => void {
     window.addEventListener('message', messageListener);
   }
   return () => {
-    for (const cleanup of cleanups) cleanup();
+    for (const cleanup of mounted.values()) cleanup();
+    mounted.clear();
+    slotObserver?.disconnect();
+    slotObserver = undefined;
     if (messageListener) window.removeEventListener('message', messageListener);
     messageListener = undefined;
   };

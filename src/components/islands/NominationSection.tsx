@@ -1,0 +1,133 @@
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { NOMINATION_FAILURE, NOMINATION_SUCCESS, submitNomination } from '../../lib/nomination';
+import type { Nomination } from '../../lib/schemas';
+import { showToast } from '../../stores/toast';
+import { buttonClass } from '../../lib/ui';
+
+interface Props {
+  bookingUrl: string;
+  /** For tests: start in the thank-you view. */
+  initialView?: 'form' | 'thanks';
+}
+
+const steps = [
+  { title: 'Schedule Your Call', body: 'Pick a time that suits you for a short call with our team.' },
+  { title: 'Explore Solutions', body: 'We look at your school together and how the model would fit it.' },
+  { title: 'Begin Transformation', body: 'We help you and your school leadership plan the first steps.' },
+];
+
+const fields: Array<{ name: keyof Nomination; label: string; type?: string; autoComplete?: string }> = [
+  { name: 'schoolName', label: 'School name', autoComplete: 'organization' },
+  { name: 'city', label: 'City', autoComplete: 'address-level2' },
+  { name: 'yourName', label: 'Your name', autoComplete: 'name' },
+  { name: 'email', label: 'Your email', type: 'email', autoComplete: 'email' },
+  { name: 'childGrade', label: "Your child's grade" },
+  { name: 'sendTo', label: 'Who should we contact at the school?' },
+];
+
+/** The home nomination section (switched off by default): book a call or nominate a school. */
+export default function NominationSection({ bookingUrl, initialView = 'form' }: Props) {
+  const id = useId();
+  const form = useRef<HTMLFormElement>(null);
+  const [view, setView] = useState(initialView);
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<Partial<Record<keyof Nomination, string>>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setBusy(true);
+    setFailure(null);
+    const values = Object.fromEntries(new FormData(event.currentTarget).entries());
+    const result = await submitNomination(values);
+    setBusy(false);
+    if (result.ok) {
+      setErrors({});
+      form.current?.reset();
+      setView('thanks');
+      showToast(NOMINATION_SUCCESS);
+    } else if (result.kind === 'invalid') {
+      setErrors(result.fieldErrors);
+      const first = Object.keys(result.fieldErrors)[0];
+      if (first) form.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+    } else {
+      setErrors({});
+      setFailure(NOMINATION_FAILURE.description);
+      showToast(NOMINATION_FAILURE);
+    }
+  };
+
+  return (
+    <section id="nominate" aria-labelledby={`${id}-title`} className="bg-white px-4 py-section" data-nomination-section>
+      <div className="mx-auto grid max-w-6xl gap-10 lg:grid-cols-2">
+        <div>
+          <p className="text-sm font-semibold uppercase tracking-widest text-accent-600">Nominate your school</p>
+          <h2 id={`${id}-title`} className="mt-2 text-title font-extrabold tracking-tight">Bring mastery learning to your school</h2>
+          <ol className="mt-8 space-y-5">
+            {steps.map((step, index) => (
+              <li key={step.title} className="flex gap-4">
+                <span className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-brand-600 font-bold text-white" aria-hidden="true">
+                  {index + 1}
+                </span>
+                <div>
+                  <h3 className="font-bold">{step.title}</h3>
+                  <p className="text-ink-soft">{step.body}</p>
+                </div>
+              </li>
+            ))}
+          </ol>
+          <a href={bookingUrl} target="_blank" rel="noopener noreferrer" className={buttonClass('accent', 'lg', 'mt-8')}>
+            Book Strategy Call<span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        </div>
+        <div className="rounded-card border border-line bg-canvas p-6 sm:p-8">
+          {view === 'thanks' ? (
+            <div role="status" className="text-center" data-nomination-thanks>
+              <h3 className="text-xl font-bold">Thank you for your nomination!</h3>
+              <p className="mt-2 text-ink-soft">{NOMINATION_SUCCESS.description}</p>
+              <button type="button" className={buttonClass('primary', 'md', 'mt-6')} onClick={() => setView('form')}>
+                Submit Another Nomination
+              </button>
+            </div>
+          ) : (
+            <form ref={form} noValidate onSubmit={onSubmit} aria-describedby={failure ? `${id}-failure` : undefined} data-nomination-form>
+              <h3 className="text-xl font-bold">Nominate your school</h3>
+              <div className="mt-5 grid gap-4 sm:grid-cols-2">
+                {fields.map((field) => (
+                  <div key={field.name} className={field.name === 'sendTo' ? 'sm:col-span-2' : undefined}>
+                    <label htmlFor={`${id}-${field.name}`} className="block text-sm font-semibold">
+                      {field.label}
+                    </label>
+                    <input
+                      id={`${id}-${field.name}`}
+                      name={field.name}
+                      type={field.type ?? 'text'}
+                      autoComplete={field.autoComplete}
+                      required
+                      aria-invalid={errors[field.name] ? true : undefined}
+                      aria-describedby={errors[field.name] ? `${id}-${field.name}-error` : undefined}
+                      className="mt-1 block min-h-11 w-full rounded-lg border border-line bg-white px-3 text-ink"
+                    />
+                    {errors[field.name] && (
+                      <p id={`${id}-${field.name}-error`} className="mt-1 text-sm text-danger-600">
+                        {errors[field.name]}
+                      </p>
+                    )}
+                  </div>
+                ))}
+              </div>
+              {failure && (
+                <p id={`${id}-failure`} role="alert" className="mt-4 rounded-lg bg-danger-50 p-3 text-sm text-danger-600">
+                  {failure}
+                </p>
+              )}
+              <button type="submit" disabled={busy} className={buttonClass('primary', 'lg', 'mt-6 w-full')}>
+                {busy ? 'Submitting…' : 'Submit Nomination'}
+              </button>
+            </form>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

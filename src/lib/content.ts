@@ -1,0 +1,72 @@
+/** Queries of the content collections used by the pages (sections and ui take props only). */
+import { getCollection, type CollectionEntry } from 'astro:content';
+import { picture, type Picture } from './media';
+
+type StatGroup = CollectionEntry<'stats'>['data']['group'];
+type CardGroup = CollectionEntry<'cards'>['data']['group'];
+
+export async function statsOf(group: StatGroup) {
+  const entries = await getCollection('stats', (entry) => entry.data.group === group);
+  return entries.map((entry) => entry.data).sort((a, b) => a.order - b.order);
+}
+
+export async function cardsOf(group: CardGroup) {
+  const entries = await getCollection('cards', (entry) => entry.data.group === group);
+  return entries.map((entry) => entry.data).sort((a, b) => a.order - b.order);
+}
+
+/** A video as the islands receive it: the poster already resized, the date as ISO text. */
+export interface VideoItem {
+  id: string;
+  title: string;
+  description: string;
+  mp4Url: string;
+  youtubeUrl?: string;
+  poster: Picture;
+  createdAt?: string;
+}
+
+export async function videosOf(kind: 'parentVideos' | 'studentVideos'): Promise<VideoItem[]> {
+  const entries = (await getCollection(kind)).map((entry) => entry.data).sort((a, b) => a.order - b.order);
+  return Promise.all(
+    entries.map(async (video) => ({
+      id: video.id,
+      title: video.title,
+      description: video.description,
+      mp4Url: video.mp4Url,
+      youtubeUrl: video.youtubeUrl,
+      poster: await picture(video.thumbnailUrl),
+      createdAt: 'createdAt' in video ? video.createdAt.toISOString() : undefined,
+    })),
+  );
+}
+
+export interface WebinarItem {
+  id: string;
+  title: string;
+  duration: number;
+  views: string;
+  category: string;
+  description: string;
+  videoUrl: string;
+  thumbnail: Picture;
+  publishedDate: string;
+}
+
+export async function featuredWebinars(): Promise<WebinarItem[]> {
+  const entries = (await getCollection('webinars', (entry) => entry.data.featured)).map((entry) => entry.data);
+  entries.sort((a, b) => b.publishedDate.getTime() - a.publishedDate.getTime());
+  return Promise.all(
+    entries.map(async (webinar) => ({
+      id: webinar.id,
+      title: webinar.title,
+      duration: webinar.duration,
+      views: webinar.views,
+      category: webinar.category,
+      description: webinar.description,
+      videoUrl: webinar.videoUrl,
+      thumbnail: await picture(webinar.thumbnail, 800),
+      publishedDate: webinar.publishedDate.toISOString(),
+    })),
+  );
+}

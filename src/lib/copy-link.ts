@@ -1,0 +1,37 @@
+/** "Copy Webinar Link" on /webinar-share: copies the link, says "Link Copied!" for 3 s, and toasts. */
+import { showToast } from '../stores/toast';
+
+export const COPIED_STATE_MS = 3000;
+
+export const COPY_TOASTS = {
+  success: { title: 'Link Copied!', description: 'The webinar link has been copied to your clipboard.' },
+  failure: { title: 'Copy Failed', description: 'Please copy the link manually from the URL shown.', variant: 'destructive' },
+} as const;
+
+export function initCopyLink(root: ParentNode = document): void {
+  const button = root.querySelector<HTMLButtonElement>('[data-copy-link]');
+  const label = button?.querySelector<HTMLElement>('[data-copy-label]');
+  const input = root.querySelector<HTMLTextAreaElement>('[data-share-link]');
+  if (!button || !label || !input) return;
+  const idle = label.textContent ?? 'Copy Webinar Link';
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  button.addEventListener('click', async () => {
+    try {
+      if (!navigator.clipboard) throw new Error('no clipboard');
+      await navigator.clipboard.writeText(input.value);
+    } catch {
+      showToast(COPY_TOASTS.failure);
+      input.focus();
+      input.select();
+      return;
+    }
+    label.textContent = 'Link Copied!';
+    button.dataset.copied = 'true';
+    showToast(COPY_TOASTS.success);
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      label.textContent = idle;
+      delete button.dataset.copied;
+    }, COPIED_STATE_MS);
+  });
+}

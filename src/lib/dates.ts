@@ -1,0 +1,8 @@
+/** Dates as the content pages show them, in UTC so the prebuilt HTML and the islands agree. */
+export function shortDate(iso: string | Date): string {
+  return new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
+}
+
+export function longDate(iso: string | Date): string {
+  return new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+}
