@@ -85,7 +85,7 @@ await withServer(port, async (base) => {
     await response?.arrayBuffer();
   });
   const seconds = (performance.now() - started) / 1000;
-  const names = storedRecords('nominations').map((record) => record.yourName ?? record.nomination?.yourName).filter((name) => typeof name === 'string' && name.startsWith(run));
+  const names = storedRecords('nominations').map((record) => record.data?.yourName).filter((name) => typeof name === 'string' && name.startsWith(run));
   const distinct = new Set(names);
   table(
     ['test', 'requests', 'concurrency', 'answers', 'stored', 'distinct', 'p50', 'p99', 'throughput'],

@@ -1,12 +1,25 @@
 import type { Config } from '@netlify/functions';
 import { nominationSchema } from '../../src/lib/schemas';
-import { allowMethods, handle, json, readJson } from './_shared/http';
-import { saveNomination } from './_shared/nominations';
+import { requireAdmin } from './_shared/auth';
+import { allowMethods, HttpError, handle, json, readJson } from './_shared/http';
+import { listNominations, saveNomination } from './_shared/nominations';
 
-/** POST /api/nominations: the six-field school nomination; 201 with its id. */
+/**
+ * POST /api/nominations: the six-field school nomination; 201 with its id.
+ * GET /api/nominations?limit=&cursor=: the admin's list, newest first (signed-in only).
+ */
 export default handle(async (req) => {
-  const refused = allowMethods(req, ['POST']);
+  const refused = allowMethods(req, ['GET', 'POST']);
   if (refused) return refused;
+  if (req.method === 'GET') {
+    await requireAdmin(req);
+    const params = new URL(req.url).searchParams;
+    const limit = Number(params.get('limit') ?? 50);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new HttpError(400, 'invalid_request', 'limit must be a whole number from 1 to 200.');
+    const cursor = params.get('cursor') ?? undefined;
+    if (cursor !== undefined && !/^[\w-]{1,120}$/.test(cursor)) throw new HttpError(400, 'invalid_request', 'cursor is not valid.');
+    return json(await listNominations(limit, cursor));
+  }
   const nomination = await readJson(req, nominationSchema);
   const record = await saveNomination('nomination', nomination);
   return json({ id: record.id }, 201);

@@ -93,7 +93,7 @@ describe('POST /api/nominations', () => {
     expect(body.error.code).toBe('invalid_request');
   });
 
-  test.each(malformedRequests('/api/nominations'))('answers %s with a 4xx, never 500', async (_label, req, expected) => {
+  test.each(malformedRequests('/api/nominations').map(([label, req, status]): [string, Request, number] => (req.method === 'GET' ? ['GET without an admin session', req, 401] : [label, req, status])))('answers %s with a 4xx, never 500', async (_label, req, expected) => {
     expect((await call(nominations, req)).status).toBe(expected);
   });
 });
@@ -173,5 +173,29 @@ describe('POST /api/subscribe', () => {
 
   test.each(malformedRequests('/api/subscribe'))('answers %s with a 4xx, never 500', async (_label, req, expected) => {
     expect((await call(subscribe, req)).status).toBe(expected);
+  });
+});
+
+describe('GET /api/nominations (admin only)', () => {
+  test('answers 401 without a session and lists newest first with one', async () => {
+    const refused = await nominations(new Request('http://localhost/api/nominations'), {});
+    expect(refused.status).toBe(401);
+    const { createSession, SESSION_COOKIE } = await import('../../netlify/functions/_shared/auth');
+    const first = await call(nominations, jsonRequest('/api/nominations', { ...nomination, schoolName: 'First School' }));
+    const second = await call(nominations, jsonRequest('/api/nominations', { ...nomination, schoolName: 'Second School' }));
+    expect([first.status, second.status]).toEqual([201, 201]);
+    const { cookie } = await createSession('admin');
+    const id = cookie.split(';')[0]!.split('=')[1]!;
+    const answer = await nominations(
+      new Request('http://localhost/api/nominations?limit=1', { headers: { cookie: `${SESSION_COOKIE}=${id}` } }),
+      {},
+    );
+    expect(answer.status).toBe(200);
+    const page = (await answer.json()) as { nominations: NominationRecord[]; nextCursor?: string };
+    expect(page.nominations).toHaveLength(1);
+    expect(page.nominations[0]?.data.schoolName).toBe('Second School');
+    expect(page.nextCursor).toBeTruthy();
+    const bad = await nominations(new Request('http://localhost/api/nominations?limit=0', { headers: { cookie: `${SESSION_COOKIE}=${id}` } }), {});
+    expect(bad.status).toBe(400);
   });
 });

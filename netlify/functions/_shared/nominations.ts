@@ -56,3 +56,18 @@ export async function saveNomination(kind: NominationKind, data: Nomination | Sc
   }
   return record;
 }
+
+/** Newest first (keys sort by inverted time), `limit` at a time from `cursor`. */
+export async function listNominations(limit: number, cursor?: string): Promise<{ nominations: NominationRecord[]; nextCursor?: string }> {
+  const nominations = store('nominations');
+  const { blobs } = await withStore(() => nominations.list());
+  const keys = blobs.map((blob) => blob.key).sort();
+  const start = cursor ? keys.findIndex((key) => key > cursor) : 0;
+  const page = start < 0 ? [] : keys.slice(start, start + limit);
+  const records = await Promise.all(page.map((key) => withStore(() => nominations.get(key, { type: 'json' }))));
+  const last = page[page.length - 1];
+  return {
+    nominations: records.filter(Boolean) as NominationRecord[],
+    nextCursor: start >= 0 && start + limit < keys.length ? last : undefined,
+  };
+}
