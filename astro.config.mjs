@@ -28,4 +28,29 @@ export default defineConfig({
     plugins: [tailwindcss()],
   },
   devToolbar: { enabled: false },
+  // Script and style hashes per page come from Astro (a <meta> policy); frame-ancestors, which a
+  // <meta> cannot carry, and the rest of the header policy are in netlify.toml.
+  security: {
+    csp: {
+      algorithm: 'SHA-256',
+      directives: [
+        "default-src 'self'",
+        "img-src 'self' data: https://i.ytimg.com https://*.hsforms.com https://*.hubspot.com",
+        "media-src 'self'",
+        "font-src 'self'",
+        "connect-src 'self' https://*.hsforms.com https://*.hubspot.com https://*.hsforms.net",
+        "frame-src https://www.youtube-nocookie.com https://www.youtube.com https://*.hsforms.net https://*.hsforms.com",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self' https://*.hsforms.com https://*.hubspot.com",
+        "worker-src 'self' blob:",
+      ],
+      scriptDirective: {
+        resources: ["'self'", 'https://js.hsforms.net', "'wasm-unsafe-eval'"],
+      },
+      styleDirective: {
+        resources: ["'self'", { resource: "'unsafe-inline'", kind: 'attribute' }],
+      },
+    },
+  },
 });

@@ -226,3 +226,19 @@ test.describe('footer', () => {
     await expect(footer.locator('[data-hubspot-form][data-purpose="newsletter"]')).toHaveCount(1);
   });
 });
+
+test.describe('security policy', () => {
+  test('pages pin their scripts by hash and refuse framing', async ({ page }) => {
+    const response = await page.goto('/faqs');
+    const header = response?.headers()['content-security-policy'] ?? '';
+    expect(header).toContain("frame-ancestors 'none'");
+    expect(header).toContain("object-src 'none'");
+    expect(response?.headers()['x-frame-options']).toBe('DENY');
+    expect(response?.headers()['strict-transport-security']).toMatch(/max-age=(\d{8,}).*includeSubDomains/);
+    const meta = (await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content')) ?? '';
+    const scriptSrc = meta.split(';').find((d) => d.trim().startsWith('script-src')) ?? '';
+    expect(scriptSrc).toContain("'sha256-");
+    expect(scriptSrc).not.toMatch(/'unsafe-inline'|'unsafe-eval'/);
+    expect(meta).toContain("base-uri 'none'");
+  });
+});
