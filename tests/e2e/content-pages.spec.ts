@@ -202,10 +202,9 @@ test.describe('/webinar-thank-you', () => {
     await expect(page.getByRole('heading', { name: 'Save the Date' })).toBeVisible();
     const canvas = page.locator('canvas[data-confetti-canvas]');
     await expect(canvas).toHaveCount(1);
-    const seen = Date.now();
-    await expect(canvas).toHaveCount(0, { timeout: 4000 });
-    // It lasted about 3 s from the start of the page's script, not a moment.
-    expect(Date.now() - seen).toBeGreaterThan(1500);
+    // The 3-second schedule itself is unit-tested (confettiBursts); here: it runs, ends and cleans up.
+    await expect(page.locator('html')).toHaveAttribute('data-confetti', 'done', { timeout: 15_000 });
+    await expect(canvas).toHaveCount(0);
     await expect(page.locator('html')).toHaveAttribute('data-confetti-pieces', '50');
   });
 
