@@ -4,9 +4,10 @@ import mdx from '@astrojs/mdx';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
+import { publicEnv } from './src/config/env.ts';
 
 // The deployed origin: SITE_URL when given, else the URL Netlify sets, else the production domain.
-const site = (process.env.SITE_URL || process.env.URL || 'https://masteryparents.org').replace(/\/+$/, '');
+const site = publicEnv.siteUrl;
 
 /** Pages that are not for search engines. */
 const unlisted = ['/webhook-config', '/thank-you', '/webinar-thank-you', '/form', '/404', '/blog-post-not-found'];
@@ -38,7 +39,8 @@ export default defineConfig({
         "img-src 'self' data: https://i.ytimg.com https://*.hsforms.com https://*.hubspot.com",
         "media-src 'self'",
         "font-src 'self'",
-        "connect-src 'self' https://*.hsforms.com https://*.hubspot.com https://*.hsforms.net",
+        // Referral tracking posts to the ambassador application.
+        `connect-src 'self' ${publicEnv.ambassadorHost} https://*.hsforms.com https://*.hubspot.com https://*.hsforms.net`,
         "frame-src https://www.youtube-nocookie.com https://www.youtube.com https://*.hsforms.net https://*.hsforms.com",
         "object-src 'none'",
         "base-uri 'none'",
