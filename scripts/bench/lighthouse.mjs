@@ -57,7 +57,10 @@ export async function run() {
           kb(total),
         ]);
         const failing = Object.values(lhr.audits).filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary');
-        if (failing.length && process.env.BENCH_VERBOSE) console.log(route, failing.map((a) => a.id).join(', '));
+        if (failing.length && process.env.BENCH_VERBOSE) {
+          console.log(route, failing.map((a) => a.id).join(', '));
+          for (const audit of failing) for (const item of audit.details?.items ?? []) console.log('  ', audit.id, JSON.stringify(item).slice(0, 300));
+        }
       }
     } finally {
       await chrome.kill();

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { hydrated } from './helpers';
+import { enhanced } from './helpers';
 
 test.describe('/why-this-matters', () => {
   test('problem, solution, four results and the call to action', async ({ page }) => {
@@ -98,9 +98,20 @@ test.describe('/real-stories', () => {
 
   test('a card opens the modal player', async ({ page }) => {
     await page.goto('/real-stories');
-    await hydrated(page, '[data-video-card]');
+    await enhanced(page, 'video-card');
     await page.getByRole('button', { name: /Watch in the large player\s*: Learning at my own pace/ }).click();
     await expect(page.getByRole('dialog', { name: 'Learning at my own pace' }).locator('video')).toHaveAttribute('src', '/media/student-story-1.mp4');
+  });
+
+  test('without JavaScript the videos play with their own controls and the link opens the file', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto('/real-stories');
+    const card = page.locator('[data-video-card="my-own-pace"]');
+    await expect(card.locator('video')).toHaveAttribute('controls', '');
+    await expect(card.locator('[data-video-overlay]')).toBeHidden();
+    await expect(card.getByRole('link', { name: /Watch in the large player/ })).toHaveAttribute('href', '/media/student-story-1.mp4');
+    await context.close();
   });
 });
 
@@ -145,7 +156,7 @@ test.describe('/events-webinars', () => {
 
   test('a card opens the full-screen player with download, fullscreen, rating and close', async ({ page }) => {
     await page.goto('/events-webinars');
-    await hydrated(page, '[data-webinar-card]');
+    await enhanced(page, 'webinar-gallery');
     const opener = page.getByRole('button', { name: /From Busy to Brilliant/ });
     await opener.click();
     const dialog = page.getByRole('dialog', { name: /From Busy to Brilliant/ });
@@ -173,6 +184,14 @@ test.describe('/events-webinars', () => {
     const second = page.getByRole('dialog', { name: /Bringing Mastery Learning/ });
     await second.getByRole('button', { name: 'Close dialog' }).click();
     await expect(second).toBeHidden();
+  });
+
+  test('without JavaScript a webinar title links to its recording', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto('/events-webinars');
+    await expect(page.getByRole('link', { name: /From Busy to Brilliant/ })).toHaveAttribute('href', '/media/webinar-busy-to-brilliant.mp4');
+    await context.close();
   });
 
   test('"Join the Conversation" scrolls to the sign-up form', async ({ page }) => {

@@ -10,3 +10,10 @@ export async function hydrated(page: Page, selector: string): Promise<void> {
     await expect(island).not.toHaveAttribute('ssr', /.*/);
   }
 }
+
+/** Waits until every custom element matching `selector` has wired itself up (`data-enhanced`). */
+export async function enhanced(page: Page, selector: string): Promise<void> {
+  const elements = page.locator(selector);
+  await expect(elements.first()).toBeAttached();
+  for (const element of await elements.all()) await expect(element).toHaveAttribute('data-enhanced', 'true');
+}

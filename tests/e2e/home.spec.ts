@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { hydrated } from './helpers';
+import { enhanced, hydrated } from './helpers';
 
 test.describe('home hero', () => {
   test('headline, sub-line, trust badges and the register call to action', async ({ page }) => {
@@ -163,7 +163,7 @@ test.describe('video cards', () => {
     const grid = page.getByRole('list', { name: 'parent stories' });
     await expect(grid.getByRole('listitem')).toHaveCount(3);
     await expect(page.getByRole('list', { name: 'student stories' }).getByRole('listitem')).toHaveCount(3);
-    await hydrated(page, '[data-video-card]');
+    await enhanced(page, 'video-card');
     const card = grid.locator('[data-video-card]').first();
     const video = card.locator('video');
     const overlay = card.locator('[data-video-overlay]');
@@ -195,7 +195,7 @@ test.describe('video cards', () => {
 test.describe('video modal', () => {
   test('opens with the title, closes on Escape, close button and backdrop, and gives focus back', async ({ page }) => {
     await page.goto('/');
-    await hydrated(page, '[data-video-card]');
+    await enhanced(page, 'video-card');
     const card = page.locator('[data-video-card]').nth(1);
     const opener = card.getByRole('button', { name: /Watch in the large player/ });
     const title = (await card.getByRole('heading').textContent())!.trim();

@@ -5,8 +5,6 @@
 import { renderToString } from 'react-dom/server';
 import { describe, expect, test, vi } from 'vitest';
 import NominationSection from '../../src/components/islands/NominationSection';
-import ParentVideosSection from '../../src/components/islands/ParentVideosSection';
-import type { VideoItem } from '../../src/lib/content';
 import { NOMINATION_FAILURE, NOMINATION_SUCCESS, submitNomination } from '../../src/lib/nomination';
 import { SUBSCRIBE_MESSAGES, subscribe } from '../../src/lib/subscribe';
 
@@ -22,15 +20,6 @@ const valid = {
 function fakeFetch(status: number, body: unknown) {
   return vi.fn(async () => new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }));
 }
-
-const video: VideoItem = {
-  id: 'maya-mother',
-  title: 'She finally loves maths again',
-  description: 'Priya on homework and maths.',
-  mp4Url: '/media/parent-story-1.mp4',
-  poster: { src: '/_astro/p.webp', width: 640, height: 360 },
-  createdAt: '2025-08-14T00:00:00.000Z',
-};
 
 describe('nomination section (switched on)', () => {
   test('shows the Book Strategy Call button, the three steps and every field with a label', () => {
@@ -84,21 +73,6 @@ describe('nomination section (switched on)', () => {
   test('the failure toast is the specification text', () => {
     expect(NOMINATION_FAILURE).toEqual({ title: 'Error', description: 'Failed to submit nomination. Please try again.', variant: 'destructive' });
     expect(NOMINATION_SUCCESS).toEqual({ title: 'Success!', description: "Your school nomination has been submitted. We'll be in touch soon!" });
-  });
-});
-
-describe('parent-videos section (switched on)', () => {
-  test('shows the videos with their dates', () => {
-    const html = renderToString(<ParentVideosSection videos={[video]} />);
-    expect(html).toContain('Parent Success Stories');
-    expect(html).toContain('She finally loves maths again');
-    expect(html).toContain('Aug 14, 2025');
-    expect(html).toContain('Your browser does not support the video tag.');
-  });
-
-  test('an empty list shows the unavailable message', () => {
-    const html = renderToString(<ParentVideosSection videos={[]} />);
-    expect(html).toContain('Parent Success Stories - Videos are temporarily unavailable. Please check back soon.');
   });
 });
 

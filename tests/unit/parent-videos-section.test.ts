@@ -1,0 +1,41 @@
+/**
+ * The home parent-videos section, switched off by default (PUBLIC_SHOW_PARENT_VIDEOS_SECTION):
+ * rendered as the home page renders it when switched on.
+ */
+import { experimental_AstroContainer as AstroContainer } from 'astro/container';
+import { describe, expect, test } from 'vitest';
+import ParentVideosSection from '../../src/components/sections/ParentVideosSection.astro';
+import type { VideoItem } from '../../src/lib/content';
+
+const video: VideoItem = {
+  id: 'maya-mother',
+  title: 'She finally loves maths again',
+  description: 'Priya on homework and maths.',
+  mp4Url: '/media/parent-story-1.mp4',
+  poster: { src: '/_astro/p.webp', width: 640, height: 360 },
+  createdAt: '2025-08-14T00:00:00.000Z',
+};
+
+async function render(videos: VideoItem[]): Promise<string> {
+  const container = await AstroContainer.create();
+  return container.renderToString(ParentVideosSection, { props: { videos } });
+}
+
+describe('parent-videos section (switched on)', () => {
+  test('shows the videos as cards with their dates, playable without JavaScript', async () => {
+    const html = await render([video]);
+    expect(html).toContain('Parent Success Stories');
+    expect(html).toContain('aria-label="Parent success stories"');
+    expect(html).toContain('She finally loves maths again');
+    expect(html).toContain('Aug 14, 2025');
+    expect(html).toMatch(/<video[^>]*src="\/media\/parent-story-1\.mp4"[^>]*controls/);
+    expect(html).toContain('Your browser does not support the video tag.');
+    expect(html).toMatch(/<a[^>]*href="\/media\/parent-story-1\.mp4"[^>]*data-video-open/);
+  });
+
+  test('an empty list shows the unavailable message', async () => {
+    const html = await render([]);
+    expect(html).toContain('Parent Success Stories - Videos are temporarily unavailable. Please check back soon.');
+    expect(html).not.toContain('<video');
+  });
+});
