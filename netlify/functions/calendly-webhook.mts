@@ -1,7 +1,7 @@
 import type { Config, Context } from '@netlify/functions';
 import { activeSigningKeys } from './_shared/admin-config';
 import { calendlyDeliverySchema, claimSignature, startLog, syncLog, verifySignature } from './_shared/calendly-webhook';
-import { allowMethods, describeIssues, handle, HttpError, json, MAX_BODY_BYTES } from './_shared/http';
+import { allowMethods, describeIssues, handle, HttpError, json, MAX_BODY_BYTES, StoreUnavailableError } from './_shared/http';
 
 /** Calendly counts slow answers as failures: the sync gets this long before we answer anyway. */
 const ANSWER_WITHIN_MS = 2500;
@@ -40,11 +40,16 @@ export default handle(async (req, context) => {
   const log = await startLog(parsed.data, check.webhookId);
   if (!log) return json({ ok: true, duplicate: true });
 
+  let failure: unknown;
   const work = syncLog(log).catch((error: unknown) => {
+    failure = error;
     console.error('[calendly-webhook] sync failed', error instanceof Error ? error.message : 'unknown error');
   });
   (context as Context | undefined)?.waitUntil?.(work);
   await Promise.race([work, new Promise((resolve) => setTimeout(resolve, ANSWER_WITHIN_MS).unref?.())]);
+  // The outcome could not be recorded: an error answer makes Calendly send the event again, and
+  // that delivery finishes the log (see startLog).
+  if (failure instanceof StoreUnavailableError) throw failure;
   return json({ ok: true, logId: log.id });
 });
 

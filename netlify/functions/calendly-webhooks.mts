@@ -59,7 +59,18 @@ export default handle(async (req) => {
         throw calendlyFailure(error, 'creating the subscription');
       }
     }
-    await saveWebhookConfig(record);
+    try {
+      await saveWebhookConfig(record);
+    } catch (error) {
+      // Not saved: remove the subscription again, or sending this form again would be refused
+      // by Calendly as a duplicate and deliveries would come signed with a key nobody has.
+      if (token && record.calendlySubscriptionUri) {
+        await deleteSubscription(token, record.calendlySubscriptionUri).catch(() => {
+          console.error('[calendly-webhooks] a subscription was left at Calendly after the save failed:', record.calendlySubscriptionUri);
+        });
+      }
+      throw error;
+    }
     return json(
       {
         webhook: publicWebhookConfig(record),

@@ -143,14 +143,20 @@ export async function createHubSpotConfig(input: HubSpotConfigInput): Promise<St
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
+  await withStore(() => hubspotStore().setJSON(record.id, record));
   if (record.isActive) {
-    for (const other of await listHubSpotConfigs()) {
-      if (!other.isActive) continue;
-      const replaced = { ...other, isActive: false, updatedAt: now.toISOString() };
-      await withStore(() => hubspotStore().setJSON(other.id, replaced));
+    // The newest active configuration is the one in use, so the new one has taken over already;
+    // turning the others off is tidying, and a store failure here must not undo the save.
+    try {
+      for (const other of await listHubSpotConfigs()) {
+        if (!other.isActive || other.id === record.id) continue;
+        const replaced = { ...other, isActive: false, updatedAt: now.toISOString() };
+        await withStore(() => hubspotStore().setJSON(other.id, replaced));
+      }
+    } catch (error) {
+      console.error('[hubspot-configs] older configurations were left active:', error instanceof Error ? error.message : 'unknown error');
     }
   }
-  await withStore(() => hubspotStore().setJSON(record.id, record));
   return record;
 }
 

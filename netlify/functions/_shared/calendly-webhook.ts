@@ -92,6 +92,7 @@ export interface WebhookLog {
 
 const logs = () => store('webhook-logs', { strong: true });
 const logKey = (id: string) => `log/${id}`;
+const logIdPattern = /^\d{13}-[0-9a-f-]{36}$/;
 
 /** Marks a signature as used; false when it was seen before (a replay). */
 export async function claimSignature(v1: string): Promise<boolean> {
@@ -106,12 +107,25 @@ export function eventFingerprint(delivery: CalendlyDelivery): string {
     .digest('hex');
 }
 
-/** Creates the log of a delivery, or returns null when this event was already logged. */
+/**
+ * Creates the log of a delivery, or returns null when this event was already handled. An event
+ * whose earlier delivery failed part-way (the store went down after the claim, or before the sync
+ * was recorded) is taken up again under the same log id, so it still gets exactly one log.
+ */
 export async function startLog(delivery: CalendlyDelivery, webhookId: string): Promise<WebhookLog | null> {
   const now = new Date();
-  const id = recordKey(now);
-  const claimed = await withStore(() => logs().set(`event/${eventFingerprint(delivery)}`, id, { onlyIfNew: true }));
-  if (!claimed.modified) return null;
+  const claim = `event/${eventFingerprint(delivery)}`;
+  let id = recordKey(now);
+  const claimed = await withStore(() => logs().set(claim, id, { onlyIfNew: true }));
+  if (!claimed.modified) {
+    const claimedId = await withStore(() => logs().get(claim, { type: 'text' }));
+    if (!claimedId || !logIdPattern.test(claimedId)) return null;
+    const existing = await getLog(claimedId);
+    // Calendly sends an event again only after an error answer, so a log still pending here is
+    // one whose sync was never recorded, not one in progress.
+    if (existing) return existing.hubspotSyncStatus === 'pending' ? existing : null;
+    id = claimedId;
+  }
   const log: WebhookLog = {
     id,
     createdAt: now.toISOString(),
@@ -132,7 +146,7 @@ export async function saveLog(log: WebhookLog): Promise<void> {
 }
 
 export async function getLog(id: string): Promise<WebhookLog | null> {
-  if (!/^\d{13}-[0-9a-f-]{36}$/.test(id)) return null;
+  if (!logIdPattern.test(id)) return null;
   return (await withStore(() => logs().get(logKey(id), { type: 'json' }))) as WebhookLog | null;
 }
 

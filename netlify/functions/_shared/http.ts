@@ -113,9 +113,7 @@ export function handle(handler: (req: Request, context: unknown) => Promise<Resp
       return await handler(req, context);
     } catch (error) {
       if (error instanceof HttpError) return error.toResponse();
-      if (error instanceof StoreUnavailableError) {
-        return jsonError(503, 'store_unavailable', 'Storage is unavailable right now. Nothing was saved; please try again shortly.');
-      }
+      if (error instanceof StoreUnavailableError) return storeUnavailable();
       console.error(`[${new URL(req.url).pathname}]`, error instanceof Error ? error.message : 'unknown error');
       return jsonError(500, 'internal_error', 'Something went wrong on our side. Please try again.');
     }
@@ -124,6 +122,11 @@ export function handle(handler: (req: Request, context: unknown) => Promise<Resp
 
 /** Thrown by the store wrapper when Netlify Blobs cannot be reached. */
 export class StoreUnavailableError extends Error {}
+
+/** The answer while Netlify Blobs cannot be reached. */
+export function storeUnavailable(): Response {
+  return jsonError(503, 'store_unavailable', 'Storage is unavailable right now. Nothing was saved; please try again shortly.');
+}
 
 /** The caller's IP as Netlify reports it, for rate limits. */
 export function clientIp(req: Request, context?: unknown): string {

@@ -70,6 +70,12 @@ export async function searchContactsByEmail(
   };
 }
 
+/** One contact by id, with `properties` read back. */
+export async function getContact(client: Client, contactId: string, properties: string[]): Promise<ContactResult> {
+  const contact = await withRetry(() => client.crm.contacts.basicApi.getById(contactId, properties));
+  return { id: contact.id, properties: { ...contact.properties } };
+}
+
 export async function updateContact(client: Client, contactId: string, properties: Record<string, string>): Promise<void> {
   await withRetry(() => client.crm.contacts.basicApi.update(contactId, { properties }));
 }

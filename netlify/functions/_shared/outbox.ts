@@ -8,7 +8,8 @@
  */
 import type { Client } from '@hubspot/api-client';
 import { serverEnv } from './env';
-import { isRetryable, searchContactsByEmail, statusOf, updateContact } from './hubspot';
+import { getContact, isRetryable, searchContactsByEmail, statusOf, updateContact, type ContactResult } from './hubspot';
+import { StoreUnavailableError } from './http';
 import { store, withStore } from './store';
 
 /** Attempts in all (the request's own and the scheduled retries) before a message is failed. */
@@ -74,12 +75,16 @@ export async function enqueue(id: string, message: OutboxMessage, now = new Date
   };
   return withStore(async () => {
     const blobs = outboxStore();
+    const stored = (await blobs.get(messageKey(id), { type: 'json' })) as OutboxRecord | null;
+    if (stored) return { created: false, record: stored };
+    // The marker first: if the store fails between the two writes, what is left is a marker
+    // without its message, which the retry run drops, never a message that nothing delivers.
+    await blobs.set(pendingKey(id), '');
     const { modified } = await blobs.setJSON(messageKey(id), record, { onlyIfNew: true });
     if (!modified) {
       const existing = (await blobs.get(messageKey(id), { type: 'json' })) as OutboxRecord | null;
       return { created: false, record: existing ?? record };
     }
-    await blobs.set(pendingKey(id), '');
     return { created: true, record };
   });
 }
@@ -120,11 +125,11 @@ function withDeadline<T>(operation: Promise<T>, deadline: number): Promise<T> {
  * Finds the parent's contact, waiting out HubSpot's search lag: a contact created by a form
  * submission a moment ago is not searchable for a few seconds.
  */
-async function findContactId(client: Client, email: string, lagAttempts: number, deadline: number): Promise<string> {
+async function findContact(client: Client, email: string, properties: string[], lagAttempts: number, deadline: number): Promise<ContactResult> {
   for (let attempt = 1; attempt <= lagAttempts; attempt++) {
-    const found = await withDeadline(searchContactsByEmail(client, email, ['email']), deadline);
-    const id = found.results[0]?.id;
-    if (id) return id;
+    const found = await withDeadline(searchContactsByEmail(client, email, ['email', ...properties]), deadline);
+    const contact = found.results[0];
+    if (contact) return contact;
     if (attempt < lagAttempts) {
       const wait = serverEnv.hubspotRetryBaseMs * 2 ** (attempt - 1);
       if (Date.now() + wait >= deadline) break;
@@ -137,18 +142,22 @@ async function findContactId(client: Client, email: string, lagAttempts: number,
 async function deliver(client: Client, record: OutboxRecord, options: { lagAttempts: number; budgetMs: number }): Promise<string> {
   const deadline = Date.now() + options.budgetMs;
   try {
-    const contactId = record.contactId ?? (await findContactId(client, record.message.parentEmail, options.lagAttempts, deadline));
-    const properties = serverEnv.contactProperties;
-    await withDeadline(
-      updateContact(client, contactId, {
-        [properties.emailSubject]: record.message.subject,
-        [properties.emailBody]: record.message.body,
-        // Last, so the workflow that fires on this change already sees the subject and body.
-        [properties.sendChoice]: PLATFORM_SEND_VALUE,
-      }),
-      deadline,
-    );
-    return contactId;
+    const names = serverEnv.contactProperties;
+    const wanted = {
+      [names.emailSubject]: record.message.subject,
+      [names.emailBody]: record.message.body,
+      // Last, so the workflow that fires on this change already sees the subject and body.
+      [names.sendChoice]: PLATFORM_SEND_VALUE,
+    };
+    const contact = record.contactId
+      ? await withDeadline(getContact(client, record.contactId, Object.keys(wanted)), deadline)
+      : await findContact(client, record.message.parentEmail, Object.keys(wanted), options.lagAttempts, deadline);
+    // An earlier attempt may have delivered it without recording so (the store failed after
+    // HubSpot accepted): the contact already holds this message, and setting it again could send
+    // it twice, while changing nothing on the contact.
+    if (Object.entries(wanted).every(([name, value]) => contact.properties[name] === value)) return contact.id;
+    await withDeadline(updateContact(client, contact.id, wanted), deadline);
+    return contact.id;
   } catch (error) {
     if (error instanceof DeliveryError) throw error;
     const status = statusOf(error);
@@ -187,6 +196,14 @@ export async function attemptDelivery(
       nextAttemptAt: new Date(at.getTime() + RETRY_BASE_MS * 2 ** (attempts - 1)).toISOString(),
     };
   }
-  await save(next);
+  try {
+    await save(next);
+  } catch (error) {
+    // HubSpot has been asked already, so the answer reports what it did. The store still holds
+    // the message as pending, and the retry run settles it (recognising a delivered one above);
+    // only "failed" would contradict that, so it stays a store failure.
+    if (!(error instanceof StoreUnavailableError) || next.status === 'failed') throw error;
+    console.error('[outbox] the outcome of', record.id, 'could not be recorded:', next.status);
+  }
   return next;
 }

@@ -7,9 +7,25 @@ import { StoreUnavailableError } from './http';
 
 export type StoreName = 'nominations' | 'outbox' | 'webhook-configs' | 'webhook-logs' | 'hubspot-configs' | 'sessions' | 'rate-limits' | 'subscriptions';
 
+/**
+ * The Blobs client reports a conditional write (`onlyIfNew`) that the store answered with an error
+ * as `{ modified: true }`, a claim taken for a write that never happened. Such an answer is thrown
+ * here instead, so the client retries it and then fails like any other store error.
+ */
+const failConditionalErrors: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  const headers = new Headers(init?.headers);
+  const conditional = headers.has('if-none-match') || headers.has('if-match');
+  if (conditional && (response.status === 429 || response.status >= 500)) {
+    await response.body?.cancel();
+    throw new Error(`Netlify Blobs answered ${response.status} to a conditional write.`);
+  }
+  return response;
+};
+
 export function store(name: StoreName, options: { strong?: boolean } = {}): Store {
   try {
-    return getStore({ name, consistency: options.strong ? 'strong' : 'eventual' });
+    return getStore({ name, consistency: options.strong ? 'strong' : 'eventual', fetch: failConditionalErrors });
   } catch (error) {
     throw new StoreUnavailableError(error instanceof Error ? error.message : 'Blobs unavailable');
   }
