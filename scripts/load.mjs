@@ -5,37 +5,22 @@
  *     local Blobs store), with p50/p99 latency and throughput printed.
  *  2. 500 signed Calendly deliveries, a quarter of them duplicates: exactly one log per event
  *     (see scripts/load/calendly.mjs; it needs the admin API to register a signing key).
+ * The clients keep 50 requests open; the origin sees at most LOAD_ORIGIN_CONCURRENCY (default 6)
+ * at once, as Netlify would spread them over warm instances. `netlify serve` instead starts a new
+ * worker thread, a cold start of ~150-300 ms CPU, for every call: with 50 at once on two cores
+ * the threads pile up faster than they exit and the process runs out of memory after ~1,000 calls.
  */
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { percentile, pool } from './bench/_load.mjs';
 import { root, table, withServer } from './bench/_server.mjs';
 
 const port = Number(process.env.LOAD_PORT || 8894);
 const TOTAL = Number(process.env.LOAD_NOMINATIONS || 2000);
 const CONCURRENCY = Number(process.env.LOAD_CONCURRENCY || 50);
+const ORIGIN_CONCURRENCY = Number(process.env.LOAD_ORIGIN_CONCURRENCY || 6);
 const blobsDir = join(root, '.netlify', 'blobs-serve');
-
-export function percentile(sorted, p) {
-  if (!sorted.length) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-/** Runs `count` tasks with at most `concurrency` in flight; returns each one's latency in ms. */
-export async function pool(count, concurrency, task) {
-  const latencies = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const index = next++;
-      const started = performance.now();
-      await task(index);
-      latencies.push(performance.now() - started);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return latencies.sort((a, b) => a - b);
-}
 
 /** Every JSON record under the local Blobs folder whose path mentions `storeName`. */
 export function storedRecords(storeName) {
@@ -63,6 +48,9 @@ export function storedRecords(storeName) {
 
 rmSync(blobsDir, { recursive: true, force: true });
 await withServer(port, async (base) => {
+  // The emulator's own cost per call, for reading the figures below.
+  const cold = await pool(10, 1, async () => (await fetch(`${base}/api/health`)).arrayBuffer());
+  console.log(`netlify serve: GET /api/health (a function doing nothing) p50 ${percentile(cold, 50).toFixed(0)} ms, one at a time.\n`);
   const run = `load-${Date.now()}`;
   let failures = 0;
   const statuses = new Map();
@@ -88,11 +76,12 @@ await withServer(port, async (base) => {
   const names = storedRecords('nominations').map((record) => record.data?.yourName).filter((name) => typeof name === 'string' && name.startsWith(run));
   const distinct = new Set(names);
   table(
-    ['test', 'requests', 'concurrency', 'answers', 'stored', 'distinct', 'p50', 'p99', 'throughput'],
+    ['test', 'requests', 'concurrency', 'at origin', 'answers', 'stored', 'distinct', 'p50', 'p99', 'throughput'],
     [[
       'POST /api/nominations',
       TOTAL,
       CONCURRENCY,
+      ORIGIN_CONCURRENCY,
       [...statuses].map(([status, n]) => `${status}×${n}`).join(' '),
       names.length,
       distinct.size,
@@ -114,4 +103,4 @@ await withServer(port, async (base) => {
     console.log('\n(Calendly delivery load: scripts/load/calendly.mjs is not present.)');
   }
   if (!exact) process.exitCode = 1;
-});
+}, { maxInFlight: ORIGIN_CONCURRENCY });

@@ -9,8 +9,39 @@ import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 
 const compressible = /^(text\/|application\/(javascript|json|xml|manifest\+json)|image\/svg\+xml)/;
 
-export function startCompressingProxy(port, originPort) {
-  const server = createServer((req, res) => {
+/** At most `limit` requests upstream at once; the rest wait their turn in arrival order. */
+function gate(limit) {
+  let active = 0;
+  const waiting = [];
+  const release = () => {
+    active--;
+    waiting.shift()?.();
+  };
+  return (start) => {
+    const run = () => {
+      active++;
+      start(release);
+    };
+    if (active < limit) run();
+    else waiting.push(run);
+  };
+}
+
+/**
+ * `maxInFlight` (optional) bounds the requests the origin sees at once, as a platform that scales
+ * out would: `netlify serve` starts a fresh worker thread for every function call.
+ */
+export function startCompressingProxy(port, originPort, { maxInFlight = Infinity } = {}) {
+  const admit = gate(maxInFlight);
+  const server = createServer((req, res) => admit((release) => {
+    let released = false;
+    const done = () => {
+      if (!released) {
+        released = true;
+        release();
+      }
+    };
+    res.on('close', done);
     const headers = { ...req.headers, host: `localhost:${originPort}` };
     delete headers['accept-encoding'];
     const upstream = request({ host: '127.0.0.1', port: originPort, method: req.method, path: req.url, headers }, (answer) => {
@@ -33,6 +64,6 @@ export function startCompressingProxy(port, originPort) {
       res.end();
     });
     pipeline(req, upstream, () => {});
-  });
+  }));
   return new Promise((resolve) => server.listen(port, () => resolve(server)));
 }

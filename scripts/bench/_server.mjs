@@ -6,15 +6,16 @@ import { startCompressingProxy } from './_compress.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-export async function withServer(port, body) {
+export async function withServer(port, body, { maxInFlight } = {}) {
   const base = `http://localhost:${port}`;
   // Like Netlify's CDN, the measured origin answers compressed (BENCH_COMPRESS=0 measures it raw).
   const compress = process.env.BENCH_COMPRESS !== '0';
   const originPort = compress ? Number(process.env.BENCH_ORIGIN_PORT || port + 1) : port;
-  const proxy = compress ? await startCompressingProxy(port, originPort) : undefined;
+  const proxy = compress ? await startCompressingProxy(port, originPort, { maxInFlight }) : undefined;
   const child = spawn('node', [join(root, 'scripts', 'start.mjs')], {
     cwd: root,
-    env: { ...process.env, PORT: String(originPort), ADMIN_PASSWORD: process.env.ADMIN_PASSWORD || 'bench-admin-password' },
+    // SITE_URL: the site's own origin, as browsers name it in Origin headers, is the proxy's.
+    env: { ...process.env, PORT: String(originPort), SITE_URL: process.env.SITE_URL || base, ADMIN_PASSWORD: process.env.ADMIN_PASSWORD || 'bench-admin-password' },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
   });
