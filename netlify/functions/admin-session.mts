@@ -5,14 +5,22 @@ import { allowMethods, clientIp, handle, HttpError, json, readJson } from './_sh
 import { assertNotLocked, clearFailures, recordFailure } from './_shared/rate-limit';
 
 /**
- * The admin session. GET: who is signed in (401 if nobody). POST: sign in with the login schema.
+ * The admin session. GET: who is signed in (`session: null` if nobody: asking is not an error, and
+ * a 401 would put an error in every visitor's console). POST: sign in with the login schema.
  * DELETE: sign out, ending the session on the server.
  */
 export default handle(async (req, context) => {
   const refused = allowMethods(req, ['GET', 'POST', 'DELETE']);
   if (refused) return refused;
 
-  if (req.method === 'GET') return json({ session: await requireAdmin(req) });
+  if (req.method === 'GET') {
+    try {
+      return json({ session: await requireAdmin(req) });
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 401) return json({ session: null });
+      throw error;
+    }
+  }
 
   requireSameOrigin(req);
 

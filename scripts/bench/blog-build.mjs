@@ -65,10 +65,11 @@ export async function run() {
     await fake.close();
   }
   table(['posts', 'build time', 'per post'], rows);
-  // Linear growth means a fixed cost plus a constant cost per post: compare the marginal costs.
-  for (let i = 1; i < rows.length; i++) {
-    const [fromPosts, fromTime] = rows[i - 1];
-    const [toPosts, toTime] = rows[i];
+  // Linear growth means a fixed cost plus a constant cost per post; the ends of the range give
+  // the slope (between neighbouring rows, a second of machine noise swamps it).
+  if (rows.length > 1) {
+    const [fromPosts, fromTime] = rows[0];
+    const [toPosts, toTime] = rows[rows.length - 1];
     const marginal = ((Number.parseFloat(toTime) - Number.parseFloat(fromTime)) * 1000) / (toPosts - fromPosts);
     console.log(`${fromPosts} → ${toPosts} posts: ${marginal.toFixed(1)} ms per extra post`);
   }

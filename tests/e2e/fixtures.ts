@@ -1,7 +1,8 @@
 /**
  * The e2e `test`: every page runs hermetically. HubSpot's form embed is replaced by the local
  * fake (tests/fakes/form-embed.js); every other request off this machine is aborted, as it would
- * fail here anyway. Use `embed: 'fail'` to simulate an embed that cannot load.
+ * fail here anyway. Use `embed: 'fail'` to simulate an embed that cannot load. Any
+ * Content-Security-Policy violation is logged as a console error.
  */
 import { test as base, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
@@ -21,6 +22,13 @@ export const test = base.extend<{ embed: 'fake' | 'fail'; consoleErrors: string[
   },
   page: async ({ page, embed }, use) => {
     // Playwright runs the most recently registered matching route first.
+    // Chrome reports some Content-Security-Policy violations (an eval probe, say) only as DevTools
+    // issues; make every one a console error, which the tests treat as a failure.
+    await page.addInitScript(() =>
+      document.addEventListener('securitypolicyviolation', (event) =>
+        console.error(`Content-Security-Policy violation: ${event.violatedDirective} ${event.blockedURI} (${event.sourceFile}:${event.lineNumber})`),
+      ),
+    );
     await page.route(/^https?:\/\/(?!localhost|127\.0\.0\.1)/, (route) => route.abort('blockedbyclient'));
     await page.route('https://js.hsforms.net/**', (route) =>
       embed === 'fake' ? route.fulfill({ body: fakeEmbed, contentType: 'application/javascript' }) : route.abort('failed'),

@@ -27,6 +27,9 @@ test.describe('every route', () => {
         await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
         await expect(page.getByRole('contentinfo')).toBeVisible();
       }
+      // Scrolled through, so that everything loaded on view (islands, forms) runs under the policy.
+      await page.mouse.wheel(0, 30_000);
+      await page.waitForLoadState('networkidle');
       expect(errors).toEqual([]);
     });
   }

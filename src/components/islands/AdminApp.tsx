@@ -22,8 +22,8 @@ export default function AdminApp() {
 
   useEffect(() => {
     let live = true;
-    apiRequest<{ session: Session }>('GET', '/api/admin/session', undefined, { quiet401: true })
-      .then(({ session }) => live && setState({ kind: 'signed-in', session }))
+    apiRequest<{ session: Session | null }>('GET', '/api/admin/session', undefined, { quiet401: true })
+      .then(({ session }) => live && setState(session ? { kind: 'signed-in', session } : { kind: 'signed-out' }))
       .catch(() => live && setState({ kind: 'signed-out' }));
     setUnauthorizedHandler((message) => setState({ kind: 'signed-out', notice: message }));
     return () => {
