@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { enhanced, hydrated } from './helpers';
+import { enhanced } from './helpers';
 
 test.describe('home hero', () => {
   test('headline, sub-line, trust badges and the register call to action', async ({ page }) => {
@@ -243,7 +243,7 @@ test.describe('comparison', () => {
     await page.goto('/');
     const widget = page.locator('[data-comparison]');
     const slider = page.getByRole('slider', { name: /Compare traditional school/ });
-    await hydrated(page, '[data-comparison]');
+    await enhanced(page, 'comparison-slider');
     await expect(slider).toHaveAttribute('aria-valuenow', '50');
     const box = (await widget.boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.25, box.y + box.height / 2);
@@ -267,7 +267,7 @@ test.describe('comparison', () => {
   test('is a keyboard slider', async ({ page }) => {
     await page.goto('/');
     const slider = page.getByRole('slider', { name: /Compare traditional school/ });
-    await hydrated(page, '[data-comparison]');
+    await enhanced(page, 'comparison-slider');
     await slider.focus();
     await page.keyboard.press('ArrowRight');
     await expect(slider).toHaveAttribute('aria-valuenow', '55');
@@ -291,7 +291,7 @@ test.describe('comparison on a touch screen', () => {
   test('a tap moves the divider there', async ({ page }) => {
     await page.goto('/');
     const widget = page.locator('[data-comparison]');
-    await hydrated(page, '[data-comparison]');
+    await enhanced(page, 'comparison-slider');
     const slider = page.getByRole('slider', { name: /Compare traditional school/ });
     await expect(slider).toHaveAttribute('aria-valuenow', '50');
     const box = (await widget.boundingBox())!;
