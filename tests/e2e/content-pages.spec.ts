@@ -217,6 +217,7 @@ test.describe('/webinar-thank-you', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank you for registering!');
     await expect(page.locator('main')).toContainText('From Busy to Brilliant');
     await expect(page.locator('main')).toContainText('Sept 25 at 12:00 PM ET');
+    await expect(page.getByRole('heading', { level: 1 }).locator('+ p')).toHaveText("You're registered for our webinar From Busy to Brilliant on Sept 25 at 12:00 PM ET.");
     await expect(page.getByRole('heading', { name: 'Check Your Email' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Save the Date' })).toBeVisible();
     const canvas = page.locator('canvas[data-confetti-canvas]');
