@@ -6,8 +6,8 @@
  * In-process: `const fake = await startCalendlyFake()`. As a process (for `npm start` in e2e):
  * `node tests/fakes/calendly.ts --port 8913`, controlled through `POST /__fake/*`.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type ServerResponse } from 'node:http';
+import { listen, readBody } from './_http.ts';
 
 export const FAKE_CALENDLY_TOKEN = 'fake-calendly-token';
 const API = 'https://api.calendly.com';
@@ -57,18 +57,6 @@ function send(res: ServerResponse, status: number, body?: unknown): void {
 
 function calendlyError(res: ServerResponse, status: number, title: string, message: string, details?: Array<{ parameter: string; message: string }>): void {
   send(res, status, { title, message, ...(details ? { details } : {}) });
-}
-
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
 
 export async function startCalendlyFake(options: { port?: number; token?: string } = {}): Promise<CalendlyFake> {
@@ -207,15 +195,7 @@ export async function startCalendlyFake(options: { port?: number; token?: string
     }
   }
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  fake.port = port;
-  fake.url = `http://127.0.0.1:${port}`;
-  fake.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  Object.assign(fake, await listen(server, options.port));
   return fake as CalendlyFake;
 }
 

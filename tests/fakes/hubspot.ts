@@ -7,8 +7,8 @@
  * In-process: `const fake = await startHubSpotFake()`. As a process (for `npm start` in e2e):
  * `node tests/fakes/hubspot.ts --port 8911`, controlled through `POST /__fake/*`.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type ServerResponse } from 'node:http';
+import { listen, readBody } from './_http.ts';
 
 export const FAKE_HUBSPOT_TOKEN = 'fake-hubspot-token';
 
@@ -69,18 +69,6 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
 
 function hubspotError(res: ServerResponse, status: number, category: string, message: string, headers: Record<string, string> = {}): void {
   send(res, status, { status: 'error', message, correlationId: crypto.randomUUID(), category }, headers);
-}
-
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
 
 export async function startHubSpotFake(options: { port?: number; token?: string } = {}): Promise<HubSpotFake> {
@@ -267,15 +255,7 @@ export async function startHubSpotFake(options: { port?: number; token?: string 
     }
   }
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  fake.port = port;
-  fake.url = `http://127.0.0.1:${port}`;
-  fake.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  Object.assign(fake, await listen(server, options.port));
   return fake as HubSpotFake;
 }
 

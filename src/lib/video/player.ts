@@ -5,7 +5,6 @@
 import { toYouTubeEmbedUrl } from '../youtube';
 
 export const VIDEO_FALLBACK_TEXT = 'Your browser does not support the video tag.';
-export const PARENT_VIDEOS_UNAVAILABLE = 'Videos are temporarily unavailable. Please check back soon.';
 
 export interface PlayerSource {
   /** An mp4 or a YouTube watch, short-link, Shorts or embed URL. */

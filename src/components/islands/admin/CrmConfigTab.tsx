@@ -5,7 +5,7 @@ import { hubspotConfigSchema } from '../../../lib/schemas';
 import { buttonClass, cardClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
-import { CheckboxField, EmptyState, StatusBadge, TextAreaField, TextField } from './fields';
+import { CheckboxField, EmptyState, StatusBadge, TextAreaField, TextField, DialogActions } from './fields';
 
 type HubSpotConfig = ReturnType<typeof publicHubSpotConfig>;
 interface Answer {
@@ -155,14 +155,7 @@ function AddConfigDialog({ open, onClose, onCreated }: { open: boolean; onClose:
           autoComplete="new-password"
         />
         <CheckboxField label="Active" name="isActive" checked={form.isActive} onChange={set('isActive')} hint="An active configuration replaces the current one." />
-        <div className="flex justify-end gap-2 border-t border-line pt-4">
-          <button type="button" className={buttonClass('secondary', 'sm')} onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className={buttonClass('primary', 'sm')} disabled={busy}>
-            {busy ? 'Saving…' : 'Save Configuration'}
-          </button>
-        </div>
+        <DialogActions onCancel={onClose} busy={busy} label="Save Configuration" busyLabel="Saving…" />
       </form>
     </ReactDialog>
   );

@@ -4,7 +4,7 @@ import { connectionTestSchema } from '../../../lib/schemas';
 import { buttonClass, cardClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
-import { TextField } from './fields';
+import { TextField, DialogActions } from './fields';
 
 const services = [
   {
@@ -97,14 +97,7 @@ function TestDialog({ service, onClose }: { service: Service | null; onClose: ()
           error={error}
           autoComplete="off"
         />
-        <div className="flex justify-end gap-2 border-t border-line pt-4">
-          <button type="button" className={buttonClass('secondary', 'sm')} onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className={buttonClass('primary', 'sm')} disabled={busy}>
-            {busy ? 'Testing…' : 'Test Connection'}
-          </button>
-        </div>
+        <DialogActions onCancel={onClose} busy={busy} label="Test Connection" busyLabel="Testing…" />
       </form>
     </ReactDialog>
   );

@@ -5,7 +5,7 @@ import { webhookConfigSchema, webhookEvents } from '../../../lib/schemas';
 import { buttonClass, cardClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
-import { CheckboxField, CheckboxGroup, EmptyState, SelectField, StatusBadge, TextAreaField, TextField } from './fields';
+import { CheckboxField, CheckboxGroup, EmptyState, SelectField, StatusBadge, TextAreaField, TextField, DialogActions } from './fields';
 
 type Webhook = ReturnType<typeof publicWebhookConfig>;
 
@@ -262,14 +262,7 @@ function AddWebhookDialog({ open, onClose, onCreated }: { open: boolean; onClose
           hint="Left empty, a random key is generated. It is stored encrypted and shown masked."
         />
         <CheckboxField label="Active" name="isActive" checked={form.isActive} onChange={set('isActive')} hint="Only active webhooks accept deliveries." />
-        <div className="flex justify-end gap-2 border-t border-line pt-4">
-          <button type="button" className={buttonClass('secondary', 'sm')} onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className={buttonClass('primary', 'sm')} disabled={busy}>
-            {busy ? 'Creating…' : 'Create Webhook'}
-          </button>
-        </div>
+        <DialogActions onCancel={onClose} busy={busy} label="Create Webhook" busyLabel="Creating…" />
       </form>
     </ReactDialog>
   );

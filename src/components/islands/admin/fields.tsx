@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react';
+import { buttonClass } from '../../../lib/ui';
 
 const inputClass =
   'mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-sm text-ink placeholder:text-muted aria-[invalid=true]:border-danger-600';
@@ -234,6 +235,20 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
     <div className="rounded-card border border-dashed border-line bg-white px-6 py-10 text-center">
       <p className="font-semibold text-ink">{title}</p>
       {children && <div className="mt-1 text-sm text-muted">{children}</div>}
+    </div>
+  );
+}
+
+/** A dialog form's footer: Cancel, and the submit button that names what is under way while busy. */
+export function DialogActions({ onCancel, busy, label, busyLabel }: { onCancel: () => void; busy: boolean; label: string; busyLabel: string }) {
+  return (
+    <div className="flex justify-end gap-2 border-t border-line pt-4">
+      <button type="button" className={buttonClass('secondary', 'sm')} onClick={onCancel}>
+        Cancel
+      </button>
+      <button type="submit" className={buttonClass('primary', 'sm')} disabled={busy}>
+        {busy ? busyLabel : label}
+      </button>
     </div>
   );
 }
