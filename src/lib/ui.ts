@@ -19,8 +19,13 @@ const sizes: Record<ButtonSize, string> = {
   lg: 'min-h-12 px-7 text-base',
 };
 
+/** Joins the class names that are set. */
+export function cx(...names: Array<string | false | null | undefined>): string {
+  return names.filter(Boolean).join(' ');
+}
+
 export function buttonClass(variant: ButtonVariant = 'primary', size: ButtonSize = 'md', extra?: string): string {
-  return [base, variants[variant], sizes[size], extra].filter(Boolean).join(' ');
+  return cx(base, variants[variant], sizes[size], extra);
 }
 
 export const cardClass = 'rounded-card border border-line bg-white p-6 shadow-card';

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { layoutShifts } from './helpers';
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 
@@ -19,6 +20,22 @@ test.describe('/form', () => {
       expect(consoleErrors).toEqual([]);
     });
   }
+
+  test('the chosen form shows without waiting for the bundled script', async ({ page }) => {
+    await page.route(/\/_astro\/.*\.js$/, (route) => route.abort());
+    await page.goto('/form?type=newsletter&ambassadorId=amb-1');
+    await expect(heading(page)).toHaveText('Stay Connected');
+    await expect(page.getByText('Form Not Found')).toBeHidden();
+    await page.goto('/form?type=nope');
+    await expect(heading(page)).toHaveText('Form Not Found');
+  });
+
+  test('nothing on screen moves when the embedded form renders (phone)', async ({ page }) => {
+    await page.setViewportSize({ width: 412, height: 823 });
+    await page.goto('/form?type=referSchool');
+    await expect(page.locator('[data-form-type="referSchool"] form')).toBeVisible();
+    expect(await layoutShifts(page)).toEqual([]);
+  });
 
   for (const search of ['', '?type=unknown', '?type=__proto__', '?type=REFERSCHOOL', '?type=<script>alert(1)</script>']) {
     test(`"${search || 'no type'}" shows Form Not Found with the available types`, async ({ page, consoleErrors }) => {

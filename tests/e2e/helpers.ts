@@ -10,3 +10,18 @@ export async function enhanced(page: Page, selector: string): Promise<void> {
     await expect(element).toHaveAttribute('data-enhanced', 'true');
   }
 }
+
+/** The layout shifts the page has had so far (each a Layout Instability entry's value). */
+export async function layoutShifts(page: Page): Promise<number[]> {
+  return page.evaluate(
+    () =>
+      new Promise<number[]>((resolve) => {
+        new PerformanceObserver((list) => resolve(list.getEntries().map((entry) => (entry as PerformanceEntry & { value: number }).value))).observe({
+          type: 'layout-shift',
+          buffered: true,
+        });
+        // The observer reports buffered entries at once when there are any.
+        setTimeout(() => resolve([]), 500);
+      }),
+  );
+}

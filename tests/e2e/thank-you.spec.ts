@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures';
+import { layoutShifts } from './helpers';
 
 const full =
   '/thank-you?assigned_to=Jordan%20Lee&event_type_name=Intro%20Call&event_start_time=2025-09-25T16%3A00%3A00Z&event_end_time=2025-09-25T16%3A30%3A00Z' +
@@ -78,6 +79,40 @@ test.describe('/thank-you', () => {
     });
     await page.goto('/thank-you?invitee_full_name=Ana');
     await expect(page.getByText('Loading...', { exact: true })).toBeVisible();
+    // The confirmation is in the prebuilt page, so the largest text never waits for the island;
+    // what follows the details appears with them instead of being pushed down.
+    await expect(page.getByTestId('booking-confirmation')).toHaveText("Thank you! Your call is confirmed and we're looking forward to speaking with you.");
+    await expect(page.getByRole('heading', { name: 'Meeting Confirmation Details' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: "Make sure it's in the calendar" })).toBeHidden();
+    await expect(page.getByText('Speak Soon!')).toBeHidden();
     await expect(page.getByText('AttendeeAna')).toBeVisible();
+    await expect(page.getByText('Loading...', { exact: true })).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: "Make sure it's in the calendar" })).toBeVisible();
+    await expect(page.getByText('Speak Soon!')).toBeVisible();
+  });
+
+  for (const [name, url] of [
+    ['without parameters', '/thank-you'],
+    ['with a booking', full],
+  ] as const) {
+    test(`nothing moves while the booking is filled in (${name})`, async ({ page }) => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(url);
+      await expect(page.getByText('Speak Soon!')).toBeVisible();
+      await page.waitForTimeout(300);
+      const shifts = await layoutShifts(page);
+      expect(shifts).toEqual([]);
+    });
+  }
+
+  test('without JavaScript it confirms and points to the email, never "Loading..."', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto('/thank-you?invitee_full_name=Ana');
+    await expect(page.getByTestId('booking-confirmation')).toContainText('Your call is confirmed');
+    await expect(page.getByText('The details of your meeting are in the confirmation email we sent you.')).toBeVisible();
+    await expect(page.getByText('Loading...', { exact: true })).toBeHidden();
+    await expect(page.getByText('Speak Soon!')).toBeVisible();
+    await context.close();
   });
 });

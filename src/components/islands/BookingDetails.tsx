@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { crmErrors } from '../../lib/email/messages';
 import { formatMeetingTime, readBooking, safeHttpUrl, type Booking } from '../../lib/booking';
-import { buttonClass } from '../../lib/ui';
+import { buttonClass, cx } from '../../lib/ui';
 
 /** §9: the contact lookup starts 300 ms after load and gives up after 5 s. */
 export const LOOKUP_DELAY_MS = 300;
@@ -89,20 +89,18 @@ export default function BookingDetails() {
     };
   }, []);
 
-  if (!booking) {
-    return (
-      <p className="py-10 text-center text-muted" role="status">
-        Loading...
-      </p>
-    );
-  }
-
-  const hasDetails = booking.attendee || booking.email || booking.start || booking.meetingType || booking.host || booking.meetingUrl;
+  // The prebuilt page (booking not read yet) already has the confirmation, so the page's largest
+  // text never waits for this island. What follows the details appears with them rather than
+  // being pushed down by them (no layout shift); without JavaScript it shows at once.
+  const hasDetails = booking && (booking.attendee || booking.email || booking.start || booking.meetingType || booking.host || booking.meetingUrl);
+  const withDetails = booking ? undefined : '[.js_&]:hidden';
   return (
     <div className="space-y-8">
       {confettiOn && <canvas ref={canvas} aria-hidden="true" className="pointer-events-none fixed inset-0 z-[70] h-full w-full" />}
       <p className="text-center text-lg text-ink-soft" data-testid="booking-confirmation">
-        {booking.firstName ? `Thank you, ${booking.firstName}! ` : 'Thank you! '}
+        {/* On a line of its own, so adding the name does not reflow (shift) the sentence, and shown
+            once the name is known, so the centred line does not move either. */}
+        <span className={cx('block font-semibold text-ink', booking ? undefined : '[.js_&]:invisible')}>{booking?.firstName ? `Thank you, ${booking.firstName}!` : 'Thank you!'}</span>{' '}
         Your call is confirmed and we're looking forward to speaking with you.
       </p>
 
@@ -110,7 +108,12 @@ export default function BookingDetails() {
         <h2 id="booking-details-title" className="text-xl font-bold">
           Meeting Confirmation Details
         </h2>
-        {hasDetails ? (
+        {!booking ? (
+          <p className="mt-4 text-ink-soft" role="status">
+            <span className="[.no-js_&]:hidden">Loading...</span>
+            <span className="[.js_&]:hidden">The details of your meeting are in the confirmation email we sent you.</span>
+          </p>
+        ) : hasDetails ? (
           <dl className="mt-4">
             {booking.attendee && <Row label="Attendee">{booking.attendee}</Row>}
             {booking.email && <Row label="Email">{booking.email}</Row>}
@@ -128,12 +131,12 @@ export default function BookingDetails() {
         ) : (
           <p className="mt-4 text-ink-soft">The details of your meeting are in the confirmation email we sent you.</p>
         )}
-        <p className="mt-4 min-h-5 text-sm text-muted" role="status">
+        <p className={cx('mt-4 min-h-5 text-sm text-muted', withDetails)} role="status">
           {lookingUp ? 'Loading contact information...' : ''}
         </p>
       </section>
 
-      <section aria-labelledby="calendar-title" className="rounded-card border border-brand-200 bg-brand-50 p-6 sm:p-8">
+      <section aria-labelledby="calendar-title" className={cx('rounded-card border border-brand-200 bg-brand-50 p-6 sm:p-8', withDetails)}>
         <h2 id="calendar-title" className="text-xl font-bold">
           Make sure it's in the calendar
         </h2>
@@ -142,7 +145,7 @@ export default function BookingDetails() {
         </p>
       </section>
 
-      <p className="text-center text-title font-extrabold tracking-tight text-brand-700">Speak Soon!</p>
+      <p className={cx('text-center text-title font-extrabold tracking-tight text-brand-700', withDetails)}>Speak Soon!</p>
     </div>
   );
 }
