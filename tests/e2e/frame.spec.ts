@@ -22,7 +22,8 @@ test.describe('every route', () => {
       await expect(page.getByRole('heading', { level: 1 }).first()).toHaveText(route.heading);
       const canonical = await page.locator('link[rel="canonical"]').getAttribute('href');
       expect(canonical).toMatch(/^https?:\/\//);
-      await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /index/);
+      // §1: every route is 'index, follow' unless the host is a staging one (the e2e build is not).
+      await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'index, follow');
       if (route.path !== '/webhook-config') {
         await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
         await expect(page.getByRole('contentinfo')).toBeVisible();
@@ -64,7 +65,10 @@ test.describe('SEO files', () => {
     expect(pages).toContain('/faqs</loc>');
     expect(pages).not.toContain('/webhook-config');
     const robots = await request.get('/robots.txt');
-    expect(await robots.text()).toMatch(/Sitemap: .*sitemap-index\.xml/);
+    const rules = await robots.text();
+    expect(rules).toMatch(/Sitemap: .*sitemap-index\.xml/);
+    // Every route may be crawled (§1 robots rule); unlisted pages are only left out of the sitemap.
+    expect(rules).not.toMatch(/^Disallow:\s*\/\S*/m);
   });
 
   test('every page carries organisation structured data and social tags', async ({ page }) => {
@@ -77,6 +81,24 @@ test.describe('SEO files', () => {
 });
 
 test.describe('header', () => {
+  for (const width of [768, 1024, 1280, 1440, 1920]) {
+    test(`at ${width} px the logo, search and ambassador menu share the top row, the links the row below`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto('/faqs');
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      const middle = async (locator: ReturnType<typeof page.locator>) => {
+        const box = (await locator.boundingBox())!;
+        return box.y + box.height / 2;
+      };
+      const logo = await middle(nav.getByRole('link', { name: /home$/ }));
+      expect(Math.abs((await middle(page.locator('[data-ambassador] summary'))) - logo)).toBeLessThan(8);
+      expect(Math.abs((await middle(nav.getByRole('button', { name: /Search/ }))) - logo)).toBeLessThan(8);
+      const links = await Promise.all(['Why This Matters', 'FAQs'].map((name) => middle(nav.getByRole('link', { name, exact: true }))));
+      expect(links[0]).toBeGreaterThan(logo + 20);
+      expect(Math.abs(links[1]! - links[0]!)).toBeLessThan(2);
+    });
+  }
+
   test('the current page link is marked and highlighted', async ({ page }) => {
     await page.goto('/real-stories');
     const nav = page.getByRole('navigation', { name: 'Main' });
