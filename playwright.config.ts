@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumFlags, chromiumPath } from './scripts/chromium.mjs';
 
 /** The e2e suite runs in Debian's Chromium against the production build served by `npm start`. */
 const port = Number(process.env.E2E_PORT || 8899);
@@ -12,16 +13,6 @@ export const fakeUrls = {
 };
 export const e2eAdminPassword = process.env.ADMIN_PASSWORD || 'e2e-admin-password';
 
-export const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -36,7 +27,7 @@ export default defineConfig({
   use: {
     baseURL,
     trace: 'off',
-    launchOptions: { executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: chromiumArgs },
+    launchOptions: { executablePath: chromiumPath, args: chromiumFlags },
   },
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },

@@ -5,6 +5,7 @@
  * uncompressed, so besides the raw bytes the table gives each body gzipped, as a CDN serves it
  * (Pagefind's index, fragments and WebAssembly are gzipped already and barely change).
  */
+import { chromiumFlags, chromiumPath } from '../chromium.mjs';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { table, withServer } from './_server.mjs';
@@ -15,7 +16,7 @@ const queries = (process.env.BENCH_SEARCH_QUERIES ?? 'mastery threshold,afternoo
 
 export async function run() {
   await withServer(Number(process.env.BENCH_PORT || 8896), async (base) => {
-    const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+    const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
     const rows = [];
     try {
       for (const query of queries) {
