@@ -120,6 +120,14 @@ test.describe('/lead-the-change email flow', () => {
     await expect(dialog(page).getByRole('alert')).toHaveText('Failed to send email via platform. Please try copying the content instead.');
     await expect(dialog(page).getByRole('button', { name: 'Send via our platform' })).toBeEnabled();
     expect((await contactOf(email))?.properties.choose_how_to_send_your_email).toBeUndefined();
+    // The toast is above the modal (not under its backdrop), reachable and dismissible there.
+    await page.locator('[data-toast="destructive"]').getByRole('button', { name: 'Dismiss notification' }).click();
+    await expect(toast(page)).toHaveCount(0);
+    await expect(dialog(page)).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog(page)).toBeHidden();
+    await expect(page.locator('toast-region')).toHaveCount(1);
+    expect(await page.locator('toast-region').evaluate((region) => region.closest('dialog'))).toBeNull();
   });
 
   test('the hsFormCallback message opens the dialog when the embed gives no callback', async ({ page }) => {

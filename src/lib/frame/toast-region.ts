@@ -32,22 +32,41 @@ function render(toast: Toast): HTMLElement {
   return card;
 }
 
+/** The modal dialog on top, if one is open: while it is, the rest of the page is inert and below it. */
+export function topModalDialog(root: ParentNode = document): HTMLDialogElement | undefined {
+  return [...root.querySelectorAll<HTMLDialogElement>('dialog[open]')].filter((dialog) => dialog.matches(':modal')).at(-1);
+}
+
+/**
+ * The toast live regions. While a modal dialog is open they live inside it (moved there as it
+ * opens, so the regions exist before any toast and are announced), which is the only place a toast
+ * can be seen, read and dismissed; they return to their place in the page when it closes.
+ */
 class ToastRegion extends HTMLElement {
-  #unsubscribe?: () => void;
+  #home: ParentNode | null = null;
+  #started = false;
 
   connectedCallback() {
+    // Moving the element into a dialog and back calls this again: start once.
+    if (this.#started) return;
+    this.#started = true;
+    this.#home = this.parentNode;
     const polite = this.querySelector<HTMLElement>('[data-toast-polite]');
     const assertive = this.querySelector<HTMLElement>('[data-toast-assertive]');
-    this.#unsubscribe = $toast.subscribe((toast) => {
+    $toast.subscribe((toast) => {
       polite?.replaceChildren();
       assertive?.replaceChildren();
       if (!toast) return;
       (toast.variant === 'destructive' ? assertive : polite)?.append(render(toast));
     });
+    new MutationObserver(() => this.#follow()).observe(document.documentElement, { subtree: true, childList: true, attributeFilter: ['open'] });
+    this.#follow();
   }
 
-  disconnectedCallback() {
-    this.#unsubscribe?.();
+  /** Into the modal dialog on top, or home when none is open (or the dialog it was in went away). */
+  #follow() {
+    const place = topModalDialog() ?? this.#home;
+    if (place && this.parentNode !== place) place.appendChild(this);
   }
 }
 
