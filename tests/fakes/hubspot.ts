@@ -94,7 +94,8 @@ export async function startHubSpotFake(options: { port?: number; token?: string 
       const now = new Date().toISOString();
       const contact: FakeContact = {
         id: String(nextId++),
-        properties: { email: email.toLowerCase(), ...properties },
+        // As if the contact came from a form submission just now (HubSpot sets this on every one).
+        properties: { email: email.toLowerCase(), recent_conversion_date: now, ...properties },
         createdAt: now,
         updatedAt: now,
         searchableAt: Date.now() + fake.searchLagMs,
@@ -148,6 +149,9 @@ export async function startHubSpotFake(options: { port?: number; token?: string 
         });
       }
       fake.formSubmissions.push({ portalId: submit[1]!, formGuid: submit[2]!, body });
+      // Like HubSpot, a submission by a known contact marks it as their most recent conversion.
+      const submitted = fake.findContact(fields.find((f) => f.name === 'email')!.value);
+      if (submitted) submitted.properties.recent_conversion_date = new Date().toISOString();
       return send(res, 200, { inlineMessage: 'Thanks for submitting the form.' });
     }
 

@@ -85,6 +85,57 @@ describe('POST /api/send-email', () => {
     expect(patches()).toHaveLength(1);
   });
 
+  describe('only for a parent who has just submitted the form', () => {
+    const minutes = (n: number) => new Date(Date.now() + n * 60_000).toISOString();
+
+    test.each([
+      ['never submitted a form', {}],
+      ['submitted an hour ago', { recent_conversion_date: minutes(-60) }],
+      ['submitted 40 minutes ago (epoch ms)', { recent_conversion_date: String(Date.now() - 40 * 60_000) }],
+    ])('a contact who %s gets nothing set now, and the message waits for the submission', async (_label, properties) => {
+      const contact = fake.addContact('ana@example.org', { recent_conversion_date: '', ...properties });
+      const input = message();
+      const { status, body } = await send(input);
+      expect(status).toBe(202);
+      expect(body.status).toBe('pending');
+      expect(patches()).toHaveLength(0);
+      expect(fake.contacts.get(contact.id)?.properties.choose_how_to_send_your_email).toBeUndefined();
+      expect(await readRecord(input.idempotencyKey)).toMatchObject({ status: 'pending', lastError: 'no_recent_submission' });
+    });
+
+    test('a submission HubSpot records a moment after the request is waited for, and the message sent', async () => {
+      const contact = fake.addContact('ana@example.org', { recent_conversion_date: minutes(-90) });
+      setTimeout(() => {
+        contact.properties.recent_conversion_date = new Date().toISOString();
+      }, 30);
+      const { status, body } = await send(message());
+      expect(status).toBe(200);
+      expect(body.status).toBe('sent');
+      expect(searches().length).toBeGreaterThan(1);
+    });
+
+    test('a submission made after the request does not count for it, and a stale one stops counting once the lag has passed', async () => {
+      const later = fake.addContact('ana@example.org', { recent_conversion_date: minutes(5) });
+      const first = message();
+      expect(await send(first)).toMatchObject({ status: 502, body: { error: { code: 'delivery_failed' } } });
+      expect(await readRecord(first.idempotencyKey)).toMatchObject({ status: 'failed', lastError: 'no_recent_submission' });
+
+      later.properties.recent_conversion_date = minutes(-60);
+      const stale = message();
+      expect((await send(stale)).status).toBe(202);
+      // Its retry run, more than ten minutes after the request, finds no newer submission.
+      const record = (await readRecord(stale.idempotencyKey)) as OutboxRecord;
+      await store('outbox', { strong: true }).setJSON(`messages/${stale.idempotencyKey}`, {
+        ...record,
+        createdAt: minutes(-11),
+        nextAttemptAt: minutes(-1),
+      });
+      await outboxRetry();
+      expect(await readRecord(stale.idempotencyKey)).toMatchObject({ status: 'failed', lastError: 'no_recent_submission' });
+      expect(patches()).toHaveLength(0);
+    });
+  });
+
   test('waits out HubSpot search lag for a contact created a moment ago', async () => {
     fake.searchLagMs = 40;
     fake.addContact('ana@example.org');

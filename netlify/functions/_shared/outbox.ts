@@ -21,6 +21,29 @@ export const LEASE_MS = 60_000;
 /** First delay between scheduled retries; doubles each time. */
 export const RETRY_BASE_MS = 5 * 60_000;
 
+/**
+ * Only a parent who has just submitted the email form can have the platform send: the contact's
+ * most recent form submission (HubSpot's `recent_conversion_date`) must fall between this long
+ * before the request and CONVERSION_SKEW_MS after it. Knowing a parent's email is not enough to
+ * send a school a message in their name.
+ */
+export const CONVERSION_WINDOW_MS = 30 * 60_000;
+/** Clock difference allowed between HubSpot and this function. */
+export const CONVERSION_SKEW_MS = 2 * 60_000;
+/** HubSpot records a submission a little after the visitor sends it; until then, wait and retry. */
+export const CONVERSION_LAG_MS = 10 * 60_000;
+export const RECENT_CONVERSION_PROPERTY = 'recent_conversion_date';
+
+/** Whether the contact's latest form submission is the one this message follows. */
+export function followsSubmission(conversion: string | null | undefined, createdAt: string): 'yes' | 'not_yet' | 'no' {
+  const requested = Date.parse(createdAt);
+  const submitted = conversion ? (/^\d+$/.test(conversion) ? Number(conversion) : Date.parse(conversion)) : NaN;
+  if (submitted >= requested - CONVERSION_WINDOW_MS && submitted <= requested + CONVERSION_SKEW_MS) return 'yes';
+  // A later submission cannot be the one this request followed.
+  if (submitted > requested + CONVERSION_SKEW_MS) return 'no';
+  return Date.now() < requested + CONVERSION_LAG_MS ? 'not_yet' : 'no';
+}
+
 export type OutboxStatus = 'pending' | 'sent' | 'failed';
 
 export interface OutboxMessage {
@@ -122,20 +145,28 @@ function withDeadline<T>(operation: Promise<T>, deadline: number): Promise<T> {
 }
 
 /**
- * Finds the parent's contact, waiting out HubSpot's search lag: a contact created by a form
- * submission a moment ago is not searchable for a few seconds.
+ * Finds the parent's contact, waiting out HubSpot's lag: a contact created by a form submission a
+ * moment ago is not searchable for a few seconds, and an existing contact shows the new
+ * submission a little after it is found. `ready` says when the contact found is up to date.
  */
-async function findContact(client: Client, email: string, properties: string[], lagAttempts: number, deadline: number): Promise<ContactResult> {
-  for (let attempt = 1; attempt <= lagAttempts; attempt++) {
-    const found = await withDeadline(searchContactsByEmail(client, email, ['email', ...properties]), deadline);
-    const contact = found.results[0];
-    if (contact) return contact;
-    if (attempt < lagAttempts) {
+async function findContact(
+  client: Client,
+  email: string,
+  properties: string[],
+  options: { lagAttempts: number; deadline: number; ready: (contact: ContactResult) => boolean },
+): Promise<ContactResult> {
+  let contact: ContactResult | undefined;
+  for (let attempt = 1; attempt <= options.lagAttempts; attempt++) {
+    const found = await withDeadline(searchContactsByEmail(client, email, ['email', ...properties]), options.deadline);
+    contact = found.results[0] ?? contact;
+    if (contact && options.ready(contact)) return contact;
+    if (attempt < options.lagAttempts) {
       const wait = serverEnv.hubspotRetryBaseMs * 2 ** (attempt - 1);
-      if (Date.now() + wait >= deadline) break;
+      if (Date.now() + wait >= options.deadline) break;
       await sleep(wait);
     }
   }
+  if (contact) return contact;
   throw new DeliveryError('contact_not_found', true);
 }
 
@@ -149,13 +180,22 @@ async function deliver(client: Client, record: OutboxRecord, options: { lagAttem
       // Last, so the workflow that fires on this change already sees the subject and body.
       [names.sendChoice]: PLATFORM_SEND_VALUE,
     };
-    const contact = record.contactId
-      ? await withDeadline(getContact(client, record.contactId, Object.keys(wanted)), deadline)
-      : await findContact(client, record.message.parentEmail, Object.keys(wanted), options.lagAttempts, deadline);
     // An earlier attempt may have delivered it without recording so (the store failed after
     // HubSpot accepted): the contact already holds this message, and setting it again could send
     // it twice, while changing nothing on the contact.
-    if (Object.entries(wanted).every(([name, value]) => contact.properties[name] === value)) return contact.id;
+    const holdsMessage = (contact: ContactResult) => Object.entries(wanted).every(([name, value]) => contact.properties[name] === value);
+    const follows = (contact: ContactResult) => followsSubmission(contact.properties[RECENT_CONVERSION_PROPERTY], record.createdAt);
+    const properties = [...Object.keys(wanted), RECENT_CONVERSION_PROPERTY];
+    const contact = record.contactId
+      ? await withDeadline(getContact(client, record.contactId, properties), deadline)
+      : await findContact(client, record.message.parentEmail, properties, {
+          lagAttempts: options.lagAttempts,
+          deadline,
+          ready: (found) => holdsMessage(found) || follows(found) !== 'not_yet',
+        });
+    if (holdsMessage(contact)) return contact.id;
+    const submitted = follows(contact);
+    if (submitted !== 'yes') throw new DeliveryError('no_recent_submission', submitted === 'not_yet');
     await withDeadline(updateContact(client, contact.id, wanted), deadline);
     return contact.id;
   } catch (error) {
