@@ -2,12 +2,13 @@ import type { Config } from '@netlify/functions';
 import { requireAdmin } from './_shared/auth';
 import { getLog, listLogs, syncLog } from './_shared/calendly-webhook';
 import { allowMethods, handle, HttpError, json } from './_shared/http';
+import { canRetrySync } from '../../src/lib/webhook-logs';
 
 const PAGE_SIZE = 20;
 
 /**
  * Webhook activity. GET: logs newest first, `?limit=` (1-100) and `?cursor=` to page on.
- * POST /{id}/retry: runs a failed HubSpot sync again.
+ * POST /{id}/retry: runs a failed HubSpot sync again, or one stuck pending (see canRetrySync).
  */
 export default handle(async (req) => {
   const refused = allowMethods(req, ['GET', 'POST']);
@@ -25,7 +26,7 @@ export default handle(async (req) => {
   if (!id) throw new HttpError(404, 'not_found', 'Retry a log with POST /api/webhook-logs/{id}/retry.');
   const log = await getLog(decodeURIComponent(id));
   if (!log) throw new HttpError(404, 'not_found', 'No webhook log with this id.');
-  if (log.hubspotSyncStatus !== 'error') throw new HttpError(409, 'not_failed', 'Only a failed HubSpot sync can be retried.');
+  if (!canRetrySync(log)) throw new HttpError(409, 'not_failed', 'Only a failed HubSpot sync, or one pending for more than 5 minutes, can be retried.');
   return json({ log: await syncLog(log) });
 });
 

@@ -6,6 +6,7 @@ import { signPayload, SIGNATURE_TOLERANCE_S, verifySignature } from '../../netli
 import { FAKE_CALENDLY_ORGANIZATION } from '../fakes/calendly';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { startLocalBlobs, type LocalBlobs } from './helpers/blobs';
+import { store } from '../../netlify/functions/_shared/store';
 import { call, ORIGIN, setAdminEnv, signIn } from './helpers/admin';
 
 type Handler = (req: Request, context: unknown) => Promise<Response>;
@@ -169,6 +170,32 @@ describe('the HubSpot sync', () => {
     expect(hubspot.contacts.get(contact.id)?.properties.meeting_link).toMatch(/^https:\/\/zoom\.example\/j\//);
     // A successful sync is not retried again.
     expect((await call(webhookLogs as Handler, `/api/webhook-logs/${log.id}/retry`, { method: 'POST', cookie })).status).toBe(409);
+  });
+
+  test('a sync left pending (its function ended first) can be retried once it is clearly stuck', async () => {
+    const contact = hubspot.addContact('stuck@example.org');
+    const body = JSON.stringify(delivery('invitee.created', 'stuck@example.org'));
+    const answer = await deliver(body, signed(body));
+    const done = (await logs()).find((entry) => entry.id === answer.body.logId)!;
+    const retry = (id: string) => call(webhookLogs as Handler, `/api/webhook-logs/${id}/retry`, { method: 'POST', cookie });
+    const leavePending = (minutesAgo: number) =>
+      store('webhook-logs', { strong: true }).setJSON(`log/${done.id}`, {
+        ...done,
+        status: 'received',
+        hubspotSyncStatus: 'pending',
+        createdAt: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+      });
+    delete hubspot.contacts.get(contact.id)!.properties.meeting_link;
+
+    await leavePending(1);
+    expect((await retry(done.id)).status).toBe(409);
+    await leavePending(6);
+    const retried = await retry(done.id);
+    expect(retried.status).toBe(200);
+    expect(retried.body.log).toMatchObject({ status: 'success', hubspotSyncStatus: 'success' });
+    expect(hubspot.contacts.get(contact.id)?.properties.meeting_link).toMatch(/^https:\/\/zoom\.example\/j\//);
+    // Back to its real time, for the tests that page the log by time.
+    await store('webhook-logs', { strong: true }).setJSON(`log/${done.id}`, { ...retried.body.log, createdAt: done.createdAt });
   });
 
   test('a HubSpot token refused is an error that names the reason, not the token', async () => {

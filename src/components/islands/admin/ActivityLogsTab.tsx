@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { WebhookLog } from '../../../../netlify/functions/_shared/calendly-webhook';
+import { canRetrySync } from '../../../lib/webhook-logs';
 import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
 import { buttonClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';
@@ -107,7 +108,7 @@ export function ActivityLogsTab() {
                       <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => setViewing(log)}>
                         View payload
                       </button>
-                      {log.hubspotSyncStatus === 'error' && (
+                      {canRetrySync(log) && (
                         <button type="button" className={buttonClass('secondary', 'sm')} disabled={busy === log.id} onClick={() => retry(log)}>
                           {busy === log.id ? 'Retrying…' : 'Retry sync'}
                         </button>
