@@ -81,7 +81,31 @@ test.describe('SEO files', () => {
 });
 
 test.describe('header', () => {
-  for (const width of [768, 1024, 1280, 1440, 1920]) {
+  test('below 1024 px (a tablet) the links are behind the menu button, never squeezed onto two lines', async ({ page }) => {
+    await page.setViewportSize({ width: 768, height: 1024 });
+    await page.goto('/faqs');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: 'FAQs', exact: true })).toBeHidden();
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const link = nav.getByRole('link', { name: 'Why This Matters' });
+    await expect(link).toBeVisible();
+    expect((await link.boundingBox())!.height).toBeLessThan(48);
+  });
+
+  for (const width of [390, 768, 1024, 1440]) {
+    test(`at ${width} px the home hero fills the screen below the header exactly`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto('/');
+      const [header, heroBottom] = await page.evaluate(() => [
+        document.querySelector('[data-site-header]')!.getBoundingClientRect().height,
+        document.querySelector('.hero')!.getBoundingClientRect().bottom,
+      ]);
+      expect(Math.abs(heroBottom - 800)).toBeLessThanOrEqual(1);
+      expect(header).toBeGreaterThan(60);
+    });
+  }
+
+  for (const width of [1024, 1280, 1440, 1920]) {
     test(`at ${width} px the logo, search and ambassador menu share the top row, the links the row below`, async ({ page }) => {
       await page.setViewportSize({ width, height: 800 });
       await page.goto('/faqs');

@@ -245,9 +245,14 @@ test.describe('comparison', () => {
     const slider = page.getByRole('slider', { name: /Compare traditional school/ });
     await enhanced(page, 'comparison-slider');
     await expect(slider).toHaveAttribute('aria-valuenow', '50');
-    const box = (await widget.boundingBox())!;
-    await page.mouse.move(box.x + box.width * 0.25, box.y + box.height / 2);
-    await expect(slider).toHaveAttribute('aria-valuenow', '25');
+    // Sections above render as they come into view (content-visibility), so the widget may still
+    // move a little after scrolling: point at it again until it is where it was measured.
+    let box = (await widget.boundingBox())!;
+    await expect(async () => {
+      box = (await widget.boundingBox())!;
+      await page.mouse.move(box.x + box.width * 0.25, box.y + box.height / 2);
+      await expect(slider).toHaveAttribute('aria-valuenow', '25', { timeout: 500 });
+    }).toPass({ timeout: 5000 });
     const programme = widget.locator('[data-side="programme"]');
     await expect(programme).toHaveAttribute('style', /inset\(0px 75% 0px 0px\)|inset\(0 75% 0 0\)/);
     await page.mouse.move(box.x + box.width * 0.9, box.y + box.height / 2);

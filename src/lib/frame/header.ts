@@ -34,7 +34,7 @@ export function initSiteHeader(root: ParentNode = document): void {
   });
 
   // Leaving the narrow layout with the menu open must not leave a stale state behind.
-  window.matchMedia('(min-width: 48rem)').addEventListener('change', (event) => {
+  window.matchMedia('(min-width: 64rem)').addEventListener('change', (event) => {
     if (event.matches) setMenu(false);
   });
 }
