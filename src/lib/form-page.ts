@@ -47,11 +47,8 @@ export function initFormPage(root: HTMLElement): void {
   const type = formTypeOf(params.get('type'));
   const ambassadorId = ambassadorIdOf(params.get('ambassadorId'));
   const section = type ? root.querySelector<HTMLElement>(`[data-form-type="${type}"]`) : null;
-  if (!type || !section) {
-    root.querySelector<HTMLElement>('[data-form-not-found]')?.removeAttribute('hidden');
-    return;
-  }
-  section.hidden = false;
+  // The page's inline script has already shown this section (or "Form Not Found").
+  if (!type || !section) return;
   if (ambassadorId) {
     const footer = section.querySelector<HTMLElement>('[data-ambassador-footer]');
     const slot = section.querySelector<HTMLElement>('[data-ambassador-id]');

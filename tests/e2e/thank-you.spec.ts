@@ -99,7 +99,6 @@ test.describe('/thank-you', () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(url);
       await expect(page.getByText('Speak Soon!')).toBeVisible();
-      await page.waitForTimeout(300);
       const shifts = await layoutShifts(page);
       expect(shifts).toEqual([]);
     });
