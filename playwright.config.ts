@@ -60,8 +60,10 @@ export default defineConfig({
             HUBSPOT_FORMS_BASE_PATH: fakeUrls.hubspot,
             HUBSPOT_RETRY_BASE_MS: '50',
             CALENDLY_BASE_URL: fakeUrls.calendly,
-            // The e2e build reads the committed sample posts; the HubSpot blog loader has its own tests.
+            // The e2e build reads the committed sample posts and form definitions; the HubSpot
+            // loaders have their own tests.
             BLOG_SOURCE: 'local',
+            FORMS_SOURCE: 'local',
           },
           reuseExistingServer: !process.env.CI,
           timeout: 240_000,

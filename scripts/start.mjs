@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.PORT || 8888);
@@ -45,7 +45,10 @@ const env = {
   // netlify serve runs every function call in a fresh worker thread (a cold start each time);
   // V8's default 16 MB young generation per worker took ~80 MB a call and ran the process out of
   // memory at 50 concurrent calls. A small one keeps 50 in flight at ~1.4 GB, and is faster.
-  NODE_OPTIONS: [process.env.NODE_OPTIONS, '--max-semi-space-size=2'].filter(Boolean).join(' '),
+  // The local Blobs emulator's conditional writes made atomic, as Netlify's are (scripts/netlify-blobs-local.mjs).
+  NODE_OPTIONS: [process.env.NODE_OPTIONS, '--max-semi-space-size=2', `--import=${pathToFileURL(join(root, 'scripts', 'netlify-blobs-local.mjs'))}`]
+    .filter(Boolean)
+    .join(' '),
 };
 const generatedPassword = !process.env.ADMIN_PASSWORD && !process.env.ADMIN_PASSWORD_HASH;
 if (generatedPassword) {

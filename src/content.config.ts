@@ -7,6 +7,9 @@ import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { blogLoader } from './lib/blog/loader';
 import { blogEntrySchema } from './lib/blog/schema';
+import { formPurposes } from './config/forms';
+import { formDefinitionSchema } from './lib/forms/definition';
+import { formsLoader } from './lib/forms/loader';
 import { iconPaths, type IconName } from './lib/icons';
 
 const slug = z
@@ -130,4 +133,17 @@ const cards = defineCollection({
   }),
 });
 
-export const collections = { faqCategories, faqs, stats, webinars, parentVideos, studentVideos, blog, cards };
+/**
+ * The site's forms, one entry per purpose of src/config/forms.ts: from HubSpot's forms API at build
+ * when configured, else content/forms/*.yaml (see src/lib/forms/loader.ts).
+ */
+const formsCollection = defineCollection({
+  loader: formsLoader(),
+  schema: formDefinitionSchema.extend({
+    purpose: z.enum(formPurposes as [string, ...string[]]),
+    source: z.enum(['hubspot', 'local']),
+    render: z.enum(['native', 'embed']),
+  }),
+});
+
+export const collections = { faqCategories, faqs, stats, webinars, parentVideos, studentVideos, blog, cards, forms: formsCollection };

@@ -1,23 +1,26 @@
 import type { Client } from '@hubspot/api-client';
 import type { Config } from '@netlify/functions';
 import { StoreUnavailableError, storeUnavailable } from './_shared/http';
-import { hubspotClient } from './_shared/hubspot';
-import { attemptDelivery, pendingIds, readRecord } from './_shared/outbox';
+import { readDraft } from './_shared/email-drafts';
+import { attemptWork, deleteMessage, pendingIds, pendingKey, readMessage, type OutboxMessage } from './_shared/outbox';
+import { optionalHubSpot } from './_shared/platform-send';
 import { store, withStore } from './_shared/store';
 
-type Summary = Record<'checked' | 'sent' | 'failed' | 'pending' | 'skipped', number>;
+/** A request takes its draft within moments of making the message; one not taken by then never will be. */
+const ORPHAN_AFTER_MS = 2 * 60_000;
+
+type Summary = Record<'checked' | 'sent' | 'failed' | 'queued' | 'linked' | 'skipped', number>;
 
 /**
- * Scheduled: retries the outbox messages still pending whose retry time has come. Each message is
- * failed after MAX_ATTEMPTS attempts (see `_shared/outbox.ts`).
+ * Scheduled: the outbox's work left — confirmation links to hand to HubSpot and confirmed emails
+ * to deliver — whose retry time has come. A delivery fails after MAX_ATTEMPTS (`_shared/outbox.ts`).
+ * Without HubSpot nothing can be done and everything waits (the admin page shows it).
  */
 export default async (_req?: Request): Promise<Response> => {
-  const summary: Summary = { checked: 0, sent: 0, failed: 0, pending: 0, skipped: 0 };
-  let client;
-  try {
-    client = hubspotClient();
-  } catch {
-    console.warn('[outbox-retry] HubSpot is not configured; messages stay pending.');
+  const summary: Summary = { checked: 0, sent: 0, failed: 0, queued: 0, linked: 0, skipped: 0 };
+  const client = optionalHubSpot();
+  if (!client) {
+    console.warn('[outbox-retry] HubSpot is not configured; the outbox waits.');
     return Response.json({ ...summary, notConfigured: true });
   }
   try {
@@ -37,26 +40,41 @@ async function retryDue(client: Client, summary: Summary): Promise<void> {
   for (const id of await pendingIds()) {
     summary.checked++;
     try {
-      const record = await readRecord(id);
-      if (!record || record.status !== 'pending') {
-        // A stale marker: the message was delivered or failed by another run.
-        await withStore(() => store('outbox', { strong: true }).delete(`pending/${id}`));
+      const found = await readMessage(id);
+      const message = found?.message;
+      const waiting = message && (message.status === 'queued' || (message.status === 'awaiting_confirmation' && message.confirmation?.link !== 'delivered'));
+      if (!found || !message || !waiting) {
+        // A stale marker: the work was done by another run.
+        await withStore(() => store('outbox', { strong: true }).delete(pendingKey(id)));
         summary.skipped++;
         continue;
       }
-      if (Date.parse(record.nextAttemptAt) > now) {
+      if (message.status === 'awaiting_confirmation' && now - Date.parse(message.createdAt) > ORPHAN_AFTER_MS && !(await namedByDraft(message))) {
+        // The request that made it failed before its draft took it: the parent was told so, and
+        // the draft may have made another. Its link must never reach the parent.
+        await deleteMessage(message.id);
         summary.skipped++;
         continue;
       }
-      const result = await attemptDelivery(client, record, { lagAttempts: 1 });
-      summary[result.status]++;
+      if (Date.parse(message.nextAttemptAt) > now) {
+        summary.skipped++;
+        continue;
+      }
+      const linking = message.status === 'awaiting_confirmation';
+      const result = await attemptWork(client, message, found.etag, { lagAttempts: 1 });
+      if (linking) summary[result.confirmation?.link === 'delivered' ? 'linked' : 'skipped']++;
+      else if (result.status === 'sent' || result.status === 'failed' || result.status === 'queued') summary[result.status]++;
     } catch (error) {
       if (error instanceof StoreUnavailableError) throw error;
       // One unreadable record must not stop the others; it is tried again next run.
       console.error('[outbox-retry] record', id, error instanceof Error ? error.message : 'unknown error');
-      summary.pending++;
+      summary.queued++;
     }
   }
+}
+
+async function namedByDraft(message: OutboxMessage): Promise<boolean> {
+  return (await readDraft(message.draftId))?.draft.messageId === message.id;
 }
 
 export const config: Config = { schedule: '*/15 * * * *' };

@@ -40,6 +40,20 @@ export const publicEnv = {
     referSchool: read('PUBLIC_HUBSPOT_FORM_REFER_SCHOOL', 'd9f1b3c5-6e8a-4c0d-a4e6-8b0c2d4f6a07'),
     toolkit: read('PUBLIC_HUBSPOT_FORM_TOOLKIT', 'c2e4a6b8-7f9b-4d1e-b5f7-9c1d3e5a7b08'),
   },
+  /**
+   * Forms shown with HubSpot's embed instead of the native form, by purpose, comma-separated
+   * (e.g. "partnership,contact"). Every other form is rendered by the site itself.
+   */
+  embedForms: read('PUBLIC_EMBED_FORMS', '')
+    .split(',')
+    .map((purpose) => purpose.trim())
+    .filter(Boolean),
+  /**
+   * Where the build reads the latest impact figures from (the live site's /api/impact), so the
+   * prebuilt pages carry them. On Netlify: the site's own URL; elsewhere none (the page starts
+   * with "fewer than 5" and the live figures replace it).
+   */
+  impactSourceUrl: read('IMPACT_SOURCE_URL', env.NETLIFY === 'true' ? `${read('SITE_URL', read('URL', 'https://masteryparents.org')).replace(/\/+$/, '')}/api/impact` : ''),
   /** Links used inside the generated school email. */
   emailVideoUrl: read('PUBLIC_EMAIL_VIDEO_URL', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=10s'),
   bookingUrl: read('PUBLIC_BOOKING_URL', 'https://calendly.com/masteryparents/intro-call'),

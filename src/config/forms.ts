@@ -11,18 +11,42 @@ export const hubspot = {
   embedScriptUrl: 'https://js.hsforms.net/forms/embed/v2.js',
 } as const;
 
+/**
+ * How a form is shown: `native` (rendered by the site from its definition and submitted through
+ * POST /api/forms/{formId}) or `embed` (HubSpot's own embed script). PUBLIC_EMBED_FORMS lists the
+ * purposes to embed; a definition the native renderer cannot draw is embedded anyway (build warning).
+ */
+export type FormRender = 'native' | 'embed';
+
+const form = (purpose: string, formId: string, title: string, file: string) => ({
+  formId,
+  title,
+  /** The committed definition used without HubSpot, under content/forms/. */
+  file,
+  render: (publicEnv.embedForms.includes(purpose) ? 'embed' : 'native') as FormRender,
+});
+
 export const forms = {
-  newsletter: { formId: publicEnv.formIds.newsletter, title: 'Get insights and advocacy tips' },
-  emailGenerator: { formId: publicEnv.formIds.emailGenerator, title: 'Generate your school email' },
-  resources: { formId: publicEnv.formIds.resources, title: 'Get the advocacy resources' },
-  partnership: { formId: publicEnv.formIds.partnership, title: 'Partnership application' },
-  webinarSignup: { formId: publicEnv.formIds.webinarSignup, title: 'Webinar sign-up' },
-  contact: { formId: publicEnv.formIds.contact, title: 'Ask a question' },
-  referSchool: { formId: publicEnv.formIds.referSchool, title: 'Refer Your School' },
-  toolkit: { formId: publicEnv.formIds.toolkit, title: 'Get Your Toolkit' },
+  newsletter: form('newsletter', publicEnv.formIds.newsletter, 'Get insights and advocacy tips', 'newsletter.yaml'),
+  emailGenerator: form('emailGenerator', publicEnv.formIds.emailGenerator, 'Generate your school email', 'email-generator.yaml'),
+  resources: form('resources', publicEnv.formIds.resources, 'Get the advocacy resources', 'resources.yaml'),
+  partnership: form('partnership', publicEnv.formIds.partnership, 'Partnership application', 'partnership.yaml'),
+  webinarSignup: form('webinarSignup', publicEnv.formIds.webinarSignup, 'Webinar sign-up', 'webinar-signup.yaml'),
+  contact: form('contact', publicEnv.formIds.contact, 'Ask a question', 'contact.yaml'),
+  referSchool: form('referSchool', publicEnv.formIds.referSchool, 'Refer Your School', 'refer-school.yaml'),
+  toolkit: form('toolkit', publicEnv.formIds.toolkit, 'Get Your Toolkit', 'toolkit.yaml'),
 } as const;
 
 export type FormPurpose = keyof typeof forms;
+export const formPurposes = Object.keys(forms) as FormPurpose[];
+
+/** The purposes whose submission makes the school email (§4). */
+export const emailFormPurposes = ['emailGenerator', 'referSchool'] as const satisfies readonly FormPurpose[];
+
+/** The configured purpose of a HubSpot form id, if any. */
+export function purposeOfFormId(formId: string): FormPurpose | undefined {
+  return formPurposes.find((purpose) => forms[purpose].formId === formId);
+}
 
 /**
  * The HubSpot field names of the email-generation and referral forms, by the email data they

@@ -5,9 +5,11 @@
  */
 import { formPageTypes, type FormPageType } from '../config/forms';
 import { referralTrackingSchema } from './schemas';
-import { emailFlowOptionsFrom, handleEmailSubmission } from './email/flow';
+import { emailFlowOptionsFrom, listenForEmailForm } from './email/flow';
 import { emailMessages } from './email/messages';
-import type { SubmittedDetail } from './hubspot-embed';
+import type { SubmittedDetail as EmbedSubmittedDetail } from './hubspot-embed';
+import type { SubmittedDetail as NativeSubmittedDetail } from './forms/enhance';
+import type { SubmittedValues } from './hubspot-values';
 import { showToast } from '../stores/toast';
 
 export function formTypeOf(value: string | null): FormPageType | undefined {
@@ -59,15 +61,28 @@ export function initFormPage(root: HTMLElement): void {
   }
 
   const formId = section.dataset.formId ?? '';
-  const emailOptions = emailFlowOptionsFrom(root);
-  section.addEventListener('hubspot:submitted', (event) => {
-    const detail = (event as CustomEvent<SubmittedDetail>).detail;
+  const trackSubmission = (values: SubmittedValues) => {
+    if (!ambassadorId) return;
+    const details = Object.fromEntries(referralDetailFields.filter((name) => values[name]).map((name) => [name, values[name]!]));
+    void trackReferral(root.dataset.ambassadorHost ?? '', ambassadorId, type, Object.keys(details).length ? details : undefined);
+  };
+
+  if (type === 'referSchool') {
+    const container = section.querySelector<HTMLElement>('[data-email-dialog-root]');
+    if (container) listenForEmailForm(section, { ...emailFlowOptionsFrom(root), container, onSubmission: trackSubmission });
+    return;
+  }
+  // Toolkit and newsletter: the success toast (§4) beside the form's own thank-you text.
+  section.addEventListener('native-form:submitted', (event) => {
+    const detail = (event as CustomEvent<NativeSubmittedDetail>).detail;
     if (detail.formId !== formId) return;
-    if (ambassadorId) {
-      const details = Object.fromEntries(referralDetailFields.filter((name) => detail.values[name]).map((name) => [name, detail.values[name]!]));
-      void trackReferral(root.dataset.ambassadorHost ?? '', ambassadorId, type, Object.keys(details).length ? details : undefined);
-    }
-    if (type === 'referSchool') void handleEmailSubmission(detail, emailOptions);
-    else showToast(emailMessages.formSubmitted);
+    trackSubmission(detail.answer.values);
+    showToast(emailMessages.formSubmitted);
+  });
+  section.addEventListener('hubspot:submitted', (event) => {
+    const detail = (event as CustomEvent<EmbedSubmittedDetail>).detail;
+    if (detail.formId !== formId) return;
+    trackSubmission(detail.values);
+    showToast(emailMessages.formSubmitted);
   });
 }

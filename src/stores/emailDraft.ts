@@ -1,47 +1,59 @@
 /**
- * The school email being prepared on /lead-the-change and /form: what the form gave, the email
- * generated from it, and where sending stands. Written by the page script that hears the form's
- * submission, read by the EmailDialog island.
+ * The school email being prepared on /lead-the-change and /form: the draft the server made from
+ * the accepted form (with the one-time token to send it), the parent's note, and where sending
+ * stands. Loaded with the dialog, only once a form has been sent (src/lib/email/dialog-entry.ts).
  */
 import { atom } from 'nanostores';
-import { generateEmail, type EmailLinks, type GeneratedEmail } from '../lib/email/template';
 import { emailMessages } from '../lib/email/messages';
+import { noteProblem } from '../lib/email/note';
+import { generateEmail, type EmailLinks, type GeneratedEmail } from '../lib/email/template';
 import type { ReferralData } from '../lib/schemas';
 import { showToast } from './toast';
 
-export interface EmailDraft {
+/** The draft as the forms function answers it (netlify/functions/_shared/email-drafts.ts). */
+export interface DraftAnswer {
+  id: string;
+  /** Empty when the form was HubSpot's embed: the platform cannot send that one. */
+  token: string;
   data: ReferralData;
+  links: EmailLinks;
+  note: string;
+  wantsPlatformSend: boolean;
+}
+
+export type SendState = 'idle' | 'sending' | 'awaiting_confirmation' | 'sent' | 'refused' | 'failed';
+
+export interface EmailDraft extends DraftAnswer {
+  /** The email as it reads now, the note in its place: exactly what the server composes. */
   email: GeneratedEmail;
-  /** Sent with the request so that a double click or a retry sends the email once. */
-  idempotencyKey: string;
+  noteError: string | null;
   open: boolean;
-  sending: boolean;
-  sent: boolean;
-  /** The last send failure, repeated inside the dialog (toasts sit beneath a modal). */
-  sendError: string | null;
+  send: SendState;
+  /** What the dialog says about sending (the server's words for a refusal, §8 otherwise). */
+  sendMessage: string | null;
+  /** Where the confirmation link went, and until when it works. */
+  confirmation: { email: string; expiresAt: string } | null;
+  /** The parent said they sent it themselves (so we ask later whether the school answered). */
+  selfSent: 'no' | 'saving' | 'yes' | 'failed';
 }
 
 export const $emailDraft = atom<EmailDraft | null>(null);
-
-function newKey(): string {
-  if (typeof crypto !== 'undefined' && 'randomUUID' in crypto) return crypto.randomUUID();
-  return `k${Date.now().toString(36)}${Math.random().toString(36).slice(2, 12)}`;
-}
 
 function update(patch: Partial<EmailDraft>): void {
   const current = $emailDraft.get();
   if (current) $emailDraft.set({ ...current, ...patch });
 }
 
-export function startDraft(data: ReferralData, links: EmailLinks): EmailDraft {
+export function startDraft(answer: DraftAnswer): EmailDraft {
   const draft: EmailDraft = {
-    data,
-    email: generateEmail(data, links),
-    idempotencyKey: newKey(),
+    ...answer,
+    email: generateEmail(answer.data, answer.links, { note: answer.note }),
+    noteError: null,
     open: false,
-    sending: false,
-    sent: false,
-    sendError: null,
+    send: 'idle',
+    sendMessage: null,
+    confirmation: null,
+    selfSent: 'no',
   };
   $emailDraft.set(draft);
   return draft;
@@ -50,40 +62,99 @@ export function startDraft(data: ReferralData, links: EmailLinks): EmailDraft {
 export const openDraft = () => update({ open: true });
 export const closeDraft = () => update({ open: false });
 
-/**
- * Sends the current draft through the platform. On success the email is marked sent and the
- * 5-second success toast shows; `closeOnSuccess` closes the dialog (the manual path). On failure
- * the destructive toast shows and the dialog stays as it is. Returns whether it was sent.
- */
-export async function sendDraftViaPlatform(options: { closeOnSuccess: boolean }): Promise<boolean> {
+/** The parent edits their note: the preview follows, and a problem is said at once. */
+export function setNote(note: string): void {
   const draft = $emailDraft.get();
-  if (!draft || draft.sending || draft.sent) return draft?.sent ?? false;
-  update({ sending: true, sendError: null });
-  let ok = false;
+  if (!draft || draft.send !== 'idle' && draft.send !== 'failed') return;
+  update({ note, noteError: noteProblem(note) ?? null, email: generateEmail(draft.data, draft.links, { note }) });
+}
+
+/** Whether the platform can be asked to send this draft. */
+export function canSendViaPlatform(draft: EmailDraft): boolean {
+  return Boolean(draft.token) && draft.data.parentEmail.trim() !== '' && draft.data.schoolContactEmail.trim() !== '';
+}
+
+interface SendAnswer {
+  status?: string;
+  confirmation?: { email: string; expiresAt: string };
+  error?: { code?: string; message?: string };
+}
+
+const REFUSALS = new Set(['already_sent', 'school_limit', 'parent_limit']);
+
+/**
+ * Asks the platform to send the draft. With confirmation on (the default) the dialog then says to
+ * check the inbox; sent at once, the 5-second success toast shows and `closeOnSuccess` closes the
+ * dialog. A limit is said plainly and copying stays open; any other failure shows §8's message.
+ */
+export async function sendDraftViaPlatform(options: { closeOnSuccess: boolean }): Promise<SendState> {
+  const draft = $emailDraft.get();
+  if (!draft || draft.send === 'sending' || draft.send === 'awaiting_confirmation' || draft.send === 'sent') return draft?.send ?? 'idle';
+  if (draft.noteError) return draft.send;
+  update({ send: 'sending', sendMessage: null });
+  let status = 0;
+  let body: SendAnswer | null = null;
   try {
     const response = await fetch('/api/send-email', {
       method: 'POST',
       credentials: 'include',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        idempotencyKey: draft.idempotencyKey,
-        parentEmail: draft.data.parentEmail,
-        to: draft.email.to,
-        subject: draft.email.subject,
-        body: draft.email.body,
-      }),
+      body: JSON.stringify({ submissionId: draft.id, token: draft.token, note: draft.note }),
     });
-    ok = response.ok;
-    if (!ok) console.warn('send-email answered', response.status, await response.text().catch(() => ''));
+    status = response.status;
+    body = (await response.json().catch(() => null)) as SendAnswer | null;
   } catch (error) {
     console.warn('send-email failed', error instanceof Error ? error.message : error);
   }
-  if (ok) {
-    update({ sending: false, sent: true, sendError: null, ...(options.closeOnSuccess ? { open: false } : {}) });
-    showToast(emailMessages.sent);
-  } else {
-    update({ sending: false, sendError: emailMessages.sendFailed.description });
-    showToast(emailMessages.sendFailed);
+  const code = body?.error?.code ?? '';
+  if (body?.status === 'awaiting_confirmation' && body.confirmation) {
+    update({ send: 'awaiting_confirmation', confirmation: body.confirmation, sendMessage: null });
+    showToast({ title: 'Check your inbox', description: `We sent a link to ${body.confirmation.email}. Open it to send your email.` });
+    return 'awaiting_confirmation';
   }
+  if (status >= 200 && status < 300) {
+    update({ send: 'sent', sendMessage: null, ...(options.closeOnSuccess ? { open: false } : {}) });
+    showToast(emailMessages.sent);
+    return 'sent';
+  }
+  if (code === 'already_requested') {
+    update({ send: 'awaiting_confirmation', sendMessage: body?.error?.message ?? null });
+    return 'awaiting_confirmation';
+  }
+  if (code === 'invalid_note') {
+    update({ send: 'idle', noteError: body?.error?.message ?? null });
+    return 'idle';
+  }
+  if (REFUSALS.has(code)) {
+    update({ send: 'refused', sendMessage: body?.error?.message ?? emailMessages.sendFailed.description });
+    showToast({ title: 'We could not send it for you', description: 'Copy your email or send it from your own email app instead.', variant: 'destructive' });
+    return 'refused';
+  }
+  update({ send: 'failed', sendMessage: emailMessages.sendFailed.description });
+  showToast(emailMessages.sendFailed);
+  return 'failed';
+}
+
+/**
+ * The parent says they sent the email themselves: recorded once, so that about ten days later we
+ * ask whether the school answered. Only a draft the server made (with its token) can be recorded.
+ */
+export async function markSentMyself(): Promise<boolean> {
+  const draft = $emailDraft.get();
+  if (!draft?.token || draft.selfSent === 'saving' || draft.selfSent === 'yes') return draft?.selfSent === 'yes';
+  update({ selfSent: 'saving' });
+  let ok = false;
+  try {
+    const response = await fetch('/api/email-sent-myself', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ submissionId: draft.id, token: draft.token, note: draft.note }),
+    });
+    ok = response.ok;
+  } catch (error) {
+    console.warn('email-sent-myself failed', error instanceof Error ? error.message : error);
+  }
+  update({ selfSent: ok ? 'yes' : 'failed' });
   return ok;
 }

@@ -1,7 +1,7 @@
 /**
  * A local stand-in for HubSpot's public API, speaking the same HTTP contract for the calls the
- * site makes: CRM contact search/create/update, CMS blog posts and tags, account details and the
- * Forms submission API. It checks the bearer token, and can be told to fail (`failNext`), to be
+ * site makes: CRM contact search/create/update, CMS blog posts and tags, account details, form
+ * definitions (Marketing Forms v3) and the Forms submission API. It checks the bearer token, and can be told to fail (`failNext`), to be
  * slow (`delayMs`) and to lag search behind writes (`searchLagMs`), as the real one does.
  *
  * In-process: `const fake = await startHubSpotFake()`. As a process (for `npm start` in e2e):
@@ -36,6 +36,9 @@ export interface FakeBlogPost {
   contentGroupId?: string;
 }
 
+/** A form definition as the Marketing Forms v3 API returns it (GET /marketing/v3/forms/{formId}). */
+export type FakeFormDefinition = Record<string, unknown> & { id: string };
+
 export interface FakeCall {
   method: string;
   path: string;
@@ -51,6 +54,10 @@ export interface HubSpotFake {
   posts: FakeBlogPost[];
   tags: Map<string, string>;
   formSubmissions: Array<{ portalId: string; formGuid: string; body: unknown }>;
+  /** Form definitions by id, as HubSpot stores them. */
+  forms: Map<string, FakeFormDefinition>;
+  /** Adds a form from a definition in the site's shape, filling in what HubSpot's answer always has. */
+  addForm(definition: { id: string } & Record<string, unknown>): FakeFormDefinition;
   calls: FakeCall[];
   /** The next answers, in order, are these error statuses (e.g. [429, 500]). */
   failNext(...statuses: number[]): void;
@@ -71,6 +78,68 @@ function hubspotError(res: ServerResponse, status: number, category: string, mes
   send(res, status, { status: 'error', message, correlationId: crypto.randomUUID(), category }, headers);
 }
 
+/** A field as HubSpot answers it: every property present, dependent fields nested the same way. */
+function hubspotField(field: Record<string, unknown>): Record<string, unknown> {
+  const choice = ['dropdown', 'radio', 'multiple_checkboxes'].includes(String(field.fieldType));
+  return {
+    objectTypeId: '0-1',
+    hidden: false,
+    required: false,
+    label: '',
+    ...(choice ? { options: [], defaultValues: [] } : {}),
+    ...field,
+    dependentFields: ((field.dependentFields as Array<Record<string, unknown>> | undefined) ?? []).map((dependent) => ({
+      dependentCondition: dependent.dependentCondition,
+      dependentField: hubspotField(dependent.dependentField as Record<string, unknown>),
+    })),
+  };
+}
+
+/** A definition in the site's (YAML) shape, completed the way HubSpot's v3 answer always is. */
+export function hubspotForm(definition: { id: string } & Record<string, unknown>): FakeFormDefinition {
+  const now = new Date().toISOString();
+  const groups = (definition.fieldGroups as Array<Record<string, unknown>> | undefined) ?? [];
+  const configuration = (definition.configuration as Record<string, unknown> | undefined) ?? {};
+  const display = (definition.displayOptions as Record<string, unknown> | undefined) ?? {};
+  return {
+    formType: 'hubspot',
+    name: 'Untitled form',
+    createdAt: now,
+    updatedAt: now,
+    archived: false,
+    ...definition,
+    fieldGroups: groups.map((group) => ({
+      groupType: 'default_group',
+      richTextType: 'text',
+      ...group,
+      fields: ((group.fields as Array<Record<string, unknown>> | undefined) ?? []).map(hubspotField),
+    })),
+    configuration: {
+      language: 'en',
+      cloneable: true,
+      editable: true,
+      archivable: true,
+      recaptchaEnabled: false,
+      notifyContactOwner: false,
+      notifyRecipients: [],
+      createNewContactForNewEmail: false,
+      prePopulateKnownValues: true,
+      allowLinkToResetKnownValues: false,
+      lifecycleStages: [],
+      postSubmitAction: { type: 'thank_you', value: 'Thanks for submitting the form.' },
+      ...configuration,
+    },
+    displayOptions: {
+      renderRawHtml: false,
+      theme: 'default_style',
+      submitButtonText: 'Submit',
+      style: { fontFamily: 'arial, helvetica, sans-serif', backgroundWidth: '100%', labelTextColor: '#33475b', labelTextSize: '14px', helpTextColor: '#7C98B6', helpTextSize: '11px', legalConsentTextColor: '#33475b', legalConsentTextSize: '14px', submitColor: '#ff7a59', submitAlignment: 'left', submitFontColor: '#ffffff', submitSize: '12px' },
+      ...display,
+    },
+    legalConsentOptions: (definition.legalConsentOptions as Record<string, unknown> | undefined) ?? { type: 'none' },
+  };
+}
+
 export async function startHubSpotFake(options: { port?: number; token?: string } = {}): Promise<HubSpotFake> {
   const token = options.token ?? FAKE_HUBSPOT_TOKEN;
   let failures: number[] = [];
@@ -84,6 +153,12 @@ export async function startHubSpotFake(options: { port?: number; token?: string 
     posts: [] as FakeBlogPost[],
     tags: new Map<string, string>(),
     formSubmissions: [] as HubSpotFake['formSubmissions'],
+    forms: new Map<string, FakeFormDefinition>(),
+    addForm(definition: { id: string } & Record<string, unknown>) {
+      const form = hubspotForm(definition);
+      fake.forms.set(form.id, form);
+      return form;
+    },
     calls: [] as FakeCall[],
     delayMs: 0,
     searchLagMs: 0,
@@ -113,6 +188,7 @@ export async function startHubSpotFake(options: { port?: number; token?: string 
       fake.posts = [];
       fake.tags.clear();
       fake.formSubmissions = [];
+      fake.forms.clear();
       fake.calls = [];
       fake.delayMs = 0;
       fake.searchLagMs = 0;
@@ -212,6 +288,15 @@ export async function startHubSpotFake(options: { port?: number; token?: string 
       return send(res, 200, { id: contact.id, properties: contact.properties, createdAt: contact.createdAt, updatedAt: contact.updatedAt, archived: false });
     }
 
+    const formPath = path.match(/^\/marketing\/v3\/forms\/([^/]+)$/);
+    if (formPath && req.method === 'GET') {
+      const form = fake.forms.get(decodeURIComponent(formPath[1]!));
+      if (!form || (form.archived && url.searchParams.get('archived') !== 'true')) {
+        return hubspotError(res, 404, 'OBJECT_NOT_FOUND', `Form ${formPath[1]} not found`);
+      }
+      return send(res, 200, form);
+    }
+
     if (path === '/cms/v3/blogs/posts' && req.method === 'GET') {
       const limit = Math.min(Number(url.searchParams.get('limit') ?? 20), 100);
       const after = Number(url.searchParams.get('after') ?? 0);
@@ -252,6 +337,9 @@ export async function startHubSpotFake(options: { port?: number; token?: string 
           return send(res, 201, contact);
         }
         return send(res, 200, { contacts: [...fake.contacts.values()] });
+      case '/__fake/forms':
+        if (typeof input.id === 'string') return send(res, 201, fake.addForm(input as { id: string }));
+        return send(res, 200, { forms: [...fake.forms.values()] });
       case '/__fake/calls':
         return send(res, 200, { calls: fake.calls, formSubmissions: fake.formSubmissions });
       default:

@@ -12,7 +12,7 @@ import {
 } from '../../src/lib/schemas';
 
 const nomination = { schoolName: 'Oakwood', city: 'Austin', yourName: 'Ana Lopez', email: 'ana@example.org', childGrade: '5', sendTo: 'Principal' };
-const sendEmail = { idempotencyKey: 'abcd-1234-efgh', parentEmail: 'ana@example.org', to: 'head@oakwood.edu', subject: 'Hello', body: 'Dear ...' };
+const sendEmail = { submissionId: '8204539414161-944443e2', token: 'T'.repeat(43), note: 'Thank you for reading.' };
 
 describe.each([
   ['nominationSchema', nominationSchema, nomination, [
@@ -29,12 +29,13 @@ describe.each([
     { schoolName: 'Oakwood', city: 'Austin', yourName: 'Ana', email: 'ana@example.org', sendTo: 'x' },
   ]],
   ['sendEmailSchema', sendEmailSchema, sendEmail, [
-    { ...sendEmail, idempotencyKey: 'short' },
-    { ...sendEmail, idempotencyKey: 'has spaces in it' },
-    { ...sendEmail, parentEmail: '' },
-    { ...sendEmail, subject: '' },
-    { ...sendEmail, body: 'x'.repeat(20_001) },
+    { ...sendEmail, submissionId: 'short' },
+    { ...sendEmail, submissionId: 'has spaces in it' },
     { ...sendEmail, token: 'x' },
+    { ...sendEmail, token: `${'T'.repeat(42)}!` },
+    { ...sendEmail, note: 'x'.repeat(2001) },
+    { ...sendEmail, subject: 'Forged text' },
+    { submissionId: sendEmail.submissionId },
   ]],
   ['searchContactSchema', searchContactSchema, { email: 'ana@example.org' }, [{ email: 'ana' }, {}, { email: 'ana@example.org', properties: ['*'] }]],
   ['subscribeSchema', subscribeSchema, { email: 'ana@example.org' }, [{ email: '' }, { email: 42 }, null]],

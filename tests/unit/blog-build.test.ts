@@ -33,6 +33,8 @@ async function build(): Promise<{ ok: boolean; output: string }> {
       env: {
         ...process.env,
         BLOG_SOURCE: 'hubspot',
+        // The forms' own HubSpot source is tested in forms-loader.test.ts.
+        FORMS_SOURCE: 'local',
         HUBSPOT_ACCESS_TOKEN: fake.token,
         HUBSPOT_BASE_PATH: fake.url,
         HUBSPOT_RETRY_BASE_MS: '5',

@@ -1,7 +1,8 @@
 /**
  * Property tests over every HTTP function in netlify/functions: generated bad requests (wrong
  * methods and content types, malformed, missing, extra, huge and unicode fields, bodies over 1 MB)
- * never get a 5xx, always get a JSON error with a message, and write nothing to the store.
+ * never get a 5xx, always get a JSON error with a message (or, from the functions that answer with
+ * pages, a page that says what went wrong), and write nothing to the store.
  */
 import fc from 'fast-check';
 import { readdirSync, readdirSync as list, statSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { startLocalBlobs, type LocalBlobs } from './helpers/blobs';
+import { useSiteShell } from './helpers/site';
 
 const functionsDir = join(import.meta.dirname, '..', '..', 'netlify', 'functions');
 const RUNS = Number(process.env.FUZZ_RUNS || 1000);
@@ -22,8 +24,10 @@ interface FunctionModule {
 const files = readdirSync(functionsDir).filter((file) => /\.m?ts$/.test(file));
 let blobs: LocalBlobs;
 let hubspot: HubSpotFake;
+let shell: ReturnType<typeof useSiteShell>;
 
 beforeAll(async () => {
+  shell = useSiteShell();
   blobs = await startLocalBlobs();
   hubspot = await startHubSpotFake();
   process.env.HUBSPOT_BASE_PATH = hubspot.url;
@@ -35,6 +39,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  shell.remove();
   await blobs.stop();
   await hubspot.close();
 });
@@ -69,6 +74,7 @@ const hostile = fc.oneof(
 const fieldNames = fc.constantFrom(
   'email', 'schoolName', 'city', 'yourName', 'childGrade', 'sendTo', 'contactId', 'updates', 'name', 'events', 'scope',
   'organization', 'calendlyWebhookUrl', 'accessToken', 'username', 'password', 'idempotencyKey', 'parentEmail', 'subject', 'body', '__proto__', 'extra',
+  'submissionId', 'token', 'note',
 );
 const bodies = fc.oneof(
   fc.dictionary(fieldNames, hostile, { maxKeys: 8 }).map((value) => JSON.stringify(value)),
@@ -97,7 +103,12 @@ for (const file of files) {
           const response = await mod.default(request, { ip: '127.0.0.1', params: {}, cookies: { get: () => undefined } });
           // A valid request may legitimately succeed; what matters is how the rest are refused.
           expect(response.status).toBeLessThan(500);
-          if (response.status >= 400) {
+          if (response.status >= 400 && /^text\/html\b/.test(response.headers.get('content-type') ?? '')) {
+            // A page for a person: it says what went wrong, and nothing more.
+            const page = await response.text();
+            expect(page).toMatch(/<h1[^>]*>[^<]+<\/h1>/);
+            expect(page).not.toMatch(/\bat .+\.m?[jt]s:\d+|fake-hubspot-token|fuzz-admin-password/);
+          } else if (response.status >= 400) {
             const answer = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
             expect(typeof answer.error?.code).toBe('string');
             expect(typeof answer.error?.message).toBe('string');

@@ -13,6 +13,7 @@ import hubspotConfig from '../../netlify/functions/hubspot-config.mts';
 import hubspotSearchContact from '../../netlify/functions/hubspot-search-contact.mts';
 import hubspotUpdateContact from '../../netlify/functions/hubspot-update-contact.mts';
 import nominations from '../../netlify/functions/nominations.mts';
+import confirmSend from '../../netlify/functions/confirm-send.mts';
 import outboxRetry from '../../netlify/functions/outbox-retry.mts';
 import schoolNominations from '../../netlify/functions/school-nominations.mts';
 import sendEmail from '../../netlify/functions/send-email.mts';
@@ -23,11 +24,13 @@ import webhookLogs from '../../netlify/functions/webhook-logs.mts';
 import { activeHubSpotToken } from '../../netlify/functions/_shared/admin-config';
 import { eventFingerprint, signPayload, type CalendlyDelivery, type WebhookLog } from '../../netlify/functions/_shared/calendly-webhook';
 import type { NominationRecord } from '../../netlify/functions/_shared/nominations';
-import { PLATFORM_SEND_VALUE, type OutboxRecord } from '../../netlify/functions/_shared/outbox';
+import { createDraft } from '../../netlify/functions/_shared/email-drafts';
+import { confirmationLink, PLATFORM_SEND_VALUE, type OutboxMessage } from '../../netlify/functions/_shared/outbox';
 import { FAKE_CALENDLY_ORGANIZATION, startCalendlyFake, type CalendlyFake } from '../fakes/calendly';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { ADMIN_PASSWORD, call, setAdminEnv, signIn } from './helpers/admin';
 import { isWrite, startFaultyBlobs, type FaultKind, type FaultyBlobs } from './helpers/faulty-blobs';
+import { regionText, useSiteShell } from './helpers/site';
 
 type Handler = (req: Request, context: unknown) => Promise<Response>;
 type Answer = Awaited<ReturnType<typeof call>>;
@@ -53,15 +56,27 @@ const unique = (prefix: string) => `${prefix}-${Date.now()}-${++sequence}`;
 const nomination = (email: string) => ({ schoolName: 'Oakwood Academy', city: 'Austin', yourName: 'Ana Lopez', email, childGrade: '5th', sendTo: 'Principal' });
 const schoolNomination = (email: string) => ({ schoolName: 'Oakwood Academy', city: 'Austin', yourName: 'Ana Lopez', email });
 
-const message = (key = unique('key')) => ({
-  idempotencyKey: key,
-  parentEmail: 'ana@example.org',
-  to: 'head@oakwood.edu',
-  subject: `Mastery learning at Oakwood (${key})`,
-  body: 'Dear Dr. Patel,\n\nMy name is Ana Lopez.',
-});
-const sendMessage = (body: ReturnType<typeof message>) => call(sendEmail as Handler, '/api/send-email', { method: 'POST', body });
+/** An accepted email-form submission's draft and its token; the submission made the parent a contact. */
+async function emailDraft(parentEmail = `${unique('parent')}@example.org`) {
+  hubspot.addContact(parentEmail);
+  const id = unique('sub');
+  const { token, email } = await createDraft({
+    id,
+    purpose: 'emailGenerator',
+    values: { full_name: 'Ana Lopez', email: parentEmail, child_full_name: 'Leo Lopez', child_grade: '5th grade', school_name: 'Oakwood Academy', school_contact_name: 'Dr. Patel', school_contact_email: `${unique('head')}@oakwood.edu`, choose_how_to_send_your_email: 'Send via our platform' },
+  });
+  return { id, token, parentEmail, subject: email.subject };
+}
+type Draft = Awaited<ReturnType<typeof emailDraft>>;
+const sendMessage = (draft: Pick<Draft, 'id' | 'token'>) => call(sendEmail as Handler, '/api/send-email', { method: 'POST', body: { submissionId: draft.id, token: draft.token } });
 const runOutboxRetry = () => call(outboxRetry as Handler, '/.netlify/functions/outbox-retry', { method: 'POST', origin: null });
+async function confirmPage(token: string, method: 'GET' | 'POST' = 'POST') {
+  const response =
+    method === 'GET'
+      ? await confirmSend(new Request(`http://localhost/confirm-send?token=${encodeURIComponent(token)}`))
+      : await confirmSend(new Request('http://localhost/confirm-send', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(token)}` }));
+  return { status: response.status, text: regionText(await response.text()) };
+}
 
 function booking(email: string): CalendlyDelivery {
   sequence += 1;
@@ -115,16 +130,26 @@ const nominationsFor = async (email: string) => (await records<NominationRecord>
 const logsFor = async (email: string) => (await records<WebhookLog>('webhook-logs', 'log/')).map(({ value }) => value).filter((log) => log.payload.payload.email === email);
 const eventClaim = (delivery: CalendlyDelivery) => blobs.direct('webhook-logs').get(`event/${eventFingerprint(delivery)}`);
 
-async function outboxState(id: string): Promise<{ record: OutboxRecord | null; marked: boolean }> {
+/** The messages made from a draft, and whether each is marked for the retry run (read past the proxy). */
+async function messagesOf(draftId: string): Promise<Array<{ message: OutboxMessage; marked: boolean }>> {
+  const all = await records<OutboxMessage>('outbox', 'messages/');
   const outbox = blobs.direct('outbox');
-  return { record: (await outbox.get(`messages/${id}`, { type: 'json' })) as OutboxRecord | null, marked: (await outbox.get(`pending/${id}`)) !== null };
+  return Promise.all(
+    all
+      .filter(({ value }) => value.draftId === draftId)
+      .map(async ({ value }) => ({ message: value, marked: (await outbox.get(`pending/${value.id}`)) !== null })),
+  );
 }
 
-/** Makes a pending message due now, as if its retry time had come. */
+/** Makes a message due (and old) now, as if its retry time had come. */
 async function makeDue(id: string): Promise<void> {
-  const { record } = await outboxState(id);
-  await blobs.direct('outbox').setJSON(`messages/${id}`, { ...record, nextAttemptAt: new Date(Date.now() - 1000).toISOString() });
+  const outbox = blobs.direct('outbox');
+  const message = (await outbox.get(`messages/${id}`, { type: 'json' })) as OutboxMessage;
+  const past = new Date(Date.now() - 5 * 60_000).toISOString();
+  await outbox.setJSON(`messages/${id}`, { ...message, createdAt: past, nextAttemptAt: past });
 }
+
+const tokenOf = (message: OutboxMessage) => new URL(confirmationLink(message)!).searchParams.get('token')!;
 
 /** HubSpot updates that asked the workflow to send this subject: each one is an email sent. */
 function emailsSent(subject: string) {
@@ -152,7 +177,11 @@ function expectStoreUnavailable(answer: Answer): void {
   expect(answer.text).not.toMatch(/127\.0\.0\.1|Netlify Blobs|Error|\n\s+at /);
 }
 
+let shell: ReturnType<typeof useSiteShell>;
+
 beforeAll(async () => {
+  shell = useSiteShell();
+  process.env.SITE_URL = 'https://site.example';
   blobs = await startFaultyBlobs();
   hubspot = await startHubSpotFake();
   calendly = await startCalendlyFake();
@@ -183,6 +212,8 @@ beforeAll(async () => {
 afterAll(async () => {
   vi.restoreAllMocks();
   await Promise.all([blobs.stop(), hubspot.close(), calendly.close()]);
+  shell.remove();
+  delete process.env.SITE_URL;
   for (const name of ['HUBSPOT_BASE_PATH', 'HUBSPOT_FORMS_BASE_PATH', 'HUBSPOT_ACCESS_TOKEN', 'CALENDLY_BASE_URL', 'CALENDLY_ACCESS_TOKEN']) delete process.env[name];
 });
 
@@ -206,7 +237,7 @@ describe('with the store down entirely, every function that uses it answers 503 
   const requests: Array<[string, () => Promise<Answer>]> = [
     ['POST /api/nominations', () => call(nominations as Handler, '/api/nominations', { method: 'POST', body: nomination('down@example.org') })],
     ['POST /api/school-nominations', () => call(schoolNominations as Handler, '/api/school-nominations', { method: 'POST', body: schoolNomination('down@example.org') })],
-    ['POST /api/send-email', () => sendMessage(message())],
+    ['POST /api/send-email', () => sendMessage({ id: 'sub-down-0001', token: 'd'.repeat(43) })],
     ['POST /api/calendly/webhook', () => deliver(booking('down@example.org'))],
     ['POST /api/admin/session (sign in)', () => call(adminSession as Handler, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD } })],
     ['GET /api/admin/session', () => call(adminSession as Handler, '/api/admin/session', { cookie })],
@@ -313,104 +344,158 @@ describe('POST /api/nominations and /api/school-nominations when the store fails
   });
 });
 
+describe('the confirmation page with the store down', () => {
+  test.each(['GET', 'POST'] as const)('%s: a page asking to try again in a moment, nothing sent, nothing written', async (method) => {
+    const draft = await emailDraft();
+    expect((await sendMessage(draft)).status).toBe(202);
+    const [first] = await messagesOf(draft.id);
+    const message = first!.message;
+    hubspot.calls.length = 0;
+    const before = await blobs.snapshot();
+    blobs.fail({ how: 'http-503' });
+    const page = await confirmPage(tokenOf(message), method);
+    blobs.heal();
+    expect(page.status).toBe(503);
+    expect(page.text).toContain('Please try again in a moment');
+    expect(page.text).not.toMatch(/127\.0\.0\.1|Netlify Blobs|Error/);
+    expect(hubspot.calls).toEqual([]);
+    expect(await blobs.snapshot()).toEqual(before);
+  });
+});
+
 describe('POST /api/send-email when the store fails part-way', () => {
-  // The request's writes in order: the pending marker, the message (create-if-new), then after
-  // HubSpot the delivered message and the marker's removal. The store goes down after `writes`.
+  // The request's writes in order: the message's pending marker, the message (create-if-new), the
+  // draft taking it (compare-and-swap), then after HubSpot has the link, the message and the
+  // marker's removal. The store goes down after `writes`.
   const cases: Array<[string, number, number]> = [
     ['before anything is written', 0, 503],
     ['after the pending marker', 1, 503],
-    ['after the message is stored, before its delivery is recorded', 2, 200],
-    ['after the delivery is recorded, before the marker is removed', 3, 200],
+    ['after the message, before the draft takes it', 2, 503],
+    ['after the draft takes it, before the link is recorded', 3, 202],
+    ['after the link is recorded, before the marker is removed', 4, 202],
   ];
   describe.each(FAULT_KINDS)('(%s)', (how) => {
-    test.each(cases)('%s: the message is sent exactly once, and sending it again is safe', async (_name, writes, firstStatus) => {
-      hubspot.addContact('ana@example.org');
-      const input = message();
+    test.each(cases)('%s: one message reaches the parent, and it is sent exactly once', async (_name, writes, firstStatus) => {
+      const draft = await emailDraft();
       blobs.fail({ how, afterWrites: writes });
-      const first = await sendMessage(input);
+      const first = await sendMessage(draft);
       blobs.heal();
       expect(blobs.failed).not.toEqual([]);
       expect(first.status).toBe(firstStatus);
-      if (firstStatus === 503) {
-        expectStoreUnavailable(first);
-        // Failing before the message is stored: HubSpot is never asked to send it.
-        expect(hubspot.calls).toEqual([]);
-        expect((await outboxState(input.idempotencyKey)).record).toBeNull();
-      } else {
-        // Stored and handed to HubSpot: the answer says so, even if the outcome was not recorded.
-        expect(first.body).toEqual({ id: input.idempotencyKey, status: 'sent' });
-        expect(emailsSent(input.subject)).toHaveLength(1);
-      }
+      if (firstStatus === 503) expectStoreUnavailable(first);
 
-      // The dialog sends the same request again once the store is back…
-      const again = await sendMessage(input);
-      expect([200, 202]).toContain(again.status);
-      expect(again.body).toMatchObject({ id: input.idempotencyKey });
-      // …and the scheduled retry run settles whatever is left.
-      if ((await outboxState(input.idempotencyKey)).marked) {
-        await makeDue(input.idempotencyKey);
-        expect((await runOutboxRetry()).status).toBe(200);
-      }
-      expect(await outboxState(input.idempotencyKey)).toEqual({ record: expect.objectContaining({ status: 'sent' }), marked: false });
-      expect(emailsSent(input.subject)).toHaveLength(1);
-      expect((await sendMessage(input)).body).toEqual({ id: input.idempotencyKey, status: 'sent' });
+      // The dialog's request again once the store is back: a draft not yet taken is still sendable.
+      const again = await sendMessage(draft);
+      expect(again.status).toBe(firstStatus === 503 ? 202 : 409);
+      // The retry run settles what is left: an orphan message is dropped, a link not recorded is handed over.
+      for (const { message, marked } of await messagesOf(draft.id)) if (marked) await makeDue(message.id);
+      expect((await runOutboxRetry()).status).toBe(200);
+      const left = await messagesOf(draft.id);
+      expect(left).toHaveLength(1);
+      expect(left[0]).toMatchObject({ message: { status: 'awaiting_confirmation', confirmation: { link: 'delivered' } }, marked: false });
+      expect(hubspot.findContact(draft.parentEmail)!.properties.platform_send_confirmation_url).toBe(confirmationLink(left[0]!.message));
+
+      expect((await confirmPage(tokenOf(left[0]!.message))).text).toContain('Your email has been sent');
+      expect(emailsSent(draft.subject)).toHaveLength(1);
     });
   });
 
   test('a create-if-new write the store answers with 503 is a failure, not a claim: HubSpot is not called', async () => {
-    hubspot.addContact('ana@example.org');
-    const input = message();
+    const draft = await emailDraft();
+    hubspot.calls.length = 0;
     blobs.fail({ how: 'http-503', only: (request) => request.conditional });
-    expectStoreUnavailable(await sendMessage(input));
+    expectStoreUnavailable(await sendMessage(draft));
     blobs.heal();
     expect(hubspot.calls).toEqual([]);
-    expect((await outboxState(input.idempotencyKey)).record).toBeNull();
-    expect((await sendMessage(input)).body).toEqual({ id: input.idempotencyKey, status: 'sent' });
-    expect(emailsSent(input.subject)).toHaveLength(1);
+    expect((await sendMessage(draft)).status).toBe(202);
+  });
+});
+
+describe('confirming when the store fails part-way', () => {
+  // The confirmation's writes in order: the pair, a school slot and a parent slot (create-if-new),
+  // the pending marker and the message queued (compare-and-swap), then after HubSpot the message
+  // sent and the marker's removal.
+  const cases: Array<[string, number, number]> = [
+    ['before anything is written', 0, 503],
+    ['after the pair', 1, 503],
+    ['after the school slot', 2, 503],
+    ['after the parent slot', 3, 503],
+    ['after the pending marker', 4, 503],
+    ['after the message is queued, before its delivery is recorded', 5, 200],
+    ['after the delivery is recorded, before the marker is removed', 6, 200],
+  ];
+  describe.each(FAULT_KINDS)('(%s)', (how) => {
+    test.each(cases)('%s: sent exactly once, one slot of each kind', async (_name, writes, firstStatus) => {
+      const draft = await emailDraft();
+      expect((await sendMessage(draft)).status).toBe(202);
+      const [made] = await messagesOf(draft.id);
+      const message = made!.message;
+      blobs.fail({ how, afterWrites: writes });
+      const first = await confirmPage(tokenOf(message));
+      blobs.heal();
+      expect(first.status).toBe(firstStatus);
+      if (firstStatus === 503) expect(emailsSent(draft.subject)).toEqual([]);
+
+      const again = await confirmPage(tokenOf(message));
+      expect(again.text).toMatch(/Your email (has been sent|is confirmed)/);
+      const [state] = await messagesOf(draft.id);
+      if (state!.marked) {
+        await makeDue(message.id);
+        expect((await runOutboxRetry()).status).toBe(200);
+      }
+      expect(await messagesOf(draft.id)).toEqual([{ message: expect.objectContaining({ status: 'sent' }), marked: false }]);
+      expect(emailsSent(draft.subject)).toHaveLength(1);
+      const owned = await Promise.all(
+        (await blobs.direct('rate-limits').list({ prefix: 'send/' })).blobs.map(async ({ key }) => ({ key, owner: await blobs.direct('rate-limits').get(key, { type: 'text' }) })),
+      );
+      const mine = owned.filter(({ owner }) => owner === message.id).map(({ key }) => key.split('/')[1]);
+      expect(mine.sort()).toEqual(['pair', 'parent', 'school']);
+    });
   });
 });
 
 describe('outbox-retry when the store fails part-way', () => {
-  /** A message whose first delivery failed (HubSpot down), due for its retry now. */
-  async function pendingMessage(): Promise<ReturnType<typeof message>> {
-    hubspot.addContact('ana@example.org');
-    const input = message();
+  /** A confirmed message whose first delivery failed (HubSpot down), due for its retry now. */
+  async function queuedMessage(): Promise<{ draft: Draft; message: OutboxMessage }> {
+    const draft = await emailDraft();
+    expect((await sendMessage(draft)).status).toBe(202);
+    const [first] = await messagesOf(draft.id);
+    const message = first!.message;
     hubspot.failNext(500, 500, 500, 500);
-    expect((await sendMessage(input)).status).toBe(202);
-    await makeDue(input.idempotencyKey);
-    hubspot.reset();
-    hubspot.addContact('ana@example.org');
-    return input;
+    expect((await confirmPage(tokenOf(message))).text).toContain('Your email is confirmed');
+    await makeDue(message.id);
+    hubspot.calls.length = 0;
+    return { draft, message: message! };
   }
 
   test.each(FAULT_KINDS)('reading a message fails (%s): the run stops with 503 and the next run delivers it once', async (how) => {
-    const input = await pendingMessage();
+    const { draft } = await queuedMessage();
     blobs.fail({ how, only: (request) => request.method === 'GET' && request.key.startsWith('messages/') });
     expectStoreUnavailable(await runOutboxRetry());
     blobs.heal();
-    expect(hubspot.calls).toEqual([]);
-    expect(await outboxState(input.idempotencyKey)).toMatchObject({ record: { status: 'pending' }, marked: true });
+    expect(emailsSent(draft.subject)).toEqual([]);
+    expect(await messagesOf(draft.id)).toEqual([{ message: expect.objectContaining({ status: 'queued' }), marked: true }]);
 
     expect((await runOutboxRetry()).status).toBe(200);
-    expect(await outboxState(input.idempotencyKey)).toEqual({ record: expect.objectContaining({ status: 'sent' }), marked: false });
-    expect(emailsSent(input.subject)).toHaveLength(1);
+    expect(await messagesOf(draft.id)).toEqual([{ message: expect.objectContaining({ status: 'sent' }), marked: false }]);
+    expect(emailsSent(draft.subject)).toHaveLength(1);
   });
 
   test.each(FAULT_KINDS)('recording a delivery fails (%s): the next run sees it was sent and does not send it again', async (how) => {
-    const input = await pendingMessage();
+    const { draft, message } = await queuedMessage();
     blobs.fail({ how, only: isWrite });
     const run = await runOutboxRetry();
     expect(run.status).toBe(200);
     expect(run.body.sent).toBeGreaterThanOrEqual(1);
     blobs.heal();
     expect(blobs.failed).not.toEqual([]);
-    expect(emailsSent(input.subject)).toHaveLength(1);
-    expect((await outboxState(input.idempotencyKey)).record?.status).toBe('pending');
+    expect(emailsSent(draft.subject)).toHaveLength(1);
+    expect((await messagesOf(draft.id))[0]!.message.status).toBe('queued');
 
-    await makeDue(input.idempotencyKey);
+    await makeDue(message.id);
     expect((await runOutboxRetry()).status).toBe(200);
-    expect(await outboxState(input.idempotencyKey)).toEqual({ record: expect.objectContaining({ status: 'sent' }), marked: false });
-    expect(emailsSent(input.subject)).toHaveLength(1);
+    expect(await messagesOf(draft.id)).toEqual([{ message: expect.objectContaining({ status: 'sent' }), marked: false }]);
+    expect(emailsSent(draft.subject)).toHaveLength(1);
   });
 });
 

@@ -7,6 +7,14 @@ const read = (name: string): string | undefined => {
   return value ? value : undefined;
 };
 
+function positiveInt(name: string, fallback: number): number {
+  const value = read(name);
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new Error(`${name} must be a whole number of at least 1, got "${value}".`);
+  return number;
+}
+
 export const serverEnv = {
   get hubspotAccessToken() {
     return read('HUBSPOT_ACCESS_TOKEN');
@@ -71,6 +79,24 @@ export const serverEnv = {
     if (wanted && wanted !== 'auto') throw new Error(`BLOG_SOURCE must be "hubspot", "local" or "auto", got "${wanted}".`);
     return read('HUBSPOT_ACCESS_TOKEN') ? 'hubspot' : 'local';
   },
+  /**
+   * Where form definitions come from at build: `hubspot` (the Marketing Forms v3 API), `local`
+   * (content/forms), or unset for HubSpot when HUBSPOT_ACCESS_TOKEN is set and local otherwise.
+   */
+  get formsSource(): 'hubspot' | 'local' {
+    const wanted = read('FORMS_SOURCE')?.toLowerCase();
+    if (wanted === 'hubspot' || wanted === 'local') return wanted;
+    if (wanted && wanted !== 'auto') throw new Error(`FORMS_SOURCE must be "hubspot", "local" or "auto", got "${wanted}".`);
+    return read('HUBSPOT_ACCESS_TOKEN') ? 'hubspot' : 'local';
+  },
+  /** The form definitions the build wrote (dist/api/form-definitions.json); tests point elsewhere. */
+  get formDefinitionsFile() {
+    return read('FORM_DEFINITIONS_FILE');
+  },
+  /** The built site (dist/), whose pages the forms function fills in for visitors without JavaScript. */
+  get siteDir() {
+    return read('SITE_DIR');
+  },
   get ambassadorHost() {
     return (read('PUBLIC_AMBASSADOR_HOST') ?? 'https://ambassadors.masteryparents.org').replace(/\/+$/, '');
   },
@@ -84,6 +110,32 @@ export const serverEnv = {
   /** How long POST /api/send-email may spend reaching HubSpot before it leaves the message queued. */
   get sendEmailBudgetMs() {
     return Number(read('SEND_EMAIL_BUDGET_MS') ?? 8000);
+  },
+  /**
+   * Whether "Send via our platform" waits for the parent to confirm from their own inbox
+   * (`email`, the default) or sends at once (`off`).
+   */
+  get platformSendConfirmation(): 'email' | 'off' {
+    const wanted = read('PLATFORM_SEND_CONFIRMATION')?.toLowerCase();
+    if (wanted === undefined || wanted === 'email') return 'email';
+    if (wanted === 'off') return 'off';
+    throw new Error(`PLATFORM_SEND_CONFIRMATION must be "email" or "off", got "${wanted}".`);
+  },
+  /** Platform sends a day to one school contact address, across all parents. */
+  get schoolDailySendLimit() {
+    return positiveInt('PLATFORM_SEND_SCHOOL_DAILY_LIMIT', 5);
+  },
+  /** Platform sends a day from one parent. */
+  get parentDailySendLimit() {
+    return positiveInt('PLATFORM_SEND_PARENT_DAILY_LIMIT', 3);
+  },
+  /** Days after a school email is sent before the parent is asked whether the school answered. */
+  get followUpAfterDays() {
+    return positiveInt('FOLLOWUP_AFTER_DAYS', 10);
+  },
+  /** The site's own origin for links sent by email (SITE_URL, else Netlify's URL). */
+  get siteOrigin() {
+    return this.siteOrigins[0] ?? 'http://localhost:8888';
   },
   /** Names of the HubSpot contact properties the functions write. */
   contactProperties: {
@@ -116,6 +168,26 @@ export const serverEnv = {
     },
     get meetingStatus() {
       return read('HUBSPOT_PROP_MEETING_STATUS') ?? 'calendly_meeting_status';
+    },
+    /** The parent's confirmation link for a platform send; a HubSpot workflow emails it. */
+    get confirmSendUrl() {
+      return read('HUBSPOT_PROP_CONFIRM_SEND_URL') ?? 'platform_send_confirmation_url';
+    },
+    /** The school the confirmation link is for, for that workflow's email. */
+    get confirmSendSchool() {
+      return read('HUBSPOT_PROP_CONFIRM_SEND_SCHOOL') ?? 'platform_send_school_name';
+    },
+    /** The "did your school answer?" link; a HubSpot workflow emails it to the parent. */
+    get followUpUrl() {
+      return read('HUBSPOT_PROP_FOLLOWUP_URL') ?? 'school_answer_followup_url';
+    },
+    /** The school the follow-up asks about, for that workflow's email. */
+    get followUpSchool() {
+      return read('HUBSPOT_PROP_FOLLOWUP_SCHOOL') ?? 'school_answer_school_name';
+    },
+    /** The parent's answer: replied, meeting, no_answer or said_no. */
+    get schoolAnswer() {
+      return read('HUBSPOT_PROP_SCHOOL_ANSWER') ?? 'school_answer';
     },
   },
 };

@@ -85,7 +85,7 @@ export async function readJson<T extends z.ZodType>(req: Request, schema: T): Pr
   return result.data;
 }
 
-async function readLimited(req: Request, limit: number): Promise<string> {
+export async function readLimited(req: Request, limit: number): Promise<string> {
   if (!req.body) return '';
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -1,76 +1,91 @@
 /**
- * The outbox of school emails sent "via our platform". A message is stored before HubSpot is
- * touched, then delivered by setting the parent's contact properties (send choice, subject, body)
- * so that a HubSpot workflow sends it. A message that cannot be delivered now stays pending and
- * the scheduled `outbox-retry` function tries again, up to MAX_ATTEMPTS.
+ * School emails: the ones the platform sends in a parent's name, and the ones the parent says they
+ * sent themselves (for the follow-up). A platform message is made only from a draft (see
+ * `email-drafts.ts`); it waits for the parent's confirmation from their own inbox (unless
+ * PLATFORM_SEND_CONFIRMATION=off), takes its limits (`send-limits.ts`), and is delivered by setting
+ * the parent's HubSpot contact properties (subject, body, send choice) so that a HubSpot workflow
+ * sends it. Everything is stored before HubSpot is touched; what cannot be done now is retried by
+ * the scheduled `outbox-retry` function.
  *
- * Keys: `messages/{id}` holds the record; `pending/{id}` marks it for the retry run.
+ * Keys in the `outbox` store: `messages/{id}` (ids sort newest first), `pending/{id}` marks a
+ * message with work left (a confirmation link to hand over, or a delivery).
  */
 import type { Client } from '@hubspot/api-client';
 import { serverEnv } from './env';
 import { getContact, isRetryable, searchContactsByEmail, statusOf, updateContact, type ContactResult } from './hubspot';
 import { StoreUnavailableError } from './http';
-import { store, withStore } from './store';
+import { recordKey, store, withStore } from './store';
+import { recordSent } from './impact';
+import { signToken } from './tokens';
 
-/** Attempts in all (the request's own and the scheduled retries) before a message is failed. */
+/** Delivery attempts in all (the request's own and the scheduled retries) before a message fails. */
 export const MAX_ATTEMPTS = 6;
 /** The value of the send-choice property that asks the HubSpot workflow to send (§4). */
 export const PLATFORM_SEND_VALUE = 'Send Via our platform';
-/** How long a claimed message is left alone by other runs. */
-export const LEASE_MS = 60_000;
+/** How long a confirmation link is valid. */
+export const CONFIRM_TTL_MS = 24 * 3600_000;
 /** First delay between scheduled retries; doubles each time. */
 export const RETRY_BASE_MS = 5 * 60_000;
+/** Messages are deleted this long after they were sent (or, never sent, after they were made). */
+export const MESSAGE_RETENTION_MS = 90 * 24 * 3600_000;
 
-/**
- * Only a parent who has just submitted the email form can have the platform send: the contact's
- * most recent form submission (HubSpot's `recent_conversion_date`) must fall between this long
- * before the request and CONVERSION_SKEW_MS after it. Knowing a parent's email is not enough to
- * send a school a message in their name.
- */
-export const CONVERSION_WINDOW_MS = 30 * 60_000;
-/** Clock difference allowed between HubSpot and this function. */
-export const CONVERSION_SKEW_MS = 2 * 60_000;
-/** HubSpot records a submission a little after the visitor sends it; until then, wait and retry. */
-export const CONVERSION_LAG_MS = 10 * 60_000;
-export const RECENT_CONVERSION_PROPERTY = 'recent_conversion_date';
-
-/** Whether the contact's latest form submission is the one this message follows. */
-export function followsSubmission(conversion: string | null | undefined, createdAt: string): 'yes' | 'not_yet' | 'no' {
-  const requested = Date.parse(createdAt);
-  const submitted = conversion ? (/^\d+$/.test(conversion) ? Number(conversion) : Date.parse(conversion)) : NaN;
-  if (submitted >= requested - CONVERSION_WINDOW_MS && submitted <= requested + CONVERSION_SKEW_MS) return 'yes';
-  // A later submission cannot be the one this request followed.
-  if (submitted > requested + CONVERSION_SKEW_MS) return 'no';
-  return Date.now() < requested + CONVERSION_LAG_MS ? 'not_yet' : 'no';
-}
-
-export type OutboxStatus = 'pending' | 'sent' | 'failed';
+export type MessageStatus = 'awaiting_confirmation' | 'queued' | 'sent' | 'failed';
+export type Channel = 'platform' | 'self';
 
 export interface OutboxMessage {
-  parentEmail: string;
-  to: string;
-  subject: string;
-  body: string;
-}
-
-export interface OutboxRecord {
   id: string;
-  status: OutboxStatus;
-  attempts: number;
+  /** The draft (form submission) it was made from. */
+  draftId: string;
+  channel: Channel;
+  status: MessageStatus;
   createdAt: string;
   updatedAt: string;
-  /** No run delivers this record before this time. */
-  nextAttemptAt: string;
+  parentEmail: string;
+  parentName: string;
+  schoolName: string;
+  /** The school contact's address and name. */
+  to: string;
+  toName: string;
+  /** Exactly what is (or was) sent. */
+  subject: string;
+  body: string;
+  note: string;
+  confirmation?: {
+    expiresAt: string;
+    confirmedAt?: string;
+    /** Handing the link to HubSpot for its workflow: done, waiting, or not possible (no HubSpot). */
+    link: 'pending' | 'delivered' | 'not_configured';
+    linkAttempts: number;
+  };
+  attempts: number;
   /** A short code of the last failure; never a token or a response body. */
   lastError?: string;
+  nextAttemptAt: string;
+  sentAt?: string;
   contactId?: string;
-  message: OutboxMessage;
+  /** "Did your school answer?": due some days after sending, handed to HubSpot for its workflow. */
+  followUp?: FollowUp;
 }
 
-const outboxStore = () => store('outbox', { strong: true });
-const messageKey = (id: string) => `messages/${id}`;
-const pendingKey = (id: string) => `pending/${id}`;
+export interface FollowUp {
+  dueAt: string;
+  link: 'pending' | 'delivered' | 'not_configured';
+  attempts: number;
+  setAt?: string;
+  lastError?: string;
+}
 
+/** The follow-up of a message sent at `sentAt`. */
+export function newFollowUp(sentAt: Date): FollowUp {
+  return { dueAt: new Date(sentAt.getTime() + serverEnv.followUpAfterDays * 24 * 3600_000).toISOString(), link: 'pending', attempts: 0 };
+}
+
+export const followUpKey = (id: string) => `followups/${id}`;
+const followUpWaiting = (message: OutboxMessage) => Boolean(message.followUp && message.followUp.link !== 'delivered');
+
+const outbox = () => store('outbox', { strong: true });
+export const messageKey = (id: string) => `messages/${id}`;
+export const pendingKey = (id: string) => `pending/${id}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class DeliveryError extends Error {
@@ -82,53 +97,85 @@ export class DeliveryError extends Error {
   }
 }
 
-/**
- * Stores a new message under its idempotency key. Returns `created: false` and the stored record
- * when that key was used before, so a double click sends once.
- */
-export async function enqueue(id: string, message: OutboxMessage, now = new Date()): Promise<{ created: boolean; record: OutboxRecord }> {
-  const record: OutboxRecord = {
-    id,
-    status: 'pending',
-    attempts: 0,
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-    nextAttemptAt: new Date(now.getTime() + LEASE_MS).toISOString(),
-    message,
-  };
-  return withStore(async () => {
-    const blobs = outboxStore();
-    const stored = (await blobs.get(messageKey(id), { type: 'json' })) as OutboxRecord | null;
-    if (stored) return { created: false, record: stored };
-    // The marker first: if the store fails between the two writes, what is left is a marker
-    // without its message, which the retry run drops, never a message that nothing delivers.
-    await blobs.set(pendingKey(id), '');
-    const { modified } = await blobs.setJSON(messageKey(id), record, { onlyIfNew: true });
-    if (!modified) {
-      const existing = (await blobs.get(messageKey(id), { type: 'json' })) as OutboxRecord | null;
-      return { created: false, record: existing ?? record };
-    }
-    return { created: true, record };
+export function newMessageId(now = new Date()): string {
+  return recordKey(now);
+}
+
+/** The parent's confirmation link for a message. */
+export function confirmationLink(message: Pick<OutboxMessage, 'id' | 'confirmation'>): string | undefined {
+  if (!message.confirmation) return undefined;
+  const token = signToken({ purpose: 'confirm-send', id: message.id, exp: Date.parse(message.confirmation.expiresAt) });
+  return `${serverEnv.siteOrigin}/confirm-send?token=${token}`;
+}
+
+export async function readMessage(id: string): Promise<{ message: OutboxMessage; etag: string } | undefined> {
+  const found = await withStore(() => outbox().getWithMetadata(messageKey(id), { type: 'json' }));
+  return found ? { message: found.data as OutboxMessage, etag: found.etag ?? '' } : undefined;
+}
+
+/** Stores a new message (and its pending marker when work is left). */
+export async function createMessage(message: OutboxMessage): Promise<void> {
+  await withStore(async () => {
+    // The marker first: a marker without its message is dropped by the retry run; a message
+    // without its marker would be forgotten.
+    if (hasWorkLeft(message)) await outbox().set(pendingKey(message.id), '');
+    if (followUpWaiting(message)) await outbox().set(followUpKey(message.id), '');
+    await outbox().setJSON(messageKey(message.id), message, { onlyIfNew: true });
   });
 }
 
-export async function readRecord(id: string): Promise<OutboxRecord | null> {
-  return withStore(async () => (await outboxStore().get(messageKey(id), { type: 'json' })) as OutboxRecord | null);
+function hasWorkLeft(message: OutboxMessage): boolean {
+  if (message.status === 'queued') return true;
+  // A link not yet with HubSpot (waiting, or HubSpot not configured then) is handed over later.
+  return message.status === 'awaiting_confirmation' && message.confirmation?.link !== 'delivered';
+}
+
+/**
+ * Saves a change made from the version `etag` (any version without one). Returns the new version's
+ * etag, or undefined when another run changed the message first.
+ */
+export async function saveMessage(message: OutboxMessage, etag?: string): Promise<string | undefined> {
+  return withStore(async () => {
+    // Work left: the marker first, so that no state with work left is ever without one (a marker
+    // whose change did not happen is dropped by the retry run). No work left: the marker last.
+    const work = hasWorkLeft(message);
+    if (work) await outbox().set(pendingKey(message.id), '');
+    if (followUpWaiting(message)) await outbox().set(followUpKey(message.id), '');
+    const saved = await outbox().setJSON(messageKey(message.id), message, etag ? { onlyIfMatch: etag } : {});
+    if (!saved.modified) return undefined;
+    if (!work) await outbox().delete(pendingKey(message.id));
+    if (message.followUp?.link === 'delivered') await outbox().delete(followUpKey(message.id));
+    return saved.etag ?? '';
+  });
 }
 
 export async function pendingIds(): Promise<string[]> {
   return withStore(async () => {
-    const { blobs } = await outboxStore().list({ prefix: 'pending/' });
+    const { blobs } = await outbox().list({ prefix: 'pending/' });
     return blobs.map((blob) => blob.key.slice('pending/'.length));
   });
 }
 
-async function save(record: OutboxRecord): Promise<void> {
+/** Every message, newest first, a page at a time. */
+export async function listMessages(limit: number, cursor?: string): Promise<{ messages: OutboxMessage[]; nextCursor?: string }> {
+  return withStore(async () => {
+    const { blobs } = await outbox().list({ prefix: 'messages/' });
+    const keys = blobs.map((blob) => blob.key).sort();
+    const start = cursor ? keys.findIndex((key) => key > messageKey(cursor)) : 0;
+    const page = start < 0 ? [] : keys.slice(start, start + limit);
+    const messages = (await Promise.all(page.map((key) => outbox().get(key, { type: 'json' })))).filter(Boolean) as OutboxMessage[];
+    const last = page.at(-1);
+    const more = start >= 0 && start + limit < keys.length;
+    return { messages, ...(more && last ? { nextCursor: last.slice('messages/'.length) } : {}) };
+  });
+}
+
+export async function deleteMessage(id: string): Promise<void> {
   await withStore(async () => {
-    const blobs = outboxStore();
-    await blobs.setJSON(messageKey(record.id), record);
-    if (record.status === 'pending') await blobs.set(pendingKey(record.id), '');
-    else await blobs.delete(pendingKey(record.id));
+    await outbox().delete(messageKey(id));
+    await outbox().delete(pendingKey(id));
+    await outbox().delete(followUpKey(id));
+    await outbox().delete(`answers/${id}`);
   });
 }
 
@@ -145,105 +192,138 @@ function withDeadline<T>(operation: Promise<T>, deadline: number): Promise<T> {
 }
 
 /**
- * Finds the parent's contact, waiting out HubSpot's lag: a contact created by a form submission a
- * moment ago is not searchable for a few seconds, and an existing contact shows the new
- * submission a little after it is found. `ready` says when the contact found is up to date.
+ * Finds the parent's contact, waiting out HubSpot's lag: the form submission that created it may
+ * be a moment old, and search shows a new contact a few seconds after it exists.
  */
-async function findContact(
-  client: Client,
-  email: string,
-  properties: string[],
-  options: { lagAttempts: number; deadline: number; ready: (contact: ContactResult) => boolean },
-): Promise<ContactResult> {
-  let contact: ContactResult | undefined;
-  for (let attempt = 1; attempt <= options.lagAttempts; attempt++) {
-    const found = await withDeadline(searchContactsByEmail(client, email, ['email', ...properties]), options.deadline);
-    contact = found.results[0] ?? contact;
-    if (contact && options.ready(contact)) return contact;
-    if (attempt < options.lagAttempts) {
+async function findContact(client: Client, email: string, properties: string[], attempts: number, deadline: number): Promise<ContactResult> {
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const found = await withDeadline(searchContactsByEmail(client, email, ['email', ...properties]), deadline);
+    if (found.results[0]) return found.results[0];
+    if (attempt < attempts) {
       const wait = serverEnv.hubspotRetryBaseMs * 2 ** (attempt - 1);
-      if (Date.now() + wait >= options.deadline) break;
+      if (Date.now() + wait >= deadline) break;
       await sleep(wait);
     }
   }
-  if (contact) return contact;
   throw new DeliveryError('contact_not_found', true);
 }
 
-async function deliver(client: Client, record: OutboxRecord, options: { lagAttempts: number; budgetMs: number }): Promise<string> {
+function asDeliveryError(error: unknown): DeliveryError {
+  if (error instanceof DeliveryError) return error;
+  const status = statusOf(error);
+  return new DeliveryError(status ? `hubspot_${status}` : 'hubspot_unreachable', isRetryable(error));
+}
+
+export interface AttemptOptions {
+  /** How many times to search for a contact HubSpot has not indexed yet. */
+  lagAttempts?: number;
+  budgetMs?: number;
+  now?: () => Date;
+}
+
+/** Sets the contact properties that make the HubSpot workflow send the message. */
+async function deliver(client: Client, message: OutboxMessage, options: Required<Pick<AttemptOptions, 'lagAttempts' | 'budgetMs'>>): Promise<string> {
   const deadline = Date.now() + options.budgetMs;
+  const names = serverEnv.contactProperties;
+  const wanted = {
+    [names.emailSubject]: message.subject,
+    [names.emailBody]: message.body,
+    // Last, so the workflow that fires on this change already sees the subject and body.
+    [names.sendChoice]: PLATFORM_SEND_VALUE,
+  };
   try {
-    const names = serverEnv.contactProperties;
-    const wanted = {
-      [names.emailSubject]: record.message.subject,
-      [names.emailBody]: record.message.body,
-      // Last, so the workflow that fires on this change already sees the subject and body.
-      [names.sendChoice]: PLATFORM_SEND_VALUE,
-    };
-    // An earlier attempt may have delivered it without recording so (the store failed after
-    // HubSpot accepted): the contact already holds this message, and setting it again could send
-    // it twice, while changing nothing on the contact.
-    const holdsMessage = (contact: ContactResult) => Object.entries(wanted).every(([name, value]) => contact.properties[name] === value);
-    const follows = (contact: ContactResult) => followsSubmission(contact.properties[RECENT_CONVERSION_PROPERTY], record.createdAt);
-    const properties = [...Object.keys(wanted), RECENT_CONVERSION_PROPERTY];
-    const contact = record.contactId
-      ? await withDeadline(getContact(client, record.contactId, properties), deadline)
-      : await findContact(client, record.message.parentEmail, properties, {
-          lagAttempts: options.lagAttempts,
-          deadline,
-          ready: (found) => holdsMessage(found) || follows(found) !== 'not_yet',
-        });
-    if (holdsMessage(contact)) return contact.id;
-    const submitted = follows(contact);
-    if (submitted !== 'yes') throw new DeliveryError('no_recent_submission', submitted === 'not_yet');
+    const contact = message.contactId
+      ? await withDeadline(getContact(client, message.contactId, Object.keys(wanted)), deadline)
+      : await findContact(client, message.parentEmail, Object.keys(wanted), options.lagAttempts, deadline);
+    // An earlier attempt may have delivered it without recording so: setting it again could send
+    // it twice while changing nothing on the contact.
+    if (Object.entries(wanted).every(([name, value]) => contact.properties[name] === value)) return contact.id;
     await withDeadline(updateContact(client, contact.id, wanted), deadline);
     return contact.id;
   } catch (error) {
-    if (error instanceof DeliveryError) throw error;
-    const status = statusOf(error);
-    throw new DeliveryError(status ? `hubspot_${status}` : 'hubspot_unreachable', isRetryable(error));
+    throw asDeliveryError(error);
   }
 }
 
-/**
- * One delivery attempt: sent, or pending with the next retry time, or failed when the error is
- * permanent or the attempts are used up. The record is saved either way.
- */
-export async function attemptDelivery(
-  client: Client,
-  record: OutboxRecord,
-  options: { lagAttempts?: number; budgetMs?: number; now?: () => Date } = {},
-): Promise<OutboxRecord> {
-  const now = options.now ?? (() => new Date());
-  const attempts = record.attempts + 1;
-  let next: OutboxRecord;
+/** Hands the confirmation link to HubSpot: a contact property a workflow emails to the parent. */
+async function deliverLink(client: Client, message: OutboxMessage, options: Required<Pick<AttemptOptions, 'lagAttempts' | 'budgetMs'>>): Promise<string> {
+  const deadline = Date.now() + options.budgetMs;
+  const names = serverEnv.contactProperties;
   try {
-    const contactId = await deliver(client, record, {
-      lagAttempts: options.lagAttempts ?? 5,
-      budgetMs: options.budgetMs ?? serverEnv.sendEmailBudgetMs,
-    });
-    next = { ...record, attempts, contactId, status: 'sent', lastError: undefined, updatedAt: now().toISOString() };
+    const contact = message.contactId
+      ? await withDeadline(getContact(client, message.contactId, []), deadline)
+      : await findContact(client, message.parentEmail, [], options.lagAttempts, deadline);
+    await withDeadline(updateContact(client, contact.id, { [names.confirmSendSchool]: message.schoolName, [names.confirmSendUrl]: confirmationLink(message) ?? '' }), deadline);
+    return contact.id;
   } catch (error) {
-    const failure = error instanceof DeliveryError ? error : new DeliveryError('unknown', true);
-    const exhausted = attempts >= MAX_ATTEMPTS;
-    const at = now();
-    next = {
-      ...record,
-      attempts,
-      status: failure.transient && !exhausted ? 'pending' : 'failed',
-      lastError: failure.code,
-      updatedAt: at.toISOString(),
-      nextAttemptAt: new Date(at.getTime() + RETRY_BASE_MS * 2 ** (attempts - 1)).toISOString(),
-    };
+    throw asDeliveryError(error);
+  }
+}
+
+const nextTry = (at: Date, attempts: number) => new Date(at.getTime() + RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1)).toISOString();
+
+/**
+ * One step of work on a message: hand over its confirmation link, or deliver it. Returns the
+ * message as saved. `client` is undefined when HubSpot is not configured: the link then waits
+ * (the admin page shows it) and a delivery stays queued.
+ */
+export async function attemptWork(client: Client | undefined, message: OutboxMessage, etag: string | undefined, options: AttemptOptions = {}): Promise<OutboxMessage> {
+  const now = options.now ?? (() => new Date());
+  const settings = { lagAttempts: options.lagAttempts ?? 5, budgetMs: options.budgetMs ?? serverEnv.sendEmailBudgetMs };
+  let next: OutboxMessage;
+  if (message.status === 'awaiting_confirmation' && message.confirmation && message.confirmation.link !== 'delivered') {
+    if (!client) {
+      next = { ...message, confirmation: { ...message.confirmation, link: 'not_configured' }, lastError: 'hubspot_not_configured', updatedAt: now().toISOString() };
+    } else {
+      try {
+        const contactId = await deliverLink(client, message, settings);
+        next = { ...message, contactId, confirmation: { ...message.confirmation, link: 'delivered', linkAttempts: message.confirmation.linkAttempts + 1 }, lastError: undefined, updatedAt: now().toISOString() };
+      } catch (error) {
+        const failure = asDeliveryError(error);
+        const linkAttempts = message.confirmation.linkAttempts + 1;
+        next = { ...message, confirmation: { ...message.confirmation, linkAttempts }, lastError: failure.code, nextAttemptAt: nextTry(now(), linkAttempts), updatedAt: now().toISOString() };
+      }
+    }
+  } else if (message.status === 'queued') {
+    if (!client) {
+      next = { ...message, lastError: 'hubspot_not_configured', updatedAt: now().toISOString() };
+    } else {
+      const attempts = message.attempts + 1;
+      try {
+        const contactId = await deliver(client, message, settings);
+        const at = now();
+        next = { ...message, attempts, contactId, status: 'sent', sentAt: at.toISOString(), followUp: message.followUp ?? newFollowUp(at), lastError: undefined, updatedAt: at.toISOString() };
+      } catch (error) {
+        const failure = asDeliveryError(error);
+        const exhausted = attempts >= MAX_ATTEMPTS;
+        next = {
+          ...message,
+          attempts,
+          status: failure.transient && !exhausted ? 'queued' : 'failed',
+          lastError: failure.code,
+          nextAttemptAt: nextTry(now(), attempts),
+          updatedAt: now().toISOString(),
+        };
+      }
+    }
+  } else {
+    return message;
   }
   try {
-    await save(next);
+    if ((await saveMessage(next, etag)) === undefined) {
+      // Another run recorded an outcome first; its record stands.
+      return (await readMessage(message.id))?.message ?? next;
+    }
   } catch (error) {
-    // HubSpot has been asked already, so the answer reports what it did. The store still holds
-    // the message as pending, and the retry run settles it (recognising a delivered one above);
-    // only "failed" would contradict that, so it stays a store failure.
+    // HubSpot has been asked already, so the answer reports what it did. The store still holds the
+    // message as it was; the retry run settles it (a delivered one is recognised above).
     if (!(error instanceof StoreUnavailableError) || next.status === 'failed') throw error;
-    console.error('[outbox] the outcome of', record.id, 'could not be recorded:', next.status);
+    console.error('[outbox] the outcome of', message.id, 'could not be recorded:', next.status);
+    return next;
+  }
+  if (next.status === 'sent') {
+    // Counted for the impact figures; the follow-up run records any this misses.
+    await recordSent(next).catch((error: unknown) => console.error('[outbox] impact not recorded for', next.id, error instanceof Error ? error.message : ''));
   }
   return next;
 }

@@ -4,6 +4,7 @@
  * sees exactly what is still to fill in.
  */
 import type { EmailData } from '../schemas';
+import { normaliseNote } from './note';
 
 export const placeholders = {
   schoolName: '[School Name]',
@@ -61,7 +62,12 @@ export function emailSubject(schoolName: string | undefined): string {
   return `How ${filled(schoolName, placeholders.schoolName)} can unlock mastery learning for every student`;
 }
 
-export function generateEmail(data: Partial<EmailData>, links: EmailLinks): GeneratedEmail {
+/**
+ * The email for these values. `note` is the parent's own words (see `note.ts`); it always stands in
+ * the same place, right after their introduction.
+ */
+export function generateEmail(data: Partial<EmailData>, links: EmailLinks, options: { note?: string } = {}): GeneratedEmail {
+  const note = normaliseNote(options.note ?? '');
   const school = filled(data.schoolName, placeholders.schoolName);
   const contactName = (data.schoolContactName ?? '').trim();
   const contactEmail = (data.schoolContactEmail ?? '').trim();
@@ -76,6 +82,7 @@ export function generateEmail(data: Partial<EmailData>, links: EmailLinks): Gene
     '',
     `My name is ${parent}, and my child, ${child}, is in ${grade} at ${school}. I am writing to share a learning model that I believe could make a real difference for our students, and to ask whether you would be open to exploring it.`,
     '',
+    ...(note ? [note, ''] : []),
     'The model is mastery-based and AI-assisted. Students complete their core academics in about two focused hours a day, moving on only once they have truly mastered each concept, while adaptive AI tutoring sets the right level and pace for every learner. The rest of the day is freed for projects, life skills and the interests that make school joyful.',
     '',
     'The results speak for themselves:',
@@ -111,5 +118,34 @@ export function composeLinks(email: GeneratedEmail): { mailto: string; gmail: st
     mailto: `mailto:${email.to.replace(/[^\w.@+-]/g, (c) => enc(c))}?subject=${enc(email.subject)}&body=${enc(email.body)}`,
     gmail: `https://mail.google.com/mail/?view=cm&fs=1&to=${enc(email.to)}&su=${enc(email.subject)}&body=${enc(email.body)}`,
     outlook: `https://outlook.office.com/mail/deeplink/compose?to=${enc(email.to)}&subject=${enc(email.subject)}&body=${enc(email.body)}`,
+  };
+}
+
+/**
+ * The short, polite follow-up a parent can send when the school has not answered yet: it names the
+ * first email, asks for fifteen minutes or the right person, and repeats the video.
+ */
+export function followUpEmail(input: { subject: string; toName: string; to: string; schoolName: string; parentName: string; sentAt: string; videoUrl: string }): GeneratedEmail {
+  const contact = input.toName.trim();
+  const sent = new Date(input.sentAt).toLocaleDateString('en-US', { month: 'long', day: 'numeric' });
+  const school = filled(input.schoolName, placeholders.schoolName);
+  const parent = filled(input.parentName, placeholders.parentFullName);
+  const body = [
+    `Dear ${contact || placeholders.greetingName},`,
+    '',
+    `I wrote to you on ${sent} about how ${school} could unlock mastery learning for every student. I know how full a school leader's days are, so I wanted to follow up.`,
+    '',
+    'Would you have fifteen minutes in the coming weeks to talk about it? If someone else at the school is the right person, I would be grateful if you could point me to them.',
+    '',
+    `Here is the 30-second overview again: ${videoLinkAt(input.videoUrl)}`,
+    '',
+    'Thank you,',
+    parent,
+  ].join('\n');
+  return {
+    to: input.to,
+    toLine: `${contact || placeholders.schoolContactName} <${input.to || placeholders.schoolContactEmail}>`,
+    subject: `Following up: ${input.subject}`,
+    body,
   };
 }

@@ -48,14 +48,16 @@ export const referralDataSchema = emailDataSchema.extend({
 });
 export type ReferralData = z.infer<typeof referralDataSchema>;
 
-/** POST /api/send-email: the generated email, for the parent's address, sent once per key. */
+/**
+ * POST /api/send-email: "Send via our platform" names an accepted email-form submission and the
+ * one-time token only the submitting browser received, never text; the server composes the email.
+ * The optional note is the parent's own words (src/lib/email/note.ts checks it).
+ */
 export const sendEmailSchema = z
   .object({
-    idempotencyKey: z.string().regex(/^[A-Za-z0-9_-]{8,100}$/, 'must be 8-100 letters, digits, - or _'),
-    parentEmail: email,
-    to: z.string().max(254).default(''),
-    subject: text(300),
-    body: z.string().trim().min(1).max(20_000),
+    submissionId: z.string().regex(/^[\w-]{8,120}$/, 'must be the id of your form submission'),
+    token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be the send token your form submission gave'),
+    note: z.string().max(2000).optional(),
   })
   .strict();
 export type SendEmailRequest = z.infer<typeof sendEmailSchema>;

@@ -1,7 +1,9 @@
 /**
  * Netlify Blobs for function tests: the real local Blobs server from @netlify/blobs, in a
- * scratch folder, with the environment context the functions read.
+ * scratch folder, with the environment context the functions read. Its conditional writes are made
+ * atomic and its reads give ETags, as Netlify's do (scripts/netlify-blobs-local.mjs).
  */
+import '../../../scripts/netlify-blobs-local.mjs';
 import { BlobsServer } from '@netlify/blobs/server';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -5,6 +5,7 @@
  * chosen request on. The test reads the store directly, past the proxy, to see what was written.
  */
 import { getStore } from '@netlify/blobs';
+import '../../../scripts/netlify-blobs-local.mjs';
 import { BlobsServer } from '@netlify/blobs/server';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as forward, type Server } from 'node:http';

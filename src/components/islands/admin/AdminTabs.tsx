@@ -1,6 +1,8 @@
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { ActivityLogsTab } from './ActivityLogsTab';
 import { CrmConfigTab } from './CrmConfigTab';
+import { ImpactTab } from './ImpactTab';
+import { OutboxTab } from './OutboxTab';
 import { TestConnectionsTab } from './TestConnectionsTab';
 import { WebhooksTab } from './WebhooksTab';
 
@@ -9,6 +11,8 @@ const tabs = [
   { key: 'crm', label: 'CRM Config', Panel: CrmConfigTab },
   { key: 'logs', label: 'Activity Logs', Panel: ActivityLogsTab },
   { key: 'tests', label: 'Test Connections', Panel: TestConnectionsTab },
+  { key: 'outbox', label: 'Outbox', Panel: OutboxTab },
+  { key: 'impact', label: 'Impact', Panel: ImpactTab },
 ] as const;
 
 /** The WAI-ARIA tabs pattern: one tab stop, arrow keys, Home and End move between tabs. */

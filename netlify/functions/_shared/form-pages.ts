@@ -1,0 +1,102 @@
+/**
+ * The pages a visitor without JavaScript gets from the site's forms: the built /form-response page
+ * (src/pages/form-response.astro) with its marked region filled in — the thank-you message, the
+ * form again with each problem next to its field, or what went wrong. Built pages are read from
+ * dist/ (netlify.toml includes them in the functions that answer with pages).
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FormDefinition } from '../../../src/lib/forms/definition';
+import { escapeHtml, regionMarkers, renderForm, RESPONSE_INSTANCE, successHtml } from '../../../src/lib/forms/render';
+import { summaryOf, type RawValues } from '../../../src/lib/forms/values';
+import { buttonClass } from '../../../src/lib/ui';
+import { serverEnv } from './env';
+
+/** A page path of the site, e.g. "/" or "/blogs-insights/why-two-hours-is-enough". */
+const PAGE_PATH = /^\/(?:[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)*)?$/;
+
+export function siteDir(): string {
+  return serverEnv.siteDir ?? join(process.cwd(), 'dist');
+}
+
+/** A page path the site has, or undefined (so a link back never points elsewhere). */
+export function safePagePath(page: unknown): string | undefined {
+  return typeof page === 'string' && page.length <= 200 && PAGE_PATH.test(page) ? page : undefined;
+}
+
+/** The built HTML of a page, or undefined when the site has no such page. */
+export async function builtPage(page: string): Promise<string | undefined> {
+  const path = safePagePath(page);
+  if (!path) return undefined;
+  try {
+    return await readFile(join(siteDir(), path === '/' ? 'index.html' : `${path.slice(1)}.html`), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** `html` with the region of `instance` replaced, or undefined when the page has no such region. */
+export function replaceRegion(html: string, instance: string, content: string): string | undefined {
+  const { start, end } = regionMarkers(instance);
+  const from = html.indexOf(start);
+  const to = from < 0 ? -1 : html.indexOf(end, from);
+  if (to < 0) return undefined;
+  return html.slice(0, from + start.length) + content + html.slice(to);
+}
+
+const pageHeaders = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'X-Robots-Tag': 'noindex',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'X-Frame-Options': 'DENY',
+  'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
+  // The page's own <meta> policy pins its scripts and styles; this adds what a <meta> cannot carry.
+  'Content-Security-Policy': "frame-ancestors 'none'; object-src 'none'; base-uri 'none'; form-action 'self'",
+};
+
+/** The /form-response page with `content` in its region, and `title` as the document title. */
+export async function responsePage(content: string, options: { status?: number; title?: string } = {}): Promise<Response> {
+  const shell = await builtPage('/form-response');
+  if (!shell) throw new Error('dist/form-response.html is missing: build the site before serving it.');
+  let html = replaceRegion(shell, RESPONSE_INSTANCE, content);
+  if (!html) throw new Error('dist/form-response.html has no response region.');
+  if (options.title) html = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(options.title)} | Mastery Parents</title>`);
+  return new Response(html, { status: options.status ?? 200, headers: pageHeaders });
+}
+
+const heading = (text: string) => `<h1 id="form-response-title" class="text-title font-extrabold tracking-tight">${escapeHtml(text)}</h1>`;
+const backLink = (page: string | undefined) =>
+  `<div class="mt-8 flex flex-wrap gap-3"><a class="${buttonClass('secondary', 'md')}" href="${escapeHtml(page ?? '/')}">${page && page !== '/' ? 'Back to the page you were on' : 'Go to the home page'}</a></div>`;
+
+/** The form again, with what the visitor typed and each problem next to its field. */
+export function invalidPage(input: {
+  definition: FormDefinition;
+  purpose: string;
+  page: string | undefined;
+  values: RawValues;
+  errors: Record<string, string>;
+}): Promise<Response> {
+  const summary = summaryOf(input.definition, input.errors);
+  const form = renderForm(
+    input.definition,
+    { purpose: input.purpose, instance: 'form-response-form', page: input.page ?? '/', values: input.values, errors: input.errors },
+    summary,
+  );
+  const content = `${heading('Please check your answers')}<p class="mt-4 text-lg text-ink-soft">Nothing was sent yet. Correct the fields marked below and send the form again.</p><div class="mt-8 rounded-card border border-line bg-white p-6 shadow-card">${form}</div>${backLink(input.page)}`;
+  return responsePage(content, { status: 400, title: 'Please check your answers' });
+}
+
+/** The thank-you message of a form, with the way back to the page it was on. */
+export function submittedPage(definition: FormDefinition, page: string | undefined): Promise<Response> {
+  const content = `${heading('Thank you!')}<div class="mt-4 rounded-xl border border-success-600 bg-white p-4 text-lg text-ink [&_a]:font-medium [&_a]:text-brand-700 [&_a]:underline" role="status">${successHtml(definition)}</div>${backLink(page)}`;
+  return responsePage(content, { title: 'Thank you' });
+}
+
+/** A failure the visitor can do something about (rate limit, storage down, unknown form). */
+export function problemPage(status: number, title: string, message: string, page: string | undefined): Promise<Response> {
+  const content = `${heading(title)}<p class="mt-4 text-lg text-ink-soft" role="alert">${escapeHtml(message)}</p>${backLink(page)}`;
+  return responsePage(content, { status, title });
+}

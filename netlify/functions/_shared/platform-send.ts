@@ -1,0 +1,211 @@
+/**
+ * "Send via our platform", end to end: the request (a draft and its one-time token, plus the
+ * optional note — never text), the parent's confirmation from their own inbox, the limits, and
+ * the hand-over to the outbox. Functions `send-email` and `confirm-send` are thin shells over this.
+ */
+import type { Client } from '@hubspot/api-client';
+import { noteProblem, normaliseNote } from '../../../src/lib/email/note';
+import { isEmail } from '../../../src/lib/forms/values';
+import { composeDraft, readDraft, updateDraft } from './email-drafts';
+import { serverEnv } from './env';
+import { HttpError } from './http';
+import { hubspotClient } from './hubspot';
+import { recordSent } from './impact';
+import { attemptWork, CONFIRM_TTL_MS, createMessage, deleteMessage, newFollowUp, newMessageId, readMessage, saveMessage, type OutboxMessage } from './outbox';
+import { checkLimits, claimLimits, limitMessages, type LimitRefusal } from './send-limits';
+import { sameSecret, verifyToken } from './tokens';
+
+/** HubSpot's client when configured; undefined (not an error) when not, so offline runs walk the whole path. */
+export function optionalHubSpot(): Client | undefined {
+  try {
+    return hubspotClient();
+  } catch (error) {
+    if (error instanceof HttpError && error.code === 'hubspot_not_configured') return undefined;
+    throw error;
+  }
+}
+
+const limitStatus: Record<LimitRefusal, number> = { already_sent: 409, school_limit: 429, parent_limit: 429 };
+
+function refuse(refusal: LimitRefusal): never {
+  throw new HttpError(limitStatus[refusal], refusal, limitMessages[refusal]);
+}
+
+export interface SendAnswer {
+  status: 200 | 201 | 202;
+  body: { id: string; status: OutboxMessage['status']; confirmation?: { expiresAt: string; email: string } };
+}
+
+/** The draft a browser names, checked against its token; the refusals every caller shares. */
+async function ownDraft(input: { submissionId: string; token: string }) {
+  const found = await readDraft(input.submissionId);
+  if (!found) throw new HttpError(404, 'unknown_submission', 'We could not find a school email for this submission. Please fill in the form again.');
+  if (!sameSecret(input.token, found.draft.tokenHash)) throw new HttpError(403, 'invalid_token', 'This send request is not valid for this email. Please fill in the form again.');
+  return found;
+}
+
+/**
+ * The parent sent the email themselves: recorded once per draft (a second call answers the first
+ * record), so that the follow-up asks them later and the impact figures count it.
+ */
+export async function recordSelfSent(input: { submissionId: string; token: string; note?: string }, now = new Date()): Promise<SendAnswer> {
+  const { draft, etag } = await ownDraft(input);
+  if (draft.selfSentMessageId) return { status: 200, body: { id: draft.selfSentMessageId, status: 'sent' } };
+  const note = normaliseNote(input.note ?? draft.note);
+  const problem = noteProblem(note);
+  if (problem) throw new HttpError(400, 'invalid_note', problem);
+  const school = draft.data.schoolContactEmail.trim().toLowerCase();
+  if (!isEmail(school)) throw new HttpError(400, 'missing_address', 'We can only follow up on an email with the school contact’s address.');
+  const email = composeDraft(draft, note);
+  const message: OutboxMessage = {
+    id: newMessageId(now),
+    draftId: draft.id,
+    channel: 'self',
+    status: 'sent',
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    parentEmail: draft.data.parentEmail.trim().toLowerCase(),
+    parentName: draft.data.parentFullName,
+    schoolName: draft.data.schoolName,
+    to: school,
+    toName: draft.data.schoolContactName,
+    subject: email.subject,
+    body: email.body,
+    note,
+    attempts: 0,
+    nextAttemptAt: now.toISOString(),
+    sentAt: now.toISOString(),
+    followUp: newFollowUp(now),
+  };
+  await createMessage(message);
+  if (!(await updateDraft({ ...draft, selfSentMessageId: message.id }, etag))) {
+    await deleteMessage(message.id);
+    const latest = await readDraft(draft.id);
+    if (latest?.draft.selfSentMessageId) return { status: 200, body: { id: latest.draft.selfSentMessageId, status: 'sent' } };
+    throw new HttpError(409, 'changed', 'This email changed meanwhile; please try again.');
+  }
+  await recordSent(message);
+  return { status: 201, body: { id: message.id, status: 'sent' } };
+}
+
+/** The parent asks the platform to send the email of draft `submissionId`. */
+export async function requestPlatformSend(input: { submissionId: string; token: string; note?: string }, now = new Date()): Promise<SendAnswer> {
+  const { draft, etag } = await ownDraft(input);
+  if (draft.messageId) throw new HttpError(409, 'already_requested', 'You have already asked us to send this email. Check your inbox for the confirmation link.');
+  const note = normaliseNote(input.note ?? draft.note);
+  const problem = noteProblem(note);
+  if (problem) throw new HttpError(400, 'invalid_note', problem);
+  const parent = draft.data.parentEmail.trim().toLowerCase();
+  const school = draft.data.schoolContactEmail.trim().toLowerCase();
+  if (!isEmail(parent) || !isEmail(school)) {
+    throw new HttpError(400, 'missing_address', 'Our platform needs your email address and the school contact’s email address to send this email.');
+  }
+  const refusal = await checkLimits(parent, school, now);
+  if (refusal) refuse(refusal);
+
+  const email = composeDraft(draft, note);
+  const confirm = serverEnv.platformSendConfirmation === 'email';
+  const message: OutboxMessage = {
+    id: newMessageId(now),
+    draftId: draft.id,
+    channel: 'platform',
+    status: confirm ? 'awaiting_confirmation' : 'queued',
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    parentEmail: parent,
+    parentName: draft.data.parentFullName,
+    schoolName: draft.data.schoolName,
+    to: school,
+    toName: draft.data.schoolContactName,
+    subject: email.subject,
+    body: email.body,
+    note,
+    ...(confirm ? { confirmation: { expiresAt: new Date(now.getTime() + CONFIRM_TTL_MS).toISOString(), link: 'pending' as const, linkAttempts: 0 } } : {}),
+    attempts: 0,
+    nextAttemptAt: now.toISOString(),
+  };
+  await createMessage(message);
+  // The draft takes one message only: of two requests at once, the second gives its message back.
+  if (!(await updateDraft({ ...draft, note, messageId: message.id }, etag))) {
+    await deleteMessage(message.id);
+    throw new HttpError(409, 'already_requested', 'You have already asked us to send this email. Check your inbox for the confirmation link.');
+  }
+
+  if (confirm) {
+    const settled = await attemptWork(optionalHubSpot(), message, undefined);
+    return { status: 202, body: { id: settled.id, status: settled.status, confirmation: { expiresAt: message.confirmation!.expiresAt, email: parent } } };
+  }
+  return sendNow(message, now);
+}
+
+/** Claims the limits and delivers; a refusal fails the message and says why. */
+async function sendNow(message: OutboxMessage, now: Date, etag?: string): Promise<SendAnswer> {
+  const refusal = await claimLimits(message.parentEmail, message.to, message.id, now);
+  if (refusal) {
+    await saveMessage({ ...message, status: 'failed', lastError: refusal, updatedAt: now.toISOString() }, etag);
+    refuse(refusal);
+  }
+  const settled = await attemptWork(optionalHubSpot(), { ...message, status: 'queued' }, etag);
+  if (settled.status === 'failed') {
+    throw new HttpError(502, 'delivery_failed', 'The email could not be handed to HubSpot. Please copy it and send it yourself.');
+  }
+  return { status: settled.status === 'sent' ? 200 : 202, body: { id: settled.id, status: settled.status } };
+}
+
+export type ConfirmOutcome =
+  | { kind: 'invalid' }
+  | { kind: 'expired'; message?: OutboxMessage }
+  | { kind: 'ready'; message: OutboxMessage }
+  | { kind: 'done'; message: OutboxMessage }
+  | { kind: 'refused'; message: OutboxMessage; refusal: LimitRefusal }
+  | { kind: 'failed'; message: OutboxMessage };
+
+/** What a confirmation link leads to, without changing anything (GET shows this). */
+export async function inspectConfirmation(token: string, now = new Date()): Promise<ConfirmOutcome> {
+  const check = verifyToken(token, 'confirm-send', now.getTime());
+  if (!check.ok && check.reason !== 'expired') return { kind: 'invalid' };
+  const found = await readMessage(check.claims!.id);
+  if (!found || found.message.channel !== 'platform') return { kind: 'invalid' };
+  const { message } = found;
+  if (message.status === 'queued' || message.status === 'sent') return { kind: 'done', message };
+  if (message.status === 'failed') {
+    const refusal = message.lastError as LimitRefusal;
+    return refusal in limitMessages ? { kind: 'refused', message, refusal } : { kind: 'failed', message };
+  }
+  if (!check.ok) return { kind: 'expired', message };
+  return { kind: 'ready', message };
+}
+
+/**
+ * The parent confirms: exactly once, the message is queued, its limits taken, and it is delivered.
+ * A second confirmation (or one racing the first) finds it done.
+ */
+export async function confirmPlatformSend(token: string, now = new Date()): Promise<ConfirmOutcome> {
+  const outcome = await inspectConfirmation(token, now);
+  if (outcome.kind === 'expired' && outcome.message?.status === 'awaiting_confirmation') {
+    const found = await readMessage(outcome.message.id);
+    if (found?.message.status === 'awaiting_confirmation') {
+      await saveMessage({ ...found.message, status: 'failed', lastError: 'not_confirmed_in_time', updatedAt: now.toISOString() }, found.etag);
+    }
+  }
+  if (outcome.kind !== 'ready') return outcome;
+  const found = await readMessage(outcome.message.id);
+  if (!found || found.message.status !== 'awaiting_confirmation') return inspectConfirmation(token, now);
+  const confirmed: OutboxMessage = {
+    ...found.message,
+    confirmation: { ...found.message.confirmation!, confirmedAt: now.toISOString() },
+    updatedAt: now.toISOString(),
+  };
+  const refusal = await claimLimits(confirmed.parentEmail, confirmed.to, confirmed.id, now);
+  if (refusal) {
+    const failed = { ...confirmed, status: 'failed' as const, lastError: refusal };
+    if ((await saveMessage(failed, found.etag)) === undefined) return inspectConfirmation(token, now);
+    return { kind: 'refused', message: failed, refusal };
+  }
+  const queued = { ...confirmed, status: 'queued' as const, nextAttemptAt: now.toISOString() };
+  // Only one confirmation moves it on; the other finds it done.
+  const etag = await saveMessage(queued, found.etag);
+  if (etag === undefined) return inspectConfirmation(token, now);
+  const settled = await attemptWork(optionalHubSpot(), queued, etag);
+  return settled.status === 'failed' ? { kind: 'failed', message: settled } : { kind: 'done', message: settled };
+}

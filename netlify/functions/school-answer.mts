@@ -1,0 +1,172 @@
+import type { Config } from '@netlify/functions';
+import { z } from 'zod';
+import { publicEnv } from '../../src/config/env';
+import { site } from '../../src/config/site';
+import { normaliseNote } from '../../src/lib/email/note';
+import { composeLinks, emailAsText, followUpEmail } from '../../src/lib/email/template';
+import { boxClass, choiceClass, errorClass, escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
+import { answerKinds, answerLabels, COMMENT_MAX, type AnswerKind } from '../../src/lib/school-answers';
+import { buttonClass } from '../../src/lib/ui';
+import { responsePage } from './_shared/form-pages';
+import { HttpError, readLimited, StoreUnavailableError } from './_shared/http';
+import type { OutboxMessage } from './_shared/outbox';
+import { optionalHubSpot } from './_shared/platform-send';
+import { openAnswerLink, saveAnswer, type AnswerLinkState, type SchoolAnswer } from './_shared/school-answers';
+
+/**
+ * /school-answer?token=…: "Did your school answer?" The link a HubSpot workflow emails a parent
+ * some days after their school email. GET shows the four answers (the current one chosen) and a
+ * comment box; POST stores the answer (changeable while the link works) and thanks the parent with
+ * the next step that fits. Plain HTML forms: works without JavaScript.
+ */
+const answerSchema = z.object({
+  token: z.string().max(600),
+  answer: z.enum(answerKinds, { error: 'Please choose one of the four answers.' }),
+  comment: z
+    .string()
+    .max(COMMENT_MAX * 2)
+    .transform((text) => normaliseNote(text))
+    .refine((text) => text.length <= COMMENT_MAX, `Please keep your comment to ${COMMENT_MAX} characters.`),
+});
+
+const heading = (text: string) => `<h1 id="form-response-title" class="text-title font-extrabold tracking-tight">${escapeHtml(text)}</h1>`;
+const lead = (text: string) => `<p class="mt-4 text-lg text-ink-soft">${escapeHtml(text)}</p>`;
+const actions = (...buttons: string[]) => `<div class="mt-8 flex flex-wrap gap-3">${buttons.join('')}</div>`;
+const link = (href: string, text: string, variant: 'primary' | 'secondary' | 'accent' = 'primary', external = false) =>
+  `<a class="${buttonClass(variant, 'md')}" href="${escapeHtml(href)}"${external ? ' target="_blank" rel="noopener noreferrer"' : ''}>${escapeHtml(text)}${external ? '<span class="sr-only"> (opens in a new tab)</span>' : ''}</a>`;
+const home = link('/', 'Go to the home page', 'secondary');
+
+function questionForm(message: OutboxMessage, token: string, chosen: { kind?: AnswerKind; comment?: string }, errors: { answer?: string; comment?: string } = {}): string {
+  const school = message.schoolName || 'your school';
+  const options = answerKinds
+    .map(
+      (kind, index) =>
+        `<label class="${choiceClass}" for="answer-${index}"><input type="radio" id="answer-${index}" name="answer" value="${kind}" class="${boxClass}" required${chosen.kind === kind ? ' checked' : ''}${
+          errors.answer ? ' aria-describedby="answer-error"' : ''
+        }><span class="font-medium">${escapeHtml(answerLabels[kind])}</span></label>`,
+    )
+    .join('');
+  const answerError = `<p id="answer-error" class="${errorClass}"${errors.answer ? '' : ' hidden'}>${escapeHtml(errors.answer ?? '')}</p>`;
+  const commentError = `<p id="comment-error" class="${errorClass}"${errors.comment ? '' : ' hidden'}>${escapeHtml(errors.comment ?? '')}</p>`;
+  return `<form method="post" action="/school-answer" class="mt-8 space-y-6 rounded-card border border-line bg-white p-6 shadow-card"${errors.answer || errors.comment ? ' aria-describedby="answer-summary"' : ''}>${
+    errors.answer || errors.comment
+      ? `<div id="answer-summary" class="rounded-xl border border-danger-600 bg-danger-50 p-3 text-sm font-medium text-danger-600" role="alert">Please check your answer below.</div>`
+      : ''
+  }<input type="hidden" name="token" value="${escapeHtml(token)}"><fieldset${errors.answer ? ' aria-invalid="true"' : ''}><legend class="${labelClass}">Did ${escapeHtml(school)} answer your email?</legend><div class="mt-2 grid gap-2 sm:grid-cols-2">${options}</div></fieldset>${answerError}<div><label for="comment" class="${labelClass}">Anything to add? <span class="font-normal text-muted">(optional)</span></label><p id="comment-help" class="${helpClass}">What they said, or what happens next. At most ${COMMENT_MAX} characters; only our team reads it.</p><textarea id="comment" name="comment" rows="4" maxlength="${COMMENT_MAX}" class="${inputClass}" aria-describedby="comment-help${errors.comment ? ' comment-error' : ''}"${errors.comment ? ' aria-invalid="true"' : ''}>${escapeHtml(chosen.comment ?? '')}</textarea>${commentError}</div><button type="submit" class="${buttonClass('primary', 'md')}">Save my answer</button></form>`;
+}
+
+function askPage(state: Extract<AnswerLinkState, { kind: 'open' }>, token: string): string {
+  const { message, answer } = state;
+  const sent = new Date(message.sentAt ?? message.createdAt).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
+  return `${heading(`Did ${message.schoolName || 'your school'} answer?`)}${lead(
+    `You wrote to ${message.toName || message.to} on ${sent}. Tell us how it went with one tap: it helps us support you, and shows other parents what their emails achieve.`,
+  )}${answer ? `<p class="mt-4 text-sm text-muted" role="status">Your answer so far: <strong>${escapeHtml(answerLabels[answer.kind])}</strong>. You can change it here.</p>` : ''}${questionForm(message, token, { kind: answer?.kind, comment: answer?.comment })}`;
+}
+
+function thanksPage(message: OutboxMessage, answer: SchoolAnswer, token: string): string {
+  const kind = answer.kind;
+  const change = `<p class="mt-6 text-sm text-muted">Not right? <a class="font-medium text-brand-700 underline" href="/school-answer?token=${encodeURIComponent(token)}">Change your answer</a>.</p>`;
+  if (kind === 'replied' || kind === 'meeting') {
+    return `${heading(kind === 'meeting' ? 'Wonderful: you have a meeting!' : 'Great news: they replied!')}${lead(
+      kind === 'meeting'
+        ? 'A short call with our team before the meeting helps: we will share what other schools asked and what worked. It takes 20 minutes.'
+        : 'This is the moment to keep the conversation going. Book a short call with our team and we will help you plan your next step with the school.',
+    )}${actions(link(publicEnv.bookingUrl, 'Book a call with our team', 'accent', true), link('/faqs', 'Read the questions schools ask', 'secondary'))}${change}`;
+  }
+  if (kind === 'no_answer') {
+    const followUp = followUpEmail({ subject: message.subject, toName: message.toName, to: message.to, schoolName: message.schoolName, parentName: message.parentName, sentAt: message.sentAt ?? message.createdAt, videoUrl: publicEnv.emailVideoUrl });
+    const links = composeLinks(followUp);
+    return `${heading('Thank you: a gentle nudge often helps')}${lead(
+      'School leaders get many emails. Here is a short, friendly follow-up, ready to send from your own email. Copy it, or open it in your email app.',
+    )}<div class="mt-6"><label for="follow-up-text" class="${labelClass}">Your follow-up email</label><textarea id="follow-up-text" readonly rows="14" class="${inputClass} font-mono text-sm">${escapeHtml(
+      emailAsText(followUp),
+    )}</textarea></div>${actions(
+      `<a class="${buttonClass('primary', 'md')}" href="${escapeHtml(links.mailto)}">Open in my email app</a>`,
+      link(links.gmail, 'Gmail', 'secondary', true),
+      link(links.outlook, 'Outlook', 'secondary', true),
+    )}${change}`;
+  }
+  return `${heading('Thank you for telling us')}${lead(
+    'A no today is rarely the last word. Other parents at your school can add their voice, and our team can approach the school with you.',
+  )}${actions(link('/nominate-school', 'Nominate your school', 'primary'), link(site.ambassador.registerUrl, 'Join the Parent Ambassador Program', 'secondary', true))}${change}`;
+}
+
+const invalidPage = () => ({
+  status: 404,
+  title: 'This link is not valid',
+  content: `${heading('This link is not valid')}${lead('It may have been cut short when it was copied. Open the link from your email again.')}${actions(home)}`,
+});
+
+function expiredPage(state: Extract<AnswerLinkState, { kind: 'expired' }>) {
+  return {
+    status: 410,
+    title: 'This link has expired',
+    content: `${heading('This link has expired')}${lead(
+      state.answer
+        ? `Thank you: we have your answer, "${answerLabels[state.answer.kind]}". Answers can be changed for ${30} days after we ask.`
+        : 'Answers can be given for 30 days after we ask. If you would still like to tell us how it went, reply to our email or book a call.',
+    )}${actions(link(publicEnv.bookingUrl, 'Book a call with our team', 'primary', true), home)}`,
+  };
+}
+
+async function answer(req: Request): Promise<{ status: number; title: string; content: string }> {
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    const token = new URL(req.url).searchParams.get('token') ?? '';
+    const state = await openAnswerLink(token);
+    if (state.kind === 'invalid') return invalidPage();
+    if (state.kind === 'expired') return expiredPage(state);
+    return { status: 200, title: 'Did your school answer?', content: askPage(state, token) };
+  }
+  if (req.method !== 'POST') return { status: 405, title: 'Not available', content: `${heading('Not available')}${lead('Open the link from your email to answer.')}${actions(home)}` };
+  if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers.get('content-type') ?? '')) return invalidPage();
+  const form = new URLSearchParams(await readLimited(req, 16 * 1024));
+  const token = form.get('token') ?? '';
+  const state = await openAnswerLink(token);
+  if (state.kind === 'invalid') return invalidPage();
+  if (state.kind === 'expired') return expiredPage(state);
+  const parsed = answerSchema.safeParse({ token, answer: form.get('answer') ?? undefined, comment: form.get('comment') ?? '' });
+  if (!parsed.success) {
+    const errors: { answer?: string; comment?: string } = {};
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0];
+      if (field === 'answer' || field === 'comment') errors[field] ??= field === 'answer' ? 'Please choose one of the four answers.' : issue.message;
+    }
+    const kind = answerKinds.find((item) => item === form.get('answer'));
+    return {
+      status: 400,
+      title: 'Please check your answer',
+      content: `${heading('Please check your answer')}${questionForm(state.message, token, { kind, comment: form.get('comment') ?? '' }, errors)}`,
+    };
+  }
+  const saved = await saveAnswer(state, parsed.data.answer, parsed.data.comment, optionalHubSpot());
+  if (saved.kind === 'changed_meanwhile') {
+    return {
+      status: 409,
+      title: 'Your answer changed meanwhile',
+      content: `${heading('Your answer changed meanwhile')}${lead(
+        `Another answer was saved a moment ago (in another window, perhaps): "${answerLabels[saved.answer.kind]}". It stands; to change it, choose again below.`,
+      )}${questionForm(state.message, token, { kind: saved.answer.kind, comment: saved.answer.comment })}`,
+    };
+  }
+  return { status: 200, title: 'Thank you', content: thanksPage(saved.message, saved.answer, token) };
+}
+
+export default async (req: Request): Promise<Response> => {
+  try {
+    const page = await answer(req);
+    return responsePage(page.content, { status: page.status, title: page.title });
+  } catch (error) {
+    if (error instanceof HttpError && error.status < 500) {
+      return responsePage(`${heading('This request could not be read')}${lead(error.message)}${actions(home)}`, { status: error.status, title: 'This request could not be read' });
+    }
+    if (!(error instanceof StoreUnavailableError)) console.error('[school-answer]', error instanceof Error ? error.message : 'unknown error');
+    return responsePage(`${heading('Please try again in a moment')}${lead('We could not save your answer just now. Please open the link again in a few minutes.')}${actions(home)}`, {
+      status: 503,
+      title: 'Please try again in a moment',
+    });
+  }
+};
+
+export const config: Config = {
+  path: '/school-answer',
+};

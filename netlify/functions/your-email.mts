@@ -1,0 +1,109 @@
+import type { Config } from '@netlify/functions';
+import { NOTE_MAX } from '../../src/lib/email/note';
+import { composeLinks, emailAsText } from '../../src/lib/email/template';
+import { errorClass, escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
+import { buttonClass } from '../../src/lib/ui';
+import { composeDraft, readDraft, type EmailDraft } from './_shared/email-drafts';
+import { responsePage } from './_shared/form-pages';
+import { HttpError, readLimited, StoreUnavailableError } from './_shared/http';
+import { recordSelfSent, requestPlatformSend } from './_shared/platform-send';
+import { sameSecret } from './_shared/tokens';
+
+/**
+ * /your-email?id=…&t=…: "Your Email is Ready" for a visitor without JavaScript, where the email
+ * form's post leads (303). The email as a copy-ready text area, the mail-app, Gmail and Outlook
+ * links, the personal note, and "Send via our platform" and "I've sent it myself" as plain forms
+ * (POST here). The address carries the one-time token only the submitting browser got.
+ */
+const heading = (text: string) => `<h1 id="form-response-title" class="text-title font-extrabold tracking-tight">${escapeHtml(text)}</h1>`;
+const lead = (text: string) => `<p class="mt-4 text-lg text-ink-soft">${escapeHtml(text)}</p>`;
+const home = `<div class="mt-8"><a class="${buttonClass('secondary', 'md')}" href="/lead-the-change#email-form">Back to the email form</a></div>`;
+
+interface Notice {
+  tone: 'status' | 'alert';
+  text: string;
+}
+
+function emailPage(draft: EmailDraft, token: string, options: { note?: string; noteError?: string; notice?: Notice } = {}): string {
+  const note = options.note ?? draft.note;
+  const email = composeDraft(draft, note);
+  const links = composeLinks(email);
+  const hidden = `<input type="hidden" name="id" value="${escapeHtml(draft.id)}"><input type="hidden" name="t" value="${escapeHtml(token)}">`;
+  const requested = Boolean(draft.messageId);
+  const notice = options.notice
+    ? `<div class="mt-6 rounded-xl border p-4 ${options.notice.tone === 'alert' ? 'border-danger-600 bg-danger-50 text-danger-600' : 'border-brand-200 bg-brand-50 text-ink'}" role="${options.notice.tone}">${escapeHtml(options.notice.text)}</div>`
+    : '';
+  const platform = requested
+    ? `<p class="text-sm text-muted">You asked us to send this email. Check your inbox for the link to confirm it.</p>`
+    : `<form method="post" action="/your-email" class="space-y-3">${hidden}<input type="hidden" name="action" value="send"><div><label for="note" class="${labelClass}">Add a personal note <span class="font-normal text-muted">(optional)</span></label><p id="note-help" class="${helpClass}">A few words of your own, shown after your introduction. Plain text, no links or email addresses, at most ${NOTE_MAX} characters.</p><textarea id="note" name="note" rows="3" maxlength="${NOTE_MAX}" class="${inputClass}" aria-describedby="note-help${options.noteError ? ' note-error' : ''}"${options.noteError ? ' aria-invalid="true"' : ''}>${escapeHtml(note)}</textarea><p id="note-error" class="${errorClass}"${options.noteError ? '' : ' hidden'}>${escapeHtml(options.noteError ?? '')}</p></div><button type="submit" class="${buttonClass('accent', 'md')}">Send via our platform</button><p class="text-xs text-muted">We email you a link to confirm first. Nothing is sent until you do.</p></form>`;
+  const selfSent = draft.selfSentMessageId
+    ? `<p class="text-sm text-success-600" role="status">Thank you! In about ten days we'll ask you whether the school answered.</p>`
+    : `<form method="post" action="/your-email">${hidden}<input type="hidden" name="action" value="self"><input type="hidden" name="note" value="${escapeHtml(note)}"><button type="submit" class="${buttonClass('secondary', 'sm')}">I've sent it myself</button></form>`;
+  return `${heading('Your Email is Ready')}${lead('Read it through, then send it from your own email, or let our platform send it for you.')}${notice}<div class="mt-6 space-y-4 rounded-card border border-line bg-white p-6 shadow-card"><div><label for="email-text" class="${labelClass}">Your email</label><p class="${helpClass}">Select all of it and copy it into a new email.</p><textarea id="email-text" readonly rows="18" class="${inputClass} font-mono text-sm">${escapeHtml(
+    emailAsText(email),
+  )}</textarea></div><div class="grid gap-6 border-t border-line pt-4 sm:grid-cols-2"><section aria-labelledby="send-yourself" class="space-y-3"><h2 id="send-yourself" class="text-sm font-semibold">Send it yourself</h2><div class="flex flex-wrap gap-2"><a class="${buttonClass('primary', 'sm')}" href="${escapeHtml(links.mailto)}">Open in my email app</a><a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(links.gmail)}" target="_blank" rel="noopener noreferrer">Gmail<span class="sr-only"> (opens in a new tab)</span></a><a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(links.outlook)}" target="_blank" rel="noopener noreferrer">Outlook<span class="sr-only"> (opens in a new tab)</span></a></div>${selfSent}</section><section aria-labelledby="send-platform" class="space-y-3"><h2 id="send-platform" class="text-sm font-semibold">Or let us send it</h2>${platform}</section></div></div>`;
+}
+
+const notFound = () => ({
+  status: 404,
+  title: 'This email link is not valid',
+  content: `${heading('This email link is not valid')}${lead('It may have been cut short, or the email was made too long ago. Fill in the form again to make a new one.')}${home}`,
+});
+
+async function page(req: Request): Promise<{ status: number; title: string; content: string }> {
+  let id = '';
+  let token = '';
+  let form: URLSearchParams | undefined;
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    const params = new URL(req.url).searchParams;
+    id = params.get('id') ?? '';
+    token = params.get('t') ?? '';
+  } else if (req.method === 'POST' && /^application\/x-www-form-urlencoded\b/i.test(req.headers.get('content-type') ?? '')) {
+    form = new URLSearchParams(await readLimited(req, 16 * 1024));
+    id = form.get('id') ?? '';
+    token = form.get('t') ?? '';
+  } else {
+    return notFound();
+  }
+  if (!/^[\w-]{8,120}$/.test(id) || !/^[A-Za-z0-9_-]{43}$/.test(token)) return notFound();
+  const found = await readDraft(id);
+  if (!found || !sameSecret(token, found.draft.tokenHash)) return notFound();
+  let draft = found.draft;
+  if (!form) return { status: 200, title: 'Your Email is Ready', content: emailPage(draft, token) };
+
+  const note = form.get('note') ?? draft.note;
+  try {
+    if (form.get('action') === 'self') {
+      await recordSelfSent({ submissionId: id, token, note });
+      draft = (await readDraft(id))?.draft ?? draft;
+      return { status: 200, title: 'Your Email is Ready', content: emailPage(draft, token, { note }) };
+    }
+    const answer = await requestPlatformSend({ submissionId: id, token, note });
+    draft = (await readDraft(id))?.draft ?? draft;
+    const text = answer.body.confirmation
+      ? `Check your inbox: we sent a link to ${answer.body.confirmation.email}. Open it within 24 hours to confirm, and our platform sends your email to the school once. Nothing is sent until you do.`
+      : "Your email has been sent via our platform. We'll handle the follow-up process.";
+    return { status: 200, title: 'Check your inbox', content: emailPage(draft, token, { note, notice: { tone: 'status', text } }) };
+  } catch (error) {
+    if (!(error instanceof HttpError) || error.status >= 500) throw error;
+    if (error.code === 'invalid_note') return { status: 400, title: 'Please check your note', content: emailPage(draft, token, { note, noteError: error.message }) };
+    return { status: error.status, title: 'Your Email is Ready', content: emailPage(draft, token, { note, notice: { tone: 'alert', text: error.message } }) };
+  }
+}
+
+export default async (req: Request): Promise<Response> => {
+  try {
+    const view = await page(req);
+    return responsePage(view.content, { status: view.status, title: view.title });
+  } catch (error) {
+    if (!(error instanceof StoreUnavailableError)) console.error('[your-email]', error instanceof Error ? error.message : 'unknown error');
+    return responsePage(`${heading('Please try again in a moment')}${lead('We could not open your email just now. Please reload this page in a few minutes.')}${home}`, {
+      status: 503,
+      title: 'Please try again in a moment',
+    });
+  }
+};
+
+export const config: Config = {
+  path: '/your-email',
+};

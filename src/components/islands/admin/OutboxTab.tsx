@@ -1,0 +1,211 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { OutboxMessage } from '../../../../netlify/functions/_shared/outbox';
+import type { SchoolAnswer } from '../../../../netlify/functions/_shared/school-answers';
+import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
+import { canRetryMessage } from '../../../lib/outbox';
+import { answerLabels } from '../../../lib/school-answers';
+import { buttonClass } from '../../../lib/ui';
+import { showToast } from '../../../stores/toast';
+import { ReactDialog } from '../../ui/ReactDialog';
+import { EmptyState, StatusBadge } from './fields';
+
+type Message = OutboxMessage & { confirmationLink?: string; followUpLink?: string; answer?: SchoolAnswer };
+
+interface Page {
+  messages: Message[];
+  nextCursor?: string;
+}
+
+const statusLabels: Record<OutboxMessage['status'], string> = {
+  awaiting_confirmation: 'Awaiting confirmation',
+  queued: 'Queued',
+  sent: 'Sent',
+  failed: 'Failed',
+};
+const statusTones = { awaiting_confirmation: 'pending', queued: 'pending', sent: 'success', failed: 'error' } as const;
+
+/** The last error as a sentence, the code beside it. */
+const errorText: Record<string, string> = {
+  hubspot_not_configured: 'HubSpot is not configured',
+  not_confirmed_in_time: 'Not confirmed within 24 hours',
+  contact_not_found: 'The parent’s HubSpot contact was not found yet',
+  already_sent: 'Already sent to this school by this parent',
+  school_limit: 'The school’s daily limit was reached',
+  parent_limit: 'The parent’s daily limit was reached',
+  timeout: 'HubSpot answered too slowly',
+  hubspot_unreachable: 'HubSpot could not be reached',
+};
+const describeError = (code: string) => `${errorText[code] ?? (code.startsWith('hubspot_') ? `HubSpot answered ${code.slice(8)}` : code)} (${code})`;
+
+/**
+ * The Outbox: every school email, newest first — sent by the platform (with the parent's
+ * confirmation) or by the parent themselves — its recipient, status, attempts and last error, and
+ * the exact text sent. A failed delivery can be retried. Links HubSpot has not got (nothing
+ * configured) are shown here, so the whole path can be walked locally.
+ */
+export function OutboxTab() {
+  const [messages, setMessages] = useState<Message[] | null>(null);
+  const [cursor, setCursor] = useState<string>();
+  const [loadError, setLoadError] = useState<string>();
+  const [viewing, setViewing] = useState<Message | null>(null);
+  const [busy, setBusy] = useState<string>();
+
+  const load = useCallback(async (after?: string) => {
+    try {
+      const page = await apiRequest<Page>('GET', `/api/admin/outbox${after ? `?cursor=${encodeURIComponent(after)}` : ''}`);
+      setMessages((current) => (after && current ? [...current, ...page.messages] : page.messages));
+      setCursor(page.nextCursor);
+      setLoadError(undefined);
+    } catch (error) {
+      setLoadError(failureMessage(error, 'The outbox could not be loaded.'));
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function retry(message: Message) {
+    setBusy(message.id);
+    try {
+      const { message: updated } = await apiRequest<{ message: Message }>('POST', `/api/admin/outbox/${message.id}/retry`);
+      setMessages((current) => current?.map((entry) => (entry.id === updated.id ? updated : entry)) ?? null);
+      if (updated.status === 'sent') showToast({ title: 'Success', description: 'The email was handed to HubSpot.' });
+      else showToast({ title: 'Not sent yet', description: updated.lastError ? describeError(updated.lastError) : 'It is queued for the next try.', variant: 'destructive' });
+    } catch (error) {
+      showToast({ title: 'Error', description: failureMessage(error, 'The email could not be retried.'), variant: 'destructive' });
+    } finally {
+      setBusy(undefined);
+    }
+  }
+
+  return (
+    <section aria-labelledby="outbox-title">
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 id="outbox-title" className="text-xl font-bold">
+            Outbox
+          </h2>
+          <p className="text-sm text-muted">School emails, newest first. Kept 90 days after sending.</p>
+        </div>
+        <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => load()}>
+          Refresh
+        </button>
+      </div>
+
+      {loadError && <p role="alert" className="rounded-lg bg-danger-50 px-3 py-2 text-sm text-danger-600">{loadError}</p>}
+      {!messages && !loadError && <p className="text-sm text-muted" role="status">Loading the outbox…</p>}
+      {messages?.length === 0 && <EmptyState title="No school emails yet">Emails parents send from /lead-the-change and /form appear here.</EmptyState>}
+      {messages && messages.length > 0 && (
+        <div className="overflow-x-auto rounded-card border border-line bg-white" tabIndex={0} role="region" aria-label="Outbox table">
+          <table className="w-full min-w-[48rem] text-left text-sm">
+            <thead className="border-b border-line bg-canvas text-xs uppercase tracking-wide text-muted">
+              <tr>
+                <th scope="col" className="px-4 py-3">Created</th>
+                <th scope="col" className="px-4 py-3">Recipient</th>
+                <th scope="col" className="px-4 py-3">Status</th>
+                <th scope="col" className="px-4 py-3">Attempts</th>
+                <th scope="col" className="px-4 py-3">Actions</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-line">
+              {messages.map((message) => (
+                <tr key={message.id}>
+                  <td className="px-4 py-3 whitespace-nowrap">{formatDateTime(message.createdAt)}</td>
+                  <td className="px-4 py-3">
+                    <p className="font-medium">{message.toName || message.to}</p>
+                    <p className="text-xs text-muted break-all">
+                      {message.to} · {message.schoolName}
+                    </p>
+                    <p className="text-xs text-muted">{message.channel === 'platform' ? `Sent by the platform for ${message.parentName}` : `Sent by ${message.parentName} themselves`}</p>
+                  </td>
+                  <td className="px-4 py-3">
+                    <StatusBadge tone={statusTones[message.status]}>{statusLabels[message.status]}</StatusBadge>
+                    {message.lastError && <p className="mt-1 max-w-56 text-xs text-danger-600">{describeError(message.lastError)}</p>}
+                    {message.answer && <p className="mt-1 text-xs text-muted">Answer: {answerLabels[message.answer.kind]}</p>}
+                  </td>
+                  <td className="px-4 py-3 tabular-nums">{message.attempts}</td>
+                  <td className="px-4 py-3">
+                    <div className="flex flex-wrap gap-2">
+                      <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => setViewing(message)}>
+                        View email
+                      </button>
+                      {canRetryMessage(message) && (
+                        <button type="button" className={buttonClass('secondary', 'sm')} disabled={busy === message.id} onClick={() => retry(message)}>
+                          {busy === message.id ? 'Retrying…' : 'Retry'}
+                        </button>
+                      )}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {cursor && (
+        <div className="mt-4 text-center">
+          <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => load(cursor)}>
+            Load older emails
+          </button>
+        </div>
+      )}
+
+      <ReactDialog open={viewing !== null} onClose={() => setViewing(null)} title="School email" size="lg">
+        {viewing && (
+          <div className="space-y-4 text-sm">
+            <dl className="space-y-1 rounded-xl border border-line bg-canvas p-4">
+              <div className="flex flex-wrap gap-x-2">
+                <dt className="font-semibold">To:</dt>
+                <dd className="break-all">
+                  {viewing.toName} &lt;{viewing.to}&gt;
+                </dd>
+              </div>
+              <div className="flex flex-wrap gap-x-2">
+                <dt className="font-semibold">From:</dt>
+                <dd className="break-all">
+                  {viewing.parentName} &lt;{viewing.parentEmail}&gt;
+                </dd>
+              </div>
+              <div className="flex flex-wrap gap-x-2">
+                <dt className="font-semibold">Subject:</dt>
+                <dd>{viewing.subject}</dd>
+              </div>
+              {viewing.sentAt && (
+                <div className="flex flex-wrap gap-x-2">
+                  <dt className="font-semibold">Sent:</dt>
+                  <dd>{formatDateTime(viewing.sentAt)}</dd>
+                </div>
+              )}
+            </dl>
+            <div tabIndex={0} role="region" aria-label="Text sent" className="max-h-[40vh] overflow-auto whitespace-pre-wrap rounded-xl border border-line bg-white p-4">
+              {viewing.body}
+            </div>
+            {viewing.confirmationLink && (
+              <p>
+                Confirmation link (HubSpot has not got it, so no email went to the parent):{' '}
+                <a className="break-all font-medium text-brand-700 underline" href={viewing.confirmationLink}>
+                  {viewing.confirmationLink}
+                </a>
+              </p>
+            )}
+            {viewing.followUpLink && (
+              <p>
+                Follow-up link, due {formatDateTime(viewing.followUp!.dueAt)} (not yet with HubSpot):{' '}
+                <a className="break-all font-medium text-brand-700 underline" href={viewing.followUpLink}>
+                  {viewing.followUpLink}
+                </a>
+              </p>
+            )}
+            {viewing.answer && (
+              <p>
+                The parent’s answer: <strong>{answerLabels[viewing.answer.kind]}</strong>
+                {viewing.answer.comment ? ` — “${viewing.answer.comment}”` : ''} ({formatDateTime(viewing.answer.updatedAt)})
+              </p>
+            )}
+          </div>
+        )}
+      </ReactDialog>
+    </section>
+  );
+}

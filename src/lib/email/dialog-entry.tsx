@@ -1,0 +1,21 @@
+/**
+ * The email dialog and everything it needs (React, the draft store, the template), loaded only
+ * once a parent starts on an email form (see flow.ts), so /lead-the-change and /form carry no
+ * React on their first load.
+ */
+import { createRoot } from 'react-dom/client';
+import EmailDialog from '../../components/islands/EmailDialog';
+import { openDraft, sendDraftViaPlatform, startDraft, type DraftAnswer } from '../../stores/emailDraft';
+
+const roots = new WeakSet<HTMLElement>();
+
+/** Shows "Your Email is Ready" for `draft` in `container`; sends at once when the parent chose so. */
+export async function showEmailDialog(container: HTMLElement, draft: DraftAnswer): Promise<void> {
+  if (!roots.has(container)) {
+    roots.add(container);
+    createRoot(container).render(<EmailDialog />);
+  }
+  startDraft(draft);
+  openDraft();
+  if (draft.wantsPlatformSend && draft.token) await sendDraftViaPlatform({ closeOnSuccess: false });
+}

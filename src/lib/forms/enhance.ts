@@ -1,0 +1,244 @@
+/**
+ * `<native-form>`: the small script over a form drawn by `render.ts`. Without it the form still
+ * posts and the server answers with a page; with it the visitor gets dependent fields that appear
+ * as they answer, problems next to each field as they submit (the same rules and words as the
+ * server, from `values.ts`), no reload, and the success message or the page's own next step.
+ *
+ * A successful submission dispatches a bubbling, cancelable `native-form:submitted` event with
+ * the server's answer; a page that takes over (the email dialog) calls `preventDefault()`.
+ */
+import type { FormDefinition, FormField } from './definition';
+import { checkSubmission, conditionHolds, messages, metaFields, type RawValues } from './values';
+
+/** The server's answer to an accepted submission (netlify/functions/forms.mts). */
+export interface FormAnswer {
+  id: string;
+  form: string;
+  status: 'accepted';
+  delivery: 'delivered' | 'queued' | 'stored';
+  message?: string;
+  redirect?: string;
+  values: Record<string, string>;
+  [extra: string]: unknown;
+}
+
+export interface SubmittedDetail {
+  purpose: string;
+  formId: string;
+  answer: FormAnswer;
+  /** The element to give focus back to when a dialog opened by the page closes. */
+  region: HTMLElement;
+}
+
+declare global {
+  interface HTMLElementEventMap {
+    'native-form:submitted': CustomEvent<SubmittedDetail>;
+  }
+}
+
+export const FORM_MESSAGES = {
+  sending: 'Sending…',
+  network: 'We could not send the form just now. Your answers are still here; please try again in a moment.',
+  failed: 'Something went wrong on our side. Your answers are still here; please try again in a moment.',
+} as const;
+
+interface ErrorBody {
+  error?: { code?: string; message?: string; fields?: Record<string, string> };
+}
+
+/** Values as FormData holds them, repeated names as lists (a checkbox group). */
+export function rawValuesOf(data: FormData): RawValues {
+  const values: RawValues = {};
+  for (const [name, value] of data) {
+    if (typeof value !== 'string') continue;
+    const existing = values[name];
+    values[name] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
+  }
+  return values;
+}
+
+/** The hidden `referral_source` field (§3): the page, and the ambassador id when the link has one. */
+export function fillReferralSource(form: HTMLFormElement, url: URL = new URL(location.href)): void {
+  const input = form.elements.namedItem('referral_source');
+  if (!(input instanceof HTMLInputElement)) return;
+  const ambassadorId = url.searchParams.get('ambassadorId')?.replace(/[\u0000-\u001f\u007f|]/g, '').trim().slice(0, 100);
+  input.value = ambassadorId ? `${url.pathname}|ambassador:${ambassadorId}` : url.pathname;
+}
+
+export class NativeFormElement extends HTMLElement {
+  private definition!: FormDefinition;
+  private form!: HTMLFormElement;
+  private busy = false;
+
+  connectedCallback(): void {
+    const form = this.querySelector<HTMLFormElement>('form[data-native-form]');
+    const data = this.querySelector<HTMLScriptElement>('script[data-form-definition]');
+    if (!form || !data || this.form) return;
+    this.form = form;
+    // Validated at build (the forms collection); the page carries it as JSON.
+    this.definition = JSON.parse(data.textContent ?? '{}') as FormDefinition;
+    // The script shows its own messages next to the fields; the browser's bubbles would repeat them.
+    form.noValidate = true;
+    const started = form.elements.namedItem(metaFields.started);
+    if (started instanceof HTMLInputElement) started.value = String(Date.now());
+    fillReferralSource(form);
+    this.updateDependents();
+    form.addEventListener('change', () => this.updateDependents());
+    form.addEventListener('input', (event) => {
+      this.updateDependents();
+      this.clearError(event.target);
+    });
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.submit();
+    });
+  }
+
+  private fieldElement(name: string): HTMLElement | null {
+    return this.form.querySelector<HTMLElement>(`[data-field="${CSS.escape(name)}"]`);
+  }
+
+  private values(): RawValues {
+    return rawValuesOf(new FormData(this.form));
+  }
+
+  /** Shows the dependent fields whose condition holds, hides (and disables) the others. */
+  private updateDependents(): void {
+    const values = this.values();
+    const visit = (field: FormField, parentShown: boolean) => {
+      for (const { dependentCondition, dependentField } of field.dependentFields) {
+        const shown = parentShown && conditionHolds(dependentCondition, values[field.name]);
+        const element = this.fieldElement(dependentField.name);
+        if (element) {
+          element.toggleAttribute('data-dependent-hidden', !shown);
+          for (const control of element.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('input, select, textarea')) {
+            control.disabled = !shown;
+            if (control.type !== 'checkbox') control.required = shown && dependentField.required;
+          }
+        }
+        visit(dependentField, shown);
+      }
+    };
+    for (const group of this.definition.fieldGroups) for (const field of group.fields) visit(field, true);
+  }
+
+  private labelOf(name: string): string {
+    const element = this.fieldElement(name);
+    const label = element?.querySelector('legend, label');
+    return (label?.textContent ?? name).replace(/\*|\(optional\)/g, '').trim();
+  }
+
+  private controlsOf(name: string): HTMLElement[] {
+    const element = this.fieldElement(name);
+    return element ? [...element.querySelectorAll<HTMLElement>('input, select, textarea')] : [];
+  }
+
+  private setError(name: string, message: string | undefined): void {
+    const element = this.fieldElement(name);
+    if (!element) return;
+    const slot = element.querySelector<HTMLElement>('[data-field-error]');
+    const target = element.querySelector<HTMLElement>('fieldset') ?? element.querySelector<HTMLElement>('input, select, textarea');
+    if (!slot || !target) return;
+    slot.textContent = message ?? '';
+    slot.hidden = !message;
+    const ids = new Set((target.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean));
+    if (message) ids.add(slot.id);
+    else ids.delete(slot.id);
+    if (ids.size) target.setAttribute('aria-describedby', [...ids].join(' '));
+    else target.removeAttribute('aria-describedby');
+    if (message) target.setAttribute('aria-invalid', 'true');
+    else target.removeAttribute('aria-invalid');
+  }
+
+  private clearError(target: EventTarget | null): void {
+    const element = target instanceof HTMLElement ? target.closest<HTMLElement>('[data-field]') : null;
+    if (element?.querySelector('[data-field-error]:not([hidden])')) this.setError(element.dataset.field ?? '', undefined);
+  }
+
+  private summary(message: string | undefined): HTMLElement | null {
+    const summary = this.form.querySelector<HTMLElement>('[data-form-summary]');
+    if (summary) {
+      summary.textContent = message ?? '';
+      summary.hidden = !message;
+      if (message) this.form.setAttribute('aria-describedby', summary.id);
+      else this.form.removeAttribute('aria-describedby');
+    }
+    return summary;
+  }
+
+  /** Shows every problem and moves focus to the first field that has one. */
+  private showErrors(errors: Record<string, string>, message?: string): void {
+    for (const element of this.form.querySelectorAll<HTMLElement>('[data-field]')) this.setError(element.dataset.field ?? '', errors[element.dataset.field ?? '']);
+    const names = Object.keys(errors).filter((name) => this.fieldElement(name));
+    // In the order the fields appear, not the order the checks ran.
+    names.sort((a, b) => (this.fieldElement(a)!.compareDocumentPosition(this.fieldElement(b)!) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    this.summary(message ?? (names.length ? messages.check(names.map((name) => this.labelOf(name))) : undefined));
+    const first = names[0] && this.controlsOf(names[0]).find((control) => !(control as HTMLInputElement).disabled);
+    if (first) first.focus();
+    else if (message) this.form.querySelector<HTMLElement>('[data-form-summary]')?.focus();
+  }
+
+  private setBusy(busy: boolean): void {
+    this.busy = busy;
+    const button = this.form.querySelector<HTMLButtonElement>('[data-submit]');
+    const status = this.form.querySelector<HTMLElement>('[data-form-status]');
+    if (button) {
+      button.disabled = busy;
+      button.setAttribute('aria-busy', String(busy));
+    }
+    if (status) status.textContent = busy ? FORM_MESSAGES.sending : '';
+  }
+
+  async submit(): Promise<void> {
+    if (this.busy) return;
+    const values = this.values();
+    const { errors } = checkSubmission(this.definition, values);
+    if (Object.keys(errors).length) return this.showErrors(errors);
+    this.showErrors({});
+    this.setBusy(true);
+    let response: Response;
+    try {
+      response = await fetch(this.form.action, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify(values),
+      });
+    } catch {
+      this.setBusy(false);
+      return this.showErrors({}, FORM_MESSAGES.network);
+    }
+    const body = (await response.json().catch(() => null)) as (FormAnswer & ErrorBody) | null;
+    this.setBusy(false);
+    if (!response.ok || !body || body.status !== 'accepted') {
+      const fields = body?.error?.fields ?? {};
+      const known = Object.fromEntries(Object.entries(fields).filter(([name]) => this.fieldElement(name)));
+      const message = Object.keys(known).length ? undefined : (body?.error?.message ?? (response.status >= 500 ? FORM_MESSAGES.failed : FORM_MESSAGES.network));
+      return this.showErrors(known, message);
+    }
+    this.succeed(body);
+  }
+
+  private succeed(answer: FormAnswer): void {
+    const detail: SubmittedDetail = { purpose: this.dataset.purpose ?? '', formId: this.dataset.formId ?? '', answer, region: this };
+    const proceed = this.dispatchEvent(new CustomEvent('native-form:submitted', { detail, bubbles: true, cancelable: true }));
+    if (!proceed) return;
+    if (answer.redirect) {
+      location.assign(answer.redirect);
+      return;
+    }
+    this.showSuccess();
+  }
+
+  /** Replaces the form with its thank-you message and moves focus there. */
+  showSuccess(): HTMLElement | null {
+    const success = this.querySelector<HTMLElement>('[data-form-success]');
+    if (!success) return null;
+    this.form.hidden = true;
+    success.hidden = false;
+    success.focus();
+    return success;
+  }
+}
+
+if (!customElements.get('native-form')) customElements.define('native-form', NativeFormElement);

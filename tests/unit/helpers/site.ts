@@ -1,0 +1,41 @@
+/**
+ * Function tests that answer with pages need the built /form-response page, which `astro build`
+ * makes (the e2e suite serves the real one). Here: a scratch SITE_DIR holding a page of the same
+ * shape — a document whose marked region the function fills.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { responseRegion } from '../../../src/lib/forms/render';
+
+export function useSiteShell(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'site-'));
+  writeFileSync(
+    join(dir, 'form-response.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Your form | Mastery Parents</title></head><body><main id="main">${responseRegion.start}<h1>Nothing to show yet</h1>${responseRegion.end}</main></body></html>`,
+  );
+  process.env.SITE_DIR = dir;
+  return {
+    dir,
+    remove() {
+      rmSync(dir, { recursive: true, force: true });
+      delete process.env.SITE_DIR;
+    },
+  };
+}
+
+/** The visible text of a page's filled region, tags removed. */
+export function regionText(html: string): string {
+  const start = html.indexOf(responseRegion.start);
+  const end = html.indexOf(responseRegion.end);
+  return html
+    .slice(start + responseRegion.start.length, end)
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

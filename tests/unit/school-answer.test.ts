@@ -1,0 +1,339 @@
+/**
+ * "Did your school answer?": the follow-up link set on the parent's contact ten days after a school
+ * email, the answer page (signed token, expiry, replay, races), the answer on the contact, and the
+ * impact figures counted by distinct school.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
+import impactAdmin from '../../netlify/functions/impact-admin.mts';
+import impact, { CACHE_CONTROL } from '../../netlify/functions/impact.mts';
+import outboxAdmin from '../../netlify/functions/outbox.mts';
+import schoolAnswer from '../../netlify/functions/school-answer.mts';
+import schoolFollowUp from '../../netlify/functions/school-followup.mts';
+import { createDraft } from '../../netlify/functions/_shared/email-drafts';
+import { computeImpact, recordAnswer, recordSent } from '../../netlify/functions/_shared/impact';
+import { readMessage, type OutboxMessage } from '../../netlify/functions/_shared/outbox';
+import { optionalHubSpot } from '../../netlify/functions/_shared/platform-send';
+import { followUpLink, readAnswer, runFollowUps } from '../../netlify/functions/_shared/school-answers';
+import { store } from '../../netlify/functions/_shared/store';
+import { signToken } from '../../netlify/functions/_shared/tokens';
+import { answerLabels } from '../../src/lib/school-answers';
+import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
+import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';
+import { startLocalBlobs, type LocalBlobs } from './helpers/blobs';
+import { call, jsonRequest } from './helpers/requests';
+import { regionText, useSiteShell } from './helpers/site';
+
+let fake: HubSpotFake;
+let blobs: LocalBlobs;
+let shell: ReturnType<typeof useSiteShell>;
+let seq = 0;
+const DAY = 24 * 3600_000;
+
+/** A school email the parent says they sent themselves, as the dialog records it. */
+async function sentEmail(overrides: Record<string, string> = {}): Promise<OutboxMessage> {
+  const id = `sub-${Date.now()}-${++seq}`;
+  const values = {
+    full_name: 'Ana Lopez',
+    email: `parent${seq}@example.org`,
+    child_full_name: 'Leo Lopez',
+    child_grade: '5th grade',
+    school_name: 'Oakwood Academy',
+    school_contact_name: 'Dr. Patel',
+    school_contact_email: `head${seq}@oakwood.edu`,
+    choose_how_to_send_your_email: 'I will send it myself',
+    ...overrides,
+  };
+  if (!fake.findContact(values.email)) fake.addContact(values.email);
+  const { token } = await createDraft({ id, purpose: 'emailGenerator', values });
+  const answer = await call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: id, token }));
+  expect(answer.status).toBe(201);
+  return (await readMessage(answer.body.id))!.message;
+}
+
+const linkToken = (message: OutboxMessage) => new URL(followUpLink(message)!).searchParams.get('token')!;
+async function open(token: string) {
+  const response = await schoolAnswer(new Request(`http://localhost/school-answer?token=${encodeURIComponent(token)}`));
+  const html = await response.text();
+  return { status: response.status, text: regionText(html), html };
+}
+async function answer(token: string, kind: string | undefined, comment = '') {
+  const body = new URLSearchParams({ token, comment, ...(kind === undefined ? {} : { answer: kind }) });
+  const response = await schoolAnswer(new Request('http://localhost/school-answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }));
+  const html = await response.text();
+  return { status: response.status, text: regionText(html), html };
+}
+
+beforeAll(async () => {
+  fake = await startHubSpotFake();
+  blobs = await startLocalBlobs();
+  shell = useSiteShell();
+  setAdminEnv();
+  process.env.HUBSPOT_BASE_PATH = fake.url;
+  process.env.SITE_URL = 'https://site.example';
+});
+afterAll(async () => {
+  await fake.close();
+  await blobs.stop();
+  shell.remove();
+  for (const name of ['HUBSPOT_BASE_PATH', 'HUBSPOT_ACCESS_TOKEN', 'SITE_URL', 'FOLLOWUP_AFTER_DAYS']) delete process.env[name];
+});
+beforeEach(async () => {
+  fake.reset();
+  process.env.HUBSPOT_ACCESS_TOKEN = fake.token;
+  delete process.env.FOLLOWUP_AFTER_DAYS;
+  const impactStore = store('impact', { strong: true });
+  for (const { key } of (await impactStore.list()).blobs) await impactStore.delete(key);
+});
+
+describe('the follow-up', () => {
+  test('a self-sent email is recorded once per draft, and its follow-up is due ten days later', async () => {
+    const message = await sentEmail();
+    expect(message).toMatchObject({ channel: 'self', status: 'sent', followUp: { link: 'pending' } });
+    expect(Date.parse(message.followUp!.dueAt) - Date.parse(message.sentAt!)).toBe(10 * DAY);
+  });
+
+  test('nothing is set before it is due; then the link and the school go on the parent’s contact', async () => {
+    const message = await sentEmail();
+    await runFollowUps(undefined, new Date(Date.now() + 9 * DAY));
+    expect(fake.calls.filter((c) => c.method === 'PATCH')).toEqual([]);
+    await runFollowUps(optionalHubSpot(), new Date(Date.now() + 10 * DAY + 1000));
+    const contact = fake.findContact(message.parentEmail)!;
+    expect(contact.properties.school_answer_followup_url).toMatch(/^https:\/\/site\.example\/school-answer\?token=/);
+    expect(contact.properties.school_answer_school_name).toBe('Oakwood Academy');
+    expect((await readMessage(message.id))!.message.followUp).toMatchObject({ link: 'delivered' });
+  });
+
+  test('FOLLOWUP_AFTER_DAYS changes the wait', async () => {
+    process.env.FOLLOWUP_AFTER_DAYS = '3';
+    const message = await sentEmail();
+    expect(Date.parse(message.followUp!.dueAt) - Date.parse(message.sentAt!)).toBe(3 * DAY);
+  });
+
+  test('without HubSpot the link waits, shown on the admin page, and is handed over once HubSpot is configured', async () => {
+    delete process.env.HUBSPOT_ACCESS_TOKEN;
+    const message = await sentEmail();
+    await runFollowUps(undefined, new Date(Date.now() + 11 * DAY));
+    expect((await readMessage(message.id))!.message.followUp).toMatchObject({ link: 'not_configured' });
+    const cookie = await signIn();
+    const listed = (await callAdmin(outboxAdmin, '/api/admin/outbox', { cookie })).body.messages.find((m: OutboxMessage) => m.id === message.id);
+    expect(listed.followUpLink).toBe(followUpLink(message));
+    process.env.HUBSPOT_ACCESS_TOKEN = fake.token;
+    const run = await schoolFollowUp();
+    expect(run.status).toBe(200);
+    // The scheduled run is now; the link is due in ten days, so it still waits…
+    expect((await readMessage(message.id))!.message.followUp?.link).toBe('not_configured');
+    await runFollowUps(optionalHubSpot(), new Date(Date.now() + 11 * DAY));
+    expect((await readMessage(message.id))!.message.followUp?.link).toBe('delivered');
+  });
+
+  test('the same email said to be sent twice is one record', async () => {
+    const id = `sub-twice-${++seq}`;
+    fake.addContact(`twice${seq}@example.org`);
+    const { token } = await createDraft({ id, purpose: 'emailGenerator', values: { email: `twice${seq}@example.org`, school_contact_email: 'head@twice.edu', school_name: 'Twice' } });
+    const [a, b] = await Promise.all([
+      call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: id, token })),
+      call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: id, token })),
+    ]);
+    expect(a.body.id).toBe(b.body.id);
+    expect([a.status, b.status].sort()).toEqual([200, 201]);
+    expect((await computeImpact()).parentsWrote.display).toBe('fewer than 5');
+    expect((await store('impact', { strong: true }).list({ prefix: 'sent/' })).blobs).toHaveLength(1);
+  });
+
+  test.each([
+    ['another browser’s token', (id: string) => ({ submissionId: id, token: 'x'.repeat(43) }), 403],
+    ['an unknown submission', () => ({ submissionId: 'sub-nothing-here', token: 'x'.repeat(43) }), 404],
+    ['free text', (id: string) => ({ submissionId: id, token: 'x'.repeat(43), body: 'hi' }), 400],
+  ])('%s is refused, nothing recorded', async (_name, body, status) => {
+    const id = `sub-refused-${++seq}`;
+    await createDraft({ id, purpose: 'emailGenerator', values: { email: 'r@example.org', school_contact_email: 'head@refused.edu' } });
+    expect((await call(emailSentMyself, jsonRequest('/api/email-sent-myself', body(id)))).status).toBe(status);
+    expect((await store('impact', { strong: true }).list({ prefix: 'sent/' })).blobs).toHaveLength(0);
+  });
+});
+
+describe('the answer page', () => {
+  test('shows the four answers and a comment box, without JavaScript', async () => {
+    const message = await sentEmail();
+    const page = await open(linkToken(message));
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Did Oakwood Academy answer?');
+    for (const label of Object.values(answerLabels)) expect(page.text).toContain(label);
+    expect(page.html).toMatch(/<form method="post" action="\/school-answer"/);
+    expect(page.html).toContain('name="comment"');
+  });
+
+  test.each([
+    ['replied', 'Book a call with our team'],
+    ['meeting', 'Book a call with our team'],
+    ['no_answer', 'Following up: How Oakwood Academy can unlock mastery learning for every student'],
+    ['said_no', 'Nominate your school'],
+  ])('answering "%s" stores it, writes it to the contact and shows the next step', async (kind, next) => {
+    const message = await sentEmail();
+    const page = await answer(linkToken(message), kind, 'Dr. Patel called me back.');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(next);
+    expect(await readAnswer(message.id)).toMatchObject({ kind, comment: 'Dr. Patel called me back.', contact: 'delivered' });
+    expect(fake.findContact(message.parentEmail)!.properties.school_answer).toBe(kind);
+  });
+
+  test('the follow-up email for "No answer yet" is copy-ready and opens in the mail app', async () => {
+    const message = await sentEmail();
+    const page = await answer(linkToken(message), 'no_answer');
+    expect(page.html).toMatch(/<textarea id="follow-up-text" readonly/);
+    expect(page.html).toContain('href="mailto:head');
+  });
+
+  test('replaying the answer changes nothing; changing it within the window updates it', async () => {
+    const message = await sentEmail();
+    const token = linkToken(message);
+    await answer(token, 'no_answer');
+    const first = await readAnswer(message.id);
+    await answer(token, 'no_answer');
+    expect(await readAnswer(message.id)).toEqual(first);
+    await answer(token, 'meeting', 'Meeting on Friday');
+    expect(await readAnswer(message.id)).toMatchObject({ kind: 'meeting', comment: 'Meeting on Friday', answeredAt: first!.answeredAt });
+    expect((await open(token)).text).toContain('Your answer so far: We have a meeting');
+  });
+
+  test('two different answers racing: one is stored, the other told so, nothing mixed', async () => {
+    const message = await sentEmail();
+    const token = linkToken(message);
+    const pages = await Promise.all([answer(token, 'replied', 'A'), answer(token, 'said_no', 'B')]);
+    expect(pages.map((page) => page.status).sort()).toEqual([200, 409]);
+    const stored = await readAnswer(message.id);
+    expect(['replied', 'said_no']).toContain(stored!.kind);
+    expect(pages.find((page) => page.status === 200)!.text).toContain(stored!.kind === 'replied' ? 'Great news: they replied!' : 'Thank you for telling us');
+    expect(stored!.comment).toBe(stored!.kind === 'replied' ? 'A' : 'B');
+    expect(pages.find((page) => page.status === 409)!.text).toContain('Your answer changed meanwhile');
+  });
+
+  test.each([
+    ['an unknown answer', 'maybe', '', 'Please choose one of the four answers.'],
+    ['no answer', undefined, '', 'Please choose one of the four answers.'],
+    ['a comment over 500 characters', 'replied', 'x'.repeat(501), 'Please keep your comment to 500 characters.'],
+  ])('%s: a clear page with the problem next to the field, the stored answer intact', async (_name, kind, comment, message) => {
+    const sent = await sentEmail();
+    const token = linkToken(sent);
+    await answer(token, 'meeting', 'kept');
+    const page = await answer(token, kind, comment);
+    expect(page.status).toBe(400);
+    expect(page.text).toContain(message);
+    expect(page.html).toContain('aria-invalid="true"');
+    expect(await readAnswer(sent.id)).toMatchObject({ kind: 'meeting', comment: 'kept' });
+  });
+
+  test('an expired link keeps the answer and says so', async () => {
+    const message = await sentEmail();
+    await answer(linkToken(message), 'replied');
+    const expired = signToken({ purpose: 'school-answer', id: message.id, exp: Date.now() - 1 });
+    const page = await answer(expired, 'said_no');
+    expect(page.status).toBe(410);
+    expect(page.text).toContain('This link has expired');
+    expect(page.text).toContain('They replied');
+    expect((await readAnswer(message.id))!.kind).toBe('replied');
+  });
+
+  test.each([
+    ['a forged token', () => 'eyJwIjoic2Nob29sLWFuc3dlciJ9.' + 'A'.repeat(43)],
+    ['a confirmation token', () => signToken({ purpose: 'confirm-send', id: 'x', exp: Date.now() + DAY })],
+    ['nothing', () => ''],
+  ])('%s: "This link is not valid"', async (_name, token) => {
+    expect((await open(token())).status).toBe(404);
+    expect((await answer(token(), 'replied')).status).toBe(404);
+  });
+
+  test('HubSpot down: the answer is kept and written to the contact by the next run', async () => {
+    const message = await sentEmail();
+    // Every try of the request's own attempt (search with its quick retries) fails.
+    fake.failNext(503, 503, 503, 503);
+    await answer(linkToken(message), 'replied');
+    expect(await readAnswer(message.id)).toMatchObject({ kind: 'replied', contact: 'pending' });
+    await schoolFollowUp();
+    expect(await readAnswer(message.id)).toMatchObject({ contact: 'delivered' });
+    expect(fake.findContact(message.parentEmail)!.properties.school_answer).toBe('replied');
+  });
+});
+
+describe('impact', () => {
+  async function seed() {
+    // Six schools (one of them at a free mail provider, counted by address), some written to by
+    // several parents; answers for four of them, a meeting at one.
+    const schools = ['a.edu', 'b.edu', 'c.edu', 'd.edu', 'e.edu'];
+    let n = 0;
+    for (const domain of schools) {
+      for (let parent = 0; parent < 2; parent++) {
+        await recordSent({ id: `m-${domain}-${parent}`, to: `head@${domain}`, parentEmail: `p${parent}-${domain}@example.org`, channel: 'platform' });
+        n++;
+      }
+    }
+    await recordSent({ id: 'm-free', to: 'principal.jones@gmail.com', parentEmail: 'p9@example.org', channel: 'self' });
+    // The same message counted twice is still one.
+    await recordSent({ id: 'm-a.edu-0', to: 'head@a.edu', parentEmail: 'p0-a.edu@example.org', channel: 'platform' });
+    const at = new Date().toISOString();
+    for (const [id, school, kind] of [
+      ['m-a.edu-0', 'a.edu', 'replied'],
+      ['m-b.edu-0', 'b.edu', 'meeting'],
+      ['m-c.edu-0', 'c.edu', 'said_no'],
+      ['m-d.edu-0', 'd.edu', 'no_answer'],
+      ['m-e.edu-0', 'e.edu', 'replied'],
+      ['m-e.edu-1', 'e.edu', 'replied'],
+    ] as const) await recordAnswer({ id, school, kind, at });
+    return n;
+  }
+
+  test('counts distinct schools and parents; figures below 5 read "fewer than 5"', async () => {
+    await seed();
+    const figures = await computeImpact();
+    expect(figures.schoolsReached).toEqual({ value: 6, display: '6' });
+    expect(figures.parentsWrote).toEqual({ value: 11, display: '11' });
+    expect(figures.schoolsAnswered).toEqual({ display: 'fewer than 5' });
+    expect(figures.meetings).toEqual({ display: 'fewer than 5' });
+  });
+
+  test('concurrent answers to one message count once', async () => {
+    await seed();
+    await Promise.all(['meeting', 'meeting', 'replied'].map((kind) => recordAnswer({ id: 'm-d.edu-1', school: 'd.edu', kind: kind as 'meeting', at: new Date().toISOString() })));
+    const answers = await store('impact', { strong: true }).list({ prefix: 'answer/m-d.edu-1' });
+    expect(answers.blobs).toHaveLength(1);
+    expect((await computeImpact()).schoolsAnswered).toEqual({ value: 5, display: '5' });
+  });
+
+  test('GET /api/impact: the figures, cached 5 minutes, never a name', async () => {
+    await seed();
+    const response = await impact(new Request('http://localhost/api/impact'), {});
+    expect(response.headers.get('cache-control')).toBe(CACHE_CONTROL);
+    const body = await response.json();
+    expect(body).toMatchObject({ schoolsReached: { display: '6' }, meetings: { display: 'fewer than 5' } });
+    expect(JSON.stringify(body)).not.toMatch(/@|\.edu|gmail/);
+  });
+
+  test('the admin table per school, by period, and as a CSV download', async () => {
+    await seed();
+    const cookie = await signIn();
+    expect((await callAdmin(impactAdmin, '/api/admin/impact')).status).toBe(401);
+    const { body } = await callAdmin(impactAdmin, '/api/admin/impact', { cookie });
+    const e = body.rows.find((row: { school: string }) => row.school === 'e.edu');
+    expect(e).toMatchObject({ emailsSent: 2, answers: { replied: 2, meeting: 0, no_answer: 0, said_no: 0 }, responseRate: 1 });
+    expect(body.rows.find((row: { school: string }) => row.school === 'principal.jones@gmail.com')).toMatchObject({ emailsSent: 1 });
+    const future = new Date(Date.now() + 2 * DAY).toISOString().slice(0, 10);
+    expect((await callAdmin(impactAdmin, `/api/admin/impact?from=${future}`, { cookie })).body.rows).toEqual([]);
+    expect((await callAdmin(impactAdmin, '/api/admin/impact?from=yesterday', { cookie })).status).toBe(400);
+
+    const csv = await impactAdmin(new Request('http://localhost:8888/api/admin/impact?format=csv', { headers: { cookie, origin: 'http://localhost:8888' } }), {});
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(csv.headers.get('content-disposition')).toMatch(/attachment; filename="impact-start-to-now\.csv"/);
+    const lines = (await csv.text()).trim().split('\r\n');
+    expect(lines[0]).toBe('school,emails_sent,replied,meeting,no_answer,said_no,response_rate,latest_comment,latest_comment_at');
+    expect(lines).toContain('"e.edu","2","2","0","0","0","1.00","",""');
+  });
+
+  test('a comment that looks like a formula is defused in the CSV', async () => {
+    const message = await sentEmail({ school_contact_email: 'head@formula.edu' });
+    await answer(linkToken(message), 'replied', '=HYPERLINK("http://evil")');
+    const cookie = await signIn();
+    const csv = await impactAdmin(new Request('http://localhost:8888/api/admin/impact?format=csv', { headers: { cookie, origin: 'http://localhost:8888' } }), {});
+    expect(await csv.text()).toContain(`"'=HYPERLINK(""http://evil"")"`);
+  });
+});
