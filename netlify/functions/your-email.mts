@@ -96,6 +96,9 @@ export default async (req: Request): Promise<Response> => {
     const view = await page(req);
     return responsePage(view.content, { status: view.status, title: view.title });
   } catch (error) {
+    if (error instanceof HttpError && error.status < 500) {
+      return responsePage(`${heading('This request could not be read')}${lead(error.message)}${home}`, { status: error.status, title: 'This request could not be read' });
+    }
     if (!(error instanceof StoreUnavailableError)) console.error('[your-email]', error instanceof Error ? error.message : 'unknown error');
     return responsePage(`${heading('Please try again in a moment')}${lead('We could not open your email just now. Please reload this page in a few minutes.')}${home}`, {
       status: 503,

@@ -1,12 +1,17 @@
 /**
  * A local stand-in for HubSpot's public API, speaking the same HTTP contract for the calls the
  * site makes: CRM contact search/create/update, CMS blog posts and tags, account details, form
- * definitions (Marketing Forms v3) and the Forms submission API. It checks the bearer token, and can be told to fail (`failNext`), to be
- * slow (`delayMs`) and to lag search behind writes (`searchLagMs`), as the real one does.
+ * definitions (Marketing Forms v3), the Forms submission API (the public and the authenticated
+ * endpoint, which check a submission against the form as HubSpot does) and the list of a form's
+ * submissions (Forms v1). It checks the bearer token, and can be told to fail (`failNext`), to be
+ * down altogether (`down`), to be slow (`delayMs`) and to lag search behind writes (`searchLagMs`),
+ * as the real one does.
  *
  * In-process: `const fake = await startHubSpotFake()`. As a process (for `npm start` in e2e):
- * `node tests/fakes/hubspot.ts --port 8911`, controlled through `POST /__fake/*`.
+ * `node tests/fakes/hubspot.ts --port 8911 [--forms-file dist/api/form-definitions.json]`, controlled
+ * through `POST /__fake/*`. With `--forms-file`, the forms the site's build wrote are HubSpot's forms.
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import { listen, readBody } from './_http.ts';
 
@@ -53,7 +58,7 @@ export interface HubSpotFake {
   contacts: Map<string, FakeContact>;
   posts: FakeBlogPost[];
   tags: Map<string, string>;
-  formSubmissions: Array<{ portalId: string; formGuid: string; body: unknown }>;
+  formSubmissions: Array<{ portalId: string; formGuid: string; body: unknown; authenticated?: boolean; conversionId?: string; recordedAt?: number }>;
   /** Form definitions by id, as HubSpot stores them. */
   forms: Map<string, FakeFormDefinition>;
   /** Adds a form from a definition in the site's shape, filling in what HubSpot's answer always has. */
@@ -63,6 +68,8 @@ export interface HubSpotFake {
   failNext(...statuses: number[]): void;
   delayMs: number;
   searchLagMs: number;
+  /** Every call answers 503, as during an outage, until set back. */
+  down: boolean;
   addContact(email: string, properties?: Record<string, string>): FakeContact;
   findContact(email: string): FakeContact | undefined;
   reset(): void;
@@ -140,7 +147,31 @@ export function hubspotForm(definition: { id: string } & Record<string, unknown>
   };
 }
 
-export async function startHubSpotFake(options: { port?: number; token?: string } = {}): Promise<HubSpotFake> {
+/** The fields HubSpot would refuse in a submission to this form, as its errors list them. */
+function submissionErrors(form: FakeFormDefinition | undefined, fields: Array<{ name: string; value: string }>): Array<{ message: string; errorType: string }> {
+  const errors: Array<{ message: string; errorType: string }> = [];
+  const email = fields.find((field) => field.name === 'email');
+  if (email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.value)) errors.push({ message: "Error in 'fields.email'. Invalid email address", errorType: 'INVALID_EMAIL' });
+  if (!form) return errors;
+  const known = new Map<string, Record<string, unknown>>();
+  const visit = (field: Record<string, unknown>) => {
+    known.set(String(field.name), field);
+    for (const dependent of (field.dependentFields as Array<{ dependentField: Record<string, unknown> }> | undefined) ?? []) visit(dependent.dependentField);
+  };
+  for (const group of (form.fieldGroups as Array<{ fields?: Array<Record<string, unknown>> }> | undefined) ?? []) for (const field of group.fields ?? []) visit(field);
+  for (const field of fields) {
+    if (!known.has(field.name)) errors.push({ message: `Error in 'fields.${field.name}'. Field not in form definition`, errorType: 'FIELD_NOT_IN_FORM_DEFINITION' });
+  }
+  const given = new Set(fields.filter((field) => field.value !== '').map((field) => field.name));
+  for (const group of (form.fieldGroups as Array<{ fields?: Array<Record<string, unknown>> }> | undefined) ?? []) {
+    for (const field of group.fields ?? []) {
+      if (field.required && !field.hidden && !given.has(String(field.name))) errors.push({ message: `Error in 'fields.${field.name}'. Required field '${field.name}' is missing`, errorType: 'REQUIRED_FIELD' });
+    }
+  }
+  return errors;
+}
+
+export async function startHubSpotFake(options: { port?: number; token?: string; formsFile?: string } = {}): Promise<HubSpotFake> {
   const token = options.token ?? FAKE_HUBSPOT_TOKEN;
   let failures: number[] = [];
   let nextId = 1001;
@@ -162,6 +193,7 @@ export async function startHubSpotFake(options: { port?: number; token?: string 
     calls: [] as FakeCall[],
     delayMs: 0,
     searchLagMs: 0,
+    down: false,
     failNext(...statuses: number[]) {
       failures.push(...statuses);
     },
@@ -192,9 +224,22 @@ export async function startHubSpotFake(options: { port?: number; token?: string 
       fake.calls = [];
       fake.delayMs = 0;
       fake.searchLagMs = 0;
+      fake.down = false;
     },
     close: async () => {},
   };
+
+  /** A form HubSpot has: added to the fake, or written by the site's build (`formsFile`). */
+  function formById(id: string): FakeFormDefinition | undefined {
+    const known = fake.forms.get(id);
+    if (known || !options.formsFile) return known;
+    try {
+      const built = JSON.parse(readFileSync(options.formsFile, 'utf8')) as Record<string, { id: string } & Record<string, unknown>>;
+      return built[id] ? hubspotForm(built[id]) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -207,6 +252,7 @@ export async function startHubSpotFake(options: { port?: number; token?: string 
     fake.calls.push({ method: req.method ?? 'GET', path, body, authorization: req.headers.authorization });
     if (fake.delayMs) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
 
+    if (fake.down) return hubspotError(res, 503, 'SERVICE_UNAVAILABLE', 'Service Unavailable');
     const failure = failures.shift();
     if (failure === 429) {
       return hubspotError(res, 429, 'RATE_LIMITS', 'You have reached your secondly limit.', { 'retry-after': '1' });
@@ -233,6 +279,52 @@ export async function startHubSpotFake(options: { port?: number; token?: string 
 
     if (req.headers.authorization !== `Bearer ${token}`) {
       return hubspotError(res, 401, 'INVALID_AUTHENTICATION', 'Authentication credentials not found.');
+    }
+
+    // The authenticated submission endpoint: checked against the form's definition, recorded with
+    // the `submittedAt` the caller gives (the time HubSpot shows for the submission).
+    const secure = path.match(/^\/submissions\/v3\/integration\/secure\/submit\/([^/]+)\/([^/]+)$/);
+    if (secure && req.method === 'POST') {
+      const formGuid = decodeURIComponent(secure[2]!);
+      const form = formById(formGuid);
+      if (!form) return send(res, 404, { status: 'error', message: `Form ${formGuid} not found`, correlationId: crypto.randomUUID() });
+      const request = body as { fields?: Array<{ name: string; value: string }>; submittedAt?: string; context?: Record<string, unknown> } | undefined;
+      if (!Array.isArray(request?.fields)) return send(res, 400, { status: 'error', message: 'The request is not valid', correlationId: crypto.randomUUID(), errors: [{ message: "Error in 'fields'. Fields are required", errorType: 'INPUT_TOO_LARGE' }] });
+      const errors = submissionErrors(form, request.fields);
+      if (errors.length) return send(res, 400, { status: 'error', message: 'The request is not valid', correlationId: crypto.randomUUID(), errors });
+      fake.formSubmissions.push({ portalId: secure[1]!, formGuid, body, authenticated: true, conversionId: crypto.randomUUID(), recordedAt: Number(request.submittedAt) || Date.now() });
+      // Like HubSpot, a submission with an email creates or updates that contact with the contact
+      // properties it carries, and marks it as their most recent conversion.
+      const email = request.fields.find((field) => field.name === 'email')?.value;
+      if (email) {
+        const properties = Object.fromEntries(request.fields.filter((field) => ((field as { objectTypeId?: string }).objectTypeId ?? '0-1') === '0-1').map((field) => [field.name, field.value]));
+        const contact = fake.findContact(email) ?? fake.addContact(email);
+        Object.assign(contact.properties, properties, { email: email.toLowerCase(), recent_conversion_date: new Date().toISOString() });
+        contact.updatedAt = new Date().toISOString();
+      }
+      const action = (form.configuration as { postSubmitAction?: { type?: string; value?: string } } | undefined)?.postSubmitAction;
+      return send(res, 200, action?.type === 'redirect_url' ? { redirectUri: action.value } : { inlineMessage: action?.value ?? 'Thanks for submitting the form.' });
+    }
+
+    // Forms v1: a form's submissions, newest first, 20 a page by default and 50 at most.
+    const listed = path.match(/^\/form-integrations\/v1\/submissions\/forms\/([^/]+)$/);
+    if (listed && req.method === 'GET') {
+      const formGuid = decodeURIComponent(listed[1]!);
+      if (!formById(formGuid)) return hubspotError(res, 404, 'OBJECT_NOT_FOUND', `Form ${formGuid} not found`);
+      const limit = Math.min(Math.max(Number(url.searchParams.get('limit') ?? 20) || 20, 1), 50);
+      const after = Number(url.searchParams.get('after') ?? 0) || 0;
+      const all = fake.formSubmissions
+        .filter((entry) => entry.formGuid === formGuid && entry.authenticated)
+        .sort((a, b) => (b.recordedAt ?? 0) - (a.recordedAt ?? 0));
+      const page = all.slice(after, after + limit);
+      const next = after + limit < all.length ? String(after + limit) : undefined;
+      return send(res, 200, {
+        results: page.map((entry) => {
+          const request = entry.body as { fields: Array<{ name: string; value: string }>; context?: { pageUri?: string } };
+          return { conversionId: entry.conversionId, submittedAt: entry.recordedAt, values: request.fields.map(({ name, value }) => ({ name, value })), pageUrl: request.context?.pageUri ?? '' };
+        }),
+        ...(next ? { paging: { next: { after: next, link: `${fake.url}${path}?after=${next}&limit=${limit}` } } } : {}),
+      });
     }
 
     if (path === '/account-info/v3/details' && req.method === 'GET') {
@@ -329,6 +421,7 @@ export async function startHubSpotFake(options: { port?: number; token?: string 
       case '/__fake/config':
         if (typeof input.delayMs === 'number') fake.delayMs = input.delayMs;
         if (typeof input.searchLagMs === 'number') fake.searchLagMs = input.searchLagMs;
+        if (typeof input.down === 'boolean') fake.down = input.down;
         return send(res, 200, { ok: true });
       case '/__fake/contacts':
         if (typeof input.email === 'string') {
@@ -353,8 +446,11 @@ export async function startHubSpotFake(options: { port?: number; token?: string 
 
 // Run as a process: node tests/fakes/hubspot.ts --port 8911
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const index = process.argv.indexOf('--port');
-  const port = index > 0 ? Number(process.argv[index + 1]) : 8911;
-  const fake = await startHubSpotFake({ port });
+  const option = (name: string) => {
+    const index = process.argv.indexOf(name);
+    return index > 0 ? process.argv[index + 1] : undefined;
+  };
+  const port = Number(option('--port') ?? 8911);
+  const fake = await startHubSpotFake({ port, formsFile: option('--forms-file') });
   console.log(`HubSpot fake listening on ${fake.url}`);
 }

@@ -11,7 +11,9 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { startLocalBlobs, type LocalBlobs } from './helpers/blobs';
+import { useFormDefinitions } from './helpers/forms';
 import { useSiteShell } from './helpers/site';
+import { forms } from '../../src/config/forms';
 
 const functionsDir = join(import.meta.dirname, '..', '..', 'netlify', 'functions');
 const RUNS = Number(process.env.FUZZ_RUNS || 1000);
@@ -25,9 +27,13 @@ const files = readdirSync(functionsDir).filter((file) => /\.m?ts$/.test(file));
 let blobs: LocalBlobs;
 let hubspot: HubSpotFake;
 let shell: ReturnType<typeof useSiteShell>;
+let definitions: Awaited<ReturnType<typeof useFormDefinitions>>;
+/** Route parameters that name something real, so the fuzzing reaches past the lookup. */
+const paramValues: Record<string, string> = { formId: forms.newsletter.formId };
 
 beforeAll(async () => {
   shell = useSiteShell();
+  definitions = await useFormDefinitions();
   blobs = await startLocalBlobs();
   hubspot = await startHubSpotFake();
   process.env.HUBSPOT_BASE_PATH = hubspot.url;
@@ -40,6 +46,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   shell.remove();
+  definitions.remove();
   await blobs.stop();
   await hubspot.close();
 });
@@ -75,6 +82,8 @@ const fieldNames = fc.constantFrom(
   'email', 'schoolName', 'city', 'yourName', 'childGrade', 'sendTo', 'contactId', 'updates', 'name', 'events', 'scope',
   'organization', 'calendlyWebhookUrl', 'accessToken', 'username', 'password', 'idempotencyKey', 'parentEmail', 'subject', 'body', '__proto__', 'extra',
   'submissionId', 'token', 'note',
+  // The newsletter form's own fields, for /api/forms/{formId}.
+  '_consent_1001', '_website', '_started', '_page', '_note',
 );
 const bodies = fc.oneof(
   fc.dictionary(fieldNames, hostile, { maxKeys: 8 }).map((value) => JSON.stringify(value)),
@@ -90,7 +99,7 @@ for (const file of files) {
       const mod = (await import(pathToFileURL(join(functionsDir, file)).href)) as FunctionModule;
       const rawPath = mod.config?.path;
       if (!rawPath || mod.config?.schedule) return; // scheduled functions take no HTTP requests
-      const path = (Array.isArray(rawPath) ? rawPath[0]! : rawPath).replace(/:(\w+)\??/g, 'fuzz-$1').replace(/\*$/, 'x');
+      const path = (Array.isArray(rawPath) ? rawPath[0]! : rawPath).replace(/:(\w+)\??/g, (_match, name: string) => paramValues[name] ?? `fuzz-${name}`).replace(/\*$/, 'x');
       const before = storedRecords(blobs.directory);
 
       await fc.assert(

@@ -107,6 +107,33 @@ export const serverEnv = {
   get hubspotNewsletterFormId() {
     return read('PUBLIC_HUBSPOT_FORM_NEWSLETTER') ?? 'c4c2f6a4-3a1e-4d67-9a1c-5b8f1e2d7a01';
   },
+  /** How long POST /api/forms/{formId} waits for HubSpot before it answers and leaves delivery to the retry run. */
+  get formsDeliveryBudgetMs() {
+    return positiveInt('FORMS_DELIVERY_BUDGET_MS', 2500);
+  },
+  /** How long the scheduled retry run gives HubSpot per submission. */
+  get formsRetryBudgetMs() {
+    return positiveInt('FORMS_RETRY_BUDGET_MS', 8000);
+  },
+  /** First wait before the retry run sends a submission HubSpot did not take again (doubles each time). */
+  get formsRetryBaseMs() {
+    return positiveInt('FORMS_RETRY_BASE_MS', 5 * 60_000);
+  },
+  /** Submissions one address may make to the site's forms in 10 minutes. */
+  get formsRateLimit() {
+    return positiveInt('FORMS_RATE_LIMIT', 20);
+  },
+  /**
+   * A submission sent sooner than this after its form became ready (ms) is a bot's, refused quietly.
+   * 0 turns the check off.
+   */
+  get formsMinFillMs() {
+    const value = read('FORMS_MIN_FILL_MS');
+    if (value === undefined) return 2000;
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < 0) throw new Error(`FORMS_MIN_FILL_MS must be a whole number of milliseconds, got "${value}".`);
+    return number;
+  },
   /** How long POST /api/send-email may spend reaching HubSpot before it leaves the message queued. */
   get sendEmailBudgetMs() {
     return Number(read('SEND_EMAIL_BUDGET_MS') ?? 8000);

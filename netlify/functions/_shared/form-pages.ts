@@ -6,6 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { NOTE_FIELD, noteLabel } from '../../../src/lib/email/note';
 import type { FormDefinition } from '../../../src/lib/forms/definition';
 import { escapeHtml, regionMarkers, renderForm, RESPONSE_INSTANCE, successHtml } from '../../../src/lib/forms/render';
 import { summaryOf, type RawValues } from '../../../src/lib/forms/values';
@@ -78,11 +79,13 @@ export function invalidPage(input: {
   page: string | undefined;
   values: RawValues;
   errors: Record<string, string>;
+  /** The email forms: show the personal note again. */
+  note?: boolean;
 }): Promise<Response> {
-  const summary = summaryOf(input.definition, input.errors);
+  const summary = summaryOf(input.definition, input.errors, input.note ? { [NOTE_FIELD]: noteLabel } : {});
   const form = renderForm(
     input.definition,
-    { purpose: input.purpose, instance: 'form-response-form', page: input.page ?? '/', values: input.values, errors: input.errors },
+    { purpose: input.purpose, instance: 'form-response-form', page: input.page ?? '/', values: input.values, errors: input.errors, note: input.note },
     summary,
   );
   const content = `${heading('Please check your answers')}<p class="mt-4 text-lg text-ink-soft">Nothing was sent yet. Correct the fields marked below and send the form again.</p><div class="mt-8 rounded-card border border-line bg-white p-6 shadow-card">${form}</div>${backLink(input.page)}`;

@@ -62,3 +62,41 @@ export async function recordFailure(subject: Subject): Promise<void> {
 export async function clearFailures(subject: Subject): Promise<void> {
   for (const { key } of keys(subject)) await withStore(() => limits().delete(key));
 }
+
+/** The window of the forms' per-address limit. */
+export const FORM_WINDOW_MS = 10 * 60_000;
+
+/**
+ * Counts one form submission from `ip` in the current 10-minute window and says whether it is
+ * within `limit`. The count is a compare-and-swap on one small record, so concurrent submissions
+ * are each counted once.
+ */
+export async function takeFormSubmission(ip: string, limit: number, now = Date.now()): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+  const windowStart = now - (now % FORM_WINDOW_MS);
+  const key = `forms/${createHash('sha256').update(ip).digest('hex')}/${windowStart}`;
+  const retryAfterSeconds = Math.max(1, Math.ceil((windowStart + FORM_WINDOW_MS - now) / 1000));
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const found = await withStore(() => limits().getWithMetadata(key, { type: 'json' }));
+    const count = (found?.data as { count?: number } | undefined)?.count ?? 0;
+    if (count >= limit) return { allowed: false, retryAfterSeconds };
+    const next = { count: count + 1, windowStart };
+    const { modified } = await withStore(() => (found ? limits().setJSON(key, next, { onlyIfMatch: found.etag ?? '' }) : limits().setJSON(key, next, { onlyIfNew: true })));
+    if (modified) return { allowed: true, retryAfterSeconds };
+  }
+  // Heavily contended: treat as over the limit rather than count wrongly.
+  return { allowed: false, retryAfterSeconds };
+}
+
+/** Deletes the forms' counters of windows that are over. */
+export async function purgeFormCounters(now = Date.now()): Promise<number> {
+  const { blobs } = await withStore(() => limits().list({ prefix: 'forms/' }));
+  let purged = 0;
+  for (const { key } of blobs) {
+    const windowStart = Number(key.split('/')[2]);
+    if (windowStart + FORM_WINDOW_MS < now) {
+      await withStore(() => limits().delete(key));
+      purged++;
+    }
+  }
+  return purged;
+}

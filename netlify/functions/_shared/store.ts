@@ -5,7 +5,7 @@
 import { getStore, type Store } from '@netlify/blobs';
 import { StoreUnavailableError } from './http';
 
-export type StoreName = 'nominations' | 'outbox' | 'impact' | 'webhook-configs' | 'webhook-logs' | 'hubspot-configs' | 'sessions' | 'rate-limits' | 'subscriptions';
+export type StoreName = 'nominations' | 'outbox' | 'impact' | 'webhook-configs' | 'webhook-logs' | 'hubspot-configs' | 'sessions' | 'rate-limits' | 'subscriptions' | 'form-submissions';
 
 /**
  * The Blobs client reports a conditional write (`onlyIfNew`) that the store answered with an error

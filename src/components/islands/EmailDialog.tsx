@@ -40,12 +40,6 @@ export default function EmailDialog() {
   // When the dialog closes, focus goes to the button that reopens it: the form it came from is
   // replaced by its thank-you text, so the element that had focus before is gone.
   const reopen = useRef<HTMLButtonElement>(null);
-  const wasOpen = useRef(false);
-  const open = draft?.open ?? false;
-  useEffect(() => {
-    if (wasOpen.current && !open) reopen.current?.focus();
-    wasOpen.current = open;
-  }, [open]);
 
   if (!draft) return null;
   const { email, send, sendMessage, confirmation, noteError } = draft;
@@ -85,7 +79,7 @@ export default function EmailDialog() {
           </button>
         </div>
       )}
-      <ReactDialog open={draft.open} onClose={closeDraft} title="Your Email is Ready" size="lg">
+      <ReactDialog open={draft.open} onClose={closeDraft} title="Your Email is Ready" size="lg" returnFocusTo={reopen}>
         <div className="space-y-4">
           <dl className="space-y-2 rounded-xl border border-line bg-canvas p-4 text-sm">
             <div className="flex flex-wrap gap-x-2">

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
 import { isBackdropClick } from '../../lib/dialog';
 
 interface Props {
@@ -10,6 +10,8 @@ interface Props {
   /** Extra content beside the title, e.g. a badge. */
   titleAside?: ReactNode;
   className?: string;
+  /** Where focus goes when the dialog closes, when not back to the element that opened it. */
+  returnFocusTo?: RefObject<HTMLElement | null>;
 }
 
 const widths = { md: 'max-w-lg', lg: 'max-w-3xl', full: 'max-w-[min(96vw,80rem)]' };
@@ -18,7 +20,7 @@ const widths = { md: 'max-w-lg', lg: 'max-w-3xl', full: 'max-w-[min(96vw,80rem)]
  * The islands' modal, on the native <dialog> like `Dialog.astro`: focus is trapped by
  * `showModal()`, Escape and backdrop clicks close it, and focus returns to the opener.
  */
-export function ReactDialog({ open, onClose, title, children, size = 'md', titleAside, className }: Props) {
+export function ReactDialog({ open, onClose, title, children, size = 'md', titleAside, className, returnFocusTo }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const titleId = useId();
@@ -40,7 +42,10 @@ export function ReactDialog({ open, onClose, title, children, size = 'md', title
       aria-labelledby={titleId}
       className={`m-auto w-[calc(100vw-2rem)] rounded-card bg-white p-0 text-ink shadow-2xl ${widths[size]} ${className ?? ''}`}
       onClose={() => {
-        if (opener.current?.isConnected) opener.current.focus();
+        // The close event comes after React has rendered the closed state, so a control that
+        // only exists then (e.g. "View your email") can take focus.
+        const target = returnFocusTo?.current ?? opener.current;
+        if (target?.isConnected) target.focus();
         onClose();
       }}
       onCancel={(event) => {

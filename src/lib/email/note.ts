@@ -5,6 +5,10 @@
  * form, the dialog and the server.
  */
 export const NOTE_MAX = 600;
+/** The note's name in the email forms; the site keeps it (it is never a HubSpot field). */
+export const NOTE_FIELD = '_note';
+export const noteLabel = 'Add a personal note';
+export const noteHelp = `A few words of your own, shown after your introduction. Plain text, no links or email addresses, at most ${NOTE_MAX} characters.`;
 
 export const noteMessages = {
   tooLong: `Please keep your note to ${NOTE_MAX} characters.`,

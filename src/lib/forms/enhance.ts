@@ -8,6 +8,7 @@
  * the server's answer; a page that takes over (the email dialog) calls `preventDefault()`.
  */
 import type { FormDefinition, FormField } from './definition';
+import { NOTE_FIELD, noteProblem } from '../email/note';
 import { checkSubmission, conditionHolds, messages, metaFields, type RawValues } from './values';
 
 /** The server's answer to an accepted submission (netlify/functions/forms.mts). */
@@ -192,7 +193,11 @@ export class NativeFormElement extends HTMLElement {
   async submit(): Promise<void> {
     if (this.busy) return;
     const values = this.values();
-    const { errors } = checkSubmission(this.definition, values);
+    // The email forms carry the personal note, which the site keeps (never a HubSpot field).
+    const hasNote = this.dataset.note !== undefined;
+    const { errors } = checkSubmission(this.definition, values, hasNote ? [NOTE_FIELD] : []);
+    const noteIssue = hasNote ? noteProblem(String(values[NOTE_FIELD] ?? '')) : undefined;
+    if (noteIssue) errors[NOTE_FIELD] = noteIssue;
     if (Object.keys(errors).length) return this.showErrors(errors);
     this.showErrors({});
     this.setBusy(true);

@@ -7,6 +7,7 @@
  * what `enhance.ts` needs: field ids, error slots, dependent-field conditions.
  */
 import sanitizeHtml from 'sanitize-html';
+import { NOTE_FIELD, NOTE_MAX, noteHelp, noteLabel } from '../email/note';
 import { buttonClass, cx } from '../ui';
 import type { FieldCondition, FormDefinition, FormField, LegalConsent } from './definition';
 import { conditionHolds, consentFieldName, MAX_VALUE_LENGTH, metaFields, type RawValues } from './values';
@@ -22,6 +23,8 @@ export interface RenderOptions {
   values?: RawValues;
   /** Problems to show, by field name (also consent names). */
   errors?: Record<string, string>;
+  /** The email forms: an optional personal note for the school email, kept by the site. */
+  note?: boolean;
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -258,6 +261,22 @@ function consentHtml(consent: LegalConsent, options: RenderOptions): string {
   return `<div class="space-y-3 border-t border-line pt-4" data-consent>${parts.join('')}</div>`;
 }
 
+/** The personal note of the email forms (see src/lib/email/note.ts). */
+function noteHtml(options: RenderOptions): string {
+  const id = `${options.instance}-note`;
+  const error = options.errors?.[NOTE_FIELD];
+  const value = listOf(options.values?.[NOTE_FIELD])[0] ?? '';
+  return `<div class="native-field" data-field="${NOTE_FIELD}" data-field-type="multi_line_text"><label for="${id}" class="${labelClass}">${escapeHtml(noteLabel)} <span class="font-normal text-muted">(optional)</span></label><p id="${id}-help" class="${helpClass}">${escapeHtml(noteHelp)}</p><textarea${attrs({
+    id,
+    name: NOTE_FIELD,
+    rows: 3,
+    maxlength: NOTE_MAX,
+    class: inputClass,
+    'aria-invalid': error ? 'true' : undefined,
+    'aria-describedby': error ? `${id}-help ${id}-error` : `${id}-help`,
+  })}>${escapeHtml(value)}</textarea><p id="${id}-error" class="${errorClass}" data-field-error${error ? '' : ' hidden'}>${error ? escapeHtml(error) : ''}</p></div>`;
+}
+
 /** The summary shown above the form when something needs attention. */
 export function summaryHtml(instance: string, message: string | undefined, visible: boolean): string {
   return `<div id="${instance}-summary" class="rounded-xl border border-danger-600 bg-danger-50 p-3 text-sm font-medium text-danger-600" role="alert" tabindex="-1" data-form-summary${
@@ -300,7 +319,7 @@ export function renderForm(definition: FormDefinition, options: RenderOptions, s
     })
     .join('');
   const { start, end } = regionMarkers(instance);
-  return `${start}<native-form${attrs({ id: instance, class: 'block', 'data-purpose': options.purpose, 'data-form-id': definition.id })}><form${attrs({
+  return `${start}<native-form${attrs({ id: instance, class: 'block', 'data-purpose': options.purpose, 'data-form-id': definition.id, 'data-note': options.note })}><form${attrs({
     method: 'post',
     action: `/api/forms/${encodeURIComponent(definition.id)}`,
     'accept-charset': 'utf-8',
@@ -313,7 +332,7 @@ export function renderForm(definition: FormDefinition, options: RenderOptions, s
     type: 'hidden',
     name: metaFields.started,
     value: '',
-  })}><div hidden><label for="${instance}-website">Leave this field empty</label><input${attrs({ type: 'text', id: `${instance}-website`, name: metaFields.honeypot, tabindex: -1, autocomplete: 'off' })}></div>${groups}${consentHtml(
+  })}><div hidden><label for="${instance}-website">Leave this field empty</label><input${attrs({ type: 'text', id: `${instance}-website`, name: metaFields.honeypot, tabindex: -1, autocomplete: 'off' })}></div>${groups}${options.note ? noteHtml(options) : ''}${consentHtml(
     definition.legalConsentOptions,
     options,
   )}<div class="flex flex-wrap items-center gap-3"><button type="submit" class="${buttonClass('primary', 'md')}" data-submit>${escapeHtml(

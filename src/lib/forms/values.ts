@@ -68,10 +68,10 @@ export function labelOf(definition: FormDefinition, name: string): string {
 }
 
 /** The message above a form for these problems, fields in the order the form shows them. */
-export function summaryOf(definition: FormDefinition, errors: Record<string, string>): string {
-  const order = [...allFields(definition).map((field) => field.name), ...allowedExtraNames(definition)];
+export function summaryOf(definition: FormDefinition, errors: Record<string, string>, extraLabels: Record<string, string> = {}): string {
+  const order = [...allFields(definition).map((field) => field.name), ...Object.keys(extraLabels), ...allowedExtraNames(definition)];
   const names = Object.keys(errors).sort((a, b) => (order.indexOf(a) + 1 || Infinity) - (order.indexOf(b) + 1 || Infinity));
-  return messages.check(names.map((name) => labelOf(definition, name)));
+  return messages.check(names.map((name) => extraLabels[name] ?? labelOf(definition, name)));
 }
 
 // Local part and domain of an address, as browsers' type=email accepts it, plus a dot in the domain.

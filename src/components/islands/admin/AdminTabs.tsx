@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { ActivityLogsTab } from './ActivityLogsTab';
 import { CrmConfigTab } from './CrmConfigTab';
+import { FormSubmissionsTab } from './FormSubmissionsTab';
 import { ImpactTab } from './ImpactTab';
 import { OutboxTab } from './OutboxTab';
 import { TestConnectionsTab } from './TestConnectionsTab';
@@ -11,6 +12,7 @@ const tabs = [
   { key: 'crm', label: 'CRM Config', Panel: CrmConfigTab },
   { key: 'logs', label: 'Activity Logs', Panel: ActivityLogsTab },
   { key: 'tests', label: 'Test Connections', Panel: TestConnectionsTab },
+  { key: 'submissions', label: 'Form Submissions', Panel: FormSubmissionsTab },
   { key: 'outbox', label: 'Outbox', Panel: OutboxTab },
   { key: 'impact', label: 'Impact', Panel: ImpactTab },
 ] as const;

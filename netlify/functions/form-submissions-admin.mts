@@ -1,0 +1,89 @@
+import type { Config } from '@netlify/functions';
+import { formPurposes, forms, type FormPurpose } from '../../src/config/forms';
+import { requireAdmin } from './_shared/auth';
+import {
+  countSubmissions,
+  deleteSubmission,
+  deliverSubmission,
+  formsHubSpot,
+  isSubmissionId,
+  listSubmissions,
+  readSubmission,
+  requeueSubmission,
+  SUBMISSION_RETENTION_MS,
+  type StoredSubmission,
+} from './_shared/form-submissions';
+import { allowMethods, handle, HttpError, json } from './_shared/http';
+
+const PAGE_SIZE = 20;
+
+/** What the admin page shows of a submission: its fields in the form's order, and its delivery. */
+function view(record: StoredSubmission) {
+  const settledAt = record.delivery.deliveredAt ?? record.delivery.failedAt;
+  return {
+    id: record.id,
+    purpose: record.purpose,
+    createdAt: record.createdAt,
+    pageUri: record.context.pageUri,
+    fields: Object.entries(record.values).map(([name, value]) => ({ name, label: record.labels[name] ?? name, value })),
+    consent: record.consent,
+    delivery: { ...record.delivery, leaseUntil: undefined },
+    ...(settledAt ? { deleteAfter: new Date(Date.parse(settledAt) + SUBMISSION_RETENTION_MS).toISOString() } : {}),
+  };
+}
+
+function purposeOf(value: string | null | undefined): FormPurpose {
+  if (!value || !formPurposes.includes(value as FormPurpose)) throw new HttpError(400, 'invalid_request', `form must be one of: ${formPurposes.join(', ')}.`);
+  return value as FormPurpose;
+}
+
+/**
+ * The Form Submissions tab (signed in).
+ * GET /api/admin/form-submissions?form={purpose}&limit=&cursor=: one form's submissions, newest first,
+ * with the count of every form. DELETE /api/admin/form-submissions/{purpose}/{id}: deletes one.
+ * POST /api/admin/form-submissions/{purpose}/{id}/retry: a submission HubSpot refused is sent again.
+ */
+export default handle(async (req) => {
+  const refused = allowMethods(req, ['GET', 'POST', 'DELETE']);
+  if (refused) return refused;
+  await requireAdmin(req);
+  const url = new URL(req.url);
+  if (req.method === 'GET') {
+    const purpose = purposeOf(url.searchParams.get('form') ?? 'emailGenerator');
+    const limit = Math.min(100, Math.max(1, Number.parseInt(url.searchParams.get('limit') ?? '', 10) || PAGE_SIZE));
+    const cursor = url.searchParams.get('cursor') ?? undefined;
+    if (cursor !== undefined && !isSubmissionId(cursor)) throw new HttpError(400, 'invalid_request', 'cursor is not valid.');
+    const [page, counts] = await Promise.all([listSubmissions(purpose, limit, cursor), countSubmissions()]);
+    return json({
+      form: purpose,
+      forms: formPurposes.map((name) => ({ purpose: name, title: forms[name].title, count: counts[name] })),
+      submissions: page.submissions.map(view),
+      total: page.total,
+      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    });
+  }
+
+  const match = url.pathname.match(/^\/api\/admin\/form-submissions\/([A-Za-z]{1,40})\/([\w-]{1,120})(\/retry)?$/);
+  if (!match) throw new HttpError(404, 'not_found', 'Name a submission: /api/admin/form-submissions/{form}/{id}.');
+  const purpose = purposeOf(match[1]);
+  const id = match[2]!;
+  const found = isSubmissionId(id) ? await readSubmission(purpose, id) : undefined;
+  if (!found) throw new HttpError(404, 'not_found', 'No submission with this id.');
+
+  if (req.method === 'DELETE') {
+    if (match[3]) throw new HttpError(405, 'method_not_allowed', 'Retry a submission with POST.');
+    await deleteSubmission(found.record);
+    return json({ deleted: id });
+  }
+  if (!match[3]) throw new HttpError(405, 'method_not_allowed', 'Delete a submission with DELETE, or retry it with POST …/retry.');
+  if (found.record.delivery.state !== 'failed') throw new HttpError(409, 'not_retryable', 'Only a submission HubSpot refused can be sent again; the others are sent by the retry run.');
+  const requeued = await requeueSubmission(found);
+  if (!requeued) throw new HttpError(409, 'changed', 'This submission changed meanwhile; reload the list.');
+  const settled = await deliverSubmission(await formsHubSpot(), requeued);
+  return json({ submission: view(settled) });
+});
+
+export const config: Config = {
+  path: ['/api/admin/form-submissions', '/api/admin/form-submissions/:form/:id', '/api/admin/form-submissions/:form/:id/retry'],
+  method: ['GET', 'POST', 'DELETE'],
+};

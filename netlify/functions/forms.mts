@@ -1,0 +1,228 @@
+import type { Config, Context } from '@netlify/functions';
+import { emailFormPurposes, type FormPurpose } from '../../src/config/forms';
+import { NOTE_FIELD, normaliseNote, noteLabel, noteProblem } from '../../src/lib/email/note';
+import type { FormDefinition } from '../../src/lib/forms/definition';
+import { fieldErrors, submissionSchema } from '../../src/lib/forms/schema';
+import { metaFields, summaryOf, type RawValues } from '../../src/lib/forms/values';
+import { routeMetadata, defaultMetadata } from '../../src/lib/seo';
+import { createDraft, draftAnswer } from './_shared/email-drafts';
+import { serverEnv } from './_shared/env';
+import { formDefinition, type StoredDefinition } from './_shared/form-definitions';
+import { invalidPage, problemPage, safePagePath } from './_shared/form-pages';
+import { deliverSubmission, formsHubSpot, newSubmission, storeSubmission, type StoredSubmission } from './_shared/form-submissions';
+import { clientIp, HttpError, json, jsonError, readLimited, StoreUnavailableError } from './_shared/http';
+import { takeFormSubmission } from './_shared/rate-limit';
+
+/** The largest body a form may post. */
+export const MAX_FORM_BODY_BYTES = 64 * 1024;
+/** More names than any form has: a body with more is not a form's. */
+const MAX_NAMES = 200;
+
+type Answer = { kind: 'json'; status: number; body: unknown; headers?: HeadersInit } | { kind: 'redirect'; location: string } | { kind: 'page'; response: Response };
+
+/**
+ * POST /api/forms/{formId}: a submission to one of the site's own forms, as JSON (the enhanced
+ * form) or form-encoded (a browser without JavaScript). Checked against the form's definition,
+ * stored in Blobs, then forwarded to HubSpot (here if HubSpot answers in time, else by the
+ * scheduled `forms-deliver`). The email forms also get their school email composed on the server
+ * and a one-time token to send it. A browser that posted the form itself is answered with a 303 to
+ * the result page (or the form again, with each problem next to its field).
+ */
+export default async (req: Request, context?: Context): Promise<Response> => {
+  const browser = postedByBrowser(req);
+  const page = { current: undefined as string | undefined };
+  try {
+    const answer = await handleSubmission(req, context, browser, page);
+    if (answer.kind === 'page') return answer.response;
+    if (answer.kind === 'redirect') return new Response(null, { status: 303, headers: { Location: answer.location, 'Cache-Control': 'no-store' } });
+    return json(answer.body, answer.status, answer.headers);
+  } catch (error) {
+    const failure = error instanceof HttpError ? error : undefined;
+    if (!failure && !(error instanceof StoreUnavailableError)) console.error('[forms]', error instanceof Error ? error.message : 'unknown error');
+    const status = failure?.status ?? (error instanceof StoreUnavailableError ? 503 : 500);
+    const code = failure?.code ?? (status === 503 ? 'store_unavailable' : 'internal_error');
+    const message =
+      failure?.message ??
+      (status === 503 ? 'We could not save your form just now. Nothing was lost from this page; please try again in a moment.' : 'Something went wrong on our side. Please try again in a moment.');
+    if (browser) return problemPage(status, status === 429 ? 'Please wait a moment' : 'Your form was not sent', message, page.current);
+    return jsonError(status, code, message);
+  }
+};
+
+/** A form posted by the browser itself (no script): it is answered with pages, not JSON. */
+function postedByBrowser(req: Request): boolean {
+  const type = req.headers.get('content-type') ?? '';
+  const accept = req.headers.get('accept') ?? '';
+  return /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type) && /\btext\/html\b/i.test(accept) && !/\bapplication\/json\b/i.test(accept);
+}
+
+async function handleSubmission(req: Request, context: Context | undefined, browser: boolean, page: { current?: string }): Promise<Answer> {
+  if (req.method !== 'POST') throw new HttpError(405, 'method_not_allowed', 'Send a form with POST.');
+  const formId = decodeURIComponent(new URL(req.url).pathname.match(/^\/api\/forms\/([^/]+)\/?$/)?.[1] ?? '');
+  const definition = /^[\w-]{1,100}$/.test(formId) ? await formDefinition(formId) : undefined;
+  if (!definition) throw new HttpError(404, 'unknown_form', 'This site has no form with this id.');
+  if (definition.render !== 'native') throw new HttpError(409, 'form_embedded', 'This form is shown with HubSpot’s embed and is sent to HubSpot directly.');
+
+  const raw = await readValues(req);
+  page.current = safePagePath(first(raw[metaFields.page]));
+  const email = (emailFormPurposes as readonly string[]).includes(definition.purpose);
+
+  // Bots: the field people never see was filled, or the form came back faster than a person fills
+  // it. They are answered as if all went well, and nothing is kept.
+  const started = Number(first(raw[metaFields.started]));
+  const tooFast = serverEnv.formsMinFillMs > 0 && Number.isFinite(started) && started > 0 && Date.now() - started < serverEnv.formsMinFillMs;
+  if (first(raw[metaFields.honeypot]) || tooFast) return accepted(definition, page.current, browser, undefined);
+
+  const limit = await takeFormSubmission(clientIp(req, context), serverEnv.formsRateLimit);
+  if (!limit.allowed) {
+    if (browser) return { kind: 'page', response: await problemPage(429, 'Please wait a moment', tooManyMessage(limit.retryAfterSeconds), page.current) };
+    return { kind: 'json', status: 429, body: { error: { code: 'rate_limited', message: tooManyMessage(limit.retryAfterSeconds) } }, headers: { 'Retry-After': String(limit.retryAfterSeconds) } };
+  }
+
+  const parsed = submissionSchema(definition, email ? [NOTE_FIELD] : []).safeParse(raw);
+  const errors = parsed.success ? {} : fieldErrors(parsed.error);
+  const note = email ? normaliseNote(first(raw[NOTE_FIELD]) ?? '') : '';
+  const noteIssue = email ? noteProblem(note) : undefined;
+  if (noteIssue) errors[NOTE_FIELD] = noteIssue;
+  if (!parsed.success || noteIssue) {
+    const message = summaryOf(definition, errors, email ? { [NOTE_FIELD]: noteLabel } : {});
+    if (browser) return { kind: 'page', response: await invalidPage({ definition, purpose: definition.purpose, page: page.current, values: raw, errors, note: email }) };
+    return { kind: 'json', status: 400, body: { error: { code: 'invalid_submission', message, fields: errors } } };
+  }
+
+  const record = newSubmission({
+    purpose: definition.purpose,
+    definition,
+    values: parsed.data.values,
+    consent: parsed.data.consent,
+    context: contextOf(req, page.current),
+  });
+  // The email first: a draft without its submission is harmless (it is purged), a submission whose
+  // email could not be made would leave the parent without it.
+  const draft = email ? await createDraft({ id: record.id, purpose: definition.purpose, values: record.values, note }) : undefined;
+  const stored = await storeSubmission(record);
+  const delivered = await deliverSubmission(await formsHubSpot(), stored).catch((error: unknown) => {
+    // Stored: the scheduled run delivers it. The visitor's answer does not wait on this failure.
+    console.error('[forms] delivery attempt of', record.id, 'failed:', error instanceof Error ? error.message : 'unknown error');
+    return record;
+  });
+  return accepted(definition, page.current, browser, { record: delivered, draft });
+}
+
+const tooManyMessage = (seconds: number) =>
+  `You have sent a lot of forms from this connection. Please wait about ${Math.ceil(seconds / 60)} minute${seconds > 60 ? 's' : ''} and send it again; your answers are still in the form.`;
+
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+function contextOf(req: Request, page: string | undefined): StoredSubmission['context'] {
+  const path = page ?? '/';
+  const hutk = /(?:^|;\s*)hubspotutk=([0-9a-f]{32})(?:;|$)/i.exec(req.headers.get('cookie') ?? '')?.[1];
+  return {
+    pageUri: `${serverEnv.siteOrigin}${path}`,
+    pageName: (routeMetadata[path] ?? defaultMetadata).title,
+    ...(hutk ? { hutk } : {}),
+  };
+}
+
+function accepted(
+  definition: StoredDefinition,
+  page: string | undefined,
+  browser: boolean,
+  outcome: { record: StoredSubmission; draft?: Awaited<ReturnType<typeof createDraft>> } | undefined,
+): Answer {
+  const purpose = definition.purpose as FormPurpose;
+  const redirect = redirectOf(definition);
+  if (browser) {
+    if (outcome?.draft) return { kind: 'redirect', location: `/your-email?id=${encodeURIComponent(outcome.record.id)}&t=${outcome.draft.token}` };
+    if (redirect) return { kind: 'redirect', location: redirect };
+    return { kind: 'redirect', location: `/forms/submitted?form=${encodeURIComponent(purpose)}${page ? `&page=${encodeURIComponent(page)}` : ''}` };
+  }
+  const state = outcome?.record.delivery;
+  const delivery = !state || state.lastError === 'hubspot_not_configured' ? 'stored' : state.state === 'delivered' ? 'delivered' : 'queued';
+  return {
+    kind: 'json',
+    status: 201,
+    body: {
+      // A bot's "submission" gets an id of the same shape, and nothing behind it.
+      id: outcome?.record.id ?? `${Date.now()}-${crypto.randomUUID()}`,
+      form: purpose,
+      status: 'accepted',
+      delivery,
+      ...(redirect ? { redirect } : {}),
+      values: outcome?.record.values ?? {},
+      ...(outcome?.draft ? { draft: draftAnswer(outcome.draft.draft, outcome.draft.token, outcome.draft.email) } : {}),
+    },
+  };
+}
+
+/** Where HubSpot's post-submit action sends the visitor: an https address or a page of this site. */
+function redirectOf(definition: FormDefinition): string | undefined {
+  const action = definition.configuration.postSubmitAction;
+  if (action.type !== 'redirect_url') return undefined;
+  const target = action.value.trim();
+  if (safePagePath(target.split(/[?#]/)[0])) return target;
+  try {
+    return new URL(target).protocol === 'https:' ? target : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The posted names and values: JSON (an object of text or lists of text) or a form encoding. */
+async function readValues(req: Request): Promise<RawValues> {
+  const type = req.headers.get('content-type') ?? '';
+  const declared = Number(req.headers.get('content-length') ?? 0);
+  const tooLarge = () => new HttpError(413, 'payload_too_large', `A form may send at most ${MAX_FORM_BODY_BYTES / 1024} KB.`);
+  if (declared > MAX_FORM_BODY_BYTES) throw tooLarge();
+  const isJson = /^application\/(?:[\w.+-]+\+)?json\b/i.test(type);
+  const isUrlEncoded = /^application\/x-www-form-urlencoded\b/i.test(type);
+  const isMultipart = /^multipart\/form-data\b/i.test(type);
+  if (!isJson && !isUrlEncoded && !isMultipart) {
+    throw new HttpError(415, 'unsupported_media_type', 'Send the form as JSON or form-encoded (application/x-www-form-urlencoded).');
+  }
+  let text: string;
+  try {
+    text = await readLimited(req, MAX_FORM_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 413) throw tooLarge();
+    throw new HttpError(400, 'unreadable_body', 'The form could not be read.');
+  }
+  const values: RawValues = Object.create(null);
+  const add = (name: string, value: string) => {
+    const existing = values[name];
+    values[name] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
+  };
+  if (isJson) {
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      throw new HttpError(400, 'invalid_json', 'The body is not valid JSON.');
+    }
+    if (!data || typeof data !== 'object' || Array.isArray(data)) throw new HttpError(400, 'invalid_body', 'Send the form’s fields as one JSON object of names and values.');
+    if (Object.keys(data).length > MAX_NAMES) throw new HttpError(400, 'invalid_body', 'This is not one of the site’s forms: it has too many fields.');
+    // Wrong value types are reported per field by the schema.
+    return Object.assign(Object.create(null), data) as RawValues;
+  }
+  if (isUrlEncoded) {
+    for (const [name, value] of new URLSearchParams(text)) add(name, value);
+  } else {
+    let data: FormData;
+    try {
+      data = await new Response(text, { headers: { 'content-type': type } }).formData();
+    } catch {
+      throw new HttpError(400, 'unreadable_body', 'The form could not be read.');
+    }
+    for (const [name, value] of data) {
+      if (typeof value !== 'string') throw new HttpError(400, 'files_not_accepted', `This form takes no files ("${name.slice(0, 60)}").`);
+      add(name, value);
+    }
+  }
+  if (Object.keys(values).length > MAX_NAMES) throw new HttpError(400, 'invalid_body', 'This is not one of the site’s forms: it has too many fields.');
+  return values;
+}
+
+export const config: Config = {
+  path: '/api/forms/:formId',
+  rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+};

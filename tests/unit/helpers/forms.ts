@@ -1,0 +1,38 @@
+/**
+ * The form definitions a build writes (dist/api/form-definitions.json), made here from the
+ * committed content/forms/*.yaml, so function tests validate against exactly what the pages show.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { formPurposes, forms, type FormPurpose } from '../../../src/config/forms';
+import { readLocalDefinition } from '../../../src/lib/forms/loader';
+import { storedDefinitionSchema, type StoredDefinition } from '../../../netlify/functions/_shared/form-definitions';
+
+export async function committedDefinitions(): Promise<Record<FormPurpose, StoredDefinition>> {
+  const entries = await Promise.all(
+    formPurposes.map(async (purpose) => {
+      const raw = (await readLocalDefinition(purpose)) as object;
+      return [purpose, storedDefinitionSchema.parse({ ...raw, id: forms[purpose].formId, purpose, source: 'local', render: 'native' })] as const;
+    }),
+  );
+  return Object.fromEntries(entries) as Record<FormPurpose, StoredDefinition>;
+}
+
+/** Writes the definitions (changed by `change`) to a scratch file and points the functions at it. */
+export async function useFormDefinitions(change: (definitions: Record<FormPurpose, StoredDefinition>) => void = () => {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'forms-'));
+  const file = join(dir, 'form-definitions.json');
+  const definitions = await committedDefinitions();
+  change(definitions);
+  writeFileSync(file, JSON.stringify(Object.fromEntries(Object.values(definitions).map((definition) => [definition.id, definition]))));
+  process.env.FORM_DEFINITIONS_FILE = file;
+  return {
+    file,
+    definitions,
+    remove() {
+      rmSync(dir, { recursive: true, force: true });
+      delete process.env.FORM_DEFINITIONS_FILE;
+    },
+  };
+}
