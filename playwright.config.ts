@@ -36,7 +36,8 @@ export default defineConfig({
     ? undefined
     : [
         {
-          command: `node tests/fakes/hubspot.ts --port ${fakePorts.hubspot}`,
+          // The forms the build writes are the forms HubSpot has (FORMS_SOURCE=local below).
+          command: `node tests/fakes/hubspot.ts --port ${fakePorts.hubspot} --forms-file dist/api/form-definitions.json`,
           url: `${fakeUrls.hubspot}/__fake/calls`,
           reuseExistingServer: !process.env.CI,
           timeout: 30_000,
@@ -64,6 +65,12 @@ export default defineConfig({
             // loaders have their own tests.
             BLOG_SOURCE: 'local',
             FORMS_SOURCE: 'local',
+            // Tests fill forms faster than a person and from one address; both guards have
+            // their own function tests.
+            FORMS_MIN_FILL_MS: '0',
+            FORMS_RATE_LIMIT: '100000',
+            // A submission HubSpot did not take is due again after a second, not five minutes.
+            FORMS_RETRY_BASE_MS: '1000',
           },
           reuseExistingServer: !process.env.CI,
           timeout: 240_000,

@@ -1,10 +1,12 @@
 /**
  * The flows that reach the CRM through the functions, against the HubSpot fake (a separate
- * process shared by the whole run). Serial: failures injected into the fake are consumed by the
- * next call, so no other test of this file may run meanwhile.
+ * process shared by the whole run): the school email composed on the server, confirmed from the
+ * parent's own inbox, sent once, kept in the outbox and limited; and the booking page's lookup.
+ * Serial: failures injected into the fake are consumed by the next call, so no other test of this
+ * file may run meanwhile.
  */
 import type { Page } from '@playwright/test';
-import { fakeUrls } from '../../playwright.config';
+import { e2eAdminPassword, fakeUrls } from '../../playwright.config';
 import { expect, test } from './fixtures';
 
 test.describe.configure({ mode: 'serial', timeout: 60_000 });
@@ -19,22 +21,36 @@ const fake = async (path: string, body: unknown = {}) => {
 };
 const contactOf = async (email: string) => {
   const { contacts } = (await fake('contacts')) as { contacts: Array<{ id: string; properties: Record<string, string> }> };
-  return contacts.find((c) => c.properties.email === email);
+  return contacts.find((c) => c.properties.email === email.toLowerCase());
 };
 const unique = (name: string) => `${name}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.org`;
 
-async function fillEmailForm(page: Page, scope: string, values: { email: string; choice: 'I will send it myself' | 'Send via our platform' }) {
-  const form = page.locator(`${scope} form`);
+interface EmailFormValues {
+  email: string;
+  choice: "I'll send it myself" | 'Send via our platform';
+  school?: string;
+  schoolEmail?: string;
+  note?: string;
+}
+
+/** Fills the native email form (the generator on /lead-the-change, the referral on /form) and sends it. */
+async function fillEmailForm(page: Page, scope: string, values: EmailFormValues) {
+  const form = page.locator(`${scope} form[data-native-form]`);
   await form.scrollIntoViewIfNeeded();
-  await form.getByLabel('Full name', { exact: true }).fill('Ana Lopez');
-  await form.getByLabel('Email', { exact: true }).fill(values.email);
-  await form.getByLabel("Child's full name").fill('Maya Lopez');
-  await form.getByLabel("Child's grade").fill('5th grade');
-  await form.getByLabel('School name').fill('Oakwood Academy');
-  await form.getByLabel('School contact name').fill('Dr. Patel');
-  await form.getByLabel('School contact email').fill('head@oakwood.edu');
-  await form.getByLabel('Choose how to send your email').selectOption(values.choice);
-  await form.getByRole('button', { name: 'Submit' }).or(form.locator('input[type=submit]')).click();
+  await form.getByLabel(/Your full name/).fill('Ana Lopez');
+  await form.getByLabel(/^Your email/).fill(values.email);
+  await form.getByLabel(/Child's full name/).fill('Maya Lopez');
+  await form.getByLabel(/Child's grade/).fill('5th grade');
+  await form.getByLabel(/^School name/).fill(values.school ?? 'Oakwood Academy');
+  await form.getByLabel(/School contact name/).fill('Dr. Patel');
+  await form.getByLabel(/School contact email/).fill(values.schoolEmail ?? 'head@oakwood.edu');
+  for (const [label, value] of [[/Your role to the student/, 'Parent']] as const) {
+    if (await form.getByLabel(label).count()) await form.getByLabel(label).selectOption(value);
+  }
+  for (const label of [/^City/, /^State/]) if (await form.getByLabel(label).count()) await form.getByLabel(label).fill('Austin');
+  if (values.note) await form.getByLabel(/Add a personal note/).fill(values.note);
+  await form.getByLabel(values.choice).check();
+  await form.locator('[data-submit]').click();
 }
 
 const dialog = (page: Page) => page.getByRole('dialog', { name: 'Your Email is Ready' });
@@ -42,108 +58,113 @@ const toast = (page: Page) => page.locator('[data-toast]');
 /** The first call of a function under `netlify serve` bundles it, which is slow on a busy machine. */
 const SEND_TIMEOUT = { timeout: 20_000 };
 
+/** The confirmation link HubSpot's workflow would email: the contact property the platform set. */
+async function confirmationLinkOf(email: string): Promise<string> {
+  let link = '';
+  await expect.poll(async () => (link = (await contactOf(email))?.properties.platform_send_confirmation_url ?? ''), SEND_TIMEOUT).toMatch(/\/confirm-send\?token=/);
+  return new URL(link).pathname + new URL(link).search;
+}
+
 test.beforeEach(async () => {
-  await fake('config', { delayMs: 0, searchLagMs: 0 });
+  await fake('config', { delayMs: 0, searchLagMs: 0, down: false });
 });
 
 test.describe('/lead-the-change email flow', () => {
-  test('manual path: preview, copy, compose links, then "Send via our platform" closes with the success toast', async ({ page, context, consoleErrors }) => {
+  test('the email the server composed: preview with the note, copy, compose links, "I\'ve sent it myself"', async ({ page, context, consoleErrors }) => {
     const email = unique('manual');
-    await fake('contacts', { email });
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.goto('/lead-the-change');
-    await fillEmailForm(page, '#email-form', { email, choice: 'I will send it myself' });
+    await fillEmailForm(page, '#email-form', { email, choice: "I'll send it myself", note: 'We met at the spring open day.' });
 
     const box = dialog(page);
     await expect(box).toBeVisible();
+    // Focus moved into the dialog.
+    await expect.poll(() => box.evaluate((el) => el.contains(document.activeElement))).toBe(true);
     await expect(box.getByTestId('email-to')).toHaveText('Dr. Patel <head@oakwood.edu>');
     await expect(box.getByTestId('email-subject')).toHaveText('How Oakwood Academy can unlock mastery learning for every student');
     await expect(box.getByTestId('email-body')).toContainText('My name is Ana Lopez, and my child, Maya Lopez, is in 5th grade at Oakwood Academy.');
+    await expect(box.getByTestId('email-body')).toContainText('We met at the spring open day.');
     await expect(box.getByTestId('email-body')).toContainText('Parent of Maya Lopez, 5th grade');
 
     await box.getByRole('button', { name: 'Copy' }).click();
     await expect(toast(page)).toContainText('Copied!');
     await expect(toast(page)).toContainText('Email content copied to clipboard.');
-    await expect(box.getByRole('button', { name: 'Copied!' })).toBeVisible();
     const clip = await page.evaluate(() => navigator.clipboard.readText());
     expect(clip).toContain('Subject: How Oakwood Academy can unlock mastery learning for every student');
+    expect(clip).toContain('We met at the spring open day.');
 
     const mailto = await box.getByRole('link', { name: 'Open in my email app' }).getAttribute('href');
     expect(mailto).toMatch(/^mailto:head@oakwood\.edu\?subject=How%20Oakwood%20Academy/);
+    expect(decodeURIComponent(mailto!)).toContain('We met at the spring open day.');
     await expect(box.getByRole('link', { name: /Gmail/ })).toHaveAttribute('href', /^https:\/\/mail\.google\.com\/mail\/\?view=cm/);
     await expect(box.getByRole('link', { name: /Outlook/ })).toHaveAttribute('target', '_blank');
 
-    await box.getByRole('button', { name: 'Send via our platform' }).click();
-    await expect(box).toBeHidden(SEND_TIMEOUT);
-    await expect(toast(page)).toContainText('Email Sent Successfully!');
-    await expect(toast(page)).toContainText("Your email has been sent via our platform. We'll handle the follow-up process.");
-    const contact = await contactOf(email);
-    expect(contact?.properties).toMatchObject({
-      choose_how_to_send_your_email: 'Send Via our platform',
-      generated_email_subject: 'How Oakwood Academy can unlock mastery learning for every student',
-    });
-    expect(contact?.properties.generated_email_body).toContain('Dear Dr. Patel,');
-
-    // The email can be reopened; it is sent, so the send options are gone.
-    await page.getByRole('button', { name: 'View your email' }).click();
-    await expect(box.getByTestId('send-options')).toHaveCount(0);
+    await box.getByRole('button', { name: "I've sent it myself" }).click();
+    await expect(box.getByTestId('sent-myself')).toContainText('In about ten days');
     expect(consoleErrors).toEqual([]);
   });
 
-  test('automatic path: "Send via our platform" in the form sends by itself', async ({ page }) => {
-    const email = unique('auto');
-    await fake('contacts', { email });
+  test('"Send via our platform": check your inbox, confirm once from the link, sent exactly once, shown in the outbox', async ({ page, browser }) => {
+    const email = unique('confirm');
     await page.goto('/lead-the-change');
-    await fillEmailForm(page, '#email-form', { email, choice: 'Send via our platform' });
-
+    await fillEmailForm(page, '#email-form', { email, choice: "I'll send it myself", school: 'Birch Hill School', schoolEmail: `head-${Date.now()}@birch.edu` });
     await expect(dialog(page)).toBeVisible();
-    await expect(toast(page)).toContainText('Email Sent Successfully!', SEND_TIMEOUT);
-    await expect(dialog(page).getByRole('status').filter({ hasText: 'Sent via our platform' })).toBeVisible();
-    await expect(dialog(page).getByTestId('send-options')).toHaveCount(0);
-    expect((await contactOf(email))?.properties.choose_how_to_send_your_email).toBe('Send Via our platform');
-  });
+    await dialog(page).getByRole('button', { name: 'Send via our platform' }).click();
+    await expect(dialog(page).getByTestId('check-inbox')).toContainText(`We sent a link to ${email}`, SEND_TIMEOUT);
+    // Nothing is sent before the parent confirms.
+    expect((await contactOf(email))?.properties.choose_how_to_send_your_email).not.toBe('Send Via our platform');
 
-  test('failure path: a HubSpot refusal keeps the dialog open with the destructive toast', async ({ page }) => {
-    const email = unique('fail');
-    await fake('contacts', { email });
-    await page.goto('/lead-the-change');
-    await fillEmailForm(page, '#email-form', { email, choice: 'I will send it myself' });
-    await expect(dialog(page)).toBeVisible();
-
-    await fake('fail', { statuses: [400] });
-    const send = dialog(page).getByRole('button', { name: 'Send via our platform' });
-    await send.click();
-    await expect(toast(page)).toContainText('Error', SEND_TIMEOUT);
-    await expect(toast(page)).toContainText('Failed to send email via platform. Please try copying the content instead.');
-    await expect(page.locator('[data-toast="destructive"]')).toBeVisible();
-    await expect(dialog(page)).toBeVisible();
-    await expect(dialog(page).getByRole('alert')).toHaveText('Failed to send email via platform. Please try copying the content instead.');
-    await expect(dialog(page).getByRole('button', { name: 'Send via our platform' })).toBeEnabled();
-    expect((await contactOf(email))?.properties.choose_how_to_send_your_email).toBeUndefined();
-    // The toast is above the modal (not under its backdrop), reachable and dismissible there.
-    await page.locator('[data-toast="destructive"]').getByRole('button', { name: 'Dismiss notification' }).click();
-    await expect(toast(page)).toHaveCount(0);
-    await expect(dialog(page)).toBeVisible();
-    await page.keyboard.press('Escape');
-    await expect(dialog(page)).toBeHidden();
-    await expect(page.locator('toast-region')).toHaveCount(1);
-    expect(await page.locator('toast-region').evaluate((region) => region.closest('dialog'))).toBeNull();
-  });
-
-  test('the hsFormCallback message opens the dialog when the embed gives no callback', async ({ page }) => {
-    await page.addInitScript(() => {
-      (window as unknown as { __fakeHubSpot: unknown }).__fakeHubSpot = { noCallback: true };
+    const link = await confirmationLinkOf(email);
+    const inbox = await browser.newPage();
+    await inbox.goto(link);
+    await expect(inbox.getByRole('heading', { level: 1 })).toHaveText('Confirm your email to Birch Hill School');
+    await inbox.getByRole('button', { name: 'Send my email' }).click();
+    await expect(inbox.getByRole('heading', { level: 1 })).toHaveText(/Your email has been sent|Your email is confirmed/, SEND_TIMEOUT);
+    const contact = await contactOf(email);
+    expect(contact?.properties).toMatchObject({
+      choose_how_to_send_your_email: 'Send Via our platform',
+      generated_email_subject: 'How Birch Hill School can unlock mastery learning for every student',
     });
+    expect(contact?.properties.generated_email_body).toContain('Dear Dr. Patel,');
+    const updates = (await fake('calls')).calls.filter((c: { method: string; path: string; body?: { properties?: Record<string, string> } }) => c.method === 'PATCH' && c.path === `/crm/v3/objects/contacts/${contact!.id}` && c.body?.properties?.choose_how_to_send_your_email);
+    expect(updates).toHaveLength(1);
+
+    // The link again: already sent, nothing sent twice.
+    await inbox.goto(link);
+    await expect(inbox.getByRole('heading', { level: 1 })).toHaveText(/Your email has been sent|Your email is confirmed/);
+    await expect(inbox.getByRole('button', { name: 'Send my email' })).toHaveCount(0);
+    await inbox.close();
+
+    // The outbox shows it with the exact text.
+    await page.goto('/webhook-config');
+    await page.getByLabel('Username').fill('admin');
+    await page.getByLabel('Password').fill(e2eAdminPassword);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('tab', { name: 'Outbox' }).click();
+    const row = page.getByRole('tabpanel').getByRole('row').filter({ hasText: 'Birch Hill School' }).first();
+    await expect(row).toContainText('Sent');
+    await row.getByRole('button', { name: 'View email' }).click();
+    await expect(page.getByRole('dialog', { name: 'School email' })).toContainText('How Birch Hill School can unlock mastery learning for every student');
+  });
+
+  test('"Send via our platform" chosen in the form asks for the confirmation by itself; a second send to the same school is refused plainly', async ({ page }) => {
+    const email = unique('auto');
+    const school = `office-${Date.now()}@maple.edu`;
     await page.goto('/lead-the-change');
-    // A message for another form is ignored.
-    await page.evaluate(() =>
-      window.postMessage({ type: 'hsFormCallback', eventName: 'onFormSubmitted', id: 'another-form', data: [{ name: 'school_name', value: 'Elsewhere' }] }, '*'),
-    );
-    await page.waitForTimeout(300);
-    await expect(dialog(page)).toBeHidden();
-    await fillEmailForm(page, '#email-form', { email: unique('message'), choice: 'I will send it myself' });
-    await expect(dialog(page)).toBeVisible();
-    await expect(dialog(page).getByTestId('email-subject')).toHaveText('How Oakwood Academy can unlock mastery learning for every student');
+    await fillEmailForm(page, '#email-form', { email, choice: 'Send via our platform', school: 'Maple School', schoolEmail: school });
+    await expect(dialog(page).getByTestId('check-inbox')).toBeVisible(SEND_TIMEOUT);
+    const link = await confirmationLinkOf(email);
+    await page.request.post(link.split('?')[0]!, { form: { token: new URLSearchParams(link.split('?')[1]).get('token')! } });
+    await expect.poll(async () => (await contactOf(email))?.properties.choose_how_to_send_your_email, SEND_TIMEOUT).toBe('Send Via our platform');
+
+    // The same parent writes to the same school again.
+    await page.goto('/lead-the-change');
+    await fillEmailForm(page, '#email-form', { email, choice: "I'll send it myself", school: 'Maple School', schoolEmail: school });
+    await dialog(page).getByRole('button', { name: 'Send via our platform' }).click();
+    await expect(dialog(page).getByRole('alert')).toContainText(/already/i, SEND_TIMEOUT);
+    // Copying and the mail app stay open.
+    await expect(dialog(page).getByRole('link', { name: 'Open in my email app' })).toBeVisible();
+    await expect(dialog(page).getByRole('button', { name: 'Copy' })).toBeEnabled();
   });
 });
 
@@ -174,13 +195,18 @@ test.describe('/thank-you contact lookup', () => {
 });
 
 test.describe('/form referSchool', () => {
-  test('"Send via our platform" sends and opens the dialog without send options', async ({ page }) => {
+  test('"Send via our platform" asks the parent to confirm, and the referral is tracked', async ({ page }) => {
     const email = unique('refer');
-    await fake('contacts', { email });
+    const tracked: unknown[] = [];
+    await page.route('**/api/referal-tracking', async (route) => {
+      tracked.push(route.request().postDataJSON());
+      await route.fulfill({ status: 200, body: '{}', contentType: 'application/json', headers: { 'access-control-allow-origin': '*' } });
+    });
     await page.goto('/form?type=referSchool&ambassadorId=amb-7');
     await fillEmailForm(page, '[data-form-type="referSchool"]', { email, choice: 'Send via our platform' });
     await expect(dialog(page)).toBeVisible();
-    await expect(toast(page)).toContainText('Email Sent Successfully!', SEND_TIMEOUT);
-    await expect(dialog(page).getByTestId('send-options')).toHaveCount(0);
+    await expect(dialog(page).getByTestId('check-inbox')).toBeVisible(SEND_TIMEOUT);
+    await expect.poll(() => tracked.length).toBe(1);
+    expect(tracked[0]).toMatchObject({ ambassadorId: 'amb-7', referralType: 'referSchool', formDetails: { school_name: 'Oakwood Academy' } });
   });
 });

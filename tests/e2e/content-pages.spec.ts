@@ -50,7 +50,7 @@ test.describe('/how-it-works', () => {
       const email = page.getByRole('textbox', { name: 'Email address' });
       await expect(email).toHaveAttribute('type', 'email');
       await email.fill('parent@example.com');
-      await page.getByRole('button', { name: 'Subscribe' }).click();
+      await page.getByRole('main').getByRole('button', { name: 'Subscribe' }).click();
       await expect(page.locator('[data-subscribe-message]')).toContainText(answer.message);
       expect(posted).toEqual({ email: 'parent@example.com' });
       if (answer.status === 200) await expect(page.locator('[data-toast]')).toContainText('Subscribed!');
@@ -65,7 +65,7 @@ test.describe('/how-it-works', () => {
     });
     await page.goto('/how-it-works');
     await page.getByRole('textbox', { name: 'Email address' }).fill('parent@');
-    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await page.getByRole('main').getByRole('button', { name: 'Subscribe' }).click();
     await expect(page.locator('[data-subscribe-message]')).toHaveText('Please enter a valid email address.');
     await expect(page.getByRole('textbox', { name: 'Email address' })).toHaveAttribute('aria-invalid', 'true');
     expect(calls).toBe(0);
@@ -124,7 +124,7 @@ test.describe('/nominate-school', () => {
     await expect(page.getByRole('heading', { name: 'Nominate Your Private School' })).toBeVisible();
     await expect(page.getByRole('link', { name: /Lead the Change & Generate Email/ })).toHaveAttribute('href', '/lead-the-change#email-form');
     await expect(page.locator('[data-card] h3')).toHaveText(['True Mastery', 'Faster Progress', 'Stronger Scores', 'More Time for Joy']);
-    await expect(page.locator('main [data-hubspot-form][data-purpose="newsletter"]')).toHaveCount(1);
+    await expect(page.locator('main native-form[data-purpose="newsletter"]')).toHaveCount(1);
   });
 });
 
@@ -134,7 +134,7 @@ test.describe('/partnership-form', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Partnership Application');
     await expect(page.getByRole('link', { name: /Back to Nominate School/ })).toHaveAttribute('href', '/nominate-school');
     await expect(page.locator('[data-card]')).toHaveCount(3);
-    await expect(page.locator('[data-hubspot-form][data-purpose="partnership"] form.hs-form')).toBeVisible();
+    await expect(page.locator('native-form[data-purpose="partnership"] form')).toBeVisible();
   });
 });
 
@@ -199,7 +199,7 @@ test.describe('/events-webinars', () => {
     await expect(page.getByRole('heading', { name: 'Upcoming Webinars' })).toBeVisible();
     await page.getByRole('link', { name: 'Join the Conversation' }).click();
     await expect(page.locator('#join-the-conversation')).toBeInViewport();
-    await expect(page.locator('#join-the-conversation [data-hubspot-form][data-purpose="webinarSignup"] form.hs-form')).toBeVisible();
+    await expect(page.locator('#join-the-conversation native-form[data-purpose="webinarSignup"] form')).toBeVisible();
   });
 });
 

@@ -87,7 +87,7 @@ test.describe('/faqs', () => {
   test('"Ask a Question" scrolls to the embedded contact form', async ({ page }) => {
     await page.goto('/faqs');
     await page.getByRole('link', { name: 'Ask a Question' }).click();
-    await expect(page.locator('#ask-a-question [data-hubspot-form][data-purpose="contact"]')).toBeInViewport();
+    await expect(page.locator('#ask-a-question native-form[data-purpose="contact"]')).toBeInViewport();
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.getByRole('link', { name: 'Browse FAQs' }).click();
     await expect(page.getByRole('searchbox', { name: 'Search FAQs', exact: true })).toBeInViewport();

@@ -45,7 +45,7 @@ test.describe('/form', () => {
       for (const type of ['referSchool', 'toolkit', 'newsletter']) {
         await expect(page.getByRole('link', { name: new RegExp(type) })).toHaveAttribute('href', `/form?type=${type}`);
       }
-      await expect(page.locator('main form.hs-form')).toHaveCount(0);
+      await expect(page.locator('main native-form:visible')).toHaveCount(0);
       expect(consoleErrors).toEqual([]);
     });
   }
@@ -64,11 +64,13 @@ test.describe('/form', () => {
     const form = page.locator('[data-form-type="toolkit"] form');
     // The hidden referral_source input carries the page and the ambassador.
     await expect(form.locator('input[name="referral_source"]')).toHaveValue('/form|ambassador:<b>amb-42</b>');
-    await form.getByLabel('Email', { exact: true }).fill('ana@example.org');
-    await form.getByLabel('School name').fill('Oakwood Academy');
-    await form.locator('input[type=submit]').click();
+    await form.getByLabel(/First name/).fill('Ana');
+    await form.getByLabel(/^Email/).fill('ana@example.org');
+    await form.getByLabel(/Your child's school/).fill('Oakwood Academy');
+    await form.locator('[data-submit]').click();
     await expect(page.locator('[data-toast]')).toContainText('Form Submitted Successfully!');
     await expect(page.locator('[data-toast]')).toContainText("Thank you for your submission. We'll be in touch soon.");
+    await expect(page.locator('[data-form-type="toolkit"] [data-form-success]')).toContainText('Your toolkit is on its way');
     await expect.poll(() => tracked.length).toBe(1);
     expect(tracked[0]).toEqual({ ambassadorId: '<b>amb-42</b>', referralType: 'toolkit', formDetails: { school_name: 'Oakwood Academy' } });
   });
@@ -81,8 +83,9 @@ test.describe('/form', () => {
     });
     await page.goto('/form?type=newsletter');
     const form = page.locator('[data-form-type="newsletter"] form');
-    await form.getByLabel('Email', { exact: true }).fill('ana@example.org');
-    await form.locator('input[type=submit]').click();
+    await form.getByLabel(/^Email/).fill('ana@example.org');
+    await form.getByLabel(/Send me insights/).check();
+    await form.locator('[data-submit]').click();
     await expect(page.locator('[data-toast]')).toContainText('Form Submitted Successfully!');
     await page.waitForTimeout(300);
     expect(tracked).toBe(0);
@@ -91,27 +94,38 @@ test.describe('/form', () => {
   test('a failing ambassador host is only logged', async ({ page, consoleErrors }) => {
     await page.goto('/form?type=newsletter&ambassadorId=amb-1');
     const form = page.locator('[data-form-type="newsletter"] form');
-    await form.getByLabel('Email', { exact: true }).fill('ana@example.org');
-    await form.locator('input[type=submit]').click();
+    await form.getByLabel(/^Email/).fill('ana@example.org');
+    await form.getByLabel(/Send me insights/).check();
+    await form.locator('[data-submit]').click();
     await expect(page.locator('[data-toast]')).toContainText('Form Submitted Successfully!');
     await page.waitForTimeout(300);
     expect(consoleErrors.filter((e) => !/ERR_BLOCKED_BY_CLIENT|Failed to load resource/.test(e))).toEqual([]);
   });
 
-  test('referSchool: a manual choice opens "Your Email is Ready" with both send options', async ({ page }) => {
+  test('referSchool: a manual choice opens "Your Email is Ready" with both send options; closing returns focus to a way back in', async ({ page }) => {
     await page.goto('/form?type=referSchool');
     const form = page.locator('[data-form-type="referSchool"] form');
-    await form.getByLabel('Full name', { exact: true }).fill('Ana Lopez');
-    await form.getByLabel('School name').fill('Pine Ridge School');
-    await form.locator('input[type=submit]').click();
+    await form.getByLabel(/Your full name/).fill('Ana Lopez');
+    await form.getByLabel(/^Your email/).fill(`ana-${Date.now()}@example.org`);
+    await form.getByLabel(/Your role to the student/).selectOption('Parent');
+    await form.getByLabel(/Child's full name/).fill('Leo Lopez');
+    await form.getByLabel(/Child's grade/).fill('4');
+    await form.getByLabel(/^School name/).fill('Pine Ridge School');
+    await form.getByLabel(/^City/).fill('Austin');
+    await form.getByLabel(/^State/).fill('TX');
+    await form.getByLabel(/School contact name/).fill('Ms. Rivera');
+    await form.getByLabel(/School contact email/).fill('office@pineridge.edu');
+    await form.getByLabel("I'll send it myself").check();
+    await form.locator('[data-submit]').click();
     const dialog = page.getByRole('dialog', { name: 'Your Email is Ready' });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByTestId('email-subject')).toHaveText('How Pine Ridge School can unlock mastery learning for every student');
-    await expect(dialog.getByTestId('email-to')).toHaveText('[School Contact Name] <[School Administrator Email]>');
+    await expect(dialog.getByTestId('email-to')).toHaveText('Ms. Rivera <office@pineridge.edu>');
     await expect(dialog.getByRole('link', { name: 'Open in my email app' })).toBeVisible();
-    // No parent email: the platform cannot find the contact, so it is not offered.
-    await expect(dialog.getByRole('button', { name: 'Send via our platform' })).toHaveCount(0);
+    await expect(dialog.getByRole('button', { name: 'Send via our platform' })).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
+    // The form it came from is replaced by its thank-you text; focus lands on the button that reopens the email.
+    await expect(page.getByRole('button', { name: 'View your email' })).toBeFocused();
   });
 });

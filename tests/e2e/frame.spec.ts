@@ -272,7 +272,7 @@ test.describe('footer', () => {
       await expect(footer.getByRole('link', { name: new RegExp(network) })).toBeVisible();
     }
     await expect(footer).toContainText(`© ${new Date().getFullYear()}`);
-    await expect(footer.locator('[data-hubspot-form][data-purpose="newsletter"]')).toHaveCount(1);
+    await expect(footer.locator('native-form[data-purpose="newsletter"]')).toHaveCount(1);
   });
 });
 

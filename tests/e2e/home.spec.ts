@@ -104,7 +104,7 @@ test.describe('home sections', () => {
       await expect(link).toHaveAttribute('target', '_blank');
       await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
     }
-    await expect(page.locator('#home-newsletter [data-hubspot-form][data-purpose="newsletter"]')).toHaveCount(1);
+    await expect(page.locator('#home-newsletter native-form[data-purpose="newsletter"]')).toHaveCount(1);
   });
 });
 

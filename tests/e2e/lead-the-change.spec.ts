@@ -15,8 +15,8 @@ test.describe('/lead-the-change', () => {
     for (const id of ['email-form', 'start-here-section', 'amplify-message-online', 'amplify-section']) {
       await expect(page.locator(`#${id}`)).toHaveCount(1);
     }
-    await expect(page.locator('#email-form [data-hubspot-form][data-purpose="emailGenerator"]')).toHaveCount(1);
-    await expect(page.locator('#amplify-section [data-hubspot-form][data-purpose="resources"]')).toHaveCount(1);
+    await expect(page.locator('#email-form native-form[data-purpose="emailGenerator"]')).toHaveCount(1);
+    await expect(page.locator('#amplify-section native-form[data-purpose="resources"]')).toHaveCount(1);
     await expect(page.getByRole('link', { name: 'Lead The Change', exact: true })).toHaveAttribute('href', '#email-form');
     await expect(page.getByRole('link', { name: 'Get all resources' })).toHaveAttribute('href', '#amplify-section');
     expect(consoleErrors).toEqual([]);

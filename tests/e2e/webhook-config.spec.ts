@@ -48,10 +48,10 @@ test('sign-in refuses a wrong password, then signs in and out', async ({ page, c
   expect(consoleErrors.filter((e) => !/401/.test(e))).toEqual([]);
 });
 
-test('the four tabs work with the keyboard', async ({ page }) => {
+test('the tabs work with the keyboard', async ({ page }) => {
   await signIn(page);
   const tabs = page.getByRole('tab');
-  await expect(tabs).toHaveText(['Webhooks', 'CRM Config', 'Activity Logs', 'Test Connections']);
+  await expect(tabs).toHaveText(['Webhooks', 'CRM Config', 'Activity Logs', 'Test Connections', 'Form Submissions', 'Outbox', 'Impact']);
   await expect(page.getByRole('tab', { name: 'Webhooks' })).toHaveAttribute('aria-selected', 'true');
   await page.getByRole('tab', { name: 'Webhooks' }).focus();
   await page.keyboard.press('ArrowRight');
@@ -59,9 +59,11 @@ test('the four tabs work with the keyboard', async ({ page }) => {
   await expect(page.getByRole('tabpanel')).toContainText('HubSpot Configuration');
   await page.keyboard.press('ArrowRight');
   await expect(page.getByRole('tabpanel')).toContainText('Activity Logs');
-  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowRight');
   await expect(page.getByRole('tab', { name: 'Test Connections' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('tabpanel')).toContainText('Calendly connection');
+  await page.keyboard.press('End');
+  await expect(page.getByRole('tab', { name: 'Impact' })).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('ArrowRight');
   await expect(page.getByRole('tab', { name: 'Webhooks' })).toBeFocused();
   await page.keyboard.press('Home');
@@ -230,6 +232,9 @@ test.describe('signed in, at 390 and 1280 px', () => {
         ['CRM Config', /HubSpot Configuration/],
         ['Activity Logs', /Activity Logs/],
         ['Test Connections', /Nothing you enter here is stored/],
+        ['Form Submissions', /What the site’s forms received/],
+        ['Outbox', /School emails, newest first/],
+        ['Impact', /Impact/],
       ] as const) {
         await page.getByRole('tab', { name: tab }).click();
         await expect(page.getByRole('tabpanel')).toContainText(ready);

@@ -1,0 +1,289 @@
+/**
+ * The site's own forms, as a visitor uses them: every form of the site filled in and sent with
+ * JavaScript on and off, at a phone's and a desktop's width; bad input shown next to its field
+ * (by the script, and by the server's page without it); nothing lost while HubSpot is down and
+ * delivered once after; and what was received, on the admin page.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Locator, Page } from '@playwright/test';
+import { e2eAdminPassword, fakeUrls } from '../../playwright.config';
+import { expect as baseExpect, test } from './fixtures';
+
+// The first call of a function under `netlify serve` bundles it, which is slow on a busy machine.
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ timeout: 60_000 });
+
+/** Every form of the site, on a page where it appears. */
+const siteForms = [
+  { purpose: 'newsletter', path: '/', instance: 'form-newsletter-home' },
+  { purpose: 'newsletter (footer)', path: '/why-this-matters', instance: 'form-newsletter-footer' },
+  { purpose: 'emailGenerator', path: '/lead-the-change', instance: 'form-emailGenerator', email: true },
+  { purpose: 'resources', path: '/lead-the-change', instance: 'form-resources' },
+  { purpose: 'partnership', path: '/partnership-form', instance: 'form-partnership' },
+  // Its HubSpot post-submit action sends the visitor to another page.
+  { purpose: 'webinarSignup', path: '/events-webinars', instance: 'form-webinarSignup', redirect: '/webinar-thank-you' },
+  { purpose: 'contact', path: '/faqs', instance: 'form-contact' },
+  { purpose: 'referSchool', path: '/form?type=referSchool', instance: 'form-page-referSchool', email: true },
+  { purpose: 'toolkit', path: '/form?type=toolkit', instance: 'form-page-toolkit' },
+] as const;
+
+const unique = (name: string) => `${name}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.org`;
+
+async function fake(path: string, body?: unknown) {
+  const response = await fetch(`${fakeUrls.hubspot}/__fake/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body ?? {}),
+  });
+  return response.json();
+}
+
+/** What HubSpot received for a form from one address, by the authenticated endpoint. */
+async function receivedBy(formId: string, email: string): Promise<Array<Record<string, string>>> {
+  const { formSubmissions } = (await fake('calls')) as { formSubmissions: Array<{ formGuid: string; authenticated?: boolean; body: { fields: Array<{ name: string; value: string }> } }> };
+  return formSubmissions
+    .filter((entry) => entry.formGuid === formId && entry.authenticated)
+    .map((entry) => Object.fromEntries(entry.body.fields.map((field) => [field.name, field.value])))
+    .filter((values) => values.email === email);
+}
+
+/** Fills every field a person can see with an acceptable answer; returns the email used. */
+async function fillForm(form: Locator, options: { email?: string } = {}): Promise<string> {
+  const email = options.email ?? unique('visitor');
+  await form.scrollIntoViewIfNeeded();
+  for (const field of await form.locator('[data-field]').all()) {
+    if (!(await field.isVisible())) continue;
+    const type = await field.getAttribute('data-field-type');
+    const name = await field.getAttribute('data-field');
+    const control = field.locator('input:not([type=hidden]), select, textarea').first();
+    switch (type) {
+      case 'email':
+        await control.fill(name === 'email' ? email : 'head@oakwood.edu');
+        break;
+      case 'phone':
+      case 'mobile_phone':
+        await control.fill('+1 555 010 2030');
+        break;
+      case 'number':
+        await control.fill('120');
+        break;
+      case 'datepicker':
+        await control.fill('2026-12-01');
+        break;
+      case 'multi_line_text':
+        await control.fill(name === '_note' ? 'We would love to talk at the next parents evening.' : 'A question sent by the end-to-end test.');
+        break;
+      case 'dropdown':
+        await control.selectOption({ index: 1 });
+        break;
+      case 'radio':
+        // The last choice: on the email forms, "I'll send it myself".
+        await field.locator('input[type=radio]').last().check();
+        break;
+      case 'multiple_checkboxes':
+        await field.locator('input[type=checkbox]').first().check();
+        break;
+      case 'single_checkbox':
+        await control.check();
+        break;
+      default:
+        await control.fill(name === 'child_grade' ? '5th grade' : `Test ${name}`);
+    }
+  }
+  return email;
+}
+
+async function withoutJavaScript(browser: Browser, width: number, run: (page: Page) => Promise<void>) {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height: 844 } });
+  const page = await context.newPage();
+  await page.route(/^https?:\/\/(?!localhost|127\.0\.0\.1)/, (route) => route.abort('blockedbyclient'));
+  try {
+    await run(page);
+  } finally {
+    await context.close();
+  }
+}
+
+for (const width of [390, 1280]) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height: 844 } });
+
+    for (const entry of siteForms) {
+      test(`${entry.purpose} on ${entry.path}: sent with JavaScript, answered in place`, async ({ page, consoleErrors }) => {
+        await page.goto(entry.path);
+        const region = page.locator(`native-form#${entry.instance}`);
+        const formId = (await region.getAttribute('data-form-id'))!;
+        const email = await fillForm(region.locator('form'));
+        await region.locator('[data-submit]').click();
+        if ('email' in entry) {
+          await expect(page.getByRole('dialog', { name: 'Your Email is Ready' })).toBeVisible();
+        } else if ('redirect' in entry) {
+          await expect(page).toHaveURL(new RegExp(`${entry.redirect}$`));
+        } else {
+          const success = region.locator('[data-form-success]');
+          await expect(success).toBeVisible();
+          await expect(success).toBeFocused();
+          await expect(region.locator('form')).toBeHidden();
+        }
+        await expect.poll(() => receivedBy(formId, email)).toHaveLength(1);
+        expect(consoleErrors).toEqual([]);
+      });
+
+      test(`${entry.purpose} on ${entry.path}: sent without JavaScript, answered with a page`, async ({ browser }) => {
+        await withoutJavaScript(browser, width, async (page) => {
+          await page.goto(entry.path);
+          const region = page.locator(`native-form#${entry.instance}`);
+          const formId = (await region.getAttribute('data-form-id'))!;
+          const email = await fillForm(region.locator('form'));
+          await region.locator('[data-submit]').click();
+          if ('email' in entry) {
+            await expect(page).toHaveURL(/\/your-email\?id=/);
+            await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your Email is Ready');
+            await expect(page.getByLabel('Your email', { exact: true })).toHaveValue(/Test school_name/);
+          } else if ('redirect' in entry) {
+            await expect(page).toHaveURL(new RegExp(`${entry.redirect}$`));
+          } else {
+            await expect(page).toHaveURL(/\/forms\/submitted\?form=/);
+            await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank you!');
+            await expect(page.getByRole('link', { name: /Back to the page you were on|Go to the home page/ })).toBeVisible();
+          }
+          await expect.poll(() => receivedBy(formId, email)).toHaveLength(1);
+        });
+      });
+    }
+  });
+}
+
+test.describe('bad input', () => {
+  test('with JavaScript: each problem next to its field, focus on the first, nothing sent; axe finds nothing', async ({ page }) => {
+    await page.goto('/partnership-form');
+    const region = page.locator('native-form#form-partnership');
+    await region.locator('[data-submit]').click();
+    const firstName = region.getByLabel(/First name/);
+    await expect(firstName).toBeFocused();
+    await expect(firstName).toHaveAttribute('aria-invalid', 'true');
+    const errorId = (await firstName.getAttribute('aria-describedby'))!.split(' ').find((id) => id.endsWith('-error'))!;
+    await expect(page.locator(`#${errorId}`)).toHaveText('Please fill in this field.');
+    await expect(region.locator('[data-form-summary]')).toContainText('Please check these fields: First name, Last name');
+
+    await fillForm(region.locator('form'));
+    await region.getByLabel(/Phone number/).fill('12');
+    await region.locator('[data-submit]').click();
+    await expect(region.getByLabel(/Phone number/)).toBeFocused();
+    await expect(region.locator('[data-field="phone"] [data-field-error]')).toHaveText('Please enter a phone number of 7 to 20 digits.');
+    // Typing clears the problem.
+    await region.getByLabel(/Phone number/).fill('+1 555 010 2030');
+    await expect(region.locator('[data-field="phone"] [data-field-error]')).toBeHidden();
+    await region.getByLabel(/Phone number/).fill('12');
+    await region.locator('[data-submit]').click();
+    const results = await new AxeBuilder({ page }).include('#form-partnership').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(results.violations.map((v) => v.id)).toEqual([]);
+  });
+
+  test('the server’s answer is shown next to the field (what only the server knows)', async ({ page }) => {
+    await page.goto('/lead-the-change');
+    const region = page.locator('native-form#form-emailGenerator');
+    await fillForm(region.locator('form'));
+    await region.getByLabel(/Add a personal note/).fill('Read more at www.example.com');
+    await region.locator('[data-submit]').click();
+    const note = region.getByLabel(/Add a personal note/);
+    await expect(note).toHaveAttribute('aria-invalid', 'true');
+    await expect(note).toBeFocused();
+    await expect(region.locator(`[data-field="_note"] [data-field-error]`)).toContainText('Please leave links out of your note');
+    await expect(page.getByRole('dialog', { name: 'Your Email is Ready' })).toHaveCount(0);
+  });
+
+  test('without JavaScript: the form comes back with the answers kept and the problem next to its field; axe finds nothing', async ({ browser }) => {
+    await withoutJavaScript(browser, 390, async (page) => {
+      await page.goto('/partnership-form');
+      const region = page.locator('native-form#form-partnership');
+      await fillForm(region.locator('form'), { email: 'kept@example.org' });
+      await region.getByLabel(/Phone number/).fill('12');
+      await region.locator('[data-submit]').click();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Please check your answers');
+      const answer = page.locator('native-form#form-response-form');
+      const phone = answer.getByLabel(/Phone number/);
+      await expect(phone).toHaveAttribute('aria-invalid', 'true');
+      await expect(phone).toHaveValue('12');
+      await expect(answer.getByLabel(/^Email/)).toHaveValue('kept@example.org');
+      await expect(page.getByText('Please enter a phone number of 7 to 20 digits.')).toBeVisible();
+      await expect(page.getByRole('alert').first()).toContainText('Phone number');
+      // axe needs script; it checks the same markup in a page that may run it.
+      const markup = await page.content();
+      const checker = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      await checker.route('**/*', (route) => (route.request().resourceType() === 'document' ? route.fulfill({ body: markup, contentType: 'text/html' }) : route.continue()));
+      await checker.goto(page.url());
+      const results = await new AxeBuilder({ page: checker }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      await checker.close();
+      expect(results.violations.map((v) => v.id)).toEqual([]);
+      // Corrected, it goes through.
+      await phone.fill('+1 555 010 2030');
+      await answer.locator('[data-submit]').click();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank you!');
+    });
+  });
+});
+
+test.describe('HubSpot down', () => {
+  test.describe.configure({ mode: 'serial' });
+  test.afterEach(async () => {
+    await fake('config', { down: false });
+  });
+
+  test('the visitor is thanked, nothing is lost, and the retry run delivers it exactly once when HubSpot is back', async ({ page, request }) => {
+    await page.goto('/faqs');
+    const region = page.locator('native-form#form-contact');
+    const formId = (await region.getAttribute('data-form-id'))!;
+    await fake('config', { down: true });
+    const email = await fillForm(region.locator('form'));
+    await region.locator('[data-submit]').click();
+    await expect(region.locator('[data-form-success]')).toBeVisible();
+    expect(await receivedBy(formId, email)).toHaveLength(0);
+
+    // Still down: the run leaves it waiting.
+    await page.waitForTimeout(1100);
+    expect((await request.post('/.netlify/functions/forms-deliver')).ok()).toBe(true);
+    expect(await receivedBy(formId, email)).toHaveLength(0);
+
+    await fake('config', { down: false });
+    await expect
+      .poll(
+        async () => {
+          await request.post('/.netlify/functions/forms-deliver');
+          return (await receivedBy(formId, email)).length;
+        },
+        { intervals: [1500], timeout: 30_000 },
+      )
+      .toBe(1);
+    await request.post('/.netlify/functions/forms-deliver');
+    expect(await receivedBy(formId, email)).toHaveLength(1);
+  });
+});
+
+test('the admin page lists what a form received, shows one, and deletes it', async ({ page }) => {
+  await page.goto('/faqs');
+  const region = page.locator('native-form#form-contact');
+  const email = await fillForm(region.locator('form'));
+  await region.locator('[data-submit]').click();
+  await expect(region.locator('[data-form-success]')).toBeVisible();
+
+  await page.goto('/webhook-config');
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill(e2eAdminPassword);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('tab', { name: 'Form Submissions' }).click();
+  const panel = page.getByRole('tabpanel');
+  await panel.getByLabel('Form', { exact: true }).selectOption('contact');
+  const row = panel.getByRole('row').filter({ hasText: email });
+  await expect(row).toBeVisible();
+  await expect(row).toContainText('Delivered to HubSpot');
+  await row.getByRole('button', { name: /View/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Form submission' });
+  await expect(dialog).toContainText(email);
+  await dialog.getByRole('button', { name: /Close/ }).click();
+  await row.getByRole('button', { name: /Delete/ }).click();
+  await page.getByRole('dialog', { name: 'Delete this submission?' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(panel.getByRole('row').filter({ hasText: email })).toHaveCount(0);
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(results.violations.map((v) => v.id)).toEqual([]);
+});
