@@ -129,22 +129,6 @@ test.describe('/lead-the-change email flow', () => {
     await expect(page.locator('toast-region')).toHaveCount(1);
     expect(await page.locator('toast-region').evaluate((region) => region.closest('dialog'))).toBeNull();
   });
-
-  test('the hsFormCallback message opens the dialog when the embed gives no callback', async ({ page }) => {
-    await page.addInitScript(() => {
-      (window as unknown as { __fakeHubSpot: unknown }).__fakeHubSpot = { noCallback: true };
-    });
-    await page.goto('/lead-the-change');
-    // A message for another form is ignored.
-    await page.evaluate(() =>
-      window.postMessage({ type: 'hsFormCallback', eventName: 'onFormSubmitted', id: 'another-form', data: [{ name: 'school_name', value: 'Elsewhere' }] }, '*'),
-    );
-    await page.waitForTimeout(300);
-    await expect(dialog(page)).toBeHidden();
-    await fillEmailForm(page, '#email-form', { email: unique('message'), choice: 'I will send it myself' });
-    await expect(dialog(page)).toBeVisible();
-    await expect(dialog(page).getByTestId('email-subject')).toHaveText('How Oakwood Academy can unlock mastery learning for every student');
-  });
 });
 
 test.describe('/thank-you contact lookup', () => {
