@@ -5,6 +5,7 @@ import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { publicEnv } from './src/config/env.ts';
+import { embedScriptOrigins } from './src/config/forms.ts';
 
 // The deployed origin: SITE_URL when given, else the URL Netlify sets, else the production domain.
 const site = publicEnv.siteUrl;
@@ -48,7 +49,9 @@ export default defineConfig({
         "worker-src 'self' blob:",
       ],
       scriptDirective: {
-        resources: ["'self'", 'https://js.hsforms.net', "'wasm-unsafe-eval'"],
+        // HubSpot's form embeds: the v2 script's host, and the v4 script's when a form uses it
+        // (the same js.hsforms.net for na1 portals).
+        resources: ["'self'", ...embedScriptOrigins(), "'wasm-unsafe-eval'"],
       },
       styleDirective: {
         resources: ["'self'", { resource: "'unsafe-inline'", kind: 'attribute' }],

@@ -13,6 +13,9 @@ export const fakeUrls = {
 };
 export const e2eAdminPassword = process.env.ADMIN_PASSWORD || 'e2e-admin-password';
 
+const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } };
+const embedSpecs = /hubspot-forms\.spec\.ts$/;
+
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -30,7 +33,11 @@ export default defineConfig({
     launchOptions: { executablePath: chromiumPath, args: chromiumFlags },
   },
   projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },
+    { name: 'desktop', use: desktop, testIgnore: embedSpecs },
+    // The embed specs run against a second build with every form embedded (tests/e2e/embed-build.ts),
+    // made once per run, and only when one of them is run.
+    { name: 'embed-build', testMatch: /embed-build\.setup\.ts$/ },
+    { name: 'embed', use: desktop, testMatch: embedSpecs, dependencies: ['embed-build'] },
   ],
   webServer: process.env.E2E_BASE_URL
     ? undefined

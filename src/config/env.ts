@@ -17,6 +17,14 @@ function readFlag(name: string, fallback: boolean): boolean {
   return ['1', 'true', 'yes', 'on'].includes(value);
 }
 
+/** A comma-separated list, trimmed, without empty items. */
+function readList(name: string): string[] {
+  return read(name, '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
 export const publicEnv = {
   /** Absolute origin of the deployed site. Netlify sets URL; SITE_URL wins when given. */
   siteUrl: read('SITE_URL', read('URL', 'https://masteryparents.org')).replace(/\/+$/, ''),
@@ -44,10 +52,13 @@ export const publicEnv = {
    * Forms shown with HubSpot's embed instead of the native form, by purpose, comma-separated
    * (e.g. "partnership,contact"). Every other form is rendered by the site itself.
    */
-  embedForms: read('PUBLIC_EMBED_FORMS', '')
-    .split(',')
-    .map((purpose) => purpose.trim())
-    .filter(Boolean),
+  embedForms: readList('PUBLIC_EMBED_FORMS'),
+  /**
+   * Embedded forms that use HubSpot's current embed (the updated forms editor: `hs-form-frame` and
+   * the `hs-form-event:*` window events), by purpose, comma-separated. A form rebuilt in today's
+   * editor only works with this one. Every other embedded form uses the legacy v2 embed.
+   */
+  embedV4Forms: readList('PUBLIC_EMBED_V4_FORMS'),
   /**
    * Where the build reads the latest impact figures from (the live site's /api/impact), so the
    * prebuilt pages carry them. On Netlify: the site's own URL; elsewhere none (the page starts

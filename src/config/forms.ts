@@ -1,15 +1,41 @@
 import { publicEnv } from './env';
 
 /**
- * Every embedded HubSpot form, named by purpose. Region and portal are the account's; each
- * form id can be overridden by environment (see `.env.example`).
+ * Which HubSpot embed an embedded form uses: `v2`, the legacy embed (`hbspt.forms.create`), or `v4`,
+ * the embed of forms made in HubSpot's updated forms editor (`hs-form-frame` and the
+ * `hs-form-event:*` window events). PUBLIC_EMBED_V4_FORMS lists the purposes that use v4.
+ */
+export type EmbedGeneration = 'v2' | 'v4';
+
+/**
+ * The v4 embed's script: one per portal, on the host of the account's region. HubSpot's embed code
+ * is `https://js.hsforms.net/forms/embed/{portalId}.js` for na1 and
+ * `https://js-{region}.hsforms.net/forms/embed/{portalId}.js` for the other regions (eu1, na2, …).
+ */
+export function v4EmbedScriptUrl(region: string, portalId: string): string {
+  if (!/^[a-z]{2,3}\d{1,2}$/.test(region)) throw new Error(`PUBLIC_HUBSPOT_REGION must be a HubSpot region such as "na1" or "eu1", got "${region}".`);
+  if (!/^\d+$/.test(portalId)) throw new Error(`PUBLIC_HUBSPOT_PORTAL_ID must be a number, got "${portalId}".`);
+  const host = region === 'na1' ? 'js.hsforms.net' : `js-${region}.hsforms.net`;
+  return `https://${host}/forms/embed/${portalId}.js`;
+}
+
+/**
+ * The HubSpot account of every form, named by purpose below. Region and portal are the account's;
+ * each form id can be overridden by environment (see `.env.example`).
  */
 export const hubspot = {
   region: publicEnv.hubspotRegion,
   portalId: publicEnv.hubspotPortalId,
-  /** Always https: the embed must never be loaded protocol-relative. */
+  /** The legacy v2 embed. Always https: the embed must never be loaded protocol-relative. */
   embedScriptUrl: 'https://js.hsforms.net/forms/embed/v2.js',
+  /** The v4 embed of this portal. */
+  embedV4ScriptUrl: v4EmbedScriptUrl(publicEnv.hubspotRegion, publicEnv.hubspotPortalId),
 } as const;
+
+/** The script an embedded form of this generation loads. */
+export function embedScriptUrlOf(generation: EmbedGeneration): string {
+  return generation === 'v4' ? hubspot.embedV4ScriptUrl : hubspot.embedScriptUrl;
+}
 
 /**
  * How a form is shown: `native` (rendered by the site from its definition and submitted through
@@ -24,6 +50,8 @@ const form = (purpose: string, formId: string, title: string, file: string) => (
   /** The committed definition used without HubSpot, under content/forms/. */
   file,
   render: (publicEnv.embedForms.includes(purpose) ? 'embed' : 'native') as FormRender,
+  /** The embed it uses when embedded (by configuration or because the site cannot draw it). */
+  embed: (publicEnv.embedV4Forms.includes(purpose) ? 'v4' : 'v2') as EmbedGeneration,
 });
 
 export const forms = {
@@ -39,6 +67,25 @@ export const forms = {
 
 export type FormPurpose = keyof typeof forms;
 export const formPurposes = Object.keys(forms) as FormPurpose[];
+
+// A misspelt purpose would silently leave a form on the wrong renderer: fail the build instead.
+for (const [name, list] of [
+  ['PUBLIC_EMBED_FORMS', publicEnv.embedForms],
+  ['PUBLIC_EMBED_V4_FORMS', publicEnv.embedV4Forms],
+] as const) {
+  const unknown = list.filter((purpose) => !Object.hasOwn(forms, purpose));
+  if (unknown.length) throw new Error(`${name} names no form "${unknown.join('", "')}"; the forms are ${formPurposes.join(', ')}.`);
+}
+
+/**
+ * The script origins the pages' Content-Security-Policy must allow for the embeds: the v2 embed's
+ * always (any form falls back to the embed when the site cannot draw its definition), the v4
+ * embed's only when a form uses it.
+ */
+export function embedScriptOrigins(): string[] {
+  const urls = [hubspot.embedScriptUrl, ...(formPurposes.some((purpose) => forms[purpose].embed === 'v4') ? [hubspot.embedV4ScriptUrl] : [])];
+  return [...new Set(urls.map((url) => new URL(url).origin))];
+}
 
 /** The purposes whose submission makes the school email (§4). */
 export const emailFormPurposes = ['emailGenerator', 'referSchool'] as const satisfies readonly FormPurpose[];

@@ -1,7 +1,8 @@
 /**
- * HubSpot hands submitted values over in two shapes: an object (`submissionValues` of
- * onFormSubmitted) or a list of `{ name, value }` (the `hsFormCallback` message and older embeds).
- * Both become one flat record of strings; multi-value fields are joined with ";" as HubSpot does.
+ * HubSpot hands submitted values over in three shapes: an object (`submissionValues` of the v2
+ * embed's onFormSubmitted), a list of `{ name, value }` (the `hsFormCallback` message and older
+ * embeds), or the v4 embed's list with object-typed names (`0-1/email`). All become one flat record
+ * of strings keyed by property name; multi-value fields are joined with ";" as HubSpot does.
  */
 export type SubmittedValues = Record<string, string>;
 
@@ -25,6 +26,36 @@ export function normaliseSubmission(input: unknown): SubmittedValues {
   }
   if (input && typeof input === 'object') {
     for (const [name, value] of Object.entries(input)) values[name] = asString(value);
+  }
+  return values;
+}
+
+/** HubSpot's object type id of contacts, the `0-1` of `0-1/email`. */
+const CONTACT = '0-1';
+
+/**
+ * The values of a v4 form, as `form.getFormFieldValues()` resolves them: a list of `{ name, value }`
+ * whose names carry the object type of the property (`0-1/email` for a contact property, `0-2/…` for
+ * a company's). The site reads contact property names (`email`), so the prefix is dropped; when two
+ * objects have a property of the same name the contact's wins. Multi-value fields come as arrays.
+ */
+export function normaliseV4Values(fields: unknown): SubmittedValues {
+  const values: SubmittedValues = {};
+  /** The object type each value came from. */
+  const objectOf = new Map<string, string>();
+  if (!Array.isArray(fields)) return values;
+  for (const field of fields) {
+    if (!field || typeof field !== 'object' || typeof (field as { name?: unknown }).name !== 'string') continue;
+    const match = /^(\d+-\d+)\/(.+)$/.exec((field as { name: string }).name);
+    const [name, objectType] = match ? [match[2]!, match[1]!] : [(field as { name: string }).name, CONTACT];
+    if (!name) continue;
+    const value = asString((field as { value?: unknown }).value);
+    const prior = objectOf.get(name);
+    if (prior === objectType) values[name] = `${values[name]};${value}`;
+    else if (prior === undefined || objectType === CONTACT) {
+      values[name] = value;
+      objectOf.set(name, objectType);
+    }
   }
   return values;
 }

@@ -1,14 +1,25 @@
 /**
- * The e2e `test`: every page runs hermetically. HubSpot's form embed is replaced by the local
- * fake (tests/fakes/form-embed.js); every other request off this machine is aborted, as it would
- * fail here anyway. Use `embed: 'fail'` to simulate an embed that cannot load. Any
- * Content-Security-Policy violation is logged as a console error.
+ * The e2e `test`: every page runs hermetically. HubSpot's form embeds are replaced by the local
+ * stand-ins: the legacy v2 script (`/forms/embed/v2.js`) by tests/fakes/form-embed.js, the v4
+ * script of a portal (`/forms/embed/{portalId}.js`, on js.hsforms.net or a region's
+ * js-{region}.hsforms.net) by tests/fakes/form-embed-v4.js. Every other request off this machine is
+ * aborted, as it would fail here anyway. Use `embed: 'fail'` to simulate embeds that cannot load.
+ * Any Content-Security-Policy violation is logged as a console error.
  */
 import { test as base, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const fakeEmbed = readFileSync(join(import.meta.dirname, '..', 'fakes', 'form-embed.js'), 'utf8');
+const fakeEmbedV4 = readFileSync(join(import.meta.dirname, '..', 'fakes', 'form-embed-v4.js'), 'utf8');
+
+/** The stand-in for a URL of HubSpot's embed hosts, if it is one of the two embed scripts. */
+function standInFor(url: string): string | undefined {
+  const { pathname } = new URL(url);
+  if (pathname === '/forms/embed/v2.js') return fakeEmbed;
+  if (/^\/forms\/embed\/\d+\.js$/.test(pathname)) return fakeEmbedV4;
+  return undefined;
+}
 
 export const test = base.extend<{ embed: 'fake' | 'fail'; consoleErrors: string[] }>({
   embed: ['fake', { option: true }],
@@ -30,9 +41,10 @@ export const test = base.extend<{ embed: 'fake' | 'fail'; consoleErrors: string[
       ),
     );
     await page.route(/^https?:\/\/(?!localhost|127\.0\.0\.1)/, (route) => route.abort('blockedbyclient'));
-    await page.route('https://js.hsforms.net/**', (route) =>
-      embed === 'fake' ? route.fulfill({ body: fakeEmbed, contentType: 'application/javascript' }) : route.abort('failed'),
-    );
+    await page.route(/^https:\/\/js(-[a-z]{2,3}\d{1,2})?\.hsforms\.net\//, (route) => {
+      const body = embed === 'fake' ? standInFor(route.request().url()) : undefined;
+      return body ? route.fulfill({ body, contentType: 'application/javascript' }) : route.abort('failed');
+    });
     await use(page);
   },
 });

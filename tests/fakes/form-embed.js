@@ -35,7 +35,8 @@
     form.setAttribute('data-form-id', options.formId);
     form.setAttribute('novalidate', '');
     (settings.fields || defaults).forEach(function (field) {
-      var id = 'fake-' + options.formId + '-' + field.name;
+      // Unique per target: the same form may be on a page twice (the newsletter).
+      var id = 'fake-' + (target.id || options.formId) + '-' + field.name;
       var input;
       if (field.type === 'select') {
         input = document.createElement('select');
