@@ -154,6 +154,18 @@ for (const width of [390, 1280]) {
   });
 }
 
+test('a dependent field shows while its condition holds, and only then is required', async ({ page }) => {
+  await page.goto('/partnership-form');
+  const region = page.locator('native-form#form-partnership');
+  const grade = region.locator('[data-field="child_grade"]');
+  await expect(grade).toBeHidden();
+  await region.getByLabel('Parent', { exact: true }).check();
+  await expect(grade).toBeVisible();
+  await expect(grade.getByRole('textbox')).toBeEnabled();
+  await region.getByLabel('School leader').check();
+  await expect(grade).toBeHidden();
+});
+
 test.describe('bad input', () => {
   test('with JavaScript: each problem next to its field, focus on the first, nothing sent; axe finds nothing', async ({ page }) => {
     await page.goto('/partnership-form');

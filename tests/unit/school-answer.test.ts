@@ -3,6 +3,7 @@
  * email, the answer page (signed token, expiry, replay, races), the answer on the contact, and the
  * impact figures counted by distinct school.
  */
+import { serverEnv } from '../../netlify/functions/_shared/env';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
 import impactAdmin from '../../netlify/functions/impact-admin.mts';
@@ -104,10 +105,21 @@ describe('the follow-up', () => {
     expect((await readMessage(message.id))!.message.followUp).toMatchObject({ link: 'delivered' });
   });
 
-  test('FOLLOWUP_AFTER_DAYS changes the wait', async () => {
-    process.env.FOLLOWUP_AFTER_DAYS = '3';
+  test.each([
+    ['3', 3 * DAY],
+    ['0', 0],
+    ['0.5', DAY / 2],
+  ])('FOLLOWUP_AFTER_DAYS=%s changes the wait', async (days, wait) => {
+    process.env.FOLLOWUP_AFTER_DAYS = days;
     const message = await sentEmail();
-    expect(Date.parse(message.followUp!.dueAt) - Date.parse(message.sentAt!)).toBe(3 * DAY);
+    expect(Date.parse(message.followUp!.dueAt) - Date.parse(message.sentAt!)).toBe(wait);
+  });
+
+  test('a negative or unreadable FOLLOWUP_AFTER_DAYS is refused with its name', async () => {
+    for (const value of ['-1', 'ten']) {
+      process.env.FOLLOWUP_AFTER_DAYS = value;
+      expect(() => serverEnv.followUpAfterDays).toThrow(/FOLLOWUP_AFTER_DAYS/);
+    }
   });
 
   test('without HubSpot the link waits, shown on the admin page, and is handed over once HubSpot is configured', async () => {

@@ -158,7 +158,12 @@ export const serverEnv = {
   },
   /** Days after a school email is sent before the parent is asked whether the school answered. */
   get followUpAfterDays() {
-    return positiveInt('FOLLOWUP_AFTER_DAYS', 10);
+    // 0 asks at once (the end-to-end tests walk the whole follow-up that way).
+    const value = read('FOLLOWUP_AFTER_DAYS');
+    if (value === undefined) return 10;
+    const days = Number(value);
+    if (!Number.isFinite(days) || days < 0) throw new Error(`FOLLOWUP_AFTER_DAYS must be a number of days of at least 0, got "${value}".`);
+    return days;
   },
   /** The site's own origin for links sent by email (SITE_URL, else Netlify's URL). */
   get siteOrigin() {

@@ -1,0 +1,163 @@
+/**
+ * "Did your school answer?": a parent who sent their school email is asked later (here at once:
+ * FOLLOWUP_AFTER_DAYS=0), answers with one tap from the link HubSpot's workflow would email, and
+ * is thanked with the next step; the answers move the public figures and the admin's Impact tab,
+ * which downloads as CSV. Serial: the figures count every answer of the run.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { e2eAdminPassword, fakeUrls } from '../../playwright.config';
+import { expect as baseExpect, test } from './fixtures';
+
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ mode: 'serial', timeout: 90_000 });
+
+const emailFormId = () => {
+  const definitions = JSON.parse(readFileSync('dist/api/form-definitions.json', 'utf8')) as Record<string, { purpose: string }>;
+  return Object.entries(definitions).find(([, definition]) => definition.purpose === 'emailGenerator')![0];
+};
+const run = Date.now().toString(36);
+
+async function contactOf(email: string): Promise<Record<string, string> | undefined> {
+  const response = await fetch(`${fakeUrls.hubspot}/__fake/contacts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const { contacts } = (await response.json()) as { contacts: Array<{ properties: Record<string, string> }> };
+  return contacts.find((contact) => contact.properties.email === email)?.properties;
+}
+
+/** An email written and sent by the parent themselves, through the site's own endpoints. */
+async function sentByParent(request: APIRequestContext, parent: string, school: { name: string; email: string }): Promise<void> {
+  const submitted = await request.post(`/api/forms/${emailFormId()}`, {
+    data: {
+      full_name: 'Ana Lopez',
+      email: parent,
+      child_full_name: 'Maya Lopez',
+      child_grade: '5',
+      school_name: school.name,
+      school_contact_name: 'Dr. Patel',
+      school_contact_email: school.email,
+      choose_how_to_send_your_email: 'I will send it myself',
+      _page: '/lead-the-change',
+    },
+  });
+  expect(submitted.status()).toBe(201);
+  const { draft } = await submitted.json();
+  expect((await request.post('/api/email-sent-myself', { data: { submissionId: draft.id, token: draft.token } })).status()).toBe(201);
+}
+
+/** Runs the hourly follow-up now and returns the link set on the parent's contact. */
+async function followUpLink(request: APIRequestContext, parent: string): Promise<string> {
+  let link = '';
+  await expect
+    .poll(async () => {
+      await request.post('/.netlify/functions/school-followup');
+      link = (await contactOf(parent))?.school_answer_followup_url ?? '';
+      return link;
+    }, { intervals: [1000] })
+    .toMatch(/\/school-answer\?token=/);
+  const url = new URL(link);
+  return url.pathname + url.search;
+}
+
+async function axe(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+test('the parent is asked, answers with one tap, is thanked with the next step; the answer reaches the contact', async ({ page, request }) => {
+  // The dialog's "I've sent it myself", as a parent uses it.
+  const parent = `answer-${run}@example.org`;
+  await page.goto('/lead-the-change');
+  const form = page.locator('#email-form form[data-native-form]');
+  await form.getByLabel(/Your full name/).fill('Ana Lopez');
+  await form.getByLabel(/^Your email/).fill(parent);
+  await form.getByLabel(/Child's full name/).fill('Maya Lopez');
+  await form.getByLabel(/Child's grade/).fill('Grade 5');
+  await form.getByLabel(/^School name/).fill('Cedar Academy');
+  await form.getByLabel(/School contact name/).fill('Ms. Cole');
+  await form.getByLabel(/School contact email/).fill(`head@cedar-${run}.edu`);
+  await form.getByLabel("I'll send it myself").check();
+  await form.locator('[data-submit]').click();
+  const dialog = page.getByRole('dialog', { name: 'Your Email is Ready' });
+  await dialog.getByRole('button', { name: 'Copy' }).click();
+  await dialog.getByRole('button', { name: "I've sent it myself" }).click();
+  await expect(dialog.getByTestId('sent-myself')).toContainText('In about ten days');
+
+  const link = await followUpLink(request, parent);
+  expect((await contactOf(parent))?.school_answer_school_name).toBe('Cedar Academy');
+  await page.goto(link);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Did Cedar Academy answer?');
+  expect(await axe(page)).toEqual([]);
+  await page.getByLabel('We have a meeting').check();
+  await page.getByLabel(/Anything to add/).fill('Meeting with the head on Monday.');
+  await page.getByRole('button', { name: 'Save my answer' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Wonderful: you have a meeting!');
+  await expect(page.getByRole('link', { name: /Book a call with our team/ })).toBeVisible();
+  expect(await axe(page)).toEqual([]);
+  await expect.poll(async () => {
+    await request.post('/.netlify/functions/school-followup');
+    return (await contactOf(parent))?.school_answer;
+  }).toBe('meeting');
+
+  // "No answer yet" instead: a ready follow-up email to copy. The same link changes the answer.
+  await page.goto(link);
+  await expect(page.getByLabel('We have a meeting')).toBeChecked();
+  await page.getByLabel('No answer yet').check();
+  await page.getByRole('button', { name: 'Save my answer' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('a gentle nudge');
+  await expect(page.getByRole('link', { name: /Open in my email app/ })).toHaveAttribute('href', /^mailto:head@cedar-/);
+});
+
+test('without JavaScript the answer page works the same', async ({ browser, request }) => {
+  const parent = `nojs-${run}@example.org`;
+  await sentByParent(request, parent, { name: 'Elm School', email: `office@elm-${run}.edu` });
+  const link = await followUpLink(request, parent);
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(link);
+  await page.getByLabel('They replied').check();
+  await page.getByRole('button', { name: 'Save my answer' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Great news: they replied!');
+  await context.close();
+});
+
+test('a forged or broken link gets a clear page, and the stored answer stays', async ({ page }) => {
+  await page.goto('/school-answer?token=forged.token.value');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/not valid|expired/i);
+  await page.goto('/school-answer');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/not valid|expired/i);
+});
+
+test('answers from five schools move the public figures; the Impact tab shows them and downloads a CSV', async ({ page, request }) => {
+  for (let n = 0; n < 5; n++) {
+    const parent = `impact-${n}-${run}@example.org`;
+    await sentByParent(request, parent, { name: `Oak ${n}`, email: `head@oak-${n}-${run}.edu` });
+    const link = await followUpLink(request, parent);
+    const token = new URLSearchParams(link.split('?')[1]).get('token')!;
+    const answered = await request.post('/school-answer', { form: { token, answer: 'meeting', comment: `Meeting ${n}` } });
+    expect(answered.status()).toBe(200);
+  }
+  const impact = await (await request.get('/api/impact')).json();
+  expect(impact.meetings.value).toBeGreaterThanOrEqual(5);
+  expect(impact.schoolsAnswered.value).toBeGreaterThanOrEqual(5);
+  expect(JSON.stringify(impact)).not.toMatch(/oak-|example\.org|Ana Lopez/);
+
+  // The home page puts the live figures into its band.
+  await page.goto('/');
+  const meetings = page.locator('[data-impact-figure="meetings"]').first();
+  await meetings.scrollIntoViewIfNeeded();
+  await expect(meetings).toHaveText(String(impact.meetings.value));
+
+  await page.goto('/webhook-config');
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill(e2eAdminPassword);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('tab', { name: 'Impact' }).click();
+  const panel = page.getByRole('tabpanel');
+  await expect(panel.getByRole('row').filter({ hasText: `oak-0-${run}.edu` })).toContainText('Meeting 0');
+  expect(await axe(page)).toEqual([]);
+  const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('link', { name: /CSV/ }).or(panel.getByRole('button', { name: /CSV/ })).click()]);
+  const csv = readFileSync((await download.path())!, 'utf8');
+  expect(csv.split('\n')[0]).toMatch(/school/i);
+  expect(csv).toContain(`oak-3-${run}.edu`);
+});
