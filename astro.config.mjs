@@ -9,8 +9,8 @@ import { publicEnv } from './src/config/env.ts';
 // The deployed origin: SITE_URL when given, else the URL Netlify sets, else the production domain.
 const site = publicEnv.siteUrl;
 
-/** Pages that are not for search engines. */
-const unlisted = ['/webhook-config', '/thank-you', '/webinar-thank-you', '/form', '/404', '/blog-post-not-found'];
+/** Pages that are not for search engines (/search only shows results for a query it is given). */
+const unlisted = ['/webhook-config', '/thank-you', '/webinar-thank-you', '/form', '/404', '/blog-post-not-found', '/search'];
 
 export default defineConfig({
   site,
