@@ -4,7 +4,7 @@ import mdx from '@astrojs/mdx';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
-import { publicEnv } from './src/config/env.ts';
+import { assertProductionSettings, publicEnv } from './src/config/env.ts';
 
 // The deployed origin: SITE_URL when given, else the URL Netlify sets, else the production domain.
 const site = publicEnv.siteUrl;
@@ -19,6 +19,15 @@ export default defineConfig({
   build: { format: 'file', inlineStylesheets: 'always' },
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
   integrations: [
+    // A published build must not carry the local placeholders of the school-email links.
+    {
+      name: 'production-settings',
+      hooks: {
+        'astro:config:setup': ({ command }) => {
+          if (command === 'build') assertProductionSettings();
+        },
+      },
+    },
     react(),
     mdx(),
     sitemap({
