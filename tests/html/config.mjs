@@ -5,6 +5,7 @@
  */
 import { plugin } from './rules.mjs';
 
+/** @type {import('html-validate').ConfigData} */
 export const htmlValidateConfig = {
   plugins: [plugin],
   extends: ['html-validate:standard', 'html-validate:a11y'],

@@ -22,7 +22,7 @@ describe('which builds are production builds', () => {
 
 describe('a production build names every missing public setting', () => {
   test('nothing set: both settings named, with what they are for', () => {
-    expect(() => assertProductionSettings({ CONTEXT: 'production' })).toThrowError(
+    expect(() => assertProductionSettings({ CONTEXT: 'production' })).toThrow(
       /PUBLIC_EMAIL_VIDEO_URL is not set \(the overview-video link[^\n]*\n\s+- PUBLIC_BOOKING_URL is not set \(the call-booking link/,
     );
   });
