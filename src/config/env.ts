@@ -82,17 +82,20 @@ export const requiredInProduction = [
 const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/;
 
 /**
- * True for a build that will be published: Netlify's production context, or, off Netlify, a
- * production build (`astro build` sets NODE_ENV) for a SITE_URL that is not this machine.
- * `npm start` builds for http://localhost and so keeps its local placeholders.
+ * True for a build that will be published. On Netlify's build servers (NETLIFY=true): the
+ * production context. Anywhere else (a plain `astro build`, or the Netlify CLI, which sets
+ * CONTEXT=production for `netlify serve` too): a production build (`astro build` sets NODE_ENV)
+ * for an origin, SITE_URL or else URL, that is not this machine. `npm start` builds for
+ * http://localhost and so keeps its local placeholders.
  */
 export function isProductionBuild(source: Record<string, string | undefined> = env): boolean {
   const context = source.CONTEXT?.trim();
-  if (context) return context === 'production';
-  const siteUrl = source.SITE_URL?.trim();
-  if (source.NODE_ENV !== 'production' || !siteUrl) return false;
+  if (source.NETLIFY === 'true') return context === 'production';
+  if (source.NODE_ENV !== 'production' && context !== 'production') return false;
+  const origin = source.SITE_URL?.trim() || source.URL?.trim();
+  if (!origin) return false;
   try {
-    return !LOOPBACK.test(new URL(siteUrl).hostname);
+    return !LOOPBACK.test(new URL(origin).hostname);
   } catch {
     return true;
   }

@@ -5,12 +5,15 @@ const configured = { PUBLIC_EMAIL_VIDEO_URL: 'https://www.youtube.com/watch?v=ab
 
 describe('which builds are production builds', () => {
   test.each([
-    ['Netlify production', { CONTEXT: 'production' }, true],
-    ['Netlify production, whatever NODE_ENV says', { CONTEXT: 'production', NODE_ENV: 'development' }, true],
-    ['a Netlify deploy preview', { CONTEXT: 'deploy-preview', NODE_ENV: 'production', SITE_URL: 'https://masteryparents.org' }, false],
-    ['a branch deploy', { CONTEXT: 'branch-deploy', NODE_ENV: 'production', SITE_URL: 'https://masteryparents.org' }, false],
+    ['Netlify production', { NETLIFY: 'true', CONTEXT: 'production' }, true],
+    ['Netlify production, whatever NODE_ENV says', { NETLIFY: 'true', CONTEXT: 'production', NODE_ENV: 'development' }, true],
+    ['a Netlify deploy preview', { NETLIFY: 'true', CONTEXT: 'deploy-preview', NODE_ENV: 'production', SITE_URL: 'https://masteryparents.org' }, false],
+    ['a Netlify branch deploy', { NETLIFY: 'true', CONTEXT: 'branch-deploy', NODE_ENV: 'production', SITE_URL: 'https://masteryparents.org' }, false],
+    // `netlify serve` (npm start) sets CONTEXT=production and NETLIFY_LOCAL; npm start sets SITE_URL.
+    ['npm start', { NETLIFY_LOCAL: 'true', CONTEXT: 'production', NODE_ENV: 'production', SITE_URL: 'http://localhost:8888' }, false],
+    ['the e2e server', { NETLIFY_LOCAL: 'true', CONTEXT: 'production', NODE_ENV: 'production', SITE_URL: 'http://localhost:9200' }, false],
+    ['a local Netlify CLI build for the site', { NETLIFY_LOCAL: 'true', CONTEXT: 'production', NODE_ENV: 'production', URL: 'https://masteryparents.netlify.app' }, true],
     ['a production build for a public SITE_URL', { NODE_ENV: 'production', SITE_URL: 'https://masteryparents.org' }, true],
-    ['npm start (a production build for localhost)', { NODE_ENV: 'production', SITE_URL: 'http://localhost:8888' }, false],
     ['a production build for 127.0.0.1', { NODE_ENV: 'production', SITE_URL: 'http://127.0.0.1:9250' }, false],
     ['a production build without SITE_URL', { NODE_ENV: 'production' }, false],
     ['the dev server', { NODE_ENV: 'development', SITE_URL: 'https://masteryparents.org' }, false],
@@ -22,7 +25,7 @@ describe('which builds are production builds', () => {
 
 describe('a production build names every missing public setting', () => {
   test('nothing set: both settings named, with what they are for', () => {
-    expect(() => assertProductionSettings({ CONTEXT: 'production' })).toThrow(
+    expect(() => assertProductionSettings({ NETLIFY: 'true', CONTEXT: 'production' })).toThrow(
       /PUBLIC_EMAIL_VIDEO_URL is not set \(the overview-video link[^\n]*\n\s+- PUBLIC_BOOKING_URL is not set \(the call-booking link/,
     );
   });
@@ -42,9 +45,10 @@ describe('a production build names every missing public setting', () => {
   });
 
   test('a configured production build and any local build pass', () => {
-    expect(() => assertProductionSettings({ CONTEXT: 'production', ...configured })).not.toThrow();
+    expect(() => assertProductionSettings({ NETLIFY: 'true', CONTEXT: 'production', ...configured })).not.toThrow();
     expect(() => assertProductionSettings({ NODE_ENV: 'production', SITE_URL: 'http://localhost:8888' })).not.toThrow();
-    expect(() => assertProductionSettings({ CONTEXT: 'deploy-preview' })).not.toThrow();
+    expect(() => assertProductionSettings({ NETLIFY: 'true', CONTEXT: 'deploy-preview' })).not.toThrow();
+    expect(() => assertProductionSettings({ NETLIFY_LOCAL: 'true', CONTEXT: 'production', NODE_ENV: 'production', SITE_URL: 'http://localhost:8888' })).not.toThrow();
   });
 });
 
