@@ -4,14 +4,14 @@ import mdx from '@astrojs/mdx';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
-import { publicEnv } from './src/config/env.ts';
+import { assertProductionSettings, publicEnv } from './src/config/env.ts';
 import { embedScriptOrigins } from './src/config/forms.ts';
 
 // The deployed origin: SITE_URL when given, else the URL Netlify sets, else the production domain.
 const site = publicEnv.siteUrl;
 
-/** Pages that are not for search engines. */
-const unlisted = ['/webhook-config', '/thank-you', '/webinar-thank-you', '/form', '/404', '/blog-post-not-found'];
+/** Pages that are not for search engines (/search only shows results for a query it is given). */
+const unlisted = ['/webhook-config', '/thank-you', '/webinar-thank-you', '/form', '/404', '/blog-post-not-found', '/search'];
 
 export default defineConfig({
   site,
@@ -20,14 +20,37 @@ export default defineConfig({
   build: { format: 'file', inlineStylesheets: 'always' },
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
   integrations: [
+    // A published build must not carry the local placeholders of the school-email links.
+    {
+      name: 'production-settings',
+      hooks: {
+        'astro:config:setup': ({ command }) => {
+          if (command === 'build') assertProductionSettings();
+        },
+      },
+    },
     react(),
     mdx(),
     sitemap({
       filter: (page) => !unlisted.some((path) => new URL(page).pathname.replace(/\/$/, '') === path),
     }),
   ],
+  // No content has code blocks; Shiki's inline colours would need 'unsafe-inline' styles (and the
+  // build warns about it each time).
+  markdown: { syntaxHighlight: false },
   vite: {
     plugins: [tailwindcss()],
+    build: {
+      rolldownOptions: {
+        onwarn(warning, warn) {
+          // Astro marks every MDX entry with a directive the bundler cannot keep, and the bundler
+          // says so once per FAQ (withastro/astro#18087); Astro no longer relies on it. Any other
+          // warning, an editor's own included, still shows.
+          if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && warning.message.includes('use astro:head-inject')) return;
+          warn(warning);
+        },
+      },
+    },
   },
   devToolbar: { enabled: false },
   // Script and style hashes per page come from Astro (a <meta> policy); frame-ancestors, which a
@@ -53,8 +76,10 @@ export default defineConfig({
         // (the same js.hsforms.net for na1 portals).
         resources: ["'self'", ...embedScriptOrigins(), "'wasm-unsafe-eval'"],
       },
+      // Style elements: this site and the hashed inline ones (style-src-elem); style attributes,
+      // which React and the comparison slider set, inline (style-src-attr).
       styleDirective: {
-        resources: ["'self'", { resource: "'unsafe-inline'", kind: 'attribute' }],
+        resources: [{ resource: "'self'", kind: 'element' }, { resource: "'unsafe-inline'", kind: 'attribute' }],
       },
     },
   },

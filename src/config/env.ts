@@ -65,11 +65,74 @@ export const publicEnv = {
    * with "fewer than 5" and the live figures replace it).
    */
   impactSourceUrl: read('IMPACT_SOURCE_URL', env.NETLIFY === 'true' ? `${read('SITE_URL', read('URL', 'https://masteryparents.org')).replace(/\/+$/, '')}/api/impact` : ''),
-  /** Links used inside the generated school email. */
-  emailVideoUrl: read('PUBLIC_EMAIL_VIDEO_URL', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=10s'),
-  bookingUrl: read('PUBLIC_BOOKING_URL', 'https://calendly.com/masteryparents/intro-call'),
+  /**
+   * Links inside the generated school email (and the booking button). They have no real default:
+   * locally they are placeholders on the reserved `.example` domain, which never resolves, and a
+   * production build without them fails (assertProductionSettings).
+   */
+  emailVideoUrl: read('PUBLIC_EMAIL_VIDEO_URL', localPlaceholder('PUBLIC_EMAIL_VIDEO_URL')),
+  bookingUrl: read('PUBLIC_BOOKING_URL', localPlaceholder('PUBLIC_BOOKING_URL')),
+  /** The webinar sign-up shared from /webinar-share; by default the site's own sign-up section. */
   webinarRegistrationUrl: read(
     'PUBLIC_WEBINAR_REGISTRATION_URL',
-    'https://masteryparents.org/events-webinars#join-the-conversation',
+    `${read('SITE_URL', read('URL', 'https://masteryparents.org')).replace(/\/+$/, '')}/events-webinars#join-the-conversation`,
   ),
 } as const;
+
+/** A stand-in link for a setting that is not set, visibly so: `https://placeholder.example/set-NAME`. */
+export function localPlaceholder(name: string): string {
+  return `https://placeholder.example/set-${name}`;
+}
+
+/** Public settings with no real default, which a production build must be given. */
+export const requiredInProduction = [
+  { name: 'PUBLIC_EMAIL_VIDEO_URL', use: 'the overview-video link in every generated school email' },
+  { name: 'PUBLIC_BOOKING_URL', use: 'the call-booking link in every generated school email' },
+] as const;
+
+const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/;
+
+/**
+ * True for a build that will be published. On Netlify's build servers (NETLIFY=true): the
+ * production context. Anywhere else (a plain `astro build`, or the Netlify CLI, which sets
+ * CONTEXT=production for `netlify serve` too): a production build (`astro build` sets NODE_ENV)
+ * for an origin, SITE_URL or else URL, that is not this machine. `npm start` builds for
+ * http://localhost and so keeps its local placeholders.
+ */
+export function isProductionBuild(source: Record<string, string | undefined> = env): boolean {
+  const context = source.CONTEXT?.trim();
+  if (source.NETLIFY === 'true') return context === 'production';
+  if (source.NODE_ENV !== 'production' && context !== 'production') return false;
+  const origin = source.SITE_URL?.trim() || source.URL?.trim();
+  if (!origin) return false;
+  try {
+    return !LOOPBACK.test(new URL(origin).hostname);
+  } catch {
+    return true;
+  }
+}
+
+/** What a production build lacks: each required setting that is unset or not an https URL. */
+export function productionSettingProblems(source: Record<string, string | undefined> = env): string[] {
+  return requiredInProduction.flatMap(({ name, use }) => {
+    const value = source[name]?.trim();
+    if (!value) return [`${name} is not set (${use})`];
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      // reported below
+    }
+    return url?.protocol === 'https:' && !url.hostname.endsWith('.example') ? [] : [`${name} must be an https URL, got "${value}" (${use})`];
+  });
+}
+
+/** Fails a production build that would publish a placeholder, naming every missing setting. */
+export function assertProductionSettings(source: Record<string, string | undefined> = env): void {
+  if (!isProductionBuild(source)) return;
+  const problems = productionSettingProblems(source);
+  if (problems.length === 0) return;
+  throw new Error(
+    `This production build is missing public settings (see .env.example):\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
+  );
+}

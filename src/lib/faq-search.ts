@@ -70,6 +70,9 @@ export function initFaqPage(root: Document = document): void {
   input.form?.addEventListener('submit', (event) => {
     event.preventDefault();
     apply(input.value);
+    // The address says what is shown, as it would after the form's own submission.
+    const query = input.value.trim();
+    history.replaceState(null, '', query ? `?q=${encodeURIComponent(query)}${location.hash}` : `${location.pathname}${location.hash}`);
   });
 
   const initial = new URLSearchParams(location.search).get('q');

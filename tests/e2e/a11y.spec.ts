@@ -1,20 +1,24 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures';
+import { htmlcsErrors } from './htmlcs';
 import { routes } from './routes';
 
 for (const viewport of [
   { width: 390, height: 844 },
   { width: 1280, height: 800 },
 ]) {
-  test.describe(`axe at ${viewport.width} px`, () => {
+  test.describe(`axe and HTML_CodeSniffer at ${viewport.width} px`, () => {
     test.use({ viewport });
-    for (const route of [...routes, { path: '/no-such-page' }]) {
+    for (const route of [...routes, { path: '/search?q=mastery' }, { path: '/no-such-page' }]) {
       test(`${route.path} has no violations`, async ({ page }) => {
         await page.goto(route.path);
         await page.waitForLoadState('networkidle');
         const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
         const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-        expect(summary).toEqual([]);
+        expect(summary, 'axe').toEqual([]);
+        // WCAG 2 AA as pa11y checks it by default: errors only.
+        const errors = (await htmlcsErrors(page)).map((e) => `${e.code}: ${e.element}`);
+        expect(errors, 'HTML_CodeSniffer').toEqual([]);
       });
     }
   });

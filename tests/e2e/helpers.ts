@@ -25,3 +25,34 @@ export async function layoutShifts(page: Page): Promise<number[]> {
       }),
   );
 }
+
+/**
+ * A local proxy to the site that sends every HTML document in small pieces with pauses, as a slow
+ * network or a busy browser does, so that the browser paints partial pages. Other answers pass
+ * through whole.
+ */
+export async function startTricklingProxy(origin: string, { chunk = 1024, pauseMs = 15 } = {}): Promise<{ url: string; close: () => Promise<void> }> {
+  const { createServer } = await import('node:http');
+  const server = createServer(async (request, response) => {
+    try {
+      const upstream = await fetch(new URL(request.url ?? '/', origin), { headers: { accept: String(request.headers.accept ?? '*/*') } });
+      const type = upstream.headers.get('content-type') ?? '';
+      const body = Buffer.from(await upstream.arrayBuffer());
+      response.writeHead(upstream.status, { 'content-type': type });
+      if (!type.includes('text/html')) return void response.end(body);
+      for (let offset = 0; offset < body.length; offset += chunk) {
+        response.write(body.subarray(offset, offset + chunk));
+        await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      }
+      response.end();
+    } catch {
+      response.destroy();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

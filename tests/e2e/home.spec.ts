@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures';
-import { enhanced } from './helpers';
+import { enhanced, layoutShifts, startTricklingProxy } from './helpers';
+import { baseURL } from '../../playwright.config';
 
 test.describe('home hero', () => {
   test('headline, sub-line, trust badges and the register call to action', async ({ page }) => {
@@ -61,6 +62,29 @@ test.describe('home hero', () => {
     await expect(page.getByText('Curriculum time just got shorter. The result? Smarter.')).toBeVisible();
     await context.close();
   });
+});
+
+test.describe('nothing moves while the page arrives', () => {
+  // Browsers paint what has arrived. A page painted with half its hero card (centred on the screen,
+  // so each line after moved it up) or half its header row shifted by up to 0.26 in Lighthouse.
+  for (const viewport of [
+    { width: 412, height: 823 },
+    { width: 1280, height: 800 },
+  ]) {
+    test(`the home page at ${viewport.width} px, its HTML sent in 1 KB pieces`, async ({ browser }) => {
+      const proxy = await startTricklingProxy(baseURL);
+      const page = await browser.newPage({ viewport });
+      try {
+        await page.goto(`${proxy.url}/`);
+        await expect(page.locator('[data-hero-card]')).toBeVisible();
+        await page.waitForLoadState('load');
+        expect(await layoutShifts(page)).toEqual([]);
+      } finally {
+        await page.close();
+        await proxy.close();
+      }
+    });
+  }
 });
 
 test.describe('home sections', () => {

@@ -17,4 +17,6 @@ export const routes: Array<{ path: string; heading: RegExp }> = [
   { path: '/webinar-thank-you', heading: /Thank you for registering!/ },
   { path: '/webinar-share', heading: /Share the Revolution!/ },
   { path: '/form', heading: /Form/ },
+  // Not in the specification: the results page of the header's search form.
+  { path: '/search', heading: /^Search$/ },
 ];

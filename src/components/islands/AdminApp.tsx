@@ -110,6 +110,7 @@ function SignInForm({ disabled, notice, onSignedIn }: { disabled: boolean; notic
       <div role="alert">{failure && <p className="mt-4 rounded-lg bg-danger-50 px-3 py-2 text-sm font-medium text-danger-600">{failure}</p>}</div>
       <form className="mt-4 space-y-4" onSubmit={submit} noValidate aria-busy={disabled || busy}>
         <fieldset disabled={disabled || busy} className="space-y-4">
+          <legend className="sr-only">Admin account</legend>
           <TextField label="Username" name="username" required value={username} onChange={setUsername} error={errors.username} autoComplete="username" />
           <div ref={passwordRef}>
             <TextField

@@ -4,6 +4,7 @@
  * sees exactly what is still to fill in.
  */
 import type { EmailData } from '../schemas';
+import { GRADE_PLACEHOLDER, normaliseGrade } from './grade';
 import { normaliseNote } from './note';
 
 export const placeholders = {
@@ -11,7 +12,7 @@ export const placeholders = {
   greetingName: '[Name]',
   parentFullName: '[Your Name]',
   childFullName: "[Child's Name]",
-  childGrade: "[Child's Grade]",
+  childGrade: GRADE_PLACEHOLDER,
   schoolContactName: '[School Contact Name]',
   schoolContactEmail: '[School Administrator Email]',
 } as const;
@@ -73,7 +74,8 @@ export function generateEmail(data: Partial<EmailData>, links: EmailLinks, optio
   const contactEmail = (data.schoolContactEmail ?? '').trim();
   const parent = filled(data.parentFullName, placeholders.parentFullName);
   const child = filled(data.childFullName, placeholders.childFullName);
-  const grade = filled(data.childGrade, placeholders.childGrade);
+  // "5", "Grade 5" and "5th" all read "is in 5th grade"; "K" reads "is in kindergarten".
+  const grade = normaliseGrade(data.childGrade);
 
   const toLine = `${contactName || placeholders.schoolContactName} <${contactEmail || placeholders.schoolContactEmail}>`;
 

@@ -1,34 +1,11 @@
 /**
- * The search UI, loaded the first time the dialog opens. It loads Pagefind's own script
- * (`/pagefind/pagefind.js`, written by the build) at run time and lists titles and excerpts.
+ * The search dialog's behaviour, loaded the first time it opens: results as the visitor types,
+ * Enter follows the first result, "All results" (or Enter with none yet) goes to /search.
  */
-import { renderExcerpt, toRows, type PagefindResultData } from './results';
+import { cleanQuery, loadPagefind, searchRows } from './engine';
+import { renderRow, resultsStatus } from './render';
 
-interface Pagefind {
-  options(options: Record<string, unknown>): Promise<void>;
-  init(): Promise<void>;
-  debouncedSearch(query: string, options?: Record<string, unknown>, ms?: number): Promise<{
-    results: Array<{ id: string; data(): Promise<PagefindResultData> }>;
-  } | null>;
-}
-
-const PAGEFIND_URL = '/pagefind/pagefind.js';
 const MAX_PAGES = 8;
-let pagefind: Promise<Pagefind> | undefined;
-
-function loadPagefind(): Promise<Pagefind> {
-  pagefind ??= (import(/* @vite-ignore */ PAGEFIND_URL) as Promise<Pagefind>).then(async (module) => {
-    // The index is small: searching on the main thread saves the worker's own 12 KB download.
-    await module.options({ excerptLength: 24, noWorker: true });
-    await module.init();
-    return module;
-  });
-  pagefind.catch(() => {
-    pagefind = undefined;
-  });
-  return pagefind;
-}
-
 const started = new WeakSet<HTMLDialogElement>();
 
 export function startSearch(dialog: HTMLDialogElement): void {
@@ -45,46 +22,39 @@ export function startSearch(dialog: HTMLDialogElement): void {
 
   const run = async (query: string) => {
     const ticket = ++latest;
-    const trimmed = query.trim();
+    const trimmed = cleanQuery(query);
     if (!trimmed) {
       list.replaceChildren();
       status.textContent = 'Type to search FAQs, articles and pages.';
       return;
     }
-    let engine: Pagefind;
+    let rows;
     try {
-      engine = await loadPagefind();
+      rows = await searchRows(trimmed, { maxPages: MAX_PAGES, debounce: 150 });
     } catch {
       status.textContent = 'Search is unavailable right now. Please try again later.';
       return;
     }
-    const search = await engine.debouncedSearch(trimmed, {}, 150);
-    if (!search || ticket !== latest) return;
-    const data = await Promise.all(search.results.slice(0, MAX_PAGES).map((result) => result.data()));
-    if (ticket !== latest) return;
-    const rows = toRows(data, trimmed);
+    if (!rows || ticket !== latest) return;
     list.replaceChildren(
       ...rows.map((row) => {
-        const item = template.content.firstElementChild!.cloneNode(true) as HTMLLIElement;
-        const link = item.querySelector<HTMLAnchorElement>('a')!;
-        link.href = row.url;
-        item.querySelector<HTMLElement>('[data-row-title]')!.textContent = row.title;
-        const context = item.querySelector<HTMLElement>('[data-row-context]')!;
-        context.textContent = row.context ?? '';
-        context.hidden = !row.context;
-        renderExcerpt(row.excerpt, item.querySelector<HTMLElement>('[data-row-excerpt]')!);
+        const item = renderRow(template, row);
         // Same-page anchors (an FAQ on the FAQ page) need the dialog out of the way.
-        link.addEventListener('click', () => dialog.close());
+        item.querySelector('a')!.addEventListener('click', () => dialog.close());
         return item;
       }),
     );
-    status.textContent = rows.length ? `Found ${rows.length} results for "${trimmed}"` : `No results found for "${trimmed}"`;
+    status.textContent = resultsStatus(rows.length, trimmed);
   };
 
   input.addEventListener('input', () => void run(input.value));
-  dialog.querySelector('form')?.addEventListener('submit', (event) => {
+  // Enter in the box follows the first result when there is one; otherwise the form goes to /search.
+  input.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' || event.isComposing) return;
+    const first = list.querySelector<HTMLAnchorElement>('a');
+    if (!first) return;
     event.preventDefault();
-    list.querySelector<HTMLAnchorElement>('a')?.click();
+    first.click();
   });
 
   // Arrow keys move between the input and the results.

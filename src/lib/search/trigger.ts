@@ -1,6 +1,6 @@
 /**
- * Opens the site search: the header button, `/` and Ctrl/Cmd+K. Only this small piece loads with
- * every page; the search UI (`./dialog`) and Pagefind's index load the first time it opens.
+ * Opens the site search dialog: the header button, `/` and Ctrl/Cmd+K. Only this small piece loads
+ * with every page; the search UI (`./dialog`) and Pagefind's index load the first time it opens.
  */
 import { openDialog } from '../dialog';
 
@@ -30,7 +30,16 @@ export function initSiteSearch(root: Document = document): void {
     void ui.then((module) => module.startSearch(dialog));
   };
 
-  for (const button of buttons) button.addEventListener('click', () => open(button));
+  for (const button of buttons) {
+    // Without JavaScript the button submits the header's form to /search; with it, it opens the dialog.
+    button.setAttribute('aria-haspopup', 'dialog');
+    button.setAttribute('aria-controls', dialog.id);
+    button.setAttribute('aria-keyshortcuts', '/ Control+K Meta+K');
+    button.addEventListener('click', (event) => {
+      event.preventDefault();
+      open(button);
+    });
+  }
   // In a search field Escape would only clear the text; here it closes the dialog at once.
   dialog.addEventListener('keydown', (event) => {
     if (event.key !== 'Escape') return;
