@@ -4,6 +4,7 @@
  * files, netlify.toml headers and redirects, functions, local Blobs) on http://localhost:${PORT:-8888}.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -58,8 +59,21 @@ if (generatedPassword) {
 
 if (!process.env.CONFIG_ENCRYPTION_KEY) env.CONFIG_ENCRYPTION_KEY = localEncryptionKey();
 
+/** A port nothing holds, for the static server behind netlify serve (another checkout's may hold any fixed one). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port: free } = server.address();
+      server.close(() => resolve(free));
+    });
+  });
+}
+
 const netlify = join(root, 'node_modules', '.bin', 'netlify');
-const child = spawn(netlify, ['serve', '--offline', '--port', String(port)], {
+const staticServerPort = process.env.STATIC_SERVER_PORT || String(await freePort());
+const child = spawn(netlify, ['serve', '--offline', '--port', String(port), '--staticServerPort', staticServerPort], {
   cwd: root,
   env,
   stdio: ['ignore', 'pipe', 'inherit'],

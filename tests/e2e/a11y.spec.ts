@@ -19,6 +19,8 @@ for (const viewport of [
         // WCAG 2 AA as pa11y checks it by default: errors only.
         const errors = (await htmlcsErrors(page)).map((e) => `${e.code}: ${e.element}`);
         expect(errors, 'HTML_CodeSniffer').toEqual([]);
+        // WCAG 1.4.10 (reflow): nothing makes the page scroll sideways; wide tables scroll in their own region.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), 'page width').toBeLessThanOrEqual(viewport.width);
       });
     }
   });

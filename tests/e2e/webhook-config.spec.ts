@@ -240,6 +240,7 @@ test.describe('signed in, at 390 and 1280 px', () => {
         await expect(page.getByRole('tabpanel')).toContainText(ready);
         await expect(page.getByRole('tabpanel').getByRole('status')).toHaveCount(0);
         expect(await axe()).toEqual([]);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${tab}: page width`).toBeLessThanOrEqual(width);
       }
       await page.getByRole('tab', { name: 'Webhooks' }).click();
       await page.getByRole('button', { name: 'Add Webhook' }).click();

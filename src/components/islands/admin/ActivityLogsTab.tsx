@@ -80,7 +80,7 @@ export function ActivityLogsTab() {
       {!logs && !loadError && <p className="text-sm text-muted" role="status">Loading activity…</p>}
       {logs?.length === 0 && <EmptyState title="No webhook activity yet">Deliveries from Calendly will appear here.</EmptyState>}
       {logs && logs.length > 0 && (
-        <div className="overflow-x-auto rounded-card border border-line bg-white" tabIndex={0} role="region" aria-label="Webhook activity table">
+        <div className="relative overflow-x-auto rounded-card border border-line bg-white" tabIndex={0} role="region" aria-label="Webhook activity table">
           <table className="w-full min-w-[40rem] text-left text-sm">
             <thead className="border-b border-line bg-canvas text-xs uppercase tracking-wide text-muted">
               <tr>

@@ -161,7 +161,7 @@ export function FormSubmissionsTab() {
       )}
       {submissions?.length === 0 && <EmptyState title="No submissions to this form yet">What visitors send with it appears here.</EmptyState>}
       {submissions && submissions.length > 0 && (
-        <div className="overflow-x-auto rounded-card border border-line bg-white" tabIndex={0} role="region" aria-label="Form submissions table">
+        <div className="relative overflow-x-auto rounded-card border border-line bg-white" tabIndex={0} role="region" aria-label="Form submissions table">
           <table className="w-full min-w-[44rem] text-left text-sm">
             <caption className="sr-only">
               {page!.total} submission{page!.total === 1 ? '' : 's'} to {page!.forms.find((entry) => entry.purpose === form)?.title}

@@ -83,7 +83,7 @@ export function ImpactTab() {
       {!rows && !loadError && <p className="text-sm text-muted" role="status">Loading the figures…</p>}
       {rows?.length === 0 && <EmptyState title="No school emails in this period">Once parents send their emails, each school shows here.</EmptyState>}
       {rows && rows.length > 0 && (
-        <div className="overflow-x-auto rounded-card border border-line bg-white" tabIndex={0} role="region" aria-label="Impact per school">
+        <div className="relative overflow-x-auto rounded-card border border-line bg-white" tabIndex={0} role="region" aria-label="Impact per school">
           <table className="w-full min-w-[56rem] text-left text-sm">
             <thead className="border-b border-line bg-canvas text-xs uppercase tracking-wide text-muted">
               <tr>

@@ -97,7 +97,7 @@ export function OutboxTab() {
       {!messages && !loadError && <p className="text-sm text-muted" role="status">Loading the outbox…</p>}
       {messages?.length === 0 && <EmptyState title="No school emails yet">Emails parents send from /lead-the-change and /form appear here.</EmptyState>}
       {messages && messages.length > 0 && (
-        <div className="overflow-x-auto rounded-card border border-line bg-white" tabIndex={0} role="region" aria-label="Outbox table">
+        <div className="relative overflow-x-auto rounded-card border border-line bg-white" tabIndex={0} role="region" aria-label="Outbox table">
           <table className="w-full min-w-[48rem] text-left text-sm">
             <thead className="border-b border-line bg-canvas text-xs uppercase tracking-wide text-muted">
               <tr>
