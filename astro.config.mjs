@@ -5,12 +5,13 @@ import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { publicEnv } from './src/config/env.ts';
+import { contentEditor } from './src/lib/content-editor/integration.ts';
 
 // The deployed origin: SITE_URL when given, else the URL Netlify sets, else the production domain.
 const site = publicEnv.siteUrl;
 
 /** Pages that are not for search engines. */
-const unlisted = ['/webhook-config', '/thank-you', '/webinar-thank-you', '/form', '/404', '/blog-post-not-found'];
+const unlisted = ['/webhook-config', '/thank-you', '/webinar-thank-you', '/form', '/404', '/blog-post-not-found', '/content-editor'];
 
 export default defineConfig({
   site,
@@ -24,6 +25,7 @@ export default defineConfig({
     sitemap({
       filter: (page) => !unlisted.some((path) => new URL(page).pathname.replace(/\/$/, '') === path),
     }),
+    contentEditor(),
   ],
   vite: {
     plugins: [tailwindcss()],
