@@ -6,12 +6,13 @@ import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { assertProductionSettings, publicEnv } from './src/config/env.ts';
 import { embedScriptOrigins } from './src/config/forms.ts';
+import { contentEditor } from './src/lib/content-editor/integration.ts';
 
 // The deployed origin: SITE_URL when given, else the URL Netlify sets, else the production domain.
 const site = publicEnv.siteUrl;
 
 /** Pages that are not for search engines (/search only shows results for a query it is given). */
-const unlisted = ['/webhook-config', '/thank-you', '/webinar-thank-you', '/form', '/404', '/blog-post-not-found', '/search'];
+const unlisted = ['/webhook-config', '/thank-you', '/webinar-thank-you', '/form', '/404', '/blog-post-not-found', '/search', '/content-editor'];
 
 export default defineConfig({
   site,
@@ -34,6 +35,7 @@ export default defineConfig({
     sitemap({
       filter: (page) => !unlisted.some((path) => new URL(page).pathname.replace(/\/$/, '') === path),
     }),
+    contentEditor(),
   ],
   // No content has code blocks; Shiki's inline colours would need 'unsafe-inline' styles (and the
   // build warns about it each time).

@@ -11,6 +11,8 @@ export const fakeUrls = {
   hubspot: `http://127.0.0.1:${fakePorts.hubspot}`,
   calendly: `http://127.0.0.1:${fakePorts.calendly}`,
 };
+/** `npm run edit` (dev server and decap-server) for tests/e2e/content-editor.spec.ts, in a copy of the project. */
+export const editorPorts = { dev: port + 50, backend: port + 51 };
 export const e2eAdminPassword = process.env.ADMIN_PASSWORD || 'e2e-admin-password';
 
 const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } };
@@ -68,6 +70,8 @@ export default defineConfig({
             HUBSPOT_FORMS_BASE_PATH: fakeUrls.hubspot,
             HUBSPOT_RETRY_BASE_MS: '50',
             CALENDLY_BASE_URL: fakeUrls.calendly,
+            // /content-editor boots Decap with the GitHub backend (nothing is fetched before sign-in).
+            DECAP_REPO: 'masteryparents/site',
             // The e2e build reads the committed sample posts and form definitions; the HubSpot
             // loaders have their own tests.
             BLOG_SOURCE: 'local',

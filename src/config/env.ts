@@ -49,6 +49,22 @@ export const publicEnv = {
     toolkit: read('PUBLIC_HUBSPOT_FORM_TOOLKIT', 'c2e4a6b8-7f9b-4d1e-b5f7-9c1d3e5a7b08'),
   },
   /**
+   * The content editor (/content-editor, Decap CMS). On the deployed site it signs staff in with
+   * GitHub and opens a pull request per change against `repo`'s `branch`; `npm run edit` uses
+   * the local file-system backend (decap-server on `localBackendPort`) instead.
+   */
+  contentEditor: {
+    /** "owner/name" of the GitHub repository; the editor says it is not configured without one. */
+    repo: read('DECAP_REPO', ''),
+    branch: read('DECAP_BRANCH', 'main'),
+    /** The OAuth provider: Netlify's by default; an external one's origin otherwise. */
+    authBaseUrl: read('DECAP_BASE_URL', 'https://api.netlify.com').replace(/\/+$/, ''),
+    authEndpoint: read('DECAP_AUTH_ENDPOINT', 'auth'),
+    /** The site name Netlify's OAuth provider knows the site by (deploy previews have other hosts). */
+    siteDomain: read('DECAP_SITE_DOMAIN', ''),
+    localBackendPort: Number(read('DECAP_SERVER_PORT', '8081')),
+  },
+  /**
    * Forms shown with HubSpot's embed instead of the native form, by purpose, comma-separated
    * (e.g. "partnership,contact"). Every other form is rendered by the site itself.
    */

@@ -75,6 +75,13 @@ describe('content schemas', () => {
       field: 'order',
     },
     {
+      name: 'an FAQ whose question is over 200 characters',
+      path: 'content/faqs/broken-long-question.mdx',
+      contents: `---\nquestion: "Why ${'so '.repeat(70)}long?"\ncategory: how-it-works\norder: 1\n---\n\nAn answer.\n`,
+      file: 'broken-long-question.mdx',
+      field: 'question',
+    },
+    {
       name: 'a blog post with a date that is not a date',
       path: 'content/blog/broken-date.mdx',
       contents: '---\ntitle: A broken post\nexcerpt: An excerpt that is long enough to pass the rule.\npublishedAt: someday\n---\n\nText.\n',
@@ -85,6 +92,13 @@ describe('content schemas', () => {
       name: 'a statistic with both a target and a text',
       path: 'content/stats.yaml',
       contents: '- id: both\n  group: home-stats\n  target: 5\n  text: "5"\n  label: a broken statistic\n  order: 1\n',
+      file: 'stats.yaml',
+      field: 'target',
+    },
+    {
+      name: 'a statistic without a number or a text',
+      path: 'content/stats.yaml',
+      contents: '- id: no-figure\n  group: home-stats\n  label: a statistic without its figure\n  order: 1\n',
       file: 'stats.yaml',
       field: 'target',
     },

@@ -1,0 +1,243 @@
+/**
+ * What the content editor (/content-editor, Decap CMS) edits: for each collection of
+ * src/content.config.ts, where its files are and the words editors see. The rules of every field
+ * (required, limits, options, patterns) are not written here: ./config.ts derives them from the
+ * collection's zod schema, so the editor refuses what the build would refuse.
+ */
+import type { collections } from '../../content.config';
+
+export type CollectionName = keyof typeof collections;
+
+/** How one schema field is shown. The widget is derived from the schema unless given. */
+export interface FieldCopy {
+  label: string;
+  hint?: string;
+  /** `text` for a long string; `image` for a poster under /media (uploads go to public/media). */
+  widget?: 'text' | 'image';
+  /** For a `reference()` field: the collection and file it points into. */
+  relation?: { collection: string; file: string; valueField: string; displayField: string };
+  /** For a list of strings: how one item is called. */
+  itemLabel?: string;
+}
+
+/** Rules across the fields of one list item, which no single field's pattern can express. */
+export interface ItemRules {
+  /** Exactly one field of each group must be filled (zod `.refine` on the collection). */
+  exactlyOneOf?: string[][];
+}
+
+interface Fields {
+  /** The schema's fields, in the order the editor shows them and writes them. */
+  fields: Record<string, FieldCopy>;
+  /** Schema fields the editor leaves out, each with the reason (derived at build, say). */
+  omit?: Record<string, string>;
+}
+
+/** One MDX file per entry, front matter from the schema, the body as markdown. */
+export interface FolderCollection extends Fields {
+  kind: 'folder';
+  name: string;
+  collection: CollectionName;
+  label: string;
+  labelSingular: string;
+  description: string;
+  folder: string;
+  /** The field the file name (the entry's id and anchor) is made from. */
+  identifierField: string;
+  body: { label: string; hint: string };
+  /** Where the entry shows on the site ("View Live"), e.g. "faqs#{{slug}}" (the file name is the FAQ's anchor). */
+  previewPath?: string;
+  /** Fields the entry list can be sorted and grouped by. */
+  sortableFields?: string[];
+  groupBy?: { label: string; field: string };
+}
+
+/** A YAML file holding a list of entries (Astro's `file()` loader), one Decap file each. */
+export interface ListFile extends Fields {
+  name: string;
+  collection: CollectionName;
+  label: string;
+  labelSingular: string;
+  file: string;
+  /** What a collapsed item shows, e.g. "{{fields.id}}". */
+  summary: string;
+  itemRules?: ItemRules;
+}
+
+export interface ListFilesCollection {
+  kind: 'list-files';
+  name: string;
+  label: string;
+  description: string;
+  files: ListFile[];
+}
+
+export type EditorCollection = FolderCollection | ListFilesCollection;
+
+const idCopy: FieldCopy = {
+  label: 'Id',
+  hint: 'Lower-case words joined by hyphens, unique in this file, e.g. "two-hours-a-day". Pages link to it: change it only for a new entry.',
+};
+const orderCopy: FieldCopy = { label: 'Order', hint: 'Position in its list, 1 first.' };
+const mediaUrlHint = 'A path under /media (e.g. /media/story.mp4) or a full https:// address.';
+
+const videoFields: Record<string, FieldCopy> = {
+  id: idCopy,
+  title: { label: 'Title' },
+  description: { label: 'Description', widget: 'text' },
+  mp4Url: { label: 'Video (mp4)', hint: mediaUrlHint },
+  thumbnailUrl: { label: 'Poster', hint: 'The image shown before the video plays.', widget: 'image' },
+  youtubeUrl: { label: 'YouTube link', hint: 'Optional: when set, the card opens the YouTube player instead of playing the mp4.' },
+};
+
+/** A collection of one YAML list file, named and labelled as the file. */
+function listFile(description: string, file: ListFile): ListFilesCollection {
+  return { kind: 'list-files', name: file.name, label: file.label, description, files: [file] };
+}
+
+export const editorCollections: EditorCollection[] = [
+  {
+    kind: 'folder',
+    name: 'faqs',
+    collection: 'faqs',
+    label: 'FAQs',
+    labelSingular: 'FAQ',
+    description: 'The questions on /faqs. The file name (and the link to the question) is made from the question when it is created.',
+    folder: 'content/faqs',
+    identifierField: 'question',
+    fields: {
+      question: { label: 'Question', hint: 'As a parent would ask it, e.g. "What does a school day look like?"' },
+      category: {
+        label: 'Category',
+        hint: 'The accordion section it appears in (FAQ categories).',
+        relation: { collection: 'faqCategories', file: 'faqCategories', valueField: 'id', displayField: 'name' },
+      },
+      order: { ...orderCopy, hint: 'Position within its category, 1 first.' },
+    },
+    body: { label: 'Answer', hint: 'Markdown: bold, italic, links, lists. No { } or < characters (the answer is compiled as MDX).' },
+    previewPath: 'faqs#{{slug}}',
+    sortableFields: ['order', 'question'],
+    groupBy: { label: 'Category', field: 'category' },
+  },
+  listFile('The sections of the /faqs accordion, in order.', {
+    name: 'faqCategories',
+    collection: 'faqCategories',
+    label: 'FAQ categories',
+    labelSingular: 'Category',
+    file: 'content/faq-categories.yaml',
+    summary: '{{fields.order}}. {{fields.name}}',
+    fields: {
+      id: { ...idCopy, hint: 'Lower-case words joined by hyphens, e.g. "how-it-works". FAQs name their category by it.' },
+      name: { label: 'Name', hint: 'The accordion heading, e.g. "How It Works".' },
+      order: orderCopy,
+    },
+  }),
+  listFile('The figures of the home page bands and /why-this-matters. Give a number to count up to, or a text shown as it is.', {
+    name: 'stats',
+    collection: 'stats',
+    label: 'Statistics',
+    labelSingular: 'Statistic',
+    file: 'content/stats.yaml',
+    summary: '{{fields.group}}: {{fields.prefix}}{{fields.target}}{{fields.text}}{{fields.suffix}} {{fields.label}}',
+    itemRules: { exactlyOneOf: [['target', 'text']] },
+    fields: {
+      id: idCopy,
+      group: { label: 'Band', hint: 'Which band shows it: the home "stats" band, the home results or /why-this-matters.' },
+      target: { label: 'Number', hint: 'Counts up from 0 to this number, e.g. 85. Leave empty when the figure is a text.' },
+      text: { label: 'Text', hint: 'Shown as it is, e.g. "2x" or "1-2". Leave empty when the figure is a number.' },
+      prefix: { label: 'Before the figure', hint: 'e.g. "Top " or "1 in ".' },
+      suffix: { label: 'After the figure', hint: 'e.g. "%".' },
+      label: { label: 'Line under the figure', hint: 'e.g. "of 8th graders are proficient in math".' },
+      source: { label: 'Source', hint: 'Where the figure comes from, shown in small print.' },
+      order: { ...orderCopy, hint: 'Position within its band, 1 first.' },
+    },
+  }),
+  listFile('The small cards (icon, title, one paragraph) of the home page, /nominate-school, /partnership-form and /resources.', {
+    name: 'cards',
+    collection: 'cards',
+    label: 'Cards',
+    labelSingular: 'Card',
+    file: 'content/cards.yaml',
+    summary: '{{fields.group}}: {{fields.title}}',
+    fields: {
+      id: idCopy,
+      group: { label: 'Band', hint: 'Which band of which page shows it.' },
+      icon: { label: 'Icon' },
+      title: { label: 'Title' },
+      body: { label: 'Text', widget: 'text' },
+      order: { ...orderCopy, hint: 'Position within its band, 1 first.' },
+    },
+  }),
+  listFile('The recorded webinars of /events-webinars.', {
+    name: 'webinars',
+    collection: 'webinars',
+    label: 'Webinars',
+    labelSingular: 'Webinar',
+    file: 'content/webinars.yaml',
+    summary: '{{fields.title}}',
+    fields: {
+      id: idCopy,
+      title: { label: 'Title' },
+      duration: { label: 'Length (minutes)', hint: 'e.g. 48.' },
+      views: { label: 'Views', hint: 'As shown on the card, e.g. "2.3k".' },
+      category: { label: 'Category', hint: 'e.g. "Parent Webinar".' },
+      description: { label: 'Description', widget: 'text' },
+      videoUrl: { label: 'Video (mp4)', hint: mediaUrlHint },
+      thumbnail: { label: 'Poster', widget: 'image' },
+      publishedDate: { label: 'Published' },
+      featured: { label: 'Featured' },
+    },
+  }),
+  {
+    kind: 'list-files',
+    name: 'videos',
+    label: 'Videos',
+    description: 'Parent and student stories of the home page and /real-stories.',
+    files: [
+      {
+        name: 'parentVideos',
+        collection: 'parentVideos',
+        label: 'Parent videos',
+        labelSingular: 'Parent video',
+        file: 'content/videos/parents.yaml',
+        summary: '{{fields.order}}. {{fields.title}}',
+        fields: { ...videoFields, createdAt: { label: 'Recorded' }, order: orderCopy },
+      },
+      {
+        name: 'studentVideos',
+        collection: 'studentVideos',
+        label: 'Student videos',
+        labelSingular: 'Student video',
+        file: 'content/videos/students.yaml',
+        summary: '{{fields.order}}. {{fields.title}}',
+        fields: { ...videoFields, order: orderCopy },
+      },
+    ],
+  },
+  {
+    kind: 'folder',
+    name: 'blog',
+    collection: 'blog',
+    label: 'Blog posts (local)',
+    labelSingular: 'Blog post',
+    description:
+      'content/blog: the posts the site shows when it is built without HubSpot (BLOG_SOURCE=local or no HUBSPOT_ACCESS_TOKEN). With HubSpot, posts are written in HubSpot.',
+    folder: 'content/blog',
+    identifierField: 'title',
+    fields: {
+      title: { label: 'Title' },
+      excerpt: { label: 'Excerpt', hint: 'One or two sentences for cards and the search-engine description.', widget: 'text' },
+      publishedAt: { label: 'Published' },
+      tags: { label: 'Tags', itemLabel: 'Tag', hint: 'e.g. "Mastery Learning"; at most 8.' },
+      featuredImage: { label: 'Image', hint: 'Optional.', widget: 'image' },
+      category: { label: 'Category', hint: 'e.g. "Research".' },
+    },
+    omit: {
+      sourceId: 'set by the loader (the file name)',
+      content: 'the body below, rendered by the loader',
+      readTime: 'computed by the loader from the body',
+    },
+    body: { label: 'Text', hint: 'Markdown. No { } or < characters (the post is compiled as MDX).' },
+    sortableFields: ['publishedAt', 'title'],
+  },
+];

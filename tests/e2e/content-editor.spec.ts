@@ -1,0 +1,286 @@
+/**
+ * The content editor (/content-editor, Decap CMS). The editing tests run `npm run edit` in a copy
+ * of the project (./editor-workspace.ts): what an editor saves through the UI is checked on disk
+ * and by a build of the copy. The last tests check the production page served by `npm start`.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { load } from 'js-yaml';
+import { editorPorts } from '../../playwright.config';
+import { expect as baseExpect, test } from './fixtures';
+import { startEditorWorkspace, type EditorWorkspace } from './editor-workspace';
+
+// The tests drive one editor in turn. Under the dev server Decap's modules load one by one, so a
+// visit takes seconds; a wide window shows the preview beside the form.
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
+test.use({ viewport: { width: 1440, height: 900 }, screenshot: 'only-on-failure' });
+const expect = baseExpect.configure({ timeout: 20_000 });
+
+let editor: EditorWorkspace;
+let originalStats: unknown[];
+
+const faqFile = 'content/faqs/what-does-the-end-to-end-test-ask.mdx';
+const statsFile = 'content/stats.yaml';
+const newStat = { id: 'e2e-figure', group: 'home-results', target: 12, suffix: '%', label: 'of families changed this through the editor', order: 4 };
+
+test.beforeAll(async () => {
+  editor = await startEditorWorkspace(editorPorts);
+  originalStats = load(editor.read(statsFile)) as unknown[];
+});
+
+test.afterAll(async () => {
+  await editor?.stop();
+});
+
+/** Opens the editor and signs in to the local backend (decap-server). */
+async function signIn(page: Page): Promise<void> {
+  page.on('dialog', (dialog) => dialog.accept());
+  await page.goto(editor.url);
+  // The dev server's first visit optimises Decap's dependencies and reloads the page once.
+  await page.getByRole('button', { name: 'Login' }).click({ timeout: 90_000 });
+  await expect(page.getByRole('link', { name: 'FAQs' }).first()).toBeVisible();
+}
+
+/** A fresh load of the editor at a route: a hash change alone can race Decap's own navigation after a save. */
+async function open(page: Page, hash: string): Promise<void> {
+  await page.goto('about:blank');
+  await page.goto(`${editor.url}#/${hash}`);
+}
+
+/** The statistics file, once its entries are in the editor (an "Add" before that is lost when they arrive). */
+async function openStats(page: Page, count = originalStats.length): Promise<void> {
+  await open(page, 'collections/stats/entries/stats');
+  await expect(page.getByText(`${count} statistics`, { exact: true })).toBeVisible();
+}
+
+async function publish(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await page.getByRole('menuitem', { name: 'Publish now' }).click();
+}
+
+async function expectSaved(page: Page): Promise<void> {
+  await expect(page.getByText('Changes saved')).toBeVisible();
+}
+
+/** Fills in a new FAQ's form; `question` left out to leave it empty. */
+async function fillFaq(page: Page, faq: { question?: string; category: string; order: number; answer: string }): Promise<void> {
+  if (faq.question !== undefined) await page.getByLabel('Question').fill(faq.question);
+  await page.getByLabel('Category').click();
+  await page.getByRole('option', { name: faq.category }).click();
+  await page.getByLabel('Order').fill(String(faq.order));
+  await page.locator('[contenteditable="true"]').click();
+  await page.keyboard.type(faq.answer);
+}
+
+/** A field of the last statistic of the list (a new one is added last, opened); optional ones are labelled "… (optional)". */
+function lastStat(page: Page) {
+  return { field: (label: string) => page.getByLabel(new RegExp(`^${label}(\\s+\\(optional\\))?$`)).last() };
+}
+
+/** The buttons of a list item, found by the summary it shows when collapsed: open it, remove it. */
+function listItem(page: Page, summary: string | RegExp) {
+  const topBar = page.getByText(summary).locator('xpath=preceding-sibling::*[1]');
+  return { toggle: topBar.getByRole('button').first(), remove: topBar.getByRole('button').last() };
+}
+
+test('an FAQ and a statistic created in the editor are written as the build reads them', async ({ page }) => {
+  await signIn(page);
+
+  await open(page, 'collections/faqs/new');
+  await fillFaq(page, { question: 'What does the end-to-end test ask?', category: 'Advocacy & Getting Involved', order: 9, answer: 'An answer written in the editor.' });
+  await publish(page);
+  await expectSaved(page);
+  await expect.poll(() => editor.exists(faqFile)).toBe(true);
+  expect(editor.read(faqFile)).toBe(
+    '---\nquestion: What does the end-to-end test ask?\ncategory: advocacy\norder: 9\n---\nAn answer written in the editor.\n',
+  );
+
+  await openStats(page);
+  await page.getByRole('button', { name: /Add statistic/ }).click();
+  const stat = lastStat(page);
+  await stat.field('Id').fill(newStat.id);
+  await stat.field('Band').click();
+  await page.getByRole('option', { name: newStat.group, exact: true }).click();
+  await stat.field('Number').fill(String(newStat.target));
+  await stat.field('After the figure').fill(newStat.suffix);
+  await stat.field('Line under the figure').fill(newStat.label);
+  await stat.field('Order').fill(String(newStat.order));
+  await publish(page);
+  await expectSaved(page);
+  await expect.poll(() => load(editor.read(statsFile))).toEqual([...originalStats, newStat]);
+  // Key order, quoting and no empty fields, as written by hand.
+  expect(editor.read(statsFile)).toContain(
+    '- id: e2e-figure\n  group: home-results\n  target: 12\n  suffix: "%"\n  label: of families changed this through the editor\n  order: 4\n',
+  );
+});
+
+test('editing them changes the same files', async ({ page }) => {
+  await signIn(page);
+
+  await open(page, 'collections/faqs/entries/what-does-the-end-to-end-test-ask');
+  await expect(page.getByLabel('Question')).toHaveValue('What does the end-to-end test ask?');
+  await page.getByLabel('Question').fill('What does the end-to-end test ask now?');
+  await publish(page);
+  await expectSaved(page);
+  await expect.poll(() => editor.read(faqFile)).toContain('question: What does the end-to-end test ask now?\n');
+
+  await openStats(page, originalStats.length + 1);
+  await listItem(page, `home-results: 12% ${newStat.label}`).toggle.click();
+  await lastStat(page).field('Line under the figure').fill('of families edited this through the editor');
+  await publish(page);
+  await expectSaved(page);
+  await expect
+    .poll(() => load(editor.read(statsFile)))
+    .toEqual([...originalStats, { ...newStat, label: 'of families edited this through the editor' }]);
+});
+
+test('the build accepts the saved files and shows the changes on /faqs and the home page', async () => {
+  test.setTimeout(240_000);
+  const build = await editor.build();
+  expect(build.output).not.toMatch(/does not match collection schema/);
+  expect(build.ok, build.output.slice(-2000)).toBe(true);
+  const faqs = build.page('/faqs');
+  expect(faqs).toContain('What does the end-to-end test ask now?');
+  // The page counts the questions, the new one included.
+  expect(faqs).toContain(`${editor.list('content/faqs').length} Questions Answered`);
+  expect(build.page('/')).toContain('of families edited this through the editor');
+});
+
+test('deleting them removes the FAQ file and the statistic', async ({ page }) => {
+  await signIn(page);
+
+  await open(page, 'collections/faqs/entries/what-does-the-end-to-end-test-ask');
+  await expect(page.getByLabel('Question')).toHaveValue('What does the end-to-end test ask now?');
+  await page.getByRole('button', { name: 'Delete entry' }).click();
+  await expect.poll(() => editor.exists(faqFile)).toBe(false);
+
+  await openStats(page, originalStats.length + 1);
+  await listItem(page, 'home-results: 12% of families edited this through the editor').remove.click();
+  await publish(page);
+  await expectSaved(page);
+  await expect.poll(() => load(editor.read(statsFile))).toEqual(originalStats);
+});
+
+test('bad input is refused in the editor with the field named', async ({ page }) => {
+  await signIn(page);
+
+  // An empty required field.
+  await open(page, 'collections/faqs/new');
+  await fillFaq(page, { category: 'How It Works', order: 3, answer: 'An answer without a question.' });
+  await publish(page);
+  await expect(page.getByText('Question is required.')).toBeVisible();
+
+  // An over-long question, and an answer the MDX compiler would choke on.
+  await page.getByLabel('Question').fill(`Why ${'so '.repeat(70)}long?`);
+  await page.locator('[contenteditable="true"]').click();
+  await page.keyboard.type(' Use {curly} braces.');
+  await publish(page);
+  await expect(page.getByText("Question didn't match the pattern: 8 to 200 characters.")).toBeVisible();
+  await expect(page.getByText(/Answer didn't match the pattern: no \{ \} or </)).toBeVisible();
+
+  // An FAQ committed by hand in a category that does not exist.
+  editor.write('content/faqs/e2e-unknown-category.mdx', '---\nquestion: Which category is this in?\ncategory: no-such-topic\norder: 1\n---\nNone of them.\n');
+  await open(page, 'collections/faqs/entries/e2e-unknown-category');
+  await expect(page.getByLabel('Order')).toHaveValue('1');
+  await page.getByLabel('Order').fill('2');
+  await publish(page);
+  await expect(page.getByText(/Category didn't match the pattern: one of: how-it-works, /)).toBeVisible();
+  expect(editor.read('content/faqs/e2e-unknown-category.mdx')).toContain('order: 1\n');
+  // Committed as it is, the file fails the build, which names the entry and the field.
+  const build = await editor.build();
+  expect(build.ok).toBe(false);
+  expect(build.output).toContain('entry "e2e-unknown-category" in collection "faqs" (field: category)');
+  expect(build.output).toContain('content/faqs/e2e-unknown-category.mdx names an unknown category "no-such-topic"');
+
+  // A statistic without a number (or a text).
+  await openStats(page);
+  await page.getByRole('button', { name: /Add statistic/ }).click();
+  const stat = lastStat(page);
+  await stat.field('Id').fill('e2e-no-number');
+  await stat.field('Band').click();
+  await page.getByRole('option', { name: 'home-stats', exact: true }).click();
+  await stat.field('Line under the figure').fill('a figure nobody gave');
+  await stat.field('Order').fill('7');
+  await publish(page);
+  await expect(page.getByText(`Statistic ${originalStats.length + 1} ("e2e-no-number"): fill in "Number" or "Text".`)).toBeVisible();
+  expect(load(editor.read(statsFile))).toEqual(originalStats);
+});
+
+test('the previews show an FAQ as the accordion and statistics as cards, and pass axe', async ({ page }) => {
+  await signIn(page);
+  const preview = page.frameLocator('#preview-pane');
+
+  await open(page, 'collections/faqs/entries/what-is-the-mastery-threshold');
+  await expect(preview.getByRole('heading', { level: 3, name: 'What score counts as mastery?' })).toBeVisible();
+  await expect(preview.getByRole('heading', { level: 2, name: 'Personalization, Curriculum & Academic Progress' })).toBeVisible();
+  await expect(preview.locator('.rich-text')).toContainText('90%');
+  await page.screenshot({ path: test.info().outputPath('faq-preview.png') });
+  const faqResults = await new AxeBuilder({ page }).include(['#preview-pane', '[data-preview]']).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  expect(faqResults.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+
+  await openStats(page);
+  await expect(preview.locator('[data-stat="math-proficient"]')).toContainText('26%');
+  await expect(preview.locator('[data-stat="double-growth"]')).toContainText('2x');
+  const statsResults = await new AxeBuilder({ page }).include(['#preview-pane', '[data-preview]']).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  expect(statsResults.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+});
+
+test.describe('the production page', () => {
+  /** A style directive for style elements that lets inline ones in, as Decap's emotion styles need. */
+  const inlineStyles = /(?:^|;)\s*style-src(?:-elem)? [^;]*'unsafe-inline'/;
+
+  test('boots Decap with the GitHub backend under its own policy, and no other page loads it', async ({ page, consoleErrors, request, baseURL }) => {
+    // Everything comes from this site: no script or style from a CDN.
+    const elsewhere: string[] = [];
+    page.on('request', (sent) => {
+      const url = new URL(sent.url());
+      if (!['data:', 'blob:'].includes(url.protocol) && url.origin !== new URL(baseURL!).origin) elsewhere.push(sent.url());
+    });
+    const response = await page.goto('/content-editor');
+    await page.waitForLoadState('networkidle');
+    expect(response?.status()).toBe(200);
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');
+    await expect(page.getByRole('button', { name: 'Login with GitHub' })).toBeVisible({ timeout: 30_000 });
+    // Decap's run-time styles and its configuration check run under the page's policy.
+    expect(consoleErrors.filter((error) => /Content-Security-Policy/.test(error))).toEqual([]);
+    const policy = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content');
+    expect(policy).toMatch(inlineStyles);
+    expect(policy).toMatch(/script-src 'self' [^;]*'unsafe-eval'/);
+    expect(policy).toMatch(/connect-src [^;]*https:\/\/api\.github\.com/);
+    expect(elsewhere).toEqual([]);
+    expect((await request.get('/content-editor/')).status()).toBe(200);
+    expect((await request.get('/content-editor')).headers()['x-robots-tag']).toBe('noindex, nofollow');
+
+    // Decap is the editor's alone: none of its scripts loads on the pages visitors see.
+    const loadedScripts = () =>
+      page.evaluate(() =>
+        (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+          .filter((entry) => entry.name.endsWith('.js'))
+          .map((entry) => ({ url: new URL(entry.name).pathname, size: entry.decodedBodySize })),
+      );
+    const editorOnly = (await loadedScripts()).filter((script) => script.size > 300_000 || script.url.includes('content-editor')).map((script) => script.url);
+    expect(editorOnly.length).toBeGreaterThan(0);
+    for (const path of ['/', '/faqs', '/lead-the-change', '/webhook-config']) {
+      await page.goto(path);
+      await page.waitForLoadState('networkidle');
+      expect((await loadedScripts()).map((script) => script.url).filter((url) => editorOnly.includes(url))).toEqual([]);
+      // Nor does its looser policy.
+      const pagePolicy = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content');
+      expect(pagePolicy).not.toMatch(/'unsafe-eval'|api\.github\.com/);
+      expect(pagePolicy).not.toMatch(inlineStyles);
+    }
+
+    // Neither search engines nor the site search list it.
+    const sitemap = await (await request.get('/sitemap-0.xml')).text();
+    expect(sitemap).toContain('/faqs');
+    expect(sitemap).not.toContain('/content-editor');
+    const search = (term: string) =>
+      page.evaluate(async (query) => {
+        const pagefind = await import(/* @vite-ignore */ `${location.origin}/pagefind/pagefind.js`);
+        const { results } = await pagefind.search(query);
+        return Promise.all(results.map(async (result: { data(): Promise<{ url: string }> }) => (await result.data()).url)) as Promise<string[]>;
+      }, term);
+    expect((await search('school')).length).toBeGreaterThan(0);
+    expect((await search('content editor')).filter((url) => url.includes('content-editor'))).toEqual([]);
+  });
+});
