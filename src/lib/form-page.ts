@@ -4,7 +4,6 @@
  * after a referSchool submission runs the email flow.
  */
 import { formPageTypes, type FormPageType } from '../config/forms';
-import { referralTrackingSchema } from './schemas';
 import { emailFlowOptionsFrom, listenForEmailForm } from './email/flow';
 import { emailMessages } from './email/messages';
 import type { SubmittedDetail as EmbedSubmittedDetail } from './hubspot-embed';
@@ -22,8 +21,12 @@ export function ambassadorIdOf(value: string | null): string | undefined {
   return id && id.length <= 100 ? id : undefined;
 }
 
-/** Posts the referral to `{host}/api/referal-tracking`; a failure is only logged (§7). */
+/**
+ * Posts the referral to `{host}/api/referal-tracking`; a failure is only logged (§7). Its schema
+ * (with zod) loads only when a referral is sent, so the page's first load does not carry it.
+ */
 export async function trackReferral(host: string, ambassadorId: string, referralType: FormPageType, formDetails?: Record<string, string>): Promise<void> {
+  const { referralTrackingSchema } = await import('./schemas');
   const payload = referralTrackingSchema.safeParse({ ambassadorId, referralType, formDetails });
   if (!payload.success) {
     console.warn('Referral not tracked: invalid payload');

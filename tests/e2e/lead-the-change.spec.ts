@@ -43,3 +43,28 @@ test.describe('/lead-the-change', () => {
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
   });
 });
+
+// Issue 13: the pages with the email form load no React and at most 25 KB of compressed
+// JavaScript until the parent touches the form; the dialog's code comes then.
+for (const path of ['/lead-the-change', '/form?type=referSchool']) {
+  test(`${path}: at most 25 KB of compressed JavaScript on the first load, the dialog's code on first touch`, async ({ page }) => {
+    const { gzipSync } = await import('node:zlib');
+    const scripts = new Map<string, number>();
+    page.on('response', async (response) => {
+      if (response.request().resourceType() !== 'script') return;
+      const body = await response.body().catch(() => undefined);
+      if (body) scripts.set(response.url(), gzipSync(body, { level: 9 }).length);
+    });
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+    const firstLoad = [...scripts.values()].reduce((sum, size) => sum + size, 0);
+    expect(scripts.size).toBeGreaterThan(0);
+    expect(firstLoad, [...scripts.keys()].join('\n')).toBeLessThanOrEqual(25 * 1024);
+    const before = new Set(scripts.keys());
+
+    const form = page.locator('native-form[data-purpose] form').first();
+    await form.getByRole('textbox').first().focus();
+    await page.waitForLoadState('networkidle');
+    await expect.poll(() => [...scripts.keys()].filter((url) => !before.has(url)).length).toBeGreaterThan(0);
+  });
+}

@@ -11,7 +11,6 @@ import type { SubmittedDetail as EmbedSubmittedDetail } from '../hubspot-embed';
 import type { SubmittedDetail as NativeSubmittedDetail } from '../forms/enhance';
 import type { SubmittedValues } from '../hubspot-values';
 import type { DraftAnswer } from '../../stores/emailDraft';
-import { readEmailSubmission } from './submission';
 import type { EmailLinks } from './template';
 
 export interface EmailFlowOptions {
@@ -28,8 +27,12 @@ let dialog: Promise<typeof import('./dialog-entry')> | undefined;
 /** Starts loading the dialog (once). */
 export const loadEmailDialog = () => (dialog ??= import('./dialog-entry'));
 
-/** The draft of an embed's submission, made in the browser; the platform cannot send it. */
-export function draftFromValues(values: SubmittedValues, links: EmailLinks): DraftAnswer | undefined {
+/**
+ * The draft of an embed's submission, made in the browser; the platform cannot send it. Its
+ * reader (with zod) loads only here, so the site's own forms do not carry it on the first load.
+ */
+export async function draftFromValues(values: SubmittedValues, links: EmailLinks): Promise<DraftAnswer | undefined> {
+  const { readEmailSubmission } = await import('./submission');
   try {
     const { data } = readEmailSubmission(values);
     return { id: '', token: '', data, links, note: '', wantsPlatformSend: false };
@@ -58,7 +61,7 @@ export function listenForEmailForm(root: HTMLElement, options: EmailFlowOptions)
     const { formId, values } = (event as CustomEvent<EmbedSubmittedDetail>).detail;
     if (formId !== options.formId) return;
     options.onSubmission?.(values);
-    void show(draftFromValues(values, options.links));
+    void draftFromValues(values, options.links).then(show);
   };
   // The parent has started: load the dialog now, so it opens the moment the form is accepted.
   const warm = () => void loadEmailDialog();
