@@ -60,6 +60,7 @@ async function dialogDelay(browser, base, path, scope) {
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
+  const loadedAt = Date.now();
   const form = page.locator(`${scope} form[data-native-form]`);
   await form.scrollIntoViewIfNeeded();
   const fill = async (label, value) => form.getByLabel(label).fill(value);
@@ -73,8 +74,11 @@ async function dialogDelay(browser, base, path, scope) {
   if (await form.getByLabel(/Your role to the student/).count()) await form.getByLabel(/Your role to the student/).selectOption('Parent');
   for (const label of [/^City/, /^State/]) if (await form.getByLabel(label).count()) await fill(label, 'Austin');
   await form.getByLabel("I'll send it myself").check();
+  // As a person would: the forms quietly refuse what is sent sooner than FORMS_MIN_FILL_MS (2 s).
+  await page.waitForTimeout(Math.max(0, 2500 - (Date.now() - loadedAt)));
   await page.evaluate(() => {
-    window.__dialogOpenedAt = new Promise((resolve) => {
+    window.__dialogOpenedAt = new Promise((resolve, reject) => {
+      setTimeout(() => reject(new Error('the dialog did not open within 20 s')), 20_000);
       new MutationObserver((_, observer) => {
         if (document.querySelector('dialog[open]')) {
           observer.disconnect();
