@@ -5,7 +5,7 @@ import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-a
 import { buttonClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
-import { EmptyState, StatusBadge } from './fields';
+import { EmptyState, StatusBadge, ScrollTable, tableHeadClass, LoadOlder } from './fields';
 
 interface Page {
   logs: WebhookLog[];
@@ -80,54 +80,46 @@ export function ActivityLogsTab() {
       {!logs && !loadError && <p className="text-sm text-muted" role="status">Loading activity…</p>}
       {logs?.length === 0 && <EmptyState title="No webhook activity yet">Deliveries from Calendly will appear here.</EmptyState>}
       {logs && logs.length > 0 && (
-        <div className="relative overflow-x-auto rounded-card border border-line bg-white" tabIndex={0} role="region" aria-label="Webhook activity table">
-          <table className="w-full min-w-[40rem] text-left text-sm">
-            <thead className="border-b border-line bg-canvas text-xs uppercase tracking-wide text-muted">
-              <tr>
-                <th scope="col" className="px-4 py-3">Timestamp</th>
-                <th scope="col" className="px-4 py-3">Event Type</th>
-                <th scope="col" className="px-4 py-3">Status</th>
-                <th scope="col" className="px-4 py-3">HubSpot Sync</th>
-                <th scope="col" className="px-4 py-3">Actions</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-line">
-              {logs.map((log) => (
-                <tr key={log.id}>
-                  <td className="px-4 py-3 whitespace-nowrap">{formatDateTime(log.createdAt)}</td>
-                  <td className="px-4 py-3">
-                    <code className="text-[0.8rem]">{log.eventType}</code>
-                  </td>
-                  <td className="px-4 py-3">{statusBadge(log.status)}</td>
-                  <td className="px-4 py-3">
-                    {syncBadge(log.hubspotSyncStatus)}
-                    {log.error && <p className="mt-1 max-w-56 text-xs text-danger-600">{log.error}</p>}
-                  </td>
-                  <td className="px-4 py-3">
-                    <div className="flex flex-wrap gap-2">
-                      <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => setViewing(log)}>
-                        View payload
+        <ScrollTable label="Webhook activity table" minWidth="min-w-[40rem]">
+          <thead className={tableHeadClass}>
+            <tr>
+              <th scope="col" className="px-4 py-3">Timestamp</th>
+              <th scope="col" className="px-4 py-3">Event Type</th>
+              <th scope="col" className="px-4 py-3">Status</th>
+              <th scope="col" className="px-4 py-3">HubSpot Sync</th>
+              <th scope="col" className="px-4 py-3">Actions</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-line">
+            {logs.map((log) => (
+              <tr key={log.id}>
+                <td className="px-4 py-3 whitespace-nowrap">{formatDateTime(log.createdAt)}</td>
+                <td className="px-4 py-3">
+                  <code className="text-[0.8rem]">{log.eventType}</code>
+                </td>
+                <td className="px-4 py-3">{statusBadge(log.status)}</td>
+                <td className="px-4 py-3">
+                  {syncBadge(log.hubspotSyncStatus)}
+                  {log.error && <p className="mt-1 max-w-56 text-xs text-danger-600">{log.error}</p>}
+                </td>
+                <td className="px-4 py-3">
+                  <div className="flex flex-wrap gap-2">
+                    <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => setViewing(log)}>
+                      View payload
+                    </button>
+                    {canRetrySync(log) && (
+                      <button type="button" className={buttonClass('secondary', 'sm')} disabled={busy === log.id} onClick={() => retry(log)}>
+                        {busy === log.id ? 'Retrying…' : 'Retry sync'}
                       </button>
-                      {canRetrySync(log) && (
-                        <button type="button" className={buttonClass('secondary', 'sm')} disabled={busy === log.id} onClick={() => retry(log)}>
-                          {busy === log.id ? 'Retrying…' : 'Retry sync'}
-                        </button>
-                      )}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                    )}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </ScrollTable>
       )}
-      {cursor && (
-        <div className="mt-4 text-center">
-          <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => load(cursor)}>
-            Load older activity
-          </button>
-        </div>
-      )}
+      {cursor && <LoadOlder onClick={() => load(cursor)}>Load older activity</LoadOlder>}
 
       <ReactDialog open={viewing !== null} onClose={() => setViewing(null)} title="Webhook payload" size="lg">
         {viewing && (

@@ -4,7 +4,7 @@ import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-a
 import { buttonClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
-import { DialogActions, EmptyState, StatusBadge } from './fields';
+import { DialogActions, EmptyState, StatusBadge, ScrollTable, tableHeadClass } from './fields';
 
 interface Submission {
   id: string;
@@ -161,56 +161,54 @@ export function FormSubmissionsTab() {
       )}
       {submissions?.length === 0 && <EmptyState title="No submissions to this form yet">What visitors send with it appears here.</EmptyState>}
       {submissions && submissions.length > 0 && (
-        <div className="relative overflow-x-auto rounded-card border border-line bg-white" tabIndex={0} role="region" aria-label="Form submissions table">
-          <table className="w-full min-w-[44rem] text-left text-sm">
-            <caption className="sr-only">
-              {page!.total} submission{page!.total === 1 ? '' : 's'} to {page!.forms.find((entry) => entry.purpose === form)?.title}
-            </caption>
-            <thead className="border-b border-line bg-canvas text-xs uppercase tracking-wide text-muted">
-              <tr>
-                <th scope="col" className="px-4 py-3">Received</th>
-                <th scope="col" className="px-4 py-3">From</th>
-                <th scope="col" className="px-4 py-3">HubSpot delivery</th>
-                <th scope="col" className="px-4 py-3">Actions</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-line">
-              {submissions.map((submission) => {
-                const label = deliveryLabel(submission.delivery);
-                return (
-                  <tr key={submission.id}>
-                    <td className="px-4 py-3 whitespace-nowrap">{formatDateTime(submission.createdAt)}</td>
-                    <td className="px-4 py-3 break-all">{who(submission)}</td>
-                    <td className="px-4 py-3">
-                      <StatusBadge tone={label.tone}>{label.text}</StatusBadge>
-                      <p className="mt-1 text-xs text-muted">
-                        {submission.delivery.attempts} attempt{submission.delivery.attempts === 1 ? '' : 's'}
-                      </p>
-                      {submission.delivery.lastError && submission.delivery.state !== 'delivered' && (
-                        <p className="mt-1 max-w-64 text-xs text-danger-600">{describeError(submission.delivery.lastError)}</p>
+        <ScrollTable label="Form submissions table" minWidth="min-w-[44rem]">
+          <caption className="sr-only">
+            {page!.total} submission{page!.total === 1 ? '' : 's'} to {page!.forms.find((entry) => entry.purpose === form)?.title}
+          </caption>
+          <thead className={tableHeadClass}>
+            <tr>
+              <th scope="col" className="px-4 py-3">Received</th>
+              <th scope="col" className="px-4 py-3">From</th>
+              <th scope="col" className="px-4 py-3">HubSpot delivery</th>
+              <th scope="col" className="px-4 py-3">Actions</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-line">
+            {submissions.map((submission) => {
+              const label = deliveryLabel(submission.delivery);
+              return (
+                <tr key={submission.id}>
+                  <td className="px-4 py-3 whitespace-nowrap">{formatDateTime(submission.createdAt)}</td>
+                  <td className="px-4 py-3 break-all">{who(submission)}</td>
+                  <td className="px-4 py-3">
+                    <StatusBadge tone={label.tone}>{label.text}</StatusBadge>
+                    <p className="mt-1 text-xs text-muted">
+                      {submission.delivery.attempts} attempt{submission.delivery.attempts === 1 ? '' : 's'}
+                    </p>
+                    {submission.delivery.lastError && submission.delivery.state !== 'delivered' && (
+                      <p className="mt-1 max-w-64 text-xs text-danger-600">{describeError(submission.delivery.lastError)}</p>
+                    )}
+                  </td>
+                  <td className="px-4 py-3">
+                    <div className="flex flex-wrap gap-2">
+                      <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => setViewing(submission)}>
+                        View<span className="sr-only"> the submission of {formatDateTime(submission.createdAt)}</span>
+                      </button>
+                      {submission.delivery.state === 'failed' && (
+                        <button type="button" className={buttonClass('secondary', 'sm')} disabled={busy === submission.id} onClick={() => retry(submission)}>
+                          {busy === submission.id ? 'Retrying…' : 'Retry'}
+                        </button>
                       )}
-                    </td>
-                    <td className="px-4 py-3">
-                      <div className="flex flex-wrap gap-2">
-                        <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => setViewing(submission)}>
-                          View<span className="sr-only"> the submission of {formatDateTime(submission.createdAt)}</span>
-                        </button>
-                        {submission.delivery.state === 'failed' && (
-                          <button type="button" className={buttonClass('secondary', 'sm')} disabled={busy === submission.id} onClick={() => retry(submission)}>
-                            {busy === submission.id ? 'Retrying…' : 'Retry'}
-                          </button>
-                        )}
-                        <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => setDeleting(submission)}>
-                          Delete<span className="sr-only"> the submission of {formatDateTime(submission.createdAt)}</span>
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+                      <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => setDeleting(submission)}>
+                        Delete<span className="sr-only"> the submission of {formatDateTime(submission.createdAt)}</span>
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </ScrollTable>
       )}
       {page?.nextCursor && (
         <div className="mt-4 text-center">

@@ -3,7 +3,7 @@ import type { SchoolImpactRow } from '../../../../netlify/functions/_shared/impa
 import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
 import { answerKinds, answerLabels } from '../../../lib/school-answers';
 import { buttonClass } from '../../../lib/ui';
-import { EmptyState } from './fields';
+import { EmptyState, ScrollTable, tableHeadClass } from './fields';
 
 const percent = (rate: number) => `${Math.round(rate * 100)}%`;
 
@@ -83,49 +83,47 @@ export function ImpactTab() {
       {!rows && !loadError && <p className="text-sm text-muted" role="status">Loading the figures…</p>}
       {rows?.length === 0 && <EmptyState title="No school emails in this period">Once parents send their emails, each school shows here.</EmptyState>}
       {rows && rows.length > 0 && (
-        <div className="relative overflow-x-auto rounded-card border border-line bg-white" tabIndex={0} role="region" aria-label="Impact per school">
-          <table className="w-full min-w-[56rem] text-left text-sm">
-            <thead className="border-b border-line bg-canvas text-xs uppercase tracking-wide text-muted">
-              <tr>
-                <th scope="col" className="px-4 py-3">School</th>
-                <th scope="col" className="px-4 py-3">Emails sent</th>
-                {answerKinds.map((kind) => (
-                  <th key={kind} scope="col" className="px-4 py-3">
-                    {answerLabels[kind]}
-                  </th>
-                ))}
-                <th scope="col" className="px-4 py-3">Response rate</th>
-                <th scope="col" className="px-4 py-3">Latest comment</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-line">
-              {rows.map((row) => (
-                <tr key={row.school}>
-                  <th scope="row" className="px-4 py-3 font-medium break-all">
-                    {row.school}
-                  </th>
-                  <td className="px-4 py-3 tabular-nums">{row.emailsSent}</td>
-                  {answerKinds.map((kind) => (
-                    <td key={kind} className="px-4 py-3 tabular-nums">
-                      {row.answers[kind]}
-                    </td>
-                  ))}
-                  <td className="px-4 py-3 tabular-nums">{percent(row.responseRate)}</td>
-                  <td className="px-4 py-3">
-                    {row.latestComment ? (
-                      <>
-                        <p className="max-w-72">“{row.latestComment}”</p>
-                        <p className="text-xs text-muted">{formatDateTime(row.latestCommentAt)}</p>
-                      </>
-                    ) : (
-                      <span className="text-muted">None</span>
-                    )}
-                  </td>
-                </tr>
+        <ScrollTable label="Impact per school" minWidth="min-w-[56rem]">
+          <thead className={tableHeadClass}>
+            <tr>
+              <th scope="col" className="px-4 py-3">School</th>
+              <th scope="col" className="px-4 py-3">Emails sent</th>
+              {answerKinds.map((kind) => (
+                <th key={kind} scope="col" className="px-4 py-3">
+                  {answerLabels[kind]}
+                </th>
               ))}
-            </tbody>
-          </table>
-        </div>
+              <th scope="col" className="px-4 py-3">Response rate</th>
+              <th scope="col" className="px-4 py-3">Latest comment</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-line">
+            {rows.map((row) => (
+              <tr key={row.school}>
+                <th scope="row" className="px-4 py-3 font-medium break-all">
+                  {row.school}
+                </th>
+                <td className="px-4 py-3 tabular-nums">{row.emailsSent}</td>
+                {answerKinds.map((kind) => (
+                  <td key={kind} className="px-4 py-3 tabular-nums">
+                    {row.answers[kind]}
+                  </td>
+                ))}
+                <td className="px-4 py-3 tabular-nums">{percent(row.responseRate)}</td>
+                <td className="px-4 py-3">
+                  {row.latestComment ? (
+                    <>
+                      <p className="max-w-72">“{row.latestComment}”</p>
+                      <p className="text-xs text-muted">{formatDateTime(row.latestCommentAt)}</p>
+                    </>
+                  ) : (
+                    <span className="text-muted">None</span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </ScrollTable>
       )}
     </section>
   );

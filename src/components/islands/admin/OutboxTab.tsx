@@ -7,7 +7,7 @@ import { answerLabels } from '../../../lib/school-answers';
 import { buttonClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
-import { EmptyState, StatusBadge } from './fields';
+import { EmptyState, StatusBadge, ScrollTable, tableHeadClass, LoadOlder } from './fields';
 
 type Message = OutboxMessage & { confirmationLink?: string; followUpLink?: string; answer?: SchoolAnswer };
 
@@ -97,59 +97,51 @@ export function OutboxTab() {
       {!messages && !loadError && <p className="text-sm text-muted" role="status">Loading the outbox…</p>}
       {messages?.length === 0 && <EmptyState title="No school emails yet">Emails parents send from /lead-the-change and /form appear here.</EmptyState>}
       {messages && messages.length > 0 && (
-        <div className="relative overflow-x-auto rounded-card border border-line bg-white" tabIndex={0} role="region" aria-label="Outbox table">
-          <table className="w-full min-w-[48rem] text-left text-sm">
-            <thead className="border-b border-line bg-canvas text-xs uppercase tracking-wide text-muted">
-              <tr>
-                <th scope="col" className="px-4 py-3">Created</th>
-                <th scope="col" className="px-4 py-3">Recipient</th>
-                <th scope="col" className="px-4 py-3">Status</th>
-                <th scope="col" className="px-4 py-3">Attempts</th>
-                <th scope="col" className="px-4 py-3">Actions</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-line">
-              {messages.map((message) => (
-                <tr key={message.id}>
-                  <td className="px-4 py-3 whitespace-nowrap">{formatDateTime(message.createdAt)}</td>
-                  <td className="px-4 py-3">
-                    <p className="font-medium">{message.toName || message.to}</p>
-                    <p className="text-xs text-muted break-all">
-                      {message.to} · {message.schoolName}
-                    </p>
-                    <p className="text-xs text-muted">{message.channel === 'platform' ? `Sent by the platform for ${message.parentName}` : `Sent by ${message.parentName} themselves`}</p>
-                  </td>
-                  <td className="px-4 py-3">
-                    <StatusBadge tone={statusTones[message.status]}>{statusLabels[message.status]}</StatusBadge>
-                    {message.lastError && <p className="mt-1 max-w-56 text-xs text-danger-600">{describeError(message.lastError)}</p>}
-                    {message.answer && <p className="mt-1 text-xs text-muted">Answer: {answerLabels[message.answer.kind]}</p>}
-                  </td>
-                  <td className="px-4 py-3 tabular-nums">{message.attempts}</td>
-                  <td className="px-4 py-3">
-                    <div className="flex flex-wrap gap-2">
-                      <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => setViewing(message)}>
-                        View email
+        <ScrollTable label="Outbox table" minWidth="min-w-[48rem]">
+          <thead className={tableHeadClass}>
+            <tr>
+              <th scope="col" className="px-4 py-3">Created</th>
+              <th scope="col" className="px-4 py-3">Recipient</th>
+              <th scope="col" className="px-4 py-3">Status</th>
+              <th scope="col" className="px-4 py-3">Attempts</th>
+              <th scope="col" className="px-4 py-3">Actions</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-line">
+            {messages.map((message) => (
+              <tr key={message.id}>
+                <td className="px-4 py-3 whitespace-nowrap">{formatDateTime(message.createdAt)}</td>
+                <td className="px-4 py-3">
+                  <p className="font-medium">{message.toName || message.to}</p>
+                  <p className="text-xs text-muted break-all">
+                    {message.to} · {message.schoolName}
+                  </p>
+                  <p className="text-xs text-muted">{message.channel === 'platform' ? `Sent by the platform for ${message.parentName}` : `Sent by ${message.parentName} themselves`}</p>
+                </td>
+                <td className="px-4 py-3">
+                  <StatusBadge tone={statusTones[message.status]}>{statusLabels[message.status]}</StatusBadge>
+                  {message.lastError && <p className="mt-1 max-w-56 text-xs text-danger-600">{describeError(message.lastError)}</p>}
+                  {message.answer && <p className="mt-1 text-xs text-muted">Answer: {answerLabels[message.answer.kind]}</p>}
+                </td>
+                <td className="px-4 py-3 tabular-nums">{message.attempts}</td>
+                <td className="px-4 py-3">
+                  <div className="flex flex-wrap gap-2">
+                    <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => setViewing(message)}>
+                      View email
+                    </button>
+                    {canRetryMessage(message) && (
+                      <button type="button" className={buttonClass('secondary', 'sm')} disabled={busy === message.id} onClick={() => retry(message)}>
+                        {busy === message.id ? 'Retrying…' : 'Retry'}
                       </button>
-                      {canRetryMessage(message) && (
-                        <button type="button" className={buttonClass('secondary', 'sm')} disabled={busy === message.id} onClick={() => retry(message)}>
-                          {busy === message.id ? 'Retrying…' : 'Retry'}
-                        </button>
-                      )}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                    )}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </ScrollTable>
       )}
-      {cursor && (
-        <div className="mt-4 text-center">
-          <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => load(cursor)}>
-            Load older emails
-          </button>
-        </div>
-      )}
+      {cursor && <LoadOlder onClick={() => load(cursor)}>Load older emails</LoadOlder>}
 
       <ReactDialog open={viewing !== null} onClose={() => setViewing(null)} title="School email" size="lg">
         {viewing && (

@@ -252,3 +252,30 @@ export function DialogActions({ onCancel, busy, label, busyLabel }: { onCancel: 
     </div>
   );
 }
+
+/** The header row's look, shared by every admin table. */
+export const tableHeadClass = 'border-b border-line bg-canvas text-xs uppercase tracking-wide text-muted';
+
+/**
+ * A wide table that scrolls sideways in its own focusable region on a narrow screen. The region is
+ * the containing block of what is absolutely placed inside (screen-reader-only text), so nothing
+ * escapes it and widens the page.
+ */
+export function ScrollTable({ label, minWidth, children }: { label: string; /** a Tailwind min-w-[…] class */ minWidth: string; children: ReactNode }) {
+  return (
+    <div className="relative overflow-x-auto rounded-card border border-line bg-white" tabIndex={0} role="region" aria-label={label}>
+      <table className={`w-full ${minWidth} text-left text-sm`}>{children}</table>
+    </div>
+  );
+}
+
+/** "Load older …" under a paged list. */
+export function LoadOlder({ onClick, children }: { onClick: () => void; children: ReactNode }) {
+  return (
+    <div className="mt-4 text-center">
+      <button type="button" className={buttonClass('secondary', 'sm')} onClick={onClick}>
+        {children}
+      </button>
+    </div>
+  );
+}
