@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { loginSchema } from '../../src/lib/schemas';
-import { checkCredentials, clearedSessionCookie, createSession, endSession, requireAdmin, requireSameOrigin } from './_shared/auth';
-import { allowMethods, clientIp, handle, HttpError, json, readJson } from './_shared/http';
-import { assertNotLocked, clearFailures, recordFailure } from './_shared/rate-limit';
+import { checkCredentials, clearedSessionCookie, createSession, endSession, requireAdmin, requireSameOrigin } from '../../src/server/auth';
+import { allowMethods, clientIp, handle, HttpError, json, readJson } from '../../src/server/http';
+import { assertNotLocked, clearFailures, recordFailure } from '../../src/server/rate-limit';
 
 /**
  * The admin session. GET: who is signed in (`session: null` if nobody: asking is not an error, and

@@ -1,7 +1,7 @@
 import type { Config, Context } from '@netlify/functions';
-import { activeSigningKeys } from './_shared/admin-config';
-import { calendlyDeliverySchema, claimSignature, startLog, syncLog, verifySignature } from './_shared/calendly-webhook';
-import { allowMethods, describeIssues, handle, HttpError, json, MAX_BODY_BYTES, StoreUnavailableError } from './_shared/http';
+import { activeSigningKeys } from '../../src/server/admin-config';
+import { calendlyDeliverySchema, claimSignature, startLog, syncLog, verifySignature } from '../../src/server/calendly-webhook';
+import { allowMethods, describeIssues, handle, HttpError, json, MAX_BODY_BYTES, StoreUnavailableError } from '../../src/server/http';
 
 /** Calendly counts slow answers as failures: the sync gets this long before we answer anyway. */
 const ANSWER_WITHIN_MS = 2500;

@@ -8,11 +8,11 @@ import {
   newWebhookConfig,
   publicWebhookConfig,
   saveWebhookConfig,
-} from './_shared/admin-config';
-import { requireAdmin } from './_shared/auth';
-import { CalendlyError, createSubscription, deleteSubscription } from './_shared/calendly';
-import { serverEnv } from './_shared/env';
-import { allowMethods, handle, HttpError, json, readJson } from './_shared/http';
+} from '../../src/server/admin-config';
+import { requireAdmin } from '../../src/server/auth';
+import { CalendlyError, createSubscription, deleteSubscription } from '../../src/server/calendly';
+import { serverEnv } from '../../src/server/env';
+import { allowMethods, handle, HttpError, json, readJson } from '../../src/server/http';
 
 const toggleSchema = z.object({ isActive: z.boolean() }).strict();
 

@@ -1,11 +1,11 @@
 import type { Config } from '@netlify/functions';
 import { escapeHtml } from '../../src/lib/forms/render';
 import { buttonClass } from '../../src/lib/ui';
-import { responsePage } from './_shared/form-pages';
-import { HttpError, readLimited, StoreUnavailableError } from './_shared/http';
-import { limitMessages } from './_shared/send-limits';
-import { confirmPlatformSend, inspectConfirmation, type ConfirmOutcome } from './_shared/platform-send';
-import type { OutboxMessage } from './_shared/outbox';
+import { responsePage } from '../../src/server/form-pages';
+import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
+import { limitMessages } from '../../src/server/send-limits';
+import { confirmPlatformSend, inspectConfirmation, type ConfirmOutcome } from '../../src/server/platform-send';
+import type { OutboxMessage } from '../../src/server/outbox';
 
 /**
  * /confirm-send?token=…: the link HubSpot emails a parent before the platform sends in their name.

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { allowMethods, jsonError } from './_shared/http';
+import { allowMethods, jsonError } from '../../src/server/http';
 
 /**
  * Serves the JSON answers that `astro build` wrote to dist/api from the content collections

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { sendEmailSchema } from '../../src/lib/schemas';
-import { allowMethods, handle, json, readJson } from './_shared/http';
-import { recordSelfSent } from './_shared/platform-send';
+import { allowMethods, handle, json, readJson } from '../../src/server/http';
+import { recordSelfSent } from '../../src/server/platform-send';
 
 /**
  * POST /api/email-sent-myself {submissionId, token, note?}: the parent says they sent their school

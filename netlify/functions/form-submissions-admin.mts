@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { formPurposes, forms, type FormPurpose } from '../../src/config/forms';
-import { requireAdmin } from './_shared/auth';
+import { requireAdmin } from '../../src/server/auth';
 import {
   countSubmissions,
   deleteSubmission,
@@ -12,8 +12,8 @@ import {
   requeueSubmission,
   SUBMISSION_RETENTION_MS,
   type StoredSubmission,
-} from './_shared/form-submissions';
-import { allowMethods, handle, HttpError, json } from './_shared/http';
+} from '../../src/server/form-submissions';
+import { allowMethods, handle, HttpError, json } from '../../src/server/http';
 
 const PAGE_SIZE = 20;
 

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
-import { deliverDue, formsHubSpot } from './_shared/form-submissions';
-import { StoreUnavailableError, storeUnavailable } from './_shared/http';
+import { deliverDue, formsHubSpot } from '../../src/server/form-submissions';
+import { StoreUnavailableError, storeUnavailable } from '../../src/server/http';
 
 /**
  * Scheduled: forwards to HubSpot the form submissions it has not accepted yet (HubSpot was slow,

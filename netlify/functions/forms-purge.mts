@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
-import { purgeSettled } from './_shared/form-submissions';
-import { StoreUnavailableError, storeUnavailable } from './_shared/http';
-import { purgeFormCounters } from './_shared/rate-limit';
+import { purgeSettled } from '../../src/server/form-submissions';
+import { StoreUnavailableError, storeUnavailable } from '../../src/server/http';
+import { purgeFormCounters } from '../../src/server/rate-limit';
 
 /**
  * Daily: stored form submissions are deleted 30 days after HubSpot accepted them (or refused them

@@ -5,13 +5,13 @@ import type { FormDefinition } from '../../src/lib/forms/definition';
 import { fieldErrors, submissionSchema } from '../../src/lib/forms/schema';
 import { metaFields, summaryOf, type RawValues } from '../../src/lib/forms/values';
 import { routeMetadata, defaultMetadata } from '../../src/lib/seo';
-import { createDraft, draftAnswer } from './_shared/email-drafts';
-import { serverEnv } from './_shared/env';
-import { formDefinition, type StoredDefinition } from './_shared/form-definitions';
-import { invalidPage, problemPage, safePagePath } from './_shared/form-pages';
-import { deliverSubmission, formsHubSpot, newSubmission, storeSubmission, type StoredSubmission } from './_shared/form-submissions';
-import { clientIp, HttpError, json, jsonError, readLimited, StoreUnavailableError } from './_shared/http';
-import { takeFormSubmission } from './_shared/rate-limit';
+import { createDraft, draftAnswer } from '../../src/server/email-drafts';
+import { serverEnv } from '../../src/server/env';
+import { formDefinition, type StoredDefinition } from '../../src/server/form-definitions';
+import { invalidPage, problemPage, safePagePath } from '../../src/server/form-pages';
+import { deliverSubmission, formsHubSpot, newSubmission, storeSubmission, type StoredSubmission } from '../../src/server/form-submissions';
+import { clientIp, HttpError, json, jsonError, readLimited, StoreUnavailableError } from '../../src/server/http';
+import { takeFormSubmission } from '../../src/server/rate-limit';
 
 /** The largest body a form may post. */
 export const MAX_FORM_BODY_BYTES = 64 * 1024;

@@ -1,9 +1,9 @@
 import type { Config } from '@netlify/functions';
 import { hubspotConfigSchema } from '../../src/lib/schemas';
-import { createHubSpotConfig, currentHubSpotConfig, publicHubSpotConfig } from './_shared/admin-config';
-import { requireAdmin } from './_shared/auth';
-import { serverEnv } from './_shared/env';
-import { allowMethods, handle, json, readJson } from './_shared/http';
+import { createHubSpotConfig, currentHubSpotConfig, publicHubSpotConfig } from '../../src/server/admin-config';
+import { requireAdmin } from '../../src/server/auth';
+import { serverEnv } from '../../src/server/env';
+import { allowMethods, handle, json, readJson } from '../../src/server/http';
 
 /**
  * The HubSpot configuration. GET: the current one (tokens masked) and whether the site falls back

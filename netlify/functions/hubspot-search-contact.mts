@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { searchContactSchema } from '../../src/lib/schemas';
-import { serverEnv } from './_shared/env';
-import { allowMethods, handle, HttpError, json, readJson } from './_shared/http';
-import { hubspotClient, searchContactsByEmail } from './_shared/hubspot';
+import { serverEnv } from '../../src/server/env';
+import { allowMethods, handle, HttpError, json, readJson } from '../../src/server/http';
+import { hubspotClient, searchContactsByEmail } from '../../src/server/hubspot';
 
 /**
  * POST /api/hubspot/search-contact {email}: the booking page's lookup. Answers only the three

@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { updateContactSchema } from '../../src/lib/schemas';
-import { allowedUpdate } from './_shared/contact-updates';
-import { allowMethods, handle, HttpError, json, readJson } from './_shared/http';
-import { hubspotClient, statusOf, updateContact } from './_shared/hubspot';
+import { allowedUpdate } from '../../src/server/contact-updates';
+import { allowMethods, handle, HttpError, json, readJson } from '../../src/server/http';
+import { hubspotClient, statusOf, updateContact } from '../../src/server/hubspot';
 
 /**
  * POST /api/hubspot/update-contact {contactId, updates:[{field, value}]}: only the send choice,

@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
-import { requireAdmin } from './_shared/auth';
-import { allowMethods, handle, HttpError, json } from './_shared/http';
-import { impactBySchool, impactCsv } from './_shared/impact';
-import { readAnswer } from './_shared/school-answers';
+import { requireAdmin } from '../../src/server/auth';
+import { allowMethods, handle, HttpError, json } from '../../src/server/http';
+import { impactBySchool, impactCsv } from '../../src/server/impact';
+import { readAnswer } from '../../src/server/school-answers';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 

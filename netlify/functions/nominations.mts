@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { nominationSchema } from '../../src/lib/schemas';
-import { requireAdmin } from './_shared/auth';
-import { allowMethods, HttpError, handle, json, readJson } from './_shared/http';
-import { listNominations, saveNomination } from './_shared/nominations';
+import { requireAdmin } from '../../src/server/auth';
+import { allowMethods, HttpError, handle, json, readJson } from '../../src/server/http';
+import { listNominations, saveNomination } from '../../src/server/nominations';
 
 /**
  * POST /api/nominations: the six-field school nomination; 201 with its id.

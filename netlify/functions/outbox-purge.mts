@@ -1,9 +1,9 @@
 import type { Config } from '@netlify/functions';
-import { DRAFT_RETENTION_MS, type EmailDraft } from './_shared/email-drafts';
-import { StoreUnavailableError, storeUnavailable } from './_shared/http';
-import { deleteMessage, MESSAGE_RETENTION_MS, readMessage, saveMessage } from './_shared/outbox';
-import { purgeOldSlots, releasePair } from './_shared/send-limits';
-import { store, withStore } from './_shared/store';
+import { DRAFT_RETENTION_MS, type EmailDraft } from '../../src/server/email-drafts';
+import { StoreUnavailableError, storeUnavailable } from '../../src/server/http';
+import { deleteMessage, MESSAGE_RETENTION_MS, readMessage, saveMessage } from '../../src/server/outbox';
+import { purgeOldSlots, releasePair } from '../../src/server/send-limits';
+import { store, withStore } from '../../src/server/store';
 
 /**
  * Daily: the outbox's retention. Messages are deleted 90 days after they were sent (never sent:

@@ -1,10 +1,10 @@
 import type { Client } from '@hubspot/api-client';
 import type { Config } from '@netlify/functions';
-import { StoreUnavailableError, storeUnavailable } from './_shared/http';
-import { readDraft } from './_shared/email-drafts';
-import { attemptWork, deleteMessage, pendingIds, pendingKey, readMessage, type OutboxMessage } from './_shared/outbox';
-import { optionalHubSpot } from './_shared/platform-send';
-import { store, withStore } from './_shared/store';
+import { StoreUnavailableError, storeUnavailable } from '../../src/server/http';
+import { readDraft } from '../../src/server/email-drafts';
+import { attemptWork, deleteMessage, pendingIds, pendingKey, readMessage, type OutboxMessage } from '../../src/server/outbox';
+import { optionalHubSpot } from '../../src/server/platform-send';
+import { store, withStore } from '../../src/server/store';
 
 /** A request takes its draft within moments of making the message; one not taken by then never will be. */
 const ORPHAN_AFTER_MS = 2 * 60_000;

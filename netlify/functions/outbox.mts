@@ -1,10 +1,10 @@
 import type { Config } from '@netlify/functions';
-import { requireAdmin } from './_shared/auth';
-import { allowMethods, handle, HttpError, json } from './_shared/http';
-import { attemptWork, confirmationLink, listMessages, readMessage, saveMessage, type OutboxMessage } from './_shared/outbox';
+import { requireAdmin } from '../../src/server/auth';
+import { allowMethods, handle, HttpError, json } from '../../src/server/http';
+import { attemptWork, confirmationLink, listMessages, readMessage, saveMessage, type OutboxMessage } from '../../src/server/outbox';
 import { canRetryMessage } from '../../src/lib/outbox';
-import { optionalHubSpot } from './_shared/platform-send';
-import { followUpLink, readAnswer } from './_shared/school-answers';
+import { optionalHubSpot } from '../../src/server/platform-send';
+import { followUpLink, readAnswer } from '../../src/server/school-answers';
 
 const PAGE_SIZE = 20;
 

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { serverEnv } from './_shared/env';
+import { serverEnv } from '../../src/server/env';
 
 /**
  * Hourly: asks Netlify for a fresh build so that posts published in HubSpot reach the site.

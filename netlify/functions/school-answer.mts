@@ -7,11 +7,11 @@ import { composeLinks, emailAsText, followUpEmail } from '../../src/lib/email/te
 import { boxClass, choiceClass, errorClass, escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
 import { answerKinds, answerLabels, COMMENT_MAX, type AnswerKind } from '../../src/lib/school-answers';
 import { buttonClass } from '../../src/lib/ui';
-import { responsePage } from './_shared/form-pages';
-import { HttpError, readLimited, StoreUnavailableError } from './_shared/http';
-import type { OutboxMessage } from './_shared/outbox';
-import { optionalHubSpot } from './_shared/platform-send';
-import { openAnswerLink, saveAnswer, type AnswerLinkState, type SchoolAnswer } from './_shared/school-answers';
+import { responsePage } from '../../src/server/form-pages';
+import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
+import type { OutboxMessage } from '../../src/server/outbox';
+import { optionalHubSpot } from '../../src/server/platform-send';
+import { openAnswerLink, saveAnswer, type AnswerLinkState, type SchoolAnswer } from '../../src/server/school-answers';
 
 /**
  * /school-answer?token=…: "Did your school answer?" The link a HubSpot workflow emails a parent

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
-import { StoreUnavailableError, storeUnavailable } from './_shared/http';
-import { optionalHubSpot } from './_shared/platform-send';
-import { runAnswerSync, runFollowUps } from './_shared/school-answers';
+import { StoreUnavailableError, storeUnavailable } from '../../src/server/http';
+import { optionalHubSpot } from '../../src/server/platform-send';
+import { runAnswerSync, runFollowUps } from '../../src/server/school-answers';
 
 /**
  * Hourly: the follow-ups. Each school email sent FOLLOWUP_AFTER_DAYS (10) days ago gets its "did

@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import { sendEmailSchema } from '../../src/lib/schemas';
-import { allowMethods, describeIssues, handle, HttpError, json, readJson } from './_shared/http';
-import { requestPlatformSend } from './_shared/platform-send';
+import { allowMethods, describeIssues, handle, HttpError, json, readJson } from '../../src/server/http';
+import { requestPlatformSend } from '../../src/server/platform-send';
 
 /**
  * POST /api/send-email {submissionId, token, note?}: "Send via our platform". The server composes

@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { subscribeSchema } from '../../src/lib/schemas';
-import { serverEnv } from './_shared/env';
-import { allowMethods, handle, HttpError, json, readJson } from './_shared/http';
-import { withRetry } from './_shared/hubspot';
+import { serverEnv } from '../../src/server/env';
+import { allowMethods, handle, HttpError, json, readJson } from '../../src/server/http';
+import { withRetry } from '../../src/server/hubspot';
 
 const SUBMIT_TIMEOUT_MS = 3000;
 

@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { connectionTestSchema } from '../../src/lib/schemas';
-import { requireAdmin } from './_shared/auth';
-import { CalendlyError, currentUser } from './_shared/calendly';
-import { allowMethods, handle, HttpError, json, readJson } from './_shared/http';
+import { requireAdmin } from '../../src/server/auth';
+import { CalendlyError, currentUser } from '../../src/server/calendly';
+import { allowMethods, handle, HttpError, json, readJson } from '../../src/server/http';
 
 /** Checks a Calendly token with the cheapest authenticated call (GET /users/me). Nothing is stored. */
 export default handle(async (req) => {

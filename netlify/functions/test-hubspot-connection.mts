@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { connectionTestSchema } from '../../src/lib/schemas';
-import { requireAdmin } from './_shared/auth';
-import { hubspotClient } from './_shared/hubspot';
-import { allowMethods, handle, HttpError, json, readJson } from './_shared/http';
+import { requireAdmin } from '../../src/server/auth';
+import { hubspotClient } from '../../src/server/hubspot';
+import { allowMethods, handle, HttpError, json, readJson } from '../../src/server/http';
 
 /** Checks a HubSpot token with the cheapest authenticated call (account details). Nothing is stored. */
 export default handle(async (req) => {

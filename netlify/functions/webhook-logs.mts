@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
-import { requireAdmin } from './_shared/auth';
-import { getLog, listLogs, syncLog } from './_shared/calendly-webhook';
-import { allowMethods, handle, HttpError, json } from './_shared/http';
+import { requireAdmin } from '../../src/server/auth';
+import { getLog, listLogs, syncLog } from '../../src/server/calendly-webhook';
+import { allowMethods, handle, HttpError, json } from '../../src/server/http';
 import { canRetrySync } from '../../src/lib/webhook-logs';
 
 const PAGE_SIZE = 20;

@@ -3,11 +3,11 @@ import { NOTE_MAX } from '../../src/lib/email/note';
 import { composeLinks, emailAsText } from '../../src/lib/email/template';
 import { errorClass, escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
 import { buttonClass } from '../../src/lib/ui';
-import { composeDraft, readDraft, type EmailDraft } from './_shared/email-drafts';
-import { responsePage } from './_shared/form-pages';
-import { HttpError, readLimited, StoreUnavailableError } from './_shared/http';
-import { recordSelfSent, requestPlatformSend } from './_shared/platform-send';
-import { sameSecret } from './_shared/tokens';
+import { composeDraft, readDraft, type EmailDraft } from '../../src/server/email-drafts';
+import { responsePage } from '../../src/server/form-pages';
+import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
+import { recordSelfSent, requestPlatformSend } from '../../src/server/platform-send';
+import { sameSecret } from '../../src/server/tokens';
 
 /**
  * /your-email?id=…&t=…: "Your Email is Ready" for a visitor without JavaScript, where the email

@@ -1,7 +1,7 @@
 /**
  * Public, build-time configuration. The only place in `src/` that reads the environment:
  * everything here ends up in static HTML, so no secret may ever be read in this file.
- * Server-side secrets are read in `netlify/functions/_shared/env.ts`.
+ * Server-side secrets are read in `src/server/env.ts`.
  */
 const env: Record<string, string | undefined> =
   typeof process !== 'undefined' && process.env ? process.env : {};

@@ -6,8 +6,8 @@ import hubspotConfig from '../../netlify/functions/hubspot-config.mts';
 import webhookLogs from '../../netlify/functions/webhook-logs.mts';
 import testCalendly from '../../netlify/functions/test-calendly-connection.mts';
 import testHubspot from '../../netlify/functions/test-hubspot-connection.mts';
-import { ABSOLUTE_TIMEOUT_MS, IDLE_TIMEOUT_MS } from '../../netlify/functions/_shared/auth';
-import { LIMITS } from '../../netlify/functions/_shared/rate-limit';
+import { ABSOLUTE_TIMEOUT_MS, IDLE_TIMEOUT_MS } from '../../src/server/auth';
+import { LIMITS } from '../../src/server/rate-limit';
 import { startLocalBlobs, type LocalBlobs } from './helpers/blobs';
 import { ADMIN_PASSWORD, call, ORIGIN, setAdminEnv, signIn } from './helpers/admin';
 

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import receiver from '../../netlify/functions/calendly-webhook.mts';
 import calendlyWebhooks from '../../netlify/functions/calendly-webhooks.mts';
 import webhookLogs from '../../netlify/functions/webhook-logs.mts';
-import { signPayload, SIGNATURE_TOLERANCE_S, verifySignature } from '../../netlify/functions/_shared/calendly-webhook';
+import { signPayload, SIGNATURE_TOLERANCE_S, verifySignature } from '../../src/server/calendly-webhook';
 import { FAKE_CALENDLY_ORGANIZATION } from '../fakes/calendly';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { startLocalBlobs, type LocalBlobs } from './helpers/blobs';
-import { store } from '../../netlify/functions/_shared/store';
+import { store } from '../../src/server/store';
 import { call, ORIGIN, setAdminEnv, signIn } from './helpers/admin';
 
 type Handler = (req: Request, context: unknown) => Promise<Response>;

@@ -9,7 +9,7 @@ import { fieldErrors, submissionSchema } from '../../src/lib/forms/schema';
 import { messages } from '../../src/lib/forms/values';
 import { startHubSpotFake } from '../fakes/hubspot';
 import { fetchDefinition } from '../../src/lib/forms/loader';
-import { hubspotClient } from '../../netlify/functions/_shared/hubspot';
+import { hubspotClient } from '../../src/server/hubspot';
 
 const options = [
   { label: 'Red', value: 'red' },

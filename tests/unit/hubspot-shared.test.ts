@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { hubspotClient, searchContactsByEmail, updateContact, upsertContactByEmail, withRetry } from '../../netlify/functions/_shared/hubspot';
-import { HttpError } from '../../netlify/functions/_shared/http';
+import { hubspotClient, searchContactsByEmail, updateContact, upsertContactByEmail, withRetry } from '../../src/server/hubspot';
+import { HttpError } from '../../src/server/http';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 
 let fake: HubSpotFake;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { store } from '../../netlify/functions/_shared/store';
+import { store } from '../../src/server/store';
 import { startLocalBlobs, type LocalBlobs } from './helpers/blobs';
 
 let blobs: LocalBlobs;

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import nominations, { config as nominationsConfig } from '../../netlify/functions/nominations.mts';
 import schoolNominations, { config as schoolConfig } from '../../netlify/functions/school-nominations.mts';
 import subscribe, { config as subscribeConfig } from '../../netlify/functions/subscribe.mts';
-import type { NominationRecord } from '../../netlify/functions/_shared/nominations';
-import { store } from '../../netlify/functions/_shared/store';
+import type { NominationRecord } from '../../src/server/nominations';
+import { store } from '../../src/server/store';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { startLocalBlobs, type LocalBlobs } from './helpers/blobs';
 import { call, jsonRequest, malformedRequests } from './helpers/requests';
@@ -180,7 +180,7 @@ describe('GET /api/nominations (admin only)', () => {
   test('answers 401 without a session and lists newest first with one', async () => {
     const refused = await nominations(new Request('http://localhost/api/nominations'), {});
     expect(refused.status).toBe(401);
-    const { createSession, SESSION_COOKIE } = await import('../../netlify/functions/_shared/auth');
+    const { createSession, SESSION_COOKIE } = await import('../../src/server/auth');
     const first = await call(nominations, jsonRequest('/api/nominations', { ...nomination, schoolName: 'First School' }));
     const second = await call(nominations, jsonRequest('/api/nominations', { ...nomination, schoolName: 'Second School' }));
     expect([first.status, second.status]).toEqual([201, 201]);

@@ -3,7 +3,7 @@
  * email, the answer page (signed token, expiry, replay, races), the answer on the contact, and the
  * impact figures counted by distinct school.
  */
-import { serverEnv } from '../../netlify/functions/_shared/env';
+import { serverEnv } from '../../src/server/env';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
 import impactAdmin from '../../netlify/functions/impact-admin.mts';
@@ -11,13 +11,13 @@ import impact, { CACHE_CONTROL } from '../../netlify/functions/impact.mts';
 import outboxAdmin from '../../netlify/functions/outbox.mts';
 import schoolAnswer from '../../netlify/functions/school-answer.mts';
 import schoolFollowUp from '../../netlify/functions/school-followup.mts';
-import { createDraft } from '../../netlify/functions/_shared/email-drafts';
-import { computeImpact, recordAnswer, recordSent } from '../../netlify/functions/_shared/impact';
-import { readMessage, type OutboxMessage } from '../../netlify/functions/_shared/outbox';
-import { optionalHubSpot } from '../../netlify/functions/_shared/platform-send';
-import { followUpLink, readAnswer, runFollowUps } from '../../netlify/functions/_shared/school-answers';
-import { store } from '../../netlify/functions/_shared/store';
-import { signToken } from '../../netlify/functions/_shared/tokens';
+import { createDraft } from '../../src/server/email-drafts';
+import { computeImpact, recordAnswer, recordSent } from '../../src/server/impact';
+import { readMessage, type OutboxMessage } from '../../src/server/outbox';
+import { optionalHubSpot } from '../../src/server/platform-send';
+import { followUpLink, readAnswer, runFollowUps } from '../../src/server/school-answers';
+import { store } from '../../src/server/store';
+import { signToken } from '../../src/server/tokens';
 import { answerLabels } from '../../src/lib/school-answers';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { allowMethods, handle, HttpError, json, readJson } from '../../netlify/functions/_shared/http';
+import { allowMethods, handle, HttpError, json, readJson } from '../../src/server/http';
 
 const schema = z.object({ email: z.email() }).strict();
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { hashSecret, newSecret, sameSecret, signToken, verifyToken } from '../../netlify/functions/_shared/tokens';
+import { hashSecret, newSecret, sameSecret, signToken, verifyToken } from '../../src/server/tokens';
 
 beforeAll(() => {
   process.env.CONFIG_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');

@@ -3,7 +3,7 @@
  * the shared HubSpot client, and maps each onto the blog entry of `schema.ts`.
  */
 import type { Client } from '@hubspot/api-client';
-import { withRetry } from '../../../netlify/functions/_shared/hubspot';
+import { withRetry } from '../../server/hubspot';
 import { sanitizeBlogHtml } from './sanitize';
 import { htmlToText, readTimeMinutes, slugify, truncate } from './text';
 import type { BlogEntryData } from './schema';

@@ -5,8 +5,8 @@
  * A HubSpot failure throws, so the build stops instead of publishing an empty blog.
  */
 import { glob, type Loader, type LoaderContext } from 'astro/loaders';
-import { serverEnv } from '../../../netlify/functions/_shared/env';
-import { hubspotClient, statusOf } from '../../../netlify/functions/_shared/hubspot';
+import { serverEnv } from '../../server/env';
+import { hubspotClient, statusOf } from '../../server/hubspot';
 import { fetchPosts, fetchTagNames, isPublished, mapHubSpotPost, type HubSpotPost } from './hubspot';
 import { htmlToText, readTimeMinutes } from './text';
 

@@ -11,8 +11,8 @@ import yaml from 'js-yaml';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formPurposes, forms, type FormPurpose, type FormRender } from '../../config/forms';
-import { serverEnv } from '../../../netlify/functions/_shared/env';
-import { hubspotClient, statusOf, withRetry } from '../../../netlify/functions/_shared/hubspot';
+import { serverEnv } from '../../server/env';
+import { hubspotClient, statusOf, withRetry } from '../../server/hubspot';
 import { unsupportedParts } from './fields';
 
 export class FormSourceError extends Error {

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** Every store the functions use (StoreName in netlify/functions/_shared/store.ts). */
+/** Every store the functions use (StoreName in src/server/store.ts). */
 export const STORE_NAMES = ['nominations', 'outbox', 'webhook-configs', 'webhook-logs', 'hubspot-configs', 'sessions', 'rate-limits', 'subscriptions'] as const;
 
 export interface BlobsRequest {

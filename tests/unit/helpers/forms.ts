@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formPurposes, forms, type FormPurpose } from '../../../src/config/forms';
 import { readLocalDefinition } from '../../../src/lib/forms/loader';
-import { storedDefinitionSchema, type StoredDefinition } from '../../../netlify/functions/_shared/form-definitions';
+import { storedDefinitionSchema, type StoredDefinition } from '../../../src/server/form-definitions';
 
 export async function committedDefinitions(): Promise<Record<FormPurpose, StoredDefinition>> {
   const entries = await Promise.all(

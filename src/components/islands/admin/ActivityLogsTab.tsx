@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { WebhookLog } from '../../../../netlify/functions/_shared/calendly-webhook';
+import type { WebhookLog } from '../../../server/calendly-webhook';
 import { canRetrySync } from '../../../lib/webhook-logs';
 import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
 import { buttonClass } from '../../../lib/ui';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type SubmitEvent } from 'react';
-import type { publicHubSpotConfig } from '../../../../netlify/functions/_shared/admin-config';
+import type { publicHubSpotConfig } from '../../../server/admin-config';
 import { apiRequest, failureMessage, fieldErrors, formatDateTime } from '../../../lib/admin-api';
 import { hubspotConfigSchema } from '../../../lib/schemas';
 import { buttonClass, cardClass } from '../../../lib/ui';

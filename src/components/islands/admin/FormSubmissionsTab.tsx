@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useState } from 'react';
-import type { Delivery } from '../../../../netlify/functions/_shared/form-submissions';
+import type { Delivery } from '../../../server/form-submissions';
 import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
 import { buttonClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';

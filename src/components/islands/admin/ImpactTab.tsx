@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import type { SchoolImpactRow } from '../../../../netlify/functions/_shared/impact';
+import type { SchoolImpactRow } from '../../../server/impact';
 import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
 import { answerKinds, answerLabels } from '../../../lib/school-answers';
 import { buttonClass } from '../../../lib/ui';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { OutboxMessage } from '../../../../netlify/functions/_shared/outbox';
-import type { SchoolAnswer } from '../../../../netlify/functions/_shared/school-answers';
+import type { OutboxMessage } from '../../../server/outbox';
+import type { SchoolAnswer } from '../../../server/school-answers';
 import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
 import { canRetryMessage } from '../../../lib/outbox';
 import { answerLabels } from '../../../lib/school-answers';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type SubmitEvent } from 'react';
-import type { publicWebhookConfig } from '../../../../netlify/functions/_shared/admin-config';
+import type { publicWebhookConfig } from '../../../server/admin-config';
 import { apiRequest, failureMessage, fieldErrors, formatDate } from '../../../lib/admin-api';
 import { webhookConfigSchema, webhookEvents } from '../../../lib/schemas';
 import { buttonClass, cardClass } from '../../../lib/ui';

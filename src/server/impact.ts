@@ -6,7 +6,7 @@
  * Keys: `sent/{messageId}`, `answer/{messageId}` (an answer replaces the one before it).
  */
 import { createHmac, hkdfSync } from 'node:crypto';
-import { figure, schoolKey, schoolResponded, type AnswerKind, type Impact } from '../../../src/lib/school-answers';
+import { figure, schoolKey, schoolResponded, type AnswerKind, type Impact } from '../lib/school-answers';
 import { serverEnv } from './env';
 import { store, withStore } from './store';
 

@@ -1,5 +1,5 @@
 /** The contact fields the browser may write, with their allowed values (see schemas). */
-import { contactUpdateAllowList } from '../../../src/lib/schemas';
+import { contactUpdateAllowList } from '../lib/schemas';
 import { serverEnv } from './env';
 
 type AllowedField = keyof typeof contactUpdateAllowList;

@@ -4,7 +4,7 @@
  * only their masked form ever leaves this module through the `public*` views.
  */
 import { randomBytes } from 'node:crypto';
-import type { HubSpotConfigInput, WebhookConfigInput } from '../../../src/lib/schemas';
+import type { HubSpotConfigInput, WebhookConfigInput } from '../lib/schemas';
 import { decryptSecret, encryptSecret, maskSecret } from './crypto';
 import { serverEnv } from './env';
 import { recordKey, store, withStore } from './store';

@@ -3,7 +3,7 @@
  * HubSpot contact is created or updated when HubSpot is configured. The nomination is kept
  * whatever HubSpot answers; its sync outcome is recorded with it.
  */
-import type { Nomination, SchoolNomination } from '../../../src/lib/schemas';
+import type { Nomination, SchoolNomination } from '../lib/schemas';
 import { serverEnv } from './env';
 import { hubspotClient, upsertContactByEmail } from './hubspot';
 import { recordKey, store, withStore } from './store';

@@ -15,10 +15,10 @@
  * HubSpot accepted it (or refused it for good), for the purge 30 days later.
  */
 import type { Client } from '@hubspot/api-client';
-import { forms, formPurposes, type FormPurpose } from '../../../src/config/forms';
-import type { FormDefinition } from '../../../src/lib/forms/definition';
-import { allFields } from '../../../src/lib/forms/fields';
-import type { ConsentGiven } from '../../../src/lib/forms/values';
+import { forms, formPurposes, type FormPurpose } from '../config/forms';
+import type { FormDefinition } from '../lib/forms/definition';
+import { allFields } from '../lib/forms/fields';
+import type { ConsentGiven } from '../lib/forms/values';
 import { activeHubSpotToken } from './admin-config';
 import { serverEnv } from './env';
 import { HttpError, StoreUnavailableError } from './http';

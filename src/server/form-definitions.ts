@@ -6,8 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { formPurposes, type FormPurpose } from '../../../src/config/forms';
-import { formDefinitionSchema } from '../../../src/lib/forms/definition';
+import { formPurposes, type FormPurpose } from '../config/forms';
+import { formDefinitionSchema } from '../lib/forms/definition';
 import { serverEnv } from './env';
 
 export const storedDefinitionSchema = formDefinitionSchema.extend({

@@ -8,7 +8,7 @@
  * HubSpot has not got yet.
  */
 import type { Client } from '@hubspot/api-client';
-import { ANSWER_WINDOW_DAYS, schoolKey, type AnswerKind } from '../../../src/lib/school-answers';
+import { ANSWER_WINDOW_DAYS, schoolKey, type AnswerKind } from '../lib/school-answers';
 import { serverEnv } from './env';
 import { getContact, searchContactsByEmail, updateContact } from './hubspot';
 import { recordAnswer, recordSent } from './impact';

@@ -4,8 +4,8 @@
  * the hand-over to the outbox. Functions `send-email` and `confirm-send` are thin shells over this.
  */
 import type { Client } from '@hubspot/api-client';
-import { noteProblem, normaliseNote } from '../../../src/lib/email/note';
-import { isEmail } from '../../../src/lib/forms/values';
+import { noteProblem, normaliseNote } from '../lib/email/note';
+import { isEmail } from '../lib/forms/values';
 import { composeDraft, readDraft, updateDraft } from './email-drafts';
 import { serverEnv } from './env';
 import { HttpError } from './http';

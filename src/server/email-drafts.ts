@@ -6,11 +6,11 @@
  *
  * Keys in the `outbox` store: `drafts/{submissionId}`.
  */
-import { emailFormFields, sendChoiceField } from '../../../src/config/forms';
-import { publicEnv } from '../../../src/config/env';
-import { referralDataSchema, type ReferralData } from '../../../src/lib/schemas';
-import { generateEmail, type EmailLinks, type GeneratedEmail } from '../../../src/lib/email/template';
-import { isPlatformChoice } from '../../../src/lib/email/submission';
+import { emailFormFields, sendChoiceField } from '../config/forms';
+import { publicEnv } from '../config/env';
+import { referralDataSchema, type ReferralData } from '../lib/schemas';
+import { generateEmail, type EmailLinks, type GeneratedEmail } from '../lib/email/template';
+import { isPlatformChoice } from '../lib/email/submission';
 import { store, withStore } from './store';
 import { hashSecret, newSecret } from './tokens';
 

@@ -6,11 +6,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { NOTE_FIELD, noteLabel } from '../../../src/lib/email/note';
-import type { FormDefinition } from '../../../src/lib/forms/definition';
-import { escapeHtml, regionMarkers, renderForm, RESPONSE_INSTANCE, successHtml } from '../../../src/lib/forms/render';
-import { summaryOf, type RawValues } from '../../../src/lib/forms/values';
-import { buttonClass } from '../../../src/lib/ui';
+import { NOTE_FIELD, noteLabel } from '../lib/email/note';
+import type { FormDefinition } from '../lib/forms/definition';
+import { escapeHtml, regionMarkers, renderForm, RESPONSE_INSTANCE, successHtml } from '../lib/forms/render';
+import { summaryOf, type RawValues } from '../lib/forms/values';
+import { buttonClass } from '../lib/ui';
 import { serverEnv } from './env';
 
 /** A page path of the site, e.g. "/" or "/blogs-insights/why-two-hours-is-enough". */
