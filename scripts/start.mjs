@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm start`: builds the site and serves the production build the way Netlify does (static
- * files, netlify.toml headers and redirects, functions, local Blobs) on http://localhost:${PORT:-8888}.
+ * files, netlify.toml headers and redirects, functions, local Blobs) on http://localhost:${PORT:-8888},
+ * with the local Netlify Database (scripts/local-database.mjs) started first and migrated.
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -9,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startLocalDatabase } from './local-database.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.PORT || 8888);
@@ -71,6 +73,10 @@ function freePort() {
   });
 }
 
+// netlify serve does not start the local database: it runs here, in this process, for as long as the site.
+const database = await startLocalDatabase();
+Object.assign(env, database.env);
+
 const netlify = join(root, 'node_modules', '.bin', 'netlify');
 const staticServerPort = process.env.STATIC_SERVER_PORT || String(await freePort());
 const child = spawn(netlify, ['serve', '--offline', '--port', String(port), '--staticServerPort', staticServerPort], {
@@ -95,4 +101,7 @@ child.stdout.on('data', (chunk) => {
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => child.kill(signal));
 }
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+child.on('exit', async (code, signal) => {
+  await database.db.stop().catch(() => undefined);
+  process.exit(code ?? (signal ? 1 : 0));
+});

@@ -1,12 +1,12 @@
 /**
  * The admin session: sign-in against ADMIN_USERNAME and ADMIN_PASSWORD (or ADMIN_PASSWORD_HASH),
  * a random session id in an HttpOnly, Secure, SameSite=Strict `__Host-` cookie, and the session
- * itself recorded in Blobs (under a hash of the id) so that signing out or a timeout ends it.
+ * itself recorded in the database (under a hash of the id) so that signing out or a timeout ends it.
  */
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { serverEnv } from './env';
 import { HttpError } from './http';
-import { store, withStore } from './store';
+import { query, queryOne, sql } from './db';
 
 export const SESSION_COOKIE = '__Host-admin_session';
 export const IDLE_TIMEOUT_MS = 30 * 60_000;
@@ -20,6 +20,12 @@ interface SessionRecord {
   lastSeenAt: number;
 }
 
+interface SessionRow {
+  username: string;
+  created_at: Date;
+  last_seen_at: Date;
+}
+
 export interface Session {
   username: string;
   createdAt: string;
@@ -27,7 +33,6 @@ export interface Session {
   expiresAt: string;
 }
 
-const sessions = () => store('sessions', { strong: true });
 const sessionKey = (id: string) => createHash('sha256').update(id).digest('hex');
 
 function readCookie(req: Request, name: string): string | undefined {
@@ -76,17 +81,18 @@ export async function requireAdmin(req: Request): Promise<Session> {
   const id = readCookie(req, SESSION_COOKIE);
   if (!id || !/^[A-Za-z0-9_-]{20,100}$/.test(id)) throw notSignedIn();
   const key = sessionKey(id);
-  const record = (await withStore(() => sessions().get(key, { type: 'json' }))) as SessionRecord | null;
+  const row = await queryOne<SessionRow>(sql`SELECT username, created_at, last_seen_at FROM admin_sessions WHERE id_hash = ${key}`);
   const now = Date.now();
-  if (!record) throw notSignedIn();
+  if (!row) throw notSignedIn();
+  const record: SessionRecord = { username: row.username, createdAt: row.created_at.getTime(), lastSeenAt: row.last_seen_at.getTime() };
   if (now - record.lastSeenAt > IDLE_TIMEOUT_MS || now - record.createdAt > ABSOLUTE_TIMEOUT_MS) {
-    await withStore(() => sessions().delete(key));
+    await query(sql`DELETE FROM admin_sessions WHERE id_hash = ${key}`);
     throw notSignedIn('Your session has expired. Please sign in again.');
   }
   requireSameOrigin(req);
   if (now - record.lastSeenAt > TOUCH_EVERY_MS) {
     record.lastSeenAt = now;
-    await withStore(() => sessions().setJSON(key, record));
+    await query(sql`UPDATE admin_sessions SET last_seen_at = ${new Date(now)} WHERE id_hash = ${key}`);
   }
   return toSession(record);
 }
@@ -100,14 +106,23 @@ export async function createSession(username: string): Promise<{ cookie: string;
   const id = randomBytes(32).toString('base64url');
   const now = Date.now();
   const record: SessionRecord = { username, createdAt: now, lastSeenAt: now };
-  await withStore(() => sessions().setJSON(sessionKey(id), record));
+  await query(sql`INSERT INTO admin_sessions (id_hash, username, created_at, last_seen_at) VALUES (${sessionKey(id)}, ${username}, ${new Date(now)}, ${new Date(now)})`);
   return { cookie: sessionCookie(id), session: toSession(record) };
 }
 
 /** Ends the session the request carries, if any. */
 export async function endSession(req: Request): Promise<void> {
   const id = readCookie(req, SESSION_COOKIE);
-  if (id) await withStore(() => sessions().delete(sessionKey(id)));
+  if (id) await query(sql`DELETE FROM admin_sessions WHERE id_hash = ${sessionKey(id)}`);
+}
+
+/** Deletes sessions past their idle or absolute limit; returns how many. */
+export async function purgeExpiredSessions(now = Date.now()): Promise<number> {
+  const rows = await query(sql`
+    DELETE FROM admin_sessions
+    WHERE last_seen_at < ${new Date(now - IDLE_TIMEOUT_MS)} OR created_at < ${new Date(now - ABSOLUTE_TIMEOUT_MS)}
+    RETURNING 1`);
+  return rows.length;
 }
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();

@@ -1,102 +1,87 @@
 /**
- * Failed sign-in counting per IP and per username, in Blobs (one small record per key), so that
- * guessing is slowed and then refused for a while.
+ * Failed sign-in counting per address and per username, and the forms' per-address limit, in the
+ * database: each count is one atomic upsert, so parallel requests are each counted once.
  */
 import { createHash } from 'node:crypto';
+import { query, queryOne, sql } from './db';
 import { serverEnv } from './env';
 import { HttpError } from './http';
-import { store, withStore } from './store';
 
 export const WINDOW_MS = 15 * 60_000;
 export const LIMITS = { username: 5, ip: 20 } as const;
 
-interface Counter {
-  failures: number;
-  windowStart: number;
-}
-
-const limits = () => store('rate-limits', { strong: true });
-const keyOf = (kind: keyof typeof LIMITS, value: string) =>
-  `login/${kind}/${createHash('sha256').update(value.toLowerCase()).digest('hex')}`;
-
-async function read(key: string): Promise<Counter> {
-  const counter = (await withStore(() => limits().get(key, { type: 'json' }))) as Counter | null;
-  if (!counter || Date.now() - counter.windowStart > WINDOW_MS) return { failures: 0, windowStart: Date.now() };
-  return counter;
-}
+const digest = (value: string) => createHash('sha256').update(value).digest('hex');
+const subjectOf = (kind: keyof typeof LIMITS, value: string) => `${kind}:${digest(value.toLowerCase())}`;
 
 type Subject = { ip: string; username: string };
-const keys = (subject: Subject) => [
-  { key: keyOf('ip', subject.ip), limit: LIMITS.ip },
-  { key: keyOf('username', subject.username), limit: LIMITS.username },
+const subjects = (subject: Subject) => [
+  { key: subjectOf('ip', subject.ip), limit: LIMITS.ip },
+  { key: subjectOf('username', subject.username), limit: LIMITS.username },
 ];
 
-/** Throws 429 while either the IP or the username has used up its failed attempts. */
-export async function assertNotLocked(subject: Subject): Promise<void> {
-  for (const { key, limit } of keys(subject)) {
-    const counter = await read(key);
-    if (counter.failures >= limit) {
-      const minutes = Math.max(1, Math.ceil((counter.windowStart + WINDOW_MS - Date.now()) / 60_000));
-      throw new HttpError(
-        429,
-        'too_many_attempts',
-        `Too many failed sign-in attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
-      );
+function lockedFor(windowStart: Date, now: number): HttpError {
+  const minutes = Math.max(1, Math.ceil((windowStart.getTime() + WINDOW_MS - now) / 60_000));
+  return new HttpError(429, 'too_many_attempts', `Too many failed sign-in attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`);
+}
+
+/**
+ * Takes one sign-in attempt for the address and the username, or throws 429 while either has used
+ * up its attempts in the window. The attempt is counted here, before the password is checked
+ * (`clearFailures` forgets it on success), so forty guesses at once get at most five checks.
+ */
+export async function assertNotLocked(subject: Subject, now = Date.now()): Promise<void> {
+  const windowFloor = new Date(now - WINDOW_MS);
+  const at = new Date(now);
+  for (const { key, limit } of subjects(subject)) {
+    const taken = await queryOne<{ failures: number }>(sql`
+      INSERT INTO login_attempts AS a (subject, failures, window_start) VALUES (${key}, 1, ${at})
+      ON CONFLICT (subject) DO UPDATE
+        SET failures = CASE WHEN a.window_start < ${windowFloor} THEN 1 ELSE a.failures + 1 END,
+            window_start = CASE WHEN a.window_start < ${windowFloor} THEN ${at} ELSE a.window_start END
+        WHERE a.window_start < ${windowFloor} OR a.failures < ${limit}
+      RETURNING failures`);
+    if (!taken) {
+      const row = await queryOne<{ window_start: Date }>(sql`SELECT window_start FROM login_attempts WHERE subject = ${key}`);
+      throw lockedFor(row?.window_start ?? at, now);
     }
   }
 }
 
-/** Counts a failure and waits a little longer after each one. */
+/** After a wrong password (already counted): waits a little longer after each one. */
 export async function recordFailure(subject: Subject): Promise<void> {
-  let worst = 0;
-  for (const { key } of keys(subject)) {
-    const counter = await read(key);
-    counter.failures += 1;
-    worst = Math.max(worst, counter.failures);
-    await withStore(() => limits().setJSON(key, counter));
-  }
+  const keys = subjects(subject).map(({ key }) => key);
+  const rows = await query<{ failures: number }>(sql`SELECT failures FROM login_attempts WHERE subject = ANY(${keys})`);
+  const worst = Math.max(0, ...rows.map((row) => row.failures));
   const delay = serverEnv.adminLoginDelayMs * Math.min(worst, 8);
   if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
 }
 
 export async function clearFailures(subject: Subject): Promise<void> {
-  for (const { key } of keys(subject)) await withStore(() => limits().delete(key));
+  const keys = subjects(subject).map(({ key }) => key);
+  await query(sql`DELETE FROM login_attempts WHERE subject = ANY(${keys})`);
 }
 
 /** The window of the forms' per-address limit. */
 export const FORM_WINDOW_MS = 10 * 60_000;
 
 /**
- * Counts one form submission from `ip` in the current 10-minute window and says whether it is
- * within `limit`. The count is a compare-and-swap on one small record, so concurrent submissions
- * are each counted once.
+ * Counts one form submission from `client` (an address, or an IPv6 /64 prefix) in the current
+ * 10-minute window and says whether it is within `limit`. One upsert: concurrent submissions are
+ * each counted once, and one over the limit is not counted.
  */
-export async function takeFormSubmission(ip: string, limit: number, now = Date.now()): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+export async function takeFormSubmission(client: string, limit: number, now = Date.now()): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
   const windowStart = now - (now % FORM_WINDOW_MS);
-  const key = `forms/${createHash('sha256').update(ip).digest('hex')}/${windowStart}`;
   const retryAfterSeconds = Math.max(1, Math.ceil((windowStart + FORM_WINDOW_MS - now) / 1000));
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const found = await withStore(() => limits().getWithMetadata(key, { type: 'json' }));
-    const count = (found?.data as { count?: number } | undefined)?.count ?? 0;
-    if (count >= limit) return { allowed: false, retryAfterSeconds };
-    const next = { count: count + 1, windowStart };
-    const { modified } = await withStore(() => (found ? limits().setJSON(key, next, { onlyIfMatch: found.etag ?? '' }) : limits().setJSON(key, next, { onlyIfNew: true })));
-    if (modified) return { allowed: true, retryAfterSeconds };
-  }
-  // Heavily contended: treat as over the limit rather than count wrongly.
-  return { allowed: false, retryAfterSeconds };
+  const counted = await queryOne<{ submissions: number }>(sql`
+    INSERT INTO form_rate_windows AS w (client, window_start, submissions) VALUES (${digest(client)}, ${new Date(windowStart)}, 1)
+    ON CONFLICT (client, window_start) DO UPDATE SET submissions = w.submissions + 1 WHERE w.submissions < ${limit}
+    RETURNING submissions`);
+  return { allowed: limit > 0 && counted !== undefined, retryAfterSeconds };
 }
 
-/** Deletes the forms' counters of windows that are over. */
+/** Deletes the counters of windows that are over (sign-in and forms). */
 export async function purgeFormCounters(now = Date.now()): Promise<number> {
-  const { blobs } = await withStore(() => limits().list({ prefix: 'forms/' }));
-  let purged = 0;
-  for (const { key } of blobs) {
-    const windowStart = Number(key.split('/')[2]);
-    if (windowStart + FORM_WINDOW_MS < now) {
-      await withStore(() => limits().delete(key));
-      purged++;
-    }
-  }
-  return purged;
+  const forms = await query(sql`DELETE FROM form_rate_windows WHERE window_start < ${new Date(now - FORM_WINDOW_MS)} RETURNING 1`);
+  const logins = await query(sql`DELETE FROM login_attempts WHERE window_start < ${new Date(now - WINDOW_MS)} RETURNING 1`);
+  return forms.length + logins.length;
 }

@@ -1,0 +1,29 @@
+/**
+ * The local Netlify Database: Netlify's own emulation (@netlify/database-dev, PGlite behind the
+ * Postgres wire protocol) with its data under .netlify/db, every migration of
+ * netlify/database/migrations applied. `npm start`, `npm run dev` and the tests start it; the
+ * functions reach it through NETLIFY_DB_URL with the server driver, as `getDatabase()` does on
+ * Netlify with the connection it is given there.
+ */
+import { NetlifyDB } from '@netlify/database-dev';
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const databaseDirectory = join(root, '.netlify', 'db');
+export const migrationsDirectory = join(root, 'netlify', 'database', 'migrations');
+
+/** Starts the local database and applies the migrations; returns the environment the functions need. */
+export async function startLocalDatabase({ directory = databaseDirectory, log = console.log } = {}) {
+  const db = new NetlifyDB({ directory, logger: () => undefined });
+  const url = await db.start();
+  const applied = await db.applyMigrations(migrationsDirectory);
+  if (applied.length) log(`Local database: applied ${applied.join(', ')}`);
+  return { db, url, env: { NETLIFY_DB_URL: url, NETLIFY_DB_DRIVER: 'server' } };
+}
+
+/** Deletes the local database's data (the next start makes it anew). */
+export function resetLocalDatabase(directory = databaseDirectory) {
+  rmSync(directory, { recursive: true, force: true });
+}
