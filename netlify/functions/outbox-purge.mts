@@ -1,9 +1,8 @@
 import type { Config } from '@netlify/functions';
-import { DRAFT_RETENTION_MS, type EmailDraft } from '../../src/server/email-drafts';
+import { DRAFT_RETENTION_MS, purgeDrafts } from '../../src/server/email-drafts';
 import { StoreUnavailableError, storeUnavailable } from '../../src/server/http';
-import { deleteMessage, MESSAGE_RETENTION_MS, readMessage, saveMessage } from '../../src/server/outbox';
-import { purgeOldSlots, releasePair } from '../../src/server/send-limits';
-import { store, withStore } from '../../src/server/store';
+import { expireUnconfirmed, MESSAGE_RETENTION_MS, purgeMessages } from '../../src/server/outbox';
+import { purgeOldSlots } from '../../src/server/send-limits';
 
 /**
  * Daily: the outbox's retention. Messages are deleted 90 days after they were sent (never sent:
@@ -13,32 +12,9 @@ import { store, withStore } from '../../src/server/store';
  */
 export async function purgeOutbox(now = new Date()): Promise<Record<'expired' | 'messages' | 'drafts' | 'slots', number>> {
   const counts = { expired: 0, messages: 0, drafts: 0, slots: 0 };
-  const outbox = store('outbox', { strong: true });
-  const { blobs: messages } = await withStore(() => outbox.list({ prefix: 'messages/' }));
-  for (const { key } of messages) {
-    const found = await readMessage(key.slice('messages/'.length));
-    if (!found) continue;
-    const { message, etag } = found;
-    if (message.status === 'awaiting_confirmation' && Date.parse(message.confirmation?.expiresAt ?? '') < now.getTime()) {
-      await saveMessage({ ...message, status: 'failed', lastError: 'not_confirmed_in_time', updatedAt: now.toISOString() }, etag);
-      counts.expired++;
-      continue;
-    }
-    const since = Date.parse(message.sentAt ?? message.createdAt);
-    if (message.status !== 'queued' && message.status !== 'awaiting_confirmation' && now.getTime() - since > MESSAGE_RETENTION_MS) {
-      await deleteMessage(message.id);
-      if (message.channel === 'platform' && message.status === 'sent') await releasePair(message.parentEmail, message.to);
-      counts.messages++;
-    }
-  }
-  const { blobs: drafts } = await withStore(() => outbox.list({ prefix: 'drafts/' }));
-  for (const { key } of drafts) {
-    const draft = (await withStore(() => outbox.get(key, { type: 'json' }))) as EmailDraft | null;
-    if (draft && now.getTime() - Date.parse(draft.createdAt) > DRAFT_RETENTION_MS) {
-      await withStore(() => outbox.delete(key));
-      counts.drafts++;
-    }
-  }
+  counts.expired = await expireUnconfirmed(now);
+  counts.messages = await purgeMessages(new Date(now.getTime() - MESSAGE_RETENTION_MS));
+  counts.drafts = await purgeDrafts(new Date(now.getTime() - DRAFT_RETENTION_MS));
   counts.slots = await purgeOldSlots(new Date(now.getTime() - 24 * 3600_000));
   return counts;
 }

@@ -2,9 +2,8 @@ import type { Client } from '@hubspot/api-client';
 import type { Config } from '@netlify/functions';
 import { StoreUnavailableError, storeUnavailable } from '../../src/server/http';
 import { readDraft } from '../../src/server/email-drafts';
-import { attemptWork, deleteMessage, pendingIds, pendingKey, readMessage, type OutboxMessage } from '../../src/server/outbox';
+import { attemptWork, deleteMessage, pendingIds, readMessage, type OutboxMessage } from '../../src/server/outbox';
 import { optionalHubSpot } from '../../src/server/platform-send';
-import { store, withStore } from '../../src/server/store';
 
 /** A request takes its draft within moments of making the message; one not taken by then never will be. */
 const ORPHAN_AFTER_MS = 2 * 60_000;
@@ -13,7 +12,7 @@ type Summary = Record<'checked' | 'sent' | 'failed' | 'queued' | 'linked' | 'ski
 
 /**
  * Scheduled: the outbox's work left — confirmation links to hand to HubSpot and confirmed emails
- * to deliver — whose retry time has come. A delivery fails after MAX_ATTEMPTS (`_shared/outbox.ts`).
+ * to deliver — whose retry time has come. A delivery fails after MAX_ATTEMPTS (`src/server/outbox.ts`).
  * Without HubSpot nothing can be done and everything waits (the admin page shows it).
  */
 export default async (_req?: Request): Promise<Response> => {
@@ -44,8 +43,7 @@ async function retryDue(client: Client, summary: Summary): Promise<void> {
       const message = found?.message;
       const waiting = message && (message.status === 'queued' || (message.status === 'awaiting_confirmation' && message.confirmation?.link !== 'delivered'));
       if (!found || !message || !waiting) {
-        // A stale marker: the work was done by another run.
-        await withStore(() => store('outbox', { strong: true }).delete(pendingKey(id)));
+        // Done by another run meanwhile.
         summary.skipped++;
         continue;
       }

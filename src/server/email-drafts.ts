@@ -4,14 +4,15 @@
  * store keeps only its hash. "Send via our platform" names the draft and the token, never text:
  * the server composes what it sends from the draft with the template the dialog's preview uses.
  *
- * Keys in the `outbox` store: `drafts/{submissionId}`.
+ * Table `email_drafts`: one row per accepted submission, the draft as `record` and `version`, which
+ * every change must name.
  */
 import { emailFormFields, sendChoiceField } from '../config/forms';
 import { publicEnv } from '../config/env';
 import { referralDataSchema, type ReferralData } from '../lib/schemas';
 import { generateEmail, type EmailLinks, type GeneratedEmail } from '../lib/email/template';
 import { isPlatformChoice } from '../lib/email/submission';
-import { store, withStore } from './store';
+import { query, queryOne, sql } from './db';
 import { hashSecret, newSecret } from './tokens';
 
 export interface EmailDraft {
@@ -36,8 +37,6 @@ export interface EmailDraft {
 /** Drafts no longer needed (unsent after this long) are removed by the purge. */
 export const DRAFT_RETENTION_MS = 30 * 24 * 3600_000;
 
-const drafts = () => store('outbox', { strong: true });
-export const draftKey = (id: string) => `drafts/${id}`;
 
 /** The email data of an accepted email-form submission (HubSpot field names → template fields). */
 export function emailDataOf(values: Record<string, string>): ReferralData {
@@ -69,19 +68,29 @@ export async function createDraft(input: { id: string; purpose: string; values: 
     tokenHash: hashSecret(token),
     createdAt: (input.now ?? new Date()).toISOString(),
   };
-  await withStore(() => drafts().setJSON(draftKey(draft.id), draft, { onlyIfNew: true }));
+  await query(sql`
+    INSERT INTO email_drafts (id, token_hash, created_at, record) VALUES (${draft.id}, ${draft.tokenHash}, ${draft.createdAt}, ${draft})
+    ON CONFLICT (id) DO NOTHING`);
   return { token, draft, email: composeDraft(draft, draft.note) };
 }
 
 export async function readDraft(id: string): Promise<{ draft: EmailDraft; etag: string } | undefined> {
-  const found = await withStore(() => drafts().getWithMetadata(draftKey(id), { type: 'json' }));
-  return found ? { draft: found.data as EmailDraft, etag: found.etag ?? '' } : undefined;
+  const row = await queryOne<{ record: EmailDraft; version: number }>(sql`SELECT record, version FROM email_drafts WHERE id = ${id}`);
+  return row ? { draft: row.record, etag: String(row.version) } : undefined;
 }
 
 /** Records a change to a draft only if nobody changed it since `etag` was read; false otherwise. */
 export async function updateDraft(draft: EmailDraft, etag: string): Promise<boolean> {
-  const { modified } = await withStore(() => drafts().setJSON(draftKey(draft.id), draft, { onlyIfMatch: etag }));
-  return modified;
+  const row = await queryOne<{ version: number }>(sql`
+    UPDATE email_drafts SET record = ${draft}, message_id = ${draft.messageId ?? null}, self_sent_message_id = ${draft.selfSentMessageId ?? null}, version = version + 1
+    WHERE id = ${draft.id} AND version = ${Number(etag)}
+    RETURNING version`);
+  return row !== undefined;
+}
+
+/** Deletes the drafts made before `before`; returns how many. */
+export async function purgeDrafts(before: Date): Promise<number> {
+  return (await query(sql`DELETE FROM email_drafts WHERE created_at < ${before} RETURNING 1`)).length;
 }
 
 /** What the browser gets about its draft: the email, its links and the token to send it. */

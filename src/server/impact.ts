@@ -1,14 +1,16 @@
 /**
- * The movement's impact in numbers: one small event per school email sent and per answer a parent
- * gives, kept in the `impact` store without names or addresses (the school as its domain, the
- * parent as a keyed hash), so the figures outlive the 90-day outbox. Counted by distinct school.
+ * The movement's impact in numbers: one event per school email sent and per answer a parent gives,
+ * kept without names or addresses (the school as its domain, the parent as a keyed hash), so the
+ * figures outlive the 90-day outbox. Counted by distinct school.
  *
- * Keys: `sent/{messageId}`, `answer/{messageId}` (an answer replaces the one before it).
+ * Tables `impact_sends` and `impact_answers` (an answer replaces the one before it for its message);
+ * the per-school counts (`impact_schools`) and the public totals (`impact_totals`, one row) are kept
+ * up to date by the same statement that adds an event, so `computeImpact` reads one row.
  */
 import { createHmac, hkdfSync } from 'node:crypto';
-import { figure, schoolKey, schoolResponded, type AnswerKind, type Impact } from '../lib/school-answers';
+import { answerKinds, figure, schoolKey, schoolResponded, type AnswerKind, type Impact } from '../lib/school-answers';
+import { query, queryOne, sql } from './db';
 import { serverEnv } from './env';
-import { store, withStore } from './store';
 
 export interface SentEvent {
   id: string;
@@ -25,8 +27,6 @@ export interface AnswerEvent {
   at: string;
 }
 
-const impact = () => store('impact', { strong: true });
-
 /** A parent's address as a keyed hash: counts distinct parents, names none. */
 export function parentKey(email: string): string {
   const secret = serverEnv.configEncryptionKey ?? 'local';
@@ -36,42 +36,83 @@ export function parentKey(email: string): string {
 
 /** Records that a school email went out (once per message, whatever calls it how often). */
 export async function recordSent(message: { id: string; to: string; parentEmail: string; channel: 'platform' | 'self'; sentAt?: string }): Promise<void> {
-  const event: SentEvent = { id: message.id, school: schoolKey(message.to), parent: parentKey(message.parentEmail), channel: message.channel, at: message.sentAt ?? new Date().toISOString() };
-  await withStore(() => impact().setJSON(`sent/${message.id}`, event, { onlyIfNew: true }));
+  const school = schoolKey(message.to);
+  const parent = parentKey(message.parentEmail);
+  const at = new Date(message.sentAt ?? Date.now());
+  await query(sql`
+    WITH event AS (
+      INSERT INTO impact_sends (message_id, school, parent, channel, sent_at)
+      VALUES (${message.id}, ${school}, ${parent}, ${message.channel}, ${at})
+      ON CONFLICT (message_id) DO NOTHING
+      RETURNING school, parent
+    ), school_row AS (
+      INSERT INTO impact_schools AS s (school, emails_sent) SELECT school, 1 FROM event
+      ON CONFLICT (school) DO UPDATE SET emails_sent = s.emails_sent + 1
+      RETURNING emails_sent
+    ), parent_row AS (
+      INSERT INTO impact_parents (parent) SELECT parent FROM event ON CONFLICT DO NOTHING RETURNING 1
+    )
+    INSERT INTO impact_totals AS t (id, schools_reached, schools_answered, schools_with_meeting, parents_wrote)
+    SELECT 1, (SELECT count(*) FROM school_row WHERE emails_sent = 1), 0, 0, (SELECT count(*) FROM parent_row)
+    ON CONFLICT (id) DO UPDATE SET
+      schools_reached = t.schools_reached + EXCLUDED.schools_reached,
+      parents_wrote = t.parents_wrote + EXCLUDED.parents_wrote`);
 }
 
+const responded = [...schoolResponded];
+
+/**
+ * Records a parent's answer (replacing their earlier one for the message). The school's counts
+ * change by this answer's difference from the one it replaces (read under a row lock), and the
+ * totals by whether the school crossed zero, all in one statement.
+ */
 export async function recordAnswer(event: AnswerEvent): Promise<void> {
-  await withStore(() => impact().setJSON(`answer/${event.id}`, event));
-}
-
-async function all<T>(prefix: string): Promise<T[]> {
-  return withStore(async () => {
-    const { blobs } = await impact().list({ prefix });
-    const values = await Promise.all(blobs.map((blob) => impact().get(blob.key, { type: 'json' })));
-    return values.filter(Boolean) as T[];
-  });
+  const kind = answerKinds.includes(event.kind) ? event.kind : 'no_answer';
+  await query(sql`
+    WITH previous AS (
+      SELECT kind FROM impact_answers WHERE message_id = ${event.id} FOR UPDATE
+    ), answer AS (
+      INSERT INTO impact_answers (message_id, school, kind, answered_at) VALUES (${event.id}, ${event.school}, ${kind}, ${new Date(event.at)})
+      ON CONFLICT (message_id) DO UPDATE SET kind = EXCLUDED.kind, answered_at = EXCLUDED.answered_at
+      RETURNING 1
+    ), delta AS (
+      SELECT
+        (${kind}::text = ANY(${responded}::text[]))::int - coalesce((SELECT (kind = ANY(${responded}::text[]))::int FROM previous), 0) AS responded,
+        (${kind}::text = 'meeting')::int - coalesce((SELECT (kind = 'meeting')::int FROM previous), 0) AS meetings
+      FROM answer
+    ), school_row AS (
+      INSERT INTO impact_schools AS s (school, responded, meetings) SELECT ${event.school}, greatest(responded, 0), greatest(meetings, 0) FROM delta
+      ON CONFLICT (school) DO UPDATE SET responded = s.responded + (SELECT responded FROM delta), meetings = s.meetings + (SELECT meetings FROM delta)
+      RETURNING responded, meetings
+    )
+    INSERT INTO impact_totals AS t (id, schools_reached, schools_answered, schools_with_meeting, parents_wrote)
+    SELECT 1, 0, (r.responded > 0)::int - (r.responded - d.responded > 0)::int, (r.meetings > 0)::int - (r.meetings - d.meetings > 0)::int, 0
+    FROM school_row r, delta d
+    ON CONFLICT (id) DO UPDATE SET
+      schools_answered = t.schools_answered + EXCLUDED.schools_answered,
+      schools_with_meeting = t.schools_with_meeting + EXCLUDED.schools_with_meeting`);
 }
 
 export async function sentEvents(): Promise<SentEvent[]> {
-  return all<SentEvent>('sent/');
+  const rows = await query<{ message_id: string; school: string; parent: string; channel: 'platform' | 'self'; sent_at: Date }>(sql`SELECT message_id, school, parent, channel, sent_at FROM impact_sends ORDER BY sent_at`);
+  return rows.map((row) => ({ id: row.message_id, school: row.school, parent: row.parent, channel: row.channel, at: row.sent_at.toISOString() }));
 }
 
 export async function answerEvents(): Promise<AnswerEvent[]> {
-  return all<AnswerEvent>('answer/');
+  const rows = await query<{ message_id: string; school: string; kind: AnswerKind; answered_at: Date }>(sql`SELECT message_id, school, kind, answered_at FROM impact_answers ORDER BY answered_at`);
+  return rows.map((row) => ({ id: row.message_id, school: row.school, kind: row.kind, at: row.answered_at.toISOString() }));
 }
 
-/** The public figures: distinct schools reached, that answered, with a meeting; distinct parents. */
+/** The public figures: distinct schools reached, that answered, with a meeting; distinct parents. One row read. */
 export async function computeImpact(now = new Date()): Promise<Impact> {
-  const [sent, answers] = await Promise.all([sentEvents(), answerEvents()]);
-  const reached = new Set(sent.map((event) => event.school));
-  const answered = new Set(answers.filter((event) => schoolResponded.has(event.kind)).map((event) => event.school));
-  const meetings = new Set(answers.filter((event) => event.kind === 'meeting').map((event) => event.school));
-  const parents = new Set(sent.map((event) => event.parent));
+  const totals = await queryOne<{ schools_reached: number; schools_answered: number; schools_with_meeting: number; parents_wrote: number }>(
+    sql`SELECT schools_reached, schools_answered, schools_with_meeting, parents_wrote FROM impact_totals WHERE id = 1`,
+  );
   return {
-    schoolsReached: figure(reached.size),
-    schoolsAnswered: figure(answered.size),
-    meetings: figure(meetings.size),
-    parentsWrote: figure(parents.size),
+    schoolsReached: figure(totals?.schools_reached ?? 0),
+    schoolsAnswered: figure(totals?.schools_answered ?? 0),
+    meetings: figure(totals?.schools_with_meeting ?? 0),
+    parentsWrote: figure(totals?.parents_wrote ?? 0),
     updatedAt: now.toISOString(),
   };
 }
@@ -92,12 +133,15 @@ export interface SchoolImpactRow {
  * so they go when it is purged after 90 days).
  */
 export async function impactBySchool(period: { from?: Date; to?: Date }, comments: (ids: string[]) => Promise<Map<string, { comment: string; at: string }>>): Promise<SchoolImpactRow[]> {
-  const [sent, answers] = await Promise.all([sentEvents(), answerEvents()]);
-  const inPeriod = sent.filter((event) => (!period.from || Date.parse(event.at) >= period.from.getTime()) && (!period.to || Date.parse(event.at) < period.to.getTime()));
-  const answerOf = new Map(answers.map((event) => [event.id, event]));
-  const found = await comments(inPeriod.filter((event) => answerOf.has(event.id)).map((event) => event.id));
+  const from = period.from ?? null;
+  const to = period.to ?? null;
+  const sent = await query<{ message_id: string; school: string; kind: AnswerKind | null }>(sql`
+    SELECT s.message_id, s.school, a.kind
+    FROM impact_sends s LEFT JOIN impact_answers a ON a.message_id = s.message_id
+    WHERE (${from}::timestamptz IS NULL OR s.sent_at >= ${from}) AND (${to}::timestamptz IS NULL OR s.sent_at < ${to})`);
+  const found = await comments(sent.filter((event) => event.kind).map((event) => event.message_id));
   const rows = new Map<string, SchoolImpactRow>();
-  for (const event of inPeriod) {
+  for (const event of sent) {
     const row = rows.get(event.school) ?? {
       school: event.school,
       emailsSent: 0,
@@ -107,15 +151,14 @@ export async function impactBySchool(period: { from?: Date; to?: Date }, comment
       latestCommentAt: '',
     };
     row.emailsSent++;
-    const answer = answerOf.get(event.id);
-    if (answer) row.answers[answer.kind]++;
-    const comment = found.get(event.id);
+    if (event.kind) row.answers[event.kind]++;
+    const comment = found.get(event.message_id);
     if (comment?.comment && comment.at > row.latestCommentAt) Object.assign(row, { latestComment: comment.comment, latestCommentAt: comment.at });
     rows.set(event.school, row);
   }
   for (const row of rows.values()) {
-    const responded = [...schoolResponded].reduce((sum, kind) => sum + row.answers[kind], 0);
-    row.responseRate = row.emailsSent ? responded / row.emailsSent : 0;
+    const respondedCount = [...schoolResponded].reduce((sum, kind) => sum + row.answers[kind], 0);
+    row.responseRate = row.emailsSent ? respondedCount / row.emailsSent : 0;
   }
   return [...rows.values()].sort((a, b) => b.emailsSent - a.emailsSent || a.school.localeCompare(b.school));
 }

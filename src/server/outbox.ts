@@ -7,14 +7,16 @@
  * sends it. Everything is stored before HubSpot is touched; what cannot be done now is retried by
  * the scheduled `outbox-retry` function.
  *
- * Keys in the `outbox` store: `messages/{id}` (ids sort newest first), `pending/{id}` marks a
- * message with work left (a confirmation link to hand over, or a delivery).
+ * Table `outbox_messages`: one row per message (ids sort newest first), the message as `record`
+ * with the columns the scheduled runs and the purge look for (`work_left`: a confirmation link to
+ * hand over, or a delivery; `follow_up_waiting`), and `version`, which every change must name.
  */
 import type { Client } from '@hubspot/api-client';
 import { serverEnv } from './env';
 import { getContact, isRetryable, searchContactsByEmail, statusOf, updateContact, type ContactResult } from './hubspot';
 import { StoreUnavailableError } from './http';
-import { recordKey, store, withStore } from './store';
+import { query, queryOne, sql } from './db';
+import { recordKey } from './store';
 import { recordSent } from './impact';
 import { signToken } from './tokens';
 
@@ -80,12 +82,7 @@ export function newFollowUp(sentAt: Date): FollowUp {
   return { dueAt: new Date(sentAt.getTime() + serverEnv.followUpAfterDays * 24 * 3600_000).toISOString(), link: 'pending', attempts: 0 };
 }
 
-export const followUpKey = (id: string) => `followups/${id}`;
 const followUpWaiting = (message: OutboxMessage) => Boolean(message.followUp && message.followUp.link !== 'delivered');
-
-const outbox = () => store('outbox', { strong: true });
-export const messageKey = (id: string) => `messages/${id}`;
-export const pendingKey = (id: string) => `pending/${id}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class DeliveryError extends Error {
@@ -109,19 +106,27 @@ export function confirmationLink(message: Pick<OutboxMessage, 'id' | 'confirmati
 }
 
 export async function readMessage(id: string): Promise<{ message: OutboxMessage; etag: string } | undefined> {
-  const found = await withStore(() => outbox().getWithMetadata(messageKey(id), { type: 'json' }));
-  return found ? { message: found.data as OutboxMessage, etag: found.etag ?? '' } : undefined;
+  const row = await queryOne<{ record: OutboxMessage; version: number }>(sql`SELECT record, version FROM outbox_messages WHERE id = ${id}`);
+  return row ? { message: row.record, etag: String(row.version) } : undefined;
 }
 
-/** Stores a new message (and its pending marker when work is left). */
+/** The columns of a message's row, from the message. */
+const columnsOf = (message: OutboxMessage) => ({
+  status: message.status,
+  updatedAt: message.updatedAt,
+  sentAt: message.sentAt ?? null,
+  nextAttemptAt: message.nextAttemptAt,
+  workLeft: hasWorkLeft(message),
+  followUpWaiting: followUpWaiting(message),
+});
+
+/** Stores a new message (nothing happens if one with its id exists). */
 export async function createMessage(message: OutboxMessage): Promise<void> {
-  await withStore(async () => {
-    // The marker first: a marker without its message is dropped by the retry run; a message
-    // without its marker would be forgotten.
-    if (hasWorkLeft(message)) await outbox().set(pendingKey(message.id), '');
-    if (followUpWaiting(message)) await outbox().set(followUpKey(message.id), '');
-    await outbox().setJSON(messageKey(message.id), message, { onlyIfNew: true });
-  });
+  const c = columnsOf(message);
+  await query(sql`
+    INSERT INTO outbox_messages (id, draft_id, channel, status, created_at, updated_at, sent_at, next_attempt_at, work_left, follow_up_waiting, record)
+    VALUES (${message.id}, ${message.draftId}, ${message.channel}, ${c.status}, ${message.createdAt}, ${c.updatedAt}, ${c.sentAt}, ${c.nextAttemptAt}, ${c.workLeft}, ${c.followUpWaiting}, ${message})
+    ON CONFLICT (id) DO NOTHING`);
 }
 
 function hasWorkLeft(message: OutboxMessage): boolean {
@@ -131,52 +136,67 @@ function hasWorkLeft(message: OutboxMessage): boolean {
 }
 
 /**
- * Saves a change made from the version `etag` (any version without one). Returns the new version's
- * etag, or undefined when another run changed the message first.
+ * Saves a change made from the version `etag` (any version without one). Returns the new version,
+ * or undefined when another run changed the message first.
  */
 export async function saveMessage(message: OutboxMessage, etag?: string): Promise<string | undefined> {
-  return withStore(async () => {
-    // Work left: the marker first, so that no state with work left is ever without one (a marker
-    // whose change did not happen is dropped by the retry run). No work left: the marker last.
-    const work = hasWorkLeft(message);
-    if (work) await outbox().set(pendingKey(message.id), '');
-    if (followUpWaiting(message)) await outbox().set(followUpKey(message.id), '');
-    const saved = await outbox().setJSON(messageKey(message.id), message, etag ? { onlyIfMatch: etag } : {});
-    if (!saved.modified) return undefined;
-    if (!work) await outbox().delete(pendingKey(message.id));
-    if (message.followUp?.link === 'delivered') await outbox().delete(followUpKey(message.id));
-    return saved.etag ?? '';
-  });
+  const c = columnsOf(message);
+  const version = etag === undefined ? null : Number(etag);
+  const row = await queryOne<{ version: number }>(sql`
+    UPDATE outbox_messages SET status = ${c.status}, updated_at = ${c.updatedAt}, sent_at = ${c.sentAt}, next_attempt_at = ${c.nextAttemptAt},
+      work_left = ${c.workLeft}, follow_up_waiting = ${c.followUpWaiting}, record = ${message}, version = version + 1
+    WHERE id = ${message.id} AND (${version}::integer IS NULL OR version = ${version}::integer)
+    RETURNING version`);
+  if (row) return String(row.version);
+  if (version !== null) return undefined;
+  // No version named and no row: the message is new.
+  await createMessage(message);
+  return (await readMessage(message.id))?.etag;
 }
 
-export async function pendingIds(): Promise<string[]> {
-  return withStore(async () => {
-    const { blobs } = await outbox().list({ prefix: 'pending/' });
-    return blobs.map((blob) => blob.key.slice('pending/'.length));
-  });
+/** The messages with work left whose time has come (all of them without `dueBy`), soonest first. */
+export async function pendingIds(dueBy?: Date): Promise<string[]> {
+  const rows = await query<{ id: string }>(sql`
+    SELECT id FROM outbox_messages WHERE work_left AND (${dueBy ?? null}::timestamptz IS NULL OR next_attempt_at <= ${dueBy ?? null}::timestamptz)
+    ORDER BY next_attempt_at LIMIT 500`);
+  return rows.map((row) => row.id);
 }
 
-/** Every message, newest first, a page at a time. */
+/** Every message, newest first, a page at a time (keyset on the id). */
 export async function listMessages(limit: number, cursor?: string): Promise<{ messages: OutboxMessage[]; nextCursor?: string }> {
-  return withStore(async () => {
-    const { blobs } = await outbox().list({ prefix: 'messages/' });
-    const keys = blobs.map((blob) => blob.key).sort();
-    const start = cursor ? keys.findIndex((key) => key > messageKey(cursor)) : 0;
-    const page = start < 0 ? [] : keys.slice(start, start + limit);
-    const messages = (await Promise.all(page.map((key) => outbox().get(key, { type: 'json' })))).filter(Boolean) as OutboxMessage[];
-    const last = page.at(-1);
-    const more = start >= 0 && start + limit < keys.length;
-    return { messages, ...(more && last ? { nextCursor: last.slice('messages/'.length) } : {}) };
-  });
+  const rows = await query<{ id: string; record: OutboxMessage }>(sql`
+    SELECT id, record FROM outbox_messages WHERE (${cursor ?? null}::text IS NULL OR id > ${cursor ?? null}::text)
+    ORDER BY id LIMIT ${limit + 1}`);
+  const page = rows.slice(0, limit);
+  const more = rows.length > limit;
+  return { messages: page.map((row) => row.record), ...(more ? { nextCursor: page.at(-1)!.id } : {}) };
 }
 
+/** Marks failed ("not confirmed in time") the messages whose confirmation link has expired; returns how many. */
+export async function expireUnconfirmed(now = new Date()): Promise<number> {
+  const rows = await query(sql`
+    UPDATE outbox_messages
+    SET status = 'failed', work_left = false, updated_at = ${now},
+        record = record || jsonb_build_object('status', 'failed', 'lastError', 'not_confirmed_in_time', 'updatedAt', ${now.toISOString()}::text),
+        version = version + 1
+    WHERE status = 'awaiting_confirmation' AND (record->'confirmation'->>'expiresAt')::timestamptz < ${now}
+    RETURNING 1`);
+  return rows.length;
+}
+
+/**
+ * Deletes the messages settled (sent or failed) before `before` (sent ones by when they were sent);
+ * their answers and their claims on the limits go with them (foreign keys). Returns how many.
+ */
+export async function purgeMessages(before: Date): Promise<number> {
+  const rows = await query(sql`
+    DELETE FROM outbox_messages WHERE status IN ('sent', 'failed') AND coalesce(sent_at, created_at) < ${before} RETURNING 1`);
+  return rows.length;
+}
+
+/** Deletes a message; its answer and its claim on the limits go with it. */
 export async function deleteMessage(id: string): Promise<void> {
-  await withStore(async () => {
-    await outbox().delete(messageKey(id));
-    await outbox().delete(pendingKey(id));
-    await outbox().delete(followUpKey(id));
-    await outbox().delete(`answers/${id}`);
-  });
+  await query(sql`DELETE FROM outbox_messages WHERE id = ${id}`);
 }
 
 function withDeadline<T>(operation: Promise<T>, deadline: number): Promise<T> {

@@ -4,16 +4,16 @@
  * The answer is stored once per message (changeable while the link works), counted for the impact
  * figures and written to a contact property.
  *
- * Keys in the `outbox` store: `answers/{messageId}`; `answer-sync/{messageId}` marks an answer
- * HubSpot has not got yet.
+ * Table `school_answers`: one row per message (deleted with it), the answer as `record`;
+ * `sync_pending` marks an answer HubSpot has not got yet.
  */
 import type { Client } from '@hubspot/api-client';
 import { ANSWER_WINDOW_DAYS, schoolKey, type AnswerKind } from '../lib/school-answers';
 import { serverEnv } from './env';
 import { getContact, searchContactsByEmail, updateContact } from './hubspot';
 import { recordAnswer, recordSent } from './impact';
-import { followUpKey, readMessage, saveMessage, type OutboxMessage } from './outbox';
-import { store, withStore } from './store';
+import { query, queryOne, sql } from './db';
+import { readMessage, saveMessage, type OutboxMessage } from './outbox';
 import { signToken, verifyToken } from './tokens';
 
 export interface SchoolAnswer {
@@ -26,9 +26,10 @@ export interface SchoolAnswer {
   contact: 'pending' | 'delivered' | 'not_configured';
 }
 
-const outbox = () => store('outbox', { strong: true });
-export const answerKey = (id: string) => `answers/${id}`;
-const syncKey = (id: string) => `answer-sync/${id}`;
+async function readStoredAnswer(id: string): Promise<{ answer: SchoolAnswer; version: number } | undefined> {
+  const row = await queryOne<{ record: SchoolAnswer; version: number }>(sql`SELECT record, version FROM school_answers WHERE message_id = ${id}`);
+  return row ? { answer: row.record, version: row.version } : undefined;
+}
 
 /** The follow-up link of a message: valid for ANSWER_WINDOW_DAYS after it is due. */
 export function followUpLink(message: Pick<OutboxMessage, 'id' | 'followUp'>): string | undefined {
@@ -68,7 +69,8 @@ export async function deliverFollowUp(client: Client | undefined, message: Outbo
 
 /** Every message with a follow-up not yet with HubSpot. */
 export async function followUpIds(): Promise<string[]> {
-  return withStore(async () => (await outbox().list({ prefix: 'followups/' })).blobs.map((blob) => blob.key.slice('followups/'.length)));
+  const rows = await query<{ id: string }>(sql`SELECT id FROM outbox_messages WHERE follow_up_waiting ORDER BY id LIMIT 1000`);
+  return rows.map((row) => row.id);
 }
 
 /** One run over the follow-ups: due ones handed to HubSpot, every sent one counted. */
@@ -77,7 +79,7 @@ export async function runFollowUps(client: Client | undefined, now = new Date())
   for (const id of await followUpIds()) {
     const found = await readMessage(id);
     if (!found?.message.followUp || found.message.followUp.link === 'delivered' || found.message.status !== 'sent') {
-      await withStore(() => outbox().delete(followUpKey(id)));
+      if (found) await query(sql`UPDATE outbox_messages SET follow_up_waiting = false WHERE id = ${id}`);
       counts.dropped++;
       continue;
     }
@@ -103,10 +105,10 @@ export async function openAnswerLink(token: string, now = new Date()): Promise<A
   if (!check.ok && check.reason !== 'expired') return { kind: 'invalid' };
   const found = await readMessage(check.claims!.id);
   if (!found || found.message.status !== 'sent') return { kind: 'invalid' };
-  const stored = await withStore(() => outbox().getWithMetadata(answerKey(found.message.id), { type: 'json' }));
-  const answer = (stored?.data ?? undefined) as SchoolAnswer | undefined;
+  const stored = await readStoredAnswer(found.message.id);
+  const answer = stored?.answer;
   if (!check.ok) return { kind: 'expired', message: found.message, answer };
-  return { kind: 'open', message: found.message, answer, etag: stored?.etag };
+  return { kind: 'open', message: found.message, answer, etag: stored ? String(stored.version) : undefined };
 }
 
 export type SaveOutcome = { kind: 'saved'; answer: SchoolAnswer; message: OutboxMessage } | { kind: 'changed_meanwhile'; answer: SchoolAnswer; message: OutboxMessage };
@@ -121,12 +123,17 @@ export async function saveAnswer(state: Extract<AnswerLinkState, { kind: 'open' 
   const current = state.answer;
   if (current && current.kind === kind && current.comment === comment) return { kind: 'saved', answer: current, message };
   const answer: SchoolAnswer = { messageId: message.id, kind, comment, answeredAt: current?.answeredAt ?? now.toISOString(), updatedAt: now.toISOString(), contact: 'pending' };
-  const written = await withStore(async () => {
-    await outbox().set(syncKey(message.id), '');
-    return outbox().setJSON(answerKey(message.id), answer, current && state.etag ? { onlyIfMatch: state.etag } : { onlyIfNew: true });
-  });
-  if (!written.modified) {
-    const latest = (await withStore(() => outbox().get(answerKey(message.id), { type: 'json' }))) as SchoolAnswer;
+  // The first answer only if there is none; a change only over the version the page showed.
+  const written =
+    current && state.etag
+      ? await queryOne(sql`
+          UPDATE school_answers SET kind = ${kind}, sync_pending = true, updated_at = ${answer.updatedAt}, record = ${answer}, version = version + 1
+          WHERE message_id = ${message.id} AND version = ${Number(state.etag)} RETURNING 1`)
+      : await queryOne(sql`
+          INSERT INTO school_answers (message_id, kind, sync_pending, updated_at, record) VALUES (${message.id}, ${kind}, true, ${answer.updatedAt}, ${answer})
+          ON CONFLICT (message_id) DO NOTHING RETURNING 1`);
+  if (!written) {
+    const latest = (await readStoredAnswer(message.id))!.answer;
     return { kind: 'changed_meanwhile', answer: latest, message };
   }
   await recordAnswer({ id: message.id, school: schoolKey(message.to), kind, at: now.toISOString() });
@@ -146,13 +153,10 @@ export async function syncAnswer(client: Client | undefined, message: OutboxMess
       next = { ...answer, contact: 'pending' };
     }
   }
-  await withStore(async () => {
-    // Recorded only on the answer it synced: a newer answer meanwhile has its own sync.
-    const stored = await outbox().getWithMetadata(answerKey(message.id), { type: 'json' });
-    if (!stored?.etag || (stored.data as SchoolAnswer).updatedAt !== answer.updatedAt) return;
-    const { modified } = await outbox().setJSON(answerKey(message.id), next, { onlyIfMatch: stored.etag });
-    if (modified && next.contact === 'delivered') await outbox().delete(syncKey(message.id));
-  });
+  // Recorded only on the answer it synced: a newer answer meanwhile has its own sync.
+  await query(sql`
+    UPDATE school_answers SET record = ${next}, sync_pending = ${next.contact !== 'delivered'}, version = version + 1
+    WHERE message_id = ${message.id} AND record->>'updatedAt' = ${answer.updatedAt}`);
   return next;
 }
 
@@ -160,20 +164,16 @@ export async function syncAnswer(client: Client | undefined, message: OutboxMess
 export async function runAnswerSync(client: Client | undefined): Promise<number> {
   if (!client) return 0;
   let synced = 0;
-  const { blobs } = await withStore(() => outbox().list({ prefix: 'answer-sync/' }));
-  for (const { key } of blobs) {
-    const id = key.slice('answer-sync/'.length);
-    const [found, answer] = await Promise.all([readMessage(id), withStore(() => outbox().get(answerKey(id), { type: 'json' }))]);
-    if (!found || !answer) {
-      await withStore(() => outbox().delete(key));
-      continue;
-    }
-    if ((await syncAnswer(client, found.message, answer as SchoolAnswer)).contact === 'delivered') synced++;
+  const rows = await query<{ message_id: string; record: SchoolAnswer }>(sql`SELECT message_id, record FROM school_answers WHERE sync_pending ORDER BY updated_at LIMIT 500`);
+  for (const { message_id: id, record: answer } of rows) {
+    const found = await readMessage(id);
+    if (!found) continue;
+    if ((await syncAnswer(client, found.message, answer)).contact === 'delivered') synced++;
   }
   return synced;
 }
 
 /** A stored answer, for the admin page. */
 export async function readAnswer(id: string): Promise<SchoolAnswer | undefined> {
-  return ((await withStore(() => outbox().get(answerKey(id), { type: 'json' }))) ?? undefined) as SchoolAnswer | undefined;
+  return (await readStoredAnswer(id))?.answer;
 }

@@ -16,7 +16,7 @@ import { computeImpact, recordAnswer, recordSent } from '../../src/server/impact
 import { readMessage, type OutboxMessage } from '../../src/server/outbox';
 import { optionalHubSpot } from '../../src/server/platform-send';
 import { followUpLink, readAnswer, runFollowUps } from '../../src/server/school-answers';
-import { store } from '../../src/server/store';
+import { query, sql } from '../../src/server/db';
 import { signToken } from '../../src/server/tokens';
 import { answerLabels } from '../../src/lib/school-answers';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
@@ -83,8 +83,7 @@ beforeEach(async () => {
   fake.reset();
   process.env.HUBSPOT_ACCESS_TOKEN = fake.token;
   delete process.env.FOLLOWUP_AFTER_DAYS;
-  const impactStore = store('impact', { strong: true });
-  for (const { key } of (await impactStore.list()).blobs) await impactStore.delete(key);
+  for (const table of [sql`impact_sends`, sql`impact_answers`, sql`impact_schools`, sql`impact_parents`, sql`impact_totals`]) await query(sql`DELETE FROM ${table}`);
 });
 
 describe('the follow-up', () => {
@@ -150,7 +149,7 @@ describe('the follow-up', () => {
     expect(a.body.id).toBe(b.body.id);
     expect([a.status, b.status].sort()).toEqual([200, 201]);
     expect((await computeImpact()).parentsWrote.display).toBe('fewer than 5');
-    expect((await store('impact', { strong: true }).list({ prefix: 'sent/' })).blobs).toHaveLength(1);
+    expect((await query(sql`SELECT message_id FROM impact_sends`))).toHaveLength(1);
   });
 
   test.each([
@@ -161,7 +160,7 @@ describe('the follow-up', () => {
     const id = `sub-refused-${++seq}`;
     await createDraft({ id, purpose: 'emailGenerator', values: { email: 'r@example.org', school_contact_email: 'head@refused.edu' } });
     expect((await call(emailSentMyself, jsonRequest('/api/email-sent-myself', body(id)))).status).toBe(status);
-    expect((await store('impact', { strong: true }).list({ prefix: 'sent/' })).blobs).toHaveLength(0);
+    expect((await query(sql`SELECT message_id FROM impact_sends`))).toHaveLength(0);
   });
 });
 
@@ -307,8 +306,7 @@ describe('impact', () => {
   test('concurrent answers to one message count once', async () => {
     await seed();
     await Promise.all(['meeting', 'meeting', 'replied'].map((kind) => recordAnswer({ id: 'm-d.edu-1', school: 'd.edu', kind: kind as 'meeting', at: new Date().toISOString() })));
-    const answers = await store('impact', { strong: true }).list({ prefix: 'answer/m-d.edu-1' });
-    expect(answers.blobs).toHaveLength(1);
+    expect(await query(sql`SELECT kind FROM impact_answers WHERE message_id = 'm-d.edu-1'`)).toHaveLength(1);
     expect((await computeImpact()).schoolsAnswered).toEqual({ value: 5, display: '5' });
   });
 

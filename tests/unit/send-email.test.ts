@@ -10,8 +10,8 @@ import outboxRetry from '../../netlify/functions/outbox-retry.mts';
 import { purgeOutbox } from '../../netlify/functions/outbox-purge.mts';
 import sendEmail, { config as sendEmailConfig } from '../../netlify/functions/send-email.mts';
 import { createDraft, readDraft } from '../../src/server/email-drafts';
-import { confirmationLink, readMessage, type OutboxMessage } from '../../src/server/outbox';
-import { store } from '../../src/server/store';
+import { confirmationLink, readMessage, saveMessage, type OutboxMessage } from '../../src/server/outbox';
+import { query, sql } from '../../src/server/db';
 import { signToken } from '../../src/server/tokens';
 import { noteMessages } from '../../src/lib/email/note';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
@@ -94,8 +94,9 @@ beforeEach(async () => {
   delete process.env.PLATFORM_SEND_CONFIRMATION;
   delete process.env.PLATFORM_SEND_SCHOOL_DAILY_LIMIT;
   // Every test starts without sending limits used.
-  const limits = store('rate-limits', { strong: true });
-  for (const { key } of (await limits.list({ prefix: 'send/' })).blobs) await limits.delete(key);
+  await query(sql`DELETE FROM send_claims`);
+  await query(sql`DELETE FROM school_daily_sends`);
+  await query(sql`DELETE FROM parent_daily_sends`);
 });
 
 describe('the request names a submission, never text', () => {
@@ -118,7 +119,7 @@ describe('the request names a submission, never text', () => {
     expect(status).toBe(400);
     expect(answer.error.code).toBe(code);
     expect(patches()).toEqual([]);
-    expect((await store('outbox', { strong: true }).list({ prefix: 'messages/' })).blobs.length).toBe(0);
+    expect(await query(sql`SELECT id FROM outbox_messages`)).toHaveLength(0);
   });
 
   test('an unknown submission or another browser’s token is refused, and the draft stays sendable', async () => {
@@ -185,7 +186,7 @@ describe('the parent confirms first', () => {
     const answers = await Promise.all([send({ submissionId: id, token }), send({ submissionId: id, token })]);
     expect(answers.map((a) => a.status).sort()).toEqual([202, 409]);
     expect(answers.find((a) => a.status === 409)!.body.error.code).toBe('already_requested');
-    expect((await store('outbox', { strong: true }).list({ prefix: 'messages/' })).blobs.filter(() => true).length).toBeGreaterThanOrEqual(1);
+    expect((await query(sql`SELECT id FROM outbox_messages`)).length).toBeGreaterThanOrEqual(1);
     const third = await send({ submissionId: id, token });
     expect(third).toMatchObject({ status: 409, body: { error: { code: 'already_requested' } } });
   });
@@ -289,8 +290,8 @@ describe('limits', () => {
     expect(pages.filter((page) => page.text.includes('Your email has been sent'))).toHaveLength(5);
     expect(pages.filter((page) => page.text.includes('already received the most emails'))).toHaveLength(45);
     expect(sendPatches()).toHaveLength(5);
-    const slots = await store('rate-limits', { strong: true }).list({ prefix: 'send/school/' });
-    expect(slots.blobs).toHaveLength(5);
+    expect(await query(sql`SELECT sends FROM school_daily_sends`)).toEqual([{ sends: 5 }]);
+    expect(await query(sql`SELECT message_id FROM send_claims`)).toHaveLength(5);
   });
 });
 
@@ -325,7 +326,7 @@ describe('HubSpot slow, failing or not there', () => {
     const id = (await readDraft(made.id))!.draft.messageId!;
     expect((await readMessage(id))!.message).toMatchObject({ status: 'queued', attempts: 1, lastError: 'hubspot_503' });
     const { message, etag } = (await readMessage(id))!;
-    await store('outbox', { strong: true }).setJSON(`messages/${id}`, { ...message, nextAttemptAt: new Date(Date.now() - 1000).toISOString() }, { onlyIfMatch: etag });
+    await saveMessage({ ...message, nextAttemptAt: new Date(Date.now() - 1000).toISOString() }, etag);
     await outboxRetry();
     await outboxRetry();
     expect((await readMessage(id))!.message.status).toBe('sent');
