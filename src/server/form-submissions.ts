@@ -4,15 +4,15 @@
  * answers in time and by the scheduled `forms-deliver` function otherwise. A parent's input is
  * never lost because HubSpot is slow, down or not configured yet.
  *
- * Exactly once: an attempt first claims the record (a compare-and-swap that sets a lease), so two
- * runs never send it at the same time. An attempt that ends without HubSpot's answer (a timeout, a
+ * Exactly once: an attempt first claims the record (state `sending` with a lease, written only over
+ * the version it read), so two runs never send it at the same time. An attempt that ends without HubSpot's answer (a timeout, a
  * dropped connection, a 5xx, a run that died) may still have been recorded by HubSpot, so before
  * sending again the next attempt looks for it among the form's submissions in HubSpot, by the
  * `submittedAt` it was sent with.
  *
- * Keys in the `form-submissions` store: `records/{purpose}/{id}` (ids sort newest first),
- * `pending/{purpose}/{id}` while delivery is left to do, `settled/{time}/{purpose}/{id}` once
- * HubSpot accepted it (or refused it for good), for the purge 30 days later.
+ * Table `form_submissions`: one row per submission (ids sort newest first), the record as `record`
+ * with the columns the delivery run (`state`, `next_attempt_at`, `lease_until`, partial index of
+ * what is due) and the purge (`settled_at`, 30 days later) look for.
  */
 import type { Client } from '@hubspot/api-client';
 import { forms, formPurposes, type FormPurpose } from '../config/forms';
@@ -23,7 +23,8 @@ import { activeHubSpotToken } from './admin-config';
 import { serverEnv } from './env';
 import { HttpError, StoreUnavailableError } from './http';
 import { hubspotClient } from './hubspot';
-import { recordKey, store, withStore } from './store';
+import { query, queryOne, sql } from './db';
+import { recordKey } from './store';
 
 /** Delivered (or refused for good) submissions are deleted this long after. */
 export const SUBMISSION_RETENTION_MS = 30 * 24 * 3600_000;
@@ -71,10 +72,6 @@ export interface StoredSubmission {
   delivery: Delivery;
 }
 
-const submissions = () => store('form-submissions', { strong: true });
-export const recordKeyOf = (purpose: string, id: string) => `records/${purpose}/${id}`;
-export const pendingKeyOf = (purpose: string, id: string) => `pending/${purpose}/${id}`;
-const settledKeyOf = (record: StoredSubmission) => `settled/${record.delivery.deliveredAt ?? record.delivery.failedAt}/${record.purpose}/${record.id}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const newSubmissionId = (now = new Date()) => recordKey(now);
@@ -143,94 +140,87 @@ export function newSubmission(input: {
 
 const workLeft = (record: StoredSubmission) => record.delivery.state === 'pending' || record.delivery.state === 'sending';
 
-/** Stores a new submission with its pending marker (the marker first: a record is never without one while work is left). */
+/** The columns of a submission's row, from the record. */
+const columnsOf = (record: StoredSubmission) => {
+  const { delivery } = record;
+  return {
+    state: delivery.state,
+    nextAttemptAt: delivery.nextAttemptAt,
+    leaseUntil: delivery.state === 'sending' ? (delivery.leaseUntil ?? delivery.nextAttemptAt) : null,
+    settledAt: delivery.deliveredAt ?? delivery.failedAt ?? null,
+  };
+};
+
+/** Stores a new submission. */
 export async function storeSubmission(record: StoredSubmission): Promise<{ record: StoredSubmission; etag: string }> {
-  return withStore(async () => {
-    await submissions().set(pendingKeyOf(record.purpose, record.id), '');
-    const saved = await submissions().setJSON(recordKeyOf(record.purpose, record.id), record, { onlyIfNew: true });
-    if (!saved.modified) throw new Error(`A submission with id ${record.id} exists already.`);
-    return { record, etag: saved.etag ?? '' };
-  });
+  const c = columnsOf(record);
+  const row = await queryOne<{ version: number }>(sql`
+    INSERT INTO form_submissions (id, purpose, form_id, created_at, state, next_attempt_at, lease_until, settled_at, record)
+    VALUES (${record.id}, ${record.purpose}, ${record.formId}, ${record.createdAt}, ${c.state}, ${c.nextAttemptAt}, ${c.leaseUntil}, ${c.settledAt}, ${record})
+    ON CONFLICT (id) DO NOTHING
+    RETURNING version`);
+  if (!row) throw new Error(`A submission with id ${record.id} exists already.`);
+  return { record, etag: String(row.version) };
 }
 
 export async function readSubmission(purpose: string, id: string): Promise<{ record: StoredSubmission; etag: string } | undefined> {
-  const found = await withStore(() => submissions().getWithMetadata(recordKeyOf(purpose, id), { type: 'json' }));
-  return found ? { record: found.data as StoredSubmission, etag: found.etag ?? '' } : undefined;
+  const row = await queryOne<{ record: StoredSubmission; version: number }>(sql`SELECT record, version FROM form_submissions WHERE id = ${id} AND purpose = ${purpose}`);
+  return row ? { record: row.record, etag: String(row.version) } : undefined;
 }
 
 /** Saves a change made from version `etag`; undefined when another run changed it first. */
 export async function saveSubmission(record: StoredSubmission, etag: string): Promise<string | undefined> {
-  return withStore(async () => {
-    const work = workLeft(record);
-    if (work) await submissions().set(pendingKeyOf(record.purpose, record.id), '');
-    const saved = await submissions().setJSON(recordKeyOf(record.purpose, record.id), record, { onlyIfMatch: etag });
-    if (!saved.modified) return undefined;
-    if (!work) {
-      await submissions().set(settledKeyOf(record), '');
-      await submissions().delete(pendingKeyOf(record.purpose, record.id));
-    }
-    return saved.etag ?? '';
-  });
+  const c = columnsOf(record);
+  const row = await queryOne<{ version: number }>(sql`
+    UPDATE form_submissions SET state = ${c.state}, next_attempt_at = ${c.nextAttemptAt}, lease_until = ${c.leaseUntil}, settled_at = ${c.settledAt},
+      record = ${record}, version = version + 1
+    WHERE id = ${record.id} AND purpose = ${record.purpose} AND version = ${Number(etag)}
+    RETURNING version`);
+  return row ? String(row.version) : undefined;
 }
 
-/** Removes a submission and everything that points at it. */
+/** Removes a submission. */
 export async function deleteSubmission(record: StoredSubmission): Promise<void> {
-  await withStore(async () => {
-    await submissions().delete(recordKeyOf(record.purpose, record.id));
-    await submissions().delete(pendingKeyOf(record.purpose, record.id));
-    if (record.delivery.deliveredAt || record.delivery.failedAt) await submissions().delete(settledKeyOf(record));
-  });
+  await query(sql`DELETE FROM form_submissions WHERE id = ${record.id} AND purpose = ${record.purpose}`);
 }
 
-/** The records with delivery left to do, as `{purpose, id}`. */
-export async function pendingSubmissions(): Promise<Array<{ purpose: string; id: string }>> {
-  const { blobs } = await withStore(() => submissions().list({ prefix: 'pending/' }));
-  return blobs.map((blob) => {
-    const [, purpose = '', id = ''] = blob.key.split('/');
-    return { purpose, id };
-  });
+/** The records with delivery left to do whose time has come (all of them without `dueBy`), as `{purpose, id}`. */
+export async function pendingSubmissions(dueBy?: Date): Promise<Array<{ purpose: string; id: string }>> {
+  const due = dueBy ?? null;
+  return query<{ purpose: string; id: string }>(sql`
+    SELECT purpose, id FROM form_submissions
+    WHERE state IN ('pending', 'sending')
+      AND (${due}::timestamptz IS NULL OR (CASE WHEN state = 'sending' THEN lease_until ELSE next_attempt_at END) <= ${due}::timestamptz)
+    ORDER BY (CASE WHEN state = 'sending' THEN lease_until ELSE next_attempt_at END)
+    LIMIT 500`);
 }
 
-/** One form's submissions, newest first, a page at a time. */
+/** One form's submissions, newest first, a page at a time (keyset on the form and id). */
 export async function listSubmissions(purpose: FormPurpose, limit: number, cursor?: string): Promise<{ submissions: StoredSubmission[]; total: number; nextCursor?: string }> {
-  return withStore(async () => {
-    const prefix = `records/${purpose}/`;
-    const { blobs } = await submissions().list({ prefix });
-    const keys = blobs.map((blob) => blob.key).sort();
-    const start = cursor ? keys.findIndex((key) => key > prefix + cursor) : 0;
-    const page = start < 0 ? [] : keys.slice(start, start + limit);
-    const records = (await Promise.all(page.map((key) => submissions().get(key, { type: 'json' })))).filter(Boolean) as StoredSubmission[];
-    const last = page.at(-1);
-    const more = start >= 0 && start + limit < keys.length;
-    return { submissions: records, total: keys.length, ...(more && last ? { nextCursor: last.slice(prefix.length) } : {}) };
-  });
+  const after = cursor ?? null;
+  const [rows, count] = await Promise.all([
+    query<{ id: string; record: StoredSubmission }>(sql`
+      SELECT id, record FROM form_submissions WHERE purpose = ${purpose} AND (${after}::text IS NULL OR id > ${after}::text)
+      ORDER BY id LIMIT ${limit + 1}`),
+    queryOne<{ total: number }>(sql`SELECT count(*)::int AS total FROM form_submissions WHERE purpose = ${purpose}`),
+  ]);
+  const page = rows.slice(0, limit);
+  const more = rows.length > limit;
+  return { submissions: page.map((row) => row.record), total: count?.total ?? 0, ...(more ? { nextCursor: page.at(-1)!.id } : {}) };
 }
 
 /** How many submissions each form has stored. */
 export async function countSubmissions(): Promise<Record<FormPurpose, number>> {
-  const { blobs } = await withStore(() => submissions().list({ prefix: 'records/' }));
+  const rows = await query<{ purpose: string; total: number }>(sql`SELECT purpose, count(*)::int AS total FROM form_submissions GROUP BY purpose`);
   const counts = Object.fromEntries(formPurposes.map((purpose) => [purpose, 0])) as Record<FormPurpose, number>;
-  for (const { key } of blobs) {
-    const purpose = key.split('/')[1] as FormPurpose;
-    if (purpose in counts) counts[purpose]++;
-  }
+  for (const { purpose, total } of rows) if (purpose in counts) counts[purpose as FormPurpose] = total;
   return counts;
 }
 
 /** Deletes what was settled more than the retention ago; returns how many. */
 export async function purgeSettled(now = new Date()): Promise<number> {
-  const cutoff = now.getTime() - SUBMISSION_RETENTION_MS;
-  const { blobs } = await withStore(() => submissions().list({ prefix: 'settled/' }));
-  let purged = 0;
-  for (const { key } of blobs) {
-    const [, at = '', purpose = '', id = ''] = key.split('/');
-    if (!(Date.parse(at) < cutoff)) continue;
-    const found = await readSubmission(purpose, id);
-    if (found) await deleteSubmission(found.record);
-    await withStore(() => submissions().delete(key));
-    purged++;
-  }
-  return purged;
+  const cutoff = new Date(now.getTime() - SUBMISSION_RETENTION_MS);
+  return (await query(sql`DELETE FROM form_submissions WHERE settled_at < ${cutoff} RETURNING 1`)).length;
 }
 
 // --- Delivery -----------------------------------------------------------------------------------
@@ -412,7 +402,6 @@ export async function requeueSubmission(found: { record: StoredSubmission; etag:
   const requeued: StoredSubmission = { ...record, delivery: { state: 'pending', attempts: 0, nextAttemptAt: now.toISOString(), ...(record.delivery.uncertain ? { uncertain: true } : {}) } };
   const saved = await saveSubmission(requeued, etag);
   if (saved === undefined) return undefined;
-  if (record.delivery.failedAt) await withStore(() => submissions().delete(settledKeyOf(record)));
   return { record: requeued, etag: saved };
 }
 
@@ -424,8 +413,7 @@ export async function deliverDue(client: Client, now = new Date()): Promise<Reco
     try {
       const found = await readSubmission(purpose, id);
       if (!found || !workLeft(found.record)) {
-        // A stale marker: settled by another run, or deleted.
-        await withStore(() => submissions().delete(pendingKeyOf(purpose, id)));
+        // Settled by another run meanwhile, or deleted.
         summary.skipped++;
         continue;
       }

@@ -10,8 +10,8 @@ import formsDeliver from '../../netlify/functions/forms-deliver.mts';
 import formsPurge from '../../netlify/functions/forms-purge.mts';
 import forms from '../../netlify/functions/forms.mts';
 import { readDraft } from '../../src/server/email-drafts';
-import { deliverDue, deliverSubmission, formsHubSpot, readSubmission, SUBMISSION_RETENTION_MS, type StoredSubmission } from '../../src/server/form-submissions';
-import { store } from '../../src/server/store';
+import { deliverDue, deliverSubmission, formsHubSpot, readSubmission, saveSubmission, SUBMISSION_RETENTION_MS, type StoredSubmission } from '../../src/server/form-submissions';
+import { query, sql } from '../../src/server/db';
 import { forms as formConfig, type FormPurpose } from '../../src/config/forms';
 import { noteMessages } from '../../src/lib/email/note';
 import { messages } from '../../src/lib/forms/values';
@@ -60,9 +60,11 @@ const emailForm = (overrides: Record<string, string> = {}) => ({
 
 /** Every stored record but the per-address counters. */
 async function storedKeys(): Promise<string[]> {
-  const { blobs: submissionKeys } = await store('form-submissions').list();
-  const { blobs: outboxKeys } = await store('outbox').list();
-  return [...submissionKeys, ...outboxKeys].map((blob) => blob.key).sort();
+  const rows = await query<{ key: string }>(sql`
+    SELECT 'submission/' || id AS key FROM form_submissions
+    UNION ALL SELECT 'draft/' || id FROM email_drafts
+    UNION ALL SELECT 'message/' || id FROM outbox_messages`);
+  return rows.map((row) => row.key).sort();
 }
 
 const submissionsOf = (guid: string) => fake.formSubmissions.filter((entry) => entry.formGuid === guid && entry.authenticated);
@@ -306,7 +308,7 @@ describe('nothing lost, delivered once', () => {
     const found = (await readSubmission('newsletter', answer.body.id))!;
     // A claim as a dying run leaves it, after it reached HubSpot.
     const claim: StoredSubmission = { ...found.record, delivery: { ...found.record.delivery, state: 'sending', leaseUntil: new Date(Date.now() + 1000).toISOString() } };
-    await store('form-submissions', { strong: true }).setJSON(`records/newsletter/${claim.id}`, claim);
+    await saveSubmission(claim, found.etag);
     await fetch(`${fake.url}/submissions/v3/integration/secure/submit/48526151/${claim.formId}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${fake.token}`, 'content-type': 'application/json' },
