@@ -2,7 +2,7 @@
 /**
  * `npm run load`: a bounded load test on loopback against `npm start`. It stops by itself.
  *  1. 2,000 nominations at concurrency 50: each must be stored exactly once (counted in the
- *     local Blobs store), with p50/p99 latency and throughput printed.
+ *     local database), with p50/p99 latency and throughput printed.
  *  2. 500 signed Calendly deliveries, a quarter of them duplicates: exactly one log per event
  *     (see scripts/load/calendly.mjs; it needs the admin API to register a signing key).
  *  3. "Send via our platform": 500 confirmations for 200 school addresses, the caps held and every
@@ -13,43 +13,32 @@
  * worker thread, a cold start of ~150-300 ms CPU, for every call: with 50 at once on two cores
  * the threads pile up faster than they exit and the process runs out of memory after ~1,000 calls.
  */
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import pg from 'pg';
 import { percentile, pool } from './bench/_load.mjs';
 import { root, table, withServer } from './bench/_server.mjs';
+import { databaseUrlFile, resetLocalDatabase } from './local-database.mjs';
+import { readFileSync } from 'node:fs';
 
 const port = Number(process.env.LOAD_PORT || 8894);
 const TOTAL = Number(process.env.LOAD_NOMINATIONS || 2000);
 const CONCURRENCY = Number(process.env.LOAD_CONCURRENCY || 50);
 const ORIGIN_CONCURRENCY = Number(process.env.LOAD_ORIGIN_CONCURRENCY || 6);
-const blobsDir = join(root, '.netlify', 'blobs-serve');
 
-/** Every JSON record under the local Blobs folder whose path mentions `storeName`. */
-export function storedRecords(storeName) {
-  const out = [];
-  const walk = (path) => {
-    for (const entry of readdirSync(path)) {
-      const full = join(path, entry);
-      if (statSync(full).isDirectory()) walk(full);
-      else if (full.includes(storeName) && !full.includes('metadata')) {
-        try {
-          out.push(JSON.parse(readFileSync(full, 'utf8')));
-        } catch {
-          // not a JSON record
-        }
-      }
-    }
-  };
+/** Every record (the `record` column) of a table of the local database that `npm start` runs. */
+export async function storedRecords(tableName) {
+  if (!/^[a-z_]+$/.test(tableName)) throw new Error(`not a table name: ${tableName}`);
+  const client = new pg.Client({ connectionString: readFileSync(databaseUrlFile, 'utf8').trim() });
+  await client.connect();
   try {
-    walk(blobsDir);
-  } catch {
-    // no store yet
+    return (await client.query(`SELECT record FROM ${tableName}`)).rows.map((row) => row.record);
+  } finally {
+    await client.end();
   }
-  return out;
 }
 
-rmSync(blobsDir, { recursive: true, force: true });
+resetLocalDatabase();
 const { startHubSpotFake } = await import(pathToFileURL(join(root, 'tests', 'fakes', 'hubspot.ts')).href);
 const fake = await startHubSpotFake({ formsFile: join(root, 'dist', 'api', 'form-definitions.json') });
 Object.assign(process.env, {
@@ -89,7 +78,7 @@ await withServer(port, async (base) => {
     await response?.arrayBuffer();
   });
   const seconds = (performance.now() - started) / 1000;
-  const names = storedRecords('nominations').map((record) => record.data?.yourName).filter((name) => typeof name === 'string' && name.startsWith(run));
+  const names = (await storedRecords('nominations')).map((record) => record.data?.yourName).filter((name) => typeof name === 'string' && name.startsWith(run));
   const distinct = new Set(names);
   table(
     ['test', 'requests', 'concurrency', 'at origin', 'answers', 'stored', 'distinct', 'p50', 'p99', 'throughput'],

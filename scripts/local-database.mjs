@@ -6,13 +6,15 @@
  * Netlify with the connection it is given there.
  */
 import { NetlifyDB } from '@netlify/database-dev';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const databaseDirectory = join(root, '.netlify', 'db');
 export const migrationsDirectory = join(root, 'netlify', 'database', 'migrations');
+/** Where a running local database leaves its URL, for `psql "$(cat .netlify/db.url)"` and the load test. */
+export const databaseUrlFile = join(root, '.netlify', 'db.url');
 
 /** Starts the local database and applies the migrations; returns the environment the functions need. */
 export async function startLocalDatabase({ directory = databaseDirectory, log = console.log } = {}) {
@@ -20,6 +22,8 @@ export async function startLocalDatabase({ directory = databaseDirectory, log = 
   const url = await db.start();
   const applied = await db.applyMigrations(migrationsDirectory);
   if (applied.length) log(`Local database: applied ${applied.join(', ')}`);
+  mkdirSync(dirname(databaseUrlFile), { recursive: true });
+  writeFileSync(databaseUrlFile, `${url}\n`);
   return { db, url, env: { NETLIFY_DB_URL: url, NETLIFY_DB_DRIVER: 'server' } };
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm start`: builds the site and serves the production build the way Netlify does (static
- * files, netlify.toml headers and redirects, functions, local Blobs) on http://localhost:${PORT:-8888},
+ * files, netlify.toml headers and redirects, functions) on http://localhost:${PORT:-8888},
  * with the local Netlify Database (scripts/local-database.mjs) started first and migrated.
  */
 import { spawn } from 'node:child_process';
@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { startLocalDatabase } from './local-database.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,10 +48,7 @@ const env = {
   // netlify serve runs every function call in a fresh worker thread (a cold start each time);
   // V8's default 16 MB young generation per worker took ~80 MB a call and ran the process out of
   // memory at 50 concurrent calls. A small one keeps 50 in flight at ~1.4 GB, and is faster.
-  // The local Blobs emulator's conditional writes made atomic, as Netlify's are (scripts/netlify-blobs-local.mjs).
-  NODE_OPTIONS: [process.env.NODE_OPTIONS, '--max-semi-space-size=2', `--import=${pathToFileURL(join(root, 'scripts', 'netlify-blobs-local.mjs'))}`]
-    .filter(Boolean)
-    .join(' '),
+  NODE_OPTIONS: [process.env.NODE_OPTIONS, '--max-semi-space-size=2'].filter(Boolean).join(' '),
 };
 const generatedPassword = !process.env.ADMIN_PASSWORD && !process.env.ADMIN_PASSWORD_HASH;
 if (generatedPassword) {

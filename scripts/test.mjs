@@ -52,8 +52,7 @@ if (existsSync(vitestReport)) {
 // 3. End-to-end tests against `npm start` (Playwright starts and stops it).
 console.log('\n=== End-to-end tests (Playwright, Chromium) ===');
 const playwrightReport = join(reports, 'playwright.json');
-// Every run starts from empty local Blobs and an empty local database, so that tests see the states a new site has.
-rmSync(join(root, '.netlify', 'blobs-serve'), { recursive: true, force: true });
+// Every run starts from an empty local database, so that tests see the states a new site has.
 rmSync(join(root, '.netlify', 'db'), { recursive: true, force: true });
 const playwrightCode = await run(bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport });
 if (existsSync(playwrightReport)) {

@@ -36,7 +36,7 @@ const link = (href: string, text: string, variant: 'primary' | 'secondary' | 'ac
   `<a class="${buttonClass(variant, 'md')}" href="${escapeHtml(href)}"${external ? ' target="_blank" rel="noopener noreferrer"' : ''}>${escapeHtml(text)}${external ? '<span class="sr-only"> (opens in a new tab)</span>' : ''}</a>`;
 const home = link('/', 'Go to the home page', 'secondary');
 
-function questionForm(message: OutboxMessage, token: string, chosen: { kind?: AnswerKind; comment?: string }, errors: { answer?: string; comment?: string } = {}): string {
+function questionForm(message: OutboxMessage, token: string, chosen: { kind?: AnswerKind; comment?: string; seen?: string }, errors: { answer?: string; comment?: string } = {}): string {
   const school = message.schoolName || 'your school';
   const options = answerKinds
     .map(
@@ -52,7 +52,7 @@ function questionForm(message: OutboxMessage, token: string, chosen: { kind?: An
     errors.answer || errors.comment
       ? `<div id="answer-summary" class="rounded-xl border border-danger-600 bg-danger-50 p-3 text-sm font-medium text-danger-600" role="alert">Please check your answer below.</div>`
       : ''
-  }<input type="hidden" name="token" value="${escapeHtml(token)}"><fieldset${errors.answer ? ' aria-invalid="true"' : ''}><legend class="${labelClass}">Did ${escapeHtml(school)} answer your email?</legend><div class="mt-2 grid gap-2 sm:grid-cols-2">${options}</div></fieldset>${answerError}<div><label for="comment" class="${labelClass}">Anything to add? <span class="font-normal text-muted">(optional)</span></label><p id="comment-help" class="${helpClass}">What they said, or what happens next. At most ${COMMENT_MAX} characters; only our team reads it.</p><textarea id="comment" name="comment" rows="4" maxlength="${COMMENT_MAX}" class="${inputClass}" aria-describedby="comment-help${errors.comment ? ' comment-error' : ''}"${errors.comment ? ' aria-invalid="true"' : ''}>${escapeHtml(chosen.comment ?? '')}</textarea>${commentError}</div><button type="submit" class="${buttonClass('primary', 'md')}">Save my answer</button></form>`;
+  }<input type="hidden" name="token" value="${escapeHtml(token)}"><input type="hidden" name="seen" value="${escapeHtml(chosen.seen ?? '')}"><fieldset${errors.answer ? ' aria-invalid="true"' : ''}><legend class="${labelClass}">Did ${escapeHtml(school)} answer your email?</legend><div class="mt-2 grid gap-2 sm:grid-cols-2">${options}</div></fieldset>${answerError}<div><label for="comment" class="${labelClass}">Anything to add? <span class="font-normal text-muted">(optional)</span></label><p id="comment-help" class="${helpClass}">What they said, or what happens next. At most ${COMMENT_MAX} characters; only our team reads it.</p><textarea id="comment" name="comment" rows="4" maxlength="${COMMENT_MAX}" class="${inputClass}" aria-describedby="comment-help${errors.comment ? ' comment-error' : ''}"${errors.comment ? ' aria-invalid="true"' : ''}>${escapeHtml(chosen.comment ?? '')}</textarea>${commentError}</div><button type="submit" class="${buttonClass('primary', 'md')}">Save my answer</button></form>`;
 }
 
 function askPage(state: Extract<AnswerLinkState, { kind: 'open' }>, token: string): string {
@@ -60,7 +60,7 @@ function askPage(state: Extract<AnswerLinkState, { kind: 'open' }>, token: strin
   const sent = new Date(message.sentAt ?? message.createdAt).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
   return `${heading(`Did ${message.schoolName || 'your school'} answer?`)}${lead(
     `You wrote to ${message.toName || message.to} on ${sent}. Tell us how it went with one tap: it helps us support you, and shows other parents what their emails achieve.`,
-  )}${answer ? `<p class="mt-4 text-sm text-muted" role="status">Your answer so far: <strong>${escapeHtml(answerLabels[answer.kind])}</strong>. You can change it here.</p>` : ''}${questionForm(message, token, { kind: answer?.kind, comment: answer?.comment })}`;
+  )}${answer ? `<p class="mt-4 text-sm text-muted" role="status">Your answer so far: <strong>${escapeHtml(answerLabels[answer.kind])}</strong>. You can change it here.</p>` : ''}${questionForm(message, token, { kind: answer?.kind, comment: answer?.comment, seen: state.etag })}`;
 }
 
 function thanksPage(message: OutboxMessage, answer: SchoolAnswer, token: string): string {
@@ -135,17 +135,19 @@ async function answer(req: Request): Promise<{ status: number; title: string; co
     return {
       status: 400,
       title: 'Please check your answer',
-      content: `${heading('Please check your answer')}${questionForm(state.message, token, { kind, comment: form.get('comment') ?? '' }, errors)}`,
+      content: `${heading('Please check your answer')}${questionForm(state.message, token, { kind, comment: form.get('comment') ?? '', seen: form.get('seen') ?? state.etag }, errors)}`,
     };
   }
-  const saved = await saveAnswer(state, parsed.data.answer, parsed.data.comment, optionalHubSpot());
+  // The answer the page showed (its version, or none): a change made meanwhile elsewhere wins and is shown.
+  const seen = form.get('seen');
+  const saved = await saveAnswer(state, parsed.data.answer, parsed.data.comment, optionalHubSpot(), new Date(), seen === null ? undefined : seen.slice(0, 20));
   if (saved.kind === 'changed_meanwhile') {
     return {
       status: 409,
       title: 'Your answer changed meanwhile',
       content: `${heading('Your answer changed meanwhile')}${lead(
         `Another answer was saved a moment ago (in another window, perhaps): "${answerLabels[saved.answer.kind]}". It stands; to change it, choose again below.`,
-      )}${questionForm(state.message, token, { kind: saved.answer.kind, comment: saved.answer.comment })}`,
+      )}${questionForm(state.message, token, { kind: saved.answer.kind, comment: saved.answer.comment, seen: saved.version })}`,
     };
   }
   return { status: 200, title: 'Thank you', content: thanksPage(saved.message, saved.answer, token) };

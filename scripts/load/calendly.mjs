@@ -50,7 +50,7 @@ export async function runCalendlyLoad(base, { storedRecords, pool, percentile, t
     statuses.set(response?.status ?? 0, (statuses.get(response?.status ?? 0) ?? 0) + 1);
     await response?.arrayBuffer();
   });
-  const logs = storedRecords('webhook-logs').filter((record) => record && typeof record === 'object' && record.eventType === 'invitee_no_show.created');
+  const logs = (await storedRecords('webhook_logs')).filter((record) => record && typeof record === 'object' && record.eventType === 'invitee_no_show.created');
   table(
     ['test', 'deliveries', 'distinct events', 'answers', 'logs', 'p50', 'p99'],
     [['POST /api/calendly/webhook', DELIVERIES, distinct, [...statuses].map(([s, n]) => `${s}×${n}`).join(' '), logs.length, `${percentile(latencies, 50).toFixed(1)} ms`, `${percentile(latencies, 99).toFixed(1)} ms`]],

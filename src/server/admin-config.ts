@@ -1,5 +1,5 @@
 /**
- * The admin page's configuration records in Blobs (strong consistency, one blob per record):
+ * The admin page's configuration records in the database (tables `webhook_configs`, `hubspot_configs`):
  * Calendly webhook configurations and HubSpot configurations. Secrets are sealed at rest and
  * only their masked form ever leaves this module through the `public*` views.
  */
@@ -7,12 +7,10 @@ import { randomBytes } from 'node:crypto';
 import type { HubSpotConfigInput, WebhookConfigInput } from '../lib/schemas';
 import { decryptSecret, encryptSecret, maskSecret } from './crypto';
 import { serverEnv } from './env';
-import { recordKey, store, withStore } from './store';
+import { query, queryOne, sql } from './db';
+import { recordKey } from './ids';
 
-const webhookStore = () => store('webhook-configs', { strong: true });
-const hubspotStore = () => store('hubspot-configs', { strong: true });
-
-/** Record ids are Blobs keys: sortable, newest first. */
+/** Record ids sort newest first. */
 export const recordIdPattern = /^\d{13}-[0-9a-f-]{36}$/;
 
 export interface StoredWebhookConfig {
@@ -38,18 +36,13 @@ export function publicWebhookConfig(config: StoredWebhookConfig) {
   return { ...rest, signingKey: signingKeyHint, registered: Boolean(config.calendlySubscriptionUri) };
 }
 
-async function listAll<T>(open: () => ReturnType<typeof store>): Promise<T[]> {
-  const { blobs } = await withStore(() => open().list());
-  const keys = blobs.map((blob) => blob.key).sort();
-  const records = await Promise.all(keys.map((key) => withStore(() => open().get(key, { type: 'json' }))));
-  return records.filter(Boolean) as T[];
+export async function listWebhookConfigs(): Promise<StoredWebhookConfig[]> {
+  return (await query<{ record: StoredWebhookConfig }>(sql`SELECT record FROM webhook_configs ORDER BY id`)).map((row) => row.record);
 }
-
-export const listWebhookConfigs = () => listAll<StoredWebhookConfig>(webhookStore);
 
 export async function getWebhookConfig(id: string): Promise<StoredWebhookConfig | null> {
   if (!recordIdPattern.test(id)) return null;
-  return (await withStore(() => webhookStore().get(id, { type: 'json' }))) as StoredWebhookConfig | null;
+  return (await queryOne<{ record: StoredWebhookConfig }>(sql`SELECT record FROM webhook_configs WHERE id = ${id}`))?.record ?? null;
 }
 
 /** Builds the record; a missing signing key is generated, since every delivery must be signed. */
@@ -78,11 +71,13 @@ export function newWebhookConfig(input: WebhookConfigInput): { record: StoredWeb
 }
 
 export async function saveWebhookConfig(record: StoredWebhookConfig): Promise<void> {
-  await withStore(() => webhookStore().setJSON(record.id, record));
+  await query(sql`
+    INSERT INTO webhook_configs (id, is_active, created_at, record) VALUES (${record.id}, ${record.isActive}, ${record.createdAt}, ${record})
+    ON CONFLICT (id) DO UPDATE SET is_active = EXCLUDED.is_active, record = EXCLUDED.record`);
 }
 
 export async function deleteWebhookConfig(id: string): Promise<void> {
-  await withStore(() => webhookStore().delete(id));
+  await query(sql`DELETE FROM webhook_configs WHERE id = ${id}`);
 }
 
 /** The signing keys of the active configurations, for the receiver. */
@@ -126,7 +121,9 @@ export function publicHubSpotConfig(config: StoredHubSpotConfig) {
   };
 }
 
-export const listHubSpotConfigs = () => listAll<StoredHubSpotConfig>(hubspotStore);
+export async function listHubSpotConfigs(): Promise<StoredHubSpotConfig[]> {
+  return (await query<{ record: StoredHubSpotConfig }>(sql`SELECT record FROM hubspot_configs ORDER BY id`)).map((row) => row.record);
+}
 
 /** Stores a configuration; an active one replaces the previously active one. */
 export async function createHubSpotConfig(input: HubSpotConfigInput): Promise<StoredHubSpotConfig> {
@@ -143,20 +140,17 @@ export async function createHubSpotConfig(input: HubSpotConfigInput): Promise<St
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
-  await withStore(() => hubspotStore().setJSON(record.id, record));
-  if (record.isActive) {
-    // The newest active configuration is the one in use, so the new one has taken over already;
-    // turning the others off is tidying, and a store failure here must not undo the save.
-    try {
-      for (const other of await listHubSpotConfigs()) {
-        if (!other.isActive || other.id === record.id) continue;
-        const replaced = { ...other, isActive: false, updatedAt: now.toISOString() };
-        await withStore(() => hubspotStore().setJSON(other.id, replaced));
-      }
-    } catch (error) {
-      console.error('[hubspot-configs] older configurations were left active:', error instanceof Error ? error.message : 'unknown error');
-    }
-  }
+  // An active one replaces the active one in the same statement (at most one is active: a unique index).
+  await query(sql`
+    WITH replaced AS (
+      UPDATE hubspot_configs SET is_active = false,
+        record = record || jsonb_build_object('isActive', false, 'updatedAt', ${record.updatedAt}::text)
+      WHERE is_active AND ${record.isActive}::boolean
+      RETURNING id
+    )
+    INSERT INTO hubspot_configs (id, is_active, created_at, record)
+    SELECT ${record.id}, ${record.isActive}, ${record.createdAt}, ${record}
+    FROM (SELECT count(*) FROM replaced) AS done`);
   return record;
 }
 

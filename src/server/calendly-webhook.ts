@@ -9,7 +9,8 @@ import { activeHubSpotToken } from './admin-config';
 import { serverEnv } from './env';
 import { hubspotClient, statusOf, upsertContactByEmail } from './hubspot';
 import { HttpError } from './http';
-import { recordKey, store, withStore } from './store';
+import { isUniqueViolation, query, queryOne, sql } from './db';
+import { recordKey } from './ids';
 
 /** Deliveries signed longer ago than this are refused as stale. */
 export const SIGNATURE_TOLERANCE_S = 180;
@@ -90,14 +91,12 @@ export interface WebhookLog {
   payload: CalendlyDelivery;
 }
 
-const logs = () => store('webhook-logs', { strong: true });
-const logKey = (id: string) => `log/${id}`;
 const logIdPattern = /^\d{13}-[0-9a-f-]{36}$/;
 
 /** Marks a signature as used; false when it was seen before (a replay). */
 export async function claimSignature(v1: string): Promise<boolean> {
-  const result = await withStore(() => logs().set(`signature/${v1}`, String(Date.now()), { onlyIfNew: true }));
-  return result.modified;
+  const row = await queryOne(sql`INSERT INTO calendly_signatures (signature) VALUES (${v1}) ON CONFLICT DO NOTHING RETURNING 1`);
+  return row !== undefined;
 }
 
 /** The identity of an event across Calendly's retries of it. */
@@ -107,27 +106,21 @@ export function eventFingerprint(delivery: CalendlyDelivery): string {
     .digest('hex');
 }
 
+/** The invitee's uuid: the last segment of its URI (`…/scheduled_events/{event}/invitees/{uuid}`). */
+export function inviteeUuidOf(delivery: CalendlyDelivery): string | null {
+  const match = /\/invitees\/([A-Za-z0-9-]{1,100})\/?$/.exec(delivery.payload.uri ?? '');
+  return match?.[1] ?? null;
+}
+
 /**
  * Creates the log of a delivery, or returns null when this event was already handled. An event
- * whose earlier delivery failed part-way (the store went down after the claim, or before the sync
- * was recorded) is taken up again under the same log id, so it still gets exactly one log.
+ * whose earlier delivery failed part-way (before the sync was recorded) is taken up again under the
+ * same log id, so it still gets exactly one log: the event's fingerprint is unique.
  */
 export async function startLog(delivery: CalendlyDelivery, webhookId: string): Promise<WebhookLog | null> {
   const now = new Date();
-  const claim = `event/${eventFingerprint(delivery)}`;
-  let id = recordKey(now);
-  const claimed = await withStore(() => logs().set(claim, id, { onlyIfNew: true }));
-  if (!claimed.modified) {
-    const claimedId = await withStore(() => logs().get(claim, { type: 'text' }));
-    if (!claimedId || !logIdPattern.test(claimedId)) return null;
-    const existing = await getLog(claimedId);
-    // Calendly sends an event again only after an error answer, so a log still pending here is
-    // one whose sync was never recorded, not one in progress.
-    if (existing) return existing.hubspotSyncStatus === 'pending' ? existing : null;
-    id = claimedId;
-  }
   const log: WebhookLog = {
-    id,
+    id: recordKey(now),
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
     eventType: delivery.event,
@@ -137,28 +130,38 @@ export async function startLog(delivery: CalendlyDelivery, webhookId: string): P
     attempts: 0,
     payload: delivery,
   };
-  await saveLog(log);
-  return log;
+  try {
+    await query(sql`
+      INSERT INTO webhook_logs (id, event_fingerprint, created_at, invitee_email, invitee_uuid, hubspot_sync_status, record)
+      VALUES (${log.id}, ${eventFingerprint(delivery)}, ${log.createdAt}, ${delivery.payload.email?.trim().toLowerCase() ?? null}, ${inviteeUuidOf(delivery)}, ${log.hubspotSyncStatus}, ${log})`);
+    return log;
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const existing = await queryOne<{ record: WebhookLog }>(sql`SELECT record FROM webhook_logs WHERE event_fingerprint = ${eventFingerprint(delivery)}`);
+    // Calendly sends an event again only after an error answer, so a log still pending here is
+    // one whose sync was never recorded, not one in progress.
+    return existing?.record.hubspotSyncStatus === 'pending' ? existing.record : null;
+  }
 }
 
 export async function saveLog(log: WebhookLog): Promise<void> {
-  await withStore(() => logs().setJSON(logKey(log.id), log));
+  await query(sql`
+    INSERT INTO webhook_logs (id, event_fingerprint, created_at, invitee_email, invitee_uuid, hubspot_sync_status, record)
+    VALUES (${log.id}, ${eventFingerprint(log.payload)}, ${log.createdAt}, ${log.payload.payload.email?.trim().toLowerCase() ?? null}, ${inviteeUuidOf(log.payload)}, ${log.hubspotSyncStatus}, ${log})
+    ON CONFLICT (id) DO UPDATE SET hubspot_sync_status = EXCLUDED.hubspot_sync_status, record = EXCLUDED.record`);
 }
 
 export async function getLog(id: string): Promise<WebhookLog | null> {
   if (!logIdPattern.test(id)) return null;
-  return (await withStore(() => logs().get(logKey(id), { type: 'json' }))) as WebhookLog | null;
+  return (await queryOne<{ record: WebhookLog }>(sql`SELECT record FROM webhook_logs WHERE id = ${id}`))?.record ?? null;
 }
 
-/** Newest first; `cursor` is the id of the last log of the previous page. */
+/** Newest first; `cursor` is the id of the last log of the previous page (keyset on the id). */
 export async function listLogs(limit: number, cursor?: string): Promise<{ logs: WebhookLog[]; nextCursor: string | null }> {
-  const { blobs } = await withStore(() => logs().list({ prefix: 'log/' }));
-  const ids = blobs.map((blob) => blob.key.slice('log/'.length)).sort();
-  const start = cursor ? ids.findIndex((id) => id > cursor) : 0;
-  const page = start < 0 ? [] : ids.slice(start, start + limit);
-  const found = await Promise.all(page.map((id) => getLog(id)));
-  const more = start >= 0 && start + limit < ids.length;
-  return { logs: found.filter((log): log is WebhookLog => Boolean(log)), nextCursor: more ? (page.at(-1) ?? null) : null };
+  const rows = await query<{ id: string; record: WebhookLog }>(sql`
+    SELECT id, record FROM webhook_logs WHERE (${cursor ?? null}::text IS NULL OR id > ${cursor ?? null}::text) ORDER BY id LIMIT ${limit + 1}`);
+  const page = rows.slice(0, limit);
+  return { logs: page.map((row) => row.record), nextCursor: rows.length > limit ? page.at(-1)!.id : null };
 }
 
 /** The contact properties an event writes, or null for events that change nothing. */

@@ -24,7 +24,7 @@ import { serverEnv } from './env';
 import { HttpError, StoreUnavailableError } from './http';
 import { hubspotClient } from './hubspot';
 import { query, queryOne, sql } from './db';
-import { recordKey } from './store';
+import { recordKey } from './ids';
 
 /** Delivered (or refused for good) submissions are deleted this long after. */
 export const SUBMISSION_RETENTION_MS = 30 * 24 * 3600_000;

@@ -1,12 +1,13 @@
 /**
- * School nominations: one blob per nomination (never a shared list), then the nominating parent's
+ * School nominations: one row per nomination (table `nominations`), then the nominating parent's
  * HubSpot contact is created or updated when HubSpot is configured. The nomination is kept
  * whatever HubSpot answers; its sync outcome is recorded with it.
  */
 import type { Nomination, SchoolNomination } from '../lib/schemas';
 import { serverEnv } from './env';
 import { hubspotClient, upsertContactByEmail } from './hubspot';
-import { recordKey, store, withStore } from './store';
+import { query, sql } from './db';
+import { recordKey } from './ids';
 
 export type NominationKind = 'nomination' | 'school-nomination';
 export type HubSpotSync = 'synced' | 'failed' | 'not_configured';
@@ -47,27 +48,19 @@ async function syncToHubSpot(data: Nomination | SchoolNomination): Promise<HubSp
 export async function saveNomination(kind: NominationKind, data: Nomination | SchoolNomination): Promise<NominationRecord> {
   const key = recordKey();
   const record: NominationRecord = { id: key, kind, createdAt: new Date().toISOString(), data, hubspot: 'not_configured' };
-  const nominations = store('nominations');
-  await withStore(() => nominations.setJSON(key, record));
+  await query(sql`INSERT INTO nominations (id, kind, created_at, hubspot, record) VALUES (${key}, ${kind}, ${record.createdAt}, ${record.hubspot}, ${record})`);
   record.hubspot = await syncToHubSpot(data);
   if (record.hubspot !== 'not_configured') {
     // The sync outcome is bookkeeping: failing to note it must not fail a nomination already kept.
-    await withStore(() => nominations.setJSON(key, record)).catch(() => undefined);
+    await query(sql`UPDATE nominations SET hubspot = ${record.hubspot}, record = ${record} WHERE id = ${key}`).catch(() => undefined);
   }
   return record;
 }
 
-/** Newest first (keys sort by inverted time), `limit` at a time from `cursor`. */
+/** Newest first (ids sort by inverted time), `limit` at a time from `cursor` (keyset on the id). */
 export async function listNominations(limit: number, cursor?: string): Promise<{ nominations: NominationRecord[]; nextCursor?: string }> {
-  const nominations = store('nominations');
-  const { blobs } = await withStore(() => nominations.list());
-  const keys = blobs.map((blob) => blob.key).sort();
-  const start = cursor ? keys.findIndex((key) => key > cursor) : 0;
-  const page = start < 0 ? [] : keys.slice(start, start + limit);
-  const records = await Promise.all(page.map((key) => withStore(() => nominations.get(key, { type: 'json' }))));
-  const last = page[page.length - 1];
-  return {
-    nominations: records.filter(Boolean) as NominationRecord[],
-    nextCursor: start >= 0 && start + limit < keys.length ? last : undefined,
-  };
+  const rows = await query<{ id: string; record: NominationRecord }>(sql`
+    SELECT id, record FROM nominations WHERE (${cursor ?? null}::text IS NULL OR id > ${cursor ?? null}::text) ORDER BY id LIMIT ${limit + 1}`);
+  const page = rows.slice(0, limit);
+  return { nominations: page.map((row) => row.record), nextCursor: rows.length > limit ? page.at(-1)!.id : undefined };
 }

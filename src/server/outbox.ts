@@ -16,7 +16,7 @@ import { serverEnv } from './env';
 import { getContact, isRetryable, searchContactsByEmail, statusOf, updateContact, type ContactResult } from './hubspot';
 import { StoreUnavailableError } from './http';
 import { query, queryOne, sql } from './db';
-import { recordKey } from './store';
+import { recordKey } from './ids';
 import { recordSent } from './impact';
 import { signToken } from './tokens';
 

@@ -111,30 +111,41 @@ export async function openAnswerLink(token: string, now = new Date()): Promise<A
   return { kind: 'open', message: found.message, answer, etag: stored ? String(stored.version) : undefined };
 }
 
-export type SaveOutcome = { kind: 'saved'; answer: SchoolAnswer; message: OutboxMessage } | { kind: 'changed_meanwhile'; answer: SchoolAnswer; message: OutboxMessage };
+export type SaveOutcome = { kind: 'saved'; answer: SchoolAnswer; message: OutboxMessage } | { kind: 'changed_meanwhile'; answer: SchoolAnswer; message: OutboxMessage; version: string };
 
 /**
  * Stores the parent's answer: the first one as new, a change only over the version the page showed
  * (`etag`), so of two answers racing the first wins and the other is told. The same answer again
  * changes nothing.
  */
-export async function saveAnswer(state: Extract<AnswerLinkState, { kind: 'open' }>, kind: AnswerKind, comment: string, client: Client | undefined, now = new Date()): Promise<SaveOutcome> {
+export async function saveAnswer(
+  state: Extract<AnswerLinkState, { kind: 'open' }>,
+  kind: AnswerKind,
+  comment: string,
+  client: Client | undefined,
+  now = new Date(),
+  /** The version of the answer the parent's page showed ('' for none); the one read now when not given. */
+  seen?: string,
+): Promise<SaveOutcome> {
   const { message } = state;
   const current = state.answer;
   if (current && current.kind === kind && current.comment === comment) return { kind: 'saved', answer: current, message };
+  const expected = seen ?? (current ? (state.etag ?? '') : '');
   const answer: SchoolAnswer = { messageId: message.id, kind, comment, answeredAt: current?.answeredAt ?? now.toISOString(), updatedAt: now.toISOString(), contact: 'pending' };
   // The first answer only if there is none; a change only over the version the page showed.
   const written =
-    current && state.etag
+    expected !== ''
       ? await queryOne(sql`
           UPDATE school_answers SET kind = ${kind}, sync_pending = true, updated_at = ${answer.updatedAt}, record = ${answer}, version = version + 1
-          WHERE message_id = ${message.id} AND version = ${Number(state.etag)} RETURNING 1`)
+          WHERE message_id = ${message.id} AND version = ${Number(expected) || 0} RETURNING 1`)
       : await queryOne(sql`
           INSERT INTO school_answers (message_id, kind, sync_pending, updated_at, record) VALUES (${message.id}, ${kind}, true, ${answer.updatedAt}, ${answer})
           ON CONFLICT (message_id) DO NOTHING RETURNING 1`);
   if (!written) {
-    const latest = (await readStoredAnswer(message.id))!.answer;
-    return { kind: 'changed_meanwhile', answer: latest, message };
+    const latest = await readStoredAnswer(message.id);
+    // Nothing stored yet (a stale page named a version): stored now as the first answer.
+    if (!latest) return saveAnswer({ ...state, answer: undefined, etag: undefined }, kind, comment, client, now, '');
+    return { kind: 'changed_meanwhile', answer: latest.answer, message, version: String(latest.version) };
   }
   await recordAnswer({ id: message.id, school: schoolKey(message.to), kind, at: now.toISOString() });
   return { kind: 'saved', answer: await syncAnswer(client, message, answer), message };

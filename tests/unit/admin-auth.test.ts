@@ -8,19 +8,19 @@ import testCalendly from '../../netlify/functions/test-calendly-connection.mts';
 import testHubspot from '../../netlify/functions/test-hubspot-connection.mts';
 import { ABSOLUTE_TIMEOUT_MS, IDLE_TIMEOUT_MS } from '../../src/server/auth';
 import { LIMITS } from '../../src/server/rate-limit';
-import { startLocalBlobs, type LocalBlobs } from './helpers/blobs';
+import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { ADMIN_PASSWORD, call, ORIGIN, setAdminEnv, signIn } from './helpers/admin';
 
 type Handler = (req: Request, context: unknown) => Promise<Response>;
-let blobs: LocalBlobs;
+let database: TestDatabase;
 
 beforeAll(async () => {
-  blobs = await startLocalBlobs();
+  database = await startTestDatabase();
   setAdminEnv();
 });
 afterAll(async () => {
   vi.useRealTimers();
-  await blobs.stop();
+  await database.stop();
 });
 
 const session = sessionFunction as Handler;

@@ -6,21 +6,22 @@ import testHubspot from '../../netlify/functions/test-hubspot-connection.mts';
 import { activeHubSpotToken } from '../../src/server/admin-config';
 import { startCalendlyFake, FAKE_CALENDLY_ORGANIZATION, FAKE_CALENDLY_USER, type CalendlyFake } from '../fakes/calendly';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
-import { startLocalBlobs, type LocalBlobs } from './helpers/blobs';
+import { startTestDatabase, type TestDatabase } from './helpers/database';
+import { query, sql } from '../../src/server/db';
 import { call, setAdminEnv, signIn } from './helpers/admin';
 
 type Handler = (req: Request, context: unknown) => Promise<Response>;
 const webhooks = calendlyWebhooks as Handler;
 const hubspot = hubspotConfig as Handler;
 
-let blobs: LocalBlobs;
+let database: TestDatabase;
 let calendly: CalendlyFake;
 let hubspotFake: HubSpotFake;
 let cookie: string;
 const logged: string[] = [];
 
 beforeAll(async () => {
-  blobs = await startLocalBlobs();
+  database = await startTestDatabase();
   calendly = await startCalendlyFake();
   hubspotFake = await startHubSpotFake();
   setAdminEnv();
@@ -33,7 +34,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   vi.restoreAllMocks();
-  await Promise.all([blobs.stop(), calendly.close(), hubspotFake.close()]);
+  await Promise.all([database.stop(), calendly.close(), hubspotFake.close()]);
   delete process.env.CALENDLY_BASE_URL;
   delete process.env.CALENDLY_ACCESS_TOKEN;
   delete process.env.HUBSPOT_BASE_PATH;
@@ -187,13 +188,13 @@ describe('HubSpot configuration', () => {
       expect(text).not.toContain(token);
       expect(text).not.toContain(refresh);
     }
-    // At rest: nothing in the Blobs folder holds the token in clear.
-    const { readdirSync, readFileSync, statSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const walk = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)]));
-    const files = walk(blobs.directory);
-    expect(files.length).toBeGreaterThan(0);
-    for (const file of files) expect(readFileSync(file, 'utf8')).not.toContain(token);
+    // At rest: no stored row holds the token in clear.
+    const rows = await query<{ row: string }>(sql`SELECT row_to_json(c)::text AS row FROM hubspot_configs c`);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const { row } of rows) {
+      expect(row).not.toContain(token);
+      expect(row).not.toContain(refresh);
+    }
     expect(await activeHubSpotToken()).toBe(token);
   });
 

@@ -17,12 +17,12 @@ import { noteMessages } from '../../src/lib/email/note';
 import { messages } from '../../src/lib/forms/values';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';
-import { startLocalBlobs, type LocalBlobs } from './helpers/blobs';
+import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { useFormDefinitions } from './helpers/forms';
 import { regionText, useSiteShell } from './helpers/site';
 
 let fake: HubSpotFake;
-let blobs: LocalBlobs;
+let database: TestDatabase;
 let shell: ReturnType<typeof useSiteShell>;
 let definitions: Awaited<ReturnType<typeof useFormDefinitions>>;
 let seq = 0;
@@ -73,7 +73,7 @@ const later = (minutes: number) => new Date(Date.now() + minutes * 60_000);
 beforeAll(async () => {
   setAdminEnv();
   shell = useSiteShell();
-  blobs = await startLocalBlobs();
+  database = await startTestDatabase();
   fake = await startHubSpotFake();
   definitions = await useFormDefinitions((all) => {
     all.contact = { ...all.contact, render: 'embed' };
@@ -89,7 +89,7 @@ beforeAll(async () => {
 afterAll(async () => {
   definitions.remove();
   shell.remove();
-  await blobs.stop();
+  await database.stop();
   await fake.close();
   for (const name of ['HUBSPOT_BASE_PATH', 'HUBSPOT_FORMS_BASE_PATH', 'HUBSPOT_ACCESS_TOKEN', 'FORMS_DELIVERY_BUDGET_MS', 'FORMS_RETRY_BUDGET_MS', 'FORMS_MIN_FILL_MS', 'FORMS_RATE_LIMIT']) delete process.env[name];
 });

@@ -5,12 +5,12 @@
  * pages, a page that says what went wrong), and write nothing to the store.
  */
 import fc from 'fast-check';
-import { readdirSync, readdirSync as list, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
-import { startLocalBlobs, type LocalBlobs } from './helpers/blobs';
+import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { useFormDefinitions } from './helpers/forms';
 import { useSiteShell } from './helpers/site';
 import { forms } from '../../src/config/forms';
@@ -24,7 +24,7 @@ interface FunctionModule {
 }
 
 const files = readdirSync(functionsDir).filter((file) => /\.m?ts$/.test(file));
-let blobs: LocalBlobs;
+let database: TestDatabase;
 let hubspot: HubSpotFake;
 let shell: ReturnType<typeof useSiteShell>;
 let definitions: Awaited<ReturnType<typeof useFormDefinitions>>;
@@ -34,7 +34,7 @@ const paramValues: Record<string, string> = { formId: forms.newsletter.formId };
 beforeAll(async () => {
   shell = useSiteShell();
   definitions = await useFormDefinitions();
-  blobs = await startLocalBlobs();
+  database = await startTestDatabase();
   hubspot = await startHubSpotFake();
   process.env.HUBSPOT_BASE_PATH = hubspot.url;
   process.env.HUBSPOT_FORMS_BASE_PATH = hubspot.url;
@@ -47,23 +47,12 @@ beforeAll(async () => {
 afterAll(async () => {
   shell.remove();
   definitions.remove();
-  await blobs.stop();
+  await database.stop();
   await hubspot.close();
 });
 
-/** Every stored record, except rate-limit counters (refusing a request may count it). */
-function storedRecords(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (path: string) => {
-    for (const entry of list(path)) {
-      const full = join(path, entry);
-      if (statSync(full).isDirectory()) walk(full);
-      else out.push(full);
-    }
-  };
-  walk(dir);
-  return out.filter((file) => !/rate-limits/.test(file)).sort();
-}
+/** Tables of counters that refusing a request may count in (rate limits, replayed signatures). */
+const COUNTERS = ['login_attempts', 'form_rate_windows', 'calendly_signatures'];
 
 const methods = fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS');
 const contentTypes = fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', undefined);
@@ -100,7 +89,7 @@ for (const file of files) {
       const rawPath = mod.config?.path;
       if (!rawPath || mod.config?.schedule) return; // scheduled functions take no HTTP requests
       const path = (Array.isArray(rawPath) ? rawPath[0]! : rawPath).replace(/:(\w+)\??/g, (_match, name: string) => paramValues[name] ?? `fuzz-${name}`).replace(/\*$/, 'x');
-      const before = storedRecords(blobs.directory);
+      const before = await database.snapshot(COUNTERS);
 
       await fc.assert(
         fc.asyncProperty(methods, contentTypes, bodies, fc.option(fc.constantFrom('https://evil.example', 'null'), { nil: undefined }), async (method, type, body, origin) => {
@@ -128,7 +117,7 @@ for (const file of files) {
       );
 
       // Requests the store accepted are valid ones; with these generators there should be none.
-      expect(storedRecords(blobs.directory)).toEqual(before);
+      expect(await database.snapshot(COUNTERS)).toEqual(before);
     }, 240_000);
   });
 }

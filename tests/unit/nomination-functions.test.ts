@@ -3,30 +3,30 @@ import nominations, { config as nominationsConfig } from '../../netlify/function
 import schoolNominations, { config as schoolConfig } from '../../netlify/functions/school-nominations.mts';
 import subscribe, { config as subscribeConfig } from '../../netlify/functions/subscribe.mts';
 import type { NominationRecord } from '../../src/server/nominations';
-import { store } from '../../src/server/store';
+import { query, queryOne, sql } from '../../src/server/db';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
-import { startLocalBlobs, type LocalBlobs } from './helpers/blobs';
+import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { call, jsonRequest, malformedRequests } from './helpers/requests';
 
 let fake: HubSpotFake;
-let blobs: LocalBlobs;
+let database: TestDatabase;
 
 const nomination = { schoolName: 'Oakwood Academy', city: 'Austin', yourName: 'Ana Maria Lopez', email: 'ana@example.org', childGrade: '5th', sendTo: 'Principal' };
 
 async function stored(id: string): Promise<NominationRecord> {
-  return (await store('nominations').get(id, { type: 'json' })) as NominationRecord;
+  return (await queryOne<{ record: NominationRecord }>(sql`SELECT record FROM nominations WHERE id = ${id}`))!.record;
 }
 
 beforeAll(async () => {
   fake = await startHubSpotFake();
-  blobs = await startLocalBlobs();
+  database = await startTestDatabase();
   process.env.HUBSPOT_BASE_PATH = fake.url;
   process.env.HUBSPOT_FORMS_BASE_PATH = fake.url;
   process.env.HUBSPOT_RETRY_BASE_MS = '5';
 });
 afterAll(async () => {
   await fake.close();
-  await blobs.stop();
+  await database.stop();
   for (const name of ['HUBSPOT_BASE_PATH', 'HUBSPOT_FORMS_BASE_PATH', 'HUBSPOT_RETRY_BASE_MS', 'HUBSPOT_ACCESS_TOKEN']) delete process.env[name];
 });
 beforeEach(() => {
@@ -57,12 +57,12 @@ describe('POST /api/nominations', () => {
     });
   });
 
-  test('two nominations are two blobs and update the same contact', async () => {
+  test('two nominations are two records and update the same contact', async () => {
     const first = await post(nomination);
     const second = await post({ ...nomination, schoolName: 'Pine Ridge School' });
     expect(first.body.id).not.toBe(second.body.id);
-    const { blobs: list } = await store('nominations').list();
-    expect(list.map((b) => b.key)).toEqual(expect.arrayContaining([first.body.id, second.body.id]));
+    const list = await query<{ id: string }>(sql`SELECT id FROM nominations`);
+    expect(list.map((row) => row.id)).toEqual(expect.arrayContaining([first.body.id, second.body.id]));
     expect(fake.contacts.size).toBe(1);
     expect(fake.findContact('ana@example.org')?.properties.school_name).toBe('Pine Ridge School');
   });

@@ -21,12 +21,12 @@ import { signToken } from '../../src/server/tokens';
 import { answerLabels } from '../../src/lib/school-answers';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';
-import { startLocalBlobs, type LocalBlobs } from './helpers/blobs';
+import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { call, jsonRequest } from './helpers/requests';
 import { regionText, useSiteShell } from './helpers/site';
 
 let fake: HubSpotFake;
-let blobs: LocalBlobs;
+let database: TestDatabase;
 let shell: ReturnType<typeof useSiteShell>;
 let seq = 0;
 const DAY = 24 * 3600_000;
@@ -58,8 +58,10 @@ async function open(token: string) {
   const html = await response.text();
   return { status: response.status, text: regionText(html), html };
 }
+/** As a browser does: opens the page, then sends the form with the version of the answer it showed. */
 async function answer(token: string, kind: string | undefined, comment = '') {
-  const body = new URLSearchParams({ token, comment, ...(kind === undefined ? {} : { answer: kind }) });
+  const seen = /name="seen" value="([^"]*)"/.exec((await open(token)).html)?.[1] ?? '';
+  const body = new URLSearchParams({ token, seen, comment, ...(kind === undefined ? {} : { answer: kind }) });
   const response = await schoolAnswer(new Request('http://localhost/school-answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }));
   const html = await response.text();
   return { status: response.status, text: regionText(html), html };
@@ -67,7 +69,7 @@ async function answer(token: string, kind: string | undefined, comment = '') {
 
 beforeAll(async () => {
   fake = await startHubSpotFake();
-  blobs = await startLocalBlobs();
+  database = await startTestDatabase();
   shell = useSiteShell();
   setAdminEnv();
   process.env.HUBSPOT_BASE_PATH = fake.url;
@@ -75,7 +77,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await fake.close();
-  await blobs.stop();
+  await database.stop();
   shell.remove();
   for (const name of ['HUBSPOT_BASE_PATH', 'HUBSPOT_ACCESS_TOKEN', 'SITE_URL', 'FOLLOWUP_AFTER_DAYS']) delete process.env[name];
 });

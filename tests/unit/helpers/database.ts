@@ -15,7 +15,14 @@ export interface TestDatabase {
   db: NetlifyDB;
   /** Empties every table (the schema stays). */
   truncate(): Promise<void>;
+  /** Every row of every table but those named, as `table: {json}` lines, sorted: what a request wrote. */
+  snapshot(except?: string[]): Promise<string[]>;
   stop(): Promise<void>;
+}
+
+async function tableNames(db: NetlifyDB): Promise<string[]> {
+  const { rows } = await db.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
+  return rows.map((row) => row.tablename);
 }
 
 export async function startTestDatabase(): Promise<TestDatabase> {
@@ -28,9 +35,17 @@ export async function startTestDatabase(): Promise<TestDatabase> {
     url,
     db,
     async truncate() {
-      const { rows } = await db.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE '\\_netlify%'`);
-      const tables = rows.map((row) => row.tablename).filter((name) => !name.startsWith('netlify_'));
+      const tables = await tableNames(db);
       if (tables.length) await db.exec(`TRUNCATE ${tables.map((name) => `"${name}"`).join(', ')} CASCADE`);
+    },
+    async snapshot(except = []) {
+      const lines: string[] = [];
+      for (const table of await tableNames(db)) {
+        if (except.includes(table)) continue;
+        const { rows } = await db.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM "${table}" t`);
+        lines.push(...rows.map(({ row }) => `${table}: ${row}`));
+      }
+      return lines.sort();
     },
     async stop() {
       await closeDatabase();
