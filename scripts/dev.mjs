@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** `npm run dev`: the local database, then Astro's dev server (functions and Blobs through @netlify/vite-plugin). */
+/** `npm run dev`: the local database, then Astro's dev server (functions through @netlify/vite-plugin). */
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -8,7 +8,9 @@ import {
   formsHubSpot,
   isSubmissionId,
   listSubmissions,
+  HELD_RETENTION_MS,
   readSubmission,
+  releaseSubmission,
   requeueSubmission,
   SUBMISSION_RETENTION_MS,
   type StoredSubmission,
@@ -29,6 +31,7 @@ function view(record: StoredSubmission) {
     consent: record.consent,
     delivery: { ...record.delivery, leaseUntil: undefined },
     ...(settledAt ? { deleteAfter: new Date(Date.parse(settledAt) + SUBMISSION_RETENTION_MS).toISOString() } : {}),
+    ...(record.delivery.state === 'held' ? { deleteAfter: new Date(Date.parse(record.createdAt) + HELD_RETENTION_MS).toISOString() } : {}),
   };
 }
 
@@ -42,6 +45,8 @@ function purposeOf(value: string | null | undefined): FormPurpose {
  * GET /api/admin/form-submissions?form={purpose}&limit=&cursor=: one form's submissions, newest first,
  * with the count of every form. DELETE /api/admin/form-submissions/{purpose}/{id}: deletes one.
  * POST /api/admin/form-submissions/{purpose}/{id}/retry: a submission HubSpot refused is sent again.
+ * POST /api/admin/form-submissions/{purpose}/{id}/release: a held submission (judged automated) is
+ * released and delivered like any other.
  */
 export default handle(async (req) => {
   const refused = allowMethods(req, ['GET', 'POST', 'DELETE']);
@@ -63,7 +68,7 @@ export default handle(async (req) => {
     });
   }
 
-  const match = url.pathname.match(/^\/api\/admin\/form-submissions\/([A-Za-z]{1,40})\/([\w-]{1,120})(\/retry)?$/);
+  const match = url.pathname.match(/^\/api\/admin\/form-submissions\/([A-Za-z]{1,40})\/([\w-]{1,120})(\/retry|\/release)?$/);
   if (!match) throw new HttpError(404, 'not_found', 'Name a submission: /api/admin/form-submissions/{form}/{id}.');
   const purpose = purposeOf(match[1]);
   const id = match[2]!;
@@ -76,6 +81,12 @@ export default handle(async (req) => {
     return json({ deleted: id });
   }
   if (!match[3]) throw new HttpError(405, 'method_not_allowed', 'Delete a submission with DELETE, or retry it with POST …/retry.');
+  if (match[3] === '/release') {
+    if (found.record.delivery.state !== 'held') throw new HttpError(409, 'not_held', 'Only a held submission can be released.');
+    const released = await releaseSubmission(found);
+    if (!released) throw new HttpError(409, 'changed', 'This submission changed meanwhile; reload the list.');
+    return json({ submission: view(await deliverSubmission(await formsHubSpot(), released)) });
+  }
   if (found.record.delivery.state !== 'failed') throw new HttpError(409, 'not_retryable', 'Only a submission HubSpot refused can be sent again; the others are sent by the retry run.');
   const requeued = await requeueSubmission(found);
   if (!requeued) throw new HttpError(409, 'changed', 'This submission changed meanwhile; reload the list.');
@@ -84,6 +95,6 @@ export default handle(async (req) => {
 });
 
 export const config: Config = {
-  path: ['/api/admin/form-submissions', '/api/admin/form-submissions/:form/:id', '/api/admin/form-submissions/:form/:id/retry'],
+  path: ['/api/admin/form-submissions', '/api/admin/form-submissions/:form/:id', '/api/admin/form-submissions/:form/:id/retry', '/api/admin/form-submissions/:form/:id/release'],
   method: ['GET', 'POST', 'DELETE'],
 };

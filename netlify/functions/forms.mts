@@ -23,7 +23,7 @@ type Answer = { kind: 'json'; status: number; body: unknown; headers?: HeadersIn
 /**
  * POST /api/forms/{formId}: a submission to one of the site's own forms, as JSON (the enhanced
  * form) or form-encoded (a browser without JavaScript). Checked against the form's definition,
- * stored in Blobs, then forwarded to HubSpot (here if HubSpot answers in time, else by the
+ * stored in the database, then forwarded to HubSpot (here if HubSpot answers in time, else by the
  * scheduled `forms-deliver`). The email forms also get their school email composed on the server
  * and a one-time token to send it. A browser that posted the form itself is answered with a 303 to
  * the result page (or the form again, with each problem next to its field).

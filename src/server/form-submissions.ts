@@ -1,5 +1,5 @@
 /**
- * Submissions to the site's own forms: stored in Blobs first, then forwarded to HubSpot's form
+ * Submissions to the site's own forms: stored in the database first, then forwarded to HubSpot's form
  * submission API (the authenticated endpoint) exactly once, by the request itself when HubSpot
  * answers in time and by the scheduled `forms-deliver` function otherwise. A parent's input is
  * never lost because HubSpot is slow, down or not configured yet.
@@ -28,6 +28,8 @@ import { recordKey } from './ids';
 
 /** Delivered (or refused for good) submissions are deleted this long after. */
 export const SUBMISSION_RETENTION_MS = 30 * 24 * 3600_000;
+/** Held submissions nobody released are deleted this long after they came. */
+export const HELD_RETENTION_MS = 7 * 24 * 3600_000;
 /** The longest wait between two retries (the first is FORMS_RETRY_BASE_MS, 5 minutes, doubling). */
 export const RETRY_MAX_MS = 6 * 3600_000;
 /** How long a claim on a record lasts: longer than any attempt. */
@@ -35,7 +37,8 @@ export const LEASE_MS = 60_000;
 /** How many pages of HubSpot's submissions (50 each) are searched for an uncertain attempt. */
 const LOOKUP_PAGES = 6;
 
-export type DeliveryState = 'pending' | 'sending' | 'delivered' | 'failed';
+/** `held`: judged automated (a filled honeypot, filled far too fast); kept, not delivered, until a person releases it. */
+export type DeliveryState = 'pending' | 'sending' | 'delivered' | 'failed' | 'held';
 
 export interface Delivery {
   state: DeliveryState;
@@ -47,6 +50,8 @@ export interface Delivery {
   uncertain?: boolean;
   /** A short code of the last failure (e.g. `hubspot_503`, `INVALID_EMAIL`); never a body or a token. */
   lastError?: string;
+  /** Why a held submission was judged automated (e.g. `honeypot`, `too_fast`). */
+  heldReason?: string;
   deliveredAt?: string;
   failedAt?: string;
 }
@@ -217,10 +222,26 @@ export async function countSubmissions(): Promise<Record<FormPurpose, number>> {
   return counts;
 }
 
-/** Deletes what was settled more than the retention ago; returns how many. */
+/** Deletes what was settled more than the retention ago, and held submissions after 7 days; returns how many. */
 export async function purgeSettled(now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - SUBMISSION_RETENTION_MS);
-  return (await query(sql`DELETE FROM form_submissions WHERE settled_at < ${cutoff} RETURNING 1`)).length;
+  const heldCutoff = new Date(now.getTime() - HELD_RETENTION_MS);
+  const settled = await query(sql`DELETE FROM form_submissions WHERE settled_at < ${cutoff} RETURNING 1`);
+  const held = await query(sql`DELETE FROM form_submissions WHERE state = 'held' AND created_at < ${heldCutoff} RETURNING 1`);
+  return settled.length + held.length;
+}
+
+/** A submission judged automated: kept as it came, not delivered, until a person releases it. */
+export function heldSubmission(record: StoredSubmission, reason: string): StoredSubmission {
+  return { ...record, delivery: { ...record.delivery, state: 'held', heldReason: reason } };
+}
+
+/** Releases a held submission (the admin's one click): it is delivered like any other. */
+export async function releaseSubmission(found: { record: StoredSubmission; etag: string }, now = new Date()): Promise<{ record: StoredSubmission; etag: string } | undefined> {
+  if (found.record.delivery.state !== 'held') return undefined;
+  const released: StoredSubmission = { ...found.record, delivery: { state: 'pending', attempts: 0, nextAttemptAt: now.toISOString() } };
+  const saved = await saveSubmission(released, found.etag);
+  return saved === undefined ? undefined : { record: released, etag: saved };
 }
 
 // --- Delivery -----------------------------------------------------------------------------------
@@ -339,7 +360,7 @@ export async function deliverSubmission(client: Client | undefined, found: { rec
   const budgetMs = options.budgetMs ?? serverEnv.formsDeliveryBudgetMs;
   const { record, etag } = found;
   const { delivery } = record;
-  if (delivery.state === 'delivered' || delivery.state === 'failed') return record;
+  if (delivery.state === 'delivered' || delivery.state === 'failed' || delivery.state === 'held') return record;
   const leaseHeld = delivery.state === 'sending' && Date.parse(delivery.leaseUntil ?? '') > now().getTime();
   if (leaseHeld) return record;
   if (!client) {

@@ -120,10 +120,10 @@ export function handle(handler: (req: Request, context: unknown) => Promise<Resp
   };
 }
 
-/** Thrown by the store wrapper when Netlify Blobs cannot be reached. */
+/** Thrown by the data layer when the database cannot be reached (src/server/db.ts). */
 export class StoreUnavailableError extends Error {}
 
-/** The answer while Netlify Blobs cannot be reached. */
+/** The answer while the database cannot be reached. */
 export function storeUnavailable(): Response {
   return jsonError(503, 'store_unavailable', 'Storage is unavailable right now. Nothing was saved; please try again shortly.');
 }

@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import { e2eAdminPassword, fakeUrls } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
 
-// Each step is a function call with a Blobs read or two: on a busy two-core machine that is slow.
+// Each step is a function call with a database read or two: on a busy two-core machine that is slow.
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 90_000 });
 

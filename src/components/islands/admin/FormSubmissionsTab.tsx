@@ -29,6 +29,7 @@ interface Page {
 function deliveryLabel(delivery: Delivery): { text: string; tone: 'success' | 'pending' | 'error' } {
   if (delivery.state === 'delivered') return { text: 'Delivered to HubSpot', tone: 'success' };
   if (delivery.state === 'failed') return { text: 'Refused by HubSpot', tone: 'error' };
+  if (delivery.state === 'held') return { text: 'Held: looked automated', tone: 'error' };
   if (delivery.lastError === 'hubspot_not_configured') return { text: 'Stored (HubSpot not configured)', tone: 'pending' };
   return { text: delivery.state === 'sending' ? 'Sending' : 'Waiting to retry', tone: 'pending' };
 }
@@ -86,8 +87,9 @@ export function FormSubmissionsTab() {
 
   async function retry(submission: Submission) {
     setBusy(submission.id);
+    const action = submission.delivery.state === 'held' ? 'release' : 'retry';
     try {
-      const { submission: updated } = await apiRequest<{ submission: Submission }>('POST', `/api/admin/form-submissions/${submission.purpose}/${submission.id}/retry`);
+      const { submission: updated } = await apiRequest<{ submission: Submission }>('POST', `/api/admin/form-submissions/${submission.purpose}/${submission.id}/${action}`);
       replace(updated);
       if (updated.delivery.state === 'delivered') showToast({ title: 'Success', description: 'HubSpot accepted the submission.' });
       else showToast({ title: 'Not delivered yet', description: updated.delivery.lastError ? describeError(updated.delivery.lastError) : 'It is queued for the next try.', variant: 'destructive' });
@@ -188,15 +190,21 @@ export function FormSubmissionsTab() {
                     {submission.delivery.lastError && submission.delivery.state !== 'delivered' && (
                       <p className="mt-1 max-w-64 text-xs text-danger-600">{describeError(submission.delivery.lastError)}</p>
                     )}
+                    {submission.delivery.state === 'held' && (
+                      <p className="mt-1 max-w-64 text-xs text-muted">
+                        {submission.delivery.heldReason === 'honeypot' ? 'A field people never see was filled in.' : 'Sent faster than a person fills the form.'} Not sent to HubSpot; deleted after 7 days unless released.
+                      </p>
+                    )}
                   </td>
                   <td className="px-4 py-3">
                     <div className="flex flex-wrap gap-2">
                       <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => setViewing(submission)}>
                         View<span className="sr-only"> the submission of {formatDateTime(submission.createdAt)}</span>
                       </button>
-                      {submission.delivery.state === 'failed' && (
+                      {(submission.delivery.state === 'failed' || submission.delivery.state === 'held') && (
                         <button type="button" className={buttonClass('secondary', 'sm')} disabled={busy === submission.id} onClick={() => retry(submission)}>
-                          {busy === submission.id ? 'Retrying…' : 'Retry'}
+                          {busy === submission.id ? (submission.delivery.state === 'held' ? 'Releasing…' : 'Retrying…') : submission.delivery.state === 'held' ? 'Release' : 'Retry'}
+                          {submission.delivery.state === 'held' && <span className="sr-only"> the submission of {formatDateTime(submission.createdAt)}</span>}
                         </button>
                       )}
                       <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => setDeleting(submission)}>
