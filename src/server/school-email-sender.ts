@@ -17,7 +17,7 @@ import { createTransport } from 'nodemailer';
 import { z } from 'zod';
 import { site } from '../config/site';
 import { serverEnv } from './env';
-import { hubspotClient, statusOf } from './hubspot';
+import { hubspotClient, statusOf, withRetry } from './hubspot';
 
 export const schoolEmailSchema = z.object({
   /** The outbox message id: HubSpot's sendId, the SMTP Message-ID's local part. */
@@ -119,13 +119,17 @@ export function hubspotSender(config: { accessToken: string; emailId: number; fr
       const message = parsed.data;
       const name = fromName(message.parentName, config.organisation);
       try {
+        const client = hubspotClient(config.accessToken);
+        // Quick retries on 429, 5xx and lost connections are safe: HubSpot sends one email per sendId.
         const answer = await withTimeout(
-          hubspotClient(config.accessToken).marketing.transactional.singleSendApi.sendEmail({
-            emailId: config.emailId,
-            message: { to: message.to, _from: `"${name}" <${config.fromAddress}>`, replyTo: [message.replyTo], sendId: message.id },
-            // Only on this email: not stored on any contact, so nothing can change them later.
-            customProperties: { subject: oneLine(message.subject), body: message.body, body_html: bodyHtml(message.body), from_name: name },
-          }),
+          withRetry(() =>
+            client.marketing.transactional.singleSendApi.sendEmail({
+              emailId: config.emailId,
+              message: { to: message.to, _from: `"${name}" <${config.fromAddress}>`, replyTo: [message.replyTo], sendId: message.id },
+              // Only on this email: not stored on any contact, so nothing can change them later.
+              customProperties: { subject: oneLine(message.subject), body: message.body, body_html: bodyHtml(message.body), from_name: name },
+            }),
+          ),
           config.timeoutMs ?? serverEnv.sendEmailBudgetMs,
         );
         return hubspotOutcome({ status: answer.status, sendResult: answer.sendResult });

@@ -137,10 +137,12 @@ describe('HubSpot transactional single-send, against the fake', () => {
   beforeAll(async () => {
     fake = await startHubSpotFake();
     process.env.HUBSPOT_BASE_PATH = fake.url;
+    process.env.HUBSPOT_RETRY_BASE_MS = '5';
   });
   afterAll(async () => {
     await fake.close();
     delete process.env.HUBSPOT_BASE_PATH;
+    delete process.env.HUBSPOT_RETRY_BASE_MS;
   });
   beforeEach(() => fake.reset());
 
@@ -199,8 +201,18 @@ describe('HubSpot transactional single-send, against the fake', () => {
   });
 
   test.each([
-    ['a 429', () => fake.failNext(429), 'retry', 'http_429'],
-    ['a 500', () => fake.failNext(500), 'retry', 'http_500'],
+    ['one 429', [429]],
+    ['a 500 and a 502', [500, 502]],
+  ])('after %s it tries again at once and sends once', async (_name, statuses) => {
+    fake.failNext(...statuses);
+    expect(await sender().send(email())).toMatchObject({ outcome: 'sent', providerStatus: 'SENT' });
+    expect(sendCalls()).toHaveLength(statuses.length + 1);
+    expect(fake.transactionalSends).toHaveLength(1);
+  });
+
+  test.each([
+    ['429s that do not stop', () => fake.failNext(429, 429, 429, 429), 'retry', 'http_429'],
+    ['500s that do not stop', () => fake.failNext(500, 500, 500, 500), 'retry', 'http_500'],
     ['an outage (503)', () => (fake.down = true), 'retry', 'http_503'],
     ['a 400 (the request is not valid)', () => fake.failNext(400), 'rejected', 'http_400'],
   ])('%s', async (_name, arrange, outcome, providerStatus) => {

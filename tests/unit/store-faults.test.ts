@@ -25,7 +25,7 @@ import { activeHubSpotToken } from '../../src/server/admin-config';
 import { eventFingerprint, signPayload, type CalendlyDelivery, type WebhookLog } from '../../src/server/calendly-webhook';
 import type { NominationRecord } from '../../src/server/nominations';
 import { createDraft } from '../../src/server/email-drafts';
-import { confirmationLink, PLATFORM_SEND_VALUE, type OutboxMessage } from '../../src/server/outbox';
+import { confirmationLink, type OutboxMessage } from '../../src/server/outbox';
 import { FAKE_CALENDLY_ORGANIZATION, startCalendlyFake, type CalendlyFake } from '../fakes/calendly';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { ADMIN_PASSWORD, call, setAdminEnv, signIn } from './helpers/admin';
@@ -151,12 +151,9 @@ async function makeDue(id: string): Promise<void> {
 
 const tokenOf = (message: OutboxMessage) => new URL(confirmationLink(message)!).searchParams.get('token')!;
 
-/** HubSpot updates that asked the workflow to send this subject: each one is an email sent. */
+/** School emails HubSpot's single-send sent with this subject (one per sendId). */
 function emailsSent(subject: string) {
-  return hubspot.calls.filter((c) => {
-    const properties = (c.body as { properties?: Record<string, string> } | undefined)?.properties;
-    return c.method === 'PATCH' && properties?.[SEND_CHOICE] === PLATFORM_SEND_VALUE && properties.generated_email_subject === subject;
-  });
+  return hubspot.transactionalSends.filter((sent) => sent.customProperties.subject === subject);
 }
 
 async function sessionKeys(): Promise<string[]> {
@@ -192,6 +189,8 @@ beforeAll(async () => {
     HUBSPOT_ACCESS_TOKEN: hubspot.token,
     CALENDLY_BASE_URL: calendly.url,
     CALENDLY_ACCESS_TOKEN: calendly.token,
+    SCHOOL_EMAIL_FROM_ADDRESS: 'schools@masteryparents.example',
+    HUBSPOT_TRANSACTIONAL_EMAIL_ID: '4242',
   });
   for (const level of ['log', 'info', 'warn', 'error'] as const) {
     vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
@@ -214,7 +213,7 @@ afterAll(async () => {
   await Promise.all([blobs.stop(), hubspot.close(), calendly.close()]);
   shell.remove();
   delete process.env.SITE_URL;
-  for (const name of ['HUBSPOT_BASE_PATH', 'HUBSPOT_FORMS_BASE_PATH', 'HUBSPOT_ACCESS_TOKEN', 'CALENDLY_BASE_URL', 'CALENDLY_ACCESS_TOKEN']) delete process.env[name];
+  for (const name of ['HUBSPOT_BASE_PATH', 'HUBSPOT_FORMS_BASE_PATH', 'HUBSPOT_ACCESS_TOKEN', 'CALENDLY_BASE_URL', 'CALENDLY_ACCESS_TOKEN', 'SCHOOL_EMAIL_FROM_ADDRESS', 'HUBSPOT_TRANSACTIONAL_EMAIL_ID']) delete process.env[name];
 });
 
 beforeEach(() => {
