@@ -59,11 +59,18 @@ export function fromName(parentName: string, organisation: string = site.name): 
   return parent ? `${parent} via ${clean(organisation)}` : clean(organisation);
 }
 
-const invalid = (error: z.ZodError): SendResult => ({
-  outcome: 'rejected',
-  providerStatus: 'invalid_message',
-  detail: `Not sent: ${error.issues.map((issue) => issue.path.join('.') || 'message').join(', ')} not valid`,
-});
+/** A sender that checks the message whole before `deliver` sees it: one that is not goes nowhere. */
+function checkedSender(kind: SchoolEmailSender['kind'], deliver: (message: SchoolEmail) => Promise<SendResult>): SchoolEmailSender {
+  return {
+    kind,
+    async send(input) {
+      const parsed = schoolEmailSchema.safeParse(input);
+      if (parsed.success) return deliver(parsed.data);
+      const fields = parsed.error.issues.map((issue) => issue.path.join('.') || 'message').join(', ');
+      return { outcome: 'rejected', providerStatus: 'invalid_message', detail: `Not sent: ${fields} not valid` };
+    },
+  };
+}
 
 function withTimeout<T>(operation: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout>;
@@ -111,33 +118,27 @@ export function bodyHtml(body: string): string {
 }
 
 export function hubspotSender(config: { accessToken: string; emailId: number; fromAddress: string; organisation?: string; timeoutMs?: number }): SchoolEmailSender {
-  return {
-    kind: 'hubspot',
-    async send(input) {
-      const parsed = schoolEmailSchema.safeParse(input);
-      if (!parsed.success) return invalid(parsed.error);
-      const message = parsed.data;
-      const name = fromName(message.parentName, config.organisation);
-      try {
-        const client = hubspotClient(config.accessToken);
-        // Quick retries on 429, 5xx and lost connections are safe: HubSpot sends one email per sendId.
-        const answer = await withTimeout(
-          withRetry(() =>
-            client.marketing.transactional.singleSendApi.sendEmail({
-              emailId: config.emailId,
-              message: { to: message.to, _from: `"${name}" <${config.fromAddress}>`, replyTo: [message.replyTo], sendId: message.id },
-              // Only on this email: not stored on any contact, so nothing can change them later.
-              customProperties: { subject: oneLine(message.subject), body: message.body, body_html: bodyHtml(message.body), from_name: name },
-            }),
-          ),
-          config.timeoutMs ?? serverEnv.sendEmailBudgetMs,
-        );
-        return hubspotOutcome({ status: answer.status, sendResult: answer.sendResult });
-      } catch (error) {
-        return hubspotFailure(error);
-      }
-    },
-  };
+  return checkedSender('hubspot', async (message) => {
+    const name = fromName(message.parentName, config.organisation);
+    try {
+      const client = hubspotClient(config.accessToken);
+      // Quick retries on 429, 5xx and lost connections are safe: HubSpot sends one email per sendId.
+      const answer = await withTimeout(
+        withRetry(() =>
+          client.marketing.transactional.singleSendApi.sendEmail({
+            emailId: config.emailId,
+            message: { to: message.to, _from: `"${name}" <${config.fromAddress}>`, replyTo: [message.replyTo], sendId: message.id },
+            // Only on this email: not stored on any contact, so nothing can change them later.
+            customProperties: { subject: oneLine(message.subject), body: message.body, body_html: bodyHtml(message.body), from_name: name },
+          }),
+        ),
+        config.timeoutMs ?? serverEnv.sendEmailBudgetMs,
+      );
+      return hubspotOutcome({ status: answer.status, sendResult: answer.sendResult });
+    } catch (error) {
+      return hubspotFailure(error);
+    }
+  });
 }
 
 /** What a failed SMTP send means: a 5xx reply is final for the message, a 4xx or a lost connection passes. */
@@ -145,7 +146,7 @@ export function smtpFailure(error: unknown): SendResult {
   const failure = error as { code?: string; responseCode?: number; timedOut?: boolean };
   if (failure?.timedOut) return { outcome: 'retry', providerStatus: 'timeout', detail: 'The mail server answered too slowly' };
   // Wrong credentials are the site's configuration, not the message: it waits for them to be fixed.
-  if (failure?.code === 'EAUTH') return { outcome: 'retry', providerStatus: `EAUTH${failure.responseCode ? ` ${failure.responseCode}` : ''}`, detail: 'The mail server refused the credentials' };
+  if (failure?.code === 'EAUTH') return { outcome: 'retry', providerStatus: 'EAUTH', detail: `The mail server refused the credentials${failure.responseCode ? ` (${failure.responseCode})` : ''}` };
   const reply = failure?.responseCode;
   if (typeof reply === 'number') {
     return reply >= 500
@@ -159,44 +160,38 @@ type SmtpConfig = NonNullable<typeof serverEnv.smtp>;
 
 export function smtpSender(config: { smtp: SmtpConfig; fromAddress: string; organisation?: string; timeoutMs?: number }): SchoolEmailSender {
   const domain = config.fromAddress.split('@')[1] ?? 'localhost';
-  return {
-    kind: 'smtp',
-    async send(input) {
-      const parsed = schoolEmailSchema.safeParse(input);
-      if (!parsed.success) return invalid(parsed.error);
-      const message = parsed.data;
-      const timeoutMs = config.timeoutMs ?? serverEnv.sendEmailBudgetMs;
-      const connection =
-        'url' in config.smtp
-          ? { url: config.smtp.url }
-          : { host: config.smtp.host, port: config.smtp.port, secure: config.smtp.secure, ...(config.smtp.user ? { auth: { user: config.smtp.user, pass: config.smtp.pass ?? '' } } : {}) };
-      const transport = createTransport({ ...connection, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
-      try {
-        // Address objects, never strings put together: nodemailer quotes and encodes each part.
-        const info = await withTimeout(
-          transport.sendMail({
-            from: { name: fromName(message.parentName, config.organisation), address: config.fromAddress },
-            to: message.to,
-            replyTo: { name: oneLine(message.parentName.replace(/["\\<>]/g, ' ')), address: message.replyTo },
-            subject: oneLine(message.subject),
-            text: message.body,
-            // The same message keeps the same id on every try, so the receiving side can tell a repeat.
-            messageId: `<${message.id}@${domain}>`,
-            disableFileAccess: true,
-            disableUrlAccess: true,
-          }),
-          timeoutMs,
-        );
-        const reply = /^\d{3}/.exec(info.response ?? '')?.[0] ?? 'accepted';
-        if (info.rejected.length > 0) return { outcome: 'rejected', providerStatus: reply, detail: 'The mail server refused the recipient' };
-        return { outcome: 'sent', providerStatus: reply, detail: 'Accepted by the mail server' };
-      } catch (error) {
-        return smtpFailure(error);
-      } finally {
-        transport.close();
-      }
-    },
-  };
+  return checkedSender('smtp', async (message) => {
+    const timeoutMs = config.timeoutMs ?? serverEnv.sendEmailBudgetMs;
+    const connection =
+      'url' in config.smtp
+        ? { url: config.smtp.url }
+        : { host: config.smtp.host, port: config.smtp.port, secure: config.smtp.secure, ...(config.smtp.user ? { auth: { user: config.smtp.user, pass: config.smtp.pass ?? '' } } : {}) };
+    const transport = createTransport({ ...connection, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
+    try {
+      // Address objects, never strings put together: nodemailer quotes and encodes each part.
+      const info = await withTimeout(
+        transport.sendMail({
+          from: { name: fromName(message.parentName, config.organisation), address: config.fromAddress },
+          to: message.to,
+          replyTo: { name: oneLine(message.parentName.replace(/["\\<>]/g, ' ')), address: message.replyTo },
+          subject: oneLine(message.subject),
+          text: message.body,
+          // The same message keeps the same id on every try, so the receiving side can tell a repeat.
+          messageId: `<${message.id}@${domain}>`,
+          disableFileAccess: true,
+          disableUrlAccess: true,
+        }),
+        timeoutMs,
+      );
+      const reply = /^\d{3}/.exec(info.response ?? '')?.[0] ?? 'accepted';
+      if (info.rejected.length > 0) return { outcome: 'rejected', providerStatus: reply, detail: 'The mail server refused the recipient' };
+      return { outcome: 'sent', providerStatus: reply, detail: 'Accepted by the mail server' };
+    } catch (error) {
+      return smtpFailure(error);
+    } finally {
+      transport.close();
+    }
+  });
 }
 
 /**

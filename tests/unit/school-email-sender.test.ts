@@ -118,11 +118,11 @@ describe('SMTP, read from the wire of a real SMTP server', () => {
     beforeEach(() => authed.reset());
 
     test.each([
-      ['the right ones send', 'secret', 'sent'],
-      ['wrong ones wait for the configuration to be fixed', 'wrong', 'retry'],
-    ])('%s', async (_name, pass, outcome) => {
+      ['the right ones send', 'secret', 'sent', '250'],
+      ['wrong ones wait for the configuration to be fixed', 'wrong', 'retry', 'EAUTH'],
+    ])('%s', async (_name, pass, outcome, providerStatus) => {
       const result = await sender({ smtp: { host: '127.0.0.1', port: authed.port, secure: false, user: 'postmark-token', pass } }).send(email());
-      expect(result.outcome).toBe(outcome);
+      expect(result).toMatchObject({ outcome, providerStatus });
       expect(JSON.stringify(result)).not.toContain(pass);
       expect(authed.messages.map((received) => received.user)).toEqual(outcome === 'sent' ? ['postmark-token'] : []);
     });
