@@ -6,11 +6,15 @@ const port = Number(process.env.E2E_PORT || 8899);
 export const baseURL = process.env.E2E_BASE_URL || `http://localhost:${port}`;
 
 /** Local fakes of the services outside this machine, on ports next to the site's. */
-export const fakePorts = { hubspot: port + 12, calendly: port + 13 };
+export const fakePorts = { hubspot: port + 12, calendly: port + 13, smtp: port + 14, smtpHttp: port + 15 };
 export const fakeUrls = {
   hubspot: `http://127.0.0.1:${fakePorts.hubspot}`,
   calendly: `http://127.0.0.1:${fakePorts.calendly}`,
+  /** The SMTP sink's HTTP side: GET /__fake/messages lists what arrived over SMTP, parsed. */
+  smtp: `http://127.0.0.1:${fakePorts.smtpHttp}`,
 };
+/** The address confirmed school emails come from in the e2e run (sent over SMTP to the sink). */
+export const e2eSchoolEmailFrom = 'schools@masteryparents.example';
 /** `npm run edit` (dev server and decap-server) for tests/e2e/content-editor.spec.ts, in a copy of the project. */
 export const editorPorts = { dev: port + 50, backend: port + 51 };
 export const e2eAdminPassword = process.env.ADMIN_PASSWORD || 'e2e-admin-password';
@@ -60,6 +64,14 @@ export default defineConfig({
           stdout: 'ignore',
         },
         {
+          // A real SMTP server that keeps what it receives: the school emails the site sends.
+          command: `node tests/fakes/smtp.ts --port ${fakePorts.smtp} --http-port ${fakePorts.smtpHttp}`,
+          url: `${fakeUrls.smtp}/__fake/messages`,
+          reuseExistingServer: !process.env.CI,
+          timeout: 30_000,
+          stdout: 'ignore',
+        },
+        {
           command: 'node scripts/start.mjs',
           url: `${baseURL}/api/health`,
           env: {
@@ -70,6 +82,10 @@ export default defineConfig({
             HUBSPOT_FORMS_BASE_PATH: fakeUrls.hubspot,
             HUBSPOT_RETRY_BASE_MS: '50',
             CALENDLY_BASE_URL: fakeUrls.calendly,
+            // Confirmed school emails go over SMTP to the sink (the HubSpot single-send has its unit tests).
+            SCHOOL_EMAIL_SENDER: 'smtp',
+            SMTP_URL: `smtp://127.0.0.1:${fakePorts.smtp}`,
+            SCHOOL_EMAIL_FROM_ADDRESS: e2eSchoolEmailFrom,
             // /content-editor boots Decap with the GitHub backend (nothing is fetched before sign-in).
             DECAP_REPO: 'masteryparents/site',
             // The e2e build reads the committed sample posts and form definitions; the HubSpot

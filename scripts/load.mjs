@@ -46,6 +46,9 @@ Object.assign(process.env, {
   HUBSPOT_BASE_PATH: fake.url,
   HUBSPOT_FORMS_BASE_PATH: fake.url,
   HUBSPOT_RETRY_BASE_MS: '20',
+  // Confirmed school emails go out through the fake's transactional single-send.
+  HUBSPOT_TRANSACTIONAL_EMAIL_ID: '4242',
+  SCHOOL_EMAIL_FROM_ADDRESS: 'schools@masteryparents.example',
   BLOG_SOURCE: 'local',
   FORMS_SOURCE: 'local',
   // One address sends everything here, faster than a person.
@@ -113,7 +116,7 @@ await withServer(port, async (base) => {
     pool,
     percentile,
     table,
-    hubspot: { contacts: async () => [...fake.contacts.values()], calls: async () => fake.calls },
+    hubspot: { contacts: async () => [...fake.contacts.values()], calls: async () => fake.calls, transactionalSends: async () => fake.transactionalSends },
   });
   if (!exact || !platformExact) process.exitCode = 1;
 }, { maxInFlight: ORIGIN_CONCURRENCY });

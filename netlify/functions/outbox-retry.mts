@@ -4,6 +4,7 @@ import { StoreUnavailableError, storeUnavailable } from '../../src/server/http';
 import { readDraft } from '../../src/server/email-drafts';
 import { attemptWork, deleteMessage, pendingIds, readMessage, type OutboxMessage } from '../../src/server/outbox';
 import { optionalHubSpot } from '../../src/server/platform-send';
+import { schoolEmailSender } from '../../src/server/school-email-sender';
 
 /** A request takes its draft within moments of making the message; one not taken by then never will be. */
 const ORPHAN_AFTER_MS = 2 * 60_000;
@@ -13,13 +14,13 @@ type Summary = Record<'checked' | 'sent' | 'failed' | 'queued' | 'linked' | 'ski
 /**
  * Scheduled: the outbox's work left — confirmation links to hand to HubSpot and confirmed emails
  * to deliver — whose retry time has come. A delivery fails after MAX_ATTEMPTS (`src/server/outbox.ts`).
- * Without HubSpot nothing can be done and everything waits (the admin page shows it).
+ * Without HubSpot or a school email sender nothing can be done and everything waits (the admin page shows it).
  */
 export default async (_req?: Request): Promise<Response> => {
   const summary: Summary = { checked: 0, sent: 0, failed: 0, queued: 0, linked: 0, skipped: 0 };
   const client = optionalHubSpot();
-  if (!client) {
-    console.warn('[outbox-retry] HubSpot is not configured; the outbox waits.');
+  if (!client && !schoolEmailSender()) {
+    console.warn('[outbox-retry] Neither HubSpot nor a school email sender is configured; the outbox waits.');
     return Response.json({ ...summary, notConfigured: true });
   }
   try {
@@ -34,7 +35,7 @@ export default async (_req?: Request): Promise<Response> => {
   return Response.json(summary);
 };
 
-async function retryDue(client: Client, summary: Summary): Promise<void> {
+async function retryDue(client: Client | undefined, summary: Summary): Promise<void> {
   const now = Date.now();
   for (const id of await pendingIds()) {
     summary.checked++;

@@ -102,14 +102,13 @@ export async function runPlatformSendLoad(base, { pool, percentile, table, hubsp
 
   // 5. What was sent, from the outbox, against what HubSpot received.
   const sent = (await outbox()).filter((message) => message.channel === 'platform' && message.status === 'sent');
-  const patches = (await hubspot.calls()).filter((call) => call.method === 'PATCH' && call.body?.properties?.choose_how_to_send_your_email);
-  const bySubject = new Map();
-  for (const call of patches) bySubject.set(`${call.path}|${call.body.properties.generated_email_subject}`, (bySubject.get(`${call.path}|${call.body.properties.generated_email_subject}`) ?? 0) + 1);
+  // HubSpot sends one email per sendId (the outbox id): each message must have exactly one, to its school.
+  const emails = await hubspot.transactionalSends();
+  const matched = sent.filter((m) => emails.filter((e) => e.message.sendId === m.id && e.message.to === m.to).length === 1).length;
   const count = (key) => sent.reduce((map, m) => map.set(m[key], (map.get(m[key]) ?? 0) + 1), new Map());
   const perSchool = count('to');
   const perParent = count('parentEmail');
   const pairs = new Set(sent.map((m) => `${m.parentEmail}|${m.to}`));
-  const twice = [...bySubject.values()].filter((n) => n > 1).length;
 
   table(
     ['step', 'count', 'detail'],
@@ -121,7 +120,7 @@ export async function runPlatformSendLoad(base, { pool, percentile, table, hubsp
       ['sent (outbox)', sent.length, `${perSchool.size} schools, ${perParent.size} parents`],
       ['most to one school', Math.max(0, ...perSchool.values()), `cap ${SCHOOL_CAP}`],
       ['most from one parent', Math.max(0, ...perParent.values()), `cap ${PARENT_CAP}`],
-      ['HubSpot sends', patches.length, `${twice} emails set twice`],
+      ['HubSpot single-sends', emails.length, `${matched} matched to their message (sendId, school)`],
     ],
   );
   const exact =
@@ -131,8 +130,8 @@ export async function runPlatformSendLoad(base, { pool, percentile, table, hubsp
     Math.max(0, ...perSchool.values()) <= SCHOOL_CAP &&
     Math.max(0, ...perParent.values()) <= PARENT_CAP &&
     pairs.size === sent.length &&
-    patches.length === sent.length &&
-    twice === 0;
+    emails.length === sent.length &&
+    matched === sent.length;
   console.log(
     exact
       ? `\nEvery cap held and every email sent reached HubSpot exactly once (${sent.length} sent, ${tokens.length - sent.length} refused by a limit).`

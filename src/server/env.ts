@@ -134,7 +134,7 @@ export const serverEnv = {
     if (!Number.isInteger(number) || number < 0) throw new Error(`FORMS_MIN_FILL_MS must be a whole number of milliseconds, got "${value}".`);
     return number;
   },
-  /** How long POST /api/send-email may spend reaching HubSpot before it leaves the message queued. */
+  /** How long POST /api/send-email may spend reaching HubSpot or the mail server before it leaves the message queued. */
   get sendEmailBudgetMs() {
     return Number(read('SEND_EMAIL_BUDGET_MS') ?? 8000);
   },
@@ -168,6 +168,41 @@ export const serverEnv = {
   /** The site's own origin for links sent by email (SITE_URL, else Netlify's URL). */
   get siteOrigin() {
     return this.siteOrigins[0] ?? 'http://localhost:8888';
+  },
+  /**
+   * Which sender delivers a confirmed school email: `hubspot` (transactional single-send), `smtp`,
+   * or unset for whichever is configured (HubSpot first). See `school-email-sender.ts`.
+   */
+  get schoolEmailSender(): 'hubspot' | 'smtp' | undefined {
+    const wanted = read('SCHOOL_EMAIL_SENDER')?.toLowerCase();
+    if (wanted === undefined || wanted === 'auto') return undefined;
+    if (wanted === 'hubspot' || wanted === 'smtp') return wanted;
+    throw new Error(`SCHOOL_EMAIL_SENDER must be "hubspot", "smtp" or "auto", got "${wanted}".`);
+  },
+  /** The address school emails come from: on the organisation's own authenticated domain. */
+  get schoolEmailFromAddress() {
+    return read('SCHOOL_EMAIL_FROM_ADDRESS');
+  },
+  /** The published transactional email (HubSpot's email id) whose subject and body are custom properties. */
+  get hubspotTransactionalEmailId() {
+    const value = read('HUBSPOT_TRANSACTIONAL_EMAIL_ID');
+    if (value === undefined) return undefined;
+    if (!/^[1-9]\d{0,17}$/.test(value)) throw new Error(`HUBSPOT_TRANSACTIONAL_EMAIL_ID must be HubSpot's numeric email id, got "${value}".`);
+    return Number(value);
+  },
+  /** The SMTP server school emails go through: SMTP_URL, or SMTP_HOST with its port, user, password. */
+  get smtp(): { url: string } | { host: string; port: number; secure: boolean; user?: string; pass?: string } | undefined {
+    const url = read('SMTP_URL');
+    if (url) {
+      if (!/^smtps?:\/\//.test(url)) throw new Error('SMTP_URL must start with smtp:// or smtps://.');
+      return { url };
+    }
+    const host = read('SMTP_HOST');
+    if (!host) return undefined;
+    const secureValue = read('SMTP_SECURE')?.toLowerCase();
+    const port = positiveInt('SMTP_PORT', secureValue === 'true' ? 465 : 587);
+    const secure = secureValue === undefined ? port === 465 : ['1', 'true', 'yes', 'on'].includes(secureValue);
+    return { host, port, secure, user: read('SMTP_USER'), pass: read('SMTP_PASS') };
   },
   /** Names of the HubSpot contact properties the functions write. */
   contactProperties: {

@@ -2,9 +2,9 @@
  * School emails: the ones the platform sends in a parent's name, and the ones the parent says they
  * sent themselves (for the follow-up). A platform message is made only from a draft (see
  * `email-drafts.ts`); it waits for the parent's confirmation from their own inbox (unless
- * PLATFORM_SEND_CONFIRMATION=off), takes its limits (`send-limits.ts`), and is delivered by setting
- * the parent's HubSpot contact properties (subject, body, send choice) so that a HubSpot workflow
- * sends it. Everything is stored before HubSpot is touched; what cannot be done now is retried by
+ * PLATFORM_SEND_CONFIRMATION=off), takes its limits (`send-limits.ts`), and is delivered whole by
+ * the configured sender (`deliver-message.ts`: HubSpot single-send or SMTP; without one it waits).
+ * Everything is stored before anything outside is touched; what cannot be done now is retried by
  * the scheduled `outbox-retry` function.
  *
  * Table `outbox_messages`: one row per message (ids sort newest first), the message as `record`
@@ -12,18 +12,18 @@
  * hand over, or a delivery; `follow_up_waiting`), and `version`, which every change must name.
  */
 import type { Client } from '@hubspot/api-client';
+import { deliverMessage, deliveryErrorCode, type DeliveryRecord } from './deliver-message';
 import { serverEnv } from './env';
 import { getContact, isRetryable, searchContactsByEmail, statusOf, updateContact, type ContactResult } from './hubspot';
 import { StoreUnavailableError } from './http';
 import { query, queryOne, sql } from './db';
 import { recordKey } from './ids';
 import { recordSent } from './impact';
+import { schoolEmailSender, type SchoolEmailSender } from './school-email-sender';
 import { signToken } from './tokens';
 
 /** Delivery attempts in all (the request's own and the scheduled retries) before a message fails. */
 export const MAX_ATTEMPTS = 6;
-/** The value of the send-choice property that asks the HubSpot workflow to send (§4). */
-export const PLATFORM_SEND_VALUE = 'Send Via our platform';
 /** How long a confirmation link is valid. */
 export const CONFIRM_TTL_MS = 24 * 3600_000;
 /** First delay between scheduled retries; doubles each time. */
@@ -64,6 +64,8 @@ export interface OutboxMessage {
   lastError?: string;
   nextAttemptAt: string;
   sentAt?: string;
+  /** What the sender said on the last try (provider status and detail). */
+  delivery?: DeliveryRecord;
   contactId?: string;
   /** "Did your school answer?": due some days after sending, handed to HubSpot for its workflow. */
   followUp?: FollowUp;
@@ -239,30 +241,8 @@ export interface AttemptOptions {
   lagAttempts?: number;
   budgetMs?: number;
   now?: () => Date;
-}
-
-/** Sets the contact properties that make the HubSpot workflow send the message. */
-async function deliver(client: Client, message: OutboxMessage, options: Required<Pick<AttemptOptions, 'lagAttempts' | 'budgetMs'>>): Promise<string> {
-  const deadline = Date.now() + options.budgetMs;
-  const names = serverEnv.contactProperties;
-  const wanted = {
-    [names.emailSubject]: message.subject,
-    [names.emailBody]: message.body,
-    // Last, so the workflow that fires on this change already sees the subject and body.
-    [names.sendChoice]: PLATFORM_SEND_VALUE,
-  };
-  try {
-    const contact = message.contactId
-      ? await withDeadline(getContact(client, message.contactId, Object.keys(wanted)), deadline)
-      : await findContact(client, message.parentEmail, Object.keys(wanted), options.lagAttempts, deadline);
-    // An earlier attempt may have delivered it without recording so: setting it again could send
-    // it twice while changing nothing on the contact.
-    if (Object.entries(wanted).every(([name, value]) => contact.properties[name] === value)) return contact.id;
-    await withDeadline(updateContact(client, contact.id, wanted), deadline);
-    return contact.id;
-  } catch (error) {
-    throw asDeliveryError(error);
-  }
+  /** The school email's sender; the configured one (`schoolEmailSender()`) when not given, null for none. */
+  sender?: SchoolEmailSender | null;
 }
 
 /** Hands the confirmation link to HubSpot: a contact property a workflow emails to the parent. */
@@ -285,7 +265,7 @@ const nextTry = (at: Date, attempts: number) => new Date(at.getTime() + RETRY_BA
 /**
  * One step of work on a message: hand over its confirmation link, or deliver it. Returns the
  * message as saved. `client` is undefined when HubSpot is not configured: the link then waits
- * (the admin page shows it) and a delivery stays queued.
+ * (the admin page shows it); without a sender a delivery stays queued.
  */
 export async function attemptWork(client: Client | undefined, message: OutboxMessage, etag: string | undefined, options: AttemptOptions = {}): Promise<OutboxMessage> {
   const now = options.now ?? (() => new Date());
@@ -305,22 +285,24 @@ export async function attemptWork(client: Client | undefined, message: OutboxMes
       }
     }
   } else if (message.status === 'queued') {
-    if (!client) {
-      next = { ...message, lastError: 'hubspot_not_configured', updatedAt: now().toISOString() };
+    const sender = options.sender === undefined ? schoolEmailSender() : options.sender;
+    if (!sender) {
+      next = { ...message, lastError: 'sender_not_configured', updatedAt: now().toISOString() };
     } else {
       const attempts = message.attempts + 1;
-      try {
-        const contactId = await deliver(client, message, settings);
+      // The whole message in one request, its id the idempotency key: a repeat sends nothing more.
+      const delivery = await deliverMessage(message, sender, now);
+      if (delivery.outcome === 'sent' || delivery.outcome === 'queued') {
         const at = now();
-        next = { ...message, attempts, contactId, status: 'sent', sentAt: at.toISOString(), followUp: message.followUp ?? newFollowUp(at), lastError: undefined, updatedAt: at.toISOString() };
-      } catch (error) {
-        const failure = asDeliveryError(error);
+        next = { ...message, attempts, delivery, status: 'sent', sentAt: at.toISOString(), followUp: message.followUp ?? newFollowUp(at), lastError: undefined, updatedAt: at.toISOString() };
+      } else {
         const exhausted = attempts >= MAX_ATTEMPTS;
         next = {
           ...message,
           attempts,
-          status: failure.transient && !exhausted ? 'queued' : 'failed',
-          lastError: failure.code,
+          delivery,
+          status: delivery.outcome === 'retry' && !exhausted ? 'queued' : 'failed',
+          lastError: deliveryErrorCode(delivery),
           nextAttemptAt: nextTry(now(), attempts),
           updatedAt: now().toISOString(),
         };
@@ -335,8 +317,9 @@ export async function attemptWork(client: Client | undefined, message: OutboxMes
       return (await readMessage(message.id))?.message ?? next;
     }
   } catch (error) {
-    // HubSpot has been asked already, so the answer reports what it did. The store still holds the
-    // message as it was; the retry run settles it (a delivered one is recognised above).
+    // The sender has been asked already, so the answer reports what it did. The store still holds the
+    // message as it was; the retry run settles it (sent again with the same id: HubSpot ignores a
+    // repeated sendId, and over SMTP the same Message-ID lets the receiving side tell).
     if (!(error instanceof StoreUnavailableError) || next.status === 'failed') throw error;
     console.error('[outbox] the outcome of', message.id, 'could not be recorded:', next.status);
     return next;

@@ -147,7 +147,7 @@ async function sendNow(message: OutboxMessage, now: Date, etag?: string): Promis
   }
   const settled = await attemptWork(optionalHubSpot(), { ...message, status: 'queued' }, etag);
   if (settled.status === 'failed') {
-    throw new HttpError(502, 'delivery_failed', 'The email could not be handed to HubSpot. Please copy it and send it yourself.');
+    throw new HttpError(502, 'delivery_failed', 'The email could not be sent. Please copy it and send it yourself.');
   }
   return { status: settled.status === 'sent' ? 200 : 202, body: { id: settled.id, status: settled.status } };
 }

@@ -1,12 +1,12 @@
 /**
- * The flows that reach the CRM through the functions, against the HubSpot fake (a separate
- * process shared by the whole run): the school email composed on the server, confirmed from the
+ * The flows that reach the CRM through the functions, against the HubSpot fake and the SMTP sink (separate
+ * processes shared by the whole run): the school email composed on the server, confirmed from the
  * parent's own inbox, sent once, kept in the outbox and limited; and the booking page's lookup.
  * Serial: failures injected into the fake are consumed by the next call, so no other test of this
  * file may run meanwhile.
  */
 import type { Page } from '@playwright/test';
-import { e2eAdminPassword, fakeUrls } from '../../playwright.config';
+import { e2eAdminPassword, e2eSchoolEmailFrom, fakeUrls } from '../../playwright.config';
 import { expect, test } from './fixtures';
 
 test.describe.configure({ mode: 'serial', timeout: 60_000 });
@@ -22,6 +22,17 @@ const fake = async (path: string, body: unknown = {}) => {
 const contactOf = async (email: string) => {
   const { contacts } = (await fake('contacts')) as { contacts: Array<{ id: string; properties: Record<string, string> }> };
   return contacts.find((c) => c.properties.email === email.toLowerCase());
+};
+interface WireAddress {
+  name: string;
+  address: string;
+}
+/** What reached the SMTP sink for one recipient, as read from the wire. */
+const mailTo = async (address: string) => {
+  const { messages } = (await (await fetch(`${fakeUrls.smtp}/__fake/messages`)).json()) as {
+    messages: Array<{ envelope: { rcptTo: string[] }; to: WireAddress[]; replyTo: WireAddress[]; from: WireAddress[]; bcc: WireAddress[]; subject: string; text: string; messageId: string; headerLines: Array<{ key: string; line: string }> }>;
+  };
+  return messages.filter((message) => message.envelope.rcptTo.includes(address.toLowerCase()));
 };
 const unique = (name: string) => `${name}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.org`;
 
@@ -107,12 +118,13 @@ test.describe('/lead-the-change email flow', () => {
   test('"Send via our platform": check your inbox, confirm once from the link, sent exactly once, shown in the outbox', async ({ page, browser }) => {
     const email = unique('confirm');
     await page.goto('/lead-the-change');
-    await fillEmailForm(page, '#email-form', { email, choice: "I'll send it myself", school: 'Birch Hill School', schoolEmail: `head-${Date.now()}@birch.edu` });
+    const schoolEmail = `head-${Date.now()}@birch.edu`;
+    await fillEmailForm(page, '#email-form', { email, choice: "I'll send it myself", school: 'Birch Hill School', schoolEmail });
     await expect(dialog(page)).toBeVisible();
     await dialog(page).getByRole('button', { name: 'Send via our platform' }).click();
     await expect(dialog(page).getByTestId('check-inbox')).toContainText(`We sent a link to ${email}`, SEND_TIMEOUT);
     // Nothing is sent before the parent confirms.
-    expect((await contactOf(email))?.properties.choose_how_to_send_your_email).not.toBe('Send Via our platform');
+    expect(await mailTo(schoolEmail)).toEqual([]);
 
     const link = await confirmationLinkOf(email);
     const inbox = await browser.newPage();
@@ -120,20 +132,27 @@ test.describe('/lead-the-change email flow', () => {
     await expect(inbox.getByRole('heading', { level: 1 })).toHaveText('Confirm your email to Birch Hill School');
     await inbox.getByRole('button', { name: 'Send my email' }).click();
     await expect(inbox.getByRole('heading', { level: 1 })).toHaveText(/Your email has been sent|Your email is confirmed/, SEND_TIMEOUT);
-    const contact = await contactOf(email);
-    expect(contact?.properties).toMatchObject({
-      choose_how_to_send_your_email: 'Send Via our platform',
-      generated_email_subject: 'How Birch Hill School can unlock mastery learning for every student',
-    });
-    expect(contact?.properties.generated_email_body).toContain('Dear Dr. Patel,');
-    const updates = (await fake('calls')).calls.filter((c: { method: string; path: string; body?: { properties?: Record<string, string> } }) => c.method === 'PATCH' && c.path === `/crm/v3/objects/contacts/${contact!.id}` && c.body?.properties?.choose_how_to_send_your_email);
-    expect(updates).toHaveLength(1);
+    // What the school gets, read from the SMTP wire: to the confirmed address, Reply-To the parent,
+    // From "Parent via organisation" on the organisation's address, the subject on one line.
+    await expect.poll(async () => (await mailTo(schoolEmail)).length, SEND_TIMEOUT).toBe(1);
+    const [received] = await mailTo(schoolEmail);
+    expect(received!.to).toEqual([{ name: '', address: schoolEmail }]);
+    expect(received!.replyTo).toEqual([{ name: 'Ana Lopez', address: email }]);
+    expect(received!.from).toEqual([{ name: 'Ana Lopez via Mastery Parents', address: e2eSchoolEmailFrom }]);
+    expect(received!.bcc).toEqual([]);
+    expect(received!.subject).toBe('How Birch Hill School can unlock mastery learning for every student');
+    expect(received!.headerLines.filter((header) => header.key === 'subject')).toHaveLength(1);
+    expect(received!.text).toContain('Dear Dr. Patel,');
+    expect(received!.text).toContain('My name is Ana Lopez');
+    // The send choice is no longer what sends it: nothing sets it on the contact.
+    expect((await contactOf(email))?.properties.choose_how_to_send_your_email).not.toBe('Send Via our platform');
 
     // The link again: already sent, nothing sent twice.
     await inbox.goto(link);
     await expect(inbox.getByRole('heading', { level: 1 })).toHaveText(/Your email has been sent|Your email is confirmed/);
     await expect(inbox.getByRole('button', { name: 'Send my email' })).toHaveCount(0);
     await inbox.close();
+    expect(await mailTo(schoolEmail)).toHaveLength(1);
 
     // The outbox shows it with the exact text.
     await page.goto('/webhook-config');
@@ -155,7 +174,7 @@ test.describe('/lead-the-change email flow', () => {
     await expect(dialog(page).getByTestId('check-inbox')).toBeVisible(SEND_TIMEOUT);
     const link = await confirmationLinkOf(email);
     await page.request.post(link.split('?')[0]!, { form: { token: new URLSearchParams(link.split('?')[1]).get('token')! } });
-    await expect.poll(async () => (await contactOf(email))?.properties.choose_how_to_send_your_email, SEND_TIMEOUT).toBe('Send Via our platform');
+    await expect.poll(async () => (await mailTo(school)).map((message) => message.replyTo[0]?.address), SEND_TIMEOUT).toEqual([email]);
 
     // The same parent writes to the same school again.
     await page.goto('/lead-the-change');

@@ -3,7 +3,8 @@
  * site makes: CRM contact search/create/update, CMS blog posts and tags, account details, form
  * definitions (Marketing Forms v3), the Forms submission API (the public and the authenticated
  * endpoint, which check a submission against the form as HubSpot does) and the list of a form's
- * submissions (Forms v1). It checks the bearer token, and can be told to fail (`failNext`), to be
+ * submissions (Forms v1), and the transactional single-send (POST
+ * /marketing/v3/transactional/single-email/send, at most one email per sendId). It checks the bearer token, and can be told to fail (`failNext`), to be
  * down altogether (`down`), to be slow (`delayMs`) and to lag search behind writes (`searchLagMs`),
  * as the real one does.
  *
@@ -51,6 +52,17 @@ export interface FakeCall {
   authorization?: string;
 }
 
+/** An email the transactional single-send API sent (or refused), as the request gave it. */
+export interface FakeTransactionalSend {
+  emailId: number;
+  message: { to: string; from?: string; sendId?: string; replyTo?: string[]; cc?: string[]; bcc?: string[] };
+  customProperties: Record<string, unknown>;
+  contactProperties: Record<string, string>;
+  statusId: string;
+  sendResult: string;
+  requestedAt: string;
+}
+
 export interface HubSpotFake {
   url: string;
   port: number;
@@ -70,6 +82,12 @@ export interface HubSpotFake {
   searchLagMs: number;
   /** Every call answers 503, as during an outage, until set back. */
   down: boolean;
+  /** Single-sends made: one per sendId (a repeat is answered, not sent again). */
+  transactionalSends: FakeTransactionalSend[];
+  /** The sendResult HubSpot gives a recipient, by address or `@domain` (e.g. INVALID_TO_ADDRESS, BLOCKED_DOMAIN); SENT otherwise. */
+  sendResults: Map<string, string>;
+  /** Answer single-sends as still processing (status PENDING, no sendResult yet), as the asynchronous API may. */
+  transactionalPending: boolean;
   addContact(email: string, properties?: Record<string, string>): FakeContact;
   findContact(email: string): FakeContact | undefined;
   reset(): void;
@@ -194,6 +212,9 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
     delayMs: 0,
     searchLagMs: 0,
     down: false,
+    transactionalSends: [] as FakeTransactionalSend[],
+    sendResults: new Map<string, string>(),
+    transactionalPending: false,
     failNext(...statuses: number[]) {
       failures.push(...statuses);
     },
@@ -225,6 +246,9 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
       fake.delayMs = 0;
       fake.searchLagMs = 0;
       fake.down = false;
+      fake.transactionalSends = [];
+      fake.sendResults.clear();
+      fake.transactionalPending = false;
     },
     close: async () => {},
   };
@@ -327,6 +351,8 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
       });
     }
 
+    if (path === '/marketing/v3/transactional/single-email/send' && req.method === 'POST') return singleSend(body, res);
+
     if (path === '/account-info/v3/details' && req.method === 'GET') {
       return send(res, 200, { portalId: 48526151, accountType: 'STANDARD', timeZone: 'US/Eastern', companyCurrency: 'USD', uiDomain: 'app.hubspot.com', dataHostingLocation: 'na1' });
     }
@@ -409,6 +435,67 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
     return hubspotError(res, 404, 'OBJECT_NOT_FOUND', `No route for ${req.method} ${path}`);
   });
 
+  /**
+   * The transactional single-send (the transactional email add-on): `emailId` of a published
+   * email, `message.to` required, `replyTo`/`cc`/`bcc` lists of addresses, custom properties for
+   * the template. Only one email is sent per `sendId`: a repeat answers IDEMPOTENT_IGNORE (or
+   * IDEMPOTENT_FAIL when the first was refused) and sends nothing.
+   */
+  function singleSend(body: unknown, res: ServerResponse): void {
+    const request = (body ?? {}) as { emailId?: unknown; message?: Record<string, unknown>; customProperties?: unknown; contactProperties?: unknown };
+    const context: Record<string, string[]> = {};
+    const address = (value: unknown) => typeof value === 'string' && /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(value);
+    if (!Number.isInteger(request.emailId) || (request.emailId as number) < 1) context.emailId = ['must be a valid email content id'];
+    const message = request.message;
+    if (!message || typeof message !== 'object') context.message = ['is required'];
+    else {
+      if (!address(message.to)) context['message.to'] = ['must be a valid email address'];
+      for (const list of ['replyTo', 'cc', 'bcc']) {
+        const value = message[list];
+        if (value !== undefined && (!Array.isArray(value) || !value.every(address))) context[`message.${list}`] = ['must be a list of valid email addresses'];
+      }
+      if (message.sendId !== undefined && typeof message.sendId !== 'string') context['message.sendId'] = ['must be a string'];
+      if (message.from !== undefined && typeof message.from !== 'string') context['message.from'] = ['must be a string'];
+    }
+    for (const map of ['customProperties', 'contactProperties'] as const) {
+      const value = request[map];
+      if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) context[map] = ['must be a map of property values'];
+    }
+    if (Object.keys(context).length) {
+      return send(res, 400, {
+        status: 'error',
+        message: 'Invalid input JSON on line 1',
+        correlationId: crypto.randomUUID(),
+        category: 'VALIDATION_ERROR',
+        context,
+        errors: Object.entries(context).map(([field, messages]) => ({ code: 'INVALID', message: `${field} ${messages[0]}`, context: { [field]: messages } })),
+      });
+    }
+    const now = new Date().toISOString();
+    const to = String(message!.to).toLowerCase();
+    const sendId = message!.sendId as string | undefined;
+    const earlier = sendId ? fake.transactionalSends.find((sent) => sent.message.sendId === sendId) : undefined;
+    if (earlier) {
+      const sendResult = earlier.sendResult === 'SENT' || earlier.sendResult === 'QUEUED' ? 'IDEMPOTENT_IGNORE' : 'IDEMPOTENT_FAIL';
+      return send(res, 200, { statusId: crypto.randomUUID(), status: 'COMPLETE', sendResult, requestedAt: now, startedAt: now, completedAt: now });
+    }
+    const sendResult = fake.sendResults.get(to) ?? fake.sendResults.get(`@${to.split('@')[1]}`) ?? 'SENT';
+    const statusId = crypto.randomUUID();
+    fake.transactionalSends.push({
+      emailId: request.emailId as number,
+      message: message as FakeTransactionalSend['message'],
+      customProperties: (request.customProperties as Record<string, unknown>) ?? {},
+      contactProperties: (request.contactProperties as Record<string, string>) ?? {},
+      statusId,
+      sendResult,
+      requestedAt: now,
+    });
+    // Like HubSpot, the recipient becomes (or is found as) a contact.
+    if (sendResult === 'SENT' && !fake.findContact(to)) fake.addContact(to, (request.contactProperties as Record<string, string>) ?? {});
+    if (fake.transactionalPending) return send(res, 200, { statusId, status: 'PENDING', requestedAt: now });
+    return send(res, 200, { statusId, status: 'COMPLETE', sendResult, requestedAt: now, startedAt: now, completedAt: now, eventId: { id: crypto.randomUUID(), created: now } });
+  }
+
   function control(path: string, body: unknown, res: ServerResponse): void {
     const input = (body ?? {}) as Record<string, unknown>;
     switch (path) {
@@ -422,6 +509,8 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
         if (typeof input.delayMs === 'number') fake.delayMs = input.delayMs;
         if (typeof input.searchLagMs === 'number') fake.searchLagMs = input.searchLagMs;
         if (typeof input.down === 'boolean') fake.down = input.down;
+        if (typeof input.transactionalPending === 'boolean') fake.transactionalPending = input.transactionalPending;
+        if (input.sendResults && typeof input.sendResults === 'object') for (const [key, value] of Object.entries(input.sendResults)) fake.sendResults.set(key.toLowerCase(), String(value));
         return send(res, 200, { ok: true });
       case '/__fake/contacts':
         if (typeof input.email === 'string') {
@@ -434,7 +523,7 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
         if (typeof input.id === 'string') return send(res, 201, fake.addForm(input as { id: string }));
         return send(res, 200, { forms: [...fake.forms.values()] });
       case '/__fake/calls':
-        return send(res, 200, { calls: fake.calls, formSubmissions: fake.formSubmissions });
+        return send(res, 200, { calls: fake.calls, formSubmissions: fake.formSubmissions, transactionalSends: fake.transactionalSends });
       default:
         return send(res, 404, { error: 'unknown control path' });
     }

@@ -1,7 +1,8 @@
 /**
  * "Send via our platform": composed on the server from an accepted email-form submission, named by
  * its id and one-time token; confirmed by the parent from their own inbox; limited per school,
- * parent and pair; delivered to HubSpot exactly once; kept 90 days.
+ * parent and pair; delivered whole, exactly once, by HubSpot's single-send (or SMTP) to the address
+ * confirmed; kept 90 days.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import confirmSend from '../../netlify/functions/confirm-send.mts';
@@ -15,6 +16,7 @@ import { query, sql } from '../../src/server/db';
 import { signToken } from '../../src/server/tokens';
 import { noteMessages } from '../../src/lib/email/note';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
+import { startSmtpFake, type SmtpFake } from '../fakes/smtp';
 import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { call, jsonRequest, malformedRequests } from './helpers/requests';
@@ -22,6 +24,7 @@ import { regionText, useSiteShell } from './helpers/site';
 
 let fake: HubSpotFake;
 let database: TestDatabase;
+let sink: SmtpFake;
 let shell: ReturnType<typeof useSiteShell>;
 let seq = 0;
 
@@ -68,27 +71,36 @@ async function openLink(token: string) {
 function linkOnContact(email: string): string {
   return fake.findContact(email)!.properties.platform_send_confirmation_url!;
 }
-const sendPatches = () => fake.calls.filter((c) => c.method === 'PATCH' && (c.body as { properties: Record<string, string> }).properties.choose_how_to_send_your_email);
+/** The school emails HubSpot's single-send sent (one per sendId). */
+const sent = () => fake.transactionalSends;
+const sendChoicePatches = () => fake.calls.filter((c) => c.method === 'PATCH' && (c.body as { properties: Record<string, string> }).properties.choose_how_to_send_your_email);
 const patches = () => fake.calls.filter((c) => c.method === 'PATCH');
 
 beforeAll(async () => {
   fake = await startHubSpotFake();
   database = await startTestDatabase();
+  sink = await startSmtpFake();
   shell = useSiteShell();
   setAdminEnv();
   process.env.HUBSPOT_BASE_PATH = fake.url;
   process.env.HUBSPOT_RETRY_BASE_MS = '5';
   process.env.SITE_URL = 'https://site.example';
+  process.env.SCHOOL_EMAIL_FROM_ADDRESS = 'schools@masteryparents.example';
+  process.env.HUBSPOT_TRANSACTIONAL_EMAIL_ID = '4242';
 });
 afterAll(async () => {
   await fake.close();
   await database.stop();
+  await sink.close();
   shell.remove();
-  for (const name of ['HUBSPOT_BASE_PATH', 'HUBSPOT_RETRY_BASE_MS', 'HUBSPOT_ACCESS_TOKEN', 'SEND_EMAIL_BUDGET_MS', 'SITE_URL', 'PLATFORM_SEND_CONFIRMATION', 'PLATFORM_SEND_SCHOOL_DAILY_LIMIT'])
+  for (const name of ['HUBSPOT_BASE_PATH', 'HUBSPOT_RETRY_BASE_MS', 'HUBSPOT_ACCESS_TOKEN', 'SEND_EMAIL_BUDGET_MS', 'SITE_URL', 'PLATFORM_SEND_CONFIRMATION', 'PLATFORM_SEND_SCHOOL_DAILY_LIMIT', 'SCHOOL_EMAIL_FROM_ADDRESS', 'HUBSPOT_TRANSACTIONAL_EMAIL_ID', 'SCHOOL_EMAIL_SENDER', 'SMTP_URL'])
     delete process.env[name];
 });
 beforeEach(async () => {
   fake.reset();
+  sink.reset();
+  delete process.env.SCHOOL_EMAIL_SENDER;
+  delete process.env.SMTP_URL;
   process.env.HUBSPOT_ACCESS_TOKEN = fake.token;
   delete process.env.SEND_EMAIL_BUDGET_MS;
   delete process.env.PLATFORM_SEND_CONFIRMATION;
@@ -146,7 +158,7 @@ describe('the parent confirms first', () => {
     expect(body).toMatchObject({ status: 'awaiting_confirmation', confirmation: { email: data.parentEmail } });
     expect(Date.parse(body.confirmation.expiresAt) - Date.now()).toBeGreaterThan(23.9 * 3600_000);
     // The form submission made the contact in HubSpot; here it already exists.
-    expect(sendPatches()).toEqual([]);
+    expect(sent()).toEqual([]);
     const link = linkOnContact(data.parentEmail);
     expect(link).toMatch(/^https:\/\/site\.example\/confirm-send\?token=/);
     expect(fake.findContact(data.parentEmail)!.properties.platform_send_school_name).toBe('Oakwood Academy');
@@ -160,7 +172,7 @@ describe('the parent confirms first', () => {
     expect(page.text).toContain('Confirm your email to Oakwood Academy');
     expect(page.text).toContain('How Oakwood Academy can unlock mastery learning for every student');
     expect(page.html).toMatch(/<form method="post" action="\/confirm-send"/);
-    expect(sendPatches()).toEqual([]);
+    expect(sent()).toEqual([]);
   });
 
   test('confirming sends exactly once; confirming again says it is done', async () => {
@@ -170,15 +182,19 @@ describe('the parent confirms first', () => {
     const [first, second] = await Promise.all([confirm(link), confirm(link)]);
     expect([first.status, second.status]).toEqual([200, 200]);
     expect(first.text + second.text).toContain('Your email has been sent');
-    expect(sendPatches()).toHaveLength(1);
-    expect(fake.findContact(data.parentEmail)!.properties).toMatchObject({
-      generated_email_subject: email.subject,
-      generated_email_body: email.body,
-      choose_how_to_send_your_email: 'Send Via our platform',
+    expect(sent()).toHaveLength(1);
+    const messageId = (await readDraft(id))!.draft.messageId!;
+    expect(sent()[0]).toMatchObject({
+      emailId: 4242,
+      message: { to: 'head@oakwood.edu', sendId: messageId, replyTo: [data.parentEmail], from: '"Ana Lopez via Mastery Parents" <schools@masteryparents.example>' },
+      customProperties: { subject: email.subject, body: email.body },
     });
+    expect((await readMessage(messageId))!.message.delivery).toMatchObject({ sender: 'hubspot', outcome: 'sent', providerStatus: 'SENT' });
+    // The contact-property workflow is no longer the trigger: nothing sets the send choice.
+    expect(sendChoicePatches()).toEqual([]);
     const again = await confirm(link);
     expect(again.text).toContain('Your email has been sent');
-    expect(sendPatches()).toHaveLength(1);
+    expect(sent()).toHaveLength(1);
   });
 
   test('the token is single-use: a second request for the same draft is refused, also when both come at once', async () => {
@@ -200,7 +216,7 @@ describe('the parent confirms first', () => {
     expect(page.status).toBe(410);
     expect(page.text).toContain('This link has expired');
     expect(page.text).toContain('Fill in the form again');
-    expect(sendPatches()).toEqual([]);
+    expect(sent()).toEqual([]);
     expect((await readMessage(body.id))!.message).toMatchObject({ status: 'failed', lastError: 'not_confirmed_in_time' });
   });
 
@@ -213,14 +229,14 @@ describe('the parent confirms first', () => {
     const page = await confirm(make());
     expect(page.status).toBe(404);
     expect(page.text).toContain('This link is not valid');
-    expect(sendPatches()).toEqual([]);
+    expect(sent()).toEqual([]);
   });
 
   test('with PLATFORM_SEND_CONFIRMATION=off the email is sent at once', async () => {
     process.env.PLATFORM_SEND_CONFIRMATION = 'off';
     const { id, token } = await draft();
     expect(await send({ submissionId: id, token })).toMatchObject({ status: 200, body: { status: 'sent' } });
-    expect(sendPatches()).toHaveLength(1);
+    expect(sent()).toHaveLength(1);
   });
 });
 
@@ -230,7 +246,7 @@ describe('a personal note', () => {
     const note = 'Leo finishes his maths in ten minutes and then waits.';
     await send({ submissionId: id, token, note });
     await confirm(tokenOf(linkOnContact(data.parentEmail)));
-    const body = fake.findContact(data.parentEmail)!.properties.generated_email_body!;
+    const body = String(sent()[0]!.customProperties.body);
     const lines = body.split('\n');
     const intro = lines.findIndex((line) => line.startsWith('My name is Ana Lopez'));
     expect(lines[intro + 2]).toBe(note);
@@ -269,7 +285,7 @@ describe('limits', () => {
     for (let n = 1; n <= 5; n++) expect((await requestAndConfirm({ school_contact_email: 'busy@school.edu' })).page?.status).toBe(200);
     const sixth = await requestAndConfirm({ school_contact_email: 'busy@school.edu' });
     expect(sixth.answer).toMatchObject({ status: 429, body: { error: { code: 'school_limit' } } });
-    expect(sendPatches()).toHaveLength(5);
+    expect(sent()).toHaveLength(5);
   });
 
   test('at most 3 a day from one parent', async () => {
@@ -289,11 +305,66 @@ describe('limits', () => {
     const pages = await Promise.all(requested.map((message) => confirm(tokenOf(confirmationLink(message)!))));
     expect(pages.filter((page) => page.text.includes('Your email has been sent'))).toHaveLength(5);
     expect(pages.filter((page) => page.text.includes('already received the most emails'))).toHaveLength(45);
-    expect(sendPatches()).toHaveLength(5);
+    expect(sent()).toHaveLength(5);
     expect(await query(sql`SELECT sends FROM school_daily_sends`)).toEqual([{ sends: 5 }]);
     expect(await query(sql`SELECT message_id FROM send_claims`)).toHaveLength(5);
     // A hundred requests one after another on a busy two-core machine; speed is the bench's business.
   }, 90_000);
+});
+
+describe('each message sent whole, to the address confirmed', () => {
+  test('a later form or a changed contact cannot redirect a confirmed message', async () => {
+    const made = await draft({ email: 'bound@example.org' });
+    await send({ submissionId: made.id, token: made.token });
+    const link = tokenOf(linkOnContact(made.values.parentEmail));
+    // Someone who knows the parent's address fills the form again naming another school contact,
+    // and the contact's properties now name that address.
+    const other = await draft({ email: 'bound@example.org', school_contact_email: 'boss@evil.example', school_contact_name: 'Boss' });
+    Object.assign(fake.findContact(made.values.parentEmail)!.properties, { school_contact_email: 'boss@evil.example', generated_email_body: 'Wire $5,000' });
+    expect((await confirm(link)).text).toContain('Your email has been sent');
+    expect(sent()).toHaveLength(1);
+    expect(sent()[0]!.message.to).toBe('head@oakwood.edu');
+    expect(sent()[0]!.customProperties.body).toBe(made.email.body);
+    expect(other.email.body).not.toBe(made.email.body);
+  });
+
+  test('over SMTP the school gets it from the wire: To, Reply-To, From, one-line Subject and the composed body', async () => {
+    process.env.SCHOOL_EMAIL_SENDER = 'smtp';
+    process.env.SMTP_URL = sink.smtpUrl;
+    const made = await draft();
+    await send({ submissionId: made.id, token: made.token });
+    expect((await confirm(tokenOf(linkOnContact(made.values.parentEmail)))).text).toContain('Your email has been sent');
+    expect(sent()).toEqual([]);
+    expect(sink.messages).toHaveLength(1);
+    const [received] = sink.messages;
+    const id = (await readDraft(made.id))!.draft.messageId!;
+    expect(received).toMatchObject({
+      envelope: { rcptTo: ['head@oakwood.edu'] },
+      to: [{ address: 'head@oakwood.edu' }],
+      replyTo: [{ name: 'Ana Lopez', address: made.values.parentEmail }],
+      from: [{ name: 'Ana Lopez via Mastery Parents', address: 'schools@masteryparents.example' }],
+      subject: made.email.subject,
+      messageId: `<${id}@masteryparents.example>`,
+    });
+    expect(received!.text.trim()).toBe(made.email.body.trim());
+    expect((await readMessage(id))!.message).toMatchObject({ status: 'sent', delivery: { sender: 'smtp', outcome: 'sent', providerStatus: '250' } });
+  });
+
+  test('a school address the mail server refuses (550) fails the message; a deferral (451) waits for the retry run', async () => {
+    process.env.SCHOOL_EMAIL_SENDER = 'smtp';
+    process.env.SMTP_URL = sink.smtpUrl;
+    const refused = await draft();
+    await send({ submissionId: refused.id, token: refused.token });
+    sink.failNext(550);
+    expect((await confirm(tokenOf(linkOnContact(refused.values.parentEmail)))).status).toBe(409);
+    expect((await readMessage((await readDraft(refused.id))!.draft.messageId!))!.message).toMatchObject({ status: 'failed', lastError: 'smtp_550' });
+
+    const deferred = await draft();
+    await send({ submissionId: deferred.id, token: deferred.token });
+    sink.failNext(451);
+    expect((await confirm(tokenOf(linkOnContact(deferred.values.parentEmail)))).text).toContain('Your email is confirmed');
+    expect((await readMessage((await readDraft(deferred.id))!.draft.messageId!))!.message).toMatchObject({ status: 'queued', lastError: 'smtp_451' });
+  });
 });
 
 describe('HubSpot slow, failing or not there', () => {
@@ -313,7 +384,7 @@ describe('HubSpot slow, failing or not there', () => {
     const link = tokenOf(linkOnContact(made.values.parentEmail));
     fake.failNext(...statuses);
     expect((await confirm(link)).text).toContain('Your email has been sent');
-    expect(sendPatches()).toHaveLength(1);
+    expect(sent()).toHaveLength(1);
   });
 
   test('a HubSpot that keeps failing leaves it queued; the retry run delivers it exactly once', async () => {
@@ -331,7 +402,7 @@ describe('HubSpot slow, failing or not there', () => {
     await outboxRetry();
     await outboxRetry();
     expect((await readMessage(id))!.message.status).toBe('sent');
-    expect(sendPatches()).toHaveLength(1);
+    expect(sent()).toHaveLength(1);
   });
 
   test('a permanent refusal fails the message; the admin can retry it', async () => {
@@ -347,7 +418,7 @@ describe('HubSpot slow, failing or not there', () => {
     const retried = await callAdmin(outboxAdmin, `/api/admin/outbox/${id}/retry`, { method: 'POST', cookie });
     expect(retried.status).toBe(200);
     expect(retried.body.message.status).toBe('sent');
-    expect(sendPatches()).toHaveLength(1);
+    expect(sent()).toHaveLength(1);
   });
 
   test('without HubSpot the whole path still walks: the admin sees the link, confirming queues it, HubSpot later delivers it', async () => {
@@ -361,13 +432,13 @@ describe('HubSpot slow, failing or not there', () => {
     expect(listed.confirmationLink).toMatch(/\/confirm-send\?token=/);
     const page = await confirm(tokenOf(listed.confirmationLink));
     expect(page.text).toContain('Your email is confirmed');
-    expect((await readMessage(listed.id))!.message).toMatchObject({ status: 'queued', lastError: 'hubspot_not_configured' });
+    expect((await readMessage(listed.id))!.message).toMatchObject({ status: 'queued', lastError: 'sender_not_configured' });
 
     process.env.HUBSPOT_ACCESS_TOKEN = fake.token;
     fake.addContact(made.values.parentEmail);
     await outboxRetry();
     expect((await readMessage(listed.id))!.message.status).toBe('sent');
-    expect(sendPatches()).toHaveLength(1);
+    expect(sent()).toHaveLength(1);
   });
 
   test('the outbox tab needs a signed-in admin', async () => {

@@ -34,8 +34,13 @@ const errorText: Record<string, string> = {
   parent_limit: 'The parent’s daily limit was reached',
   timeout: 'HubSpot answered too slowly',
   hubspot_unreachable: 'HubSpot could not be reached',
+  sender_not_configured: 'No school email sender is configured (HubSpot single-send or SMTP)',
+  hubspot_timeout: 'HubSpot answered too slowly',
+  smtp_timeout: 'The mail server answered too slowly',
+  smtp_EAUTH: 'The mail server refused the SMTP credentials',
 };
-const describeError = (code: string) => `${errorText[code] ?? (code.startsWith('hubspot_') ? `HubSpot answered ${code.slice(8)}` : code)} (${code})`;
+const describeError = (code: string) =>
+  `${errorText[code] ?? (code.startsWith('hubspot_') ? `HubSpot answered ${code.slice(8)}` : code.startsWith('smtp_') ? `The mail server answered ${code.slice(5)}` : code)} (${code})`;
 
 /**
  * The Outbox: every school email, newest first — sent by the platform (with the parent's
