@@ -100,7 +100,7 @@ export async function measureData(): Promise<void> {
     };
     const response = await formsFn!(new Request(`${ORIGIN}/api/forms/${emailFormId}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) }), { ip: `198.51.100.${n % 250}` });
     const answer = (await response.json()) as { id?: string; draft?: { id: string; token: string } };
-    if (response.status !== 200 || !answer.draft) throw new Error(`form answered ${response.status}`);
+    if (response.status !== 201 || !answer.draft) throw new Error(`form answered ${response.status}`);
     return answer.draft;
   }
   async function requestSend(draft: { id: string; token: string }): Promise<string> {
