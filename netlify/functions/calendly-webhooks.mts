@@ -69,6 +69,9 @@ export default handle(async (req) => {
           console.error('[calendly-webhooks] a subscription was left at Calendly after the save failed:', record.calendlySubscriptionUri);
         });
       }
+      // The save may have run with only its answer lost: a record left would claim a subscription
+      // that no longer exists (and be listed twice once the form is sent again).
+      await deleteWebhookConfig(record.id).catch(() => undefined);
       throw error;
     }
     return json(

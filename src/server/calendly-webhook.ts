@@ -201,8 +201,11 @@ export async function syncLog(log: WebhookLog): Promise<WebhookLog> {
   } else if (!email || !z.email().safeParse(email).success) {
     Object.assign(updated, { status: 'error', hubspotSyncStatus: 'error', error: 'The delivery names no valid invitee email.' });
   } else {
+    // Read before the HubSpot call's try: a database that fails here is no HubSpot outcome to record
+    // (the log stays pending, so Calendly's re-send finishes it), not "HubSpot could not be reached".
+    const token = await activeHubSpotToken();
     try {
-      const client = hubspotClient(await activeHubSpotToken());
+      const client = hubspotClient(token);
       const contactId = await upsertContactByEmail(client, email, properties);
       Object.assign(updated, { status: 'success', hubspotSyncStatus: 'success', hubspotContactId: contactId });
     } catch (error) {

@@ -6,7 +6,7 @@
 import type { Nomination, SchoolNomination } from '../lib/schemas';
 import { serverEnv } from './env';
 import { hubspotClient, upsertContactByEmail } from './hubspot';
-import { query, sql } from './db';
+import { query, queryOne, sql } from './db';
 import { recordKey } from './ids';
 
 export type NominationKind = 'nomination' | 'school-nomination';
@@ -45,14 +45,34 @@ async function syncToHubSpot(data: Nomination | SchoolNomination): Promise<HubSp
   }
 }
 
+/** The same nomination sent again within this time is the one kept, not a second one. */
+const RESEND_WINDOW_MS = 60 * 60_000;
+
+/**
+ * Keeps a nomination and syncs its contact. The same nomination sent again soon after (a parent
+ * retrying after an error answer whose statement had in fact run) is the one already kept: one
+ * statement keeps it or finds it.
+ */
 export async function saveNomination(kind: NominationKind, data: Nomination | SchoolNomination): Promise<NominationRecord> {
-  const key = recordKey();
-  const record: NominationRecord = { id: key, kind, createdAt: new Date().toISOString(), data, hubspot: 'not_configured' };
-  await query(sql`INSERT INTO nominations (id, kind, created_at, hubspot, record) VALUES (${key}, ${kind}, ${record.createdAt}, ${record.hubspot}, ${record})`);
-  record.hubspot = await syncToHubSpot(data);
-  if (record.hubspot !== 'not_configured') {
+  const now = new Date();
+  const fresh: NominationRecord = { id: recordKey(now), kind, createdAt: now.toISOString(), data, hubspot: 'not_configured' };
+  const kept = await queryOne<{ record: NominationRecord }>(sql`
+    WITH earlier AS (
+      SELECT record FROM nominations
+      WHERE kind = ${kind} AND record->'data' = ${data}::jsonb AND created_at > ${new Date(now.getTime() - RESEND_WINDOW_MS)}
+      ORDER BY created_at DESC LIMIT 1
+    ), added AS (
+      INSERT INTO nominations (id, kind, created_at, hubspot, record)
+      SELECT ${fresh.id}, ${kind}, ${fresh.createdAt}, ${fresh.hubspot}, ${fresh}
+      WHERE NOT EXISTS (SELECT 1 FROM earlier)
+      RETURNING record
+    )
+    SELECT record FROM added UNION ALL SELECT record FROM earlier`);
+  const stored = kept?.record ?? fresh;
+  const record: NominationRecord = { ...stored, hubspot: await syncToHubSpot(data) };
+  if (record.hubspot !== stored.hubspot) {
     // The sync outcome is bookkeeping: failing to note it must not fail a nomination already kept.
-    await query(sql`UPDATE nominations SET hubspot = ${record.hubspot}, record = ${record} WHERE id = ${key}`).catch(() => undefined);
+    await query(sql`UPDATE nominations SET hubspot = ${record.hubspot}, record = ${record} WHERE id = ${record.id}`).catch(() => undefined);
   }
   return record;
 }

@@ -1,0 +1,796 @@
+/**
+ * Issue 7, faults: with Netlify Database unavailable, every function that uses it answers 503
+ * `store_unavailable` with a plain message and writes nothing; when the database fails part-way,
+ * what is left is the whole result or nothing that matters, and the same request sent again
+ * succeeds once. Netlify's local database sits behind a proxy that reads the Postgres protocol and
+ * either refuses a statement (it never runs) or loses its answer (it ran, and the function never
+ * learns it), at once or from the Nth write on (helpers/faulty-database.ts). Each part-way case
+ * list follows the statements the request really makes; HubSpot and Calendly are the local fakes.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import adminSession from '../../netlify/functions/admin-session.mts';
+import calendlyWebhook from '../../netlify/functions/calendly-webhook.mts';
+import calendlyWebhooks from '../../netlify/functions/calendly-webhooks.mts';
+import hubspotConfig from '../../netlify/functions/hubspot-config.mts';
+import hubspotSearchContact from '../../netlify/functions/hubspot-search-contact.mts';
+import hubspotUpdateContact from '../../netlify/functions/hubspot-update-contact.mts';
+import nominations from '../../netlify/functions/nominations.mts';
+import confirmSend from '../../netlify/functions/confirm-send.mts';
+import outboxRetry from '../../netlify/functions/outbox-retry.mts';
+import schoolNominations from '../../netlify/functions/school-nominations.mts';
+import sendEmail from '../../netlify/functions/send-email.mts';
+import subscribe from '../../netlify/functions/subscribe.mts';
+import testCalendlyConnection from '../../netlify/functions/test-calendly-connection.mts';
+import testHubspotConnection from '../../netlify/functions/test-hubspot-connection.mts';
+import webhookLogs from '../../netlify/functions/webhook-logs.mts';
+import { activeHubSpotToken } from '../../src/server/admin-config';
+import { eventFingerprint, signPayload, type CalendlyDelivery, type WebhookLog } from '../../src/server/calendly-webhook';
+import type { NominationRecord } from '../../src/server/nominations';
+import { createDraft } from '../../src/server/email-drafts';
+import { confirmationLink, type OutboxMessage } from '../../src/server/outbox';
+import { FAKE_CALENDLY_ORGANIZATION, startCalendlyFake, type CalendlyFake } from '../fakes/calendly';
+import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
+import { ADMIN_PASSWORD, call, setAdminEnv, signIn } from './helpers/admin';
+import { startFaultyDatabase, type FaultKind, type FaultyDatabase, type Statement } from './helpers/faulty-database';
+import { regionText, useSiteShell } from './helpers/site';
+
+type Handler = (req: Request, context: unknown) => Promise<Response>;
+type Answer = Awaited<ReturnType<typeof call>>;
+
+const SIGNING_KEY = 'faults-signing-key-0123456789';
+const SEND_CHOICE = 'choose_how_to_send_your_email';
+const FAULT_KINDS: FaultKind[] = ['refuse', 'lose-answer'];
+/** Requests that wait for HubSpot or Calendly fakes on this busy machine get room. */
+const SLOW = 60_000;
+
+let database: FaultyDatabase;
+let hubspot: HubSpotFake;
+let calendly: CalendlyFake;
+/** Signed in while the database was up. */
+let cookie: string;
+let webhookId: string;
+let errorLogId: string;
+let sequence = 0;
+const logged: string[] = [];
+
+const unique = (prefix: string) => `${prefix}-${Date.now()}-${++sequence}`;
+const writesTo = (table: string, verb = '(INSERT INTO|UPDATE|DELETE FROM)') => (statement: Statement) => statement.write && new RegExp(`^\\s*${verb}\\s+${table}\\b`, 'i').test(statement.text);
+
+// ---- requests, as the browser, Calendly and the scheduler send them ----
+
+const nomination = (email: string) => ({ schoolName: 'Oakwood Academy', city: 'Austin', yourName: 'Ana Lopez', email, childGrade: '5th', sendTo: 'Principal' });
+const schoolNomination = (email: string) => ({ schoolName: 'Oakwood Academy', city: 'Austin', yourName: 'Ana Lopez', email });
+
+/** An accepted email-form submission's draft and its token; the submission made the parent a contact. */
+async function emailDraft(parentEmail = `${unique('parent')}@example.org`) {
+  hubspot.addContact(parentEmail);
+  const id = unique('sub');
+  const { token, email } = await createDraft({
+    id,
+    purpose: 'emailGenerator',
+    values: { full_name: 'Ana Lopez', email: parentEmail, child_full_name: 'Leo Lopez', child_grade: '5th grade', school_name: 'Oakwood Academy', school_contact_name: 'Dr. Patel', school_contact_email: `${unique('head')}@oakwood.edu`, choose_how_to_send_your_email: 'Send via our platform' },
+  });
+  return { id, token, parentEmail, subject: email.subject };
+}
+type Draft = Awaited<ReturnType<typeof emailDraft>>;
+const sendMessage = (draft: Pick<Draft, 'id' | 'token'>) => call(sendEmail as Handler, '/api/send-email', { method: 'POST', body: { submissionId: draft.id, token: draft.token } });
+const runOutboxRetry = () => call(outboxRetry as Handler, '/.netlify/functions/outbox-retry', { method: 'POST', origin: null });
+async function confirmPage(token: string, method: 'GET' | 'POST' = 'POST') {
+  const response =
+    method === 'GET'
+      ? await confirmSend(new Request(`http://localhost/confirm-send?token=${encodeURIComponent(token)}`))
+      : await confirmSend(new Request('http://localhost/confirm-send', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(token)}` }));
+  return { status: response.status, text: regionText(await response.text()) };
+}
+
+function booking(email: string): CalendlyDelivery {
+  sequence += 1;
+  const eventUri = `https://api.calendly.com/scheduled_events/FAULTS${sequence}`;
+  return {
+    event: 'invitee.created',
+    created_at: new Date(Date.UTC(2026, 1, 1, 0, 0, sequence)).toISOString(),
+    payload: {
+      uri: `${eventUri}/invitees/INVITEE${sequence}`,
+      email,
+      first_name: 'Dana',
+      last_name: 'Parent',
+      scheduled_event: {
+        start_time: '2026-02-03T15:00:00.000000Z',
+        location: { join_url: `https://zoom.example/j/${sequence}` },
+        event_memberships: [{ user_name: 'Alex Host' }],
+      },
+    },
+  };
+}
+
+/** A delivery signed `secondsAgo` earlier: Calendly signs every re-send afresh. */
+function deliver(delivery: CalendlyDelivery, secondsAgo = 0): Promise<Answer> {
+  const body = JSON.stringify(delivery);
+  const t = Math.floor(Date.now() / 1000) - secondsAgo;
+  const headers = { 'calendly-webhook-signature': `t=${t},v1=${signPayload(SIGNING_KEY, t, body)}` };
+  return call(calendlyWebhook as Handler, '/api/calendly/webhook', { method: 'POST', body, origin: null, headers });
+}
+
+const webhookInput = () => ({
+  name: unique('Strategy calls'),
+  description: '',
+  calendlyWebhookUrl: `https://example.org/api/calendly/webhook?n=${++sequence}`,
+  events: ['invitee.created', 'invitee.canceled'],
+  scope: 'organization',
+  organization: FAKE_CALENDLY_ORGANIZATION,
+  user: '',
+  signingKey: SIGNING_KEY,
+  isActive: true,
+});
+
+// ---- what the database holds, read past the proxy ----
+
+const nominationsFor = async (email: string) =>
+  database.direct<{ id: string; record: NominationRecord }>(`SELECT id, record FROM nominations WHERE record->'data'->>'email' = $1`, [email]);
+const logsFor = async (email: string) =>
+  (await database.direct<{ record: WebhookLog }>(`SELECT record FROM webhook_logs WHERE invitee_email = lower($1) ORDER BY id`, [email])).map((row) => row.record);
+/** The log holding an event's fingerprint (its claim), or null. */
+const eventClaim = async (delivery: CalendlyDelivery) =>
+  (await database.direct<{ id: string }>(`SELECT id FROM webhook_logs WHERE event_fingerprint = $1`, [eventFingerprint(delivery)]))[0]?.id ?? null;
+
+/** The messages made from a draft, and whether each has work left for the retry run (read past the proxy). */
+async function messagesOf(draftId: string): Promise<Array<{ message: OutboxMessage; marked: boolean }>> {
+  const rows = await database.direct<{ record: OutboxMessage; work_left: boolean }>(`SELECT record, work_left FROM outbox_messages WHERE draft_id = $1 ORDER BY id`, [draftId]);
+  return rows.map((row) => ({ message: row.record, marked: row.work_left }));
+}
+
+/** Makes a message due (and old) now, as if its retry time had come. */
+async function makeDue(id: string): Promise<void> {
+  const past = new Date(Date.now() - 5 * 60_000).toISOString();
+  await database.direct(
+    `UPDATE outbox_messages SET created_at = $2, next_attempt_at = $2, record = record || jsonb_build_object('createdAt', $3::text, 'nextAttemptAt', $3::text) WHERE id = $1`,
+    [id, past, past],
+  );
+}
+
+/** What a message holds of the send limits: its claim, and the day counts of its school contact and parent. */
+async function limitsOf(messageId: string) {
+  const claims = await database.direct<{ school: string; parent: string; day: string }>(`SELECT school, parent, day::text AS day FROM send_claims WHERE message_id = $1`, [messageId]);
+  const [claim] = claims;
+  if (!claim) return { claims: 0, schoolSends: 0, parentSends: 0 };
+  const [school] = await database.direct<{ sends: number }>(`SELECT sends FROM school_daily_sends WHERE school = $1 AND day = $2::date`, [claim.school, claim.day]);
+  const [parent] = await database.direct<{ sends: number }>(`SELECT sends FROM parent_daily_sends WHERE parent = $1 AND day = $2::date`, [claim.parent, claim.day]);
+  return { claims: claims.length, schoolSends: school?.sends ?? 0, parentSends: parent?.sends ?? 0 };
+}
+
+const tokenOf = (message: OutboxMessage) => new URL(confirmationLink(message)!).searchParams.get('token')!;
+
+/** HubSpot updates that asked the workflow to send this subject: each one is an email sent. */
+function emailsSent(subject: string) {
+  return hubspot.transactionalSends.filter((sent) => sent.customProperties.subject === subject);
+}
+
+async function sessionKeys(): Promise<string[]> {
+  return (await database.direct<{ id_hash: string }>(`SELECT id_hash FROM admin_sessions ORDER BY id_hash`)).map((row) => row.id_hash);
+}
+
+// ---- the 503 every caller must see ----
+
+function expectStoreUnavailable(answer: Answer): void {
+  expect(answer.status).toBe(503);
+  expect(answer.headers.get('content-type')).toMatch(/^application\/json\b/);
+  expect(answer.headers.get('set-cookie')).toBeNull();
+  expect(answer.body).toEqual({
+    error: { code: 'store_unavailable', message: 'Storage is unavailable right now. Nothing was saved; please try again shortly.' },
+  });
+  const secrets = [hubspot.token, calendly.token, ADMIN_PASSWORD, cookie.split('=')[1]!, SIGNING_KEY, process.env.NETLIFY_DB_URL!];
+  for (const secret of secrets) expect(answer.text).not.toContain(secret);
+  expect(answer.text).not.toMatch(/127\.0\.0\.1|postgres|PGlite|Netlify Database|SELECT|INSERT|Error|\n\s+at /);
+}
+
+let shell: ReturnType<typeof useSiteShell>;
+
+beforeAll(async () => {
+  shell = useSiteShell();
+  process.env.SITE_URL = 'https://site.example';
+  database = await startFaultyDatabase();
+  hubspot = await startHubSpotFake();
+  calendly = await startCalendlyFake();
+  setAdminEnv();
+  Object.assign(process.env, {
+    HUBSPOT_BASE_PATH: hubspot.url,
+    HUBSPOT_FORMS_BASE_PATH: hubspot.url,
+    HUBSPOT_ACCESS_TOKEN: hubspot.token,
+    CALENDLY_BASE_URL: calendly.url,
+    CALENDLY_ACCESS_TOKEN: calendly.token,
+    SCHOOL_EMAIL_FROM_ADDRESS: 'schools@masteryparents.example',
+    HUBSPOT_TRANSACTIONAL_EMAIL_ID: '4242',
+  });
+  for (const level of ['log', 'info', 'warn', 'error'] as const) {
+    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
+  }
+
+  cookie = await signIn();
+  const created = await call(calendlyWebhooks as Handler, '/api/calendly-webhooks', { method: 'POST', body: webhookInput(), cookie });
+  expect(created.status).toBe(201);
+  webhookId = created.body.webhook.id;
+  // A log whose HubSpot sync failed, for the retry endpoint.
+  hubspot.failNext(500, 500, 500, 500);
+  const failed = await deliver(booking('fixture@example.org'));
+  expect(failed.status).toBe(200);
+  errorLogId = failed.body.logId;
+  expect((await logsFor('fixture@example.org'))[0]).toMatchObject({ id: errorLogId, hubspotSyncStatus: 'error' });
+}, SLOW);
+
+afterAll(async () => {
+  vi.restoreAllMocks();
+  await Promise.all([database.stop(), hubspot.close(), calendly.close()]);
+  shell.remove();
+  delete process.env.SITE_URL;
+  for (const name of ['HUBSPOT_BASE_PATH', 'HUBSPOT_FORMS_BASE_PATH', 'HUBSPOT_ACCESS_TOKEN', 'CALENDLY_BASE_URL', 'CALENDLY_ACCESS_TOKEN', 'SCHOOL_EMAIL_FROM_ADDRESS', 'HUBSPOT_TRANSACTIONAL_EMAIL_ID']) delete process.env[name];
+});
+
+beforeEach(() => {
+  hubspot.reset();
+  calendly.calls.length = 0;
+  database.clearLog();
+});
+
+afterEach(() => {
+  database.heal();
+  database.reconnect();
+});
+
+describe('with the database down entirely, every function that uses it answers 503 and writes nothing', () => {
+  const outages: Array<[string, () => void | Promise<void>]> = [
+    ['refusing every statement', () => database.fail({ how: 'refuse' })],
+    ['not listening', () => database.pointAtClosedPort()],
+  ];
+  const requests: Array<[string, () => Promise<Answer>]> = [
+    ['POST /api/nominations', () => call(nominations as Handler, '/api/nominations', { method: 'POST', body: nomination('down@example.org') })],
+    ['POST /api/school-nominations', () => call(schoolNominations as Handler, '/api/school-nominations', { method: 'POST', body: schoolNomination('down@example.org') })],
+    ['POST /api/send-email', () => sendMessage({ id: 'sub-down-0001', token: 'd'.repeat(43) })],
+    ['POST /api/calendly/webhook', () => deliver(booking('down@example.org'))],
+    ['POST /api/admin/session (sign in)', () => call(adminSession as Handler, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD } })],
+    ['GET /api/admin/session', () => call(adminSession as Handler, '/api/admin/session', { cookie })],
+    ['DELETE /api/admin/session (sign out)', () => call(adminSession as Handler, '/api/admin/session', { method: 'DELETE', cookie })],
+    ['GET /api/nominations', () => call(nominations as Handler, '/api/nominations', { cookie })],
+    ['GET /api/calendly-webhooks', () => call(calendlyWebhooks as Handler, '/api/calendly-webhooks', { cookie })],
+    ['POST /api/calendly-webhooks', () => call(calendlyWebhooks as Handler, '/api/calendly-webhooks', { method: 'POST', body: webhookInput(), cookie })],
+    ['PATCH /api/calendly-webhooks/{id}', () => call(calendlyWebhooks as Handler, `/api/calendly-webhooks/${webhookId}`, { method: 'PATCH', body: { isActive: false }, cookie })],
+    ['DELETE /api/calendly-webhooks/{id}', () => call(calendlyWebhooks as Handler, `/api/calendly-webhooks/${webhookId}`, { method: 'DELETE', cookie })],
+    ['GET /api/hubspot-config', () => call(hubspotConfig as Handler, '/api/hubspot-config', { cookie })],
+    ['POST /api/hubspot-config', () => call(hubspotConfig as Handler, '/api/hubspot-config', { method: 'POST', body: { name: 'CRM', accessToken: 'pat-down-0001' }, cookie })],
+    ['GET /api/webhook-logs', () => call(webhookLogs as Handler, '/api/webhook-logs', { cookie })],
+    ['POST /api/webhook-logs/{id}/retry', () => call(webhookLogs as Handler, `/api/webhook-logs/${errorLogId}/retry`, { method: 'POST', cookie })],
+    ['POST /api/test-hubspot-connection', () => call(testHubspotConnection as Handler, '/api/test-hubspot-connection', { method: 'POST', body: { accessToken: hubspot.token }, cookie })],
+    ['POST /api/test-calendly-connection', () => call(testCalendlyConnection as Handler, '/api/test-calendly-connection', { method: 'POST', body: { accessToken: calendly.token }, cookie })],
+    ['outbox-retry (scheduled)', runOutboxRetry],
+  ];
+
+  describe.each(outages)('the database %s', (_outage, breakDatabase) => {
+    test.each(requests)(
+      '%s',
+      async (_name, send) => {
+        const before = await database.snapshot();
+        await breakDatabase();
+        const answer = await send();
+        database.heal();
+        database.reconnect();
+        expectStoreUnavailable(answer);
+        expect(await database.snapshot()).toEqual(before);
+        // Nothing reaches HubSpot or Calendly for a request the database could not record.
+        expect(hubspot.calls).toEqual([]);
+        expect(calendly.calls).toEqual([]);
+      },
+      SLOW,
+    );
+  });
+
+  test('a signed-in admin gets 503 while the database is down, and is still signed in once it is back', async () => {
+    const session = () => call(adminSession as Handler, '/api/admin/session', { cookie });
+    expect((await session()).status).toBe(200);
+    database.fail({ how: 'refuse' });
+    expectStoreUnavailable(await session());
+    expectStoreUnavailable(await call(webhookLogs as Handler, '/api/webhook-logs', { cookie }));
+    database.heal();
+    expect((await session()).body.session).toMatchObject({ username: 'admin' });
+  });
+
+  test('sign-in answers 503 rather than "wrong password", and gives no cookie', async () => {
+    const sessionsBefore = await sessionKeys();
+    database.fail({ how: 'refuse' });
+    const wrong = await call(adminSession as Handler, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: 'not-the-password' } });
+    const right = await call(adminSession as Handler, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD } });
+    database.heal();
+    expectStoreUnavailable(wrong);
+    expectStoreUnavailable(right);
+    expect(await sessionKeys()).toEqual(sessionsBefore);
+  });
+
+  const databaseless: Array<[string, () => Promise<Answer>]> = [
+    ['POST /api/subscribe', () => call(subscribe as Handler, '/api/subscribe', { method: 'POST', body: { email: 'reader@example.org' } })],
+    ['POST /api/hubspot/search-contact', () => call(hubspotSearchContact as Handler, '/api/hubspot/search-contact', { method: 'POST', body: { email: 'ana@example.org' } })],
+    [
+      'POST /api/hubspot/update-contact',
+      () => {
+        const { id } = hubspot.addContact('ana@example.org');
+        return call(hubspotUpdateContact as Handler, '/api/hubspot/update-contact', { method: 'POST', body: { contactId: id, updates: [{ field: SEND_CHOICE, value: 'I will send it myself' }] } });
+      },
+    ],
+  ];
+  test.each(databaseless)(
+    '%s never uses the database, so it keeps working',
+    async (_name, send) => {
+      database.fail({ how: 'refuse' });
+      const answer = await send();
+      expect(answer.status).toBe(200);
+      expect(database.statements).toEqual([]);
+    },
+    SLOW,
+  );
+});
+
+describe('POST /api/nominations and /api/school-nominations when the database fails part-way', () => {
+  // The request's statements: the nomination stored (one INSERT), then after HubSpot its sync
+  // outcome noted (one UPDATE, bookkeeping whose failure is ignored).
+  const forms: Array<[string, Handler, string, (email: string) => object]> = [
+    ['nominations', nominations as Handler, '/api/nominations', nomination],
+    ['school-nominations', schoolNominations as Handler, '/api/school-nominations', schoolNomination],
+  ];
+  describe.each(forms)('%s', (_name, handler, path, form) => {
+    test('refused before the nomination is stored: 503, no record, HubSpot untouched; sent again, it is kept once', async () => {
+      const email = `${unique('nominee')}@example.org`;
+      database.fail({ how: 'refuse' });
+      expectStoreUnavailable(await call(handler, path, { method: 'POST', body: form(email) }));
+      database.heal();
+      expect(await nominationsFor(email)).toEqual([]);
+      expect(hubspot.calls).toEqual([]);
+
+      const again = await call(handler, path, { method: 'POST', body: form(email) });
+      expect(again.status).toBe(201);
+      expect((await nominationsFor(email)).map(({ id }) => id)).toEqual([again.body.id]);
+      expect([...hubspot.contacts.values()].filter((c) => c.properties.email === email)).toHaveLength(1);
+    }, SLOW);
+
+    test('the answer to storing the nomination is lost: 503, the nomination is kept whole, HubSpot untouched; sent again, it is the one kept, synced once', async () => {
+      const email = `${unique('nominee')}@example.org`;
+      database.fail({ how: 'lose-answer', only: (statement) => /INSERT INTO nominations/.test(statement.text) });
+      expectStoreUnavailable(await call(handler, path, { method: 'POST', body: form(email) }));
+      database.heal();
+      expect(database.failed).toHaveLength(1);
+      // The statement ran: the nomination is there, whole, and nothing was half-done with it.
+      expect(await nominationsFor(email)).toEqual([{ id: expect.any(String), record: expect.objectContaining({ data: form(email) }) }]);
+      expect(hubspot.calls).toEqual([]);
+      const [kept] = await nominationsFor(email);
+
+      const again = await call(handler, path, { method: 'POST', body: form(email) });
+      expect(again.status).toBe(201);
+      expect(again.body.id).toBe(kept!.id);
+      expect(await nominationsFor(email)).toEqual([{ id: kept!.id, record: expect.objectContaining({ data: form(email), hubspot: 'synced' }) }]);
+      expect([...hubspot.contacts.values()].filter((c) => c.properties.email === email)).toHaveLength(1);
+    }, SLOW);
+
+    test.each(FAULT_KINDS)('the database fails after the nomination is stored (%s): 201, one record, one contact', async (how) => {
+      const email = `${unique('nominee')}@example.org`;
+      database.fail({ how, afterWrites: 1 });
+      const answer = await call(handler, path, { method: 'POST', body: form(email) });
+      database.heal();
+      expect(database.failed).toEqual([expect.objectContaining({ write: true, text: expect.stringMatching(/^\s*UPDATE nominations/) })]);
+      expect(answer.status).toBe(201);
+      expect(await nominationsFor(email)).toEqual([{ id: answer.body.id, record: expect.objectContaining({ id: answer.body.id, data: form(email) }) }]);
+      expect(hubspot.findContact(email)?.properties).toMatchObject({ school_name: 'Oakwood Academy', city: 'Austin' });
+    }, SLOW);
+  });
+});
+
+describe('the confirmation page with the database down', () => {
+  test.each(['GET', 'POST'] as const)(
+    '%s: a page asking to try again in a moment, nothing sent, nothing written',
+    async (method) => {
+      const draft = await emailDraft();
+      expect((await sendMessage(draft)).status).toBe(202);
+      const [first] = await messagesOf(draft.id);
+      const message = first!.message;
+      hubspot.calls.length = 0;
+      const before = await database.snapshot();
+      database.fail({ how: 'refuse' });
+      const page = await confirmPage(tokenOf(message), method);
+      database.heal();
+      expect(page.status).toBe(503);
+      expect(page.text).toContain('Please try again in a moment');
+      expect(page.text).not.toMatch(/127\.0\.0\.1|postgres|Netlify Database|Error/);
+      expect(hubspot.calls).toEqual([]);
+      expect(await database.snapshot()).toEqual(before);
+    },
+    SLOW,
+  );
+});
+
+describe('POST /api/send-email when the database fails part-way', () => {
+  // The request's statements: the draft read, the limits checked (reads), then the writes: the
+  // message stored, the draft taking it (a write over the version read), then after HubSpot has
+  // the confirmation link, the link recorded on the message. The database fails from `writes` on.
+  const cases: Array<[string, number]> = [
+    ['before anything is written', 0],
+    ['after the message is stored, before the draft takes it', 1],
+    ['after the draft takes it, before the link is recorded', 2],
+  ];
+  describe.each(FAULT_KINDS)('(%s)', (how) => {
+    test.each(cases)(
+      '%s: one message reaches the parent, and it is sent exactly once',
+      async (_name, writes) => {
+        const draft = await emailDraft();
+        database.fail({ how, afterWrites: writes });
+        const first = await sendMessage(draft);
+        database.heal();
+        expect(database.failed).not.toEqual([]);
+        // Once the draft has taken the message the request is done; the link is the retry run's.
+        const taken = writes >= 2 || (writes === 1 && how === 'lose-answer');
+        if (writes >= 2) expect(first.status).toBe(202);
+        else expectStoreUnavailable(first);
+
+        // The dialog's request again once the database is back: a draft not yet taken is still sendable.
+        const again = await sendMessage(draft);
+        expect(again.status).toBe(taken ? 409 : 202);
+        // The retry run settles what is left: an orphan message is dropped, a link not recorded is handed over.
+        for (const { message, marked } of await messagesOf(draft.id)) if (marked) await makeDue(message.id);
+        expect((await runOutboxRetry()).status).toBe(200);
+        const left = await messagesOf(draft.id);
+        expect(left).toHaveLength(1);
+        expect(left[0]).toMatchObject({ message: { status: 'awaiting_confirmation', confirmation: { link: 'delivered' } }, marked: false });
+        expect(hubspot.findContact(draft.parentEmail)!.properties.platform_send_confirmation_url).toBe(confirmationLink(left[0]!.message));
+
+        expect((await confirmPage(tokenOf(left[0]!.message))).text).toContain('Your email has been sent');
+        expect(emailsSent(draft.subject)).toHaveLength(1);
+      },
+      SLOW,
+    );
+  });
+
+  test('a refused claim of the draft is a failure, not a claim: HubSpot is not called', async () => {
+    const draft = await emailDraft();
+    hubspot.calls.length = 0;
+    database.fail({ how: 'refuse', only: writesTo('email_drafts', 'UPDATE') });
+    expectStoreUnavailable(await sendMessage(draft));
+    database.heal();
+    expect(hubspot.calls).toEqual([]);
+    expect((await sendMessage(draft)).status).toBe(202);
+  }, SLOW);
+});
+
+describe('confirming when the database fails part-way', () => {
+  // The confirmation's statements: the message read twice, then the writes: the claim on the
+  // limits (the pair, a school send and a parent send, one statement), the message queued (a write
+  // over the version read), then after HubSpot the delivery recorded, and the impact event.
+  const cases: Array<[string, number, number]> = [
+    ['before anything is written', 0, 503],
+    ['after the claim, before the message is queued', 1, 503],
+    ['after the message is queued, before its delivery is recorded', 2, 200],
+    ['after the delivery is recorded, before the impact event', 3, 200],
+  ];
+  describe.each(FAULT_KINDS)('(%s)', (how) => {
+    test.each(cases)(
+      '%s: sent exactly once, one claim, counted once for the school and the parent',
+      async (_name, writes, firstStatus) => {
+        const draft = await emailDraft();
+        expect((await sendMessage(draft)).status).toBe(202);
+        const [made] = await messagesOf(draft.id);
+        const message = made!.message;
+        database.fail({ how, afterWrites: writes });
+        const first = await confirmPage(tokenOf(message));
+        database.heal();
+        expect(database.failed).not.toEqual([]);
+        expect(first.status).toBe(firstStatus);
+        if (firstStatus === 503) expect(emailsSent(draft.subject)).toEqual([]);
+
+        const again = await confirmPage(tokenOf(message));
+        expect(again.text).toMatch(/Your email (has been sent|is confirmed)/);
+        const [state] = await messagesOf(draft.id);
+        if (state!.marked) {
+          await makeDue(message.id);
+          expect((await runOutboxRetry()).status).toBe(200);
+        }
+        expect(await messagesOf(draft.id)).toEqual([{ message: expect.objectContaining({ status: 'sent' }), marked: false }]);
+        expect(emailsSent(draft.subject)).toHaveLength(1);
+        expect(await limitsOf(message.id)).toEqual({ claims: 1, schoolSends: 1, parentSends: 1 });
+      },
+      SLOW,
+    );
+  });
+});
+
+describe('outbox-retry when the database fails part-way', () => {
+  /** A confirmed message whose first delivery failed (HubSpot down), due for its retry now. */
+  async function queuedMessage(): Promise<{ draft: Draft; message: OutboxMessage }> {
+    const draft = await emailDraft();
+    expect((await sendMessage(draft)).status).toBe(202);
+    const [first] = await messagesOf(draft.id);
+    const message = first!.message;
+    hubspot.failNext(500, 500, 500, 500);
+    expect((await confirmPage(tokenOf(message))).text).toContain('Your email is confirmed');
+    await makeDue(message.id);
+    hubspot.calls.length = 0;
+    return { draft, message: message! };
+  }
+  const readsMessage = (statement: Statement) => /^\s*SELECT record, version FROM outbox_messages WHERE id/i.test(statement.text);
+
+  test.each(FAULT_KINDS)(
+    'reading a message fails (%s): the run stops with 503 and the next run delivers it once',
+    async (how) => {
+      const { draft } = await queuedMessage();
+      database.fail({ how, only: readsMessage });
+      expectStoreUnavailable(await runOutboxRetry());
+      database.heal();
+      expect(database.failed).not.toEqual([]);
+      expect(emailsSent(draft.subject)).toEqual([]);
+      expect(await messagesOf(draft.id)).toEqual([{ message: expect.objectContaining({ status: 'queued' }), marked: true }]);
+
+      expect((await runOutboxRetry()).status).toBe(200);
+      expect(await messagesOf(draft.id)).toEqual([{ message: expect.objectContaining({ status: 'sent' }), marked: false }]);
+      expect(emailsSent(draft.subject)).toHaveLength(1);
+    },
+    SLOW,
+  );
+
+  test.each(FAULT_KINDS)(
+    'recording a delivery fails (%s): the run reports it sent, and no run sends it again',
+    async (how) => {
+      const { draft, message } = await queuedMessage();
+      database.fail({ how, only: writesTo('outbox_messages', 'UPDATE') });
+      const run = await runOutboxRetry();
+      expect(run.status).toBe(200);
+      expect(run.body.sent).toBeGreaterThanOrEqual(1);
+      database.heal();
+      expect(database.failed).not.toEqual([]);
+      expect(emailsSent(draft.subject)).toHaveLength(1);
+      // Refused, the record still says queued; lost, it says sent: either way the next run settles it.
+      expect((await messagesOf(draft.id))[0]!.message.status).toBe(how === 'refuse' ? 'queued' : 'sent');
+
+      await makeDue(message.id);
+      expect((await runOutboxRetry()).status).toBe(200);
+      expect(await messagesOf(draft.id)).toEqual([{ message: expect.objectContaining({ status: 'sent' }), marked: false }]);
+      expect(emailsSent(draft.subject)).toHaveLength(1);
+    },
+    SLOW,
+  );
+});
+
+describe('POST /api/calendly/webhook when the database fails part-way', () => {
+  async function expectOneSyncedLog(delivery: CalendlyDelivery): Promise<void> {
+    const email = delivery.payload.email!;
+    const found = await logsFor(email);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ status: 'success', hubspotSyncStatus: 'success' });
+    expect(await eventClaim(delivery)).toBe(found[0]!.id);
+    expect(hubspot.findContact(email)?.properties).toMatchObject({
+      calendly_meeting_status: 'scheduled',
+      meeting_link: delivery.payload.scheduled_event!.location!.join_url,
+    });
+    expect([...hubspot.contacts.values()].filter((c) => c.properties.email === email)).toHaveLength(1);
+  }
+
+  // The delivery's statements: the signing keys read, then the writes: the signature claimed, the
+  // log written (its unique event fingerprint is the event's claim), then — after the HubSpot token
+  // is read and the contact updated — the sync outcome recorded on the log.
+  const cases: Array<[string, number]> = [
+    ['before anything is written', 0],
+    ['after the signature is claimed, before the log is written', 1],
+    ['after the log is written, before the sync is recorded', 2],
+  ];
+  describe.each(FAULT_KINDS)('(%s)', (how) => {
+    test.each(cases)(
+      '%s: 503, and Calendly sending it again makes one log and one sync',
+      async (_name, writes) => {
+        const delivery = booking(`${unique('invitee')}@example.org`);
+        database.fail({ how, afterWrites: writes });
+        expectStoreUnavailable(await deliver(delivery, 20));
+        database.heal();
+        expect(database.failed).not.toEqual([]);
+        // The database went down before HubSpot could be reached (its token is read from the database).
+        expect(hubspot.calls).toEqual([]);
+        expect((await logsFor(delivery.payload.email!)).filter((log) => log.hubspotSyncStatus !== 'pending')).toEqual([]);
+
+        const again = await deliver(delivery, 10);
+        expect(again.status).toBe(200);
+        expect(again.body).toMatchObject({ ok: true, logId: expect.any(String) });
+        await expectOneSyncedLog(delivery);
+        // A further re-send is a duplicate.
+        expect((await deliver(delivery)).body).toEqual({ ok: true, duplicate: true });
+      },
+      SLOW,
+    );
+  });
+
+  test.each(FAULT_KINDS)(
+    'HubSpot is updated but recording it fails (%s): 503, and the re-send finishes the log',
+    async (how) => {
+      const delivery = booking(`${unique('invitee')}@example.org`);
+      database.fail({ how, afterWrites: 2, only: (statement) => statement.write });
+      expectStoreUnavailable(await deliver(delivery, 20));
+      database.heal();
+      expect(database.failed).toEqual([expect.objectContaining({ text: expect.stringMatching(/ON CONFLICT \(id\) DO UPDATE/) })]);
+      expect(hubspot.findContact(delivery.payload.email!)?.properties.calendly_meeting_status).toBe('scheduled');
+      // Refused, the log is still pending; lost, it holds the outcome and the re-send is a duplicate.
+      expect(await logsFor(delivery.payload.email!)).toEqual([expect.objectContaining({ hubspotSyncStatus: how === 'refuse' ? 'pending' : 'success' })]);
+
+      const again = await deliver(delivery, 10);
+      expect(again.status).toBe(200);
+      if (how === 'lose-answer') expect(again.body).toEqual({ ok: true, duplicate: true });
+      await expectOneSyncedLog(delivery);
+    },
+    SLOW,
+  );
+
+  test('a refused event claim is a failure: no log is kept without its claim', async () => {
+    const delivery = booking(`${unique('invitee')}@example.org`);
+    database.fail({ how: 'refuse', only: writesTo('webhook_logs', 'INSERT INTO') });
+    expectStoreUnavailable(await deliver(delivery, 20));
+    database.heal();
+    expect(hubspot.calls).toEqual([]);
+    expect(await logsFor(delivery.payload.email!)).toEqual([]);
+    expect(await eventClaim(delivery)).toBeNull();
+
+    expect((await deliver(delivery, 10)).status).toBe(200);
+    await expectOneSyncedLog(delivery);
+  }, SLOW);
+});
+
+describe('POST /api/webhook-logs/{id}/retry when recording the outcome fails', () => {
+  test.each(FAULT_KINDS)(
+    '(%s) answers 503, and the log ends synced once',
+    async (how) => {
+      const delivery = booking(`${unique('invitee')}@example.org`);
+      hubspot.failNext(500, 500, 500, 500);
+      const logId = (await deliver(delivery)).body.logId as string;
+      const retry = () => call(webhookLogs as Handler, `/api/webhook-logs/${logId}/retry`, { method: 'POST', cookie });
+
+      database.fail({ how, only: writesTo('webhook_logs') });
+      expectStoreUnavailable(await retry());
+      database.heal();
+      expect(database.failed).toHaveLength(1);
+      if (how === 'refuse') {
+        // Never recorded: the log stays retryable, and the retry then succeeds.
+        expect(await logsFor(delivery.payload.email!)).toEqual([expect.objectContaining({ id: logId, hubspotSyncStatus: 'error' })]);
+        const again = await retry();
+        expect(again.status).toBe(200);
+        expect(again.body.log).toMatchObject({ id: logId, hubspotSyncStatus: 'success' });
+      } else {
+        // Recorded, though the page was not told: retrying again is refused as there is nothing to retry.
+        expect(await logsFor(delivery.payload.email!)).toEqual([expect.objectContaining({ id: logId, hubspotSyncStatus: 'success' })]);
+        expect((await retry()).status).toBe(409);
+      }
+      await expect(logsFor(delivery.payload.email!)).resolves.toHaveLength(1);
+    },
+    SLOW,
+  );
+});
+
+describe('the admin session when the database fails part-way', () => {
+  const signInRequest = () => call(adminSession as Handler, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD } });
+
+  // Sign-in's writes: the attempt counted for the address and for the username (one upsert each),
+  // the counts cleared once the password is right, then the new session stored.
+  const cases: Array<[string, number]> = [
+    ['before anything is written', 0],
+    ['after the address attempt is counted', 1],
+    ['after the username attempt is counted', 2],
+    ['after the counts are cleared, before the session is stored', 3],
+  ];
+  describe.each(FAULT_KINDS)('(%s)', (how) => {
+    test.each(cases)('sign-in failing %s: 503, no cookie, no session anyone holds; signing in again works', async (_name, writes) => {
+      const before = await sessionKeys();
+      database.fail({ how, afterWrites: writes });
+      expectStoreUnavailable(await signInRequest());
+      database.heal();
+      expect(database.failed).not.toEqual([]);
+      const after = await sessionKeys();
+      // A session row the lost answer left has no cookie anywhere: nobody can use it, and it is purged when idle.
+      if (how === 'lose-answer' && writes === 3) expect(after).toHaveLength(before.length + 1);
+      else expect(after).toEqual(before);
+
+      const again = await signInRequest();
+      expect(again.status).toBe(200);
+      expect(again.headers.get('set-cookie')).toMatch(/^__Host-admin_session=/);
+      expect(await sessionKeys()).toHaveLength(after.length + 1);
+    }, SLOW);
+  });
+
+  test.each(FAULT_KINDS)(
+    'sign-out failing (%s) answers 503; the session ends once, whether the answer or the statement was lost',
+    async (how) => {
+      const own = await signIn();
+      const session = () => call(adminSession as Handler, '/api/admin/session', { cookie: own });
+      database.fail({ how });
+      expectStoreUnavailable(await call(adminSession as Handler, '/api/admin/session', { method: 'DELETE', cookie: own }));
+      database.heal();
+      if (how === 'refuse') expect((await session()).body.session).toMatchObject({ username: 'admin' });
+      else expect((await session()).body).toEqual({ session: null });
+      expect((await call(adminSession as Handler, '/api/admin/session', { method: 'DELETE', cookie: own })).status).toBe(200);
+      expect((await session()).body).toEqual({ session: null });
+    },
+    SLOW,
+  );
+});
+
+describe('POST /api/hubspot-config when the database fails part-way', () => {
+  const post = (name: string, accessToken: string) => call(hubspotConfig as Handler, '/api/hubspot-config', { method: 'POST', body: { name, accessToken, isActive: true }, cookie });
+  const configs = () => database.direct<{ is_active: boolean; record: { name: string } }>(`SELECT is_active, record FROM hubspot_configs ORDER BY id`);
+
+  afterEach(async () => {
+    await database.direct(`DELETE FROM hubspot_configs`);
+  });
+
+  // The request's one write replaces the active configuration and stores the new one in one statement.
+  test.each(FAULT_KINDS)(
+    'storing the new configuration fails (%s): 503, and the old token or the new one is in use, never neither',
+    async (how) => {
+      expect((await post('Old portal', 'pat-old-0001')).status).toBe(201);
+      database.fail({ how, only: (statement) => statement.write && /hubspot_configs/.test(statement.text) });
+      const first = await post('New portal', 'pat-new-0002');
+      database.heal();
+      expect(database.failed).toHaveLength(1);
+      expectStoreUnavailable(first);
+      const active = (await configs()).filter((config) => config.is_active);
+      expect(active).toHaveLength(1);
+      if (how === 'refuse') {
+        expect((await configs()).map((config) => config.record.name)).toEqual(['Old portal']);
+        expect(await activeHubSpotToken()).toBe('pat-old-0001');
+      } else {
+        // The statement ran whole: the new one replaced the old.
+        expect(active[0]!.record.name).toBe('New portal');
+        expect(await activeHubSpotToken()).toBe('pat-new-0002');
+      }
+
+      expect((await post('New portal', 'pat-new-0002')).status).toBe(201);
+      expect(await activeHubSpotToken()).toBe('pat-new-0002');
+      expect((await configs()).filter((config) => config.is_active)).toEqual([expect.objectContaining({ record: expect.objectContaining({ name: 'New portal' }) })]);
+      expect((await call(hubspotConfig as Handler, '/api/hubspot-config', { cookie })).body.config).toMatchObject({ name: 'New portal', isActive: true });
+    },
+    SLOW,
+  );
+});
+
+describe('/api/calendly-webhooks when the database fails part-way', () => {
+  const subscriptionsTo = (url: string) => [...calendly.subscriptions.values()].filter((s) => s.callback_url === url);
+  const listed = async () => (await call(calendlyWebhooks as Handler, '/api/calendly-webhooks', { cookie })).body.webhooks as Array<{ id: string; name: string; registered: boolean }>;
+
+  test.each(FAULT_KINDS)(
+    'POST: saving fails after Calendly registered it (%s): 503, the subscription is removed, and the retry registers once',
+    async (how) => {
+      const input = webhookInput();
+      database.fail({ how, only: writesTo('webhook_configs', 'INSERT INTO') });
+      expectStoreUnavailable(await call(calendlyWebhooks as Handler, '/api/calendly-webhooks', { method: 'POST', body: input, cookie }));
+      database.heal();
+      expect(database.failed).toHaveLength(1);
+      expect(subscriptionsTo(input.calendlyWebhookUrl)).toEqual([]);
+      // No configuration is left claiming a subscription that is gone.
+      expect((await listed()).filter((webhook) => webhook.name === input.name)).toEqual([]);
+
+      const again = await call(calendlyWebhooks as Handler, '/api/calendly-webhooks', { method: 'POST', body: input, cookie });
+      expect(again.status).toBe(201);
+      expect(subscriptionsTo(input.calendlyWebhookUrl)).toHaveLength(1);
+      expect((await listed()).filter((webhook) => webhook.name === input.name)).toEqual([expect.objectContaining({ registered: true })]);
+    },
+    SLOW,
+  );
+
+  test.each(FAULT_KINDS)(
+    'DELETE: removing the record fails after Calendly removed the subscription (%s): 503, and it ends removed',
+    async (how) => {
+      const input = webhookInput();
+      const created = await call(calendlyWebhooks as Handler, '/api/calendly-webhooks', { method: 'POST', body: input, cookie });
+      const remove = () => call(calendlyWebhooks as Handler, `/api/calendly-webhooks/${created.body.webhook.id}`, { method: 'DELETE', cookie });
+      database.fail({ how, only: writesTo('webhook_configs', 'DELETE FROM') });
+      expectStoreUnavailable(await remove());
+      database.heal();
+      expect(database.failed).toHaveLength(1);
+      expect(subscriptionsTo(input.calendlyWebhookUrl)).toEqual([]);
+
+      // Refused, the record is still there and removing it again finishes; lost, it is already gone.
+      const again = await remove();
+      expect(again.status).toBe(how === 'refuse' ? 200 : 404);
+      expect((await listed()).map((webhook) => webhook.id)).not.toContain(created.body.webhook.id);
+    },
+    SLOW,
+  );
+});
+
+test('no fault above ended in a 500', () => {
+  expect(logged.filter((line) => /^\[\/api\//.test(line))).toEqual([]);
+});
