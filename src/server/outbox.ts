@@ -20,6 +20,7 @@ import { query, queryOne, sql } from './db';
 import { recordKey } from './ids';
 import { recordSent } from './impact';
 import { schoolEmailSender, type SchoolEmailSender } from './school-email-sender';
+import { releaseLimits, takeEmailAllowance, type LimitRefusal } from './send-limits';
 import { signToken } from './tokens';
 
 /** Delivery attempts in all (the request's own and the scheduled retries) before a message fails. */
@@ -55,9 +56,17 @@ export interface OutboxMessage {
   confirmation?: {
     expiresAt: string;
     confirmedAt?: string;
-    /** Handing the link to HubSpot for its workflow: done, waiting, or not possible (no HubSpot). */
-    link: 'pending' | 'delivered' | 'not_configured';
+    /**
+     * Handing the link to HubSpot for its workflow: done, waiting, not possible (no HubSpot), or
+     * not sent because the parent's address has had its emails for the day.
+     */
+    link: 'pending' | 'delivered' | 'not_configured' | 'limit';
     linkAttempts: number;
+    /**
+     * The limit this request met when it was made (taken at the request, so pending requests
+     * count). Never said in the answer to the request; the parent reads it behind their link.
+     */
+    refusal?: LimitRefusal;
   };
   attempts: number;
   /** A short code of the last failure; never a token or a response body. */
@@ -73,7 +82,7 @@ export interface OutboxMessage {
 
 export interface FollowUp {
   dueAt: string;
-  link: 'pending' | 'delivered' | 'not_configured';
+  link: 'pending' | 'delivered' | 'not_configured' | 'limit';
   attempts: number;
   setAt?: string;
   lastError?: string;
@@ -84,7 +93,7 @@ export function newFollowUp(sentAt: Date): FollowUp {
   return { dueAt: new Date(sentAt.getTime() + serverEnv.followUpAfterDays * 24 * 3600_000).toISOString(), link: 'pending', attempts: 0 };
 }
 
-const followUpWaiting = (message: OutboxMessage) => Boolean(message.followUp && message.followUp.link !== 'delivered');
+const followUpWaiting = (message: OutboxMessage) => Boolean(message.followUp && message.followUp.link !== 'delivered' && message.followUp.link !== 'limit');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class DeliveryError extends Error {
@@ -134,7 +143,8 @@ export async function createMessage(message: OutboxMessage): Promise<void> {
 function hasWorkLeft(message: OutboxMessage): boolean {
   if (message.status === 'queued') return true;
   // A link not yet with HubSpot (waiting, or HubSpot not configured then) is handed over later.
-  return message.status === 'awaiting_confirmation' && message.confirmation?.link !== 'delivered';
+  const link = message.confirmation?.link;
+  return message.status === 'awaiting_confirmation' && (link === 'pending' || link === 'not_configured');
 }
 
 /**
@@ -174,15 +184,19 @@ export async function listMessages(limit: number, cursor?: string): Promise<{ me
   return { messages: page.map((row) => row.record), ...(more ? { nextCursor: page.at(-1)!.id } : {}) };
 }
 
-/** Marks failed ("not confirmed in time") the messages whose confirmation link has expired; returns how many. */
+/**
+ * Marks failed ("not confirmed in time") the messages whose confirmation link has expired, and
+ * gives back the limits they held; returns how many.
+ */
 export async function expireUnconfirmed(now = new Date()): Promise<number> {
-  const rows = await query(sql`
+  const rows = await query<{ id: string }>(sql`
     UPDATE outbox_messages
     SET status = 'failed', work_left = false, updated_at = ${now},
         record = record || jsonb_build_object('status', 'failed', 'lastError', 'not_confirmed_in_time', 'updatedAt', ${now.toISOString()}::text),
         version = version + 1
     WHERE status = 'awaiting_confirmation' AND (record->'confirmation'->>'expiresAt')::timestamptz < ${now}
-    RETURNING 1`);
+    RETURNING id`);
+  await releaseLimits(rows.map((row) => row.id));
   return rows.length;
 }
 
@@ -260,6 +274,21 @@ async function deliverLink(client: Client, message: OutboxMessage, options: Requ
   }
 }
 
+/**
+ * Whether one more email may go to `address` today. With the database down, the link waits: the
+ * message keeps its work and the retry run asks again (AllowanceUnknown ends this attempt).
+ */
+async function emailAllowed(address: string, at: Date): Promise<boolean> {
+  try {
+    return await takeEmailAllowance(address, at);
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) throw new AllowanceUnknown();
+    throw error;
+  }
+}
+
+class AllowanceUnknown extends Error {}
+
 const nextTry = (at: Date, attempts: number) => new Date(at.getTime() + RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1)).toISOString();
 
 /**
@@ -268,12 +297,25 @@ const nextTry = (at: Date, attempts: number) => new Date(at.getTime() + RETRY_BA
  * (the admin page shows it); without a sender a delivery stays queued.
  */
 export async function attemptWork(client: Client | undefined, message: OutboxMessage, etag: string | undefined, options: AttemptOptions = {}): Promise<OutboxMessage> {
+  try {
+    return await attemptWorkOnce(client, message, etag, options);
+  } catch (error) {
+    // Nothing was sent and nothing recorded: the message keeps its work for the retry run.
+    if (error instanceof AllowanceUnknown) return message;
+    throw error;
+  }
+}
+
+async function attemptWorkOnce(client: Client | undefined, message: OutboxMessage, etag: string | undefined, options: AttemptOptions): Promise<OutboxMessage> {
   const now = options.now ?? (() => new Date());
   const settings = { lagAttempts: options.lagAttempts ?? 5, budgetMs: options.budgetMs ?? serverEnv.sendEmailBudgetMs };
   let next: OutboxMessage;
-  if (message.status === 'awaiting_confirmation' && message.confirmation && message.confirmation.link !== 'delivered') {
+  if (message.status === 'awaiting_confirmation' && message.confirmation && (message.confirmation.link === 'pending' || message.confirmation.link === 'not_configured')) {
     if (!client) {
       next = { ...message, confirmation: { ...message.confirmation, link: 'not_configured' }, lastError: 'hubspot_not_configured', updatedAt: now().toISOString() };
+    } else if (message.confirmation.linkAttempts === 0 && !(await emailAllowed(message.parentEmail, now()))) {
+      // The address has had its emails for today: nothing more is sent to it.
+      next = { ...message, confirmation: { ...message.confirmation, link: 'limit' }, lastError: 'recipient_limit', updatedAt: now().toISOString() };
     } else {
       try {
         const contactId = await deliverLink(client, message, settings);

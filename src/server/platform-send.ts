@@ -8,11 +8,10 @@ import { noteProblem, normaliseNote } from '../lib/email/note';
 import { isEmail } from '../lib/forms/values';
 import { composeDraft, readDraft, updateDraft } from './email-drafts';
 import { serverEnv } from './env';
-import { HttpError } from './http';
+import { HttpError, StoreUnavailableError } from './http';
 import { hubspotClient } from './hubspot';
-import { recordSent } from './impact';
 import { attemptWork, CONFIRM_TTL_MS, createMessage, deleteMessage, newFollowUp, newMessageId, readMessage, saveMessage, type OutboxMessage } from './outbox';
-import { checkLimits, claimLimits, limitMessages, type LimitRefusal } from './send-limits';
+import { claimLimits, limitMessages, releaseLimits, type LimitRefusal } from './send-limits';
 import { sameSecret, verifyToken } from './tokens';
 
 /** HubSpot's client when configured; undefined (not an error) when not, so offline runs walk the whole path. */
@@ -84,7 +83,7 @@ export async function recordSelfSent(input: { submissionId: string; token: strin
     if (latest?.draft.selfSentMessageId) return { status: 200, body: { id: latest.draft.selfSentMessageId, status: 'sent' } };
     throw new HttpError(409, 'changed', 'This email changed meanwhile; please try again.');
   }
-  await recordSent(message);
+  // Counted in the impact figures only once the parent confirms it from the follow-up link.
   return { status: 201, body: { id: message.id, status: 'sent' } };
 }
 
@@ -100,9 +99,6 @@ export async function requestPlatformSend(input: { submissionId: string; token: 
   if (!isEmail(parent) || !isEmail(school)) {
     throw new HttpError(400, 'missing_address', 'Our platform needs your email address and the school contact’s email address to send this email.');
   }
-  const refusal = await checkLimits(parent, school, now);
-  if (refusal) refuse(refusal);
-
   const email = composeDraft(draft, note);
   const confirm = serverEnv.platformSendConfirmation === 'email';
   const message: OutboxMessage = {
@@ -132,8 +128,18 @@ export async function requestPlatformSend(input: { submissionId: string; token: 
   }
 
   if (confirm) {
-    const settled = await attemptWork(optionalHubSpot(), message, undefined);
-    return { status: 202, body: { id: settled.id, status: settled.status, confirmation: { expiresAt: message.confirmation!.expiresAt, email: parent } } };
+    // The limits are taken now, so requests waiting for their confirmation count. What this
+    // request met is kept on the message and told only behind the parent's own link: the answer
+    // is the same whether or not this parent already wrote to this school.
+    // With the database down here, the confirmation takes the limits instead.
+    const refusal = await claimLimits(parent, school, message.id, now).catch((error: unknown) => {
+      if (error instanceof StoreUnavailableError) return undefined;
+      throw error;
+    });
+    const pending = refusal ? { ...message, confirmation: { ...message.confirmation!, refusal } } : message;
+    const etag = refusal ? await saveMessage(pending) : undefined;
+    const settled = await attemptWork(optionalHubSpot(), pending, etag);
+    return { status: 202, body: { id: settled.id, status: 'awaiting_confirmation', confirmation: { expiresAt: message.confirmation!.expiresAt, email: parent } } };
   }
   return sendNow(message, now);
 }
@@ -172,6 +178,7 @@ export async function inspectConfirmation(token: string, now = new Date()): Prom
     const refusal = message.lastError as LimitRefusal;
     return refusal in limitMessages ? { kind: 'refused', message, refusal } : { kind: 'failed', message };
   }
+  if (message.confirmation?.refusal) return { kind: 'refused', message, refusal: message.confirmation.refusal };
   if (!check.ok) return { kind: 'expired', message };
   return { kind: 'ready', message };
 }
@@ -185,8 +192,17 @@ export async function confirmPlatformSend(token: string, now = new Date()): Prom
   if (outcome.kind === 'expired' && outcome.message?.status === 'awaiting_confirmation') {
     const found = await readMessage(outcome.message.id);
     if (found?.message.status === 'awaiting_confirmation') {
-      await saveMessage({ ...found.message, status: 'failed', lastError: 'not_confirmed_in_time', updatedAt: now.toISOString() }, found.etag);
+      const saved = await saveMessage({ ...found.message, status: 'failed', lastError: 'not_confirmed_in_time', updatedAt: now.toISOString() }, found.etag);
+      if (saved !== undefined) await releaseLimits([found.message.id]);
     }
+  }
+  if (outcome.kind === 'refused' && outcome.message.status === 'awaiting_confirmation') {
+    // A request that met a limit: confirming it settles it as refused, and sends nothing.
+    const found = await readMessage(outcome.message.id);
+    if (found?.message.status === 'awaiting_confirmation') {
+      await saveMessage({ ...found.message, status: 'failed', lastError: outcome.refusal, updatedAt: now.toISOString() }, found.etag);
+    }
+    return outcome;
   }
   if (outcome.kind !== 'ready') return outcome;
   const found = await readMessage(outcome.message.id);

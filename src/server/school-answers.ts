@@ -14,6 +14,7 @@ import { getContact, searchContactsByEmail, updateContact } from './hubspot';
 import { recordAnswer, recordSent } from './impact';
 import { query, queryOne, sql } from './db';
 import { readMessage, saveMessage, type OutboxMessage } from './outbox';
+import { takeEmailAllowance } from './send-limits';
 import { signToken, verifyToken } from './tokens';
 
 export interface SchoolAnswer {
@@ -52,6 +53,9 @@ export async function deliverFollowUp(client: Client | undefined, message: Outbo
   let next: OutboxMessage;
   if (!client) {
     next = { ...message, followUp: { ...followUp, link: 'not_configured', lastError: 'hubspot_not_configured' } };
+  } else if (followUp.attempts === 0 && !(await takeEmailAllowance(message.parentEmail, now))) {
+    // The address has had its emails for today (confirmation and follow-up links count alike).
+    next = { ...message, followUp: { ...followUp, link: 'limit', lastError: 'recipient_limit' } };
   } else {
     try {
       const contactId = await contactOf(client, message);
@@ -83,7 +87,9 @@ export async function runFollowUps(client: Client | undefined, now = new Date())
       counts.dropped++;
       continue;
     }
-    await recordSent(found.message);
+    // A platform send was confirmed from the parent's inbox; a self-report counts once the parent
+    // confirms it from this follow-up link (saveAnswer).
+    if (found.message.channel === 'platform') await recordSent(found.message);
     if (Date.parse(found.message.followUp.dueAt) > now.getTime()) {
       counts.waiting++;
       continue;
@@ -147,6 +153,8 @@ export async function saveAnswer(
     if (!latest) return saveAnswer({ ...state, answer: undefined, etag: undefined }, kind, comment, client, now, '');
     return { kind: 'changed_meanwhile', answer: latest.answer, message, version: String(latest.version) };
   }
+  // Answering from the link in their own inbox confirms a self-reported send.
+  if (message.channel === 'self') await recordSent(message);
   await recordAnswer({ id: message.id, school: schoolKey(message.to), kind, at: now.toISOString() });
   return { kind: 'saved', answer: await syncAnswer(client, message, answer), message };
 }

@@ -66,9 +66,49 @@ export async function claimLimits(parent: string, school: string, owner: string,
   }
 }
 
+/**
+ * Gives back the claims of messages that were never confirmed (their link expired): the pair may
+ * send again, and the day's counts drop by one. One statement.
+ */
+export async function releaseLimits(messageIds: string[]): Promise<void> {
+  if (messageIds.length === 0) return;
+  await query(sql`
+    WITH released AS (
+      DELETE FROM send_claims WHERE message_id = ANY(${messageIds}::text[]) RETURNING school, parent, day
+    ), schools AS (
+      UPDATE school_daily_sends d SET sends = d.sends - r.n
+      FROM (SELECT school, day, count(*)::int AS n FROM released GROUP BY school, day) r
+      WHERE d.school = r.school AND d.day = r.day
+      RETURNING 1
+    )
+    UPDATE parent_daily_sends d SET sends = d.sends - r.n
+    FROM (SELECT parent, day, count(*)::int AS n FROM released GROUP BY parent, day) r
+    WHERE d.parent = r.parent AND d.day = r.day`);
+}
+
+/** At most this many emails a day (confirmation and follow-up links) go to one address. */
+export const RECIPIENT_DAILY_EMAILS = 3;
+
+/**
+ * Takes one of the day's emails to `address` (a confirmation or follow-up link); false when the
+ * address has had its emails for today, and then nothing is counted.
+ */
+export async function takeEmailAllowance(address: string, now = new Date()): Promise<boolean> {
+  try {
+    await query(sql`
+      INSERT INTO recipient_daily_emails AS r (recipient, day, emails, cap) VALUES (${hash(address)}, ${day(now)}, 1, ${RECIPIENT_DAILY_EMAILS})
+      ON CONFLICT (recipient, day) DO UPDATE SET emails = r.emails + 1, cap = EXCLUDED.cap`);
+    return true;
+  } catch (error) {
+    if (isCheckViolation(error, 'recipient_daily_emails_within_cap')) return false;
+    throw error;
+  }
+}
+
 /** Removes the day counts older than `before` (the pairs stay until their message is purged). */
 export async function purgeOldSlots(before: Date): Promise<number> {
   const schools = await query(sql`DELETE FROM school_daily_sends WHERE day < ${day(before)} RETURNING 1`);
   const parents = await query(sql`DELETE FROM parent_daily_sends WHERE day < ${day(before)} RETURNING 1`);
-  return schools.length + parents.length;
+  const recipients = await query(sql`DELETE FROM recipient_daily_emails WHERE day < ${day(before)} RETURNING 1`);
+  return schools.length + parents.length + recipients.length;
 }

@@ -151,7 +151,8 @@ describe('the follow-up', () => {
     expect(a.body.id).toBe(b.body.id);
     expect([a.status, b.status].sort()).toEqual([200, 201]);
     expect((await computeImpact()).parentsWrote.display).toBe('fewer than 5');
-    expect((await query(sql`SELECT message_id FROM impact_sends`))).toHaveLength(1);
+    // Said, not yet confirmed: counted only once the parent answers from their follow-up link.
+    expect(await query(sql`SELECT message_id FROM impact_sends`)).toHaveLength(0);
   });
 
   test.each([
@@ -266,6 +267,18 @@ describe('the answer page', () => {
     await schoolFollowUp();
     expect(await readAnswer(message.id)).toMatchObject({ contact: 'delivered' });
     expect(fake.findContact(message.parentEmail)!.properties.school_answer).toBe('replied');
+  });
+});
+
+describe('impact counts only what parents confirmed', () => {
+  test('six scripted "I have sent it myself" requests move no figure; answering from the follow-up link counts one', async () => {
+    const before = await computeImpact();
+    const messages = [];
+    for (let n = 0; n < 6; n++) messages.push(await sentEmail({ school_contact_email: `head@padded${n}.edu`, email: `script${n}@example.org` }));
+    expect(await computeImpact()).toMatchObject({ schoolsReached: before.schoolsReached, parentsWrote: before.parentsWrote });
+    expect(await query(sql`SELECT message_id FROM impact_sends`)).toHaveLength(0);
+    await answer(linkToken(messages[0]!), 'no_answer');
+    expect(await query(sql`SELECT message_id, channel FROM impact_sends`)).toEqual([{ message_id: messages[0]!.id, channel: 'self' }]);
   });
 });
 

@@ -403,13 +403,16 @@ describe('the confirmation page with the database down', () => {
 });
 
 describe('POST /api/send-email when the database fails part-way', () => {
-  // The request's statements: the draft read, the limits checked (reads), then the writes: the
-  // message stored, the draft taking it (a write over the version read), then after HubSpot has
-  // the confirmation link, the link recorded on the message. The database fails from `writes` on.
+  // The request's statements: the draft read, then the writes: the message stored, the draft
+  // taking it (a write over the version read), the limits claimed, one of the day's emails to the
+  // parent taken, then after HubSpot has the confirmation link, the link recorded on the message.
+  // The database fails from `writes` on.
   const cases: Array<[string, number]> = [
     ['before anything is written', 0],
     ['after the message is stored, before the draft takes it', 1],
-    ['after the draft takes it, before the link is recorded', 2],
+    ['after the draft takes it, before the limits are claimed', 2],
+    ['after the limits are claimed, before the email allowance', 3],
+    ['after the email allowance, before the link is recorded', 4],
   ];
   describe.each(FAULT_KINDS)('(%s)', (how) => {
     test.each(cases)(
