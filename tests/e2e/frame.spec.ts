@@ -249,13 +249,36 @@ test.describe('floating button', () => {
     await expect(page.locator('[data-floating-link]')).toHaveCount(0);
   });
 
-  test('on /lead-the-change it scrolls to the form instead of navigating', async ({ page }) => {
+  test('on /lead-the-change it scrolls to the form instead of navigating, then keeps out of its way', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/lead-the-change');
-    const target = await page.locator('#email-form').count();
-    test.skip(target === 0, 'the email form arrives with the advocacy issue');
     await page.evaluate(() => window.scrollTo(0, 400));
-    await page.locator('[data-floating-link]').click();
-    await expect(page.locator('#email-form')).toBeInViewport();
+    const form = page.locator('#email-form');
+    expect(await form.evaluate((element) => element.getBoundingClientRect().top)).toBeGreaterThan(844);
+    const cta = page.locator('[data-floating-link]');
+    await cta.click();
+    await expect(form).toBeInViewport();
+    // On a phone it would cover the fields it points to.
+    await expect(cta).toBeHidden();
+    await page.evaluate(() => window.scrollTo(0, 400));
+    await expect(cta).toBeVisible();
+  });
+
+  test('hides while a form field has focus, and comes back after', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/why-this-matters');
+    await page.evaluate(() => {
+      document.body.style.minHeight = '4000px';
+      window.scrollTo(0, 600);
+    });
+    const cta = page.locator('[data-floating-link]');
+    await expect(cta).toBeVisible();
+    const field = page.locator('footer input[type="email"]').first();
+    await field.focus();
+    await expect(cta).toBeHidden();
+    await field.evaluate((element) => (element as HTMLInputElement).blur());
+    await page.evaluate(() => window.scrollTo(0, 600));
+    await expect(cta).toBeVisible();
   });
 });
 
