@@ -1,5 +1,6 @@
 import type { Config, Context } from '@netlify/functions';
 import { emailFormPurposes, type FormPurpose } from '../../src/config/forms';
+import { emailFieldProblems, normaliseEmailFields } from '../../src/lib/email/fields';
 import { NOTE_FIELD, normaliseNote, noteLabel, noteProblem } from '../../src/lib/email/note';
 import type { FormDefinition } from '../../src/lib/forms/definition';
 import { fieldErrors, submissionSchema } from '../../src/lib/forms/schema';
@@ -10,6 +11,7 @@ import { serverEnv } from '../../src/server/env';
 import { formDefinition, type StoredDefinition } from '../../src/server/form-definitions';
 import { invalidPage, problemPage, safePagePath } from '../../src/server/form-pages';
 import { deliverSubmission, formsHubSpot, newSubmission, storeSubmission, type StoredSubmission } from '../../src/server/form-submissions';
+import { judgeSubmission } from '../../src/server/bot-check';
 import { clientIp, HttpError, json, jsonError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { takeFormSubmission } from '../../src/server/rate-limit';
 
@@ -58,7 +60,7 @@ function postedByBrowser(req: Request): boolean {
 
 async function handleSubmission(req: Request, context: Context | undefined, browser: boolean, page: { current?: string }): Promise<Answer> {
   if (req.method !== 'POST') throw new HttpError(405, 'method_not_allowed', 'Send a form with POST.');
-  const formId = decodeURIComponent(new URL(req.url).pathname.match(/^\/api\/forms\/([^/]+)\/?$/)?.[1] ?? '');
+  const formId = formIdOf(req.url);
   const definition = /^[\w-]{1,100}$/.test(formId) ? await formDefinition(formId) : undefined;
   if (!definition) throw new HttpError(404, 'unknown_form', 'This site has no form with this id.');
   if (definition.render !== 'native') throw new HttpError(409, 'form_embedded', 'This form is shown with HubSpot’s embed and is sent to HubSpot directly.');
@@ -68,10 +70,16 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
   const email = (emailFormPurposes as readonly string[]).includes(definition.purpose);
 
   // Bots: the field people never see was filled, or the form came back faster than a person fills
-  // it. They are answered as if all went well, and nothing is kept.
-  const started = Number(first(raw[metaFields.started]));
-  const tooFast = serverEnv.formsMinFillMs > 0 && Number.isFinite(started) && started > 0 && Date.now() - started < serverEnv.formsMinFillMs;
-  if (first(raw[metaFields.honeypot]) || tooFast) return accepted(definition, page.current, browser, undefined);
+  // it, on the page's own clock (never the device's date, which may be wrong by minutes).
+  const judgement = judgeSubmission({
+    honeypot: raw[metaFields.honeypot],
+    elapsed: raw[metaFields.elapsed],
+    postedWithoutScript: browser,
+    minFillMs: serverEnv.formsMinFillMs,
+  });
+  // SUSPECT SUBMISSIONS: answered as if all went well, and (for now) nothing is kept. This one call
+  // is where a suspect submission is to be stored as "held" instead (issue 21, part 6).
+  if (judgement.verdict === 'suspect') return accepted(definition, page.current, browser, undefined);
 
   const limit = await takeFormSubmission(clientIp(req, context), serverEnv.formsRateLimit);
   if (!limit.allowed) {
@@ -81,10 +89,13 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
 
   const parsed = submissionSchema(definition, email ? [NOTE_FIELD] : []).safeParse(raw);
   const errors = parsed.success ? {} : fieldErrors(parsed.error);
-  const note = email ? normaliseNote(first(raw[NOTE_FIELD]) ?? '') : '';
+  // The email forms: every value the email interpolates is a name (src/lib/email/fields.ts), and
+  // the note is plain text. The form's own problem with a field comes first.
+  if (email) for (const [name, problem] of Object.entries(emailFieldProblems(raw))) errors[name] ??= problem;
+  const note = email ? normaliseNote(textOf(raw[NOTE_FIELD])) : '';
   const noteIssue = email ? noteProblem(note) : undefined;
-  if (noteIssue) errors[NOTE_FIELD] = noteIssue;
-  if (!parsed.success || noteIssue) {
+  if (noteIssue) errors[NOTE_FIELD] ??= noteIssue;
+  if (!parsed.success || Object.keys(errors).length) {
     const message = summaryOf(definition, errors, email ? { [NOTE_FIELD]: noteLabel } : {});
     if (browser) return { kind: 'page', response: await invalidPage({ definition, purpose: definition.purpose, page: page.current, values: raw, errors, note: email }) };
     return { kind: 'json', status: 400, body: { error: { code: 'invalid_submission', message, fields: errors } } };
@@ -93,7 +104,7 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
   const record = newSubmission({
     purpose: definition.purpose,
     definition,
-    values: parsed.data.values,
+    values: email ? normaliseEmailFields(parsed.data.values) : parsed.data.values,
     consent: parsed.data.consent,
     context: contextOf(req, page.current),
   });
@@ -113,6 +124,19 @@ const tooManyMessage = (seconds: number) =>
   `You have sent a lot of forms from this connection. Please wait about ${Math.ceil(seconds / 60)} minute${seconds > 60 ? 's' : ''} and send it again; your answers are still in the form.`;
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/** A posted value as text: JSON may send a number, a list or an object where text belongs. */
+const textOf = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : Array.isArray(value) ? textOf(value[0]) : '');
+
+/** The form id in the path, or '' when the path does not name one (or is not valid percent-encoding). */
+function formIdOf(url: string): string {
+  const encoded = new URL(url).pathname.match(/^\/api\/forms\/([^/]+)\/?$/)?.[1] ?? '';
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return '';
+  }
+}
 
 function contextOf(req: Request, page: string | undefined): StoredSubmission['context'] {
   const path = page ?? '/';
