@@ -12,6 +12,7 @@ import { formDefinition, type StoredDefinition } from '../../src/server/form-def
 import { invalidPage, problemPage, safePagePath } from '../../src/server/form-pages';
 import { deliverSubmission, formsHubSpot, newSubmission, storeSubmission, type StoredSubmission } from '../../src/server/form-submissions';
 import { judgeSubmission } from '../../src/server/bot-check';
+import { clientAddressKey } from '../../src/server/identity';
 import { clientIp, HttpError, json, jsonError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { takeFormSubmission } from '../../src/server/rate-limit';
 
@@ -81,7 +82,7 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
   // is where a suspect submission is to be stored as "held" instead (issue 21, part 6).
   if (judgement.verdict === 'suspect') return accepted(definition, page.current, browser, undefined);
 
-  const limit = await takeFormSubmission(clientIp(req, context), serverEnv.formsRateLimit);
+  const limit = await takeFormSubmission(clientAddressKey(clientIp(req, context)), serverEnv.formsRateLimit);
   if (!limit.allowed) {
     if (browser) return { kind: 'page', response: await problemPage(429, 'Please wait a moment', tooManyMessage(limit.retryAfterSeconds), page.current) };
     return { kind: 'json', status: 429, body: { error: { code: 'rate_limited', message: tooManyMessage(limit.retryAfterSeconds) } }, headers: { 'Retry-After': String(limit.retryAfterSeconds) } };

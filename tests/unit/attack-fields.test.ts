@@ -133,12 +133,12 @@ describe('POST /api/forms/{formId}: a 400 naming the field, never a 500', () => 
     _elapsed: '45000',
     ...overrides,
   });
-  async function post(body: unknown, init: { path?: string; type?: string; accept?: string } = {}) {
+  async function post(body: unknown, init: { path?: string; type?: string; accept?: string; ip?: string } = {}) {
     const type = init.type ?? 'application/json';
     const payload = type === 'application/json' ? JSON.stringify(body) : new URLSearchParams(body as Record<string, string>).toString();
     const response = await forms(
       new Request(`http://localhost${init.path ?? `/api/forms/${formId('emailGenerator')}`}`, { method: 'POST', headers: { 'content-type': type, accept: init.accept ?? 'application/json' }, body: payload }),
-      { ip: `203.0.113.${(seq % 250) + 1}` } as never,
+      { ip: init.ip ?? `203.0.113.${(seq % 250) + 1}` } as never,
     );
     const text = await response.text();
     return { status: response.status, text, body: /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined };
@@ -243,5 +243,17 @@ describe('POST /api/forms/{formId}: a 400 naming the field, never a 500', () => 
     expect(answer.body.draft).toBeUndefined();
     expect(await storedCount()).toBe(before);
     expect(fake.formSubmissions).toHaveLength(0);
+  });
+
+  test('one IPv6 /64 is one client for the per-address limit: new addresses in it are not new people', async () => {
+    process.env.FORMS_RATE_LIMIT = '2';
+    try {
+      const statuses = [];
+      for (const ip of ['2001:db8:77:1::1', '2001:db8:77:1::2', '2001:db8:77:1:ffff::3']) statuses.push((await post(emailForm(), { ip })).status);
+      expect(statuses).toEqual([201, 201, 429]);
+      expect((await post(emailForm(), { ip: '2001:db8:77:2::1' })).status).toBe(201);
+    } finally {
+      delete process.env.FORMS_RATE_LIMIT;
+    }
   });
 });
