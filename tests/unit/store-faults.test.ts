@@ -294,19 +294,30 @@ describe('with the store down entirely, every function that uses it answers 503 
 
   const storeless: Array<[string, () => Promise<Answer>]> = [
     ['POST /api/subscribe', () => call(subscribe as Handler, '/api/subscribe', { method: 'POST', body: { email: 'reader@example.org' } })],
-    ['POST /api/hubspot/search-contact', () => call(hubspotSearchContact as Handler, '/api/hubspot/search-contact', { method: 'POST', body: { email: 'ana@example.org' } })],
+    // Issue 21: search-contact now reads the webhook log (it answers only for a logged booking),
+    // and update-contact refuses the send choice, so neither is store-free with a 200 any more.
     [
-      'POST /api/hubspot/update-contact',
+      'POST /api/hubspot/update-contact refusing the send choice',
       () => {
         const { id } = hubspot.addContact('ana@example.org');
         return call(hubspotUpdateContact as Handler, '/api/hubspot/update-contact', { method: 'POST', body: { contactId: id, updates: [{ field: SEND_CHOICE, value: 'I will send it myself' }] } });
       },
     ],
   ];
-  test.each(storeless)('%s never uses the store, so it keeps working', async (_name, send) => {
+  test('POST /api/hubspot/search-contact needs the webhook log: 503 while it is down, HubSpot untouched', async () => {
+    process.env.BOOKING_LOOKUP_WAIT_MS = '1';
+    blobs.fail({ how: 'http-503' });
+    const answer = await call(hubspotSearchContact as Handler, '/api/hubspot/search-contact', { method: 'POST', body: { email: 'ana@example.org', inviteeUuid: 'INVITEE-0001' } });
+    blobs.heal();
+    delete process.env.BOOKING_LOOKUP_WAIT_MS;
+    expectStoreUnavailable(answer);
+    expect(hubspot.calls).toEqual([]);
+  });
+
+  test.each(storeless)('%s never uses the store, so it keeps working', async (name, send) => {
     blobs.fail({ how: 'drop' });
     const answer = await send();
-    expect(answer.status).toBe(200);
+    expect(answer.status).toBe(name.includes('refusing') ? 403 : 200);
     expect(blobs.requests).toEqual([]);
   });
 });
