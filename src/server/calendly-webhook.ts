@@ -229,11 +229,11 @@ export async function findBookingDelivery(input: { email: string; inviteeUuid: s
   const email = input.email.trim().toLowerCase();
   const suffix = `/invitees/${input.inviteeUuid}`;
   const { blobs } = await withStore(() => logs().list({ prefix: 'log/' }));
+  // Log ids are record keys: an inverted time first (see recordKey), so they sort newest first.
   const ids = blobs
     .map((blob) => blob.key.slice('log/'.length))
-    .filter((id) => logIdPattern.test(id) && Number(id.slice(0, 13)) >= since)
-    .sort()
-    .reverse();
+    .filter((id) => logIdPattern.test(id) && 9_999_999_999_999 - Number(id.slice(0, 13)) >= since)
+    .sort();
   for (const id of ids) {
     const log = await getLog(id);
     const invitee = log?.payload.payload;
