@@ -16,7 +16,7 @@ import { readSubmission } from '../../src/server/form-submissions';
 import { store } from '../../src/server/store';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { startLocalBlobs, type LocalBlobs } from './helpers/blobs';
-import { useFormDefinitions } from './helpers/forms';
+import { emailFormValues, useFormDefinitions } from './helpers/forms';
 import { regionText, useSiteShell } from './helpers/site';
 
 const smuggled = {
@@ -120,19 +120,7 @@ describe('POST /api/forms/{formId}: a 400 naming the field, never a 500', () => 
   let definitions: Awaited<ReturnType<typeof useFormDefinitions>>;
   let seq = 0;
   const formId = (purpose: FormPurpose) => formConfig[purpose].formId;
-  const emailForm = (overrides: Record<string, unknown> = {}) => ({
-    full_name: 'Ana Lopez',
-    email: `ana${++seq}@example.org`,
-    child_full_name: 'Leo Lopez',
-    child_grade: '5th grade',
-    school_name: 'Oakwood Academy',
-    school_contact_name: 'Dr. Patel',
-    school_contact_email: 'head@oakwood.edu',
-    choose_how_to_send_your_email: 'I will send it myself',
-    _page: '/lead-the-change',
-    _elapsed: '45000',
-    ...overrides,
-  });
+  const emailForm = (overrides: Record<string, unknown> = {}) => emailFormValues({ _page: '/lead-the-change', _elapsed: '45000', ...overrides });
   async function post(body: unknown, init: { path?: string; type?: string; accept?: string; ip?: string } = {}) {
     const type = init.type ?? 'application/json';
     const payload = type === 'application/json' ? JSON.stringify(body) : new URLSearchParams(body as Record<string, string>).toString();

@@ -18,7 +18,7 @@ import { messages } from '../../src/lib/forms/values';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';
 import { startLocalBlobs, type LocalBlobs } from './helpers/blobs';
-import { useFormDefinitions } from './helpers/forms';
+import { emailFormValues, useFormDefinitions } from './helpers/forms';
 import { regionText, useSiteShell } from './helpers/site';
 
 let fake: HubSpotFake;
@@ -47,18 +47,7 @@ async function post(purpose: FormPurpose | string, body: unknown, init: { type?:
 }
 
 const newsletter = (overrides: Record<string, string> = {}) => ({ email: `reader${++seq}@example.org`, _consent_1001: 'true', _page: '/faqs', ...overrides });
-const emailForm = (overrides: Record<string, string> = {}) => ({
-  full_name: 'Ana Lopez',
-  email: `ana${++seq}@example.org`,
-  child_full_name: 'Leo Lopez',
-  child_grade: '5th grade',
-  school_name: 'Oakwood Academy',
-  school_contact_name: 'Dr. Patel',
-  school_contact_email: 'head@oakwood.edu',
-  choose_how_to_send_your_email: 'I will send it myself',
-  _page: '/lead-the-change',
-  ...overrides,
-});
+const emailForm = (overrides: Record<string, string> = {}) => emailFormValues({ _page: '/lead-the-change', ...overrides });
 
 /** Every stored record but the per-address counters. */
 async function storedKeys(): Promise<string[]> {
