@@ -1,7 +1,7 @@
 import type { Config, Context } from '@netlify/functions';
 import { emailFormPurposes, type FormPurpose } from '../../src/config/forms';
-import { emailFieldProblems, normaliseEmailFields } from '../../src/lib/email/fields';
-import { NOTE_FIELD, normaliseNote, noteLabel, noteProblem } from '../../src/lib/email/note';
+import { emailFormProblems, normaliseEmailFields, textOf } from '../../src/lib/email/fields';
+import { NOTE_FIELD, normaliseNote, noteLabel } from '../../src/lib/email/note';
 import type { FormDefinition } from '../../src/lib/forms/definition';
 import { fieldErrors, submissionSchema } from '../../src/lib/forms/schema';
 import { metaFields, summaryOf, type RawValues } from '../../src/lib/forms/values';
@@ -90,18 +90,16 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
 
   const parsed = submissionSchema(definition, email ? [NOTE_FIELD] : []).safeParse(raw);
   const errors = parsed.success ? {} : fieldErrors(parsed.error);
-  // The email forms: every value the email interpolates is a name (src/lib/email/fields.ts), and
-  // the note is plain text. The form's own problem with a field comes first.
-  if (email) for (const [name, problem] of Object.entries(emailFieldProblems(raw))) errors[name] ??= problem;
-  const note = email ? normaliseNote(textOf(raw[NOTE_FIELD])) : '';
-  const noteIssue = email ? noteProblem(note) : undefined;
-  if (noteIssue) errors[NOTE_FIELD] ??= noteIssue;
+  // The email forms: every value the email interpolates is a name and the note is plain text
+  // (src/lib/email/fields.ts). The form's own problem with a field comes first.
+  if (email) for (const [name, problem] of Object.entries(emailFormProblems(raw))) errors[name] ??= problem;
   if (!parsed.success || Object.keys(errors).length) {
     const message = summaryOf(definition, errors, email ? { [NOTE_FIELD]: noteLabel } : {});
     if (browser) return { kind: 'page', response: await invalidPage({ definition, purpose: definition.purpose, page: page.current, values: raw, errors, note: email }) };
     return { kind: 'json', status: 400, body: { error: { code: 'invalid_submission', message, fields: errors } } };
   }
 
+  const note = email ? normaliseNote(textOf(raw[NOTE_FIELD]) ?? '') : '';
   const record = newSubmission({
     purpose: definition.purpose,
     definition,
@@ -125,9 +123,6 @@ const tooManyMessage = (seconds: number) =>
   `You have sent a lot of forms from this connection. Please wait about ${Math.ceil(seconds / 60)} minute${seconds > 60 ? 's' : ''} and send it again; your answers are still in the form.`;
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-
-/** A posted value as text: JSON may send a number, a list or an object where text belongs. */
-const textOf = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : Array.isArray(value) ? textOf(value[0]) : '');
 
 /** The form id in the path, or '' when the path does not name one (or is not valid percent-encoding). */
 function formIdOf(url: string): string {

@@ -83,12 +83,17 @@ describe('the note, read after NFKC', () => {
   });
 
   test('60,000 spaces are cleaned up in linear time (under 50 ms)', () => {
+    // Warm, and the best of three runs: a busy machine's pause is not the code's cost (the
+    // quadratic clean-up took 1.5 s on every run).
+    noteProblem('warm up  \n');
     for (const note of [' '.repeat(60_000), `${' '.repeat(60_000)}x`, `${' \t'.repeat(30_000)}\nx`]) {
-      const started = performance.now();
-      const text = normaliseNote(note);
-      noteProblem(note);
-      expect(performance.now() - started).toBeLessThan(50);
-      expect(text.length).toBeLessThanOrEqual(1);
+      const runs = Array.from({ length: 3 }, () => {
+        const started = performance.now();
+        expect(normaliseNote(note).length).toBeLessThanOrEqual(1);
+        noteProblem(note);
+        return performance.now() - started;
+      });
+      expect(Math.min(...runs)).toBeLessThan(50);
     }
   });
 });

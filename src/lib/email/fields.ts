@@ -11,6 +11,7 @@
 import { emailFormFields } from '../../config/forms';
 import { forbiddenContent, type TextProblem } from './detect';
 import { GRADE_MAX, gradeProblem } from './grade';
+import { NOTE_FIELD, noteProblem } from './note';
 
 /** The longest name (parent, child, school contact) the email takes. */
 export const NAME_MAX = 100;
@@ -69,7 +70,9 @@ export function emailFieldMax(name: string): number | undefined {
   return lineFields.find((field) => field.name === name)?.max;
 }
 
-const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined);
+/** A posted value as text (JSON may send a number, or a list where one value belongs). */
+export const textOf = (value: unknown): string | undefined =>
+  typeof value === 'string' || typeof value === 'number' ? String(value) : Array.isArray(value) ? textOf(value[0]) : undefined;
 
 /**
  * The problem of each single-line field of an email form (by HubSpot field name). Values that are
@@ -83,6 +86,17 @@ export function emailFieldProblems(values: Record<string, unknown>): Record<stri
     const problem = lineProblem(value, max) ?? (key === 'childGrade' ? gradeProblem(normaliseLine(value)) : undefined);
     if (problem) errors[name] = problem;
   }
+  return errors;
+}
+
+/**
+ * Every problem of the email forms' own rules, by field name: the names (`emailFieldProblems`) and
+ * the personal note (`noteProblem`). The forms function and the enhanced form both ask this.
+ */
+export function emailFormProblems(values: Record<string, unknown>): Record<string, string> {
+  const errors = emailFieldProblems(values);
+  const note = noteProblem(textOf(values[NOTE_FIELD]) ?? '');
+  if (note) errors[NOTE_FIELD] = note;
   return errors;
 }
 

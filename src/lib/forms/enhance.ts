@@ -8,8 +8,8 @@
  * the server's answer; a page that takes over (the email dialog) calls `preventDefault()`.
  */
 import type { FormDefinition, FormField } from './definition';
-import { emailFieldProblems } from '../email/fields';
-import { NOTE_FIELD, noteProblem } from '../email/note';
+import { emailFormProblems } from '../email/fields';
+import { NOTE_FIELD } from '../email/note';
 import { checkSubmission, conditionHolds, messages, metaFields, type RawValues } from './values';
 
 /** The server's answer to an accepted submission (netlify/functions/forms.mts). */
@@ -200,10 +200,8 @@ export class NativeFormElement extends HTMLElement {
     // The email forms carry the personal note, which the site keeps (never a HubSpot field).
     const hasNote = this.dataset.note !== undefined;
     const { errors } = checkSubmission(this.definition, values, hasNote ? [NOTE_FIELD] : []);
-    // The email forms' names: the same model as the server's (src/lib/email/fields.ts).
-    if (hasNote) for (const [name, problem] of Object.entries(emailFieldProblems(values))) errors[name] ??= problem;
-    const noteIssue = hasNote ? noteProblem(String(values[NOTE_FIELD] ?? '')) : undefined;
-    if (noteIssue) errors[NOTE_FIELD] ??= noteIssue;
+    // The email forms' names and note: the same rules as the server's (src/lib/email/fields.ts).
+    if (hasNote) for (const [name, problem] of Object.entries(emailFormProblems(values))) errors[name] ??= problem;
     if (Object.keys(errors).length) return this.showErrors(errors);
     this.showErrors({});
     this.setBusy(true);
