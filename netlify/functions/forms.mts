@@ -1,6 +1,7 @@
 import type { Config, Context } from '@netlify/functions';
 import { emailFormPurposes, type FormPurpose } from '../../src/config/forms';
-import { NOTE_FIELD, normaliseNote, noteLabel, noteProblem } from '../../src/lib/email/note';
+import { emailFormProblems, normaliseEmailFields, textOf } from '../../src/lib/email/fields';
+import { NOTE_FIELD, normaliseNote, noteLabel } from '../../src/lib/email/note';
 import type { FormDefinition } from '../../src/lib/forms/definition';
 import { fieldErrors, submissionSchema } from '../../src/lib/forms/schema';
 import { metaFields, summaryOf, type RawValues } from '../../src/lib/forms/values';
@@ -9,7 +10,9 @@ import { createDraft, draftAnswer } from '../../src/server/email-drafts';
 import { serverEnv } from '../../src/server/env';
 import { formDefinition, type StoredDefinition } from '../../src/server/form-definitions';
 import { invalidPage, problemPage, safePagePath } from '../../src/server/form-pages';
-import { deliverSubmission, formsHubSpot, newSubmission, storeSubmission, type StoredSubmission } from '../../src/server/form-submissions';
+import { deliverSubmission, formsHubSpot, heldSubmission, newSubmission, storeSubmission, type StoredSubmission } from '../../src/server/form-submissions';
+import { judgeSubmission } from '../../src/server/bot-check';
+import { clientAddressKey } from '../../src/server/identity';
 import { clientIp, HttpError, json, jsonError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { takeFormSubmission } from '../../src/server/rate-limit';
 
@@ -58,7 +61,7 @@ function postedByBrowser(req: Request): boolean {
 
 async function handleSubmission(req: Request, context: Context | undefined, browser: boolean, page: { current?: string }): Promise<Answer> {
   if (req.method !== 'POST') throw new HttpError(405, 'method_not_allowed', 'Send a form with POST.');
-  const formId = decodeURIComponent(new URL(req.url).pathname.match(/^\/api\/forms\/([^/]+)\/?$/)?.[1] ?? '');
+  const formId = formIdOf(req.url);
   const definition = /^[\w-]{1,100}$/.test(formId) ? await formDefinition(formId) : undefined;
   if (!definition) throw new HttpError(404, 'unknown_form', 'This site has no form with this id.');
   if (definition.render !== 'native') throw new HttpError(409, 'form_embedded', 'This form is shown with HubSpot’s embed and is sent to HubSpot directly.');
@@ -68,12 +71,14 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
   const email = (emailFormPurposes as readonly string[]).includes(definition.purpose);
 
   // Bots: the field people never see was filled, or the form came back faster than a person fills
-  // it. They are answered as if all went well, and nothing is kept.
-  const started = Number(first(raw[metaFields.started]));
-  const tooFast = serverEnv.formsMinFillMs > 0 && Number.isFinite(started) && started > 0 && Date.now() - started < serverEnv.formsMinFillMs;
-  if (first(raw[metaFields.honeypot]) || tooFast) return accepted(definition, page.current, browser, undefined);
-
-  const limit = await takeFormSubmission(clientIp(req, context), serverEnv.formsRateLimit);
+  // it, on the page's own clock (never the device's date, which may be wrong by minutes).
+  const judgement = judgeSubmission({
+    honeypot: raw[metaFields.honeypot],
+    elapsed: raw[metaFields.elapsed],
+    postedWithoutScript: browser,
+    minFillMs: serverEnv.formsMinFillMs,
+  });
+  const limit = await takeFormSubmission(clientAddressKey(clientIp(req, context)), serverEnv.formsRateLimit);
   if (!limit.allowed) {
     if (browser) return { kind: 'page', response: await problemPage(429, 'Please wait a moment', tooManyMessage(limit.retryAfterSeconds), page.current) };
     return { kind: 'json', status: 429, body: { error: { code: 'rate_limited', message: tooManyMessage(limit.retryAfterSeconds) } }, headers: { 'Retry-After': String(limit.retryAfterSeconds) } };
@@ -81,25 +86,33 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
 
   const parsed = submissionSchema(definition, email ? [NOTE_FIELD] : []).safeParse(raw);
   const errors = parsed.success ? {} : fieldErrors(parsed.error);
-  const note = email ? normaliseNote(first(raw[NOTE_FIELD]) ?? '') : '';
-  const noteIssue = email ? noteProblem(note) : undefined;
-  if (noteIssue) errors[NOTE_FIELD] = noteIssue;
-  if (!parsed.success || noteIssue) {
+  // The email forms: every value the email interpolates is a name and the note is plain text
+  // (src/lib/email/fields.ts). The form's own problem with a field comes first.
+  if (email) for (const [name, problem] of Object.entries(emailFormProblems(raw))) errors[name] ??= problem;
+  if (!parsed.success || Object.keys(errors).length) {
     const message = summaryOf(definition, errors, email ? { [NOTE_FIELD]: noteLabel } : {});
     if (browser) return { kind: 'page', response: await invalidPage({ definition, purpose: definition.purpose, page: page.current, values: raw, errors, note: email }) };
     return { kind: 'json', status: 400, body: { error: { code: 'invalid_submission', message, fields: errors } } };
   }
 
+  const note = email ? normaliseNote(textOf(raw[NOTE_FIELD]) ?? '') : '';
   const record = newSubmission({
     purpose: definition.purpose,
     definition,
-    values: parsed.data.values,
+    values: email ? normaliseEmailFields(parsed.data.values) : parsed.data.values,
     consent: parsed.data.consent,
     context: contextOf(req, page.current),
   });
   // The email first: a draft without its submission is harmless (it is purged), a submission whose
   // email could not be made would leave the parent without it.
   const draft = email ? await createDraft({ id: record.id, purpose: definition.purpose, values: record.values, note }) : undefined;
+  // A submission that looks automated (the honeypot, far too fast) is answered like any other and
+  // kept as "held": not sent to HubSpot until a person releases it on the admin page, so nothing a
+  // misjudged parent typed is lost.
+  if (judgement.verdict === 'suspect') {
+    await storeSubmission(heldSubmission(record, judgement.reason));
+    return accepted(definition, page.current, browser, { record, draft });
+  }
   const stored = await storeSubmission(record);
   const delivered = await deliverSubmission(await formsHubSpot(), stored).catch((error: unknown) => {
     // Stored: the scheduled run delivers it. The visitor's answer does not wait on this failure.
@@ -113,6 +126,16 @@ const tooManyMessage = (seconds: number) =>
   `You have sent a lot of forms from this connection. Please wait about ${Math.ceil(seconds / 60)} minute${seconds > 60 ? 's' : ''} and send it again; your answers are still in the form.`;
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/** The form id in the path, or '' when the path does not name one (or is not valid percent-encoding). */
+function formIdOf(url: string): string {
+  const encoded = new URL(url).pathname.match(/^\/api\/forms\/([^/]+)\/?$/)?.[1] ?? '';
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return '';
+  }
+}
 
 function contextOf(req: Request, page: string | undefined): StoredSubmission['context'] {
   const path = page ?? '/';

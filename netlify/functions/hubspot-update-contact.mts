@@ -1,17 +1,25 @@
 import type { Config } from '@netlify/functions';
 import { updateContactSchema } from '../../src/lib/schemas';
-import { allowedUpdate } from '../../src/server/contact-updates';
+import { allowedUpdate, startsASend } from '../../src/server/contact-updates';
 import { allowMethods, handle, HttpError, json, readJson } from '../../src/server/http';
 import { hubspotClient, statusOf, updateContact } from '../../src/server/hubspot';
 
 /**
- * POST /api/hubspot/update-contact {contactId, updates:[{field, value}]}: only the send choice,
- * with one of its known values. Never an open door to arbitrary CRM writes.
+ * POST /api/hubspot/update-contact {contactId, updates:[{field, value}]}: only the fields of the
+ * allow-list (none today), never an open door to CRM writes. The send choice is refused with 403:
+ * it starts the school email's send, which only the parent's confirmation from their inbox may do.
  */
 export default handle(async (req) => {
   const refused = allowMethods(req, ['POST']);
   if (refused) return refused;
   const { contactId, updates } = await readJson(req, updateContactSchema);
+  if (updates.some((update) => startsASend(update.field))) {
+    throw new HttpError(
+      403,
+      'send_choice_not_allowed',
+      'The send choice cannot be set here: a school email is sent only after the parent confirms it from the link in their inbox.',
+    );
+  }
   const properties: Record<string, string> = {};
   for (const update of updates) {
     const allowed = allowedUpdate(update.field, update.value);

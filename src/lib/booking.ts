@@ -10,8 +10,11 @@ export interface Booking {
   end?: Date;
   meetingType: string;
   host: string;
+  /** A link from the query string, kept only when its host is a known meeting provider's. */
   meetingUrl?: string;
   eventId: string;
+  /** Calendly's id of this booking's invitee (`invitee_uuid`), which the meeting-link lookup needs. */
+  inviteeUuid: string;
 }
 
 const MAX_TEXT = 200;
@@ -41,6 +44,39 @@ export function safeHttpUrl(value: string | null | undefined): string | undefine
   }
 }
 
+/**
+ * The hosts of the video-meeting providers whose links /thank-you shows from its query string
+ * (anyone can write a query string: a link elsewhere could make our page point at any site).
+ * A host matches itself and its subdomains.
+ */
+export const MEETING_PROVIDER_HOSTS = [
+  'zoom.us',
+  'zoomgov.com',
+  'meet.google.com',
+  'teams.microsoft.com',
+  'teams.live.com',
+  'webex.com',
+  'calendly.com',
+  'whereby.com',
+  'meet.goto.com',
+  'gotomeeting.com',
+  'join.skype.com',
+  'meet.jit.si',
+] as const;
+
+/** The link when it is https on a known meeting provider's host, else undefined. */
+export function meetingProviderUrl(value: string | null | undefined): string | undefined {
+  const link = safeHttpUrl(value);
+  if (!link) return undefined;
+  const url = new URL(link);
+  if (url.protocol !== 'https:' || url.username || url.password || url.port) return undefined;
+  const host = url.hostname.toLowerCase();
+  return MEETING_PROVIDER_HOSTS.some((known) => host === known || host.endsWith(`.${known}`)) ? link : undefined;
+}
+
+/** A Calendly uuid as its redirect carries it (letters, digits and dashes). */
+const UUID = /^[A-Za-z0-9-]{8,64}$/;
+
 export function isPlausibleEmail(value: string): boolean {
   return value.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 }
@@ -58,8 +94,9 @@ export function readBooking(search: string): Booking {
     end: date(text(params, 'event_end_time')),
     meetingType: text(params, 'event_type_name'),
     host: text(params, 'assigned_to'),
-    meetingUrl: safeHttpUrl(params.get('meeting_url') || params.get('join_url')),
+    meetingUrl: meetingProviderUrl(params.get('meeting_url') || params.get('join_url')),
     eventId: text(params, 'event_uuid', 'event_type_uuid'),
+    inviteeUuid: UUID.test(text(params, 'invitee_uuid')) ? text(params, 'invitee_uuid') : '',
   };
 }
 

@@ -7,7 +7,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { activeHubSpotToken } from './admin-config';
 import { serverEnv } from './env';
-import { hubspotClient, statusOf, upsertContactByEmail } from './hubspot';
+import { createOrFillContactByEmail, hubspotClient, statusOf } from './hubspot';
 import { HttpError } from './http';
 import { isUniqueViolation, query, queryOne, sql } from './db';
 import { recordKey } from './ids';
@@ -206,7 +206,11 @@ export async function syncLog(log: WebhookLog): Promise<WebhookLog> {
     const token = await activeHubSpotToken();
     try {
       const client = hubspotClient(token);
-      const contactId = await upsertContactByEmail(client, email, properties);
+      // The invitee's email is whatever was typed on Calendly: the booking's own properties are
+      // written, the person's (name) only where the contact has none.
+      const { firstname, lastname, ...booking } = properties;
+      const fill = Object.fromEntries(Object.entries({ firstname, lastname }).filter(([, value]) => value !== undefined)) as Record<string, string>;
+      const contactId = await createOrFillContactByEmail(client, email, { fill, always: booking });
       Object.assign(updated, { status: 'success', hubspotSyncStatus: 'success', hubspotContactId: contactId });
     } catch (error) {
       Object.assign(updated, { status: 'error', hubspotSyncStatus: 'error', error: describeHubSpotFailure(error) });
@@ -215,4 +219,24 @@ export async function syncLog(log: WebhookLog): Promise<WebhookLog> {
   updated.updatedAt = new Date().toISOString();
   await saveLog(updated);
   return updated;
+}
+
+/** How far back the /thank-you lookup looks for the booking it names. */
+export const BOOKING_LOOKUP_WINDOW_MS = 24 * 3600_000;
+
+/**
+ * The logged `invitee.created` delivery of the invitee `inviteeUuid` (the last segment of the
+ * invitee's URI, which Calendly also puts in its redirect as `invitee_uuid`) booked with `email`,
+ * within the last day; undefined when there is none. Only deliveries whose signature verified are
+ * ever logged, so a match is proof that this booking happened.
+ */
+export async function findBookingDelivery(input: { email: string; inviteeUuid: string; now?: number }): Promise<WebhookLog | undefined> {
+  const since = new Date((input.now ?? Date.now()) - BOOKING_LOOKUP_WINDOW_MS);
+  // One indexed lookup: the invitee's address and uuid are columns of the log.
+  const row = await queryOne<{ record: WebhookLog }>(sql`
+    SELECT record FROM webhook_logs
+    WHERE lower(invitee_email) = ${input.email.trim().toLowerCase()} AND invitee_uuid = ${input.inviteeUuid}
+      AND created_at >= ${since} AND record->>'eventType' = 'invitee.created'
+    ORDER BY created_at DESC LIMIT 1`);
+  return row?.record;
 }

@@ -1,21 +1,27 @@
 /** The contact fields the browser may write, with their allowed values (see schemas). */
+import { sendChoiceField } from '../config/forms';
 import { contactUpdateAllowList } from '../lib/schemas';
 import { serverEnv } from './env';
 
-type AllowedField = keyof typeof contactUpdateAllowList;
-
 /** The HubSpot property behind each field the browser may write. */
-const propertyOf: Record<AllowedField, () => string> = {
-  choose_how_to_send_your_email: () => serverEnv.contactProperties.sendChoice,
-};
+const propertyOf: Readonly<Record<string, () => string>> = {};
+
+/**
+ * Whether writing this field would choose or start a send of a school email: the send choice, by
+ * its form name or its configured HubSpot property. Such a write is never taken from the browser.
+ */
+export function startsASend(field: string): boolean {
+  const name = field.trim().toLowerCase();
+  return name === sendChoiceField.name || name === serverEnv.contactProperties.sendChoice.toLowerCase();
+}
 
 /**
  * The allowed value, spelled as the allow-list's first entry that matches it case-insensitively,
  * or undefined when the field or value is not allowed.
  */
 export function allowedUpdate(field: string, value: string): { property: string; value: string } | undefined {
-  if (!Object.hasOwn(contactUpdateAllowList, field)) return undefined;
-  const allowed: readonly string[] = contactUpdateAllowList[field as AllowedField];
+  if (!Object.hasOwn(contactUpdateAllowList, field) || !Object.hasOwn(propertyOf, field)) return undefined;
+  const allowed = contactUpdateAllowList[field]!;
   const canonical = allowed.find((candidate) => candidate.toLowerCase() === value.trim().toLowerCase());
-  return canonical ? { property: propertyOf[field as AllowedField](), value: canonical } : undefined;
+  return canonical ? { property: propertyOf[field]!(), value: canonical } : undefined;
 }

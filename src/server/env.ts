@@ -31,6 +31,13 @@ export const serverEnv = {
   get hubspotRetryBaseMs() {
     return Number(read('HUBSPOT_RETRY_BASE_MS') ?? 400);
   },
+  /**
+   * How long POST /api/hubspot/search-contact waits for the booking's Calendly delivery to arrive
+   * (the redirect to /thank-you can come before the webhook), in milliseconds.
+   */
+  get bookingLookupWaitMs() {
+    return positiveInt('BOOKING_LOOKUP_WAIT_MS', 4000);
+  },
   get calendlyAccessToken() {
     return read('CALENDLY_ACCESS_TOKEN');
   },

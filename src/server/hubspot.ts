@@ -80,16 +80,38 @@ export async function updateContact(client: Client, contactId: string, propertie
   await withRetry(() => client.crm.contacts.basicApi.update(contactId, { properties }));
 }
 
-/** Creates a contact, or updates the existing one with the same email. Returns its id. */
-export async function upsertContactByEmail(client: Client, email: string, properties: Record<string, string>): Promise<string> {
-  const found = await searchContactsByEmail(client, email, ['email']);
-  const existing = found.results[0];
-  if (existing) {
-    await updateContact(client, existing.id, properties);
-    return existing.id;
+/**
+ * For an email nobody verified (a nomination, a Calendly booking): creates the contact with
+ * `fill` and `always`, or on an existing contact writes `always` and only those properties of
+ * `fill` that are empty there, so that naming someone else's address never rewrites their name,
+ * city or school. Returns the contact's id.
+ *
+ * HubSpot's search is eventually consistent, so a contact made moments ago may not be found; its
+ * create then answers 409 "Contact already exists. Existing ID: {id}", and that contact is read
+ * by id and filled the same way.
+ */
+export async function createOrFillContactByEmail(
+  client: Client,
+  email: string,
+  properties: { fill: Record<string, string>; always?: Record<string, string> },
+): Promise<string> {
+  const always = properties.always ?? {};
+  const names = Object.keys(properties.fill);
+  const fillExisting = async (contact: ContactResult) => {
+    const empty = Object.fromEntries(Object.entries(properties.fill).filter(([name]) => (contact.properties[name] ?? '').trim() === ''));
+    const changes = { ...empty, ...always };
+    if (Object.keys(changes).length) await updateContact(client, contact.id, changes);
+    return contact.id;
+  };
+  const existing = (await searchContactsByEmail(client, email, names)).results[0];
+  if (existing) return fillExisting(existing);
+  try {
+    const created = await withRetry(() => client.crm.contacts.basicApi.create({ properties: { email, ...properties.fill, ...always }, associations: [] }));
+    return created.id;
+  } catch (error) {
+    const said = `${JSON.stringify((error as { body?: unknown })?.body ?? '')} ${(error as Error)?.message ?? ''}`;
+    const id = statusOf(error) === 409 ? /Existing ID: (\d+)/.exec(said)?.[1] : undefined;
+    if (!id) throw error;
+    return fillExisting(await getContact(client, id, names));
   }
-  const created = await withRetry(() =>
-    client.crm.contacts.basicApi.create({ properties: { email, ...properties }, associations: [] }),
-  );
-  return created.id;
 }

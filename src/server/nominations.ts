@@ -5,7 +5,7 @@
  */
 import type { Nomination, SchoolNomination } from '../lib/schemas';
 import { serverEnv } from './env';
-import { hubspotClient, upsertContactByEmail } from './hubspot';
+import { createOrFillContactByEmail, hubspotClient } from './hubspot';
 import { query, queryOne, sql } from './db';
 import { recordKey } from './ids';
 
@@ -37,7 +37,8 @@ function contactProperties(data: Nomination | SchoolNomination): Record<string, 
 async function syncToHubSpot(data: Nomination | SchoolNomination): Promise<HubSpotSync> {
   if (!serverEnv.hubspotAccessToken) return 'not_configured';
   try {
-    await upsertContactByEmail(hubspotClient(), data.email, contactProperties(data));
+    // Anyone can type anyone's address: an existing contact only gets what it does not have yet.
+    await createOrFillContactByEmail(hubspotClient(), data.email, { fill: contactProperties(data) });
     return 'synced';
   } catch (error) {
     console.error('[nominations] HubSpot sync failed', (error as { code?: unknown })?.code ?? 'network');

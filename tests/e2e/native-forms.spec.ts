@@ -212,6 +212,33 @@ test.describe('bad input', () => {
     await expect(page.getByRole('dialog', { name: 'Your Email is Ready' })).toHaveCount(0);
   });
 
+  // Issue 21: the fields the school email interpolates are names, in the browser as on the server.
+  test('the email form: a link or an address in a name is shown next to its field, with and without JavaScript', async ({ page, browser }) => {
+    await page.goto('/lead-the-change');
+    const region = page.locator('native-form#form-emailGenerator');
+    await fillForm(region.locator('form'));
+    await region.getByLabel(/^School name/).fill('Springfield goo.gl/x');
+    await region.getByLabel(/School contact name/).fill('Principal boss＠evil.ru');
+    await region.locator('[data-submit]').click();
+    await expect(region.getByLabel(/^School name/)).toBeFocused();
+    await expect(region.locator('[data-field="school_name"] [data-field-error]')).toHaveText('Please write only the name here, without a web address.');
+    await expect(region.locator('[data-field="school_contact_name"] [data-field-error]')).toHaveText('Please write only the name here; the email address has its own field.');
+    await expect(page.getByRole('dialog', { name: 'Your Email is Ready' })).toHaveCount(0);
+
+    await withoutJavaScript(browser, 390, async (plain) => {
+      await plain.goto('/lead-the-change');
+      const form = plain.locator('native-form#form-emailGenerator');
+      await fillForm(form.locator('form'));
+      await form.getByLabel(/^School name/).fill('Springfield evil。com');
+      await form.locator('[data-submit]').click();
+      await expect(plain.getByRole('heading', { level: 1 })).toHaveText('Please check your answers');
+      const school = plain.locator('native-form#form-response-form').getByLabel(/^School name/);
+      await expect(school).toHaveAttribute('aria-invalid', 'true');
+      await expect(school).toHaveValue('Springfield evil。com');
+      await expect(plain.getByText('Please write only the name here, without a web address.')).toBeVisible();
+    });
+  });
+
   test('without JavaScript: the form comes back with the answers kept and the problem next to its field; axe finds nothing', async ({ browser }) => {
     await withoutJavaScript(browser, 390, async (page) => {
       await page.goto('/partnership-form');

@@ -3,7 +3,7 @@ import { layoutShifts } from './helpers';
 
 const full =
   '/thank-you?assigned_to=Jordan%20Lee&event_type_name=Intro%20Call&event_start_time=2025-09-25T16%3A00%3A00Z&event_end_time=2025-09-25T16%3A30%3A00Z' +
-  '&invitee_full_name=Ana%20Lopez&invitee_first_name=Ana&invitee_last_name=Lopez&meeting_url=https%3A%2F%2Fmeet.example.org%2Fabc&event_uuid=ev-1';
+  '&invitee_full_name=Ana%20Lopez&invitee_first_name=Ana&invitee_last_name=Lopez&meeting_url=https%3A%2F%2Fus02web.zoom.us%2Fj%2F123&event_uuid=ev-1';
 
 test.describe('/thank-you', () => {
   test.use({ timezoneId: 'America/New_York' });
@@ -19,7 +19,7 @@ test.describe('/thank-you', () => {
     await expect(details).toContainText('Meeting TypeIntro Call');
     await expect(details).toContainText('Meeting HostJordan Lee');
     const join = page.getByRole('link', { name: /Join Meeting/ });
-    await expect(join).toHaveAttribute('href', 'https://meet.example.org/abc');
+    await expect(join).toHaveAttribute('href', 'https://us02web.zoom.us/j/123');
     await expect(join).toHaveAttribute('target', '_blank');
     await expect(join).toHaveAttribute('rel', 'noopener noreferrer');
     await expect(page.getByRole('heading', { name: "Make sure it's in the calendar" })).toBeVisible();
@@ -70,6 +70,30 @@ test.describe('/thank-you', () => {
     await page.waitForTimeout(500);
     expect(dialogs).toBe(0);
     expect(consoleErrors).toEqual([]);
+  });
+
+  // Issue 21: anyone can write the query string; our page must not become a button to their site.
+  test('a meeting_url of another host never becomes a "Join Meeting" button', async ({ page, consoleErrors }) => {
+    for (const link of ['https://evil.example/login', 'https://zoom.us.evil.example/j/1', 'https://zoom.us@evil.example/j/1', 'http://zoom.us/j/1']) {
+      await page.goto(`/thank-you?invitee_full_name=Ana&meeting_url=${encodeURIComponent(link)}&join_url=${encodeURIComponent(link)}`);
+      await expect(page.getByText('AttendeeAna')).toBeVisible();
+      await expect(page.getByRole('link', { name: /Join Meeting/ })).toHaveCount(0);
+      await expect(page.locator(`a[href*="evil.example"], a[href^="http://zoom.us"]`)).toHaveCount(0);
+    }
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('without an invitee_uuid nothing is looked up, even with an email', async ({ page }) => {
+    let lookups = 0;
+    await page.route('**/api/hubspot/search-contact', (route) => {
+      lookups++;
+      return route.continue();
+    });
+    await page.goto('/thank-you?invitee_full_name=Ana&invitee_email=ana%40example.org');
+    await expect(page.getByText('AttendeeAna')).toBeVisible();
+    await page.waitForTimeout(800);
+    expect(lookups).toBe(0);
+    await expect(page.getByRole('link', { name: /Join Meeting/ })).toHaveCount(0);
   });
 
   test('shows "Loading..." until the island starts', async ({ page }) => {

@@ -122,12 +122,13 @@ test('a signed Calendly delivery shows as a log row and reaches the HubSpot cont
   await expect(page.getByRole('listitem').filter({ hasText: name })).toBeVisible();
 
   const email = `booked-${Date.now()}@example.org`;
+  const inviteeUuid = `E2EINVITEE${Date.now()}`;
   await request.post(`${fakeUrls.hubspot}/__fake/contacts`, { data: { email } });
   const body = JSON.stringify({
     event: 'invitee.created',
     created_at: new Date().toISOString(),
     payload: {
-      uri: `https://api.calendly.com/scheduled_events/E2E/invitees/${Date.now()}`,
+      uri: `https://api.calendly.com/scheduled_events/E2E/invitees/${inviteeUuid}`,
       email,
       name: 'E2E Parent',
       scheduled_event: {
@@ -152,6 +153,15 @@ test('a signed Calendly delivery shows as a log row and reaches the HubSpot cont
     meeting_link: 'https://zoom.example/j/e2e',
     calendly_assigned_host: 'Robin Host',
   });
+
+  // Issue 21: /thank-you gets the meeting link for this booking (its invitee_uuid and email), from
+  // the logged signed delivery; the same email with another uuid gets nothing.
+  const thanks = await page.context().newPage();
+  await thanks.goto(`/thank-you?invitee_full_name=E2E%20Parent&invitee_email=${encodeURIComponent(email)}&invitee_uuid=${inviteeUuid}`);
+  await expect(thanks.getByRole('link', { name: /Join Meeting/ })).toHaveAttribute('href', 'https://zoom.example/j/e2e');
+  const other = await request.post('/api/hubspot/search-contact', { data: { email, inviteeUuid: `${inviteeUuid}X` } });
+  expect(await other.json()).toEqual({ found: false });
+  await thanks.close();
 
   await page.getByRole('tab', { name: 'Activity Logs' }).click();
   const table = page.getByRole('table');

@@ -37,7 +37,14 @@ describe.each([
     { ...sendEmail, subject: 'Forged text' },
     { submissionId: sendEmail.submissionId },
   ]],
-  ['searchContactSchema', searchContactSchema, { email: 'ana@example.org' }, [{ email: 'ana' }, {}, { email: 'ana@example.org', properties: ['*'] }]],
+  // Issue 21: the lookup names the booking (Calendly's invitee_uuid) as well as the email.
+  ['searchContactSchema', searchContactSchema, { email: 'ana@example.org', inviteeUuid: 'INVITEE-0001' }, [
+    { email: 'ana', inviteeUuid: 'INVITEE-0001' },
+    {},
+    { email: 'ana@example.org' },
+    { email: 'ana@example.org', inviteeUuid: '<x>' },
+    { email: 'ana@example.org', inviteeUuid: 'INVITEE-0001', properties: ['*'] },
+  ]],
   ['subscribeSchema', subscribeSchema, { email: 'ana@example.org' }, [{ email: '' }, { email: 42 }, null]],
   ['updateContactSchema', updateContactSchema, { contactId: '1001', updates: [{ field: 'choose_how_to_send_your_email', value: 'Send Via our platform' }] }, [
     { contactId: 'abc', updates: [{ field: 'f', value: 'v' }] },

@@ -7,7 +7,7 @@ describe('readBooking', () => {
     const booking = readBooking(
       '?assigned_to=Jordan%20Lee&event_type_name=Intro%20Call&event_start_time=2025-09-25T16:00:00Z&event_end_time=2025-09-25T16:30:00Z' +
         '&invitee_full_name=Ana%20Lopez&invitee_email=ana%40example.org&invitee_first_name=Ana&invitee_last_name=Lopez' +
-        '&meeting_url=https%3A%2F%2Fmeet.example.org%2Fabc&event_uuid=ev-1',
+        '&meeting_url=https%3A%2F%2Fus02web.zoom.us%2Fj%2F123&event_uuid=ev-1&invitee_uuid=INV-0123456789',
     );
     expect(booking).toEqual({
       attendee: 'Ana Lopez',
@@ -17,13 +17,21 @@ describe('readBooking', () => {
       end: new Date('2025-09-25T16:30:00Z'),
       meetingType: 'Intro Call',
       host: 'Jordan Lee',
-      meetingUrl: 'https://meet.example.org/abc',
+      meetingUrl: 'https://us02web.zoom.us/j/123',
       eventId: 'ev-1',
+      inviteeUuid: 'INV-0123456789',
     });
   });
 
   test.each([
-    ['join_url when meeting_url is missing', '?join_url=https://zoom.example.org/j/1', 'meetingUrl', 'https://zoom.example.org/j/1'],
+    ['join_url when meeting_url is missing', '?join_url=https://meet.google.com/abc-defg-hij', 'meetingUrl', 'https://meet.google.com/abc-defg-hij'],
+    // Issue 21: anyone can write the query string, so only known meeting providers' links are kept.
+    ['no link to another host', '?meeting_url=https://evil.example/login', 'meetingUrl', undefined],
+    ['no look-alike of a provider', '?meeting_url=https://zoom.us.evil.example/j/1', 'meetingUrl', undefined],
+    ['no host that merely ends like one', '?meeting_url=https://evilzoom.us/j/1', 'meetingUrl', undefined],
+    ['no plain http', '?meeting_url=http://zoom.us/j/1', 'meetingUrl', undefined],
+    ['no credentials in the link', '?meeting_url=https://zoom.us@evil.example/j/1', 'meetingUrl', undefined],
+    ['no malformed invitee uuid', '?invitee_uuid=%3Cx%3E', 'inviteeUuid', ''],
     ['first and last name when the full name is missing', '?invitee_first_name=Ana&invitee_last_name=Lopez', 'attendee', 'Ana Lopez'],
     ['event_type_uuid when event_uuid is missing', '?event_type_uuid=type-9', 'eventId', 'type-9'],
     ['no javascript: link', '?meeting_url=javascript:alert(1)', 'meetingUrl', undefined],

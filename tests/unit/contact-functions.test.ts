@@ -29,63 +29,24 @@ describe('POST /api/hubspot/search-contact', () => {
     expect(searchConfig.rateLimit).toMatchObject({ windowLimit: expect.any(Number), windowSize: expect.any(Number), aggregateBy: expect.arrayContaining(['ip']) });
   });
 
-  test('answers only hs_object_id, meeting_link and calendly_assigned_host', async () => {
-    const contact = fake.addContact('ana@example.org', {
-      meeting_link: 'https://meet.example.org/ana',
-      calendly_assigned_host: 'Jordan Lee',
-      firstname: 'Ana',
-      phone: '+1 555 0100',
-      school_name: 'Oakwood',
-    });
-    const { status, body } = await search({ email: 'ANA@example.org' });
-    expect(status).toBe(200);
-    expect(body).toEqual({
-      total: 1,
-      results: [{ properties: { hs_object_id: contact.id, meeting_link: 'https://meet.example.org/ana', calendly_assigned_host: 'Jordan Lee' } }],
-    });
-    expect(JSON.stringify(body)).not.toMatch(/555|Oakwood|firstname|email/);
-  });
-
-  test('answers total 0 for an unknown email', async () => {
-    expect(await search({ email: 'nobody@example.org' })).toEqual({ status: 200, body: { total: 0, results: [] } });
-  });
-
-  test.each([
-    ['a 429', [429]],
-    ['a 500 then a 502', [500, 502]],
-  ])('retries after %s', async (_label, statuses) => {
-    fake.addContact('ana@example.org');
-    fake.failNext(...statuses);
-    const { status, body } = await search({ email: 'ana@example.org' });
-    expect(status).toBe(200);
-    expect(body.total).toBe(1);
-  });
-
-  test('a HubSpot that keeps failing answers 502 "Failed to search for contact"', async () => {
-    fake.failNext(...Array(10).fill(500));
-    const { status, body } = await search({ email: 'ana@example.org' });
-    expect(status).toBe(502);
-    expect(body.error).toEqual({ code: 'hubspot_unavailable', message: 'Failed to search for contact' });
-  });
-
-  test('a slow HubSpot answer still arrives', async () => {
-    fake.delayMs = 150;
-    fake.addContact('ana@example.org');
-    expect((await search({ email: 'ana@example.org' })).body.total).toBe(1);
-  });
-
+  // Issue 21: the lookup answers only for a booking that happened, from the site's own record of
+  // Calendly's signed delivery (tests/unit/attack-crm.test.ts); HubSpot is never asked.
   test.each([['not-an-email'], [''], ['a@b']])('400 on the bad email %j', async (email) => {
-    const { status, body } = await search({ email });
+    const { status, body } = await search({ email, inviteeUuid: 'INVITEE-0001' });
     expect(status).toBe(400);
     expect(body.error.code).toBe('invalid_request');
     expect(fake.calls).toHaveLength(0);
   });
 
-  test('without HubSpot configured it says so', async () => {
-    delete process.env.HUBSPOT_ACCESS_TOKEN;
-    const { status, body } = await search({ email: 'ana@example.org' });
-    expect(status).toBe(503);
-    expect(body.error.code).toBe('hubspot_not_configured');
+  test.each([
+    ['no invitee uuid', { email: 'ana@example.org' }],
+    ['a malformed invitee uuid', { email: 'ana@example.org', inviteeUuid: '../x' }],
+    ['an unknown field', { email: 'ana@example.org', inviteeUuid: 'INVITEE-0001', contactId: '1' }],
+  ])('400 on %s', async (_label, payload) => {
+    const { status, body } = await search(payload);
+    expect(status).toBe(400);
+    expect(body.error.code).toBe('invalid_request');
+    expect(fake.calls).toHaveLength(0);
   });
 
   test.each(malformedRequests('/api/hubspot/search-contact'))('answers %s with a 4xx, never 500', async (_label, req, expected) => {
@@ -99,26 +60,20 @@ describe('POST /api/hubspot/update-contact', () => {
     expect(updateConfig.rateLimit).toBeDefined();
   });
 
-  test.each([
-    ['Send Via our platform', 'Send Via our platform'],
-    ['Send via our platform', 'Send Via our platform'],
-    ['I will send it myself', 'I will send it myself'],
-  ])('sets the send choice %j (stored as %j)', async (value, stored) => {
+  // Issue 21: the send choice starts the send workflow; the browser may no longer set it.
+  test.each([['Send Via our platform'], ['Send via our platform'], ['I will send it myself']])('refuses the send choice %j with 403 and writes nothing', async (value) => {
     const contact = fake.addContact('ana@example.org');
     const { status, body } = await update({ contactId: contact.id, updates: [{ field: 'choose_how_to_send_your_email', value }] });
-    expect(status).toBe(200);
-    expect(body).toEqual({ ok: true, id: contact.id });
-    expect(fake.contacts.get(contact.id)?.properties.choose_how_to_send_your_email).toBe(stored);
+    expect(status).toBe(403);
+    expect(body.error.code).toBe('send_choice_not_allowed');
+    expect(fake.calls).toHaveLength(0);
+    expect(fake.contacts.get(contact.id)?.properties.choose_how_to_send_your_email).toBeUndefined();
   });
 
   test.each([
     ['another field', [{ field: 'email', value: 'attacker@example.org' }]],
     ['a lifecycle change', [{ field: 'lifecyclestage', value: 'customer' }]],
-    ['an unknown value', [{ field: 'choose_how_to_send_your_email', value: 'Send to everyone' }]],
-    ['an allowed update next to a forbidden one', [
-      { field: 'choose_how_to_send_your_email', value: 'Send Via our platform' },
-      { field: 'hubspot_owner_id', value: '1' },
-    ]],
+    ['a contact owner', [{ field: 'hubspot_owner_id', value: '1' }]],
     ['a prototype key', [{ field: '__proto__', value: 'Send Via our platform' }]],
   ])('refuses %s with 400 and writes nothing', async (_label, updates) => {
     const contact = fake.addContact('ana@example.org');
@@ -127,22 +82,6 @@ describe('POST /api/hubspot/update-contact', () => {
     expect(body.error.code).toBe('update_not_allowed');
     expect(fake.calls.filter((c) => c.method === 'PATCH')).toHaveLength(0);
     expect(fake.contacts.get(contact.id)?.properties.email).toBe('ana@example.org');
-  });
-
-  test('an unknown contact answers 404', async () => {
-    const { status, body } = await update({ contactId: '999999', updates: [{ field: 'choose_how_to_send_your_email', value: 'Send Via our platform' }] });
-    expect(status).toBe(404);
-    expect(body.error.code).toBe('contact_not_found');
-  });
-
-  test('retries a 429 and answers 502 "Failed to update contact" when HubSpot keeps failing', async () => {
-    const contact = fake.addContact('ana@example.org');
-    fake.failNext(429);
-    expect((await update({ contactId: contact.id, updates: [{ field: 'choose_how_to_send_your_email', value: 'Send Via our platform' }] })).status).toBe(200);
-    fake.failNext(...Array(10).fill(503));
-    const { status, body } = await update({ contactId: contact.id, updates: [{ field: 'choose_how_to_send_your_email', value: 'Send Via our platform' }] });
-    expect(status).toBe(502);
-    expect(body.error.message).toBe('Failed to update contact');
   });
 
   test.each([

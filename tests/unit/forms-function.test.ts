@@ -10,7 +10,7 @@ import formsDeliver from '../../netlify/functions/forms-deliver.mts';
 import formsPurge from '../../netlify/functions/forms-purge.mts';
 import forms from '../../netlify/functions/forms.mts';
 import { readDraft } from '../../src/server/email-drafts';
-import { deliverDue, deliverSubmission, formsHubSpot, readSubmission, saveSubmission, SUBMISSION_RETENTION_MS, type StoredSubmission } from '../../src/server/form-submissions';
+import { deliverDue, deliverSubmission, formsHubSpot, purgeSettled, readSubmission, saveSubmission, SUBMISSION_RETENTION_MS, type StoredSubmission } from '../../src/server/form-submissions';
 import { query, sql } from '../../src/server/db';
 import { forms as formConfig, type FormPurpose } from '../../src/config/forms';
 import { noteMessages } from '../../src/lib/email/note';
@@ -18,7 +18,7 @@ import { messages } from '../../src/lib/forms/values';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
-import { useFormDefinitions } from './helpers/forms';
+import { emailFormValues, useFormDefinitions } from './helpers/forms';
 import { regionText, useSiteShell } from './helpers/site';
 
 let fake: HubSpotFake;
@@ -35,7 +35,9 @@ const nextIp = () => `198.51.100.${(ipSeq++ % 250) + 1}`;
 async function post(purpose: FormPurpose | string, body: unknown, init: { type?: string; accept?: string; ip?: string; cookie?: string } = {}) {
   const id = purpose in formConfig ? formId(purpose as FormPurpose) : purpose;
   const type = init.type ?? 'application/json';
-  const payload = typeof body === 'string' ? body : type.startsWith('application/x-www-form-urlencoded') ? new URLSearchParams(body as Record<string, string>).toString() : JSON.stringify(body);
+  // The enhanced form always posts its fill time, measured on the page (`_elapsed`, ms).
+  const posted = typeof body === 'object' && body !== null && !('_elapsed' in body) && type === 'application/json' ? { ...body, _elapsed: '30000' } : body;
+  const payload = typeof posted === 'string' ? posted : type.startsWith('application/x-www-form-urlencoded') ? new URLSearchParams(posted as Record<string, string>).toString() : JSON.stringify(posted);
   const headers: Record<string, string> = { 'content-type': type, accept: init.accept ?? 'application/json' };
   if (init.cookie) headers.cookie = init.cookie;
   const response = await forms(new Request(`http://localhost/api/forms/${id}`, { method: 'POST', headers, body: payload }), { ip: init.ip ?? nextIp() } as never);
@@ -45,18 +47,7 @@ async function post(purpose: FormPurpose | string, body: unknown, init: { type?:
 }
 
 const newsletter = (overrides: Record<string, string> = {}) => ({ email: `reader${++seq}@example.org`, _consent_1001: 'true', _page: '/faqs', ...overrides });
-const emailForm = (overrides: Record<string, string> = {}) => ({
-  full_name: 'Ana Lopez',
-  email: `ana${++seq}@example.org`,
-  child_full_name: 'Leo Lopez',
-  child_grade: '5th grade',
-  school_name: 'Oakwood Academy',
-  school_contact_name: 'Dr. Patel',
-  school_contact_email: 'head@oakwood.edu',
-  choose_how_to_send_your_email: 'I will send it myself',
-  _page: '/lead-the-change',
-  ...overrides,
-});
+const emailForm = (overrides: Record<string, string> = {}) => emailFormValues({ _page: '/lead-the-change', ...overrides });
 
 /** Every stored record but the per-address counters. */
 async function storedKeys(): Promise<string[]> {
@@ -132,6 +123,7 @@ describe('an accepted submission', () => {
     const body = new URLSearchParams({ firstname: 'Ana', email: `p${++seq}@example.org` });
     body.append('resources_wanted', 'social_media_templates');
     body.append('resources_wanted', 'fact_sheets');
+    body.append('_elapsed', '30000');
     const answer = await post('resources', body.toString(), { type: 'application/x-www-form-urlencoded', accept: 'application/json' });
     expect(answer.status, answer.text).toBe(201);
     expect(answer.body.values.resources_wanted).toBe('social_media_templates;fact_sheets');
@@ -220,21 +212,41 @@ describe('bad input: a 4xx naming the field, nothing stored, nothing sent', () =
 });
 
 describe('bots and floods', () => {
-  test('a filled honeypot is answered like a success and nothing is kept or sent', async () => {
-    const before = await storedKeys();
+  const stateOf = async (id: string) => (await readSubmission('newsletter', id))!.record.delivery;
+
+  test('a filled honeypot is answered like a success, held (never sent), and released in one click it is delivered once', async () => {
     const answer = await post('newsletter', newsletter({ _website: 'http://spam.example' }));
     expect(answer.status).toBe(201);
     expect(answer.body.status).toBe('accepted');
-    expect(await storedKeys()).toEqual(before);
+    expect(await stateOf(answer.body.id)).toMatchObject({ state: 'held', heldReason: 'honeypot' });
+    await deliverDue((await formsHubSpot())!, later(60));
     expect(fake.formSubmissions).toHaveLength(0);
+
+    const cookie = await signIn();
+    const listed = await callAdmin(formsAdmin, '/api/admin/form-submissions?form=newsletter&limit=100', { cookie });
+    expect(listed.body.submissions.find((entry: { id: string }) => entry.id === answer.body.id)).toMatchObject({ delivery: { state: 'held' } });
+    expect((await callAdmin(formsAdmin, `/api/admin/form-submissions/newsletter/${answer.body.id}/retry`, { method: 'POST', cookie })).status).toBe(409);
+    const released = await callAdmin(formsAdmin, `/api/admin/form-submissions/newsletter/${answer.body.id}/release`, { method: 'POST', cookie });
+    expect(released.status).toBe(200);
+    expect(released.body.submission.delivery.state).toBe('delivered');
+    expect(fake.formSubmissions).toHaveLength(1);
+    expect((await callAdmin(formsAdmin, `/api/admin/form-submissions/newsletter/${answer.body.id}/release`, { method: 'POST', cookie })).status).toBe(409);
   });
 
-  test('a form sent faster than a person fills it is refused quietly; one that took a while is accepted', async () => {
-    const before = await storedKeys();
-    expect((await post('newsletter', newsletter({ _started: String(Date.now() - 300) }))).status).toBe(201);
-    expect(await storedKeys()).toEqual(before);
-    expect((await post('newsletter', newsletter({ _started: String(Date.now() - 5000) }))).body.delivery).toBe('delivered');
+  test('a form sent faster than a person fills it is held, not dropped; one that took a while is delivered', async () => {
+    const fast = await post('newsletter', newsletter({ _elapsed: '300' }));
+    expect(fast.status).toBe(201);
+    expect(await stateOf(fast.body.id)).toMatchObject({ state: 'held', heldReason: 'too_fast' });
+    expect((await post('newsletter', newsletter({ _elapsed: '5000' }))).body.delivery).toBe('delivered');
     expect(fake.formSubmissions).toHaveLength(1);
+  });
+
+  test('held submissions nobody releases are deleted after 7 days', async () => {
+    const held = await post('newsletter', newsletter({ _website: 'x' }));
+    await purgeSettled(new Date(Date.now() + 6 * 24 * 3600_000));
+    expect(await readSubmission('newsletter', held.body.id)).toBeDefined();
+    await purgeSettled(new Date(Date.now() + 8 * 24 * 3600_000));
+    expect(await readSubmission('newsletter', held.body.id)).toBeUndefined();
   });
 
   test('at most FORMS_RATE_LIMIT submissions per address in 10 minutes, then 429 with Retry-After', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { hubspotClient, searchContactsByEmail, updateContact, upsertContactByEmail, withRetry } from '../../src/server/hubspot';
+import { hubspotClient, searchContactsByEmail, updateContact, createOrFillContactByEmail, withRetry } from '../../src/server/hubspot';
 import { HttpError } from '../../src/server/http';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 
@@ -57,13 +57,24 @@ describe('HubSpot wrapper against the fake', () => {
     expect(fake.calls.length).toBe(1);
   });
 
-  test('upsert creates, then updates the same contact', async () => {
+  // Issue 21: an unverified email only creates a contact or fills what it lacks (was: an upsert).
+  test('createOrFill creates, then only fills the empty properties of the same contact', async () => {
     const client = hubspotClient(fake.token);
-    const id = await upsertContactByEmail(client, 'new@example.org', { firstname: 'Ana' });
-    const again = await upsertContactByEmail(client, 'new@example.org', { firstname: 'Ana Maria' });
+    const id = await createOrFillContactByEmail(client, 'new@example.org', { fill: { firstname: 'Ana' } });
+    const again = await createOrFillContactByEmail(client, 'new@example.org', { fill: { firstname: 'Ana Maria', city: 'Denver' }, always: { meeting_status: 'scheduled' } });
     expect(again).toBe(id);
     expect(fake.contacts.size).toBe(1);
-    expect(fake.findContact('new@example.org')?.properties.firstname).toBe('Ana Maria');
+    expect(fake.findContact('new@example.org')?.properties).toMatchObject({ firstname: 'Ana', city: 'Denver', meeting_status: 'scheduled' });
+  });
+
+  test('createOrFill a contact the search does not see yet: the 409 names it, and it is filled, not duplicated', async () => {
+    const client = hubspotClient(fake.token);
+    const hidden = fake.addContact('fresh@example.org', { firstname: 'Bea' });
+    hidden.searchableAt = Date.now() + 60_000;
+    const id = await createOrFillContactByEmail(client, 'fresh@example.org', { fill: { firstname: 'Mallory', lastname: 'Jones' } });
+    expect(id).toBe(hidden.id);
+    expect(fake.contacts.size).toBe(1);
+    expect(fake.findContact('fresh@example.org')?.properties).toMatchObject({ firstname: 'Bea', lastname: 'Jones' });
   });
 
   test('withRetry passes a non-retryable error straight through', async () => {

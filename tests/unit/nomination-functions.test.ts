@@ -57,14 +57,15 @@ describe('POST /api/nominations', () => {
     });
   });
 
-  test('two nominations are two records and update the same contact', async () => {
+  // Issue 21: the second nomination names an existing contact, whose school it must not rewrite.
+  test('two nominations are two records and one contact, which keeps its first school', async () => {
     const first = await post(nomination);
     const second = await post({ ...nomination, schoolName: 'Pine Ridge School' });
     expect(first.body.id).not.toBe(second.body.id);
     const list = await query<{ id: string }>(sql`SELECT id FROM nominations`);
     expect(list.map((row) => row.id)).toEqual(expect.arrayContaining([first.body.id, second.body.id]));
     expect(fake.contacts.size).toBe(1);
-    expect(fake.findContact('ana@example.org')?.properties.school_name).toBe('Pine Ridge School');
+    expect(fake.findContact('ana@example.org')?.properties.school_name).toBe(nomination.schoolName);
   });
 
   test('a HubSpot outage does not lose the nomination', async () => {

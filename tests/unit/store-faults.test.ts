@@ -305,21 +305,32 @@ describe('with the database down entirely, every function that uses it answers 5
 
   const databaseless: Array<[string, () => Promise<Answer>]> = [
     ['POST /api/subscribe', () => call(subscribe as Handler, '/api/subscribe', { method: 'POST', body: { email: 'reader@example.org' } })],
-    ['POST /api/hubspot/search-contact', () => call(hubspotSearchContact as Handler, '/api/hubspot/search-contact', { method: 'POST', body: { email: 'ana@example.org' } })],
+    // Issue 21: search-contact reads the webhook log (it answers only for a logged booking), and
+    // update-contact refuses the send choice.
     [
-      'POST /api/hubspot/update-contact',
+      'POST /api/hubspot/update-contact refusing the send choice',
       () => {
         const { id } = hubspot.addContact('ana@example.org');
         return call(hubspotUpdateContact as Handler, '/api/hubspot/update-contact', { method: 'POST', body: { contactId: id, updates: [{ field: SEND_CHOICE, value: 'I will send it myself' }] } });
       },
     ],
   ];
+  test('POST /api/hubspot/search-contact needs the webhook log: 503 while it is down, HubSpot untouched', async () => {
+    process.env.BOOKING_LOOKUP_WAIT_MS = '1';
+    database.fail({ how: 'refuse' });
+    const answer = await call(hubspotSearchContact as Handler, '/api/hubspot/search-contact', { method: 'POST', body: { email: 'ana@example.org', inviteeUuid: 'INVITEE-0001' } });
+    database.heal();
+    delete process.env.BOOKING_LOOKUP_WAIT_MS;
+    expectStoreUnavailable(answer);
+    expect(hubspot.calls).toEqual([]);
+  });
+
   test.each(databaseless)(
     '%s never uses the database, so it keeps working',
-    async (_name, send) => {
+    async (name, send) => {
       database.fail({ how: 'refuse' });
       const answer = await send();
-      expect(answer.status).toBe(200);
+      expect(answer.status).toBe(name.includes('refusing') ? 403 : 200);
       expect(database.statements).toEqual([]);
     },
     SLOW,

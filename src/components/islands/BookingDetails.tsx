@@ -9,19 +9,21 @@ export const LOOKUP_TIMEOUT_MS = 5000;
 const CONFETTI_MS = 3000;
 const CONFETTI_PIECES = 50;
 
-async function findMeetingLink(email: string, signal: AbortSignal): Promise<{ meetingLink?: string; host?: string }> {
+/**
+ * The meeting link of this booking, from the site's record of Calendly's signed delivery: the
+ * server answers only for the invitee of the redirect (`invitee_uuid`) booked with this email.
+ */
+async function findMeetingLink(email: string, inviteeUuid: string, signal: AbortSignal): Promise<string | undefined> {
   const response = await fetch('/api/hubspot/search-contact', {
     method: 'POST',
     credentials: 'include',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email }),
+    body: JSON.stringify({ email, inviteeUuid }),
     signal,
   });
   if (!response.ok) throw new Error(crmErrors.search);
-  const answer = (await response.json()) as { total?: number; results?: Array<{ properties?: Record<string, string | null> }> };
-  if (!answer.total) return {};
-  const properties = answer.results?.[0]?.properties ?? {};
-  return { meetingLink: safeHttpUrl(properties.meeting_link), host: properties.calendly_assigned_host?.trim() || undefined };
+  const answer = (await response.json()) as { found?: boolean; meetingLink?: string | null };
+  return answer.found ? safeHttpUrl(answer.meetingLink) : undefined;
 }
 
 function prefersReducedMotion(): boolean {
@@ -63,17 +65,15 @@ export default function BookingDetails() {
     const read = readBooking(location.search);
     setBooking(read);
     if (!prefersReducedMotion()) setConfettiOn(true);
-    if (!read.email) return;
+    if (!read.email || !read.inviteeUuid) return;
     const controller = new AbortController();
     let timeout: ReturnType<typeof setTimeout> | undefined;
     const start = setTimeout(() => {
       setLookingUp(true);
       timeout = setTimeout(() => controller.abort(), LOOKUP_TIMEOUT_MS);
-      findMeetingLink(read.email, controller.signal)
-        .then(({ meetingLink, host }) => {
-          if (meetingLink || host) {
-            setBooking((current) => current && { ...current, meetingUrl: meetingLink ?? current.meetingUrl, host: current.host || host || '' });
-          }
+      findMeetingLink(read.email, read.inviteeUuid, controller.signal)
+        .then((meetingLink) => {
+          if (meetingLink) setBooking((current) => current && { ...current, meetingUrl: meetingLink });
         })
         // §8: thank-you lookup failures are only logged.
         .catch((error) => console.warn('Contact lookup failed', error instanceof Error ? error.message : error))

@@ -6,6 +6,9 @@
  */
 
 export const GRADE_PLACEHOLDER = "[Child's Grade]";
+/** The longest grade a parent may type ("transitional kindergarten" fits). */
+export const GRADE_MAX = 40;
+export const gradeMessage = 'Please give a grade from pre-K and kindergarten to 12th grade, e.g. "5th grade" or "K".';
 
 const cardinals = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
 const ordinals = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth'];
@@ -29,15 +32,31 @@ function gradeNumber(word: string): number | undefined {
   return index >= 0 ? index + 1 : undefined;
 }
 
-export function normaliseGrade(input: string | undefined | null): string {
-  const typed = (input ?? '').replace(/\s+/g, ' ').trim();
-  if (!typed) return GRADE_PLACEHOLDER;
-  // Compared without case, full stops or the words around the grade itself.
-  const key = typed
+/** The grade as compared: lower case, without full stops at the end or "in"/"the" before it. */
+const gradeKey = (typed: string) =>
+  typed
     .toLowerCase()
     .replace(/[.,;:!]+$/, '')
     .replace(/^(in|the)\s+/, '')
     .trim();
+
+/**
+ * What is wrong with a typed grade, or undefined: a grade that names a number (`61`, `grade 13`,
+ * `0th`) must name one from 1 to 12; words ("Year 7", "middle school") are kept as typed.
+ */
+export function gradeProblem(input: string): string | undefined {
+  const key = gradeKey(input.replace(/\s+/g, ' ').trim());
+  const numbered = /^(?:(?:grade|gr)\s*)?(\d+)(?:st|nd|rd|th)?(?:\s*(?:grade|gr))?$/.exec(key);
+  if (!numbered) return undefined;
+  const n = Number(numbered[1]);
+  return n >= 1 && n <= 12 && numbered[1]!.length <= 2 ? undefined : gradeMessage;
+}
+
+export function normaliseGrade(input: string | undefined | null): string {
+  const typed = (input ?? '').replace(/\s+/g, ' ').trim();
+  if (!typed) return GRADE_PLACEHOLDER;
+  // Compared without case, full stops or the words around the grade itself.
+  const key = gradeKey(typed);
 
   if (/^(k|kg|kinder|kindergarten|kindergartner|kindergartener)$/.test(key)) return 'kindergarten';
   if (/^(pre-?k|pre-?kindergarten|pre-?school|tk|transitional kindergarten)$/.test(key)) return key.startsWith('t') ? 'transitional kindergarten' : 'pre-K';

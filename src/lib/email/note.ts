@@ -4,6 +4,8 @@
  * the note may turn it into a vehicle for links or for contacting someone else). One rule for the
  * form, the dialog and the server.
  */
+import { forbiddenContent } from './detect';
+
 export const NOTE_MAX = 600;
 /** The note's name in the email forms; the site keeps it (it is never a HubSpot field). */
 export const NOTE_FIELD = '_note';
@@ -14,27 +16,37 @@ export const noteMessages = {
   tooLong: `Please keep your note to ${NOTE_MAX} characters.`,
   link: 'Please leave links out of your note; the email already has the video and the booking link.',
   email: 'Please leave email addresses out of your note.',
+  markup: 'Please write your note as plain text, without HTML.',
 } as const;
 
-// A scheme ("https://", "ftp://"), "www.", or a name ending in a common top-level domain.
-const LINK = /\b[a-z][a-z0-9+.-]*:\/\/|\bwww\.|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|edu|gov|io|co|info|biz|me|ly|us|uk|ca|au|app|dev|xyz|site|online|link|school|academy|page|ai)\b(?!\.\w)/i;
-const EMAIL = /[^\s@]+@[^\s@]+\.[^\s@]+/;
-
-/** The note as it is stored and sent: control characters removed, at most one blank line in a row, trimmed. */
+/**
+ * The note as it is stored and sent: NFKC (what the checks read is what is sent), control and
+ * direction characters removed, spaces and tabs at line ends dropped, at most one blank line in a
+ * row, trimmed. Linear in the length (a run of 60,000 spaces costs what 60,000 letters do).
+ */
 export function normaliseNote(note: string): string {
   return note
+    .normalize('NFKC')
     .replace(/\r\n?/g, '\n')
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '')
-    .replace(/[ \t]+\n/g, '\n')
+    .split('\n')
+    .map(trimLineEnd)
+    .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+}
+
+/** A line without the spaces and tabs at its end (a scan, not a pattern that backtracks). */
+function trimLineEnd(line: string): string {
+  let end = line.length;
+  while (end > 0 && (line.charCodeAt(end - 1) === 32 || line.charCodeAt(end - 1) === 9)) end--;
+  return end === line.length ? line : line.slice(0, end);
 }
 
 /** What is wrong with a note, or undefined when it can be sent. */
 export function noteProblem(note: string): string | undefined {
   const text = normaliseNote(note);
   if (text.length > NOTE_MAX) return noteMessages.tooLong;
-  if (EMAIL.test(text)) return noteMessages.email;
-  if (LINK.test(text)) return noteMessages.link;
-  return undefined;
+  const forbidden = forbiddenContent(text);
+  return forbidden ? noteMessages[forbidden] : undefined;
 }

@@ -8,7 +8,8 @@
  * the server's answer; a page that takes over (the email dialog) calls `preventDefault()`.
  */
 import type { FormDefinition, FormField } from './definition';
-import { NOTE_FIELD, noteProblem } from '../email/note';
+import { emailFormProblems } from '../email/fields';
+import { NOTE_FIELD } from '../email/note';
 import { checkSubmission, conditionHolds, messages, metaFields, type RawValues } from './values';
 
 /** The server's answer to an accepted submission (netlify/functions/forms.mts). */
@@ -70,6 +71,7 @@ export class NativeFormElement extends HTMLElement {
   private definition!: FormDefinition;
   private form!: HTMLFormElement;
   private busy = false;
+  private readyAt = 0;
 
   connectedCallback(): void {
     const form = this.querySelector<HTMLFormElement>('form[data-native-form]');
@@ -80,8 +82,8 @@ export class NativeFormElement extends HTMLElement {
     this.definition = JSON.parse(data.textContent ?? '{}') as FormDefinition;
     // The script shows its own messages next to the fields; the browser's bubbles would repeat them.
     form.noValidate = true;
-    const started = form.elements.namedItem(metaFields.started);
-    if (started instanceof HTMLInputElement) started.value = String(Date.now());
+    // The fill time is measured on the page's monotonic clock, which no wrong device date moves.
+    this.readyAt = performance.now();
     fillReferralSource(form);
     this.updateDependents();
     form.addEventListener('change', () => this.updateDependents());
@@ -100,6 +102,8 @@ export class NativeFormElement extends HTMLElement {
   }
 
   private values(): RawValues {
+    const elapsed = this.form.elements.namedItem(metaFields.elapsed);
+    if (elapsed instanceof HTMLInputElement) elapsed.value = String(Math.round(performance.now() - this.readyAt));
     return rawValuesOf(new FormData(this.form));
   }
 
@@ -196,8 +200,8 @@ export class NativeFormElement extends HTMLElement {
     // The email forms carry the personal note, which the site keeps (never a HubSpot field).
     const hasNote = this.dataset.note !== undefined;
     const { errors } = checkSubmission(this.definition, values, hasNote ? [NOTE_FIELD] : []);
-    const noteIssue = hasNote ? noteProblem(String(values[NOTE_FIELD] ?? '')) : undefined;
-    if (noteIssue) errors[NOTE_FIELD] = noteIssue;
+    // The email forms' names and note: the same rules as the server's (src/lib/email/fields.ts).
+    if (hasNote) for (const [name, problem] of Object.entries(emailFormProblems(values))) errors[name] ??= problem;
     if (Object.keys(errors).length) return this.showErrors(errors);
     this.showErrors({});
     this.setBusy(true);

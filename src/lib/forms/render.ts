@@ -330,7 +330,7 @@ export function renderForm(definition: FormDefinition, options: RenderOptions, s
     anyRequired ? '<p class="text-sm text-muted">Fields marked with <span aria-hidden="true">*</span><span class="sr-only">an asterisk</span> are required.</p>' : ''
   }<input${attrs({ type: 'hidden', name: metaFields.page, value: options.page })}><input${attrs({ type: 'hidden', name: metaFields.instance, value: instance })}><input${attrs({
     type: 'hidden',
-    name: metaFields.started,
+    name: metaFields.elapsed,
     value: '',
   })}><div hidden><label for="${instance}-website">Leave this field empty</label><input${attrs({ type: 'text', id: `${instance}-website`, name: metaFields.honeypot, tabindex: -1, autocomplete: 'off' })}></div>${groups}${options.note ? noteHtml(options) : ''}${consentHtml(
     definition.legalConsentOptions,

@@ -23,7 +23,12 @@ export const NUMBER_DIGITS = { min: 1, max: 20 } as const;
 export const metaFields = {
   /** Filled by nobody but bots: the input is hidden from people and assistive technology. */
   honeypot: '_website',
-  /** When the enhanced form became ready (ms since epoch), for the minimum fill time. */
+  /**
+   * How long the visitor took (ms), measured by the enhanced form on the page's monotonic clock
+   * from when it became ready to the submit, for the minimum fill time.
+   */
+  elapsed: '_elapsed',
+  /** Posted by pages built before `_elapsed` (a device timestamp): accepted and never read. */
   started: '_started',
   /** The page the form was on, e.g. "/lead-the-change". */
   page: '_page',

@@ -62,13 +62,20 @@ export const sendEmailSchema = z
   .strict();
 export type SendEmailRequest = z.infer<typeof sendEmailSchema>;
 
-/** POST /api/hubspot/search-contact */
-export const searchContactSchema = z.object({ email }).strict();
+/**
+ * POST /api/hubspot/search-contact: the invitee's email and Calendly's `invitee_uuid` from the
+ * redirect to /thank-you (the lookup answers only for that booking).
+ */
+export const searchContactSchema = z
+  .object({ email, inviteeUuid: z.string().regex(/^[A-Za-z0-9-]{8,64}$/, 'must be the invitee_uuid of your Calendly booking') })
+  .strict();
 
-/** The only contact fields and values the browser may write (the send choice). */
-export const contactUpdateAllowList = {
-  choose_how_to_send_your_email: ['Send Via our platform', 'Send via our platform', 'I will send it myself'],
-} as const;
+/**
+ * The contact fields and values the browser may write: none. The send choice used to be here; it
+ * is the trigger of the send workflow, so it is made only in the email form and confirmed from
+ * the parent's inbox (issue 21).
+ */
+export const contactUpdateAllowList: Readonly<Record<string, readonly string[]>> = {};
 
 /** POST /api/hubspot/update-contact */
 export const updateContactSchema = z

@@ -36,3 +36,20 @@ export async function useFormDefinitions(change: (definitions: Record<FormPurpos
     },
   };
 }
+
+let parents = 0;
+
+/** An acceptable email-generator submission (HubSpot field names), a new parent address each time. */
+export function emailFormValues<T extends Record<string, unknown>>(overrides: T = {} as T) {
+  return {
+    full_name: 'Ana Lopez',
+    email: `ana${++parents}@example.org`,
+    child_full_name: 'Leo Lopez',
+    child_grade: '5th grade',
+    school_name: 'Oakwood Academy',
+    school_contact_name: 'Dr. Patel',
+    school_contact_email: 'head@oakwood.edu',
+    choose_how_to_send_your_email: 'I will send it myself',
+    ...overrides,
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * The one field model of the email forms (email generator, referral): the values the school email
+ * interpolates are names, never free text. The forms function, the JavaScript-off page and the
+ * enhanced form's inline checks all use `emailFieldProblems` and `normaliseLine`, so the parent
+ * sees the same message wherever the check runs.
+ *
+ * A name is one line (no line breaks, tabs or other control or direction characters), trimmed,
+ * NFKC-normalised, within its limit, and carries no link, bare domain, email address or markup.
+ * The grade must also be one `normaliseGrade` can read or a short phrase (not "61").
+ */
+import { emailFormFields } from '../../config/forms';
+import { forbiddenContent, type TextProblem } from './detect';
+import { GRADE_MAX, gradeProblem } from './grade';
+import { NOTE_FIELD, noteProblem } from './note';
+
+/** The longest name (parent, child, school contact) the email takes. */
+export const NAME_MAX = 100;
+/** The longest school name. */
+export const SCHOOL_MAX = 150;
+/** The longest city and state (referral form; they go to the CRM, not into the email). */
+export const PLACE_MAX = 100;
+
+type EmailFieldKey = keyof typeof emailFormFields;
+
+/** The limit of each single-line field of the email forms, by its key in the email data. */
+export const emailLineLimits = {
+  parentFullName: NAME_MAX,
+  childFullName: NAME_MAX,
+  schoolContactName: NAME_MAX,
+  schoolName: SCHOOL_MAX,
+  childGrade: GRADE_MAX,
+  city: PLACE_MAX,
+  state: PLACE_MAX,
+} as const satisfies Partial<Record<EmailFieldKey, number>>;
+
+export const fieldMessages = {
+  oneLine: 'Please write this on one line, without line breaks or special characters.',
+  tooLong: (max: number) => `Please keep this to ${max} characters.`,
+  link: 'Please write only the name here, without a web address.',
+  email: 'Please write only the name here; the email address has its own field.',
+  markup: 'Please write only the name here, without < > or HTML.',
+} as const satisfies Record<TextProblem | 'oneLine' | 'tooLong', unknown>;
+
+// C0 and C1 controls (line breaks and tabs among them), the line and paragraph separators, and the
+// direction overrides and isolates that can reorder what a reader sees.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/** A single-line value as the site keeps and sends it: NFKC, spaces collapsed, trimmed. */
+export function normaliseLine(value: string): string {
+  return value.normalize('NFKC').replace(/ {2,}/g, ' ').trim();
+}
+
+/** What is wrong with one single-line value (checked as `normaliseLine` makes it), or undefined. */
+export function lineProblem(value: string, max: number): string | undefined {
+  const line = normaliseLine(value);
+  if (CONTROL.test(line)) return fieldMessages.oneLine;
+  // Measured before the content checks, which then only ever read a short text.
+  if (line.length > max) return fieldMessages.tooLong(max);
+  const forbidden = forbiddenContent(line);
+  if (forbidden) return fieldMessages[forbidden];
+  // A "<" or ">" on its own has no place in a name either.
+  return /[<>]/.test(line) ? fieldMessages.markup : undefined;
+}
+
+/** The HubSpot field names of the single-line fields, with their limits. */
+const lineFields = Object.entries(emailLineLimits).map(([key, max]) => ({ key: key as keyof typeof emailLineLimits, name: emailFormFields[key as EmailFieldKey], max }));
+
+/** The limit of an email-form field by its HubSpot name, if it is one of the single-line fields. */
+export function emailFieldMax(name: string): number | undefined {
+  return lineFields.find((field) => field.name === name)?.max;
+}
+
+/** A posted value as text (JSON may send a number, or a list where one value belongs). */
+export const textOf = (value: unknown): string | undefined =>
+  typeof value === 'string' || typeof value === 'number' ? String(value) : Array.isArray(value) ? textOf(value[0]) : undefined;
+
+/**
+ * The problem of each single-line field of an email form (by HubSpot field name). Values that are
+ * missing or not text are left to the form's own checks (required, type).
+ */
+export function emailFieldProblems(values: Record<string, unknown>): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const { key, name, max } of lineFields) {
+    const value = textOf(values[name]);
+    if (value === undefined || value.trim() === '') continue;
+    const problem = lineProblem(value, max) ?? (key === 'childGrade' ? gradeProblem(normaliseLine(value)) : undefined);
+    if (problem) errors[name] = problem;
+  }
+  return errors;
+}
+
+/**
+ * Every problem of the email forms' own rules, by field name: the names (`emailFieldProblems`) and
+ * the personal note (`noteProblem`). The forms function and the enhanced form both ask this.
+ */
+export function emailFormProblems(values: Record<string, unknown>): Record<string, string> {
+  const errors = emailFieldProblems(values);
+  const note = noteProblem(textOf(values[NOTE_FIELD]) ?? '');
+  if (note) errors[NOTE_FIELD] = note;
+  return errors;
+}
+
+/** The accepted values with every single-line field as `normaliseLine` makes it. */
+export function normaliseEmailFields(values: Record<string, string>): Record<string, string> {
+  const out = { ...values };
+  for (const { name } of lineFields) if (typeof out[name] === 'string') out[name] = normaliseLine(out[name]);
+  return out;
+}

@@ -1,0 +1,83 @@
+/**
+ * One person, one key: the identities that limits, pairs and impact figures count.
+ *
+ * - `canonicalAddress`: the mailbox an email address reaches, so that `Head+1@School.org`,
+ *   `head@school.org` and `ｈｅａｄ@school.org` are one school contact, and `s.a.m+x@gmail.com`
+ *   and `sam@googlemail.com` one parent. Only for counting: mail still goes to the address as given.
+ * - `clientAddressKey`: the network a request came from, with an IPv6 client counted by its /64
+ *   (one subscriber's whole allocation; any address in it is theirs for the asking).
+ */
+
+/** The domains whose mailboxes ignore dots in the local part (and are one and the same). */
+const GMAIL_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
+
+/**
+ * The canonical form of an email address: NFKC, trimmed, lower case, the `+tag` removed, and for
+ * Gmail the dots of the local part removed and googlemail.com made gmail.com. Text without an
+ * "@" is returned normalised, so that it can still be compared.
+ */
+export function canonicalAddress(email: string): string {
+  const address = email.normalize('NFKC').trim().toLowerCase();
+  const at = address.lastIndexOf('@');
+  if (at <= 0 || at === address.length - 1) return address;
+  let local = address.slice(0, at);
+  let domain = address.slice(at + 1).replace(/\.+$/, '');
+  const plus = local.indexOf('+');
+  if (plus > 0) local = local.slice(0, plus);
+  if (GMAIL_DOMAINS.has(domain)) {
+    local = local.replaceAll('.', '');
+    domain = 'gmail.com';
+  }
+  return `${local}@${domain}`;
+}
+
+const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+
+function ipv4(text: string): string | undefined {
+  const parts = IPV4.exec(text);
+  if (!parts) return undefined;
+  const octets = parts.slice(1).map(Number);
+  return octets.every((n) => n <= 255) ? octets.join('.') : undefined;
+}
+
+/** The eight 16-bit groups of an IPv6 address (an IPv4 tail as two), or undefined when it is not one. */
+function ipv6Groups(text: string): number[] | undefined {
+  let address = text;
+  const tail = /:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(address);
+  if (tail) {
+    const v4 = ipv4(tail[1]!);
+    if (!v4) return undefined;
+    const [a, b, c, d] = v4.split('.').map(Number) as [number, number, number, number];
+    address = `${address.slice(0, tail.index + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = address.split('::');
+  if (halves.length > 2) return undefined;
+  const parse = (part: string) => (part === '' ? [] : part.split(':'));
+  const head = parse(halves[0]!);
+  const rest = halves.length === 2 ? parse(halves[1]!) : [];
+  const missing = 8 - head.length - rest.length;
+  if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;
+  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...rest];
+  if (!groups.every((group) => /^[0-9a-f]{1,4}$/.test(group))) return undefined;
+  return groups.map((group) => parseInt(group, 16));
+}
+
+/**
+ * The key a per-address limit counts a client by: an IPv4 address as it is, an IPv6 address as
+ * its /64 prefix ("2001:db8:1:2::/64"), an IPv4-mapped IPv6 address (`::ffff:192.0.2.1`) as the
+ * IPv4 address. Anything else is returned trimmed and in lower case.
+ */
+export function clientAddressKey(ip: string): string {
+  const text = ip.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+  const v4 = ipv4(text);
+  if (v4) return v4;
+  const groups = ipv6Groups(text);
+  if (!groups) return text;
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`;
+}
