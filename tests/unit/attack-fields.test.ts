@@ -228,13 +228,14 @@ describe('POST /api/forms/{formId}: a 400 naming the field, never a 500', () => 
     expect(fake.formSubmissions).toHaveLength(1);
   });
 
-  test('a script that omits the fill time is not delivered', async () => {
+  test('a script that omits the fill time is held, not delivered (and a misjudged parent still gets their email)', async () => {
     const before = await storedCount();
     const { _elapsed, ...scripted } = emailForm();
     const answer = await post(scripted);
     expect(answer.status).toBe(201);
-    expect(answer.body.draft).toBeUndefined();
-    expect(await storedCount()).toBe(before);
+    expect(await storedCount()).toBe(before + 1);
+    expect(await query(sql`SELECT state, record->'delivery'->>'heldReason' AS reason FROM form_submissions WHERE id = ${answer.body.id}`)).toEqual([{ state: 'held', reason: 'no_fill_time' }]);
+    expect(answer.body.draft?.email.subject).toBeTruthy();
     expect(fake.formSubmissions).toHaveLength(0);
   });
 
