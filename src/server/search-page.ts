@@ -97,6 +97,9 @@ export function resultsHtml(answer: SearchAnswer): string {
   return status + list + pager;
 }
 
+/** The form pages' headers but X-Robots-Tag: /search is crawlable as every public page is (it is only left out of the sitemap). */
+const frameHeaders = Object.fromEntries(Object.entries(pageHeaders).filter(([name]) => name !== 'X-Robots-Tag'));
+
 /** The built /search page filled in for `answer`. */
 export async function searchPage(answer: SearchAnswer, headers: Record<string, string> = searchCacheHeaders): Promise<Response> {
   const shell = await builtPage('/search');
@@ -108,7 +111,7 @@ export async function searchPage(answer: SearchAnswer, headers: Record<string, s
   html = html.replace('data-search-page-input', `data-search-page-input value="${escapeHtml(answer.query)}"`);
   const title = answer.query ? `Results for "${answer.query.length > 60 ? `${answer.query.slice(0, 60)}…` : answer.query}"` : 'Search';
   html = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)} | Mastery Parents</title>`);
-  return new Response(html, { status: answer.status, headers: { ...pageHeaders, ...headers } });
+  return new Response(html, { status: answer.status, headers: { ...frameHeaders, ...headers } });
 }
 
 /** A parameter that is not one: the page says what is wrong, with the status 400. */

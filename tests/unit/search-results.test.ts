@@ -208,6 +208,7 @@ describe('the search function', () => {
     expect(response.headers.get('netlify-cdn-cache-control')).toMatch(/^public, durable, max-age=\d+/);
     expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('x-robots-tag')).toBeNull();
     const html = await response.text();
     expect(decode(status(html))).toBe(message);
     expect(html.includes('data-search-page-sections')).toBe(sections);
