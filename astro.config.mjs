@@ -7,6 +7,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { assertProductionSettings, publicEnv } from './src/config/env.ts';
 import { embedScriptOrigins } from './src/config/forms.ts';
 import { contentEditor } from './src/lib/content-editor/integration.ts';
+import { siteSearchIndex } from './src/lib/search/build-index.ts';
 
 // The deployed origin: SITE_URL when given, else the URL Netlify sets, else the production domain.
 const site = publicEnv.siteUrl;
@@ -36,6 +37,8 @@ export default defineConfig({
       filter: (page) => !unlisted.some((path) => new URL(page).pathname.replace(/\/$/, '') === path),
     }),
     contentEditor(),
+    // dist/search-index.json, from the built pages src/config/search.ts names, for the `search` function.
+    siteSearchIndex(),
   ],
   // No content has code blocks; Shiki's inline colours would need 'unsafe-inline' styles (and the
   // build warns about it each time).
@@ -76,7 +79,7 @@ export default defineConfig({
       scriptDirective: {
         // HubSpot's form embeds: the v2 script's host, and the v4 script's when a form uses it
         // (the same js.hsforms.net for na1 portals).
-        resources: ["'self'", ...embedScriptOrigins(), "'wasm-unsafe-eval'"],
+        resources: ["'self'", ...embedScriptOrigins()],
       },
       // Style elements: this site and the hashed inline ones (style-src-elem); style attributes,
       // which React and the comparison slider set, inline (style-src-attr).

@@ -47,6 +47,7 @@ function figures(lhr) {
     a11y: score('accessibility'),
     best: score('best-practices'),
     seo: score('seo'),
+    fcp: lhr.audits['first-contentful-paint'].numericValue,
     lcp: lhr.audits['largest-contentful-paint'].numericValue,
     tbt: lhr.audits['total-blocking-time'].numericValue,
     cls: lhr.audits['cumulative-layout-shift'].numericValue,
@@ -94,6 +95,8 @@ export async function run() {
           mid('best'),
           mid('seo'),
           `${Math.round(mid('lcp'))} ms`,
+          // How long the largest element comes after the first paint (0 when it is in the first).
+          `${Math.round(median(results.map((r) => r.lcp - r.fcp)))} ms`,
           `${Math.round(mid('tbt'))} ms`,
           worstCls.toFixed(3),
           `${shiftedRuns}/${runs}`,
@@ -107,6 +110,6 @@ export async function run() {
       await chrome.kill();
       await embed.close();
     }
-    table(['route', 'perf', 'a11y', 'best', 'seo', 'LCP', 'TBT', 'worst CLS', 'runs shifted', 'JS KB', 'CSS KB', 'HTML KB', 'total KB'], rows);
+    table(['route', 'perf', 'a11y', 'best', 'seo', 'LCP', 'LCP−FCP', 'TBT', 'worst CLS', 'runs shifted', 'JS KB', 'CSS KB', 'HTML KB', 'total KB'], rows);
   });
 }

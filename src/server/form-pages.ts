@@ -46,7 +46,7 @@ export function replaceRegion(html: string, instance: string, content: string): 
   return html.slice(0, from + start.length) + content + html.slice(to);
 }
 
-const pageHeaders = {
+export const pageHeaders = {
   'Content-Type': 'text/html; charset=utf-8',
   'Cache-Control': 'no-store',
   'X-Robots-Tag': 'noindex',

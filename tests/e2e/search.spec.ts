@@ -1,12 +1,13 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures';
 
 test.describe('site search', () => {
-  test('loads nothing until opened, then finds an FAQ and opens it', async ({ page, consoleErrors }) => {
+  test('asks nothing until opened, then finds an FAQ from the server and opens it', async ({ page, consoleErrors }) => {
     const requests: string[] = [];
-    page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+    page.on('request', (request) => requests.push(new URL(request.url()).pathname + new URL(request.url()).search));
     await page.goto('/how-it-works');
     await page.waitForLoadState('networkidle');
-    expect(requests.filter((path) => path.startsWith('/pagefind/'))).toEqual([]);
+    expect(requests.filter((path) => path.startsWith('/api/search'))).toEqual([]);
 
     await page.getByRole('button', { name: 'Search the site' }).click();
     const dialog = page.getByRole('dialog', { name: 'Search the site' });
@@ -18,7 +19,11 @@ test.describe('site search', () => {
     await expect(result).toBeVisible();
     await expect(result).toHaveAttribute('href', '/faqs#what-is-the-mastery-threshold');
     await expect(result.locator('mark').first()).toBeVisible();
-    expect(requests.some((path) => path === '/pagefind/pagefind.js')).toBe(true);
+    // Typed quickly, the words are one request (or few), never one per key; no search engine loads.
+    const searches = requests.filter((path) => path.startsWith('/api/search'));
+    expect(searches.at(-1)).toBe('/api/search?q=mastery%20threshold');
+    expect(searches.length).toBeLessThanOrEqual(2);
+    expect(requests.filter((path) => path.startsWith('/pagefind/'))).toEqual([]);
     await result.click();
     await expect(page).toHaveURL(/\/faqs#what-is-the-mastery-threshold$/);
     await expect(page.locator('details[data-faq]:has(#what-is-the-mastery-threshold) .rich-text')).toBeVisible();
@@ -65,19 +70,35 @@ test.describe('site search', () => {
 test.describe('search without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('the header form goes to /search, which says why and lists the sections', async ({ page }) => {
+  test('the header form goes to /search, which lists the results with highlights, and pages through them', async ({ page }) => {
     await page.goto('/how-it-works');
     const form = page.getByRole('search', { name: 'Site' });
     await form.getByRole('searchbox', { name: 'Search FAQs, articles and pages' }).fill('mastery');
     await form.getByRole('button', { name: 'Search the site' }).click();
     await expect(page).toHaveURL(/\/search\?q=mastery$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Search');
-    await expect(page.getByText('Search needs JavaScript, which is turned off in this browser.')).toBeVisible();
-    const sections = page.locator('[data-search-page-fallback]').getByRole('link');
-    await expect(sections.filter({ hasText: 'FAQs' })).toHaveAttribute('href', '/faqs');
-    expect(await sections.count()).toBeGreaterThanOrEqual(9);
-    // A form that could not search is not offered.
-    await expect(page.getByRole('search', { name: 'Search page' })).toBeHidden();
+    await expect(page.locator('[data-search-page-status]')).toHaveText(/^Found \d+ results for "mastery"$/);
+    const results = page.getByRole('list', { name: 'Search results' }).getByRole('link');
+    await expect(results).toHaveCount(10);
+    await expect(results.first().locator('mark').first()).toHaveText(/^mastery$/i);
+    await expect(page.getByRole('searchbox', { name: 'Search FAQs, articles and pages' }).last()).toHaveValue('mastery');
+    // With results, the list of sections is not needed.
+    await expect(page.locator('[data-search-page-sections]')).toHaveCount(0);
+
+    const pages = page.getByRole('navigation', { name: 'Result pages' });
+    await pages.getByRole('link', { name: 'Next results' }).click();
+    await expect(page).toHaveURL(/\/search\?q=mastery&page=2$/);
+    await expect(page.locator('ol[data-search-page-results]')).toHaveAttribute('start', '11');
+    await expect(pages.getByText(/^Page 2 of \d+$/)).toBeVisible();
+    await pages.getByRole('link', { name: 'Previous results' }).click();
+    await expect(page).toHaveURL(/\/search\?q=mastery$/);
+
+    // The search page's own form searches again.
+    await page.getByRole('searchbox', { name: 'Search FAQs, articles and pages' }).last().fill('mastery threshold');
+    await page.getByRole('search', { name: 'Search page' }).getByRole('button', { name: 'Search' }).click();
+    const first = page.getByRole('list', { name: 'Search results' }).getByRole('link').first();
+    await expect(first).toHaveAttribute('href', '/faqs#what-is-the-mastery-threshold');
+    await expect(first).toContainText('What score counts as mastery?');
     // No button that needs JavaScript is left to do nothing.
     await expect(page.locator('[data-menu-toggle]')).toBeHidden();
   });
@@ -93,55 +114,86 @@ test.describe('search without JavaScript', () => {
 });
 
 test.describe('the /search page', () => {
-  test('lists results for ?q= from the same index, and the dialog leads to it', async ({ page, consoleErrors }) => {
+  test('has its results in the HTML as it arrives, and the dialog leads to it', async ({ page, request, consoleErrors }) => {
+    const response = await request.get('/search?q=mastery+threshold');
+    expect(response.status()).toBe(200);
+    expect(response.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    const html = await response.text();
+    expect(html).toContain('href="/faqs#what-is-the-mastery-threshold"');
+    expect(html).toContain('<mark>mastery</mark> <mark>threshold</mark>');
+
     await page.goto('/search?q=mastery+threshold');
     await expect(page.getByRole('searchbox', { name: 'Search FAQs, articles and pages' }).last()).toHaveValue('mastery threshold');
     await expect(page.locator('[data-search-page-status]')).toHaveText(/^Found \d+ results for "mastery threshold"$/);
-    const result = page.locator('[data-search-page-results]').getByRole('link', { name: /What score counts as mastery\?/ });
+    const result = page.getByRole('list', { name: 'Search results' }).getByRole('link', { name: /What score counts as mastery\?/ });
     await expect(result).toHaveAttribute('href', '/faqs#what-is-the-mastery-threshold');
-    await expect(page.getByText('Search needs JavaScript')).toBeHidden();
-    await expect(page.locator('[data-search-page-fallback]')).toBeHidden();
+    // The site's <mark> style, not the browser's yellow.
+    expect(await result.locator('mark').first().evaluate((mark) => getComputedStyle(mark).backgroundColor)).toBe('rgb(255, 237, 213)');
 
     // "All results" in the dialog opens this page for what was typed.
     await page.goto('/faqs');
     await page.getByRole('button', { name: 'Search the site' }).click();
     const dialog = page.getByRole('dialog', { name: 'Search the site' });
     await dialog.getByRole('searchbox').fill('afternoons');
+    await expect(dialog.locator('[data-search-status]')).toHaveText(/^Found \d+ results for "afternoons"$/);
+    const dialogFirst = await dialog.getByRole('link').first().getAttribute('href');
     await dialog.getByRole('button', { name: 'All results' }).click();
     await expect(page).toHaveURL(/\/search\?q=afternoons$/);
-    await expect(page.locator('[data-search-page-results]').getByRole('link').first()).toBeVisible();
+    // The same ranking in both.
+    await expect(page.getByRole('list', { name: 'Search results' }).getByRole('link').first()).toHaveAttribute('href', dialogFirst!);
     expect(consoleErrors).toEqual([]);
   });
 
+  test('passes axe with results and with none', async ({ page }) => {
+    // Three full axe runs.
+    test.slow();
+    for (const path of ['/search?q=mastery', '/search?q=zzqxj', '/search']) {
+      await page.goto(path);
+      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+      expect(results.violations.map((violation) => `${path}: ${violation.id}`)).toEqual([]);
+    }
+  });
+
   const long = 'mastery '.repeat(250);
-  for (const [name, query, shown] of [
-    ['nothing', '', null],
-    ['blanks', '   ', null],
-    ['markup', '<img src=x onerror="window.__searchPwned=1"><script>window.__searchPwned=1</script>', '<img src=x onerror="window.__searchPwned=1"><script>window.__searchPwned=1</script>'],
-    ['2,000 characters', long, long.trim().slice(0, 200).trim()],
+  const markup = '<img src=x onerror="window.__searchPwned=1"><script>window.__searchPwned=1</script>';
+  for (const [name, query, code, shown] of [
+    ['nothing', '', 200, 'Type a word or two to search the FAQs, articles and pages.'],
+    ['blanks', '   ', 200, 'Type a word or two to search the FAQs, articles and pages.'],
+    ['an unknown word', 'zzqxj', 200, `No results found for "zzqxj". Try fewer or other words, or browse the site's sections below.`],
+    ['markup', markup, 200, `No results found for "${markup}". Try fewer or other words, or browse the site's sections below.`],
+    ['2,000 characters', long, 200, /^Found \d+ results for "(mastery ){24}mastery" \(the search used its first 200 characters\)$/],
   ] as const) {
-    test(`a query of ${name} gives a clear page, shown as text only`, async ({ page, consoleErrors }) => {
+    test(`a query of ${name} gives a plain page, the query shown as text only`, async ({ page, consoleErrors }) => {
       let dialogs = 0;
       page.on('dialog', (dialog) => {
         dialogs++;
         void dialog.dismiss();
       });
       const response = await page.goto(`/search?q=${encodeURIComponent(query)}`);
-      expect(response?.status()).toBe(200);
-      const status = page.locator('[data-search-page-status]');
-      if (shown === null) {
-        await expect(status).toHaveText('Type a word or two to search the FAQs, articles and pages.');
-        await expect(page.locator('[data-search-page-fallback]').getByRole('link', { name: 'FAQs' })).toBeVisible();
-      } else {
-        await expect(status).toHaveText(/^(Found \d+ results|No results found) for "/);
-        await expect(status).toContainText(`for "${shown}"`);
+      expect(response?.status()).toBe(code);
+      await expect(page.locator('[data-search-page-status]')).toHaveText(shown);
+      if (typeof shown === 'string' && !shown.startsWith('Found')) {
+        await expect(page.locator('[data-search-page-sections]').getByRole('link', { name: 'FAQs' })).toBeVisible();
       }
       expect(await page.evaluate(() => (window as unknown as { __searchPwned?: number }).__searchPwned)).toBeUndefined();
-      await expect(page.locator('[data-search-page-status] img, [data-search-page-status] script')).toHaveCount(0);
+      await expect(page.locator('main img[src=x], main script:not([src])')).toHaveCount(0);
       expect(dialogs).toBe(0);
       expect(consoleErrors).toEqual([]);
     });
   }
+
+  test('a result page past the last, or one that is not a number, is a plain 4xx page', async ({ page }) => {
+    test.slow();
+    for (const [path, code, text] of [
+      ['/search?q=afternoons&page=99', 404, /^There is no page 99 of the results for "afternoons": they end at page \d+\.$/],
+      ['/search?q=afternoons&page=two', 400, 'page: The result page must be a whole number from 1.'],
+    ] as const) {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(code);
+      await expect(page.locator('[data-search-page-status]')).toHaveText(text);
+      await expect(page.getByRole('searchbox', { name: 'Search FAQs, articles and pages' }).last()).toHaveValue('afternoons');
+    }
+  });
 });
 
 test('/faqs?q= fills in the FAQ search and filters', async ({ page }) => {

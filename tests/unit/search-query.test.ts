@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { cleanQuery, MAX_QUERY_LENGTH } from '../../src/lib/search/engine';
+import { cleanQuery, MAX_QUERY_LENGTH } from '../../src/lib/search/query';
 import { resultsStatus } from '../../src/lib/search/render';
 
 test.each([

@@ -1,11 +1,14 @@
 /**
  * The search dialog's behaviour, loaded the first time it opens: results as the visitor types,
- * Enter follows the first result, "All results" (or Enter with none yet) goes to /search.
+ * Enter follows the first result, "All results" (or Enter with none yet) goes to /search. The
+ * dialog lists the first page of the results /search shows (at most 10), and says how many there are.
  */
-import { cleanQuery, loadPagefind, searchRows } from './engine';
+import { searchRows } from './engine';
+import { cleanQuery } from './query';
 import { renderRow, resultsStatus } from './render';
 
-const MAX_PAGES = 8;
+/** Wait this long after the last key before asking, so a word typed quickly is one request. */
+const DEBOUNCE_MS = 150;
 const started = new WeakSet<HTMLDialogElement>();
 
 export function startSearch(dialog: HTMLDialogElement): void {
@@ -18,36 +21,44 @@ export function startSearch(dialog: HTMLDialogElement): void {
   const status = dialog.querySelector<HTMLElement>('[data-search-status]')!;
   const list = dialog.querySelector<HTMLUListElement>('[data-search-results]')!;
   const template = dialog.querySelector<HTMLTemplateElement>('[data-search-row]')!;
-  let latest = 0;
+  let pending: AbortController | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
 
-  const run = async (query: string) => {
-    const ticket = ++latest;
-    const trimmed = cleanQuery(query);
-    if (!trimmed) {
-      list.replaceChildren();
-      status.textContent = 'Type to search FAQs, articles and pages.';
-      return;
-    }
-    let rows;
+  const show = async (query: string, signal: AbortSignal) => {
+    let answer;
     try {
-      rows = await searchRows(trimmed, { maxPages: MAX_PAGES, debounce: 150 });
+      answer = await searchRows(query, signal);
     } catch {
-      status.textContent = 'Search is unavailable right now. Please try again later.';
+      if (!signal.aborted) status.textContent = 'Search is unavailable right now. Please try again later.';
       return;
     }
-    if (!rows || ticket !== latest) return;
+    if (signal.aborted) return;
     list.replaceChildren(
-      ...rows.map((row) => {
+      ...answer.rows.map((row) => {
         const item = renderRow(template, row);
         // Same-page anchors (an FAQ on the FAQ page) need the dialog out of the way.
         item.querySelector('a')!.addEventListener('click', () => dialog.close());
         return item;
       }),
     );
-    status.textContent = resultsStatus(rows.length, trimmed);
+    status.textContent = resultsStatus(answer.total, query);
   };
 
-  input.addEventListener('input', () => void run(input.value));
+  // Only the latest query counts: an earlier request still on its way is dropped.
+  const run = (query: string, wait: number) => {
+    pending?.abort();
+    clearTimeout(timer);
+    const trimmed = cleanQuery(query);
+    if (!trimmed) {
+      list.replaceChildren();
+      status.textContent = 'Type to search FAQs, articles and pages.';
+      return;
+    }
+    const controller = (pending = new AbortController());
+    timer = setTimeout(() => void show(trimmed, controller.signal), wait);
+  };
+
+  input.addEventListener('input', () => run(input.value, DEBOUNCE_MS));
   // Enter in the box follows the first result when there is one; otherwise the form goes to /search.
   input.addEventListener('keydown', (event) => {
     if (event.key !== 'Enter' || event.isComposing) return;
@@ -69,7 +80,5 @@ export function startSearch(dialog: HTMLDialogElement): void {
     else links[index - 1]!.focus();
   });
 
-  // Warm the index while the visitor types the first letters.
-  void loadPagefind().catch(() => undefined);
-  if (input.value) void run(input.value);
+  if (input.value) run(input.value, 0);
 }

@@ -1,52 +1,20 @@
 /**
- * Pagefind, loaded on first use: its script (`/pagefind/pagefind.js`, written by the build) and
- * index are fetched only when a visitor searches (the dialog or the /search page).
+ * The search dialog's results come from the `search` function (GET /api/search?q=…), the same
+ * index, ranking and excerpts as the /search page: one small request per query, cached at the CDN,
+ * instead of a search engine and index loaded into the phone (see README, Performance).
  */
-import { toRows, type PagefindResultData, type SearchRow } from './results';
+import type { SearchRow } from './site-index';
 
-interface Pagefind {
-  options(options: Record<string, unknown>): Promise<void>;
-  init(): Promise<void>;
-  search(query: string): Promise<PagefindSearch>;
-  debouncedSearch(query: string, options?: Record<string, unknown>, ms?: number): Promise<PagefindSearch | null>;
+export interface SearchAnswer {
+  total: number;
+  rows: SearchRow[];
 }
 
-interface PagefindSearch {
-  results: Array<{ id: string; data(): Promise<PagefindResultData> }>;
-}
-
-const PAGEFIND_URL = '/pagefind/pagefind.js';
-/** What the search box accepts; a longer query (typed into the URL) is cut to this. */
-export const MAX_QUERY_LENGTH = 200;
-
-let pagefind: Promise<Pagefind> | undefined;
-
-export function loadPagefind(): Promise<Pagefind> {
-  pagefind ??= (import(/* @vite-ignore */ PAGEFIND_URL) as Promise<Pagefind>).then(async (module) => {
-    // The index is small: searching on the main thread saves the worker's own 12 KB download.
-    await module.options({ excerptLength: 24, noWorker: true });
-    await module.init();
-    return module;
-  });
-  pagefind.catch(() => {
-    pagefind = undefined;
-  });
-  return pagefind;
-}
-
-/** The query as searched: whitespace collapsed, at most MAX_QUERY_LENGTH characters. */
-export function cleanQuery(query: string | null | undefined): string {
-  return (query ?? '').replace(/\s+/g, ' ').trim().slice(0, MAX_QUERY_LENGTH).trim();
-}
-
-/**
- * Rows for a query, the best `maxPages` pages; `null` when a newer search (debounced) replaced
- * this one. Throws when Pagefind cannot load.
- */
-export async function searchRows(query: string, { maxPages = 8, debounce = 0 } = {}): Promise<SearchRow[] | null> {
-  const engine = await loadPagefind();
-  const search = debounce ? await engine.debouncedSearch(query, {}, debounce) : await engine.search(query);
-  if (!search) return null;
-  const data = await Promise.all(search.results.slice(0, maxPages).map((result) => result.data()));
-  return toRows(data, query);
+/** The first page of results for a query; throws when the search cannot answer. */
+export async function searchRows(query: string, signal?: AbortSignal): Promise<SearchAnswer> {
+  const response = await fetch(`/api/search?q=${encodeURIComponent(query)}`, { signal, headers: { Accept: 'application/json' } });
+  if (!response.ok) throw new Error(`search answered ${response.status}`);
+  const body = (await response.json()) as Partial<SearchAnswer>;
+  if (!Array.isArray(body.rows) || typeof body.total !== 'number') throw new Error('search answered in an unexpected shape');
+  return { total: body.total, rows: body.rows };
 }

@@ -1,6 +1,6 @@
 /**
  * Opens the site search dialog: the header button, `/` and Ctrl/Cmd+K. Only this small piece loads
- * with every page; the search UI (`./dialog`) and Pagefind's index load the first time it opens.
+ * with every page; the search UI (`./dialog`) loads the first time it opens.
  */
 import { openDialog } from '../dialog';
 
