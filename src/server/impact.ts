@@ -11,6 +11,7 @@ import { createHmac, hkdfSync } from 'node:crypto';
 import { answerKinds, figure, schoolKey, schoolResponded, type AnswerKind, type Impact } from '../lib/school-answers';
 import { query, queryOne, sql } from './db';
 import { serverEnv } from './env';
+import { canonicalAddress } from './identity';
 
 export interface SentEvent {
   id: string;
@@ -31,12 +32,12 @@ export interface AnswerEvent {
 export function parentKey(email: string): string {
   const secret = serverEnv.configEncryptionKey ?? 'local';
   const key = Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.alloc(0), 'mastery-parents impact v1', 32));
-  return createHmac('sha256', key).update(email.trim().toLowerCase()).digest('base64url').slice(0, 22);
+  return createHmac('sha256', key).update(canonicalAddress(email)).digest('base64url').slice(0, 22);
 }
 
 /** Records that a school email went out (once per message, whatever calls it how often). */
 export async function recordSent(message: { id: string; to: string; parentEmail: string; channel: 'platform' | 'self'; sentAt?: string }): Promise<void> {
-  const school = schoolKey(message.to);
+  const school = schoolKey(canonicalAddress(message.to));
   const parent = parentKey(message.parentEmail);
   const at = new Date(message.sentAt ?? Date.now());
   await query(sql`

@@ -15,6 +15,7 @@ import { recordAnswer, recordSent } from './impact';
 import { query, queryOne, sql } from './db';
 import { readMessage, saveMessage, type OutboxMessage } from './outbox';
 import { takeEmailAllowance } from './send-limits';
+import { canonicalAddress } from './identity';
 import { signToken, verifyToken } from './tokens';
 
 export interface SchoolAnswer {
@@ -155,7 +156,7 @@ export async function saveAnswer(
   }
   // Answering from the link in their own inbox confirms a self-reported send.
   if (message.channel === 'self') await recordSent(message);
-  await recordAnswer({ id: message.id, school: schoolKey(message.to), kind, at: now.toISOString() });
+  await recordAnswer({ id: message.id, school: schoolKey(canonicalAddress(message.to)), kind, at: now.toISOString() });
   return { kind: 'saved', answer: await syncAnswer(client, message, answer), message };
 }
 

@@ -6,16 +6,19 @@
  * A claim is one statement: a row in `send_claims` (unique per message and per pair) and one more
  * send on the day's row of the school and of the parent, whose CHECK keeps it within the cap. A
  * constraint that refuses it refuses the whole statement, so a refused claim takes nothing, and
- * claiming again for the same message takes nothing twice. Addresses are stored only as hashes.
+ * claiming again for the same message takes nothing twice. Addresses are counted as the person they
+ * reach (`canonicalAddress`: `head+1@school` is `head@school`) and stored only as hashes.
  */
 import { createHash } from 'node:crypto';
 import { isCheckViolation, isUniqueViolation, query, queryOne, sql } from './db';
 import { serverEnv } from './env';
+import { canonicalAddress } from './identity';
 
-const hash = (value: string) => createHash('sha256').update(value.trim().toLowerCase()).digest('hex').slice(0, 32);
+/** An address as the person it reaches (`canonicalAddress`: no `+tag`, Gmail's dots, NFKC), hashed. */
+const hash = (value: string) => createHash('sha256').update(canonicalAddress(value)).digest('hex').slice(0, 32);
 const day = (now: Date) => now.toISOString().slice(0, 10);
 
-export const pairHash = (parent: string, school: string) => hash(`${parent}|${school}`);
+export const pairHash = (parent: string, school: string) => createHash('sha256').update(`${canonicalAddress(parent)}|${canonicalAddress(school)}`).digest('hex').slice(0, 32);
 
 export type LimitRefusal = 'already_sent' | 'school_limit' | 'parent_limit';
 

@@ -330,6 +330,22 @@ describe('limits', () => {
   }, 90_000);
 });
 
+describe('limits count people, not strings', () => {
+  test.each([
+    ['a +tag and capitals on the school address', { email: 'one@example.org', school_contact_email: 'head@variant.edu' }, { email: 'one@example.org', school_contact_email: 'HEAD+1@Variant.edu' }],
+    ["Gmail's dots, a +tag and googlemail on the parent", { email: 'sam@gmail.com', school_contact_email: 'head@dots.edu' }, { email: 's.a.m+x@googlemail.com', school_contact_email: 'head@dots.edu' }],
+  ])('%s: one pair, sent once', async (_name, first, second) => {
+    const one = await draft(first);
+    const a = await send({ submissionId: one.id, token: one.token });
+    expect((await confirm(tokenOf(confirmationLink((await readMessage(a.body.id))!.message)!))).text).toContain('Your email has been sent');
+    const two = await draft(second);
+    const b = await send({ submissionId: two.id, token: two.token });
+    expect(b.status).toBe(202);
+    expect((await confirm(tokenOf(confirmationLink((await readMessage(b.body.id))!.message)!))).text).toContain('already sent an email from you to this school contact');
+    expect(sent()).toHaveLength(1);
+  });
+});
+
 describe('every email the site causes is under a limit', () => {
   test('at most 3 confirmation emails a day to one address, however many requests name it', async () => {
     const answers = [];
