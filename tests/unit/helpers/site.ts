@@ -6,7 +6,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { responseRegion } from '../../../src/lib/forms/render';
+import { regionMarkers, responseRegion } from '../../../src/lib/forms/render';
+import { writeSiteIndex } from '../../../src/lib/search/build-index';
+import { SEARCH_REGION, SECTIONS_REGION } from '../../../src/lib/search/site-index';
 
 export function useSiteShell(): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'site-'));
@@ -14,6 +16,15 @@ export function useSiteShell(): { dir: string; remove(): void } {
     join(dir, 'form-response.html'),
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Your form | Mastery Parents</title></head><body><main id="main">${responseRegion.start}<h1>Nothing to show yet</h1>${responseRegion.end}</main></body></html>`,
   );
+  // The /search page and a one-page search index, as `astro build` writes them.
+  const results = regionMarkers(SEARCH_REGION);
+  const sections = regionMarkers(SECTIONS_REGION);
+  writeFileSync(
+    join(dir, 'search.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Search | Mastery Parents</title></head><body><main id="main" data-pagefind-body><h1>Search</h1><form action="/search"><input name="q" data-search-page-input></form>${results.start}<p data-search-page-status>Type a word or two.</p>${results.end}${sections.start}<div data-search-page-sections><a href="/faqs">FAQs</a></div>${sections.end}</main></body></html>`,
+  );
+  writeFileSync(join(dir, 'faqs.html'), `<!doctype html><html lang="en"><head><title>FAQs | Mastery Parents</title></head><body><main data-pagefind-body><h1>Frequently Asked Questions</h1><p>Mastery learning in two focused hours.</p></main></body></html>`);
+  writeSiteIndex(dir, 'faqs.html');
   process.env.SITE_DIR = dir;
   return {
     dir,
