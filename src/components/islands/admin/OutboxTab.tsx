@@ -32,6 +32,7 @@ const errorText: Record<string, string> = {
   already_sent: 'Already sent to this school by this parent',
   school_limit: 'The school’s daily limit was reached',
   parent_limit: 'The parent’s daily limit was reached',
+  recipient_limit: 'The parent’s address has had its 3 emails for today; no link was sent',
   timeout: 'HubSpot answered too slowly',
   hubspot_unreachable: 'HubSpot could not be reached',
   sender_not_configured: 'No school email sender is configured (HubSpot single-send or SMTP)',
