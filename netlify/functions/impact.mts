@@ -4,6 +4,15 @@ import { computeImpact } from '../../src/server/impact';
 
 /** How long an answer may be reused by browsers and the CDN (the specification's 5 minutes). */
 export const CACHE_CONTROL = 'public, max-age=300';
+/**
+ * The CDN keeps one answer for everyone (durable: shared across edge nodes). It reads no query
+ * parameter, so the cache key names none: `?x=random` cannot skip the cache (Netlify-Vary lists the
+ * only parameters that make a different answer; one that is never sent stands for "none").
+ */
+export const CDN_HEADERS = {
+  'Netlify-CDN-Cache-Control': 'public, durable, max-age=300, stale-while-revalidate=60',
+  'Netlify-Vary': 'query=__none',
+};
 
 /**
  * GET /api/impact: schools reached, schools that answered, meetings and parents who wrote, counted
@@ -12,7 +21,7 @@ export const CACHE_CONTROL = 'public, max-age=300';
 export default handle(async (req) => {
   const refused = allowMethods(req, ['GET']);
   if (refused) return refused;
-  return json(await computeImpact(), 200, { 'Cache-Control': CACHE_CONTROL });
+  return json(await computeImpact(), 200, { 'Cache-Control': CACHE_CONTROL, ...CDN_HEADERS });
 });
 
 export const config: Config = { path: '/api/impact', method: 'GET' };

@@ -329,6 +329,9 @@ describe('impact', () => {
     await seed();
     const response = await impact(new Request('http://localhost/api/impact'), {});
     expect(response.headers.get('cache-control')).toBe(CACHE_CONTROL);
+    // One CDN entry whatever query string is added: a random one cannot make the function run.
+    expect(response.headers.get('netlify-vary')).toBe('query=__none');
+    expect(response.headers.get('netlify-cdn-cache-control')).toMatch(/^public, durable, max-age=300/);
     const body = await response.json();
     expect(body).toMatchObject({ schoolsReached: { display: '6' }, meetings: { display: 'fewer than 5' } });
     expect(JSON.stringify(body)).not.toMatch(/@|\.edu|gmail/);
