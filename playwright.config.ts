@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import type { EngineName } from './tests/engines/driver';
 import { chromiumFlags, chromiumPath } from './scripts/chromium.mjs';
 
 /** The e2e suite runs in Debian's Chromium against the production build served by `npm start`. */
@@ -23,7 +24,7 @@ const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1280, height:
 const embedSpecs = /hubspot-forms\.spec\.ts$/;
 
 
-export default defineConfig({
+export default defineConfig<object, { engineName: EngineName }>({
   testDir: 'tests/e2e',
   fullyParallel: true,
   workers: 2,
@@ -44,6 +45,15 @@ export default defineConfig({
     // made once per run, and only when one of them is run.
     { name: 'embed-build', testMatch: /embed-build\.setup\.ts$/ },
     { name: 'embed', use: desktop, testMatch: embedSpecs, dependencies: ['embed-build'] },
+    // The main flows in Firefox and WebKitGTK (tests/engines/driver.ts), one browser per worker;
+    // a file's tests run in order so that a worker launches its engine once.
+    ...(['firefox', 'webkit'] as const).map((engineName) => ({
+      name: engineName,
+      testDir: 'tests/engines',
+      fullyParallel: false,
+      timeout: 60_000,
+      use: { engineName },
+    })),
   ],
   webServer: process.env.E2E_BASE_URL
     ? undefined

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm test`: the type check, the unit and function tests (Vitest) and the end-to-end tests
- * (Playwright in Debian's Chromium against the production build). Prints each runner's summary
+ * (Playwright in Debian's Chromium, and tests/engines in Firefox and WebKitGTK, against the production build). Prints each runner's summary
  * and ends with one line "N passed, N failed" over all of them.
  */
 import { spawn } from 'node:child_process';
@@ -50,7 +50,7 @@ if (existsSync(vitestReport)) {
 }
 
 // 3. End-to-end tests against `npm start` (Playwright starts and stops it).
-console.log('\n=== End-to-end tests (Playwright, Chromium) ===');
+console.log('\n=== End-to-end tests (Playwright: Chromium; Firefox and WebKitGTK in tests/engines, alongside) ===');
 const playwrightReport = join(reports, 'playwright.json');
 // Every run starts from an empty local database, so that tests see the states a new site has.
 rmSync(join(root, '.netlify', 'db'), { recursive: true, force: true });
@@ -62,9 +62,28 @@ if (existsSync(playwrightReport)) {
   totals.failed += failed;
   totals.skipped += stats.skipped;
   summaries.push(`playwright: ${stats.expected} passed, ${failed} failed, ${stats.skipped} skipped`);
+  summaries.push(...perEngine(JSON.parse(readFileSync(playwrightReport, 'utf8'))));
 } else {
   totals.failed += 1;
   summaries.push('playwright: did not report (crashed)');
+}
+
+/** The Playwright report's results per browser: "  firefox: N passed, N failed" (tests/engines runs in Firefox and WebKitGTK). */
+function perEngine(report) {
+  const counts = {};
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests) {
+        const engine = ['firefox', 'webkit'].includes(t.projectName) ? t.projectName : 'chromium';
+        counts[engine] ??= { passed: 0, failed: 0 };
+        if (t.status === 'expected') counts[engine].passed += 1;
+        else if (t.status !== 'skipped') counts[engine].failed += 1;
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of report.suites ?? []) walk(suite);
+  return Object.entries(counts).map(([engine, { passed, failed }]) => `  ${engine}: ${passed} passed, ${failed} failed`);
 }
 
 console.log('\n=== Summary ===');

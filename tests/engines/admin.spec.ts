@@ -1,0 +1,16 @@
+/** In Firefox and WebKitGTK: the admin signs in on /webhook-config and opens a tab. */
+import { e2eAdminPassword } from '../../playwright.config';
+import { expect, named, seen, test } from './fixtures';
+
+// Not yet working in either engine: after "Sign in" no tab appears; not diagnosed yet.
+test.fixme('the admin signs in and opens the Form Submissions tab', async ({ site }) => {
+  await site.goto('/webhook-config');
+  await expect.poll(() => seen(site, 'h1, h2')).toMatch(/Sign in|Webhook/);
+  await expect.poll(() => site.evaluate(() => (document.querySelector('input[name="username"]') as HTMLInputElement | null)?.value)).toBe('admin');
+  await site.type('input[type="password"]', e2eAdminPassword);
+  await site.click(await named(site, 'button', 'Sign in'));
+  const tab = await named(site, '[role="tab"]', 'Form Submissions');
+  await site.click(tab);
+  await expect.poll(() => site.evaluate((css: string) => document.querySelector(css)?.getAttribute('aria-selected'), tab)).toBe('true');
+  await expect.poll(() => seen(site, '[role="tabpanel"]')).toMatch(/submission|form/i);
+});

@@ -1,0 +1,284 @@
+/**
+ * The two engines besides Chromium, behind one small interface so that each flow is written once:
+ * - Firefox: Debian's firefox-esr, driven over WebDriver BiDi by puppeteer-core. Console errors and
+ *   uncaught exceptions come from BiDi's log events.
+ * - WebKit: WebKitGTK's MiniBrowser under Xvfb, driven by WebKitWebDriver (WebDriver classic,
+ *   through webdriverio). Classic WebDriver reports nothing from the console, so the browser reads
+ *   the site through a local proxy that adds one same-origin script at the top of every page
+ *   (`/__engine-probe.js`), which records console errors, uncaught exceptions, unhandled
+ *   rejections and Content-Security-Policy violations for the test to read.
+ * Without JavaScript: Firefox turns scripting off for the page (BiDi); MiniBrowser in automation
+ * mode takes no settings, so its proxy answers with `Content-Security-Policy: script-src 'none'`,
+ * which keeps every script of the page from running.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer as netServer } from 'node:net';
+
+export type EngineName = 'firefox' | 'webkit';
+
+export const firefoxPath = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
+export const webkitDriverPath = process.env.WEBKIT_DRIVER_PATH || '/usr/bin/WebKitWebDriver';
+export const miniBrowserPath = process.env.MINIBROWSER_PATH || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+
+/** A tab of one engine, on the site under test. */
+export interface EnginePage {
+  readonly engine: EngineName;
+  /** Opens a path of the site and waits for the page's load event. */
+  goto(path: string): Promise<void>;
+  /** The address shown, as a path with its query and hash. */
+  path(): Promise<string>;
+  /** Runs a function in the page (serialised: it sees only its arguments). */
+  evaluate<T, A extends unknown[]>(fn: (...args: A) => T | Promise<T>, ...args: A): Promise<T>;
+  /** A real pointer click in the middle of the element (scrolled into view first). */
+  click(selector: string): Promise<void>;
+  /** Clicks into the field and types the text with the keyboard. */
+  type(selector: string, text: string): Promise<void>;
+  press(key: 'Escape' | 'Enter' | 'Tab'): Promise<void>;
+  /** Makes the page's layout viewport about this wide (WebKitGTK's window has a minimum width). */
+  setWidth(width: number): Promise<void>;
+  /** Console errors, uncaught exceptions and policy violations of the pages opened so far. */
+  errors(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export interface Engine {
+  readonly name: EngineName;
+  /** A fresh tab without cookies or storage of earlier tests; `javaScript: false` runs no script. */
+  newPage(baseURL: string, options?: { javaScript?: boolean }): Promise<EnginePage>;
+  close(): Promise<void>;
+}
+
+export async function launch(name: EngineName): Promise<Engine> {
+  return name === 'firefox' ? launchFirefox() : launchWebKit();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Firefox over WebDriver BiDi (puppeteer-core).
+
+async function launchFirefox(): Promise<Engine> {
+  const { default: puppeteer } = await import('puppeteer-core');
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: firefoxPath,
+    headless: true,
+    defaultViewport: { width: 1280, height: 800 },
+    // Nothing off this machine: updates, telemetry and the like stay quiet.
+    extraPrefsFirefox: { 'network.dns.disableIPv6': true, 'app.update.enabled': false },
+  });
+  return {
+    name: 'firefox',
+    async newPage(baseURL, { javaScript = true } = {}) {
+      const context = await browser.createBrowserContext();
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(String((error as Error).message ?? error)));
+      if (!javaScript) await page.setJavaScriptEnabled(false);
+      return {
+        engine: 'firefox',
+        async goto(path) {
+          await page.goto(new URL(path, baseURL).href, { waitUntil: 'load' });
+        },
+        async path() {
+          const url = new URL(page.url());
+          return url.pathname + url.search + url.hash;
+        },
+        evaluate: (fn, ...args) => page.evaluate(fn as never, ...(args as unknown as never[])) as never,
+        async click(selector) {
+          await page.locator(selector).click();
+        },
+        async type(selector, text) {
+          await page.locator(selector).click();
+          await page.keyboard.type(text);
+        },
+        async press(key) {
+          await page.keyboard.press(key);
+        },
+        async setWidth(width) {
+          await page.setViewport({ width, height: 844 });
+        },
+        async errors() {
+          return [...errors];
+        },
+        async close() {
+          await context.close();
+        },
+      };
+    },
+    async close() {
+      await browser.close();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// WebKitGTK over WebDriver classic (webdriverio, WebKitWebDriver, MiniBrowser under Xvfb).
+
+/** What the probe records; it runs before any script of the page. */
+const probe = `(() => {
+  const errors = (window.__engineErrors = []);
+  const original = console.error.bind(console);
+  console.error = (...args) => { errors.push(args.map(String).join(' ')); original(...args); };
+  addEventListener('error', (event) => { if (event.message) errors.push(event.message); });
+  addEventListener('unhandledrejection', (event) => errors.push('Unhandled rejection: ' + String(event.reason && event.reason.message || event.reason)));
+  document.addEventListener('securitypolicyviolation', (event) => errors.push('Content-Security-Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI));
+})();`;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = netServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A proxy to the site on a port of its own: it adds the probe to every HTML page and, when told,
+ * forbids every script. Everything else (methods, bodies, cookies, redirects) passes through.
+ */
+async function startProbeProxy(target: string): Promise<{ origin: string; scripts: (on: boolean) => void; close: () => Promise<void> }> {
+  const upstream = new URL(target);
+  let scriptsAllowed = true;
+  const server: Server = createServer((req, res) => {
+    if (req.url === '/__engine-probe.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' });
+      return void res.end(probe);
+    }
+    const headers = { ...req.headers, host: upstream.host };
+    delete headers['accept-encoding'];
+    const forward = httpRequest({ hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers }, (answer) => {
+      const type = String(answer.headers['content-type'] ?? '');
+      const head = { ...answer.headers };
+      if (!scriptsAllowed) head['content-security-policy'] = "script-src 'none'";
+      if (!type.includes('text/html')) {
+        res.writeHead(answer.statusCode ?? 502, head);
+        return void answer.pipe(res);
+      }
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('end', () => {
+        const html = Buffer.concat(chunks).toString('utf8');
+        const withProbe = scriptsAllowed ? html.replace(/<head([^>]*)>/i, '<head$1><script src="/__engine-probe.js"></script>') : html;
+        delete head['content-length'];
+        res.writeHead(answer.statusCode ?? 502, head);
+        res.end(withProbe);
+      });
+    });
+    forward.on('error', () => {
+      res.writeHead(502);
+      res.end();
+    });
+    req.pipe(forward);
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    origin: `http://localhost:${port}`,
+    scripts: (on) => void (scriptsAllowed = on),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function launchWebKit(): Promise<Engine> {
+  const { remote } = await import('webdriverio');
+  const port = await freePort();
+  // xvfb-run -a picks a free display; the driver starts MiniBrowser on it.
+  const driver: ChildProcess = spawn('xvfb-run', ['-a', '-s', '-screen 0 1280x900x24', webkitDriverPath, `--port=${port}`], {
+    stdio: 'ignore',
+    detached: true,
+  });
+  const stopDriver = () => {
+    try {
+      if (driver.pid) process.kill(-driver.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  };
+  let browser: WebdriverIO.Browser;
+  try {
+    browser = await remote({
+      hostname: '127.0.0.1',
+      port,
+      logLevel: 'error',
+      connectionRetryCount: 20,
+      connectionRetryTimeout: 60_000,
+      capabilities: {
+        browserName: 'MiniBrowser',
+        'wdio:enforceWebDriverClassic': true,
+        'webkitgtk:browserOptions': { binary: miniBrowserPath, args: ['--automation'] },
+      } as WebdriverIO.Capabilities,
+    });
+    await browser.setWindowSize(1280, 800);
+  } catch (error) {
+    stopDriver();
+    throw error;
+  }
+  let proxy: Awaited<ReturnType<typeof startProbeProxy>> | undefined;
+  return {
+    name: 'webkit',
+    async newPage(baseURL, { javaScript = true } = {}) {
+      proxy ??= await startProbeProxy(baseURL);
+      const site = proxy;
+      site.scripts(javaScript);
+      // One window per worker: a new test starts without the cookies and storage of the last.
+      await browser.url(`${site.origin}/__engine-probe.js`);
+      await browser.deleteAllCookies();
+      await browser.execute(() => {
+        localStorage.clear();
+        sessionStorage.clear();
+      });
+      await browser.setWindowSize(1280, 800);
+      const errors: string[] = [];
+      /** Reads what the probe recorded on the current page before leaving it. */
+      const harvest = async () => {
+        const found = await browser.execute(() => (window as unknown as { __engineErrors?: string[] }).__engineErrors ?? []).catch(() => []);
+        errors.push(...found);
+        await browser.execute(() => void ((window as unknown as { __engineErrors?: string[] }).__engineErrors ?? []).splice(0)).catch(() => undefined);
+      };
+      return {
+        engine: 'webkit',
+        async goto(path) {
+          await harvest();
+          await browser.url(new URL(path, site.origin).href);
+        },
+        async path() {
+          const url = new URL(await browser.getUrl());
+          return url.pathname + url.search + url.hash;
+        },
+        evaluate: (fn, ...args) => browser.execute(fn as never, ...(args as unknown as never[])) as never,
+        async click(selector) {
+          await browser.$(selector).click();
+        },
+        async type(selector, text) {
+          const field = browser.$(selector);
+          await field.click();
+          await field.addValue(text);
+        },
+        async press(key) {
+          await browser.keys([key]);
+        },
+        async setWidth(width) {
+          await browser.setWindowSize(width, 844);
+        },
+        async errors() {
+          await harvest();
+          return [...errors];
+        },
+        async close() {
+          site.scripts(true);
+        },
+      };
+    },
+    async close() {
+      await browser.deleteSession().catch(() => undefined);
+      await proxy?.close();
+      stopDriver();
+    },
+  };
+}

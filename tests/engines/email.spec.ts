@@ -1,0 +1,113 @@
+/**
+ * In Firefox and WebKitGTK: the school email, as a parent writes it. The form on /lead-the-change
+ * opens "Your Email is Ready" (copy, the mail-app link, "I've sent it myself"), "Send via our
+ * platform" leads to /confirm-send, the follow-up link to /school-answer; without JavaScript the
+ * form answers with its own page.
+ */
+import { fakeUrls } from '../../playwright.config';
+import type { EnginePage } from './driver';
+import { expect, named, seen, test } from './fixtures';
+
+const unique = (name: string) => `${name}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.org`;
+
+/** The contact property the platform set on the parent's contact in (the fake) HubSpot, once set. */
+async function contactProperty(email: string, property: string): Promise<string> {
+  let value = '';
+  await expect
+    .poll(
+      async () => {
+        const response = await fetch(`${fakeUrls.hubspot}/__fake/contacts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+        const { contacts } = (await response.json()) as { contacts: Array<{ properties: Record<string, string> }> };
+        value = contacts.find((contact) => contact.properties.email === email)?.properties[property] ?? '';
+        return value;
+      },
+      { timeout: 20_000, message: `${property} of ${email}` },
+    )
+    .not.toBe('');
+  const url = new URL(value);
+  return url.pathname + url.search;
+}
+
+/** Types the email form of /lead-the-change as a person does and sends it. */
+async function writeEmail(site: EnginePage, parent: string, school: string) {
+  await site.goto('/lead-the-change');
+  const form = '#email-form form[data-native-form]';
+  const fields: Array<[string, string]> = [
+    ['full_name', 'Ana Lopez'],
+    ['email', parent],
+    ['child_full_name', 'Maya Lopez'],
+    ['child_grade', '5th grade'],
+    ['school_name', school],
+    ['school_contact_name', 'Dr. Patel'],
+    ['school_contact_email', 'head@oakwood.edu'],
+  ];
+  for (const [name, value] of fields) {
+    await site.type(`${form} [name="${name}"]`, value);
+  }
+  await site.click(`${form} input[name="choose_how_to_send_your_email"][value="I will send it myself"]`);
+  await site.click(`${form} [data-submit]`);
+}
+
+const readyDialog = (site: EnginePage) =>
+  site.evaluate(() => {
+    const dialog = Array.from(document.querySelectorAll('dialog')).find((candidate) => candidate.open && candidate.textContent?.includes('Your Email is Ready'));
+    return dialog ? { focused: dialog.contains(document.activeElement), modal: dialog.matches(':modal') } : null;
+  });
+
+test('"Your Email is Ready": the email, copy, the mail-app link and "I\'ve sent it myself", then the school-answer page', async ({ site, baseURL }) => {
+  test.fixme(site.engine === 'webkit', 'WebKitGTK: times out after 60 s; not diagnosed yet (passes in Firefox)');
+  const parent = unique('engines-self');
+  await writeEmail(site, parent, 'Oakwood Academy');
+  await expect.poll(() => readyDialog(site), { timeout: 20_000 }).toEqual({ focused: true, modal: true });
+  expect(await seen(site, '[data-testid="email-to"]')).toBe('Dr. Patel <head@oakwood.edu>');
+  expect(await seen(site, '[data-testid="email-subject"]')).toBe('How Oakwood Academy can unlock mastery learning for every student');
+  expect(await seen(site, '[data-testid="email-body"]')).toContain('My name is Ana Lopez, and my child, Maya Lopez, is in 5th grade at Oakwood Academy.');
+
+  await site.click(await named(site, 'dialog[open] button', 'Copy'));
+  await expect.poll(() => seen(site, '[data-toast]')).toContain('Email content copied to clipboard.');
+  const mailto = await site.evaluate(() => Array.from(document.querySelectorAll('dialog[open] a')).find((a) => a.textContent?.includes('Open in my email app'))?.getAttribute('href'));
+  expect(mailto).toMatch(/^mailto:head@oakwood\.edu\?subject=How%20Oakwood%20Academy/);
+  expect(decodeURIComponent(mailto!)).toContain('My name is Ana Lopez');
+
+  await site.click(await named(site, 'dialog[open] button', "I've sent it myself"));
+  await expect.poll(() => seen(site, '[data-testid="sent-myself"]')).toContain('In about ten days');
+
+  // The follow-up HubSpot's workflow would email (due at once here): one tap answers it.
+  let link = '';
+  await expect
+    .poll(async () => {
+      await fetch(new URL('/.netlify/functions/school-followup', baseURL), { method: 'POST' });
+      link = await contactProperty(parent, 'school_answer_followup_url').catch(() => '');
+      return link;
+    }, { timeout: 30_000, intervals: [1000] })
+    .toMatch(/^\/school-answer\?token=/);
+  await site.goto(link);
+  await expect.poll(() => seen(site, 'h1')).toBe('Did Oakwood Academy answer?');
+  await site.click(await named(site, 'label', 'They replied'));
+  await site.click(await named(site, 'button', 'Save my answer'));
+  await expect.poll(() => seen(site, 'h1')).toBe('Great news: they replied!');
+});
+
+test('"Send via our platform" asks to confirm from the inbox; /confirm-send sends it', async ({ site }) => {
+  test.fixme(site.engine === 'webkit', 'WebKitGTK: times out after 60 s; not diagnosed yet (passes in Firefox)');
+  const parent = unique('engines-platform');
+  await writeEmail(site, parent, 'Birch Hill School');
+  await expect.poll(() => readyDialog(site), { timeout: 20_000 }).toEqual({ focused: true, modal: true });
+  await site.click(await named(site, 'dialog[open] button', 'Send via our platform'));
+  await expect.poll(() => seen(site, '[data-testid="check-inbox"]'), { timeout: 20_000 }).toContain(`We sent a link to ${parent}`);
+
+  await site.goto(await contactProperty(parent, 'platform_send_confirmation_url'));
+  await expect.poll(() => seen(site, 'h1')).toBe('Confirm your email to Birch Hill School');
+  await site.click(await named(site, 'button', 'Send my email'));
+  await expect.poll(() => seen(site, 'h1'), { timeout: 20_000 }).toMatch(/Your email has been sent|Your email is confirmed/);
+});
+
+// Not yet working: Firefox ESR 153's BiDi has no emulation.setScriptingEnabled (the proxy's
+// script-src 'none' would do there too); WebKitGTK times out, not diagnosed yet.
+test.fixme('without JavaScript the email form answers with "Your Email is Ready" as a page', async ({ noScript }) => {
+  const parent = unique('engines-nojs');
+  await writeEmail(noScript, parent, 'Cedar Academy');
+  await expect.poll(() => noScript.path(), { timeout: 20_000 }).toMatch(/^\/your-email\?id=/);
+  await expect.poll(() => seen(noScript, 'h1')).toBe('Your Email is Ready');
+  expect(await noScript.evaluate(() => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value ?? '')).toContain('Cedar Academy');
+});

@@ -1,0 +1,74 @@
+/**
+ * The cross-engine `test`: the Playwright runner (the same server, fakes, workers and report as the
+ * Chromium suite), but each test drives Firefox or WebKitGTK (./driver.ts), launched once per
+ * worker. `site` is a fresh tab; `noScript` one that runs no script. After each test, any console
+ * error, uncaught exception or policy violation the pages had fails it.
+ */
+import { test as base, expect } from '@playwright/test';
+import { launch, type Engine, type EngineName, type EnginePage } from './driver';
+
+export const test = base.extend<{ site: EnginePage; noScript: EnginePage }, { engineName: EngineName; engine: Engine }>({
+  engineName: ['firefox', { option: true, scope: 'worker' }],
+  engine: [
+    async ({ engineName }, use) => {
+      const engine = await launch(engineName);
+      await use(engine);
+      await engine.close();
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
+  site: async ({ engine, baseURL }, use) => {
+    const page = await engine.newPage(baseURL!);
+    await use(page);
+    const errors = await page.errors();
+    await page.close();
+    expect(errors, `console errors in ${engine.name}`).toEqual([]);
+  },
+  noScript: async ({ engine, baseURL }, use) => {
+    const page = await engine.newPage(baseURL!, { javaScript: false });
+    await use(page);
+    await page.close();
+  },
+});
+
+export { expect };
+
+/** In-page: the text of the first element matching `selector` that a person can see, or null. */
+export function seen(page: EnginePage, selector: string): Promise<string | null> {
+  return page.evaluate((css: string) => {
+    for (const element of Array.from(document.querySelectorAll<HTMLElement>(css))) {
+      const box = element.getBoundingClientRect();
+      if (box.width > 0 && box.height > 0 && getComputedStyle(element).visibility !== 'hidden') return element.innerText.trim();
+    }
+    return null;
+  }, selector);
+}
+
+/**
+ * A selector for the first visible element matching `css` whose accessible name (aria-label or
+ * text) contains `name`, for a real click or typing; fails if there is none.
+ */
+export async function named(page: EnginePage, css: string, name: string): Promise<string> {
+  let mark: string | null = null;
+  await expect
+    .poll(async () => {
+      mark = await page.evaluate(
+        (selector: string, wanted: string) => {
+          const element = Array.from(document.querySelectorAll<HTMLElement>(selector)).find((candidate) => {
+            const box = candidate.getBoundingClientRect();
+            const label = candidate.getAttribute('aria-label') ?? candidate.innerText ?? '';
+            return box.width > 0 && box.height > 0 && label.replace(/\s+/g, ' ').trim().includes(wanted);
+          });
+          if (!element) return null;
+          const id = element.dataset.engineMark ?? String(Math.random()).slice(2);
+          element.dataset.engineMark = id;
+          return `[data-engine-mark="${id}"]`;
+        },
+        css,
+        name,
+      );
+      return mark;
+    }, { message: `a visible ${css} named "${name}"` })
+    .not.toBeNull();
+  return mark!;
+}
