@@ -97,8 +97,9 @@ test.describe('/thank-you', () => {
   });
 
   test('shows "Loading..." until the island starts', async ({ page }) => {
+    // Long enough for the checks below to run before the island starts, on a busy machine too.
     await page.route('**/_astro/BookingDetails*.js', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 800));
+      await new Promise((resolve) => setTimeout(resolve, 3000));
       await route.continue();
     });
     await page.goto('/thank-you?invitee_full_name=Ana');
