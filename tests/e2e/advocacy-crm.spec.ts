@@ -183,9 +183,6 @@ test.describe('/lead-the-change email flow', () => {
     await fillEmailForm(page, '#email-form', { email, choice: "I'll send it myself", school: 'Maple School', schoolEmail: school });
     await dialog(page).getByRole('button', { name: 'Send via our platform' }).click();
     await expect(dialog(page).getByTestId('check-inbox')).toBeVisible(SEND_TIMEOUT);
-    // Copying and the mail app stay open.
-    await expect(dialog(page).getByRole('link', { name: 'Open in my email app' })).toBeVisible();
-    await expect(dialog(page).getByRole('button', { name: 'Copy' })).toBeEnabled();
     let second = '';
     await expect.poll(async () => (second = await confirmationLinkOf(email)), SEND_TIMEOUT).not.toBe(link);
     const inbox = await browser.newPage();
