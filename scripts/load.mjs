@@ -19,7 +19,7 @@ import pg from 'pg';
 import { percentile, pool } from './bench/_load.mjs';
 import { root, table, withServer } from './bench/_server.mjs';
 import { databaseUrlFile, resetLocalDatabase } from './local-database.mjs';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 
 const port = Number(process.env.LOAD_PORT || 8894);
 const TOTAL = Number(process.env.LOAD_NOMINATIONS || 2000);
