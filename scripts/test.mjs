@@ -3,9 +3,13 @@
  * `npm test`: the type check, the unit and function tests (Vitest) and the end-to-end tests
  * (Playwright in Debian's Chromium, and tests/engines in Firefox and WebKitGTK, against the production build). Prints each runner's summary
  * and ends with one line "N passed, N failed" over all of them.
+ *
+ * The site the end-to-end tests use is started first: `netlify serve` packaging the functions takes
+ * about five minutes of mostly one core, and the type check and Vitest run on the other meanwhile.
+ * Playwright then finds it running (E2E_SITE_STARTED) and starts only the fakes.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,6 +29,80 @@ function run(command, args, extraEnv = {}) {
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const summaries = [];
+
+// 0. The site for the end-to-end tests, as playwright.config.ts would start it, from an empty local
+// database so that tests see the states a new site has.
+rmSync(join(root, '.netlify', 'db'), { recursive: true, force: true });
+console.log('\n=== Starting the site for the end-to-end tests (build now, functions packaged alongside the next steps) ===');
+const site = await startSite();
+
+/** Starts `npm start` with the e2e environment; resolves once Astro's build is written (the rest runs on). */
+async function startSite() {
+  const { default: config, baseURL } = await import('../playwright.config.ts');
+  const server = config.webServer.find((entry) => entry.command.includes('scripts/start.mjs'));
+  const logFile = join(reports, 'site-server.log');
+  const log = createWriteStream(logFile);
+  const child = spawn('node', ['scripts/start.mjs'], { cwd: root, env: { ...env, ...server.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  let exited = false;
+  const built = new Promise((resolve) => {
+    const watch = (chunk) => {
+      log.write(chunk);
+      if (output.length < 500_000) output += chunk.toString();
+      if (output.includes('build.command completed')) resolve();
+    };
+    child.stdout.on('data', watch);
+    child.stderr.on('data', watch);
+    child.on('exit', () => {
+      exited = true;
+      resolve();
+    });
+  });
+  await built;
+  // Interrupted: the site goes with this process (it runs in its own process group).
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+      process.exit(130);
+    });
+  }
+  return {
+    /** Waits for the health check; false (with the log's end printed) when the site did not come up. */
+    async ready(timeoutMs = 15 * 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!exited && Date.now() < deadline) {
+        const ok = await fetch(`${baseURL}/api/health`).then((response) => response.ok, () => false);
+        if (ok) return true;
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      }
+      console.log(`The site did not start (${exited ? 'it exited' : 'timed out'}); the end of ${logFile}:\n${output.slice(-3000)}`);
+      return false;
+    },
+    stop() {
+      if (exited) return Promise.resolve();
+      return new Promise((resolve) => {
+        child.on('exit', resolve);
+        try {
+          process.kill(-child.pid, 'SIGTERM');
+        } catch {
+          resolve();
+        }
+        setTimeout(() => {
+          try {
+            process.kill(-child.pid, 'SIGKILL');
+          } catch {
+            // Already gone.
+          }
+          resolve();
+        }, 10_000).unref();
+      });
+    },
+  };
+}
 
 // 1. Type check: astro check (Astro files and content) and tsc (everything else).
 console.log('\n=== Type check (astro check + tsc) ===');
@@ -52,9 +130,10 @@ if (existsSync(vitestReport)) {
 // 3. End-to-end tests against `npm start` (Playwright starts and stops it).
 console.log('\n=== End-to-end tests (Playwright: Chromium; Firefox and WebKitGTK in tests/engines, alongside) ===');
 const playwrightReport = join(reports, 'playwright.json');
-// Every run starts from an empty local database, so that tests see the states a new site has.
-rmSync(join(root, '.netlify', 'db'), { recursive: true, force: true });
-const playwrightCode = await run(bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport });
+const siteReady = await site.ready();
+// When it did not come up here, Playwright starts it itself (and says why it cannot).
+const playwrightCode = await run(bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport, ...(siteReady ? { E2E_SITE_STARTED: '1' } : {}) });
+await site.stop();
 if (existsSync(playwrightReport)) {
   const { stats } = JSON.parse(readFileSync(playwrightReport, 'utf8'));
   const failed = stats.unexpected + stats.flaky + (playwrightCode !== 0 && stats.unexpected === 0 ? 1 : 0);

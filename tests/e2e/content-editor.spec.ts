@@ -45,6 +45,8 @@ async function signIn(page: Page): Promise<void> {
 async function open(page: Page, hash: string): Promise<void> {
   await page.goto('about:blank');
   await page.goto(`${editor.url}#/${hash}`);
+  // Under the dev server an entry can take longer to load than an assertion waits on a busy machine.
+  await expect(page.getByText('Loading entry...')).toHaveCount(0, { timeout: 60_000 });
 }
 
 /** The statistics file, once its entries are in the editor (an "Add" before that is lost when they arrive). */

@@ -259,10 +259,27 @@ test.describe('floating button', () => {
     const cta = page.locator('[data-floating-link]');
     await cta.click();
     await expect(form).toBeInViewport();
+    // The smooth scroll has ended when the page stops moving (scrolling back before that is undone by it).
+    await expect.poll(() => page.evaluate(() => new Promise<boolean>((resolve) => {
+      const before = window.scrollY;
+      setTimeout(() => resolve(window.scrollY === before && before > 320), 200);
+    }))).toBe(true);
     // On a phone it would cover the fields it points to.
     await expect(cta).toBeHidden();
     await page.evaluate(() => window.scrollTo(0, 320));
     await expect(cta).toBeVisible();
+  });
+
+  test('with reduced motion it jumps to the form instead of scrolling smoothly', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/lead-the-change');
+    await page.evaluate(() => window.scrollTo(0, 320));
+    await page.locator('[data-floating-link]').click();
+    // No animation: the form is at the top of the screen straight after the click.
+    const top = await page.locator('#email-form').evaluate((element) => element.getBoundingClientRect().top);
+    expect(top).toBeLessThan(200);
+    await expect(page).toHaveURL(/#email-form$/);
   });
 
   test('hides while a form field has focus, and comes back after', async ({ page }) => {

@@ -50,7 +50,8 @@ class FloatingCta extends HTMLElement {
       const target = document.getElementById('email-form');
       if (location.pathname.replace(/\/+$/, '') === '/lead-the-change' && target) {
         event.preventDefault();
-        target.scrollIntoView({ behavior: 'smooth', block: 'start' });
+        const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+        target.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'start' });
         history.replaceState(null, '', '#email-form');
       }
     });
