@@ -1,8 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { escapeHtml } from '../../src/lib/forms/render';
-import { isEmail } from '../../src/lib/forms/values';
 import { buttonClass } from '../../src/lib/ui';
-import { dataPath } from '../../src/server/data-rights';
+import { optionalDataPath } from '../../src/server/data-rights';
 import { responsePage } from '../../src/server/form-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { limitMessages } from '../../src/server/send-limits';
@@ -29,9 +28,9 @@ function preview(message: OutboxMessage): string {
 /** "Your data": the parent's own signed link, under every page that shows their email. */
 function page(outcome: ConfirmOutcome, token: string): { status: number; title: string; content: string } {
   const view = outcomePage(outcome, token);
-  const parent = 'message' in outcome ? outcome.message?.parentEmail : undefined;
-  if (!parent || !isEmail(parent)) return view;
-  return { ...view, content: `${view.content}<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="${escapeHtml(dataPath(parent))}">Your data</a>: see, download or delete what we keep about you.</p>` };
+  const path = 'message' in outcome && outcome.message ? optionalDataPath(outcome.message.parentEmail) : undefined;
+  if (!path) return view;
+  return { ...view, content: `${view.content}<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">Your data</a>: see, download or delete what we keep about you.</p>` };
 }
 
 function outcomePage(outcome: ConfirmOutcome, token: string): { status: number; title: string; content: string } {

@@ -6,9 +6,8 @@ import { normaliseNote } from '../../src/lib/email/note';
 import { composeLinks, emailAsText, followUpEmail } from '../../src/lib/email/template';
 import { boxClass, choiceClass, errorClass, escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
 import { answerKinds, answerLabels, COMMENT_MAX, type AnswerKind } from '../../src/lib/school-answers';
-import { isEmail } from '../../src/lib/forms/values';
 import { buttonClass } from '../../src/lib/ui';
-import { dataPath } from '../../src/server/data-rights';
+import { optionalDataPath } from '../../src/server/data-rights';
 import { responsePage } from '../../src/server/form-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import type { OutboxMessage } from '../../src/server/outbox';
@@ -156,10 +155,10 @@ async function answer(req: Request): Promise<{ status: number; title: string; co
 }
 
 /** "Your data": the parent's own signed link, under every page their link opens. */
-const yourData = (message: OutboxMessage | undefined) =>
-  message && isEmail(message.parentEmail)
-    ? `<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="${escapeHtml(dataPath(message.parentEmail))}">Your data</a>: see, download or delete what we keep about you.</p>`
-    : '';
+function yourData(message: OutboxMessage): string {
+  const path = optionalDataPath(message.parentEmail);
+  return path ? `<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">Your data</a>: see, download or delete what we keep about you.</p>` : '';
+}
 
 export default async (req: Request): Promise<Response> => {
   try {

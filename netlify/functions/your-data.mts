@@ -136,7 +136,8 @@ function reviewPage(data: PersonalData): View {
 
 /** A POST must come from this site's own pages: a browser says where from (Origin, Sec-Fetch-Site). */
 function fromThisSite(req: Request): boolean {
-  if (req.headers.get('sec-fetch-site') === 'cross-site') return false;
+  const site = req.headers.get('sec-fetch-site');
+  if (site && site !== 'same-origin' && site !== 'none') return false;
   const origin = req.headers.get('origin');
   if (!origin || origin === 'null') return origin === null;
   return origin === new URL(req.url).origin || serverEnv.siteOrigins.includes(origin);

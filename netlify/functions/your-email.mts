@@ -2,9 +2,8 @@ import type { Config } from '@netlify/functions';
 import { NOTE_MAX } from '../../src/lib/email/note';
 import { composeLinks, emailAsText } from '../../src/lib/email/template';
 import { errorClass, escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
-import { isEmail } from '../../src/lib/forms/values';
 import { buttonClass } from '../../src/lib/ui';
-import { dataPath } from '../../src/server/data-rights';
+import { optionalDataPath } from '../../src/server/data-rights';
 import { composeDraft, readDraft, type EmailDraft } from '../../src/server/email-drafts';
 import { responsePage } from '../../src/server/form-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
@@ -27,8 +26,10 @@ interface Notice {
 }
 
 /** "Your data": the parent's own signed link, on every page that names them. */
-const yourData = (email: string) =>
-  isEmail(email.trim()) ? `<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="${escapeHtml(dataPath(email))}">Your data</a>: see, download or delete what we keep about you.</p>` : '';
+function yourData(email: string): string {
+  const path = optionalDataPath(email);
+  return path ? `<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">Your data</a>: see, download or delete what we keep about you.</p>` : '';
+}
 
 function emailPage(draft: EmailDraft, token: string, options: { note?: string; noteError?: string; notice?: Notice } = {}): string {
   const note = options.note ?? draft.note;

@@ -17,6 +17,7 @@ import { decryptSecret, encryptSecret } from './crypto';
 import { query, queryOne, sql } from './db';
 import type { EmailDraft } from './email-drafts';
 import { serverEnv } from './env';
+import { HttpError } from './http';
 import type { StoredSubmission } from './form-submissions';
 import { searchContactsByEmail, statusOf, updateContact } from './hubspot';
 import { canonicalAddress } from './identity';
@@ -59,6 +60,17 @@ export function dataToken(email: string, options: { now?: Date; ttlMs?: number; 
 /** The path of the "Your data" page for `email` (pages link it relatively). */
 export function dataPath(email: string, options: { now?: Date; ttlMs?: number } = {}): string {
   return `/your-data?token=${dataToken(email, options)}`;
+}
+
+/** The path of the "Your data" page for a page that shows it beside other things: none for an invalid address or without a signing key. */
+export function optionalDataPath(email: string): string | undefined {
+  if (!isEmail(plainAddress(email))) return undefined;
+  try {
+    return dataPath(email);
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 503) return undefined;
+    throw error;
+  }
 }
 
 /** The "Your data" link for an email a workflow sends. */

@@ -12,8 +12,7 @@ import { publicEnv } from '../config/env';
 import { referralDataSchema, type ReferralData } from '../lib/schemas';
 import { generateEmail, type EmailLinks, type GeneratedEmail } from '../lib/email/template';
 import { isPlatformChoice } from '../lib/email/submission';
-import { isEmail } from '../lib/forms/values';
-import { dataPath } from './data-rights';
+import { optionalDataPath } from './data-rights';
 import { query, queryOne, sql } from './db';
 import { hashSecret, newSecret } from './tokens';
 
@@ -97,6 +96,6 @@ export async function purgeDrafts(before: Date): Promise<number> {
 
 /** What the browser gets about its draft: the email, its links, the token to send it and the parent's "Your data" link. */
 export function draftAnswer(draft: EmailDraft, token: string, email: GeneratedEmail) {
-  const dataUrl = isEmail(draft.data.parentEmail.trim()) ? dataPath(draft.data.parentEmail) : undefined;
+  const dataUrl = optionalDataPath(draft.data.parentEmail);
   return { id: draft.id, token, data: draft.data, links: draft.links, note: draft.note, wantsPlatformSend: draft.wantsPlatformSend, email, ...(dataUrl ? { dataUrl } : {}) };
 }

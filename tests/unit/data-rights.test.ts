@@ -6,18 +6,22 @@
  * and a link asked for by address, whose answer never tells whether the address is known.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import confirmSend from '../../netlify/functions/confirm-send.mts';
 import dataDeletionsAdmin from '../../netlify/functions/data-deletions-admin.mts';
 import dataDeletionsRetry from '../../netlify/functions/data-deletions-retry.mts';
 import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
 import forms from '../../netlify/functions/forms.mts';
 import formsAdmin from '../../netlify/functions/form-submissions-admin.mts';
 import outboxAdmin from '../../netlify/functions/outbox.mts';
+import schoolAnswer from '../../netlify/functions/school-answer.mts';
 import yourData from '../../netlify/functions/your-data.mts';
 import yourEmail from '../../netlify/functions/your-email.mts';
 import { forms as formConfig } from '../../src/config/forms';
 import { query, sql } from '../../src/server/db';
 import { dataToken, DELETE_STEP_TTL_MS } from '../../src/server/data-rights';
-import { createMessage, newMessageId, type OutboxMessage } from '../../src/server/outbox';
+import { createMessage, newMessageId, readMessage, type OutboxMessage } from '../../src/server/outbox';
+import { optionalHubSpot } from '../../src/server/platform-send';
+import { followUpLink, runFollowUps } from '../../src/server/school-answers';
 import { claimLimits } from '../../src/server/send-limits';
 import { signToken } from '../../src/server/tokens';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
@@ -68,7 +72,7 @@ async function parentRecords(email: string, school = 'head@oakwood.edu') {
   };
   await createMessage(platform);
   expect(await claimLimits(platform.parentEmail, platform.to, platform.id, now)).toBeUndefined();
-  return { submissionId: answer.id, draftId: answer.draft.id, selfId: self.body.id as string, platformId: platform.id, dataUrl: answer.draft.dataUrl };
+  return { submissionId: answer.id, draftId: answer.draft.id, draftToken: answer.draft.token, selfId: self.body.id as string, platformId: platform.id, dataUrl: answer.draft.dataUrl };
 }
 
 async function get(path: string) {
@@ -150,12 +154,29 @@ describe('the link', () => {
     expect(await snapshot()).toEqual(before);
   });
 
-  test('every page that names the parent carries their link: the dialog’s answer and /your-email', async () => {
+  test('every page and email that names the parent carries their link: the dialog, /your-email, /confirm-send, /school-answer, the follow-up', async () => {
+    fake.addContact(email).searchableAt = 0;
     const records = await parentRecords(email);
-    expect(records.dataUrl).toMatch(/^\/your-data\?token=/);
-    expect((await get(records.dataUrl!)).region).toContain(email);
-    const draft = await query<{ record: { tokenHash: string } }>(sql`SELECT record FROM email_drafts WHERE id = ${records.draftId}`);
-    expect(draft).toHaveLength(1);
+    const opens = async (href: string | undefined) => {
+      expect(href).toMatch(/\/your-data\?token=[\w.-]+$/);
+      const url = new URL(href!.replaceAll('&amp;', '&'), ORIGIN);
+      const page = await get(url.pathname + url.search);
+      expect(page.status).toBe(200);
+      expect(page.region).toContain(email);
+    };
+    const linkIn = (html: string) => /href="([^"]*\/your-data\?token=[^"]+)"[^>]*>Your data</.exec(html)?.[1];
+    await opens(records.dataUrl);
+    await opens(linkIn(await (await yourEmail(new Request(`${ORIGIN}/your-email?id=${records.draftId}&t=${records.draftToken}`))).text()));
+    const confirmToken = signToken({ purpose: 'confirm-send', id: records.platformId, exp: Date.now() + 3600_000 });
+    await opens(linkIn(await (await confirmSend(new Request(`${ORIGIN}/confirm-send?token=${confirmToken}`))).text()));
+    const self = (await readMessage(records.selfId))!.message;
+    await opens(linkIn(await (await schoolAnswer(new Request(`${ORIGIN}/school-answer?token=${new URL(followUpLink(self)!).searchParams.get('token')}`))).text()));
+    // The follow-up's workflow email: the link is set on the contact beside the follow-up link.
+    await runFollowUps(optionalHubSpot(), new Date(Date.now() + 11 * 24 * 3600_000));
+    const emailed = fake.findContact(email)!.properties;
+    expect(emailed.school_answer_followup_url).toBeDefined();
+    expect(emailed.your_data_url).toMatch(/^https:\/\/site\.example\/your-data\?token=/);
+    await opens(emailed.your_data_url);
   });
 });
 
