@@ -14,6 +14,7 @@ import forms from '../../netlify/functions/forms.mts';
 import formsAdmin from '../../netlify/functions/form-submissions-admin.mts';
 import outboxAdmin from '../../netlify/functions/outbox.mts';
 import schoolAnswer from '../../netlify/functions/school-answer.mts';
+import sendEmail from '../../netlify/functions/send-email.mts';
 import yourData from '../../netlify/functions/your-data.mts';
 import yourEmail from '../../netlify/functions/your-email.mts';
 import { forms as formConfig } from '../../src/config/forms';
@@ -23,6 +24,7 @@ import { createMessage, newMessageId, readMessage, type OutboxMessage } from '..
 import { optionalHubSpot } from '../../src/server/platform-send';
 import { followUpLink, runFollowUps } from '../../src/server/school-answers';
 import { claimLimits } from '../../src/server/send-limits';
+import { canonicalAddress } from '../../src/server/identity';
 import { signToken } from '../../src/server/tokens';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';
@@ -180,6 +182,23 @@ describe('the link', () => {
   });
 });
 
+describe('one person, one canonical address, in the database as in the server', () => {
+  test.each([
+    'Ana.Lopez+school@Gmail.com',
+    'analopez@googlemail.com.',
+    '  ＡＮＡ＠example.org ',
+    'head+1@School.ORG',
+    '+tag@example.org',
+    'no-at-sign',
+    'a@b@example.org',
+    'trailing@',
+    'ﬁle@example.org',
+  ])('%s', async (address) => {
+    const [row] = await query<{ canonical: string }>(sql`SELECT canonical_address(${address}) AS canonical`);
+    expect(row!.canonical).toBe(canonicalAddress(address));
+  });
+});
+
 describe('the export', () => {
   test('lists exactly one person’s records, under every way of writing the address, and no one else’s', async () => {
     const mine = [await parentRecords('Ana.Lopez+school@gmail.com'), await parentRecords('analopez@googlemail.com', 'head@elm.edu')];
@@ -251,6 +270,26 @@ describe('the deletion', () => {
     // Their links no longer open anything.
     expect((await yourEmail(new Request(`${ORIGIN}/your-email?id=${mine.draftId}&t=${'a'.repeat(43)}`))).status).toBe(404);
     expect((await exportOf(email)).schoolEmails).toEqual([]);
+  });
+
+  test('a request still waiting for its confirmation is withdrawn: its limits are given back and its link opens nothing', async () => {
+    const email = 'kai@example.org';
+    const records = await parentRecords(email);
+    const body = { ...emailFormValues({ email, school_contact_email: 'office@birch.edu', _page: '/lead-the-change' }), _elapsed: '30000' };
+    const formAnswer = await forms(new Request(`${ORIGIN}/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) }), { ip: '198.51.100.250' } as never);
+    const { draft } = (await formAnswer.json()) as { draft: { id: string; token: string } };
+    const requested = await call(sendEmail, jsonRequest('/api/send-email', { submissionId: draft.id, token: draft.token }));
+    expect(requested.status).toBe(202);
+    const sends = () => query<{ sends: number }>(sql`SELECT sends FROM parent_daily_sends`);
+    expect((await sends()).map((row) => row.sends)).toEqual([2]);
+    expect((await deleteAll(email)).status).toBe(200);
+    expect(await query(sql`SELECT 1 FROM outbox_messages WHERE id = ${requested.body.id}`)).toHaveLength(0);
+    expect(await query(sql`SELECT 1 FROM send_claims WHERE message_id = ${requested.body.id}`)).toHaveLength(0);
+    // The sent one still counts today; the withdrawn one no longer does.
+    expect((await sends()).map((row) => row.sends)).toEqual([1]);
+    const link = signToken({ purpose: 'confirm-send', id: requested.body.id, exp: Date.now() + 3600_000 });
+    expect((await confirmSend(new Request(`${ORIGIN}/confirm-send?token=${link}`))).status).toBe(404);
+    expect(records.platformId).toBeDefined();
   });
 
   test('HubSpot is asked to delete the contact: queued, retried after a failure, sent exactly once', async () => {
