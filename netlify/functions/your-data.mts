@@ -161,6 +161,9 @@ async function view(req: Request, context?: Context): Promise<View | Response> {
           'X-Content-Type-Options': 'nosniff',
           'X-Robots-Tag': 'noindex',
           'Referrer-Policy': 'no-referrer',
+          'X-Frame-Options': 'DENY',
+          'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+          'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
         },
       });
     }

@@ -4,7 +4,8 @@
  *   stolen store cannot be replayed (`hashSecret`, `sameSecret`);
  * - a signed link token (`signToken`/`verifyToken`): what it is for, the record it names and when it
  *   expires, with an HMAC-SHA256 under a key derived from CONFIG_ENCRYPTION_KEY. Signed tokens
- *   are single-use only together with the record they name (its state changes once).
+ *   are single-use only together with the record they name (its state changes once); a "Your
+ *   data" token names a sealed address and works until it expires (`data-rights.ts`).
  */
 import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { serverEnv } from './env';
