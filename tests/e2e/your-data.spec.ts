@@ -4,6 +4,7 @@
  * steps. HubSpot is asked once to delete the contact, and the admin page lists neither the
  * submission nor the address any more (only the masked HubSpot deletion, done).
  */
+import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { e2eAdminPassword, fakeUrls } from '../../playwright.config';
@@ -79,6 +80,16 @@ test('a parent sees, downloads and deletes their data; HubSpot is asked once; th
     expect(exported.formSubmissions.map((record) => record.values.email)).toEqual([email]);
     expect(exported.formSubmissions[0]!.values.school_name).toBe('Willow School');
     expect(exported.emailDrafts).toHaveLength(1);
+
+    // The page and its confirmation step, as a screen reader meets them: nothing axe objects to.
+    const axe = async () =>
+      (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    await page.goto(dataUrl);
+    await expect(page.getByRole('heading', { name: 'Forms you sent (1)' })).toBeVisible();
+    expect(await axe()).toEqual([]);
+    await page.goto('/your-data');
+    await expect(page.getByLabel('Your email address')).toBeVisible();
+    expect(await axe()).toEqual([]);
 
     // The owner sees the submission before.
     await signIn(page);
