@@ -1,6 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { escapeHtml } from '../../src/lib/forms/render';
 import { buttonClass } from '../../src/lib/ui';
+import { optionalDataPath } from '../../src/server/data-rights';
 import { responsePage } from '../../src/server/form-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { limitMessages } from '../../src/server/send-limits';
@@ -24,7 +25,15 @@ function preview(message: OutboxMessage): string {
   return `<div class="mt-6 space-y-3 rounded-card border border-line bg-white p-5 shadow-card"><dl class="space-y-1 text-sm"><div class="flex flex-wrap gap-x-2"><dt class="font-semibold">To:</dt><dd class="break-all">${escapeHtml(to)}</dd></div><div class="flex flex-wrap gap-x-2"><dt class="font-semibold">Subject:</dt><dd>${escapeHtml(message.subject)}</dd></div></dl><div class="max-h-96 overflow-y-auto whitespace-pre-wrap break-words rounded-xl border border-line bg-canvas p-4 text-sm leading-relaxed" tabindex="0" role="region" aria-label="Email body">${escapeHtml(message.body)}</div></div>`;
 }
 
+/** "Your data": the parent's own signed link, under every page that shows their email. */
 function page(outcome: ConfirmOutcome, token: string): { status: number; title: string; content: string } {
+  const view = outcomePage(outcome, token);
+  const path = 'message' in outcome && outcome.message ? optionalDataPath(outcome.message.parentEmail) : undefined;
+  if (!path) return view;
+  return { ...view, content: `${view.content}<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">Your data</a>: see, download or delete what we keep about you.</p>` };
+}
+
+function outcomePage(outcome: ConfirmOutcome, token: string): { status: number; title: string; content: string } {
   switch (outcome.kind) {
     case 'ready':
       return {

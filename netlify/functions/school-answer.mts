@@ -7,6 +7,7 @@ import { composeLinks, emailAsText, followUpEmail } from '../../src/lib/email/te
 import { boxClass, choiceClass, errorClass, escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
 import { answerKinds, answerLabels, COMMENT_MAX, type AnswerKind } from '../../src/lib/school-answers';
 import { buttonClass } from '../../src/lib/ui';
+import { optionalDataPath } from '../../src/server/data-rights';
 import { responsePage } from '../../src/server/form-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import type { OutboxMessage } from '../../src/server/outbox';
@@ -115,7 +116,7 @@ async function answer(req: Request): Promise<{ status: number; title: string; co
     const state = await openAnswerLink(token);
     if (state.kind === 'invalid') return invalidPage();
     if (state.kind === 'expired') return expiredPage(state);
-    return { status: 200, title: 'Did your school answer?', content: askPage(state, token) };
+    return { status: 200, title: 'Did your school answer?', content: askPage(state, token) + yourData(state.message) };
   }
   if (req.method !== 'POST') return { status: 405, title: 'Not available', content: `${heading('Not available')}${lead('Open the link from your email to answer.')}${actions(home)}` };
   if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers.get('content-type') ?? '')) return invalidPage();
@@ -150,7 +151,13 @@ async function answer(req: Request): Promise<{ status: number; title: string; co
       )}${questionForm(state.message, token, { kind: saved.answer.kind, comment: saved.answer.comment, seen: saved.version })}`,
     };
   }
-  return { status: 200, title: 'Thank you', content: thanksPage(saved.message, saved.answer, token) };
+  return { status: 200, title: 'Thank you', content: thanksPage(saved.message, saved.answer, token) + yourData(saved.message) };
+}
+
+/** "Your data": the parent's own signed link, under every page their link opens. */
+function yourData(message: OutboxMessage): string {
+  const path = optionalDataPath(message.parentEmail);
+  return path ? `<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">Your data</a>: see, download or delete what we keep about you.</p>` : '';
 }
 
 export default async (req: Request): Promise<Response> => {

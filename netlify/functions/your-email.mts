@@ -3,6 +3,7 @@ import { NOTE_MAX } from '../../src/lib/email/note';
 import { composeLinks, emailAsText } from '../../src/lib/email/template';
 import { errorClass, escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
 import { buttonClass } from '../../src/lib/ui';
+import { optionalDataPath } from '../../src/server/data-rights';
 import { composeDraft, readDraft, type EmailDraft } from '../../src/server/email-drafts';
 import { responsePage } from '../../src/server/form-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
@@ -24,6 +25,12 @@ interface Notice {
   text: string;
 }
 
+/** "Your data": the parent's own signed link, on every page that names them. */
+function yourData(email: string): string {
+  const path = optionalDataPath(email);
+  return path ? `<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">Your data</a>: see, download or delete what we keep about you.</p>` : '';
+}
+
 function emailPage(draft: EmailDraft, token: string, options: { note?: string; noteError?: string; notice?: Notice } = {}): string {
   const note = options.note ?? draft.note;
   const email = composeDraft(draft, note);
@@ -41,7 +48,7 @@ function emailPage(draft: EmailDraft, token: string, options: { note?: string; n
     : `<form method="post" action="/your-email">${hidden}<input type="hidden" name="action" value="self"><input type="hidden" name="note" value="${escapeHtml(note)}"><button type="submit" class="${buttonClass('secondary', 'sm')}">I've sent it myself</button></form>`;
   return `${heading('Your Email is Ready')}${lead('Read it through, then send it from your own email, or let our platform send it for you.')}${notice}<div class="mt-6 space-y-4 rounded-card border border-line bg-white p-6 shadow-card"><div><label for="email-text" class="${labelClass}">Your email</label><p class="${helpClass}">Select all of it and copy it into a new email.</p><textarea id="email-text" readonly rows="18" class="${inputClass} font-mono text-sm">${escapeHtml(
     emailAsText(email),
-  )}</textarea></div><div class="grid gap-6 border-t border-line pt-4 sm:grid-cols-2"><section aria-labelledby="send-yourself" class="space-y-3"><h2 id="send-yourself" class="text-sm font-semibold">Send it yourself</h2><div class="flex flex-wrap gap-2"><a class="${buttonClass('primary', 'sm')}" href="${escapeHtml(links.mailto)}">Open in my email app</a><a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(links.gmail)}" target="_blank" rel="noopener noreferrer">Gmail<span class="sr-only"> (opens in a new tab)</span></a><a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(links.outlook)}" target="_blank" rel="noopener noreferrer">Outlook<span class="sr-only"> (opens in a new tab)</span></a></div>${selfSent}</section><section aria-labelledby="send-platform" class="space-y-3"><h2 id="send-platform" class="text-sm font-semibold">Or let us send it</h2>${platform}</section></div></div>`;
+  )}</textarea></div><div class="grid gap-6 border-t border-line pt-4 sm:grid-cols-2"><section aria-labelledby="send-yourself" class="space-y-3"><h2 id="send-yourself" class="text-sm font-semibold">Send it yourself</h2><div class="flex flex-wrap gap-2"><a class="${buttonClass('primary', 'sm')}" href="${escapeHtml(links.mailto)}">Open in my email app</a><a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(links.gmail)}" target="_blank" rel="noopener noreferrer">Gmail<span class="sr-only"> (opens in a new tab)</span></a><a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(links.outlook)}" target="_blank" rel="noopener noreferrer">Outlook<span class="sr-only"> (opens in a new tab)</span></a></div>${selfSent}</section><section aria-labelledby="send-platform" class="space-y-3"><h2 id="send-platform" class="text-sm font-semibold">Or let us send it</h2>${platform}</section></div></div>${yourData(draft.data.parentEmail)}`;
 }
 
 const notFound = () => ({

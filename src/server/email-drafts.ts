@@ -12,6 +12,7 @@ import { publicEnv } from '../config/env';
 import { referralDataSchema, type ReferralData } from '../lib/schemas';
 import { generateEmail, type EmailLinks, type GeneratedEmail } from '../lib/email/template';
 import { isPlatformChoice } from '../lib/email/submission';
+import { optionalDataPath } from './data-rights';
 import { query, queryOne, sql } from './db';
 import { hashSecret, newSecret } from './tokens';
 
@@ -93,7 +94,8 @@ export async function purgeDrafts(before: Date): Promise<number> {
   return (await query(sql`DELETE FROM email_drafts WHERE created_at < ${before} RETURNING 1`)).length;
 }
 
-/** What the browser gets about its draft: the email, its links and the token to send it. */
+/** What the browser gets about its draft: the email, its links, the token to send it and the parent's "Your data" link. */
 export function draftAnswer(draft: EmailDraft, token: string, email: GeneratedEmail) {
-  return { id: draft.id, token, data: draft.data, links: draft.links, note: draft.note, wantsPlatformSend: draft.wantsPlatformSend, email };
+  const dataUrl = optionalDataPath(draft.data.parentEmail);
+  return { id: draft.id, token, data: draft.data, links: draft.links, note: draft.note, wantsPlatformSend: draft.wantsPlatformSend, email, ...(dataUrl ? { dataUrl } : {}) };
 }

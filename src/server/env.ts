@@ -259,6 +259,13 @@ export const serverEnv = {
     get followUpSchool() {
       return read('HUBSPOT_PROP_FOLLOWUP_SCHOOL') ?? 'school_answer_school_name';
     },
+    /**
+     * The parent's "Your data" link (see, download or delete what the site keeps about them), set
+     * with every link a workflow emails, and alone when a parent asks for it by address.
+     */
+    get yourDataUrl() {
+      return read('HUBSPOT_PROP_YOUR_DATA_URL') ?? 'your_data_url';
+    },
     /** The parent's answer: replied, meeting, no_answer or said_no. */
     get schoolAnswer() {
       return read('HUBSPOT_PROP_SCHOOL_ANSWER') ?? 'school_answer';

@@ -12,6 +12,7 @@
  * hand over, or a delivery; `follow_up_waiting`), and `version`, which every change must name.
  */
 import type { Client } from '@hubspot/api-client';
+import { dataLink } from './data-rights';
 import { deliverMessage, deliveryErrorCode, type DeliveryRecord } from './deliver-message';
 import { serverEnv } from './env';
 import { getContact, isRetryable, searchContactsByEmail, statusOf, updateContact, type ContactResult } from './hubspot';
@@ -116,8 +117,9 @@ export function confirmationLink(message: Pick<OutboxMessage, 'id' | 'confirmati
   return `${serverEnv.siteOrigin}/confirm-send?token=${token}`;
 }
 
+/** A message, unless its parent had their data deleted (its row then keeps no names: `data-rights.ts`). */
 export async function readMessage(id: string): Promise<{ message: OutboxMessage; etag: string } | undefined> {
-  const row = await queryOne<{ record: OutboxMessage; version: number }>(sql`SELECT record, version FROM outbox_messages WHERE id = ${id}`);
+  const row = await queryOne<{ record: OutboxMessage; version: number }>(sql`SELECT record, version FROM outbox_messages WHERE id = ${id} AND erased_at IS NULL`);
   return row ? { message: row.record, etag: String(row.version) } : undefined;
 }
 
@@ -157,7 +159,7 @@ export async function saveMessage(message: OutboxMessage, etag?: string): Promis
   const row = await queryOne<{ version: number }>(sql`
     UPDATE outbox_messages SET status = ${c.status}, updated_at = ${c.updatedAt}, sent_at = ${c.sentAt}, next_attempt_at = ${c.nextAttemptAt},
       work_left = ${c.workLeft}, follow_up_waiting = ${c.followUpWaiting}, record = ${message}, version = version + 1
-    WHERE id = ${message.id} AND (${version}::integer IS NULL OR version = ${version}::integer)
+    WHERE id = ${message.id} AND erased_at IS NULL AND (${version}::integer IS NULL OR version = ${version}::integer)
     RETURNING version`);
   if (row) return String(row.version);
   if (version !== null) return undefined;
@@ -177,7 +179,7 @@ export async function pendingIds(dueBy?: Date): Promise<string[]> {
 /** Every message, newest first, a page at a time (keyset on the id). */
 export async function listMessages(limit: number, cursor?: string): Promise<{ messages: OutboxMessage[]; nextCursor?: string }> {
   const rows = await query<{ id: string; record: OutboxMessage }>(sql`
-    SELECT id, record FROM outbox_messages WHERE (${cursor ?? null}::text IS NULL OR id > ${cursor ?? null}::text)
+    SELECT id, record FROM outbox_messages WHERE erased_at IS NULL AND (${cursor ?? null}::text IS NULL OR id > ${cursor ?? null}::text)
     ORDER BY id LIMIT ${limit + 1}`);
   const page = rows.slice(0, limit);
   const more = rows.length > limit;
@@ -267,7 +269,9 @@ async function deliverLink(client: Client, message: OutboxMessage, options: Requ
     const contact = message.contactId
       ? await withDeadline(getContact(client, message.contactId, []), deadline)
       : await findContact(client, message.parentEmail, [], options.lagAttempts, deadline);
-    await withDeadline(updateContact(client, contact.id, { [names.confirmSendSchool]: message.schoolName, [names.confirmSendUrl]: confirmationLink(message) ?? '' }), deadline);
+    // The "Your data" link travels with every link a workflow emails.
+    const properties = { [names.confirmSendSchool]: message.schoolName, [names.confirmSendUrl]: confirmationLink(message) ?? '', [names.yourDataUrl]: dataLink(message.parentEmail) };
+    await withDeadline(updateContact(client, contact.id, properties), deadline);
     return contact.id;
   } catch (error) {
     throw asDeliveryError(error);

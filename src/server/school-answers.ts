@@ -9,6 +9,7 @@
  */
 import type { Client } from '@hubspot/api-client';
 import { ANSWER_WINDOW_DAYS, schoolKey, type AnswerKind } from '../lib/school-answers';
+import { dataLink } from './data-rights';
 import { serverEnv } from './env';
 import { getContact, searchContactsByEmail, updateContact } from './hubspot';
 import { recordAnswer, recordSent } from './impact';
@@ -61,7 +62,7 @@ export async function deliverFollowUp(client: Client | undefined, message: Outbo
     try {
       const contactId = await contactOf(client, message);
       const names = serverEnv.contactProperties;
-      await updateContact(client, contactId, { [names.followUpSchool]: message.schoolName, [names.followUpUrl]: followUpLink(message)! });
+      await updateContact(client, contactId, { [names.followUpSchool]: message.schoolName, [names.followUpUrl]: followUpLink(message)!, [names.yourDataUrl]: dataLink(message.parentEmail) });
       next = { ...message, contactId, followUp: { ...followUp, link: 'delivered', attempts: followUp.attempts + 1, setAt: now.toISOString(), lastError: undefined } };
     } catch (error) {
       const code = (error as { code?: unknown }).code;

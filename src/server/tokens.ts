@@ -4,7 +4,8 @@
  *   stolen store cannot be replayed (`hashSecret`, `sameSecret`);
  * - a signed link token (`signToken`/`verifyToken`): what it is for, the record it names and when it
  *   expires, with an HMAC-SHA256 under a key derived from CONFIG_ENCRYPTION_KEY. Signed tokens
- *   are single-use only together with the record they name (its state changes once).
+ *   are single-use only together with the record they name (its state changes once); a "Your
+ *   data" token names a sealed address and works until it expires (`data-rights.ts`).
  */
 import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { serverEnv } from './env';
@@ -36,11 +37,11 @@ function signingKey(): Buffer {
 }
 
 /** What a signed token may be used for. */
-export type TokenPurpose = 'confirm-send' | 'school-answer';
+export type TokenPurpose = 'confirm-send' | 'school-answer' | 'your-data' | 'your-data-delete';
 
 export interface TokenClaims {
   purpose: TokenPurpose;
-  /** The record the token names (an outbox message id). */
+  /** The record the token names (an outbox message id; for the data links, the sealed address). */
   id: string;
   /** Expiry, in ms since the epoch. */
   exp: number;
@@ -57,7 +58,7 @@ export type TokenCheck = { ok: true; claims: TokenClaims } | { ok: false; reason
 
 /** Checks signature, purpose and expiry. An expired token still names its record (for a helpful page). */
 export function verifyToken(token: string, purpose: TokenPurpose, now = Date.now()): TokenCheck {
-  const match = /^([A-Za-z0-9_-]{10,400})\.([A-Za-z0-9_-]{43})$/.exec(token.trim());
+  const match = /^([A-Za-z0-9_-]{10,1200})\.([A-Za-z0-9_-]{43})$/.exec(token.trim());
   if (!match) return { ok: false, reason: 'malformed' };
   const [, payload, signature] = match as unknown as [string, string, string];
   const expected = Buffer.from(mac(payload));

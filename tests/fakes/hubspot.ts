@@ -3,8 +3,9 @@
  * site makes: CRM contact search/create/update, CMS blog posts and tags, account details, form
  * definitions (Marketing Forms v3), the Forms submission API (the public and the authenticated
  * endpoint, which check a submission against the form as HubSpot does) and the list of a form's
- * submissions (Forms v1), and the transactional single-send (POST
- * /marketing/v3/transactional/single-email/send, at most one email per sendId). It checks the bearer token, and can be told to fail (`failNext`), to be
+ * submissions (Forms v1), the transactional single-send (POST
+ * /marketing/v3/transactional/single-email/send, at most one email per sendId), and the GDPR delete of a
+ * contact (POST /crm/v3/objects/contacts/gdpr-delete: 204, or 404 for no such contact). It checks the bearer token, and can be told to fail (`failNext`), to be
  * down altogether (`down`), to be slow (`delayMs`) and to lag search behind writes (`searchLagMs`),
  * as the real one does.
  *
@@ -88,6 +89,8 @@ export interface HubSpotFake {
   sendResults: Map<string, string>;
   /** Answer single-sends as still processing (status PENDING, no sendResult yet), as the asynchronous API may. */
   transactionalPending: boolean;
+  /** GDPR deletions asked for, in order, with the status answered (204 deleted, 404 no such contact). */
+  gdprDeletions: Array<{ objectId: string; idProperty?: string; status: number }>;
   addContact(email: string, properties?: Record<string, string>): FakeContact;
   findContact(email: string): FakeContact | undefined;
   reset(): void;
@@ -213,6 +216,7 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
     searchLagMs: 0,
     down: false,
     transactionalSends: [] as FakeTransactionalSend[],
+    gdprDeletions: [] as HubSpotFake['gdprDeletions'],
     sendResults: new Map<string, string>(),
     transactionalPending: false,
     failNext(...statuses: number[]) {
@@ -247,6 +251,7 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
       fake.searchLagMs = 0;
       fake.down = false;
       fake.transactionalSends = [];
+      fake.gdprDeletions = [];
       fake.sendResults.clear();
       fake.transactionalPending = false;
     },
@@ -379,6 +384,22 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
           archived: false,
         })),
       });
+    }
+
+    // GDPR delete: the contact named by id, or by a unique property (`idProperty: "email"`); 204
+    // with no body when deleted, 404 when there is no such contact.
+    if (path === '/crm/v3/objects/contacts/gdpr-delete' && req.method === 'POST') {
+      const request = (body ?? {}) as { objectId?: unknown; idProperty?: unknown };
+      if (typeof request.objectId !== 'string' || request.objectId === '') return hubspotError(res, 400, 'VALIDATION_ERROR', 'objectId is required');
+      if (request.idProperty !== undefined && request.idProperty !== 'email' && request.idProperty !== 'hs_object_id') {
+        return hubspotError(res, 400, 'VALIDATION_ERROR', `${String(request.idProperty)} is not a unique property of contacts`);
+      }
+      const contact = request.idProperty === 'email' ? fake.findContact(request.objectId) : fake.contacts.get(request.objectId);
+      fake.gdprDeletions.push({ objectId: request.objectId, ...(typeof request.idProperty === 'string' ? { idProperty: request.idProperty } : {}), status: contact ? 204 : 404 });
+      if (!contact) return hubspotError(res, 404, 'OBJECT_NOT_FOUND', 'resource not found');
+      fake.contacts.delete(contact.id);
+      res.writeHead(204);
+      return res.end();
     }
 
     if (path === '/crm/v3/objects/contacts' && req.method === 'POST') {
@@ -523,7 +544,7 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
         if (typeof input.id === 'string') return send(res, 201, fake.addForm(input as { id: string }));
         return send(res, 200, { forms: [...fake.forms.values()] });
       case '/__fake/calls':
-        return send(res, 200, { calls: fake.calls, formSubmissions: fake.formSubmissions, transactionalSends: fake.transactionalSends });
+        return send(res, 200, { calls: fake.calls, formSubmissions: fake.formSubmissions, transactionalSends: fake.transactionalSends, gdprDeletions: fake.gdprDeletions });
       default:
         return send(res, 404, { error: 'unknown control path' });
     }

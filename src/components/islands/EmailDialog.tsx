@@ -239,6 +239,14 @@ export default function EmailDialog() {
               </section>
             </div>
           )}
+          {draft.dataUrl && (
+            <p className="mt-4 border-t border-line pt-3 text-xs text-muted">
+              <a className="font-medium text-brand-700 underline" href={draft.dataUrl}>
+                Your data
+              </a>
+              : see, download or delete what we keep about you.
+            </p>
+          )}
         </div>
       </ReactDialog>
     </>

@@ -7,6 +7,7 @@ import { answerLabels } from '../../../lib/school-answers';
 import { buttonClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
+import { DataDeletions } from './DataDeletions';
 import { EmptyState, StatusBadge, ScrollTable, tableHeadClass, LoadOlder } from './fields';
 
 type Message = OutboxMessage & { confirmationLink?: string; followUpLink?: string; answer?: SchoolAnswer };
@@ -204,6 +205,7 @@ export function OutboxTab() {
           </div>
         )}
       </ReactDialog>
+      <DataDeletions />
     </section>
   );
 }

@@ -1,0 +1,30 @@
+import type { Config } from '@netlify/functions';
+import { attemptContactDeletion, DELETION_LOG_RETENTION_MS, dueContactDeletions, purgeContactDeletions } from '../../src/server/data-rights';
+import { StoreUnavailableError, storeUnavailable } from '../../src/server/http';
+import { optionalHubSpot } from '../../src/server/platform-send';
+
+/**
+ * Scheduled: the HubSpot contact deletions parents asked for (`/your-data`) that HubSpot has not
+ * done yet, asked again once their time has come, until it has; done ones are forgotten after 90
+ * days. Without HubSpot they wait (the admin page shows them).
+ */
+export default async (_req?: Request): Promise<Response> => {
+  const summary = { checked: 0, done: 0, waiting: 0, skipped: 0, purged: 0 };
+  const client = optionalHubSpot();
+  try {
+    const now = new Date();
+    for (const id of await dueContactDeletions(now)) {
+      summary.checked++;
+      summary[await attemptContactDeletion(client, id, now)]++;
+    }
+    summary.purged = await purgeContactDeletions(new Date(now.getTime() - DELETION_LOG_RETENTION_MS));
+  } catch (error) {
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    console.error('[data-deletions-retry] the store is unavailable; stopping this run.', JSON.stringify(summary));
+    return storeUnavailable();
+  }
+  console.log('[data-deletions-retry]', JSON.stringify({ ...summary, ...(client ? {} : { notConfigured: true }) }));
+  return Response.json({ ...summary, ...(client ? {} : { notConfigured: true }) });
+};
+
+export const config: Config = { schedule: '*/15 * * * *' };

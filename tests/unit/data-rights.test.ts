@@ -1,0 +1,373 @@
+/**
+ * Parents' data rights (/your-data): the signed link (forged, expired, another purpose: 4xx and
+ * nothing changed), the export of exactly one person's records under every way of writing their
+ * address, the deletion from every table and admin list (a sent message keeps only its anonymous
+ * claim on the limits), the HubSpot GDPR deletion queued, retried after a failure and sent once,
+ * and a link asked for by address, whose answer never tells whether the address is known.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import confirmSend from '../../netlify/functions/confirm-send.mts';
+import dataDeletionsAdmin from '../../netlify/functions/data-deletions-admin.mts';
+import dataDeletionsRetry from '../../netlify/functions/data-deletions-retry.mts';
+import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
+import forms from '../../netlify/functions/forms.mts';
+import formsAdmin from '../../netlify/functions/form-submissions-admin.mts';
+import outboxAdmin from '../../netlify/functions/outbox.mts';
+import schoolAnswer from '../../netlify/functions/school-answer.mts';
+import sendEmail from '../../netlify/functions/send-email.mts';
+import yourData from '../../netlify/functions/your-data.mts';
+import yourEmail from '../../netlify/functions/your-email.mts';
+import { forms as formConfig } from '../../src/config/forms';
+import { query, sql } from '../../src/server/db';
+import { dataToken, DELETE_STEP_TTL_MS } from '../../src/server/data-rights';
+import { createMessage, newMessageId, readMessage, type OutboxMessage } from '../../src/server/outbox';
+import { optionalHubSpot } from '../../src/server/platform-send';
+import { followUpLink, runFollowUps } from '../../src/server/school-answers';
+import { claimLimits } from '../../src/server/send-limits';
+import { canonicalAddress } from '../../src/server/identity';
+import { signToken } from '../../src/server/tokens';
+import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
+import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';
+import { startTestDatabase, type TestDatabase } from './helpers/database';
+import { emailFormValues, useFormDefinitions } from './helpers/forms';
+import { call, jsonRequest } from './helpers/requests';
+import { regionText, useSiteShell } from './helpers/site';
+
+let fake: HubSpotFake;
+let database: TestDatabase;
+let shell: ReturnType<typeof useSiteShell>;
+let definitions: Awaited<ReturnType<typeof useFormDefinitions>>;
+let ipSeq = 0;
+const ORIGIN = 'http://localhost';
+
+/** What a parent leaves: the email form (submission and draft), a self-sent email with its answer, a platform email sent. */
+async function parentRecords(email: string, school = 'head@oakwood.edu') {
+  const body = { ...emailFormValues({ email, school_contact_email: school, _page: '/lead-the-change' }), _elapsed: '30000' };
+  const response = await forms(new Request(`${ORIGIN}/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) }), {
+    ip: `198.51.100.${++ipSeq}`,
+  } as never);
+  const answer = (await response.json()) as { id: string; draft: { id: string; token: string; dataUrl?: string } };
+  expect(response.status).toBeLessThan(300);
+  const self = await call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: answer.draft.id, token: answer.draft.token }));
+  expect(self.status).toBe(201);
+  await query(sql`INSERT INTO school_answers (message_id, kind, sync_pending, updated_at, record)
+    VALUES (${self.body.id}, 'replied', false, now(), ${{ messageId: self.body.id, kind: 'replied', comment: `They called ${email}`, answeredAt: new Date().toISOString(), updatedAt: new Date().toISOString(), contact: 'delivered' }})`);
+  const now = new Date();
+  const platform: OutboxMessage = {
+    id: newMessageId(now),
+    draftId: answer.draft.id,
+    channel: 'platform',
+    status: 'sent',
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    sentAt: now.toISOString(),
+    parentEmail: email.toLowerCase(),
+    parentName: 'Ana Lopez',
+    schoolName: 'Oakwood Academy',
+    to: `other-${school}`,
+    toName: 'Dr. Patel',
+    subject: 'How Oakwood Academy can unlock mastery learning',
+    body: 'Dear Dr. Patel, I am Ana Lopez, mother of Leo.',
+    note: '',
+    attempts: 1,
+    nextAttemptAt: now.toISOString(),
+  };
+  await createMessage(platform);
+  expect(await claimLimits(platform.parentEmail, platform.to, platform.id, now)).toBeUndefined();
+  return { submissionId: answer.id, draftId: answer.draft.id, draftToken: answer.draft.token, selfId: self.body.id as string, platformId: platform.id, dataUrl: answer.draft.dataUrl };
+}
+
+async function get(path: string) {
+  const response = await yourData(new Request(`${ORIGIN}${path}`));
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, region: /json/.test(response.headers.get('content-type') ?? '') ? '' : regionText(text) };
+}
+
+async function post(fields: Record<string, string>, init: { origin?: string; ip?: string } = {}) {
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  if (init.origin !== undefined) headers.origin = init.origin;
+  const response = await yourData(new Request(`${ORIGIN}/your-data`, { method: 'POST', headers, body: new URLSearchParams(fields) }), { ip: init.ip ?? '203.0.113.50' } as never);
+  const text = await response.text();
+  return { status: response.status, text, region: regionText(text) };
+}
+
+const tokenOf = (html: string, action: string) => new RegExp(`name="action" value="${action}"><input type="hidden" name="token" value="([^"]+)"`).exec(html)?.[1];
+const exportOf = async (email: string) => JSON.parse((await get(`/your-data?token=${dataToken(email)}&format=json`)).text);
+/** Every row naming nobody in particular is fine; these are the tables a person's records live in. */
+const snapshot = () => database.snapshot(['form_rate_windows', 'recipient_daily_emails', 'login_attempts', 'admin_sessions']);
+
+beforeAll(async () => {
+  setAdminEnv();
+  shell = useSiteShell();
+  database = await startTestDatabase();
+  fake = await startHubSpotFake();
+  definitions = await useFormDefinitions();
+  process.env.HUBSPOT_BASE_PATH = fake.url;
+  process.env.HUBSPOT_FORMS_BASE_PATH = fake.url;
+  process.env.HUBSPOT_RETRY_BASE_MS = '1';
+  process.env.FORMS_DELIVERY_BUDGET_MS = '1500';
+  process.env.FORMS_MIN_FILL_MS = '0';
+  process.env.SITE_URL = 'https://site.example';
+});
+
+afterAll(async () => {
+  await fake.close();
+  await database.stop();
+  shell.remove();
+  definitions.remove();
+  for (const name of ['HUBSPOT_BASE_PATH', 'HUBSPOT_FORMS_BASE_PATH', 'HUBSPOT_ACCESS_TOKEN', 'SITE_URL', 'FORMS_MIN_FILL_MS', 'FORMS_DELIVERY_BUDGET_MS']) delete process.env[name];
+});
+
+beforeEach(async () => {
+  await database.truncate();
+  fake.reset();
+  process.env.HUBSPOT_ACCESS_TOKEN = fake.token;
+});
+
+describe('the link', () => {
+  const hour = 3600_000;
+  const email = 'ana.lopez@gmail.com';
+  test.each<{ name: string; token: () => string; action: 'get' | 'review' | 'delete'; status: number }>([
+    { name: 'a forged token', token: () => `${dataToken(email).split('.')[0]}.${'A'.repeat(43)}`, action: 'get', status: 404 },
+    { name: 'a token for another address, signed with another key', token: () => `${Buffer.from(JSON.stringify({ p: 'your-data', i: 'x', e: Date.now() + hour })).toString('base64url')}.${'B'.repeat(43)}`, action: 'get', status: 404 },
+    { name: 'an expired token', token: () => dataToken(email, { now: new Date(Date.now() - 8 * 24 * hour) }), action: 'get', status: 410 },
+    { name: 'a confirmation token', token: () => signToken({ purpose: 'confirm-send', id: 'x', exp: Date.now() + hour }), action: 'get', status: 404 },
+    { name: 'a follow-up token', token: () => signToken({ purpose: 'school-answer', id: 'x', exp: Date.now() + hour }), action: 'get', status: 404 },
+    { name: 'the deletion step’s token, to view', token: () => dataToken(email, { purpose: 'your-data-delete', ttlMs: DELETE_STEP_TTL_MS }), action: 'get', status: 404 },
+    { name: 'a view token, to delete', token: () => dataToken(email), action: 'delete', status: 404 },
+    { name: 'an expired deletion step', token: () => dataToken(email, { purpose: 'your-data-delete', now: new Date(Date.now() - hour), ttlMs: DELETE_STEP_TTL_MS }), action: 'delete', status: 410 },
+    { name: 'a confirmation token, to delete', token: () => signToken({ purpose: 'confirm-send', id: 'x', exp: Date.now() + hour }), action: 'delete', status: 404 },
+    { name: 'a forged token, to review', token: () => `${dataToken(email).split('.')[0]}.${'C'.repeat(43)}`, action: 'review', status: 404 },
+  ])('$name ($action): answers $status and changes nothing', async ({ token, action, status }) => {
+    await parentRecords(email);
+    const before = await snapshot();
+    const answer = action === 'get' ? await get(`/your-data?token=${encodeURIComponent(token())}`) : await post({ action, token: token() });
+    expect(answer.status).toBe(status);
+    expect(answer.text).not.toContain(email);
+    expect(await snapshot()).toEqual(before);
+    expect(fake.gdprDeletions).toEqual([]);
+  });
+
+  test('a POST from another site is refused, and deletes nothing', async () => {
+    await parentRecords(email);
+    const before = await snapshot();
+    const token = dataToken(email, { purpose: 'your-data-delete', ttlMs: DELETE_STEP_TTL_MS });
+    expect((await post({ action: 'delete', token }, { origin: 'https://evil.example' })).status).toBe(403);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  test('every page and email that names the parent carries their link: the dialog, /your-email, /confirm-send, /school-answer, the follow-up', async () => {
+    fake.addContact(email).searchableAt = 0;
+    const records = await parentRecords(email);
+    const opens = async (href: string | undefined) => {
+      expect(href).toMatch(/\/your-data\?token=[\w.-]+$/);
+      const url = new URL(href!.replaceAll('&amp;', '&'), ORIGIN);
+      const page = await get(url.pathname + url.search);
+      expect(page.status).toBe(200);
+      expect(page.region).toContain(email);
+    };
+    const linkIn = (html: string) => /href="([^"]*\/your-data\?token=[^"]+)"[^>]*>Your data</.exec(html)?.[1];
+    await opens(records.dataUrl);
+    await opens(linkIn(await (await yourEmail(new Request(`${ORIGIN}/your-email?id=${records.draftId}&t=${records.draftToken}`))).text()));
+    const confirmToken = signToken({ purpose: 'confirm-send', id: records.platformId, exp: Date.now() + 3600_000 });
+    await opens(linkIn(await (await confirmSend(new Request(`${ORIGIN}/confirm-send?token=${confirmToken}`))).text()));
+    const self = (await readMessage(records.selfId))!.message;
+    await opens(linkIn(await (await schoolAnswer(new Request(`${ORIGIN}/school-answer?token=${new URL(followUpLink(self)!).searchParams.get('token')}`))).text()));
+    // The follow-up's workflow email: the link is set on the contact beside the follow-up link.
+    await runFollowUps(optionalHubSpot(), new Date(Date.now() + 11 * 24 * 3600_000));
+    const emailed = fake.findContact(email)!.properties;
+    expect(emailed.school_answer_followup_url).toBeDefined();
+    expect(emailed.your_data_url).toMatch(/^https:\/\/site\.example\/your-data\?token=/);
+    await opens(emailed.your_data_url);
+  });
+});
+
+describe('one person, one canonical address, in the database as in the server', () => {
+  test.each([
+    'Ana.Lopez+school@Gmail.com',
+    'analopez@googlemail.com.',
+    '  ＡＮＡ＠example.org ',
+    'head+1@School.ORG',
+    '+tag@example.org',
+    'no-at-sign',
+    'a@b@example.org',
+    'trailing@',
+    'ﬁle@example.org',
+  ])('%s', async (address) => {
+    const [row] = await query<{ canonical: string }>(sql`SELECT canonical_address(${address}) AS canonical`);
+    expect(row!.canonical).toBe(canonicalAddress(address));
+  });
+});
+
+describe('the export', () => {
+  test('lists exactly one person’s records, under every way of writing the address, and no one else’s', async () => {
+    const mine = [await parentRecords('Ana.Lopez+school@gmail.com'), await parentRecords('analopez@googlemail.com', 'head@elm.edu')];
+    const others = [await parentRecords('ana.lopez2@gmail.com'), await parentRecords('analopez@gmail.co'), await parentRecords('ana.lopez@example.org')];
+    const exported = await exportOf('ANALOPEZ@gmail.com');
+    const ids = (list: Array<{ id?: string; messageId?: string }>) => list.map((entry) => entry.id ?? entry.messageId).sort();
+    expect(ids(exported.formSubmissions)).toEqual(mine.map((r) => r.submissionId).sort());
+    expect(ids(exported.emailDrafts)).toEqual(mine.map((r) => r.draftId).sort());
+    expect(ids(exported.schoolEmails)).toEqual(mine.flatMap((r) => [r.selfId, r.platformId]).sort());
+    expect(ids(exported.schoolAnswers)).toEqual(mine.map((r) => r.selfId).sort());
+    const text = JSON.stringify(exported);
+    for (const other of ['ana.lopez2@gmail.com', 'analopez@gmail.co', 'ana.lopez@example.org']) expect(text).not.toContain(`"${other}"`);
+    for (const record of others) expect(text).not.toContain(record.submissionId);
+    expect(text).not.toContain('tokenHash');
+    const page = await get(`/your-data?token=${dataToken('analopez@gmail.com')}&format=json`);
+    expect(page.headers.get('content-disposition')).toMatch(/attachment/);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+  });
+
+  test('the page lists the records and offers the download and the deletion', async () => {
+    await parentRecords('sam@example.org');
+    const page = await get(`/your-data?token=${dataToken('sam@example.org')}`);
+    expect(page.status).toBe(200);
+    expect(page.region).toMatch(/Forms you sent \(1\)/);
+    expect(page.region).toMatch(/Your school emails \(2\)/);
+    expect(page.text).toContain('format=json');
+    expect(page.text).toContain('Delete my data');
+  });
+});
+
+describe('the deletion', () => {
+  async function deleteAll(email: string) {
+    const review = await post({ action: 'review', token: dataToken(email) }, { origin: ORIGIN });
+    expect(review.status).toBe(200);
+    expect(review.region).toContain('Delete your data?');
+    const token = tokenOf(review.text, 'delete');
+    expect(token).toBeDefined();
+    return post({ action: 'delete', token: token! }, { origin: ORIGIN });
+  }
+
+  test('removes the person’s records from every table and admin list, and keeps the other parent’s', async () => {
+    const email = 'Ana.Lopez+x@gmail.com';
+    const mine = await parentRecords(email);
+    const other = await parentRecords('ana.lopez@example.org');
+    const done = await deleteAll('analopez@gmail.com');
+    expect(done.status).toBe(200);
+    expect(done.region).toContain('Your data has been deleted');
+
+    const rows = (await snapshot()).join('\n');
+    expect(rows.toLowerCase()).not.toMatch(/ana\.?lopez(\+x)?@gmail\.com/);
+    for (const id of [mine.submissionId, mine.draftId, mine.selfId]) expect(rows).not.toContain(`"id":"${id}"`);
+    // The platform email that went out keeps its row without names, and its claim on the limits.
+    const kept = await query<{ record: Record<string, unknown>; erased_at: Date | null }>(sql`SELECT record, erased_at FROM outbox_messages WHERE id = ${mine.platformId}`);
+    expect(kept[0]?.erased_at).toBeInstanceOf(Date);
+    expect(Object.keys(kept[0]!.record).sort()).toEqual(['channel', 'createdAt', 'draftId', 'erasedAt', 'id', 'sentAt', 'status', 'updatedAt']);
+    expect(await query(sql`SELECT 1 FROM send_claims WHERE message_id = ${mine.platformId}`)).toHaveLength(1);
+    expect(await query(sql`SELECT 1 FROM school_answers WHERE message_id = ${mine.selfId}`)).toHaveLength(0);
+    // The other parent's records are all there.
+    expect((await exportOf('ana.lopez@example.org')).schoolEmails).toHaveLength(2);
+
+    const cookie = await signIn();
+    const outbox = await callAdmin(outboxAdmin, '/api/admin/outbox?limit=100', { cookie });
+    expect(outbox.text).not.toContain(mine.platformId);
+    expect(outbox.text).not.toContain(mine.selfId);
+    expect(outbox.text).toContain(other.platformId);
+    const submissions = await callAdmin(formsAdmin, '/api/admin/form-submissions?form=emailGenerator&limit=100', { cookie });
+    expect(submissions.text).not.toContain(mine.submissionId);
+    expect(submissions.text).toContain(other.submissionId);
+    // Their links no longer open anything.
+    expect((await yourEmail(new Request(`${ORIGIN}/your-email?id=${mine.draftId}&t=${'a'.repeat(43)}`))).status).toBe(404);
+    expect((await exportOf(email)).schoolEmails).toEqual([]);
+  });
+
+  test('a request still waiting for its confirmation is withdrawn: its limits are given back and its link opens nothing', async () => {
+    const email = 'kai@example.org';
+    const records = await parentRecords(email);
+    const body = { ...emailFormValues({ email, school_contact_email: 'office@birch.edu', _page: '/lead-the-change' }), _elapsed: '30000' };
+    const formAnswer = await forms(new Request(`${ORIGIN}/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) }), { ip: '198.51.100.250' } as never);
+    const { draft } = (await formAnswer.json()) as { draft: { id: string; token: string } };
+    const requested = await call(sendEmail, jsonRequest('/api/send-email', { submissionId: draft.id, token: draft.token }));
+    expect(requested.status).toBe(202);
+    const sends = () => query<{ sends: number }>(sql`SELECT sends FROM parent_daily_sends`);
+    expect((await sends()).map((row) => row.sends)).toEqual([2]);
+    expect((await deleteAll(email)).status).toBe(200);
+    expect(await query(sql`SELECT 1 FROM outbox_messages WHERE id = ${requested.body.id}`)).toHaveLength(0);
+    expect(await query(sql`SELECT 1 FROM send_claims WHERE message_id = ${requested.body.id}`)).toHaveLength(0);
+    // The sent one still counts today; the withdrawn one no longer does.
+    expect((await sends()).map((row) => row.sends)).toEqual([1]);
+    const link = signToken({ purpose: 'confirm-send', id: requested.body.id, exp: Date.now() + 3600_000 });
+    expect((await confirmSend(new Request(`${ORIGIN}/confirm-send?token=${link}`))).status).toBe(404);
+    expect(records.platformId).toBeDefined();
+  });
+
+  test('HubSpot is asked to delete the contact: queued, retried after a failure, sent exactly once', async () => {
+    const email = 'sam@example.org';
+    await parentRecords(email);
+    fake.addContact(email);
+    fake.failNext(500);
+    expect((await deleteAll(email)).status).toBe(200);
+    const gdprCalls = () => fake.calls.filter((c) => c.path === '/crm/v3/objects/contacts/gdpr-delete');
+    expect(gdprCalls()).toHaveLength(1);
+    expect(fake.findContact(email)).toBeDefined();
+    const cookie = await signIn();
+    let listed = await callAdmin(dataDeletionsAdmin, '/api/admin/data-deletions', { cookie });
+    expect(listed.body.deletions).toEqual([expect.objectContaining({ masked: 's•••@example.org', state: 'pending', attempts: 1, lastError: 'hubspot_500' })]);
+    expect(listed.text).not.toContain(email);
+
+    // Not due yet: the scheduled run waits; then it asks again, once.
+    await dataDeletionsRetry();
+    expect(gdprCalls()).toHaveLength(1);
+    await query(sql`UPDATE hubspot_contact_deletions SET next_attempt_at = now() - interval '1 minute'`);
+    await dataDeletionsRetry();
+    await dataDeletionsRetry();
+    expect(gdprCalls()).toHaveLength(2);
+    expect(fake.gdprDeletions).toEqual([{ objectId: email, idProperty: 'email', status: 204 }]);
+    expect(gdprCalls()[1]!.body).toEqual({ idProperty: 'email', objectId: email });
+    expect(fake.findContact(email)).toBeUndefined();
+    listed = await callAdmin(dataDeletionsAdmin, '/api/admin/data-deletions', { cookie });
+    expect(listed.body.deletions).toEqual([expect.objectContaining({ state: 'done', attempts: 2 })]);
+    expect(await query(sql`SELECT 1 FROM hubspot_contact_deletions WHERE email IS NOT NULL`)).toHaveLength(0);
+  });
+
+  test('a contact HubSpot does not have (404) settles the deletion, even with nothing kept on the site', async () => {
+    const email = 'nobody@example.org';
+    expect((await deleteAll(email)).status).toBe(200);
+    expect(fake.gdprDeletions).toEqual([{ objectId: email, idProperty: 'email', status: 404 }]);
+    const cookie = await signIn();
+    expect((await callAdmin(dataDeletionsAdmin, '/api/admin/data-deletions', { cookie })).body.deletions).toEqual([expect.objectContaining({ state: 'done', lastError: 'no_contact' })]);
+  });
+
+  test('without HubSpot the deletion waits, shown as such', async () => {
+    delete process.env.HUBSPOT_ACCESS_TOKEN;
+    await parentRecords('lee@example.org');
+    expect((await deleteAll('lee@example.org')).status).toBe(200);
+    expect(fake.gdprDeletions).toEqual([]);
+    const cookie = await signIn();
+    expect((await callAdmin(dataDeletionsAdmin, '/api/admin/data-deletions', { cookie })).body.deletions).toEqual([expect.objectContaining({ state: 'pending', lastError: 'hubspot_not_configured' })]);
+  });
+
+  test('the admin list needs a session', async () => {
+    expect((await callAdmin(dataDeletionsAdmin, '/api/admin/data-deletions')).status).toBe(401);
+  });
+});
+
+describe('a link asked for by address', () => {
+  test('goes to the address’s own contact only, and the answer never tells whether the address is known', async () => {
+    const known = fake.addContact('kim@example.org');
+    known.searchableAt = 0;
+    const answerKnown = await post({ action: 'request', email: 'kim@example.org' }, { ip: '203.0.113.81' });
+    const answerUnknown = await post({ action: 'request', email: 'stranger@example.org' }, { ip: '203.0.113.82' });
+    expect(answerKnown.status).toBe(202);
+    expect(answerUnknown.status).toBe(202);
+    expect(answerKnown.region).toBe(answerUnknown.region);
+    const link = fake.findContact('kim@example.org')!.properties.your_data_url!;
+    expect(link).toMatch(/^https:\/\/site\.example\/your-data\?token=/);
+    expect((await get(new URL(link).pathname + new URL(link).search)).status).toBe(200);
+    expect(fake.findContact('stranger@example.org')).toBeUndefined();
+  });
+
+  test.each([
+    ['not an address', 'hello', 400],
+    ['an empty address', '', 400],
+  ])('%s is asked again (%s)', async (_name, email, status) => {
+    expect((await post({ action: 'request', email })).status).toBe(status);
+  });
+
+  test('is rate limited per network', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await post({ action: 'request', email: `p${i}@example.org` }, { ip: '203.0.113.90' })).status);
+    expect(statuses).toEqual([202, 202, 202, 202, 202, 429]);
+  });
+});
