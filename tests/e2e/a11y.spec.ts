@@ -7,7 +7,7 @@ for (const viewport of [
   { width: 390, height: 844 },
   { width: 1280, height: 800 },
 ]) {
-  test.describe(`axe and HTML_CodeSniffer at ${viewport.width} px`, () => {
+  test.describe(`${viewport.width === 390 ? 'axe and HTML_CodeSniffer' : 'axe'} at ${viewport.width} px`, () => {
     test.use({ viewport });
     for (const route of [...routes, { path: '/search?q=mastery' }, { path: '/no-such-page' }]) {
       test(`${route.path} has no violations`, async ({ page }) => {
@@ -16,9 +16,12 @@ for (const viewport of [
         const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
         const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
         expect(summary, 'axe').toEqual([]);
-        // WCAG 2 AA as pa11y checks it by default: errors only.
-        const errors = (await htmlcsErrors(page)).map((e) => `${e.code}: ${e.element}`);
-        expect(errors, 'HTML_CodeSniffer').toEqual([]);
+        // WCAG 2 AA as pa11y checks it by default: errors only. Its checks read the markup, which is
+        // the same at both widths, so it runs at the phone width only (axe runs at both).
+        if (viewport.width === 390) {
+          const errors = (await htmlcsErrors(page)).map((e) => `${e.code}: ${e.element}`);
+          expect(errors, 'HTML_CodeSniffer').toEqual([]);
+        }
         // WCAG 1.4.10 (reflow): nothing makes the page scroll sideways; wide tables scroll in their own region.
         expect(await page.evaluate(() => document.documentElement.scrollWidth), 'page width').toBeLessThanOrEqual(viewport.width);
       });
