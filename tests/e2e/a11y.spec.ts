@@ -16,8 +16,8 @@ for (const viewport of [
         const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
         const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
         expect(summary, 'axe').toEqual([]);
-        // WCAG 2 AA as pa11y checks it by default: errors only. Its checks read the markup, which is
-        // the same at both widths, so it runs at the phone width only (axe runs at both).
+        // WCAG 2 AA as pa11y checks it by default: errors only. Its checks read the markup and the colours,
+        // which the two widths share, so it runs at the phone width only (axe runs at both).
         if (viewport.width === 390) {
           const errors = (await htmlcsErrors(page)).map((e) => `${e.code}: ${e.element}`);
           expect(errors, 'HTML_CodeSniffer').toEqual([]);
