@@ -4,7 +4,8 @@ import { buttonClass } from '../../src/lib/ui';
 import { responsePage } from '../../src/server/form-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { limitMessages } from '../../src/server/send-limits';
-import { confirmPlatformSend, inspectConfirmation, type ConfirmOutcome } from '../../src/server/platform-send';
+import { confirmPlatformSend, inspectConfirmation, shareOf, type ConfirmOutcome, type SchoolShare } from '../../src/server/platform-send';
+import { shareBlockHtml } from '../../src/server/school-page-html';
 import type { OutboxMessage } from '../../src/server/outbox';
 
 /**
@@ -24,7 +25,7 @@ function preview(message: OutboxMessage): string {
   return `<div class="mt-6 space-y-3 rounded-card border border-line bg-white p-5 shadow-card"><dl class="space-y-1 text-sm"><div class="flex flex-wrap gap-x-2"><dt class="font-semibold">To:</dt><dd class="break-all">${escapeHtml(to)}</dd></div><div class="flex flex-wrap gap-x-2"><dt class="font-semibold">Subject:</dt><dd>${escapeHtml(message.subject)}</dd></div></dl><div class="max-h-96 overflow-y-auto whitespace-pre-wrap break-words rounded-xl border border-line bg-canvas p-4 text-sm leading-relaxed" tabindex="0" role="region" aria-label="Email body">${escapeHtml(message.body)}</div></div>`;
 }
 
-function page(outcome: ConfirmOutcome, token: string): { status: number; title: string; content: string } {
+function page(outcome: ConfirmOutcome, token: string, share?: SchoolShare): { status: number; title: string; content: string } {
   switch (outcome.kind) {
     case 'ready':
       return {
@@ -43,7 +44,7 @@ function page(outcome: ConfirmOutcome, token: string): { status: number; title: 
           sent
             ? `Our platform has sent your email to ${outcome.message.toName || outcome.message.to}. We'll handle the follow-up process.`
             : `Thank you for confirming. Our platform sends your email to ${outcome.message.toName || outcome.message.to} in the next few minutes. We'll handle the follow-up process.`,
-        )}${preview(outcome.message)}${actions(`<a class="${buttonClass('primary', 'md')}" href="/nominate-school">Next: bring us in to help</a>`, home)}`,
+        )}${share ? shareBlockHtml(share) : ''}${preview(outcome.message)}${actions(`<a class="${buttonClass('primary', 'md')}" href="/nominate-school">Next: bring us in to help</a>`, home)}`,
       };
     }
     case 'expired':
@@ -81,11 +82,15 @@ function page(outcome: ConfirmOutcome, token: string): { status: number; title: 
   }
 }
 
+/** A confirmed send is the moment to share: the school's page, with the parent's referral code. */
+const shareAfter = (outcome: ConfirmOutcome) => (outcome.kind === 'done' ? shareOf(outcome.message) : Promise.resolve(undefined));
+
 export default async (req: Request): Promise<Response> => {
   try {
     if (req.method === 'GET' || req.method === 'HEAD') {
       const token = new URL(req.url).searchParams.get('token') ?? '';
-      const view = page(await inspectConfirmation(token), token);
+      const outcome = await inspectConfirmation(token);
+      const view = page(outcome, token, await shareAfter(outcome));
       return responsePage(view.content, { status: view.status, title: view.title });
     }
     if (req.method === 'POST') {
@@ -95,7 +100,8 @@ export default async (req: Request): Promise<Response> => {
         return responsePage(view.content, { status: 415, title: view.title });
       }
       const token = new URLSearchParams(await readLimited(req, 8 * 1024)).get('token') ?? '';
-      const view = page(await confirmPlatformSend(token), token);
+      const outcome = await confirmPlatformSend(token);
+      const view = page(outcome, token, await shareAfter(outcome));
       return responsePage(view.content, { status: view.status, title: view.title });
     }
     const response = await responsePage(`${heading('Not available')}${lead('Open the link from your email to confirm your email.')}${actions(home)}`, { status: 405, title: 'Not available' });

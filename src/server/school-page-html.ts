@@ -8,7 +8,8 @@ import { forms } from '../config/forms';
 import type { FormDefinition } from '../lib/forms/definition';
 import { escapeHtml, regionMarkers, renderForm } from '../lib/forms/render';
 import { metaFields } from '../lib/forms/values';
-import { outcomeText, SCHOOL_FORM_INSTANCE, SCHOOL_PAGE_SHELL, SCHOOL_REGION, schoolProgress } from '../lib/school-pages';
+import { outcomeText, SCHOOL_FORM_INSTANCE, SCHOOL_PAGE_SHELL, SCHOOL_REGION, schoolProgress, shareLinks, shareMessage } from '../lib/school-pages';
+import { buttonClass } from '../lib/ui';
 import { formDefinition } from './form-definitions';
 import { builtPage, pageHeaders, replaceRegion } from './form-pages';
 import { schoolPagePath, type Attribution, type SchoolPage } from './school-pages';
@@ -101,4 +102,13 @@ export async function unknownSchoolResponse(status = 404, message?: string): Pro
   const html = replaceRegion(await shell(), SCHOOL_REGION, content);
   if (!html) throw new Error('dist/school-page.html has no school region.');
   return new Response(withTitle(html, status === 404 ? 'School page not found' : 'School pages unavailable'), { status, headers: { ...pageHeaders, 'Cache-Control': 'no-store' } });
+}
+
+/** The share block of a page drawn here (src/lib/school-share.ts wires its buttons). */
+export function shareBlockHtml(share: { url: string; schoolName: string }): string {
+  const school = escapeHtml(share.schoolName);
+  const links = shareLinks(share.schoolName, share.url)
+    .map((link) => `<a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(link.href)}" data-share-app>${escapeHtml(link.label)}</a>`)
+    .join('');
+  return `<section aria-labelledby="share-title" class="mt-8 rounded-card border border-brand-200 bg-brand-50 p-6" data-share data-share-url="${escapeHtml(share.url)}" data-share-title="${escapeHtml(`Add your voice at ${share.schoolName}`)}" data-share-text="${escapeHtml(shareMessage(share.schoolName))}"><h2 id="share-title" class="text-lg font-bold">Bring the other parents at ${school}</h2><p class="mt-2 text-ink-soft">A school moves when many of its own families ask. Share your school’s page: everyone who writes through your link counts towards its next goal.</p><label for="share-link" class="mt-4 block text-sm font-semibold">Your link to ${school}’s page</label><input id="share-link" type="url" readonly value="${escapeHtml(share.url)}" class="mt-1 w-full rounded-xl border border-line bg-white px-3 py-2 text-sm text-ink" data-share-link><div class="mt-4 flex flex-wrap gap-2"><button type="button" class="${buttonClass('primary', 'sm')}" hidden data-share-copy>Copy link</button><button type="button" class="${buttonClass('accent', 'sm')}" hidden data-share-native>Share…</button>${links}</div></section>`;
 }

@@ -7,7 +7,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import confirmSend from '../../netlify/functions/confirm-send.mts';
 import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
+import sendEmail from '../../netlify/functions/send-email.mts';
 import forms from '../../netlify/functions/forms.mts';
 import schoolPage from '../../netlify/functions/school-page.mts';
 import { forms as formConfig } from '../../src/config/forms';
@@ -15,7 +17,7 @@ import { regionMarkers } from '../../src/lib/forms/render';
 import { MILESTONES, nextMilestone, SCHOOL_FORM_INSTANCE, SCHOOL_REGION, schoolProgress } from '../../src/lib/school-pages';
 import { createDraft, readDraft } from '../../src/server/email-drafts';
 import { recordAnswer, recordSent } from '../../src/server/impact';
-import { readMessage } from '../../src/server/outbox';
+import { confirmationLink, readMessage } from '../../src/server/outbox';
 import { attributionOf, ensureSchoolPage, referralCode, schoolPageKey, schoolPageKeyIfConfigured, shareLink } from '../../src/server/school-pages';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { emailFormValues, useFormDefinitions } from './helpers/forms';
@@ -62,6 +64,13 @@ beforeEach(async () => {
 async function open(path: string) {
   const response = await schoolPage(new Request(`http://localhost${path}`));
   return { status: response.status, headers: response.headers, html: await response.text() };
+}
+
+/** The email form posted as the enhanced form posts it (JSON). */
+async function postEmailForm(values: Record<string, string>) {
+  const request = new Request(`http://localhost/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(values) });
+  const response = await forms(request, { ip: `198.51.100.${++seq % 250}` } as never);
+  return { status: response.status, body: await response.json() };
 }
 
 /** A parent who says they sent their email to `to` themselves, as the dialog records it. */
@@ -234,7 +243,7 @@ describe('referrals', () => {
     expect(hidden).toEqual({ _school: link.pathname.split('/').pop(), _ref: link.searchParams.get('ref'), _ambassador: 'amb-7' });
     const values = emailFormValues({ school_name: 'Springfield Academy', _page: link.pathname, _elapsed: '30000', ...hidden }) as Record<string, string>;
     delete values.school_contact_email;
-    const posted = await call(forms, new Request(`http://localhost/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(values) }));
+    const posted = await postEmailForm(values);
     expect(posted.status).toBe(201);
     const draft = (await readDraft(posted.body.id))!.draft;
     expect(draft.data.schoolContactEmail).toBe('head@springfield.edu');
@@ -252,7 +261,7 @@ describe('referrals', () => {
     expect(page.html).not.toContain('name="_ref"');
     const values = emailFormValues({ _page: `/schools/${key}`, _elapsed: '30000', _school: key, _ref: 'nonsense' }) as Record<string, string>;
     delete values.school_contact_email;
-    const posted = await call(forms, new Request(`http://localhost/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(values) }));
+    const posted = await postEmailForm(values);
     expect(posted.status).toBe(201);
     expect((await readDraft(posted.body.id))!.draft.attribution).toEqual({ via: 'direct' });
   });
@@ -272,3 +281,36 @@ describe('referrals', () => {
     expect(html).toContain(`name="_school" value="${key}"`);
   });
 });
+
+describe('shared at the right moment', () => {
+  test('the page after confirming a platform send offers the school page: link, WhatsApp, SMS, email', async () => {
+    const id = `sub-${Date.now()}-${++seq}`;
+    const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues({ school_contact_email: 'head@lincoln.edu', school_name: 'Lincoln High', choose_how_to_send_your_email: 'Send via our platform' }) });
+    const requested = await call(sendEmail, jsonRequest('/api/send-email', { submissionId: id, token }));
+    expect(requested.status).toBe(202);
+    const link = confirmationLink((await readMessage(requested.body.id))!.message)!;
+    const response = await confirmSend(
+      new Request('http://localhost/confirm-send', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(new URL(link).searchParams.get('token')!)}` }),
+    );
+    const html = await response.text();
+    expect(response.status).toBe(200);
+    const url = /data-share-url="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
+    expect(url).toBeDefined();
+    const share = new URL(url!);
+    expect(share.pathname).toBe(`/schools/${schoolPageKey('head@lincoln.edu')}`);
+    expect(attributionOf({ referral: share.searchParams.get('ref') })).toEqual({ via: 'parent', referrerMessageId: requested.body.id });
+    expect(html).toContain('Bring the other parents at Lincoln High');
+    expect(html).toMatch(/href="https:\/\/wa\.me\/\?text=[^"]*schools/);
+    expect(html).toMatch(/href="sms:\?&amp;body=/);
+    expect(html).toMatch(/href="mailto:\?subject=/);
+    // The page it links to exists already, though nothing is counted before the send goes out.
+    expect((await open(share.pathname)).status).toBe(200);
+  });
+
+  test('without a secret "I\'ve sent it myself" is still recorded, with nothing to share', async () => {
+    delete process.env.CONFIG_ENCRYPTION_KEY;
+    const answer = await selfSent('head@lincoln.edu');
+    expect(answer.share).toBeUndefined();
+  });
+});
+
