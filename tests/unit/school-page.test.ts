@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import confirmSend from '../../netlify/functions/confirm-send.mts';
 import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
 import sendEmail from '../../netlify/functions/send-email.mts';
+import yourEmail from '../../netlify/functions/your-email.mts';
 import forms from '../../netlify/functions/forms.mts';
 import schoolPage from '../../netlify/functions/school-page.mts';
 import { forms as formConfig } from '../../src/config/forms';
@@ -305,6 +306,18 @@ describe('shared at the right moment', () => {
     expect(html).toMatch(/href="mailto:\?subject=/);
     // The page it links to exists already, though nothing is counted before the send goes out.
     expect((await open(share.pathname)).status).toBe(200);
+  });
+
+  test('without JavaScript, "I\'ve sent it myself" on /your-email offers the school page too', async () => {
+    const id = `sub-${Date.now()}-${++seq}`;
+    const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues({ school_contact_email: 'head@lincoln.edu', school_name: 'Lincoln High' }) });
+    const response = await yourEmail(
+      new Request('http://localhost/your-email', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ id, t: token, action: 'self' }) }),
+    );
+    const html = await response.text();
+    expect(response.status).toBe(200);
+    expect(html).toContain('Bring the other parents at Lincoln High');
+    expect(html).toContain(`/schools/${schoolPageKey('head@lincoln.edu')}?ref=`);
   });
 
   test('without a secret "I\'ve sent it myself" is still recorded, with nothing to share', async () => {
