@@ -52,7 +52,8 @@ export async function shareOf(message: OutboxMessage, now = new Date()): Promise
   try {
     await ensureSchoolPage(message, now);
   } catch (error) {
-    if (!(error instanceof StoreUnavailableError)) throw error;
+    // The send stands either way; only the offer to share is left out.
+    if (!(error instanceof StoreUnavailableError)) console.error('[school-pages] page not made for', message.id, error instanceof Error ? error.message : '');
     return undefined;
   }
   return { url, schoolName: message.schoolName || 'your school' };

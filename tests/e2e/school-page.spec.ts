@@ -9,6 +9,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { baseURL, e2eAdminPassword, fakeUrls } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
+import { layoutShifts } from './helpers';
 import { htmlcsErrors } from './htmlcs';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -134,6 +135,32 @@ test('without JavaScript the page shows its figures and its form sends the email
   // The address was filled in on the server, from the page's key.
   await expect(page.getByRole('link', { name: 'Open in my email app' })).toHaveAttribute('href', /^mailto:head@springfield-/);
   await context.close();
+});
+
+test('with JavaScript the count moves live, in the space the page reserved', async ({ page, request }) => {
+  const link = new URL(shareUrl);
+  await page.goto(link.pathname);
+  const live = page.locator('[data-school-live]');
+  await expect(page.locator('[data-school-count]')).toHaveText('1 parent has written');
+  const before = await live.boundingBox();
+  // The second parent confirms their self-report from the follow-up link.
+  const token = await followUpToken(request, second);
+  expect((await request.post('/school-answer', { form: { token, answer: 'replied', comment: '' } })).status()).toBe(200);
+  // The page asks again every 30 s while visible, and when it becomes visible again.
+  await expect
+    .poll(
+      async () => {
+        await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+        return page.locator('[data-school-count]').textContent();
+      },
+      { timeout: 45_000, intervals: [1000] },
+    )
+    .toBe('2 parents have written');
+  await expect(page.locator('[data-school-goal]')).toHaveText('3 more to reach 5');
+  await expect(page.locator('[data-school-outcome]')).toHaveText(`${school.name} replied`);
+  await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '2');
+  expect(await live.boundingBox()).toEqual(before);
+  expect((await layoutShifts(page)).reduce((sum, shift) => sum + shift, 0)).toBeLessThan(0.01);
 });
 
 for (const width of [390, 1280]) {
