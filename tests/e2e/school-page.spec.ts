@@ -172,6 +172,27 @@ for (const width of [390, 1280]) {
   });
 }
 
+test('on a phone the floating button keeps away from the school page\'s form, and leads to it', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(new URL(shareUrl).pathname);
+  const cta = page.locator('[data-floating-link]');
+  const form = page.locator('#email-form');
+  // The form on screen, past the 300 px threshold: the button would cover its fields.
+  await form.evaluate((element) => element.scrollIntoView({ behavior: 'instant', block: 'start' }));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
+  await expect(form).toBeInViewport();
+  await expect(cta).toBeHidden();
+  // Far below the form it comes back, and takes the parent to the form on this page.
+  await page.evaluate(() => {
+    document.body.style.minHeight = '8000px';
+    window.scrollTo(0, 7000);
+  });
+  await expect(cta).toBeVisible();
+  await cta.click();
+  await expect(form).toBeInViewport();
+  await expect(page).toHaveURL(/\/schools\/[0-9a-f]{32}#email-form$/);
+});
+
 test('an unknown or forged key is a 404 page that offers the email form', async ({ page }) => {
   for (const key of ['0'.repeat(32), 'not-a-key']) {
     const response = await page.goto(`/schools/${key}`);
