@@ -16,7 +16,7 @@ import { clientAddressKey } from '../../src/server/identity';
 import { clientIp, HttpError, json, jsonError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { takeFormSubmission } from '../../src/server/rate-limit';
 import { withoutContactAddress } from '../../src/server/school-page-html';
-import { attributionOf, fillFromSchoolPage } from '../../src/server/school-pages';
+import { attributionFor, fillFromSchoolPage } from '../../src/server/school-pages';
 
 /** The largest body a form may post. */
 export const MAX_FORM_BODY_BYTES = 64 * 1024;
@@ -117,7 +117,9 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
   });
   // The email first: a draft without its submission is harmless (it is purged), a submission whose
   // email could not be made would leave the parent without it.
-  const attribution = email ? attributionOf({ referral: textOf(raw[metaFields.referral]), ambassadorId: textOf(raw[metaFields.ambassador]) }) : undefined;
+  const attribution = email
+    ? await attributionFor({ referral: textOf(raw[metaFields.referral]), ambassadorId: textOf(raw[metaFields.ambassador]), parentEmail: record.values[emailFormFields.parentEmail] ?? '' })
+    : undefined;
   const draft = email ? await createDraft({ id: record.id, purpose: definition.purpose, values: record.values, note, attribution }) : undefined;
   // A submission that looks automated (the honeypot, far too fast) is answered like any other and
   // kept as "held": not sent to HubSpot until a person releases it on the admin page, so nothing a

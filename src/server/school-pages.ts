@@ -152,6 +152,18 @@ export function attributionOf(input: { referral?: string | null; ambassadorId?: 
 }
 
 /**
+ * The attribution of a new parent's email: as the link gave it, but a parent who comes through
+ * their own link came on their own (their ambassador, if the link carried one, still counts).
+ */
+export async function attributionFor(input: { referral?: string | null; ambassadorId?: string | null; parentEmail: string }): Promise<Attribution> {
+  const attribution = attributionOf(input);
+  if (attribution.via !== 'parent') return attribution;
+  const referrer = await queryOne<{ parent: string | null }>(sql`SELECT record->>'parentEmail' AS parent FROM outbox_messages WHERE id = ${attribution.referrerMessageId}`);
+  if (!referrer?.parent || canonicalAddress(referrer.parent) !== canonicalAddress(input.parentEmail)) return attribution;
+  return attribution.ambassadorId ? { via: 'ambassador', ambassadorId: attribution.ambassadorId } : { via: 'direct' };
+}
+
+/**
  * The link a parent shares after sending: their school's page with their referral code, and the
  * ambassador who brought them if one did. Undefined when school pages are not configured.
  */

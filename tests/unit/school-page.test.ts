@@ -254,6 +254,17 @@ describe('referrals', () => {
     expect((await readMessage(answer.body.id))!.message.attribution).toEqual(draft.attribution);
   });
 
+  test('a parent who comes through their own link came on their own', async () => {
+    const sharer = await selfSent('head@springfield.edu');
+    const link = new URL(sharer.share.url);
+    const key = link.pathname.split('/').pop()!;
+    const values = emailFormValues({ email: sharer.message.parentEmail.toUpperCase(), _page: link.pathname, _elapsed: '30000', _school: key, _ref: link.searchParams.get('ref')! }) as Record<string, string>;
+    delete values.school_contact_email;
+    const posted = await postEmailForm(values);
+    expect(posted.status).toBe(201);
+    expect((await readDraft(posted.body.id))!.draft.attribution).toEqual({ via: 'direct' });
+  });
+
   test('a bad code on the page is ignored: the page answers 200 and the draft is "direct"', async () => {
     await ensureSchoolPage({ to: 'head@springfield.edu', schoolName: 'Springfield Academy' });
     const key = schoolPageKey('head@springfield.edu');
