@@ -13,7 +13,7 @@ import { siteSearchIndex } from './src/lib/search/build-index.ts';
 const site = publicEnv.siteUrl;
 
 /** Pages that are not for search engines (/search only shows results for a query it is given). */
-const unlisted = ['/webhook-config', '/thank-you', '/webinar-thank-you', '/form', '/404', '/blog-post-not-found', '/search', '/content-editor'];
+const unlisted = ['/school-page', '/webhook-config', '/thank-you', '/webinar-thank-you', '/form', '/404', '/blog-post-not-found', '/search', '/content-editor'];
 
 export default defineConfig({
   site,

@@ -5,7 +5,8 @@ import { optionalDataPath } from '../../src/server/data-rights';
 import { responsePage } from '../../src/server/form-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { limitMessages } from '../../src/server/send-limits';
-import { confirmPlatformSend, inspectConfirmation, type ConfirmOutcome } from '../../src/server/platform-send';
+import { confirmPlatformSend, inspectConfirmation, shareOf, type ConfirmOutcome, type SchoolShare } from '../../src/server/platform-send';
+import { shareBlockHtml } from '../../src/server/school-page-html';
 import type { OutboxMessage } from '../../src/server/outbox';
 
 /**
@@ -26,14 +27,14 @@ function preview(message: OutboxMessage): string {
 }
 
 /** "Your data": the parent's own signed link, under every page that shows their email. */
-function page(outcome: ConfirmOutcome, token: string): { status: number; title: string; content: string } {
-  const view = outcomePage(outcome, token);
+function page(outcome: ConfirmOutcome, token: string, share?: SchoolShare): { status: number; title: string; content: string } {
+  const view = outcomePage(outcome, token, share);
   const path = 'message' in outcome && outcome.message ? optionalDataPath(outcome.message.parentEmail) : undefined;
   if (!path) return view;
   return { ...view, content: `${view.content}<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">Your data</a>: see, download or delete what we keep about you.</p>` };
 }
 
-function outcomePage(outcome: ConfirmOutcome, token: string): { status: number; title: string; content: string } {
+function outcomePage(outcome: ConfirmOutcome, token: string, share?: SchoolShare): { status: number; title: string; content: string } {
   switch (outcome.kind) {
     case 'ready':
       return {
@@ -52,7 +53,7 @@ function outcomePage(outcome: ConfirmOutcome, token: string): { status: number; 
           sent
             ? `Our platform has sent your email to ${outcome.message.toName || outcome.message.to}. We'll handle the follow-up process.`
             : `Thank you for confirming. Our platform sends your email to ${outcome.message.toName || outcome.message.to} in the next few minutes. We'll handle the follow-up process.`,
-        )}${preview(outcome.message)}${actions(`<a class="${buttonClass('primary', 'md')}" href="/nominate-school">Next: bring us in to help</a>`, home)}`,
+        )}${share ? shareBlockHtml(share) : ''}${preview(outcome.message)}${actions(`<a class="${buttonClass('primary', 'md')}" href="/nominate-school">Next: bring us in to help</a>`, home)}`,
       };
     }
     case 'expired':
@@ -90,11 +91,15 @@ function outcomePage(outcome: ConfirmOutcome, token: string): { status: number; 
   }
 }
 
+/** A confirmed send is the moment to share: the school's page, with the parent's referral code. */
+const shareAfter = (outcome: ConfirmOutcome) => (outcome.kind === 'done' ? shareOf(outcome.message) : Promise.resolve(undefined));
+
 export default async (req: Request): Promise<Response> => {
   try {
     if (req.method === 'GET' || req.method === 'HEAD') {
       const token = new URL(req.url).searchParams.get('token') ?? '';
-      const view = page(await inspectConfirmation(token), token);
+      const outcome = await inspectConfirmation(token);
+      const view = page(outcome, token, await shareAfter(outcome));
       return responsePage(view.content, { status: view.status, title: view.title });
     }
     if (req.method === 'POST') {
@@ -104,7 +109,8 @@ export default async (req: Request): Promise<Response> => {
         return responsePage(view.content, { status: 415, title: view.title });
       }
       const token = new URLSearchParams(await readLimited(req, 8 * 1024)).get('token') ?? '';
-      const view = page(await confirmPlatformSend(token), token);
+      const outcome = await confirmPlatformSend(token);
+      const view = page(outcome, token, await shareAfter(outcome));
       return responsePage(view.content, { status: view.status, title: view.title });
     }
     const response = await responsePage(`${heading('Not available')}${lead('Open the link from your email to confirm your email.')}${actions(home)}`, { status: 405, title: 'Not available' });

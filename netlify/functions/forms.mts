@@ -1,5 +1,5 @@
 import type { Config, Context } from '@netlify/functions';
-import { emailFormPurposes, type FormPurpose } from '../../src/config/forms';
+import { emailFormFields, emailFormPurposes, type FormPurpose } from '../../src/config/forms';
 import { emailFormProblems, normaliseEmailFields, textOf } from '../../src/lib/email/fields';
 import { NOTE_FIELD, normaliseNote, noteLabel } from '../../src/lib/email/note';
 import type { FormDefinition } from '../../src/lib/forms/definition';
@@ -15,6 +15,8 @@ import { judgeSubmission } from '../../src/server/bot-check';
 import { clientAddressKey } from '../../src/server/identity';
 import { clientIp, HttpError, json, jsonError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { takeFormSubmission } from '../../src/server/rate-limit';
+import { withoutContactAddress } from '../../src/server/school-page-html';
+import { attributionFor, fillFromSchoolPage } from '../../src/server/school-pages';
 
 /** The largest body a form may post. */
 export const MAX_FORM_BODY_BYTES = 64 * 1024;
@@ -84,6 +86,11 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
     return { kind: 'json', status: 429, body: { error: { code: 'rate_limited', message: tooManyMessage(limit.retryAfterSeconds) } }, headers: { 'Retry-After': String(limit.retryAfterSeconds) } };
   }
 
+  // The email form of a school page names its school by the page's key: the contact address is
+  // filled in here and never travels through the page. Its share link's referral rides along.
+  const shown = { ...raw };
+  const schoolPage = email ? await fillFromSchoolPage(raw, emailFormFields, metaFields.school) : undefined;
+  const pageInputs = schoolPage ? schoolPageInputs(schoolPage, raw) : undefined;
   const parsed = submissionSchema(definition, email ? [NOTE_FIELD] : []).safeParse(raw);
   const errors = parsed.success ? {} : fieldErrors(parsed.error);
   // The email forms: every value the email interpolates is a name and the note is plain text
@@ -91,7 +98,12 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
   if (email) for (const [name, problem] of Object.entries(emailFormProblems(raw))) errors[name] ??= problem;
   if (!parsed.success || Object.keys(errors).length) {
     const message = summaryOf(definition, errors, email ? { [NOTE_FIELD]: noteLabel } : {});
-    if (browser) return { kind: 'page', response: await invalidPage({ definition, purpose: definition.purpose, page: page.current, values: raw, errors, note: email }) };
+    if (browser) {
+      const form = schoolPage
+        ? { definition: withoutContactAddress(definition), values: shown, hiddenInputs: pageInputs }
+        : { definition, values: raw };
+      return { kind: 'page', response: await invalidPage({ ...form, purpose: definition.purpose, page: page.current, errors, note: email }) };
+    }
     return { kind: 'json', status: 400, body: { error: { code: 'invalid_submission', message, fields: errors } } };
   }
 
@@ -105,7 +117,10 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
   });
   // The email first: a draft without its submission is harmless (it is purged), a submission whose
   // email could not be made would leave the parent without it.
-  const draft = email ? await createDraft({ id: record.id, purpose: definition.purpose, values: record.values, note }) : undefined;
+  const attribution = email
+    ? await attributionFor({ referral: textOf(raw[metaFields.referral]), ambassadorId: textOf(raw[metaFields.ambassador]), parentEmail: record.values[emailFormFields.parentEmail] ?? '' })
+    : undefined;
+  const draft = email ? await createDraft({ id: record.id, purpose: definition.purpose, values: record.values, note, attribution }) : undefined;
   // A submission that looks automated (the honeypot, far too fast) is answered like any other and
   // kept as "held": not sent to HubSpot until a person releases it on the admin page, so nothing a
   // misjudged parent typed is lost.
@@ -120,6 +135,16 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
     return record;
   });
   return accepted(definition, page.current, browser, { record: delivered, draft });
+}
+
+/** The hidden inputs a school page's form posts again when it comes back with problems. */
+function schoolPageInputs(key: string, raw: RawValues): Record<string, string> {
+  const inputs: Record<string, string> = { [metaFields.school]: key };
+  for (const name of [metaFields.referral, metaFields.ambassador]) {
+    const value = textOf(raw[name]);
+    if (value) inputs[name] = value.slice(0, 200);
+  }
+  return inputs;
 }
 
 const tooManyMessage = (seconds: number) =>

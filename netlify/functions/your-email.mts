@@ -8,6 +8,7 @@ import { composeDraft, readDraft, type EmailDraft } from '../../src/server/email
 import { responsePage } from '../../src/server/form-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { recordSelfSent, requestPlatformSend } from '../../src/server/platform-send';
+import { shareBlockHtml } from '../../src/server/school-page-html';
 import { sameSecret } from '../../src/server/tokens';
 
 /**
@@ -81,9 +82,11 @@ async function page(req: Request): Promise<{ status: number; title: string; cont
   const note = form.get('note') ?? draft.note;
   try {
     if (form.get('action') === 'self') {
-      await recordSelfSent({ submissionId: id, token, note });
+      const answer = await recordSelfSent({ submissionId: id, token, note });
       draft = (await readDraft(id))?.draft ?? draft;
-      return { status: 200, title: 'Your Email is Ready', content: emailPage(draft, token, { note }) };
+      // Sent: the moment to share the school's page (with this parent's referral code).
+      const share = answer.body.share ? shareBlockHtml(answer.body.share) : '';
+      return { status: 200, title: 'Your Email is Ready', content: `${emailPage(draft, token, { note })}${share}` };
     }
     const answer = await requestPlatformSend({ submissionId: id, token, note });
     draft = (await readDraft(id))?.draft ?? draft;

@@ -14,6 +14,7 @@ import { generateEmail, type EmailLinks, type GeneratedEmail } from '../lib/emai
 import { isPlatformChoice } from '../lib/email/submission';
 import { optionalDataPath } from './data-rights';
 import { query, queryOne, sql } from './db';
+import type { Attribution } from './school-pages';
 import { hashSecret, newSecret } from './tokens';
 
 export interface EmailDraft {
@@ -33,6 +34,8 @@ export interface EmailDraft {
   messageId?: string;
   /** Set when the parent says they sent it themselves (copy or mail app). */
   selfSentMessageId?: string;
+  /** How the parent came: on their own, through another parent's share link, or an ambassador's. */
+  attribution?: Attribution;
 }
 
 /** Drafts no longer needed (unsent after this long) are removed by the purge. */
@@ -57,7 +60,7 @@ export function composeDraft(draft: Pick<EmailDraft, 'data' | 'links'>, note: st
  * Stores the draft of an accepted submission and returns the one-time send token (only this
  * answer ever holds it) with the email as composed now.
  */
-export async function createDraft(input: { id: string; purpose: string; values: Record<string, string>; note?: string; now?: Date }) {
+export async function createDraft(input: { id: string; purpose: string; values: Record<string, string>; note?: string; attribution?: Attribution; now?: Date }) {
   const token = newSecret();
   const draft: EmailDraft = {
     id: input.id,
@@ -68,6 +71,7 @@ export async function createDraft(input: { id: string; purpose: string; values: 
     links: currentLinks(),
     tokenHash: hashSecret(token),
     createdAt: (input.now ?? new Date()).toISOString(),
+    attribution: input.attribution ?? { via: 'direct' },
   };
   await query(sql`
     INSERT INTO email_drafts (id, token_hash, created_at, record) VALUES (${draft.id}, ${draft.tokenHash}, ${draft.createdAt}, ${draft})

@@ -56,6 +56,13 @@ export const serverEnv = {
   get configEncryptionKey() {
     return read('CONFIG_ENCRYPTION_KEY');
   },
+  /**
+   * The secret school page keys (/schools/{key}) are made with. Unset: derived from
+   * CONFIG_ENCRYPTION_KEY (src/server/school-pages.ts). Changing it moves every school page.
+   */
+  get schoolPageSecret() {
+    return read('SCHOOL_PAGE_SECRET');
+  },
   /** Base delay added to every failed admin sign-in (grows with repeated failures). */
   get adminLoginDelayMs() {
     return Number(read('ADMIN_LOGIN_DELAY_MS') ?? 400);

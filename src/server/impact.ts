@@ -12,6 +12,7 @@ import { answerKinds, figure, schoolKey, schoolResponded, type AnswerKind, type 
 import { query, queryOne, sql } from './db';
 import { serverEnv } from './env';
 import { canonicalAddress } from './identity';
+import { schoolPageKeyIfConfigured } from './school-pages';
 
 export interface SentEvent {
   id: string;
@@ -36,16 +37,24 @@ export function parentKey(email: string): string {
 }
 
 /** Records that a school email went out (once per message, whatever calls it how often). */
-export async function recordSent(message: { id: string; to: string; parentEmail: string; channel: 'platform' | 'self'; sentAt?: string }): Promise<void> {
+export async function recordSent(message: { id: string; to: string; parentEmail: string; channel: 'platform' | 'self'; sentAt?: string; schoolName?: string }): Promise<void> {
   const school = schoolKey(canonicalAddress(message.to));
   const parent = parentKey(message.parentEmail);
   const at = new Date(message.sentAt ?? Date.now());
+  // The school page it counts towards, made here if no parent's share made it before.
+  const page = schoolPageKeyIfConfigured(message.to) ?? null;
+  const pageName = (message.schoolName ?? '').trim().slice(0, 200) || message.to.trim().toLowerCase();
   await query(sql`
     WITH event AS (
-      INSERT INTO impact_sends (message_id, school, parent, channel, sent_at)
-      VALUES (${message.id}, ${school}, ${parent}, ${message.channel}, ${at})
+      INSERT INTO impact_sends (message_id, school, parent, channel, sent_at, page)
+      VALUES (${message.id}, ${school}, ${parent}, ${message.channel}, ${at}, ${page})
       ON CONFLICT (message_id) DO NOTHING
       RETURNING school, parent
+    ), page_row AS (
+      INSERT INTO school_pages (key, school_name, contact_address, created_at, updated_at)
+      SELECT ${page}, ${pageName}, ${message.to.trim().toLowerCase().slice(0, 254)}, ${at}, ${at} FROM event WHERE ${page}::text IS NOT NULL
+      ON CONFLICT (key) DO NOTHING
+      RETURNING 1
     ), school_row AS (
       INSERT INTO impact_schools AS s (school, emails_sent) SELECT school, 1 FROM event
       ON CONFLICT (school) DO UPDATE SET emails_sent = s.emails_sent + 1

@@ -22,6 +22,7 @@ import { recordKey } from './ids';
 import { recordSent } from './impact';
 import { schoolEmailSender, type SchoolEmailSender } from './school-email-sender';
 import { releaseLimits, takeEmailAllowance, type LimitRefusal } from './send-limits';
+import type { Attribution } from './school-pages';
 import { signToken } from './tokens';
 
 /** Delivery attempts in all (the request's own and the scheduled retries) before a message fails. */
@@ -79,6 +80,8 @@ export interface OutboxMessage {
   contactId?: string;
   /** "Did your school answer?": due some days after sending, handed to HubSpot for its workflow. */
   followUp?: FollowUp;
+  /** How the parent came to write (copied from the draft): direct, another parent's share, an ambassador. */
+  attribution?: Attribution;
 }
 
 export interface FollowUp {

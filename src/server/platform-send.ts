@@ -11,6 +11,7 @@ import { serverEnv } from './env';
 import { HttpError, StoreUnavailableError } from './http';
 import { hubspotClient } from './hubspot';
 import { attemptWork, CONFIRM_TTL_MS, createMessage, deleteMessage, newFollowUp, newMessageId, readMessage, saveMessage, type OutboxMessage } from './outbox';
+import { ensureSchoolPage, shareLink } from './school-pages';
 import { claimLimits, limitMessages, releaseLimits, type LimitRefusal } from './send-limits';
 import { sameSecret, verifyToken } from './tokens';
 
@@ -32,7 +33,30 @@ function refuse(refusal: LimitRefusal): never {
 
 export interface SendAnswer {
   status: 200 | 201 | 202;
-  body: { id: string; status: OutboxMessage['status']; confirmation?: { expiresAt: string; email: string } };
+  body: { id: string; status: OutboxMessage['status']; confirmation?: { expiresAt: string; email: string }; share?: SchoolShare };
+}
+
+/** The school page a parent is offered to share once their email is sent. */
+export interface SchoolShare {
+  url: string;
+  schoolName: string;
+}
+
+/**
+ * Makes sure the school's page exists and gives the parent's share link to it (with their referral
+ * code); nothing when school pages are not configured or the page cannot be made now.
+ */
+export async function shareOf(message: OutboxMessage, now = new Date()): Promise<SchoolShare | undefined> {
+  const url = shareLink(message);
+  if (!url) return undefined;
+  try {
+    await ensureSchoolPage(message, now);
+  } catch (error) {
+    // The send stands either way; only the offer to share is left out.
+    if (!(error instanceof StoreUnavailableError)) console.error('[school-pages] page not made for', message.id, error instanceof Error ? error.message : '');
+    return undefined;
+  }
+  return { url, schoolName: message.schoolName || 'your school' };
 }
 
 /** The draft a browser names, checked against its token; the refusals every caller shares. */
@@ -49,7 +73,7 @@ async function ownDraft(input: { submissionId: string; token: string }) {
  */
 export async function recordSelfSent(input: { submissionId: string; token: string; note?: string }, now = new Date()): Promise<SendAnswer> {
   const { draft, etag } = await ownDraft(input);
-  if (draft.selfSentMessageId) return { status: 200, body: { id: draft.selfSentMessageId, status: 'sent' } };
+  if (draft.selfSentMessageId) return repeatedSelfSent(draft.selfSentMessageId, now);
   const note = normaliseNote(input.note ?? draft.note);
   const problem = noteProblem(note);
   if (problem) throw new HttpError(400, 'invalid_note', problem);
@@ -68,6 +92,7 @@ export async function recordSelfSent(input: { submissionId: string; token: strin
     schoolName: draft.data.schoolName,
     to: school,
     toName: draft.data.schoolContactName,
+    ...(draft.attribution ? { attribution: draft.attribution } : {}),
     subject: email.subject,
     body: email.body,
     note,
@@ -80,11 +105,19 @@ export async function recordSelfSent(input: { submissionId: string; token: strin
   if (!(await updateDraft({ ...draft, selfSentMessageId: message.id }, etag))) {
     await deleteMessage(message.id);
     const latest = await readDraft(draft.id);
-    if (latest?.draft.selfSentMessageId) return { status: 200, body: { id: latest.draft.selfSentMessageId, status: 'sent' } };
+    if (latest?.draft.selfSentMessageId) return repeatedSelfSent(latest.draft.selfSentMessageId, now);
     throw new HttpError(409, 'changed', 'This email changed meanwhile; please try again.');
   }
   // Counted in the impact figures only once the parent confirms it from the follow-up link.
-  return { status: 201, body: { id: message.id, status: 'sent' } };
+  const share = await shareOf(message, now);
+  return { status: 201, body: { id: message.id, status: 'sent', ...(share ? { share } : {}) } };
+}
+
+/** A second "I've sent it myself" for a draft: the first record, and its share link again. */
+async function repeatedSelfSent(id: string, now: Date): Promise<SendAnswer> {
+  const found = await readMessage(id);
+  const share = found ? await shareOf(found.message, now) : undefined;
+  return { status: 200, body: { id, status: 'sent', ...(share ? { share } : {}) } };
 }
 
 /** The parent asks the platform to send the email of draft `submissionId`. */
@@ -113,6 +146,7 @@ export async function requestPlatformSend(input: { submissionId: string; token: 
     schoolName: draft.data.schoolName,
     to: school,
     toName: draft.data.schoolContactName,
+    ...(draft.attribution ? { attribution: draft.attribution } : {}),
     subject: email.subject,
     body: email.body,
     note,

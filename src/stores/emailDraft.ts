@@ -37,6 +37,8 @@ export interface EmailDraft extends DraftAnswer {
   confirmation: { email: string; expiresAt: string } | null;
   /** The parent said they sent it themselves (so we ask later whether the school answered). */
   selfSent: 'no' | 'saving' | 'yes' | 'failed';
+  /** Once sent: the school's page to share, with this parent's referral code. */
+  share: { url: string; schoolName: string } | null;
 }
 
 export const $emailDraft = atom<EmailDraft | null>(null);
@@ -56,6 +58,7 @@ export function startDraft(answer: DraftAnswer): EmailDraft {
     sendMessage: null,
     confirmation: null,
     selfSent: 'no',
+    share: null,
   };
   $emailDraft.set(draft);
   return draft;
@@ -137,6 +140,18 @@ export async function sendDraftViaPlatform(options: { closeOnSuccess: boolean })
   return 'failed';
 }
 
+/** The share link in an answer, when it is one of this site's school pages. */
+function shareOf(body: unknown): EmailDraft['share'] {
+  const share = (body as { share?: { url?: unknown; schoolName?: unknown } } | null)?.share;
+  if (!share || typeof share.url !== 'string' || typeof share.schoolName !== 'string') return null;
+  try {
+    const url = new URL(share.url);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? { url: url.toString(), schoolName: share.schoolName } : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The parent says they sent the email themselves: recorded once, so that about ten days later we
  * ask whether the school answered. Only a draft the server made (with its token) can be recorded.
@@ -146,6 +161,7 @@ export async function markSentMyself(): Promise<boolean> {
   if (!draft?.token || draft.selfSent === 'saving' || draft.selfSent === 'yes') return draft?.selfSent === 'yes';
   update({ selfSent: 'saving' });
   let ok = false;
+  let share: EmailDraft['share'] = null;
   try {
     const response = await fetch('/api/email-sent-myself', {
       method: 'POST',
@@ -154,9 +170,10 @@ export async function markSentMyself(): Promise<boolean> {
       body: JSON.stringify({ submissionId: draft.id, token: draft.token, note: draft.note }),
     });
     ok = response.ok;
+    if (ok) share = shareOf(await response.json().catch(() => null));
   } catch (error) {
     console.warn('email-sent-myself failed', error instanceof Error ? error.message : error);
   }
-  update({ selfSent: ok ? 'yes' : 'failed' });
+  update({ selfSent: ok ? 'yes' : 'failed', share });
   return ok;
 }

@@ -7,6 +7,7 @@ import { buttonClass } from '../../lib/ui';
 import { $emailDraft, canSendViaPlatform, closeDraft, markSentMyself, openDraft, sendDraftViaPlatform, setNote } from '../../stores/emailDraft';
 import { showToast } from '../../stores/toast';
 import { ReactDialog } from '../ui/ReactDialog';
+import { SchoolShare } from './SchoolShare';
 
 /** How long the Copy button says "Copied!" (§9). */
 const COPIED_MS = 3000;
@@ -186,9 +187,12 @@ export default function EmailDialog() {
                 {draft.token && (usedElsewhere || draft.selfSent !== 'no') && (
                   <div className="space-y-2 rounded-xl bg-canvas p-3" data-testid="sent-myself">
                     {draft.selfSent === 'yes' ? (
-                      <p role="status" className="text-sm text-success-600">
-                        Thank you! In about ten days we&apos;ll ask you whether the school answered.
-                      </p>
+                      <>
+                        <p role="status" className="text-sm text-success-600">
+                          Thank you! In about ten days we&apos;ll ask you whether the school answered.
+                        </p>
+                        {draft.share && <SchoolShare url={draft.share.url} schoolName={draft.share.schoolName} />}
+                      </>
                     ) : (
                       <>
                         <p className="text-sm">Sent it? Tell us, and we&apos;ll check in with you in about ten days.</p>

@@ -25,6 +25,8 @@ export interface RenderOptions {
   errors?: Record<string, string>;
   /** The email forms: an optional personal note for the school email, kept by the site. */
   note?: boolean;
+  /** Hidden inputs the page adds to the form's own (a school page names its school with one). */
+  hiddenInputs?: Record<string, string>;
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -332,7 +334,9 @@ export function renderForm(definition: FormDefinition, options: RenderOptions, s
     type: 'hidden',
     name: metaFields.elapsed,
     value: '',
-  })}><div hidden><label for="${instance}-website">Leave this field empty</label><input${attrs({ type: 'text', id: `${instance}-website`, name: metaFields.honeypot, tabindex: -1, autocomplete: 'off' })}></div>${groups}${options.note ? noteHtml(options) : ''}${consentHtml(
+  })}>${Object.entries(options.hiddenInputs ?? {})
+    .map(([name, value]) => `<input${attrs({ type: 'hidden', name, value })}>`)
+    .join('')}<div hidden><label for="${instance}-website">Leave this field empty</label><input${attrs({ type: 'text', id: `${instance}-website`, name: metaFields.honeypot, tabindex: -1, autocomplete: 'off' })}></div>${groups}${options.note ? noteHtml(options) : ''}${consentHtml(
     definition.legalConsentOptions,
     options,
   )}<div class="flex flex-wrap items-center gap-3"><button type="submit" class="${buttonClass('primary', 'md')}" data-submit>${escapeHtml(

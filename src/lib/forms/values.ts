@@ -36,6 +36,11 @@ export const metaFields = {
   instance: '_form',
   /** Explicit consent to process personal data (explicit_consent_to_process forms). */
   consentToProcess: '_consent_process',
+  /** The email form on a school page: the page's key, whose school contact the server fills in. */
+  school: '_school',
+  /** The referral code of the parent who shared that page, and the ambassador id it carried. */
+  referral: '_ref',
+  ambassador: '_ambassador',
 } as const;
 
 /** The checkbox of one communication subscription, e.g. `_consent_42`. */

@@ -46,9 +46,9 @@ class FloatingCta extends HTMLElement {
     this.#update();
     this.querySelector('[data-floating-dismiss]')?.addEventListener('click', () => this.#dismiss());
     this.querySelector<HTMLAnchorElement>('[data-floating-link]')?.addEventListener('click', (event) => {
-      // On the page of the form itself, scroll there instead of reloading.
+      // On a page with the form itself (/lead-the-change, a school page), scroll there instead of leaving.
       const target = document.getElementById('email-form');
-      if (location.pathname.replace(/\/+$/, '') === '/lead-the-change' && target) {
+      if (target) {
         event.preventDefault();
         const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
         target.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'start' });

@@ -1,0 +1,59 @@
+import type { Config } from '@netlify/functions';
+import { z } from 'zod';
+import { allowMethods, HttpError, json, jsonError } from '../../src/server/http';
+import { pageHeaders } from '../../src/server/form-pages';
+import { attributionOf, readSchoolPage, SCHOOL_KEY } from '../../src/server/school-pages';
+import { schoolFigures, schoolPageResponse, unknownSchoolResponse } from '../../src/server/school-page-html';
+
+/**
+ * GET /schools/{key}: a school's page (its name, how many parents wrote, the goal, the latest
+ * outcome, and the email form with the school filled in), rendered here so that it works without
+ * JavaScript. `ref` (a sharing parent's referral code) and `ambassadorId` go with the form so the
+ * new parent's email is attributed; a code that does not verify is ignored. GET /api/schools/{key}:
+ * the figures as JSON, for the page's live count. An unknown or forged key: 404 (the page offers
+ * the email form).
+ */
+const paramsSchema = z.object({
+  key: z.string().regex(SCHOOL_KEY),
+  ref: z.string().max(200).nullable().catch(null),
+  ambassadorId: z.string().max(200).nullable().catch(null),
+});
+
+export default async (req: Request): Promise<Response> => {
+  const url = new URL(req.url);
+  const api = url.pathname.startsWith('/api/');
+  const wrongMethod = allowMethods(req, ['GET', 'HEAD']);
+  if (wrongMethod) return wrongMethod;
+  const parsed = paramsSchema.safeParse({
+    key: (url.pathname.split('/').pop() ?? '').toLowerCase(),
+    ref: url.searchParams.get('ref'),
+    ambassadorId: url.searchParams.get('ambassadorId'),
+  });
+  try {
+    const page = parsed.success ? await readSchoolPage(parsed.data.key) : undefined;
+    if (!page || !parsed.success) {
+      return api ? jsonError(404, 'unknown_school', 'There is no school page at this address.', { 'Cache-Control': 'no-store' }) : await unknownSchoolResponse();
+    }
+    if (api) {
+      const { schoolName, parents, goal, percent, countText, goalText, outcome, outcomeText } = schoolFigures(page);
+      return json({ schoolName, parents, goal, percent, countText, goalText, outcome: outcome ?? null, outcomeText }, 200, {
+        'Cache-Control': 'public, max-age=0, must-revalidate',
+        'Netlify-CDN-Cache-Control': 'public, durable, max-age=30',
+      });
+    }
+    const attribution = attributionOf({ referral: parsed.data.ref, ambassadorId: parsed.data.ambassadorId });
+    return await schoolPageResponse(page, attribution, parsed.data.ref ?? undefined);
+  } catch (error) {
+    if (error instanceof HttpError && error.code === 'school_pages_not_configured') {
+      return api ? error.toResponse() : unknownSchoolResponse(503, error.message);
+    }
+    console.error('[school-page]', error instanceof Error ? error.message : 'unknown error');
+    if (api) return jsonError(503, 'school_page_unavailable', 'This school page is unavailable right now. Please try again later.');
+    return new Response('This school page is unavailable right now. Please try again later.', { status: 503, headers: { ...pageHeaders, 'Content-Type': 'text/plain; charset=utf-8' } });
+  }
+};
+
+export const config: Config = {
+  path: ['/schools/:key', '/api/schools/:key'],
+  rateLimit: { windowLimit: 120, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+};

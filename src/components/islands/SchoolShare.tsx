@@ -1,0 +1,43 @@
+import { useEffect, useId, useState } from 'react';
+import { shareLinks, shareMessage } from '../../lib/school-pages';
+import { canShareNatively, copyShareLink, nativeShare } from '../../lib/school-share';
+import { buttonClass } from '../../lib/ui';
+
+/**
+ * The school's page to share, right after the parent says they sent their email: the link (with
+ * their referral code), "Copy link", the device's share sheet where there is one, and plain
+ * WhatsApp, SMS and email links. The /confirm-send page draws the same block on the server.
+ */
+export function SchoolShare({ url, schoolName }: { url: string; schoolName: string }) {
+  const id = useId();
+  const [native, setNative] = useState(false);
+  useEffect(() => setNative(canShareNatively()), []);
+  const data = { title: `Add your voice at ${schoolName}`, text: shareMessage(schoolName), url };
+  return (
+    <section aria-labelledby={`${id}-title`} className="space-y-2 rounded-xl border border-brand-200 bg-brand-50 p-3" data-testid="school-share">
+      <h4 id={`${id}-title`} className="text-sm font-semibold">
+        Bring the other parents at {schoolName}
+      </h4>
+      <p className="text-sm text-ink-soft">Everyone who writes through your link counts towards your school&apos;s next goal.</p>
+      <label htmlFor={`${id}-link`} className="sr-only">
+        Your link to {schoolName}&apos;s page
+      </label>
+      <input id={`${id}-link`} type="url" readOnly value={url} className="w-full rounded-lg border border-line bg-white px-2 py-1 text-xs text-ink" onFocus={(event) => event.currentTarget.select()} />
+      <div className="flex flex-wrap gap-2">
+        <button type="button" className={buttonClass('primary', 'sm')} onClick={() => void copyShareLink(url)}>
+          Copy link
+        </button>
+        {native && (
+          <button type="button" className={buttonClass('accent', 'sm')} onClick={() => void nativeShare(data)}>
+            Share…
+          </button>
+        )}
+        {shareLinks(schoolName, url).map((link) => (
+          <a key={link.label} className={buttonClass('secondary', 'sm')} href={link.href}>
+            {link.label}
+          </a>
+        ))}
+      </div>
+    </section>
+  );
+}

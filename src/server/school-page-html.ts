@@ -1,0 +1,114 @@
+/**
+ * The school page as HTML: the built frame (src/pages/school-page.astro, so its scripts keep their
+ * CSP hashes) with its region filled for one school and the email form drawn again with the school
+ * filled in. The contact address never enters the page: the form carries the page's key, and the
+ * forms function fills the address from it.
+ */
+import { forms } from '../config/forms';
+import type { FormDefinition } from '../lib/forms/definition';
+import { escapeHtml, regionMarkers, renderForm } from '../lib/forms/render';
+import { metaFields } from '../lib/forms/values';
+import { outcomeText, SCHOOL_FORM_INSTANCE, SCHOOL_PAGE_SHELL, SCHOOL_REGION, schoolProgress, shareLinks, shareMessage } from '../lib/school-pages';
+import { buttonClass } from '../lib/ui';
+import { formDefinition } from './form-definitions';
+import { builtPage, pageHeaders, replaceRegion } from './form-pages';
+import { schoolPagePath, type Attribution, type SchoolPage } from './school-pages';
+
+/**
+ * The CDN keeps a page a minute per school and share link (the count moves slowly; the page's
+ * script asks for it again while it is open); browsers always ask again.
+ */
+export const schoolPageCacheHeaders = {
+  'Cache-Control': 'public, max-age=0, must-revalidate',
+  'Netlify-CDN-Cache-Control': 'public, durable, max-age=60, stale-while-revalidate=300',
+  'Netlify-Vary': 'query=ref|ambassadorId',
+};
+
+/** The figures a school page shows, as the page and /api/schools/{key} give them. */
+export function schoolFigures(page: SchoolPage) {
+  const progress = schoolProgress(page.parents);
+  return {
+    schoolName: page.schoolName,
+    ...progress,
+    outcome: page.outcome?.kind,
+    outcomeText: page.outcome ? outcomeText(page.schoolName, page.outcome.kind) : `No answer from ${page.schoolName} yet`,
+  };
+}
+
+const SCHOOL_CONTACT_FIELD = 'school_contact_email';
+
+/** The email form's definition without the school contact's address, which the server fills in. */
+export function withoutContactAddress(definition: FormDefinition): FormDefinition {
+  return {
+    ...definition,
+    fieldGroups: definition.fieldGroups
+      .map((group) => ({ ...group, fields: group.fields.filter((field) => field.name !== SCHOOL_CONTACT_FIELD) }))
+      .filter((group) => group.fields.length > 0 || group.richText),
+  };
+}
+
+/** The school's region: name, count, goal bar and outcome, with the space for live figures reserved. */
+export function schoolRegionHtml(page: SchoolPage): string {
+  const figures = schoolFigures(page);
+  const name = escapeHtml(page.schoolName);
+  return `<p class="text-sm font-semibold uppercase tracking-wide text-brand-700">Parents writing to their school</p><h1 id="school-title" class="mt-2 break-words text-title font-extrabold tracking-tight">${name}</h1><div class="mt-6 rounded-card border border-line bg-white p-6 shadow-card" data-school-live data-school-key="${escapeHtml(page.key)}"><p class="text-2xl font-extrabold text-ink" aria-live="polite" data-school-count>${escapeHtml(figures.countText)}</p><div class="mt-4 h-3 overflow-hidden rounded-pill bg-brand-50" role="progressbar" aria-label="Parents who wrote, towards the next goal" aria-valuemin="0" aria-valuemax="${figures.goal}" aria-valuenow="${figures.parents}" aria-valuetext="${escapeHtml(`${figures.countText}; ${figures.goalText}`)}"><div class="h-full rounded-pill bg-accent-600" style="width: ${Math.min(100, figures.percent)}%" data-school-bar></div></div><p class="mt-2 text-sm text-ink-soft" data-school-goal>${escapeHtml(figures.goalText)}</p><p class="mt-4 min-h-7 font-semibold text-ink" data-school-outcome>${escapeHtml(figures.outcomeText)}</p></div><p class="mt-4 text-sm text-muted">Counted: parents whose email to the school was sent and confirmed. No names or addresses are shown.</p>`;
+}
+
+/** The email form for this school: its name filled in, its contact address named by the page's key. */
+export async function schoolFormHtml(page: SchoolPage, attribution: Attribution, referral: string | undefined): Promise<string | undefined> {
+  const definition = await formDefinition(forms.emailGenerator.formId);
+  if (!definition || definition.render !== 'native') return undefined;
+  const hidden: Record<string, string> = { [metaFields.school]: page.key };
+  if (attribution.via === 'parent' && referral) hidden[metaFields.referral] = referral;
+  if (attribution.via !== 'direct' && attribution.ambassadorId) hidden[metaFields.ambassador] = attribution.ambassadorId;
+  const html = renderForm(withoutContactAddress(definition), {
+    purpose: 'emailGenerator',
+    instance: SCHOOL_FORM_INSTANCE,
+    page: schoolPagePath(page.key),
+    values: { school_name: page.schoolName },
+    note: true,
+    hiddenInputs: hidden,
+  });
+  // The frame keeps the region's markers; only what is between them is replaced.
+  const { start, end } = regionMarkers(SCHOOL_FORM_INSTANCE);
+  return html.slice(start.length, html.length - end.length);
+}
+
+async function shell(): Promise<string> {
+  const html = await builtPage(SCHOOL_PAGE_SHELL);
+  if (!html) throw new Error('dist/school-page.html is missing: build the site before serving it.');
+  return html;
+}
+
+function withTitle(html: string, title: string): string {
+  return html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)} | Mastery Parents</title>`);
+}
+
+/** The page of a school. */
+export async function schoolPageResponse(page: SchoolPage, attribution: Attribution, referral: string | undefined): Promise<Response> {
+  let html = replaceRegion(await shell(), SCHOOL_REGION, schoolRegionHtml(page));
+  if (!html) throw new Error('dist/school-page.html has no school region.');
+  const form = await schoolFormHtml(page, attribution, referral);
+  if (form !== undefined) html = replaceRegion(html, SCHOOL_FORM_INSTANCE, form) ?? html;
+  return new Response(withTitle(html, `Add your voice at ${page.schoolName}`), { status: 200, headers: { ...pageHeaders, ...schoolPageCacheHeaders } });
+}
+
+/** No school has this key (or it is forged): a 404 that still offers the email form. */
+export async function unknownSchoolResponse(status = 404, message?: string): Promise<Response> {
+  const content = `<h1 id="school-title" class="text-title font-extrabold tracking-tight">${status === 404 ? 'We could not find this school’s page' : 'School pages are not available right now'}</h1><p class="mt-4 text-lg text-ink-soft" role="${status === 404 ? 'status' : 'alert'}">${escapeHtml(
+    message ??
+      'The link may have been cut short when it was copied. You can still write to your school: fill in the form below, and your email will count towards its page.',
+  )}</p>`;
+  const html = replaceRegion(await shell(), SCHOOL_REGION, content);
+  if (!html) throw new Error('dist/school-page.html has no school region.');
+  return new Response(withTitle(html, status === 404 ? 'School page not found' : 'School pages unavailable'), { status, headers: { ...pageHeaders, 'Cache-Control': 'no-store' } });
+}
+
+/** The share block of a page drawn here (src/lib/school-share.ts wires its buttons). */
+export function shareBlockHtml(share: { url: string; schoolName: string }): string {
+  const school = escapeHtml(share.schoolName);
+  const links = shareLinks(share.schoolName, share.url)
+    .map((link) => `<a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(link.href)}" data-share-app>${escapeHtml(link.label)}</a>`)
+    .join('');
+  return `<section aria-labelledby="share-title" class="mt-8 rounded-card border border-brand-200 bg-brand-50 p-6" data-share data-share-url="${escapeHtml(share.url)}" data-share-title="${escapeHtml(`Add your voice at ${share.schoolName}`)}" data-share-text="${escapeHtml(shareMessage(share.schoolName))}"><h2 id="share-title" class="text-lg font-bold">Bring the other parents at ${school}</h2><p class="mt-2 text-ink-soft">A school moves when many of its own families ask. Share your school’s page: everyone who writes through your link counts towards its next goal.</p><label for="share-link" class="mt-4 block text-sm font-semibold">Your link to ${school}’s page</label><input id="share-link" type="url" readonly value="${escapeHtml(share.url)}" class="mt-1 w-full rounded-xl border border-line bg-white px-3 py-2 text-sm text-ink" data-share-link><div class="mt-4 flex flex-wrap gap-2"><button type="button" class="${buttonClass('primary', 'sm')}" hidden data-share-copy>Copy link</button><button type="button" class="${buttonClass('accent', 'sm')}" hidden data-share-native>Share…</button>${links}</div></section>`;
+}

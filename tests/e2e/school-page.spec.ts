@@ -1,0 +1,205 @@
+/**
+ * School pages (/schools/{key}): a parent who sent their email shares their school's page from the
+ * dialog; a second parent comes through that link, writes with the school filled in (its address
+ * never on the page), and is attributed to the first; the count moves only when a send is
+ * confirmed; the page works without JavaScript, passes axe and HTML_CodeSniffer at 390 and 1280
+ * px, and an unknown key is a 404 that offers the form. Serial: the second parent follows the first.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { baseURL, e2eAdminPassword, fakeUrls } from '../../playwright.config';
+import { expect as baseExpect, test } from './fixtures';
+import { layoutShifts } from './helpers';
+import { htmlcsErrors } from './htmlcs';
+
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ mode: 'serial', timeout: 90_000 });
+
+const run = Date.now().toString(36);
+const school = { name: 'Springfield Academy', email: `head@springfield-${run}.edu` };
+const first = `first-${run}@example.org`;
+const second = `second-${run}@example.org`;
+let shareUrl = '';
+
+async function contactOf(email: string): Promise<Record<string, string> | undefined> {
+  const response = await fetch(`${fakeUrls.hubspot}/__fake/contacts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const { contacts } = (await response.json()) as { contacts: Array<{ properties: Record<string, string> }> };
+  return contacts.find((contact) => contact.properties.email === email)?.properties;
+}
+
+/** Runs the follow-up now and returns the token of the link set on the parent's contact. */
+async function followUpToken(request: APIRequestContext, parent: string): Promise<string> {
+  let link = '';
+  await expect
+    .poll(async () => {
+      await request.post('/.netlify/functions/school-followup');
+      link = (await contactOf(parent))?.school_answer_followup_url ?? '';
+      return link;
+    }, { intervals: [1000] })
+    .toMatch(/\/school-answer\?token=/);
+  return new URL(link).searchParams.get('token')!;
+}
+
+/** Fills the email form in `#email-form` (the school's fields only when `withSchool`). */
+async function fillEmailForm(page: Page, parent: string, withSchool: boolean) {
+  const form = page.locator('#email-form form[data-native-form]');
+  await form.getByLabel(/Your full name/).fill('Ana Lopez');
+  await form.getByLabel(/^Your email/).fill(parent);
+  await form.getByLabel(/Child's full name/).fill('Maya Lopez');
+  await form.getByLabel(/Child's grade/).fill('Grade 5');
+  if (withSchool) {
+    await form.getByLabel(/^School name/).fill(school.name);
+    await form.getByLabel(/School contact email/).fill(school.email);
+  }
+  await form.getByLabel(/School contact name/).fill('Dr. Patel');
+  await form.getByLabel("I'll send it myself").check();
+  return form;
+}
+
+/** Sends the form, and in the dialog says "I've sent it myself"; returns the dialog. */
+async function sendItMyself(page: Page) {
+  await page.locator('#email-form form[data-native-form] [data-submit]').click();
+  const dialog = page.getByRole('dialog', { name: 'Your Email is Ready' });
+  await dialog.getByRole('button', { name: 'Copy' }).click();
+  await dialog.getByRole('button', { name: "I've sent it myself" }).click();
+  await expect(dialog.getByTestId('sent-myself')).toContainText('In about ten days');
+  return dialog;
+}
+
+async function a11y(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), 'axe').toEqual([]);
+  expect((await htmlcsErrors(page)).map((e) => `${e.code}: ${e.element}`), 'HTML_CodeSniffer').toEqual([]);
+}
+
+test('after "I\'ve sent it myself" the dialog offers the school page to share', async ({ page }) => {
+  await page.goto('/lead-the-change');
+  await fillEmailForm(page, first, true);
+  const dialog = await sendItMyself(page);
+  const share = dialog.getByTestId('school-share');
+  await expect(share).toContainText(`Bring the other parents at ${school.name}`);
+  shareUrl = await share.getByRole('textbox').inputValue();
+  expect(shareUrl).toMatch(/\/schools\/[0-9a-f]{32}\?ref=/);
+  await expect(share.getByRole('link', { name: 'WhatsApp' })).toHaveAttribute('href', /^https:\/\/wa\.me\/\?text=.*schools/);
+  await expect(share.getByRole('link', { name: 'Text message' })).toHaveAttribute('href', /^sms:/);
+  await expect(share.getByRole('link', { name: 'Email' })).toHaveAttribute('href', /^mailto:\?subject=/);
+  await expect(share.getByRole('button', { name: 'Copy link' })).toBeVisible();
+});
+
+test('the shared link brings a second parent: the school is filled in, the address is not on the page, and the draft is attributed', async ({ page, request }) => {
+  const link = new URL(shareUrl);
+  await page.goto(link.pathname + link.search);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(school.name);
+  // The first parent's self-report is not confirmed yet: not counted.
+  await expect(page.locator('[data-school-count]')).toHaveText('0 parents have written');
+  await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuemax', '5');
+  expect(await page.content()).not.toContain(school.email);
+  await expect(page.locator('#email-form').getByLabel(/School contact email/)).toHaveCount(0);
+  await expect(page.locator('#email-form').getByLabel(/^School name/)).toHaveValue(school.name);
+  await fillEmailForm(page, second, false);
+  await sendItMyself(page);
+
+  // The admin's outbox shows who recruited whom.
+  const signedIn = await request.post('/api/admin/session', { data: { username: 'admin', password: e2eAdminPassword }, headers: { origin: baseURL } });
+  expect(signedIn.ok()).toBe(true);
+  const { messages } = (await (await request.get('/api/admin/outbox?limit=100')).json()) as { messages: Array<{ id: string; parentEmail: string; to: string; attribution?: unknown }> };
+  const firstMessage = messages.find((message) => message.parentEmail === first)!;
+  const secondMessage = messages.find((message) => message.parentEmail === second)!;
+  expect(firstMessage.attribution).toEqual({ via: 'direct' });
+  expect(secondMessage.to).toBe(school.email);
+  expect(secondMessage.attribution).toEqual({ via: 'parent', referrerMessageId: firstMessage.id });
+});
+
+test('a confirmed send and its outcome show on the page, for both parents', async ({ page, request }) => {
+  const token = await followUpToken(request, first);
+  expect((await request.post('/school-answer', { form: { token, answer: 'meeting', comment: '' } })).status()).toBe(200);
+  const link = new URL(shareUrl);
+  await page.goto(link.pathname);
+  await expect(page.locator('[data-school-count]')).toHaveText('1 parent has written');
+  await expect(page.locator('[data-school-goal]')).toHaveText('4 more to reach 5');
+  await expect(page.locator('[data-school-outcome]')).toHaveText(`${school.name} agreed to meet`);
+  const api = await (await request.get(`/api/schools/${link.pathname.split('/').pop()}`)).json();
+  expect(api).toMatchObject({ parents: 1, goal: 5, outcome: 'meeting' });
+});
+
+test('without JavaScript the page shows its figures and its form sends the email', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  const link = new URL(shareUrl);
+  await page.goto(link.pathname + link.search);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(school.name);
+  await expect(page.locator('[data-school-count]')).toHaveText('1 parent has written');
+  await fillEmailForm(page, `nojs-${run}@example.org`, false);
+  await page.locator('#email-form form[data-native-form] [data-submit]').click();
+  await expect(page).toHaveURL(/\/your-email\?/);
+  // The address was filled in on the server, from the page's key.
+  await expect(page.getByRole('link', { name: 'Open in my email app' })).toHaveAttribute('href', /^mailto:head@springfield-/);
+  await context.close();
+});
+
+test('with JavaScript the count moves live, in the space the page reserved', async ({ page, request }) => {
+  const link = new URL(shareUrl);
+  await page.goto(link.pathname);
+  const live = page.locator('[data-school-live]');
+  await expect(page.locator('[data-school-count]')).toHaveText('1 parent has written');
+  const before = await live.boundingBox();
+  // The second parent confirms their self-report from the follow-up link.
+  const token = await followUpToken(request, second);
+  expect((await request.post('/school-answer', { form: { token, answer: 'replied', comment: '' } })).status()).toBe(200);
+  // The page asks again every 30 s while visible, and when it becomes visible again.
+  await expect
+    .poll(
+      async () => {
+        await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+        return page.locator('[data-school-count]').textContent();
+      },
+      { timeout: 45_000, intervals: [1000] },
+    )
+    .toBe('2 parents have written');
+  await expect(page.locator('[data-school-goal]')).toHaveText('3 more to reach 5');
+  await expect(page.locator('[data-school-outcome]')).toHaveText(`${school.name} replied`);
+  await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '2');
+  expect(await live.boundingBox()).toEqual(before);
+  expect((await layoutShifts(page)).reduce((sum, shift) => sum + shift, 0)).toBeLessThan(0.01);
+});
+
+for (const width of [390, 1280]) {
+  test(`axe and HTML_CodeSniffer on a school page at ${width} px`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(new URL(shareUrl).pathname);
+    await expect(page.locator('[data-school-count]')).toBeVisible();
+    await a11y(page);
+  });
+}
+
+test('on a phone the floating button keeps away from the school page\'s form, and leads to it', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(new URL(shareUrl).pathname);
+  const cta = page.locator('[data-floating-link]');
+  const form = page.locator('#email-form');
+  // The form on screen, past the 300 px threshold: the button would cover its fields.
+  await form.evaluate((element) => element.scrollIntoView({ behavior: 'instant', block: 'start' }));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
+  await expect(form).toBeInViewport();
+  await expect(cta).toBeHidden();
+  // Far below the form it comes back, and takes the parent to the form on this page.
+  await page.evaluate(() => {
+    document.body.style.minHeight = '8000px';
+    window.scrollTo(0, 7000);
+  });
+  await expect(cta).toBeVisible();
+  await cta.click();
+  await expect(form).toBeInViewport();
+  await expect(page).toHaveURL(/\/schools\/[0-9a-f]{32}#email-form$/);
+});
+
+test('an unknown or forged key is a 404 page that offers the email form', async ({ page }) => {
+  for (const key of ['0'.repeat(32), 'not-a-key']) {
+    const response = await page.goto(`/schools/${key}`);
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('We could not find this school’s page');
+    await expect(page.locator('#email-form').getByLabel(/School contact email/)).toBeVisible();
+  }
+  const api = await page.request.get(`/api/schools/${'0'.repeat(32)}`);
+  expect(api.status()).toBe(404);
+});

@@ -1,0 +1,340 @@
+/**
+ * School pages (/schools/{key}): keys that cannot be listed or guessed (an HMAC of the canonical
+ * contact address under a server secret), the milestones of the goal bar, the page and its live
+ * figures (confirmed sends only, never a name or address), the email form that names its school by
+ * the key, and the attribution a share link's referral code gives the next parent's draft.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import confirmSend from '../../netlify/functions/confirm-send.mts';
+import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
+import sendEmail from '../../netlify/functions/send-email.mts';
+import yourEmail from '../../netlify/functions/your-email.mts';
+import forms from '../../netlify/functions/forms.mts';
+import schoolPage from '../../netlify/functions/school-page.mts';
+import { forms as formConfig } from '../../src/config/forms';
+import { regionMarkers } from '../../src/lib/forms/render';
+import { MILESTONES, nextMilestone, SCHOOL_FORM_INSTANCE, SCHOOL_REGION, schoolProgress } from '../../src/lib/school-pages';
+import { createDraft, readDraft } from '../../src/server/email-drafts';
+import { recordAnswer, recordSent } from '../../src/server/impact';
+import { confirmationLink, readMessage } from '../../src/server/outbox';
+import { attributionOf, ensureSchoolPage, referralCode, schoolPageKey, schoolPageKeyIfConfigured, shareLink } from '../../src/server/school-pages';
+import { startTestDatabase, type TestDatabase } from './helpers/database';
+import { emailFormValues, useFormDefinitions } from './helpers/forms';
+import { call, jsonRequest } from './helpers/requests';
+import { useSiteShell } from './helpers/site';
+
+let database: TestDatabase;
+let shell: ReturnType<typeof useSiteShell>;
+let definitions: Awaited<ReturnType<typeof useFormDefinitions>>;
+let seq = 0;
+const SECRET = Buffer.alloc(32, 7).toString('base64');
+
+function writeSchoolShell(dir: string) {
+  const region = regionMarkers(SCHOOL_REGION);
+  const form = regionMarkers(SCHOOL_FORM_INSTANCE);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'school-page.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Add your voice | Mastery Parents</title></head><body><main id="main">${region.start}<h1>Your school's page</h1>${region.end}<div id="email-form"><h2>Add your voice</h2>${form.start}<form data-build-form><input name="school_contact_email"></form>${form.end}</div></main></body></html>`,
+  );
+}
+
+beforeAll(async () => {
+  database = await startTestDatabase();
+  shell = useSiteShell();
+  writeSchoolShell(shell.dir);
+  definitions = await useFormDefinitions();
+  process.env.CONFIG_ENCRYPTION_KEY = SECRET;
+  process.env.SITE_URL = 'https://site.example';
+  process.env.FORMS_MIN_FILL_MS = '0';
+});
+afterAll(async () => {
+  await database.stop();
+  shell.remove();
+  definitions.remove();
+  for (const name of ['CONFIG_ENCRYPTION_KEY', 'SCHOOL_PAGE_SECRET', 'SITE_URL', 'FORMS_MIN_FILL_MS']) delete process.env[name];
+});
+beforeEach(async () => {
+  await database.truncate();
+  process.env.CONFIG_ENCRYPTION_KEY = SECRET;
+  delete process.env.SCHOOL_PAGE_SECRET;
+});
+
+async function open(path: string) {
+  const response = await schoolPage(new Request(`http://localhost${path}`));
+  return { status: response.status, headers: response.headers, html: await response.text() };
+}
+
+/** The email form posted as the enhanced form posts it (JSON). */
+async function postEmailForm(values: Record<string, string>) {
+  const request = new Request(`http://localhost/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(values) });
+  const response = await forms(request, { ip: `198.51.100.${++seq % 250}` } as never);
+  return { status: response.status, body: await response.json() };
+}
+
+/** A parent who says they sent their email to `to` themselves, as the dialog records it. */
+async function selfSent(to: string, schoolName = 'Springfield Academy', attribution?: Parameters<typeof createDraft>[0]['attribution']) {
+  const id = `sub-${Date.now()}-${++seq}`;
+  const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues({ school_name: schoolName, school_contact_email: to }), attribution });
+  const answer = await call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: id, token }));
+  expect(answer.status).toBe(201);
+  return { ...answer.body, message: (await readMessage(answer.body.id))!.message };
+}
+
+describe('school page keys', () => {
+  test('are stable, 32 hex digits, and one per canonical address', () => {
+    const key = schoolPageKey('head@springfield.edu');
+    expect(key).toMatch(/^[0-9a-f]{32}$/);
+    expect(schoolPageKey('head@springfield.edu')).toBe(key);
+    expect(schoolPageKey('office@springfield.edu')).not.toBe(key);
+  });
+
+  test.each([['Head@Springfield.EDU'], ['head+parents@springfield.edu'], ['  head@springfield.edu '], ['ｈｅａｄ@springfield.edu'], ['head@springfield.edu.']])(
+    '%s has the key of head@springfield.edu',
+    (variant) => {
+      expect(schoolPageKey(variant)).toBe(schoolPageKey('head@springfield.edu'));
+    },
+  );
+
+  test('depend on the secret: another secret, other keys; SCHOOL_PAGE_SECRET wins over the derived one', () => {
+    const before = schoolPageKey('head@springfield.edu');
+    process.env.CONFIG_ENCRYPTION_KEY = Buffer.alloc(32, 9).toString('base64');
+    expect(schoolPageKey('head@springfield.edu')).not.toBe(before);
+    process.env.SCHOOL_PAGE_SECRET = 'a-secret-of-its-own';
+    const own = schoolPageKey('head@springfield.edu');
+    process.env.CONFIG_ENCRYPTION_KEY = SECRET;
+    expect(schoolPageKey('head@springfield.edu')).toBe(own);
+  });
+
+  test('without a secret: "not configured", never a crash', async () => {
+    delete process.env.CONFIG_ENCRYPTION_KEY;
+    expect(schoolPageKeyIfConfigured('head@springfield.edu')).toBeUndefined();
+    expect(() => schoolPageKey('head@springfield.edu')).toThrow(/not configured/);
+    const page = await open(`/schools/${'a'.repeat(32)}`);
+    expect(page.status).toBe(503);
+    expect(page.html).toContain('not configured');
+    const api = await call(schoolPage, new Request(`http://localhost/api/schools/${'a'.repeat(32)}`));
+    expect(api).toMatchObject({ status: 503, body: { error: { code: 'school_pages_not_configured' } } });
+  });
+});
+
+describe('milestones', () => {
+  test.each([
+    [0, 5],
+    [4, 5],
+    [5, 10],
+    [9, 10],
+    [10, 25],
+    [24, 25],
+    [25, 50],
+    [50, 100],
+    [99, 100],
+    [100, 200],
+    [250, 300],
+  ])('%i parents aim for %i', (count, goal) => {
+    expect(nextMilestone(count)).toBe(goal);
+  });
+
+  test('the bar and its words', () => {
+    expect(MILESTONES).toEqual([5, 10, 25, 50, 100]);
+    expect(schoolProgress(1)).toMatchObject({ percent: 20, countText: '1 parent has written', goalText: '4 more to reach 5' });
+    expect(schoolProgress(6)).toMatchObject({ goal: 10, percent: 60, countText: '6 parents have written', goalText: '4 more to reach 10' });
+  });
+});
+
+describe('the page', () => {
+  test('shows the name as parents wrote it, the confirmed count, the goal and the latest outcome; never an address', async () => {
+    const first = await selfSent('Head@Springfield.edu');
+    const second = await selfSent('head+office@springfield.edu');
+    await selfSent('head@springfield.edu'); // not confirmed: never counted
+    // Two sends confirmed (a platform send delivered, a self-report confirmed from its follow-up link).
+    await recordSent(first.message);
+    await recordSent(second.message);
+    await recordAnswer({ id: second.message.id, school: 'springfield.edu', kind: 'meeting', at: new Date().toISOString() });
+    const key = schoolPageKey('head@springfield.edu');
+    const page = await open(`/schools/${key}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('x-robots-tag')).toBe('noindex');
+    expect(page.headers.get('netlify-cdn-cache-control')).toMatch(/max-age=60/);
+    expect(page.html).toContain('<h1 id="school-title"');
+    expect(page.html).toContain('Springfield Academy');
+    expect(page.html).toContain('2 parents have written');
+    expect(page.html).toContain('3 more to reach 5');
+    expect(page.html).toContain('Springfield Academy agreed to meet');
+    expect(page.html).not.toMatch(/springfield\.edu|Ana Lopez|example\.org/i);
+    // The form: the school's name filled in, its contact named by the key, no address field.
+    expect(page.html).not.toContain('data-build-form');
+    expect(page.html).toContain(`name="_school" value="${key}"`);
+    expect(page.html).not.toContain('name="school_contact_email"');
+    expect(page.html).toMatch(/name="school_name"[^>]*value="Springfield Academy"/);
+
+    const api = await call(schoolPage, new Request(`http://localhost/api/schools/${key}`));
+    expect(api).toMatchObject({ status: 200, body: { parents: 2, goal: 5, outcome: 'meeting', outcomeText: 'Springfield Academy agreed to meet' } });
+  });
+
+  test('a school with no confirmed send yet shows 0 and no outcome', async () => {
+    await selfSent('head@oakwood.edu', 'Oakwood Academy');
+    const page = await open(`/schools/${schoolPageKey('head@oakwood.edu')}`);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('0 parents have written');
+    expect(page.html).toContain('No answer from Oakwood Academy yet');
+  });
+
+  test.each([
+    ['an unknown key', `/schools/${'0'.repeat(32)}`],
+    ['a forged key', `/schools/${'f'.repeat(31)}x`],
+    ['a short key', '/schools/abc'],
+    ['a long key', `/schools/${'a'.repeat(300)}`],
+  ])('%s: 404 that offers the email form', async (_name, path) => {
+    const page = await open(path);
+    expect(page.status).toBe(404);
+    expect(page.html).toContain('We could not find this school’s page');
+    expect(page.html).toContain('data-build-form');
+    const api = await call(schoolPage, new Request(`http://localhost${path.replace('/schools/', '/api/schools/')}`));
+    expect(api).toMatchObject({ status: 404, body: { error: { code: 'unknown_school' } } });
+  });
+
+  test('POST is refused with 405', async () => {
+    const response = await schoolPage(new Request(`http://localhost/schools/${'0'.repeat(32)}`, { method: 'POST' }));
+    expect(response.status).toBe(405);
+  });
+});
+
+describe('referrals', () => {
+  const ambassador = 'amb-42';
+
+  test.each<[string, (code: string) => { referral?: string | null; ambassadorId?: string | null }, string]>([
+    ['a valid code', (code) => ({ referral: code }), 'parent'],
+    ['a valid code and an ambassador', (code) => ({ referral: code, ambassadorId: ambassador }), 'parent+ambassador'],
+    ['an ambassador only', () => ({ ambassadorId: ambassador }), 'ambassador'],
+    ['nothing', () => ({}), 'direct'],
+    ['a forged signature', (code) => ({ referral: `${code.slice(0, -2)}xx` }), 'direct'],
+    ['a code for another message', (code) => ({ referral: `${'1'.repeat(13)}${code.slice(13)}` }), 'direct'],
+    ['garbage', () => ({ referral: '<script>' }), 'direct'],
+    ['an overlong ambassador id', () => ({ ambassadorId: 'x'.repeat(101) }), 'direct'],
+  ])('%s gives %s', (_name, params, expected) => {
+    const messageId = `${'0'.repeat(13)}-12345678-1234-1234-1234-123456789abc`;
+    const attribution = attributionOf(params(referralCode(messageId)!));
+    const via = attribution.via === 'parent' && attribution.ambassadorId ? 'parent+ambassador' : attribution.via;
+    expect(via).toBe(expected);
+    if (attribution.via === 'parent') expect(attribution.referrerMessageId).toBe(messageId);
+  });
+
+  test('a code signed under another secret is ignored', () => {
+    const messageId = `${'0'.repeat(13)}-12345678-1234-1234-1234-123456789abc`;
+    const code = referralCode(messageId)!;
+    process.env.CONFIG_ENCRYPTION_KEY = Buffer.alloc(32, 1).toString('base64');
+    expect(attributionOf({ referral: code })).toEqual({ via: 'direct' });
+  });
+
+  test('a share link brings the next parent, whose draft (and message) say who recruited them', async () => {
+    const sharer = await selfSent('head@springfield.edu', 'Springfield Academy', { via: 'ambassador', ambassadorId: 'amb-7' });
+    expect(sharer.share).toMatchObject({ schoolName: 'Springfield Academy' });
+    const link = new URL(sharer.share.url);
+    expect(link.origin).toBe('https://site.example');
+    expect(link.pathname).toBe(`/schools/${schoolPageKey('head@springfield.edu')}`);
+    expect(link.searchParams.get('ambassadorId')).toBe('amb-7');
+    expect(link).toEqual(new URL(shareLink(sharer.message)!));
+
+    // The page carries the code into its form; the form posts it back with the key.
+    const page = await open(`${link.pathname}${link.search}`);
+    const hidden = Object.fromEntries([...page.html.matchAll(/<input type="hidden" name="(_school|_ref|_ambassador)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    expect(hidden).toEqual({ _school: link.pathname.split('/').pop(), _ref: link.searchParams.get('ref'), _ambassador: 'amb-7' });
+    const values = emailFormValues({ school_name: 'Springfield Academy', _page: link.pathname, _elapsed: '30000', ...hidden }) as Record<string, string>;
+    delete values.school_contact_email;
+    const posted = await postEmailForm(values);
+    expect(posted.status).toBe(201);
+    const draft = (await readDraft(posted.body.id))!.draft;
+    expect(draft.data.schoolContactEmail).toBe('head@springfield.edu');
+    expect(draft.attribution).toEqual({ via: 'parent', referrerMessageId: sharer.id, ambassadorId: 'amb-7' });
+
+    const answer = await call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: posted.body.id, token: posted.body.draft.token }));
+    expect((await readMessage(answer.body.id))!.message.attribution).toEqual(draft.attribution);
+  });
+
+  test('a parent who comes through their own link came on their own', async () => {
+    const sharer = await selfSent('head@springfield.edu');
+    const link = new URL(sharer.share.url);
+    const key = link.pathname.split('/').pop()!;
+    const values = emailFormValues({ email: sharer.message.parentEmail.toUpperCase(), _page: link.pathname, _elapsed: '30000', _school: key, _ref: link.searchParams.get('ref')! }) as Record<string, string>;
+    delete values.school_contact_email;
+    const posted = await postEmailForm(values);
+    expect(posted.status).toBe(201);
+    expect((await readDraft(posted.body.id))!.draft.attribution).toEqual({ via: 'direct' });
+  });
+
+  test('a bad code on the page is ignored: the page answers 200 and the draft is "direct"', async () => {
+    await ensureSchoolPage({ to: 'head@springfield.edu', schoolName: 'Springfield Academy' });
+    const key = schoolPageKey('head@springfield.edu');
+    const page = await open(`/schools/${key}?ref=nonsense&ambassadorId=`);
+    expect(page.status).toBe(200);
+    expect(page.html).not.toContain('name="_ref"');
+    const values = emailFormValues({ _page: `/schools/${key}`, _elapsed: '30000', _school: key, _ref: 'nonsense' }) as Record<string, string>;
+    delete values.school_contact_email;
+    const posted = await postEmailForm(values);
+    expect(posted.status).toBe(201);
+    expect((await readDraft(posted.body.id))!.draft.attribution).toEqual({ via: 'direct' });
+  });
+
+  test('without JavaScript, a form with problems comes back without the address and with the key', async () => {
+    await ensureSchoolPage({ to: 'head@springfield.edu', schoolName: 'Springfield Academy' });
+    const key = schoolPageKey('head@springfield.edu');
+    const body = new URLSearchParams({ ...emailFormValues({ _page: `/schools/${key}`, _school: key, full_name: '' }), school_contact_email: '' });
+    body.delete('school_contact_email');
+    const response = await forms(
+      new Request(`http://localhost/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' }, body }),
+      { ip: '203.0.113.9' } as never,
+    );
+    const html = await response.text();
+    expect(response.status).toBe(400);
+    expect(html).not.toContain('springfield.edu');
+    expect(html).toContain(`name="_school" value="${key}"`);
+  });
+});
+
+describe('shared at the right moment', () => {
+  test('the page after confirming a platform send offers the school page: link, WhatsApp, SMS, email', async () => {
+    const id = `sub-${Date.now()}-${++seq}`;
+    const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues({ school_contact_email: 'head@lincoln.edu', school_name: 'Lincoln High', choose_how_to_send_your_email: 'Send via our platform' }) });
+    const requested = await call(sendEmail, jsonRequest('/api/send-email', { submissionId: id, token }));
+    expect(requested.status).toBe(202);
+    const link = confirmationLink((await readMessage(requested.body.id))!.message)!;
+    const response = await confirmSend(
+      new Request('http://localhost/confirm-send', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(new URL(link).searchParams.get('token')!)}` }),
+    );
+    const html = await response.text();
+    expect(response.status).toBe(200);
+    const url = /data-share-url="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
+    expect(url).toBeDefined();
+    const share = new URL(url!);
+    expect(share.pathname).toBe(`/schools/${schoolPageKey('head@lincoln.edu')}`);
+    expect(attributionOf({ referral: share.searchParams.get('ref') })).toEqual({ via: 'parent', referrerMessageId: requested.body.id });
+    expect(html).toContain('Bring the other parents at Lincoln High');
+    expect(html).toMatch(/href="https:\/\/wa\.me\/\?text=[^"]*schools/);
+    expect(html).toMatch(/href="sms:\?&amp;body=/);
+    expect(html).toMatch(/href="mailto:\?subject=/);
+    // The page it links to exists already, though nothing is counted before the send goes out.
+    expect((await open(share.pathname)).status).toBe(200);
+  });
+
+  test('without JavaScript, "I\'ve sent it myself" on /your-email offers the school page too', async () => {
+    const id = `sub-${Date.now()}-${++seq}`;
+    const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues({ school_contact_email: 'head@lincoln.edu', school_name: 'Lincoln High' }) });
+    const response = await yourEmail(
+      new Request('http://localhost/your-email', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ id, t: token, action: 'self' }) }),
+    );
+    const html = await response.text();
+    expect(response.status).toBe(200);
+    expect(html).toContain('Bring the other parents at Lincoln High');
+    expect(html).toContain(`/schools/${schoolPageKey('head@lincoln.edu')}?ref=`);
+  });
+
+  test('without a secret "I\'ve sent it myself" is still recorded, with nothing to share', async () => {
+    delete process.env.CONFIG_ENCRYPTION_KEY;
+    const answer = await selfSent('head@lincoln.edu');
+    expect(answer.share).toBeUndefined();
+  });
+});
+
