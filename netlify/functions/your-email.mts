@@ -3,7 +3,7 @@ import { NOTE_MAX } from '../../src/lib/email/note';
 import { composeLinks, emailAsText } from '../../src/lib/email/template';
 import { errorClass, escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
 import { buttonClass } from '../../src/lib/ui';
-import { composeDraft, readDraft, type EmailDraft } from '../../src/server/email-drafts';
+import { composeDraft, readDraft, type LetteredDraft } from '../../src/server/email-drafts';
 import { responsePage } from '../../src/server/form-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { recordSelfSent, requestPlatformSend } from '../../src/server/platform-send';
@@ -24,7 +24,7 @@ interface Notice {
   text: string;
 }
 
-function emailPage(draft: EmailDraft, token: string, options: { note?: string; noteError?: string; notice?: Notice } = {}): string {
+function emailPage(draft: LetteredDraft, token: string, options: { note?: string; noteError?: string; notice?: Notice } = {}): string {
   const note = options.note ?? draft.note;
   const email = composeDraft(draft, note);
   const links = composeLinks(email);
