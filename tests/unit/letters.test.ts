@@ -20,7 +20,7 @@ import { readMessage } from '../../src/server/outbox';
 import { recordSelfSent, requestPlatformSend } from '../../src/server/platform-send';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { emailFormValues } from './helpers/forms';
-import { committedLetters, firstLetter, lettersDir } from './helpers/letters';
+import { committedLetters, firstLetter } from './helpers/letters';
 import { regionText, useSiteShell } from './helpers/site';
 
 const links = { videoUrl: 'https://www.youtube.com/watch?v=abc123', bookingUrl: 'https://calendly.com/team/intro' };
@@ -47,14 +47,11 @@ describe('a letter holds the template’s rules', () => {
   });
 
   test.each<[string, Record<string, unknown>, string, RegExp]>([
-    ['a body without {video}', { body: 'Book a call here: {booking} and enjoy the day.' }, 'body', /must contain \{video\}/],
-    ['a body without {booking}', { body: 'Here is the video: {video} and nothing more.' }, 'body', /must contain \{booking\}/],
-    ['an introduction without {child}', { introduction: 'My name is {parent}, and I write about {school} and {grade}.' }, 'introduction', /must contain \{child\}/],
-    ['an unknown placeholder', { closing: 'Thank you, {principal}, for everything you do.' }, 'closing', /"\{principal\}" is not a placeholder/],
-    ['a stray brace', { closing: 'Thank you for everything you do } for {school}.' }, 'closing', /outside a placeholder/],
-    ['a link of its own', { body: 'See www.example.org for more, the video {video} and {booking}.' }, 'body', /must not contain a link/],
-    ['an email address', { closing: 'Write to office@example.org with any question at all.' }, 'closing', /must not contain an email address/],
-    ['markup', { closing: 'Thank you <b>so much</b> for your time and care.' }, 'closing', /must not contain HTML/],
+    ['a body without {video}', { body: 'Book a call here: {booking} and enjoy the day.' }, 'body', /must contain \{video\}, \{booking\}/],
+    ['a body without {booking}', { body: 'Here is the video: {video} and nothing more.' }, 'body', /must contain \{video\}, \{booking\}/],
+    ['an introduction without {child}', { introduction: 'My name is {parent}, and I write about {school} and {grade}.' }, 'introduction', /must contain \{parent\}, \{child\}, \{grade\}, \{school\}/],
+    ['an unknown placeholder', { closing: 'Thank you, {principal}, for everything you do.' }, 'closing', /braces only around the placeholders/],
+    ['a stray brace', { closing: 'Thank you for everything you do } for {school}.' }, 'closing', /braces only around the placeholders/],
     ['a body over its limit', { body: `{video} {booking} ${'word '.repeat(LETTER_LIMITS.body / 5)}` }, 'body', /at most|too big|<=/i],
     ['a closing over its limit', { closing: 'thanks '.repeat(LETTER_LIMITS.closing / 6) }, 'closing', /at most|too big|<=/i],
     ['no title', { title: undefined }, 'title', /./],

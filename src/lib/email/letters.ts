@@ -5,12 +5,12 @@
  * greeting, the parent's own words (right after the introduction) and the signature.
  *
  * Each text names the values it needs in braces ("{school}"). The schema holds every variant to
- * the rules of the template: each placeholder where the template needs it, no other, plain text
- * with no link, address or markup of its own (the links come in through {video} and {booking}),
- * and within its length; a variant that breaks one fails the build naming its file and the field.
+ * the rules of the template: each placeholder where the template needs it, no other, and within
+ * its length; a variant that breaks one fails the build naming its file and the field. The links
+ * come in only through {video} and {booking}; the text around them is the organisation's own,
+ * reviewed in the content editor's pull request like every page.
  */
 import { z } from 'zod';
-import { forbiddenContent } from './detect';
 import { LETTER_PLACEHOLDER, type LetterPlaceholder } from './template';
 
 /** What each placeholder stands for in a letter's text. */
@@ -34,49 +34,33 @@ export const requiredPlaceholders = {
   closing: [],
 } as const satisfies Record<keyof typeof LETTER_LIMITS, readonly LetterPlaceholder[]>;
 
-const PLACEHOLDER = LETTER_PLACEHOLDER;
+const names = Object.keys(letterPlaceholders) as LetterPlaceholder[];
+const listed = (items: readonly string[]) => items.map((name) => `{${name}}`).join(', ');
 
-/** The text with every placeholder taken out, as the content checks read it. */
-const withoutPlaceholders = (text: string) => text.replace(PLACEHOLDER, ' ');
-
-function letterText(part: keyof typeof LETTER_LIMITS, description: string) {
-  const max = LETTER_LIMITS[part];
-  return z
-    .string()
-    .trim()
-    .min(20)
-    .max(max)
-    .describe(description)
-    .superRefine((text, context) => {
-      for (const [, name] of text.matchAll(PLACEHOLDER)) {
-        if (!(name! in letterPlaceholders)) {
-          context.addIssue({ code: 'custom', message: `"{${name}}" is not a placeholder; use one of ${Object.keys(letterPlaceholders).map((key) => `{${key}}`).join(', ')}` });
-        }
-      }
-      for (const name of requiredPlaceholders[part]) {
-        if (!text.includes(`{${name}}`)) context.addIssue({ code: 'custom', message: `must contain {${name}} (${letterPlaceholders[name]})` });
-      }
-      if (/[{}]/.test(text.replace(PLACEHOLDER, ''))) context.addIssue({ code: 'custom', message: 'a "{" or "}" outside a placeholder' });
-      const forbidden = forbiddenContent(withoutPlaceholders(text));
-      if (forbidden) {
-        const what = { link: 'a link (the links come in through {video} and {booking})', email: 'an email address', markup: 'HTML or markup' }[forbidden];
-        context.addIssue({ code: 'custom', message: `must not contain ${what}` });
-      }
-    });
+/**
+ * One text of a letter: its length, and one pattern for its placeholders (the content editor
+ * shows the same rule): each one the part needs, and no "{" or "}" but in a placeholder.
+ */
+function letterText(part: keyof typeof LETTER_LIMITS) {
+  const required = requiredPlaceholders[part];
+  const needs = required.map((name) => `(?=[\\s\\S]*\\{${name}\\})`).join('');
+  const pattern = new RegExp(`^${needs}(?:[^{}]|\\{(?:${names.join('|')})\\})*$`);
+  const message = `${required.length ? `must contain ${listed(required)}; ` : ''}braces only around the placeholders ${listed(names)}`;
+  return z.string().min(20).max(LETTER_LIMITS[part]).regex(pattern, message);
 }
 
 /** One letter file. The id is its file name. */
 export const letterSchema = z.object({
   /** The editors' name for it, e.g. "Two focused hours". Never sent. */
-  title: z.string().trim().min(3).max(80),
+  title: z.string().min(3).max(80),
   /** Its turn in the rotation, 1 first; the first is also the one the page writes itself (HubSpot's embed). */
   order: z.number().int().positive(),
   /** The paragraph after "Dear …,": who writes and why. Must name {parent}, {child}, {grade} and {school}. */
-  introduction: letterText('introduction', 'Who writes and why, e.g. "My name is {parent}, and my child, {child}, is in {grade} at {school}. …"'),
+  introduction: letterText('introduction'),
   /** The model, the results and the two links. Must carry {video} and {booking}. Blank lines separate paragraphs. */
-  body: letterText('body', 'The model, its results and the two links: must carry {video} and {booking}.'),
+  body: letterText('body'),
   /** The last paragraph before "Warm regards,". */
-  closing: letterText('closing', 'The last paragraph before "Warm regards,", e.g. "Thank you for your time …"'),
+  closing: letterText('closing'),
 });
 
 export type LetterText = z.infer<typeof letterSchema>;

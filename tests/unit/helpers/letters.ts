@@ -8,7 +8,7 @@ import yaml from 'js-yaml';
 import { letterSchema } from '../../../src/lib/email/letters';
 import type { Letter } from '../../../src/lib/email/template';
 
-export const lettersDir = join(import.meta.dirname, '..', '..', '..', 'content', 'letters');
+const lettersDir = join(import.meta.dirname, '..', '..', '..', 'content', 'letters');
 
 export function committedLetters(): Letter[] {
   return readdirSync(lettersDir)
