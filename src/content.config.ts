@@ -8,6 +8,7 @@ import { z } from 'astro/zod';
 import { blogLoader } from './lib/blog/loader';
 import { blogEntrySchema } from './lib/blog/schema';
 import { formPurposes } from './config/forms';
+import { letterSchema } from './lib/email/letters';
 import { formDefinitionSchema } from './lib/forms/definition';
 import { formsLoader } from './lib/forms/loader';
 import { iconPaths, type IconName } from './lib/icons';
@@ -146,4 +147,14 @@ const formsCollection = defineCollection({
   }),
 });
 
-export const collections = { faqCategories, faqs, stats, webinars, parentVideos, studentVideos, blog, cards, forms: formsCollection };
+/**
+ * The bodies of the school email, one YAML file each (src/lib/email/letters.ts): parents writing to
+ * one school get them in rotation. A letter without a placeholder the template needs, or over a
+ * limit, fails the build naming its file and the field.
+ */
+const letters = defineCollection({
+  loader: glob({ pattern: '*.yaml', base: './content/letters' }),
+  schema: letterSchema,
+});
+
+export const collections = { faqCategories, faqs, stats, webinars, parentVideos, studentVideos, blog, cards, forms: formsCollection, letters };

@@ -1,7 +1,7 @@
 import type { Config, Context } from '@netlify/functions';
 import { emailFormFields, emailFormPurposes, type FormPurpose } from '../../src/config/forms';
 import { emailFormProblems, normaliseEmailFields, textOf } from '../../src/lib/email/fields';
-import { NOTE_FIELD, normaliseNote, noteLabel } from '../../src/lib/email/note';
+import { NOTE_FIELD, normaliseNote, OWN_WORDS_FIELD, personalFieldLabels, personalFieldNames } from '../../src/lib/email/note';
 import type { FormDefinition } from '../../src/lib/forms/definition';
 import { fieldErrors, submissionSchema } from '../../src/lib/forms/schema';
 import { metaFields, summaryOf, type RawValues } from '../../src/lib/forms/values';
@@ -91,13 +91,13 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
   const shown = { ...raw };
   const schoolPage = email ? await fillFromSchoolPage(raw, emailFormFields, metaFields.school) : undefined;
   const pageInputs = schoolPage ? schoolPageInputs(schoolPage, raw) : undefined;
-  const parsed = submissionSchema(definition, email ? [NOTE_FIELD] : []).safeParse(raw);
+  const parsed = submissionSchema(definition, email ? personalFieldNames : []).safeParse(raw);
   const errors = parsed.success ? {} : fieldErrors(parsed.error);
   // The email forms: every value the email interpolates is a name and the note is plain text
   // (src/lib/email/fields.ts). The form's own problem with a field comes first.
   if (email) for (const [name, problem] of Object.entries(emailFormProblems(raw))) errors[name] ??= problem;
   if (!parsed.success || Object.keys(errors).length) {
-    const message = summaryOf(definition, errors, email ? { [NOTE_FIELD]: noteLabel } : {});
+    const message = summaryOf(definition, errors, email ? personalFieldLabels : {});
     if (browser) {
       const form = schoolPage
         ? { definition: withoutContactAddress(definition), values: shown, hiddenInputs: pageInputs }
@@ -108,6 +108,7 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
   }
 
   const note = email ? normaliseNote(textOf(raw[NOTE_FIELD]) ?? '') : '';
+  const ownWords = email ? normaliseNote(textOf(raw[OWN_WORDS_FIELD]) ?? '') : '';
   const record = newSubmission({
     purpose: definition.purpose,
     definition,
@@ -120,7 +121,7 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
   const attribution = email
     ? await attributionFor({ referral: textOf(raw[metaFields.referral]), ambassadorId: textOf(raw[metaFields.ambassador]), parentEmail: record.values[emailFormFields.parentEmail] ?? '' })
     : undefined;
-  const draft = email ? await createDraft({ id: record.id, purpose: definition.purpose, values: record.values, note, attribution }) : undefined;
+  const draft = email ? await createDraft({ id: record.id, purpose: definition.purpose, values: record.values, note, ownWords, attribution }) : undefined;
   // A submission that looks automated (the honeypot, far too fast) is answered like any other and
   // kept as "held": not sent to HubSpot until a person releases it on the admin page, so nothing a
   // misjudged parent typed is lost.

@@ -4,7 +4,7 @@ import { composeLinks, emailAsText } from '../../src/lib/email/template';
 import { errorClass, escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
 import { buttonClass } from '../../src/lib/ui';
 import { optionalDataPath } from '../../src/server/data-rights';
-import { composeDraft, readDraft, type EmailDraft } from '../../src/server/email-drafts';
+import { composeDraft, readDraft, type LetteredDraft } from '../../src/server/email-drafts';
 import { responsePage } from '../../src/server/form-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { recordSelfSent, requestPlatformSend } from '../../src/server/platform-send';
@@ -32,7 +32,7 @@ function yourData(email: string): string {
   return path ? `<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">Your data</a>: see, download or delete what we keep about you.</p>` : '';
 }
 
-function emailPage(draft: EmailDraft, token: string, options: { note?: string; noteError?: string; notice?: Notice } = {}): string {
+function emailPage(draft: LetteredDraft, token: string, options: { note?: string; noteError?: string; notice?: Notice } = {}): string {
   const note = options.note ?? draft.note;
   const email = composeDraft(draft, note);
   const links = composeLinks(email);

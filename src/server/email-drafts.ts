@@ -10,10 +10,11 @@
 import { emailFormFields, sendChoiceField } from '../config/forms';
 import { publicEnv } from '../config/env';
 import { referralDataSchema, type ReferralData } from '../lib/schemas';
-import { generateEmail, type EmailLinks, type GeneratedEmail } from '../lib/email/template';
+import { generateEmail, type EmailLinks, type GeneratedEmail, type Letter } from '../lib/email/template';
 import { isPlatformChoice } from '../lib/email/submission';
 import { optionalDataPath } from './data-rights';
 import { query, queryOne, sql } from './db';
+import { letterById, pickLetter } from './letters';
 import type { Attribution } from './school-pages';
 import { hashSecret, newSecret } from './tokens';
 
@@ -26,6 +27,14 @@ export interface EmailDraft {
   wantsPlatformSend: boolean;
   /** The note written in the form, if any (the dialog may change it before sending). */
   note: string;
+  /** The answer to "What would this change for your child?", if any; right after the introduction. */
+  ownWords?: string;
+  /**
+   * The letter (body) this parent got in the school's rotation, kept whole so that what the parent
+   * previews is what is sent even if the letter is edited meanwhile. Drafts made before letters
+   * had none: they read as the first letter.
+   */
+  letter?: Letter;
   /** The links the email carries, fixed when the draft is made so the preview and the send agree. */
   links: EmailLinks;
   tokenHash: string;
@@ -37,6 +46,9 @@ export interface EmailDraft {
   /** How the parent came: on their own, through another parent's share link, or an ambassador's. */
   attribution?: Attribution;
 }
+
+/** A draft as it is read: with its letter. */
+export type LetteredDraft = EmailDraft & { letter: Letter };
 
 /** Drafts no longer needed (unsent after this long) are removed by the purge. */
 export const DRAFT_RETENTION_MS = 30 * 24 * 3600_000;
@@ -52,42 +64,52 @@ export function currentLinks(): EmailLinks {
   return { videoUrl: publicEnv.emailVideoUrl, bookingUrl: publicEnv.bookingUrl };
 }
 
-export function composeDraft(draft: Pick<EmailDraft, 'data' | 'links'>, note: string): GeneratedEmail {
-  return generateEmail(draft.data, draft.links, { note });
+export function composeDraft(draft: Pick<LetteredDraft, 'data' | 'links' | 'ownWords' | 'letter'>, note: string): GeneratedEmail {
+  return generateEmail(draft.data, draft.links, draft.letter, { ownWords: draft.ownWords ?? '', note });
+}
+
+/** A stored draft with its letter (the first letter for a draft made before there were several). */
+async function withLetter(draft: EmailDraft): Promise<LetteredDraft> {
+  return draft.letter ? (draft as LetteredDraft) : { ...draft, letter: await letterById(undefined) };
 }
 
 /**
  * Stores the draft of an accepted submission and returns the one-time send token (only this
  * answer ever holds it) with the email as composed now.
  */
-export async function createDraft(input: { id: string; purpose: string; values: Record<string, string>; note?: string; attribution?: Attribution; now?: Date }) {
+export async function createDraft(input: { id: string; purpose: string; values: Record<string, string>; note?: string; ownWords?: string; attribution?: Attribution; now?: Date }) {
   const token = newSecret();
-  const draft: EmailDraft = {
+  const data = emailDataOf(input.values);
+  // The school's next letter: a parent who sends the form twice moves the rotation on too.
+  const letter = await pickLetter({ address: data.schoolContactEmail, name: data.schoolName }, input.now);
+  const draft: LetteredDraft = {
     id: input.id,
     purpose: input.purpose,
-    data: emailDataOf(input.values),
+    data,
     wantsPlatformSend: isPlatformChoice(input.values[sendChoiceField.name]),
     note: input.note ?? '',
+    ownWords: input.ownWords ?? '',
+    letter,
     links: currentLinks(),
     tokenHash: hashSecret(token),
     createdAt: (input.now ?? new Date()).toISOString(),
     attribution: input.attribution ?? { via: 'direct' },
   };
   await query(sql`
-    INSERT INTO email_drafts (id, token_hash, created_at, record) VALUES (${draft.id}, ${draft.tokenHash}, ${draft.createdAt}, ${draft})
+    INSERT INTO email_drafts (id, token_hash, created_at, letter_id, record) VALUES (${draft.id}, ${draft.tokenHash}, ${draft.createdAt}, ${letter.id}, ${draft})
     ON CONFLICT (id) DO NOTHING`);
   return { token, draft, email: composeDraft(draft, draft.note) };
 }
 
-export async function readDraft(id: string): Promise<{ draft: EmailDraft; etag: string } | undefined> {
+export async function readDraft(id: string): Promise<{ draft: LetteredDraft; etag: string } | undefined> {
   const row = await queryOne<{ record: EmailDraft; version: number }>(sql`SELECT record, version FROM email_drafts WHERE id = ${id}`);
-  return row ? { draft: row.record, etag: String(row.version) } : undefined;
+  return row ? { draft: await withLetter(row.record), etag: String(row.version) } : undefined;
 }
 
 /** Records a change to a draft only if nobody changed it since `etag` was read; false otherwise. */
 export async function updateDraft(draft: EmailDraft, etag: string): Promise<boolean> {
   const row = await queryOne<{ version: number }>(sql`
-    UPDATE email_drafts SET record = ${draft}, message_id = ${draft.messageId ?? null}, self_sent_message_id = ${draft.selfSentMessageId ?? null}, version = version + 1
+    UPDATE email_drafts SET record = ${draft}, letter_id = ${draft.letter?.id ?? null}, message_id = ${draft.messageId ?? null}, self_sent_message_id = ${draft.selfSentMessageId ?? null}, version = version + 1
     WHERE id = ${draft.id} AND version = ${Number(etag)}
     RETURNING version`);
   return row !== undefined;
@@ -98,8 +120,23 @@ export async function purgeDrafts(before: Date): Promise<number> {
   return (await query(sql`DELETE FROM email_drafts WHERE created_at < ${before} RETURNING 1`)).length;
 }
 
-/** What the browser gets about its draft: the email, its links, the token to send it and the parent's "Your data" link. */
-export function draftAnswer(draft: EmailDraft, token: string, email: GeneratedEmail) {
+/**
+ * What the browser gets about its draft: the email, its links, its letter and the parent's own
+ * words (so the dialog's preview composes exactly what the server does), the token to send it and
+ * the parent's "Your data" link.
+ */
+export function draftAnswer(draft: LetteredDraft, token: string, email: GeneratedEmail) {
   const dataUrl = optionalDataPath(draft.data.parentEmail);
-  return { id: draft.id, token, data: draft.data, links: draft.links, note: draft.note, wantsPlatformSend: draft.wantsPlatformSend, email, ...(dataUrl ? { dataUrl } : {}) };
+  return {
+    id: draft.id,
+    token,
+    data: draft.data,
+    links: draft.links,
+    letter: draft.letter,
+    ownWords: draft.ownWords ?? '',
+    note: draft.note,
+    wantsPlatformSend: draft.wantsPlatformSend,
+    email,
+    ...(dataUrl ? { dataUrl } : {}),
+  };
 }

@@ -107,6 +107,10 @@ export const serverEnv = {
   get formDefinitionsFile() {
     return read('FORM_DEFINITIONS_FILE');
   },
+  /** The letters of the school email (content/letters); tests point elsewhere. */
+  get lettersDir() {
+    return read('LETTERS_DIR');
+  },
   /** The built site (dist/), whose pages the forms function fills in for visitors without JavaScript. */
   get siteDir() {
     return read('SITE_DIR');

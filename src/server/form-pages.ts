@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { NOTE_FIELD, noteLabel } from '../lib/email/note';
+import { personalFieldLabels } from '../lib/email/note';
 import type { FormDefinition } from '../lib/forms/definition';
 import { escapeHtml, regionMarkers, renderForm, RESPONSE_INSTANCE, successHtml } from '../lib/forms/render';
 import { summaryOf, type RawValues } from '../lib/forms/values';
@@ -79,12 +79,12 @@ export function invalidPage(input: {
   page: string | undefined;
   values: RawValues;
   errors: Record<string, string>;
-  /** The email forms: show the personal note again. */
+  /** The email forms: show the parent's own words (the question and the note) again. */
   note?: boolean;
   /** Hidden inputs to post again (a school page's key and referral). */
   hiddenInputs?: Record<string, string>;
 }): Promise<Response> {
-  const summary = summaryOf(input.definition, input.errors, input.note ? { [NOTE_FIELD]: noteLabel } : {});
+  const summary = summaryOf(input.definition, input.errors, input.note ? personalFieldLabels : {});
   const form = renderForm(
     input.definition,
     { purpose: input.purpose, instance: 'form-response-form', page: input.page ?? '/', values: input.values, errors: input.errors, note: input.note, hiddenInputs: input.hiddenInputs },

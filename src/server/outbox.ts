@@ -55,6 +55,9 @@ export interface OutboxMessage {
   subject: string;
   body: string;
   note: string;
+  /** The letter (content/letters/{id}.yaml) the body was written in, and the parent's answer in it. */
+  letterId?: string;
+  ownWords?: string;
   confirmation?: {
     expiresAt: string;
     confirmedAt?: string;
@@ -140,8 +143,8 @@ const columnsOf = (message: OutboxMessage) => ({
 export async function createMessage(message: OutboxMessage): Promise<void> {
   const c = columnsOf(message);
   await query(sql`
-    INSERT INTO outbox_messages (id, draft_id, channel, status, created_at, updated_at, sent_at, next_attempt_at, work_left, follow_up_waiting, record)
-    VALUES (${message.id}, ${message.draftId}, ${message.channel}, ${c.status}, ${message.createdAt}, ${c.updatedAt}, ${c.sentAt}, ${c.nextAttemptAt}, ${c.workLeft}, ${c.followUpWaiting}, ${message})
+    INSERT INTO outbox_messages (id, draft_id, channel, status, created_at, updated_at, sent_at, next_attempt_at, work_left, follow_up_waiting, letter_id, record)
+    VALUES (${message.id}, ${message.draftId}, ${message.channel}, ${c.status}, ${message.createdAt}, ${c.updatedAt}, ${c.sentAt}, ${c.nextAttemptAt}, ${c.workLeft}, ${c.followUpWaiting}, ${message.letterId ?? null}, ${message})
     ON CONFLICT (id) DO NOTHING`);
 }
 

@@ -6,7 +6,7 @@
 import { atom } from 'nanostores';
 import { emailMessages } from '../lib/email/messages';
 import { noteProblem } from '../lib/email/note';
-import { generateEmail, type EmailLinks, type GeneratedEmail } from '../lib/email/template';
+import { generateEmail, type EmailLinks, type GeneratedEmail, type Letter } from '../lib/email/template';
 import type { ReferralData } from '../lib/schemas';
 import { showToast } from './toast';
 
@@ -17,6 +17,10 @@ export interface DraftAnswer {
   token: string;
   data: ReferralData;
   links: EmailLinks;
+  /** The letter the server picked for this parent (the school's next in rotation). */
+  letter: Letter;
+  /** The answer to "What would this change for your child?", fixed by the form. */
+  ownWords: string;
   note: string;
   wantsPlatformSend: boolean;
   /** The parent's signed "Your data" page (/your-data?token=…), when the form had their address. */
@@ -51,7 +55,7 @@ function update(patch: Partial<EmailDraft>): void {
 export function startDraft(answer: DraftAnswer): EmailDraft {
   const draft: EmailDraft = {
     ...answer,
-    email: generateEmail(answer.data, answer.links, { note: answer.note }),
+    email: generateEmail(answer.data, answer.links, answer.letter, { ownWords: answer.ownWords, note: answer.note }),
     noteError: null,
     open: false,
     send: 'idle',
@@ -71,7 +75,7 @@ export const closeDraft = () => update({ open: false });
 export function setNote(note: string): void {
   const draft = $emailDraft.get();
   if (!draft || draft.send !== 'idle' && draft.send !== 'failed') return;
-  update({ note, noteError: noteProblem(note) ?? null, email: generateEmail(draft.data, draft.links, { note }) });
+  update({ note, noteError: noteProblem(note) ?? null, email: generateEmail(draft.data, draft.links, draft.letter, { ownWords: draft.ownWords, note }) });
 }
 
 /** Whether the platform can be asked to send this draft. */

@@ -8,7 +8,7 @@
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
 import { FrontmatterInfer } from 'decap-cms-core/dist/esm/formats/frontmatter.js';
 import fc from 'fast-check';
-import { load } from 'js-yaml';
+import { dump, load } from 'js-yaml';
 import { describe, expect, test } from 'vitest';
 import type { z } from 'astro/zod';
 import { mdxToJs } from 'satteri';
@@ -18,14 +18,14 @@ import { listRuleErrors } from '../../src/lib/content-editor/list-rules';
 import { editorCollections, type CollectionName } from '../../src/lib/content-editor/model';
 import { withoutEmptyFields } from '../../src/lib/content-editor/values';
 import { yamlListFormat } from '../../src/lib/content-editor/yaml-list';
-import { acceptedEntry, committedReferences, decapErrors, editorConfig } from './helpers/decap';
+import { acceptedEntry, committedReferences, decapErrors, editorConfig, textMatching } from './helpers/decap';
 
 const config = editorConfig();
 const categories = committedReferences();
 
 interface Edited {
   collection: CollectionName;
-  kind: 'folder' | 'list-file';
+  kind: 'folder' | 'list-file' | 'entries';
   fields: EditorField[];
   omitted: string[];
 }
@@ -36,6 +36,7 @@ const edited: Edited[] = editorCollections.flatMap((model): Edited[] => {
   if (model.kind === 'folder') {
     return [{ collection: model.collection, kind: 'folder', fields: decap.fields!.filter((field) => field.name !== 'body'), omitted: Object.keys(model.omit ?? {}) }];
   }
+  if (model.kind === 'entries') return [{ collection: model.collection, kind: 'entries', fields: decap.fields!, omitted: Object.keys(model.omit ?? {}) }];
   return model.files.map((file) => ({
     collection: file.collection,
     kind: 'list-file',
@@ -105,7 +106,7 @@ describe('the editor configuration mirrors the content schemas', () => {
         }
         // Whatever text the editor accepts, the schema accepts.
         fc.assert(
-          fc.property(fc.oneof(fc.string({ maxLength: 300 }), fc.stringMatching(new RegExp(field.pattern?.[0] ?? '^[\\s\\S]*$'))), (text) => {
+          fc.property(fc.oneof(fc.string({ maxLength: 300 }), textMatching(field.pattern?.[0] ?? '^[\\s\\S]*$')), (text) => {
             if (text !== '' && accepts(text)) expect(zodAccepts(text)).toBe(true);
           }),
           { numRuns: 200 },
@@ -166,6 +167,20 @@ describe('every entry the editor accepts is one the build accepts', () => {
     );
   });
 
+  test.each(edited.filter((entry) => entry.kind === 'entries').map((entry) => ({ ...entry, name: entry.collection })))('$name: saved as one YAML file, read by the glob() loader', ({ collection, fields }) => {
+    const folder = config.collections.find((decap) => decap.name === collection)!;
+    expect(folder).toMatchObject({ extension: 'yaml', format: 'yaml', create: true });
+    fc.assert(
+      fc.property(acceptedEntry(fields), (data) => {
+        // Decap's yaml format writes the fields it holds; the loader reads the file as YAML.
+        const read = load(dump(withoutEmptyFields(data)));
+        const result = schemaOf(collection).safeParse(read);
+        expect(result.error?.issues ?? []).toEqual([]);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   test.each(folders.map((entry) => ({ ...entry, name: entry.collection })))('$name: saved as MDX front matter, read as Astro reads it', ({ collection, fields }) => {
     fc.assert(
       fc.property(acceptedEntry(fields), fc.constantFrom('An answer.', 'Two **bold** words.\n\n- a list\n- of items'), (data, body) => {
@@ -194,6 +209,21 @@ describe('what the build refuses, the editor refuses with the field named', () =
     { name: 'a statistic text too long for its card', collection: 'stats', field: 'text', value: 'thirteen char', message: "Text didn't match the pattern: at most 12 characters." },
     { name: 'a webinar video on plain http', collection: 'webinars', field: 'videoUrl', value: 'http://example.org/v.mp4', message: "Video (mp4) didn't match the pattern: must start with / or https://." },
     { name: 'a YouTube link on plain http', collection: 'parentVideos', field: 'youtubeUrl', value: 'http://youtu.be/x', message: "YouTube link didn't match the pattern: a full https:// address, e.g. https://www.youtube.com/watch?v=…." },
+    {
+      name: 'a letter whose main text misses {video}',
+      collection: 'letters',
+      field: 'body',
+      value: 'Book a short call with the team here: {booking}',
+      message:
+        "Main text didn't match the pattern: 20 to 1500 characters; must contain {video}, {booking}; braces only around the placeholders {parent}, {child}, {grade}, {school}, {video}, {booking}.",
+    },
+    {
+      name: 'a letter closing with an unknown placeholder',
+      collection: 'letters',
+      field: 'closing',
+      value: 'Thank you, {principal}, for your time.',
+      message: "Closing didn't match the pattern: 20 to 400 characters; braces only around the placeholders {parent}, {child}, {grade}, {school}, {video}, {booking}.",
+    },
     { name: 'nine tags on a post', collection: 'blog', field: 'tags', value: Array.from({ length: 9 }, (_, index) => `Tag ${index}`), message: 'Tags must be 8 or less item(s).' },
   ] as const)('$name', ({ collection, field, value, message }) => {
     expect(decapErrors(fieldOf(collection, field), value)).toEqual([message]);

@@ -110,6 +110,20 @@ describe('content schemas', () => {
       file: 'webinars.yaml',
       field: 'videoUrl',
     },
+    {
+      name: 'a letter whose main text misses {video}',
+      path: 'content/letters/broken-letter.yaml',
+      contents: 'title: A broken letter\norder: 4\nintroduction: My name is {parent}, and my child, {child}, is in {grade} at {school}.\nbody: "Book a call with the team here: {booking}"\nclosing: Thank you for your time and care.\n',
+      file: 'content/letters/broken-letter.yaml',
+      field: 'body',
+    },
+    {
+      name: 'a letter whose closing is over its limit',
+      path: 'content/letters/long-letter.yaml',
+      contents: `title: A long letter\norder: 4\nintroduction: My name is {parent}, and my child, {child}, is in {grade} at {school}.\nbody: "The video {video} and the call {booking}"\nclosing: "${'Thank you. '.repeat(40)}"\n`,
+      file: 'content/letters/long-letter.yaml',
+      field: 'closing',
+    },
   ])('$name fails naming $file and $field', async ({ path, contents, file, field }) => {
     const result = await withFile(path, contents, sync);
     expect(result.ok).toBe(false);

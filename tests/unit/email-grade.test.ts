@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { GRADE_PLACEHOLDER, normaliseGrade, ordinal } from '../../src/lib/email/grade';
 import { generateEmail } from '../../src/lib/email/template';
+import { firstLetter } from './helpers/letters';
 
 describe('normaliseGrade', () => {
   test.each([
@@ -69,7 +70,7 @@ describe('the email reads well for every grade a parent may type', () => {
     ['Pre-K', 'is in pre-K at', 'Parent of Ada Park, pre-K'],
     ['', "is in [Child's Grade] at", "Parent of Ada Park, [Child's Grade]"],
   ])('%j', (childGrade, sentence, closing) => {
-    const { body } = generateEmail({ childFullName: 'Ada Park', childGrade, schoolName: 'Oakwood Academy' }, links);
+    const { body } = generateEmail({ childFullName: 'Ada Park', childGrade, schoolName: 'Oakwood Academy' }, links, firstLetter);
     expect(body).toContain(`my child, Ada Park, ${sentence} Oakwood Academy.`);
     expect(body.endsWith(closing)).toBe(true);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { NOTE_MAX, noteMessages, noteProblem, normaliseNote } from '../../src/lib/email/note';
+import { firstLetter } from './helpers/letters';
 
 describe('the personal note', () => {
   test.each([
@@ -33,8 +34,8 @@ describe('the note in the email', () => {
 
   test('stands right after the introduction, and nowhere without one', async () => {
     const { generateEmail } = await import('../../src/lib/email/template');
-    const without = generateEmail(data, links).body.split('\n');
-    const withNote = generateEmail(data, links, { note: '  Leo finishes his maths in ten minutes and then waits.\n\n\n\nThank you!  ' }).body.split('\n');
+    const without = generateEmail(data, links, firstLetter).body.split('\n');
+    const withNote = generateEmail(data, links, firstLetter, { note: '  Leo finishes his maths in ten minutes and then waits.\n\n\n\nThank you!  ' }).body.split('\n');
     const intro = without.findIndex((line) => line.startsWith('My name is Ana Lopez'));
     expect(withNote.slice(intro + 1, intro + 6)).toEqual(['', 'Leo finishes his maths in ten minutes and then waits.', '', 'Thank you!', '']);
     expect(withNote.slice(intro + 6)).toEqual(without.slice(intro + 2));

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { composeLinks, emailAsText, emailSubject, generateEmail, placeholders, videoLinkAt } from '../../src/lib/email/template';
+import { firstLetter } from './helpers/letters';
 import type { EmailData } from '../../src/lib/schemas';
 
 const links = { videoUrl: 'https://www.youtube.com/watch?v=abc123', bookingUrl: 'https://calendly.com/team/intro' };
@@ -26,7 +27,7 @@ const empty: EmailData = {
 
 describe('generateEmail', () => {
   test('all filled: every value appears and no placeholder is left', () => {
-    const email = generateEmail(full, links);
+    const email = generateEmail(full, links, firstLetter);
     expect(email.subject).toBe('How Oakwood Academy can unlock mastery learning for every student');
     expect(email.to).toBe('head@oakwood.edu');
     expect(email.toLine).toBe('Dr. Patel <head@oakwood.edu>');
@@ -37,7 +38,7 @@ describe('generateEmail', () => {
   });
 
   test('all empty: every placeholder of the specification appears', () => {
-    const email = generateEmail(empty, links);
+    const email = generateEmail(empty, links, firstLetter);
     const all = `${email.toLine}\n${email.subject}\n${email.body}`;
     for (const placeholder of ['[School Name]', '[Name]', '[Your Name]', "[Child's Name]", "[Child's Grade]", '[School Contact Name]', '[School Administrator Email]']) {
       expect(all).toContain(placeholder);
@@ -56,14 +57,14 @@ describe('generateEmail', () => {
     ['schoolContactName', '[School Contact Name]', 'Dr. Patel'],
     ['schoolContactEmail', '[School Administrator Email]', 'head@oakwood.edu'],
   ])('a missing %s falls back to %s, others stay', (field, placeholder, value) => {
-    const email = generateEmail({ ...full, [field]: '   ' }, links);
+    const email = generateEmail({ ...full, [field]: '   ' }, links, firstLetter);
     const all = `${email.toLine}\n${email.subject}\n${email.body}`;
     expect(all).toContain(placeholder);
     expect(all).not.toContain(value);
   });
 
   test('the body carries the model summary, the three results, the decade note and both links', () => {
-    const { body } = generateEmail(full, links);
+    const { body } = generateEmail(full, links, firstLetter);
     expect(body).toContain('two focused hours a day');
     expect(body).toContain('• 85% of students show measurable improvement in reading and math within 8 weeks.');
     expect(body).toContain('• Many students progress beyond grade level, especially in math.');
@@ -74,7 +75,7 @@ describe('generateEmail', () => {
   });
 
   test('values are used as plain text, exactly as given', () => {
-    const email = generateEmail({ ...full, schoolName: '<b>St. Mary\'s</b> & Co' }, links);
+    const email = generateEmail({ ...full, schoolName: '<b>St. Mary\'s</b> & Co' }, links, firstLetter);
     expect(email.subject).toBe("How <b>St. Mary's</b> & Co can unlock mastery learning for every student");
   });
 });
@@ -102,7 +103,7 @@ describe('emailSubject', () => {
 
 describe('compose links and clipboard text', () => {
   test('mailto, Gmail and Outlook carry the address, subject and body', () => {
-    const email = generateEmail(full, links);
+    const email = generateEmail(full, links, firstLetter);
     const { mailto, gmail, outlook } = composeLinks(email);
     expect(mailto.startsWith('mailto:head@oakwood.edu?subject=')).toBe(true);
     const mailParams = new URLSearchParams(mailto.split('?')[1]);
@@ -114,12 +115,12 @@ describe('compose links and clipboard text', () => {
   });
 
   test('an address cannot inject extra mailto headers', () => {
-    const email = generateEmail({ ...full, schoolContactEmail: 'a@b.org?bcc=evil@x.org' }, links);
+    const email = generateEmail({ ...full, schoolContactEmail: 'a@b.org?bcc=evil@x.org' }, links, firstLetter);
     expect(composeLinks(email).mailto).toMatch(/^mailto:a@b\.org%3Fbcc%3Devil@x\.org\?subject=/);
   });
 
   test('the clipboard text has the To line, the subject and the body', () => {
-    const email = generateEmail(full, links);
+    const email = generateEmail(full, links, firstLetter);
     expect(emailAsText(email)).toBe(`To: Dr. Patel <head@oakwood.edu>\nSubject: ${email.subject}\n\n${email.body}`);
   });
 });

@@ -13,7 +13,7 @@ import { readDraft } from '../../src/server/email-drafts';
 import { deliverDue, deliverSubmission, formsHubSpot, purgeSettled, readSubmission, saveSubmission, SUBMISSION_RETENTION_MS, type StoredSubmission } from '../../src/server/form-submissions';
 import { query, sql } from '../../src/server/db';
 import { forms as formConfig, type FormPurpose } from '../../src/config/forms';
-import { noteMessages } from '../../src/lib/email/note';
+import { noteMessages, ownWordsMessages } from '../../src/lib/email/note';
 import { messages } from '../../src/lib/forms/values';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';
@@ -145,6 +145,18 @@ describe('an accepted submission', () => {
     expect(sent.fields.map((f) => f.name)).not.toContain('_note');
   });
 
+  test('an email form: the answer in the parent\'s own words stands in the letter right after the introduction', async () => {
+    const answer = await post('emailGenerator', { ...emailForm(), _own_words: '  Leo would stop waiting for the class.  ', _note: 'We met at the open day.' });
+    expect(answer.status, answer.text).toBe(201);
+    const draft = answer.body.draft;
+    expect(draft).toMatchObject({ ownWords: 'Leo would stop waiting for the class.', letter: { id: expect.any(String) } });
+    const paragraphs = (draft.email.body as string).split('\n\n');
+    expect(paragraphs.slice(2, 4)).toEqual(['Leo would stop waiting for the class.', 'We met at the open day.']);
+    expect((await readDraft(answer.body.id))?.draft.ownWords).toBe('Leo would stop waiting for the class.');
+    const sent = submissionsOf(formId('emailGenerator')).at(-1)!.body as { fields: Array<{ name: string }> };
+    expect(sent.fields.map((f) => f.name)).not.toContain('_own_words');
+  });
+
   test('an email form without JavaScript: 303 to its "Your Email is Ready" page', async () => {
     const answer = await post('referSchool', { ...emailForm({ _page: '/form' }), role_to_student: 'Parent', state: 'TX', city: 'Austin' }, { type: 'application/x-www-form-urlencoded', accept: 'text/html' });
     expect(answer.status, answer.text).toBe(303);
@@ -163,6 +175,9 @@ describe('bad input: a 4xx naming the field, nothing stored, nothing sent', () =
     ['a required consent box left empty', 'newsletter', newsletter({ _consent_1001: '' }), 400, { _consent_1001: messages.requiredCheckbox }],
     ['a note with a link', 'emailGenerator', emailForm({ _note: 'See https://example.com' }), 400, { _note: noteMessages.link }],
     ['a note over 600 characters', 'emailGenerator', emailForm({ _note: 'a'.repeat(601) }), 400, { _note: noteMessages.tooLong }],
+    ['an answer in own words with a link', 'emailGenerator', emailForm({ _own_words: 'Read goo.gl/abc' }), 400, { _own_words: ownWordsMessages.link }],
+    ['an answer in own words with an address', 'emailGenerator', emailForm({ _own_words: 'Write to me at ana＠example.org' }), 400, { _own_words: ownWordsMessages.email }],
+    ['an answer in own words over 600 characters', 'emailGenerator', emailForm({ _own_words: 'a'.repeat(601) }), 400, { _own_words: ownWordsMessages.tooLong }],
     ['a phone number with too few digits', 'partnership', { firstname: 'A', lastname: 'B', email: 'a@b.org', phone: '12', school_name: 'S', city: 'C', state: 'S', relationship_to_school: 'Parent' }, 400, { phone: messages.phone(7, 20) }],
   ];
   test.each(cases)('%s (%s)', async (_name, purpose, body, status, fields) => {

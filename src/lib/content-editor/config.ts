@@ -7,7 +7,7 @@
 import { z } from 'astro/zod';
 import { collections } from '../../content.config';
 import { LIST_FIELD, listFormatName } from './list-field';
-import { editorCollections, type CollectionName, type FieldCopy, type FolderCollection, type ItemRules, type ListFile } from './model';
+import { editorCollections, type CollectionName, type EntriesCollection, type FieldCopy, type FolderCollection, type ItemRules, type ListFile } from './model';
 
 /** The parts of Decap's field configuration this site uses. */
 export interface EditorField {
@@ -337,6 +337,28 @@ function folderCollection(model: FolderCollection, context: EditorConfigOptions)
   return config;
 }
 
+/** One YAML file per entry, its fields as the file's keys (no body). */
+function entriesCollection(model: EntriesCollection, context: EditorConfigOptions): EditorCollectionConfig {
+  const config: EditorCollectionConfig = {
+    name: model.name,
+    label: model.label,
+    label_singular: model.labelSingular,
+    description: model.description,
+    folder: model.folder,
+    extension: 'yaml',
+    format: 'yaml',
+    create: true,
+    delete: true,
+    slug: '{{slug}}',
+    identifier_field: model.identifierField,
+    summary: `{{${model.identifierField}}}`,
+    fields: fieldsOf(model.collection, model, context),
+    editor: { preview: false },
+  };
+  if (model.sortableFields) config.sortable_fields = model.sortableFields;
+  return config;
+}
+
 function listField(file: ListFile, context: EditorConfigOptions): EditorField {
   const fields = fieldsOf(file.collection, file, context);
   const field: EditorField = {
@@ -381,7 +403,9 @@ export function buildEditorConfig(context: EditorConfigOptions): EditorConfig {
     collections: editorCollections.map((model) =>
       model.kind === 'folder'
         ? folderCollection(model, context)
-        : {
+        : model.kind === 'entries'
+          ? entriesCollection(model, context)
+          : {
             name: model.name,
             label: model.label,
             description: model.description,

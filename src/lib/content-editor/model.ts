@@ -72,7 +72,21 @@ export interface ListFilesCollection {
   files: ListFile[];
 }
 
-export type EditorCollection = FolderCollection | ListFilesCollection;
+/** One YAML file per entry (Astro's `glob()` loader over `*.yaml`): fields only, no body. */
+export interface EntriesCollection extends Fields {
+  kind: 'entries';
+  name: string;
+  collection: CollectionName;
+  label: string;
+  labelSingular: string;
+  description: string;
+  folder: string;
+  /** The field the file name (the entry's id) is made from when the entry is created. */
+  identifierField: string;
+  sortableFields?: string[];
+}
+
+export type EditorCollection = FolderCollection | ListFilesCollection | EntriesCollection;
 
 const idCopy: FieldCopy = {
   label: 'Id',
@@ -213,6 +227,33 @@ export const editorCollections: EditorCollection[] = [
         fields: { ...videoFields, order: orderCopy },
       },
     ],
+  },
+  {
+    kind: 'entries',
+    name: 'letters',
+    collection: 'letters',
+    label: 'School email letters',
+    labelSingular: 'Letter',
+    description:
+      'The bodies of the email parents send their school. Parents writing to one school get them in turn, in the order below, so the school does not read the same text twice in a row. Keep at least three. In each text, {parent}, {child}, {grade}, {school}, {video} and {booking} are filled in for each parent.',
+    folder: 'content/letters',
+    identifierField: 'title',
+    sortableFields: ['order', 'title'],
+    fields: {
+      title: { label: 'Name', hint: 'For editors only, never sent, e.g. "Two focused hours". The file name is made from it.' },
+      order: { ...orderCopy, hint: 'Its turn in the rotation, 1 first. Letter 1 is also the one used with HubSpot’s embedded form.' },
+      introduction: {
+        label: 'Introduction',
+        hint: 'The paragraph after "Dear …,". Must contain {parent}, {child}, {grade} and {school}, e.g. "My name is {parent}, and my child, {child}, is in {grade} at {school}." The parent’s own words follow it.',
+        widget: 'text',
+      },
+      body: {
+        label: 'Main text',
+        hint: 'The model, its results and the two links. Must contain {video} and {booking}. Plain text: a blank line between paragraphs, "•" for a bullet.',
+        widget: 'text',
+      },
+      closing: { label: 'Closing', hint: 'The last paragraph before "Warm regards," and the parent’s name. May use {school}.', widget: 'text' },
+    },
   },
   {
     kind: 'folder',

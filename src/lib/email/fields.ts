@@ -11,7 +11,7 @@
 import { emailFormFields } from '../../config/forms';
 import { forbiddenContent, type TextProblem } from './detect';
 import { GRADE_MAX, gradeProblem } from './grade';
-import { NOTE_FIELD, noteProblem } from './note';
+import { NOTE_FIELD, noteProblem, OWN_WORDS_FIELD, ownWordsProblem } from './note';
 
 /** The longest name (parent, child, school contact) the email takes. */
 export const NAME_MAX = 100;
@@ -90,11 +90,14 @@ export function emailFieldProblems(values: Record<string, unknown>): Record<stri
 }
 
 /**
- * Every problem of the email forms' own rules, by field name: the names (`emailFieldProblems`) and
- * the personal note (`noteProblem`). The forms function and the enhanced form both ask this.
+ * Every problem of the email forms' own rules, by field name: the names (`emailFieldProblems`), the
+ * answer in the parent's words (`ownWordsProblem`) and the personal note (`noteProblem`). The forms
+ * function and the enhanced form both ask this.
  */
 export function emailFormProblems(values: Record<string, unknown>): Record<string, string> {
   const errors = emailFieldProblems(values);
+  const ownWords = ownWordsProblem(textOf(values[OWN_WORDS_FIELD]) ?? '');
+  if (ownWords) errors[OWN_WORDS_FIELD] = ownWords;
   const note = noteProblem(textOf(values[NOTE_FIELD]) ?? '');
   if (note) errors[NOTE_FIELD] = note;
   return errors;

@@ -11,7 +11,7 @@ import type { SubmittedDetail as EmbedSubmittedDetail } from '../hubspot-embed';
 import type { SubmittedDetail as NativeSubmittedDetail } from '../forms/enhance';
 import type { SubmittedValues } from '../hubspot-values';
 import type { DraftAnswer } from '../../stores/emailDraft';
-import type { EmailLinks } from './template';
+import type { EmailLinks, Letter } from './template';
 
 export interface EmailFlowOptions {
   formId: string;
@@ -19,6 +19,8 @@ export interface EmailFlowOptions {
   container: HTMLElement;
   /** The links of the email when the page has to make it itself (the embed). */
   links: EmailLinks;
+  /** The letter of the email when the page has to make it itself (the first of content/letters). */
+  letter: Letter;
   /** Called with every accepted submission, e.g. for referral tracking. */
   onSubmission?: (values: SubmittedValues) => void;
 }
@@ -31,11 +33,11 @@ export const loadEmailDialog = () => (dialog ??= import('./dialog-entry'));
  * The draft of an embed's submission, made in the browser; the platform cannot send it. Its
  * reader (with zod) loads only here, so the site's own forms do not carry it on the first load.
  */
-export async function draftFromValues(values: SubmittedValues, links: EmailLinks): Promise<DraftAnswer | undefined> {
+export async function draftFromValues(values: SubmittedValues, links: EmailLinks, letter: Letter): Promise<DraftAnswer | undefined> {
   const { readEmailSubmission } = await import('./submission');
   try {
     const { data } = readEmailSubmission(values);
-    return { id: '', token: '', data, links, note: '', wantsPlatformSend: false };
+    return { id: '', token: '', data, links, letter, ownWords: '', note: '', wantsPlatformSend: false };
   } catch (error) {
     // §8: form data extraction errors are only logged.
     console.warn('Could not read the submitted form', error instanceof Error ? error.message : error);
@@ -61,7 +63,7 @@ export function listenForEmailForm(root: HTMLElement, options: EmailFlowOptions)
     const { formId, values } = (event as CustomEvent<EmbedSubmittedDetail>).detail;
     if (formId !== options.formId) return;
     options.onSubmission?.(values);
-    void draftFromValues(values, options.links).then(show);
+    void draftFromValues(values, options.links, options.letter).then(show);
   };
   // The parent has started: load the dialog now, so it opens the moment the form is accepted.
   const warm = () => void loadEmailDialog();
@@ -82,5 +84,6 @@ export function emailFlowOptionsFrom(element: HTMLElement): Omit<EmailFlowOption
   return {
     formId: element.dataset.emailFormId ?? '',
     links: { videoUrl: element.dataset.videoUrl ?? '', bookingUrl: element.dataset.bookingUrl ?? '' },
+    letter: JSON.parse(element.dataset.letter ?? 'null') as Letter,
   };
 }

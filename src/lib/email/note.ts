@@ -1,5 +1,6 @@
 /**
- * The parent's own words in the school email: optional, plain text, at most 600 characters, with
+ * The parent's own words in the school email (the personal note, and the answer to "What would
+ * this change for your child?"): optional, plain text, at most 600 characters, with
  * no links and no email addresses (the platform sends in the organisation's name, so nothing in
  * the note may turn it into a vehicle for links or for contacting someone else). One rule for the
  * form, the dialog and the server.
@@ -45,8 +46,36 @@ function trimLineEnd(line: string): string {
 
 /** What is wrong with a note, or undefined when it can be sent. */
 export function noteProblem(note: string): string | undefined {
-  const text = normaliseNote(note);
-  if (text.length > NOTE_MAX) return noteMessages.tooLong;
+  return personalTextProblem(note, noteMessages);
+}
+
+/**
+ * The one question the email forms ask in the parent's words, under the note's rules; the answer
+ * stands in the letter right after the introduction, before the note.
+ */
+export const OWN_WORDS_FIELD = '_own_words';
+export const ownWordsLabel = 'What would this change for your child?';
+export const ownWordsHelp = `In your own words: it goes into your letter right after your introduction. Plain text, no links or email addresses, at most ${NOTE_MAX} characters.`;
+
+export const ownWordsMessages = {
+  tooLong: `Please keep your answer to ${NOTE_MAX} characters.`,
+  link: 'Please leave links out of your answer; the email already has the video and the booking link.',
+  email: 'Please leave email addresses out of your answer.',
+  markup: 'Please write your answer as plain text, without HTML.',
+} as const satisfies Record<keyof typeof noteMessages, string>;
+
+/** What is wrong with an answer to the question, or undefined when it can be sent. */
+export function ownWordsProblem(answer: string): string | undefined {
+  return personalTextProblem(answer, ownWordsMessages);
+}
+
+/** The site-kept fields of the email forms (never HubSpot fields), with their labels, in form order. */
+export const personalFieldLabels = { [OWN_WORDS_FIELD]: ownWordsLabel, [NOTE_FIELD]: noteLabel } as const;
+export const personalFieldNames = Object.keys(personalFieldLabels);
+
+function personalTextProblem(value: string, messages: Record<keyof typeof noteMessages, string>): string | undefined {
+  const text = normaliseNote(value);
+  if (text.length > NOTE_MAX) return messages.tooLong;
   const forbidden = forbiddenContent(text);
-  return forbidden ? noteMessages[forbidden] : undefined;
+  return forbidden ? messages[forbidden] : undefined;
 }

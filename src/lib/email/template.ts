@@ -63,11 +63,44 @@ export function emailSubject(schoolName: string | undefined): string {
   return `How ${filled(schoolName, placeholders.schoolName)} can unlock mastery learning for every student`;
 }
 
+/** The values a letter's text may name in braces ("{school}"); see letters.ts for the rules. */
+export type LetterPlaceholder = 'parent' | 'child' | 'grade' | 'school' | 'video' | 'booking';
+export const LETTER_PLACEHOLDER = /\{([^{}\n]*)\}/g;
+
 /**
- * The email for these values. `note` is the parent's own words (see `note.ts`); it always stands in
- * the same place, right after their introduction.
+ * One body of the school email (`content/letters/{id}.yaml`): the introduction, the main text and
+ * the closing, with placeholders. The greeting, the parent's own words and the signature are the
+ * template's.
  */
-export function generateEmail(data: Partial<EmailData>, links: EmailLinks, options: { note?: string } = {}): GeneratedEmail {
+export interface Letter {
+  id: string;
+  introduction: string;
+  body: string;
+  closing: string;
+}
+
+/** A letter's text with its placeholders filled (the values are names, checked to be one line). */
+export function fillLetterText(text: string, values: Record<LetterPlaceholder, string>): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .trim()
+    .replace(LETTER_PLACEHOLDER, (whole, name: string) => (Object.hasOwn(values, name) ? values[name as LetterPlaceholder] : whole));
+}
+
+export interface OwnWords {
+  /** The answer to "What would this change for your child?" (see note.ts), right after the introduction. */
+  ownWords?: string;
+  /** The personal note, after the own words. */
+  note?: string;
+}
+
+/**
+ * The email for these values in `letter`'s words. The parent's own words (see `note.ts`) always
+ * stand in the same place, right after their introduction: first the answer to "What would this
+ * change for your child?", then the note.
+ */
+export function generateEmail(data: Partial<EmailData>, links: EmailLinks, letter: Letter, options: OwnWords = {}): GeneratedEmail {
+  const ownWords = normaliseNote(options.ownWords ?? '');
   const note = normaliseNote(options.note ?? '');
   const school = filled(data.schoolName, placeholders.schoolName);
   const contactName = (data.schoolContactName ?? '').trim();
@@ -76,29 +109,20 @@ export function generateEmail(data: Partial<EmailData>, links: EmailLinks, optio
   const child = filled(data.childFullName, placeholders.childFullName);
   // "5", "Grade 5" and "5th" all read "is in 5th grade"; "K" reads "is in kindergarten".
   const grade = normaliseGrade(data.childGrade);
+  const values = { parent, child, grade, school, video: videoLinkAt(links.videoUrl), booking: links.bookingUrl };
 
   const toLine = `${contactName || placeholders.schoolContactName} <${contactEmail || placeholders.schoolContactEmail}>`;
 
   const body = [
     `Dear ${contactName || placeholders.greetingName},`,
     '',
-    `My name is ${parent}, and my child, ${child}, is in ${grade} at ${school}. I am writing to share a learning model that I believe could make a real difference for our students, and to ask whether you would be open to exploring it.`,
+    fillLetterText(letter.introduction, values),
     '',
+    ...(ownWords ? [ownWords, ''] : []),
     ...(note ? [note, ''] : []),
-    'The model is mastery-based and AI-assisted. Students complete their core academics in about two focused hours a day, moving on only once they have truly mastered each concept, while adaptive AI tutoring sets the right level and pace for every learner. The rest of the day is freed for projects, life skills and the interests that make school joyful.',
+    fillLetterText(letter.body, values),
     '',
-    'The results speak for themselves:',
-    '• 85% of students show measurable improvement in reading and math within 8 weeks.',
-    '• Many students progress beyond grade level, especially in math.',
-    '• Teachers act as mentors and guides while AI guides the pace of each student.',
-    '',
-    'This is not an untested experiment: the model has been tried and refined for over a decade.',
-    '',
-    `Here is a 30-second video overview of how it works: ${videoLinkAt(links.videoUrl)}`,
-    '',
-    `If you are open to learning more, you can book a short call with the team here: ${links.bookingUrl}`,
-    '',
-    `Thank you for your time and for everything you do for our children. I would love to talk about how ${school} could unlock mastery learning for every student.`,
+    fillLetterText(letter.closing, values),
     '',
     'Warm regards,',
     parent,

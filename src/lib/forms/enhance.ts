@@ -9,7 +9,7 @@
  */
 import type { FormDefinition, FormField } from './definition';
 import { emailFormProblems } from '../email/fields';
-import { NOTE_FIELD } from '../email/note';
+import { personalFieldNames } from '../email/note';
 import { checkSubmission, conditionHolds, messages, metaFields, type RawValues } from './values';
 
 /** The server's answer to an accepted submission (netlify/functions/forms.mts). */
@@ -197,10 +197,11 @@ export class NativeFormElement extends HTMLElement {
   async submit(): Promise<void> {
     if (this.busy) return;
     const values = this.values();
-    // The email forms carry the personal note, which the site keeps (never a HubSpot field).
+    // The email forms carry the parent's own words (the question and the note), which the site
+    // keeps (never HubSpot fields).
     const hasNote = this.dataset.note !== undefined;
-    const { errors } = checkSubmission(this.definition, values, hasNote ? [NOTE_FIELD] : []);
-    // The email forms' names and note: the same rules as the server's (src/lib/email/fields.ts).
+    const { errors } = checkSubmission(this.definition, values, hasNote ? personalFieldNames : []);
+    // The email forms' names and own words: the same rules as the server's (src/lib/email/fields.ts).
     if (hasNote) for (const [name, problem] of Object.entries(emailFormProblems(values))) errors[name] ??= problem;
     if (Object.keys(errors).length) return this.showErrors(errors);
     this.showErrors({});

@@ -7,7 +7,7 @@
  * what `enhance.ts` needs: field ids, error slots, dependent-field conditions.
  */
 import sanitizeHtml from 'sanitize-html';
-import { NOTE_FIELD, NOTE_MAX, noteHelp, noteLabel } from '../email/note';
+import { NOTE_FIELD, NOTE_MAX, noteHelp, noteLabel, OWN_WORDS_FIELD, ownWordsHelp, ownWordsLabel } from '../email/note';
 import { buttonClass, cx } from '../ui';
 import type { FieldCondition, FormDefinition, FormField, LegalConsent } from './definition';
 import { conditionHolds, consentFieldName, MAX_VALUE_LENGTH, metaFields, type RawValues } from './values';
@@ -23,7 +23,7 @@ export interface RenderOptions {
   values?: RawValues;
   /** Problems to show, by field name (also consent names). */
   errors?: Record<string, string>;
-  /** The email forms: an optional personal note for the school email, kept by the site. */
+  /** The email forms: the parent's own words for the school email (a question and a note), kept by the site. */
   note?: boolean;
   /** Hidden inputs the page adds to the form's own (a school page names its school with one). */
   hiddenInputs?: Record<string, string>;
@@ -263,20 +263,30 @@ function consentHtml(consent: LegalConsent, options: RenderOptions): string {
   return `<div class="space-y-3 border-t border-line pt-4" data-consent>${parts.join('')}</div>`;
 }
 
-/** The personal note of the email forms (see src/lib/email/note.ts). */
-function noteHtml(options: RenderOptions): string {
-  const id = `${options.instance}-note`;
-  const error = options.errors?.[NOTE_FIELD];
-  const value = listOf(options.values?.[NOTE_FIELD])[0] ?? '';
-  return `<div class="native-field" data-field="${NOTE_FIELD}" data-field-type="multi_line_text"><label for="${id}" class="${labelClass}">${escapeHtml(noteLabel)} <span class="font-normal text-muted">(optional)</span></label><p id="${id}-help" class="${helpClass}">${escapeHtml(noteHelp)}</p><textarea${attrs({
-    id,
-    name: NOTE_FIELD,
-    rows: 3,
-    maxlength: NOTE_MAX,
-    class: inputClass,
-    'aria-invalid': error ? 'true' : undefined,
-    'aria-describedby': error ? `${id}-help ${id}-error` : `${id}-help`,
-  })}>${escapeHtml(value)}</textarea><p id="${id}-error" class="${errorClass}" data-field-error${error ? '' : ' hidden'}>${error ? escapeHtml(error) : ''}</p></div>`;
+/**
+ * The parent's own words in the email forms (see src/lib/email/note.ts): the question "What would
+ * this change for your child?", then the personal note.
+ */
+function personalHtml(options: RenderOptions): string {
+  return [
+    { name: OWN_WORDS_FIELD, suffix: 'own-words', label: ownWordsLabel, help: ownWordsHelp, rows: 3 },
+    { name: NOTE_FIELD, suffix: 'note', label: noteLabel, help: noteHelp, rows: 3 },
+  ]
+    .map(({ name, suffix, label, help, rows }) => {
+      const id = `${options.instance}-${suffix}`;
+      const error = options.errors?.[name];
+      const value = listOf(options.values?.[name])[0] ?? '';
+      return `<div class="native-field" data-field="${name}" data-field-type="multi_line_text"><label for="${id}" class="${labelClass}">${escapeHtml(label)} <span class="font-normal text-muted">(optional)</span></label><p id="${id}-help" class="${helpClass}">${escapeHtml(help)}</p><textarea${attrs({
+        id,
+        name,
+        rows,
+        maxlength: NOTE_MAX,
+        class: inputClass,
+        'aria-invalid': error ? 'true' : undefined,
+        'aria-describedby': error ? `${id}-help ${id}-error` : `${id}-help`,
+      })}>${escapeHtml(value)}</textarea><p id="${id}-error" class="${errorClass}" data-field-error${error ? '' : ' hidden'}>${error ? escapeHtml(error) : ''}</p></div>`;
+    })
+    .join('');
 }
 
 /** The summary shown above the form when something needs attention. */
@@ -336,7 +346,7 @@ export function renderForm(definition: FormDefinition, options: RenderOptions, s
     value: '',
   })}>${Object.entries(options.hiddenInputs ?? {})
     .map(([name, value]) => `<input${attrs({ type: 'hidden', name, value })}>`)
-    .join('')}<div hidden><label for="${instance}-website">Leave this field empty</label><input${attrs({ type: 'text', id: `${instance}-website`, name: metaFields.honeypot, tabindex: -1, autocomplete: 'off' })}></div>${groups}${options.note ? noteHtml(options) : ''}${consentHtml(
+    .join('')}<div hidden><label for="${instance}-website">Leave this field empty</label><input${attrs({ type: 'text', id: `${instance}-website`, name: metaFields.honeypot, tabindex: -1, autocomplete: 'off' })}></div>${groups}${options.note ? personalHtml(options) : ''}${consentHtml(
     definition.legalConsentOptions,
     options,
   )}<div class="flex flex-wrap items-center gap-3"><button type="submit" class="${buttonClass('primary', 'md')}" data-submit>${escapeHtml(

@@ -1,0 +1,95 @@
+/**
+ * The letters (bodies of the school email) and their rotation per school. The letters are the
+ * committed `content/letters/*.yaml` the build checked (the `letters` collection; the functions
+ * carry the folder, see netlify.toml), read once per function instance.
+ *
+ * Parents writing to one school get the letters in turn: the school, keyed by the hash of its
+ * canonical contact address, remembers the letter it was last given, and the next parent gets the
+ * one after it in `order`. The choice is one statement (an upsert that reads the row it replaces),
+ * so two parents drafting at the same moment get different letters.
+ *
+ * Table `letter_rotations` (migration 0007): one row per school key.
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import yaml from 'js-yaml';
+import { letterSchema } from '../lib/email/letters';
+import type { Letter } from '../lib/email/template';
+import { queryOne, sql } from './db';
+import { serverEnv } from './env';
+import { canonicalAddress } from './identity';
+
+/** Where the letters live, relative to the project (the function's working folder). */
+export const LETTERS_DIR = 'content/letters';
+
+let cache: { dir: string; letters: Promise<Letter[]> } | undefined;
+
+async function read(dir: string): Promise<Letter[]> {
+  const files = (await readdir(dir)).filter((name) => name.endsWith('.yaml')).sort();
+  const letters = await Promise.all(
+    files.map(async (name) => {
+      const parsed = letterSchema.safeParse(yaml.load(await readFile(join(dir, name), 'utf8')));
+      if (!parsed.success) throw new Error(`${LETTERS_DIR}/${name}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+      const { order, introduction, body, closing } = parsed.data;
+      return { order, letter: { id: name.replace(/\.yaml$/, ''), introduction, body, closing } };
+    }),
+  );
+  if (letters.length === 0) throw new Error(`${LETTERS_DIR} has no letters.`);
+  return letters.sort((a, b) => a.order - b.order || a.letter.id.localeCompare(b.letter.id)).map((entry) => entry.letter);
+}
+
+/** Every letter, in rotation order. Throws when the folder is missing or a letter is not valid. */
+export function letters(): Promise<Letter[]> {
+  const dir = serverEnv.lettersDir ?? join(process.cwd(), LETTERS_DIR);
+  if (cache?.dir !== dir) {
+    const loaded = read(dir);
+    cache = { dir, letters: loaded };
+    // A failed read is not cached: the next call tries again.
+    loaded.catch(() => {
+      if (cache?.letters === loaded) cache = undefined;
+    });
+  }
+  return cache.letters;
+}
+
+/** The letter with this id, or the first one when it is no longer there. */
+export async function letterById(id: string | undefined): Promise<Letter> {
+  const all = await letters();
+  return all.find((letter) => letter.id === id) ?? all[0]!;
+}
+
+/**
+ * The key a school's rotation is kept under: its canonical contact address, hashed; without an
+ * address, the school's name as written (lower case, spaces collapsed); undefined with neither.
+ */
+export function rotationKey(school: { address?: string; name?: string }): string | undefined {
+  const address = canonicalAddress(school.address ?? '');
+  const name = (school.name ?? '').normalize('NFKC').trim().toLowerCase().replace(/\s+/g, ' ');
+  const identity = address.includes('@') ? `address:${address}` : name ? `name:${name}` : undefined;
+  return identity && createHash('sha256').update(identity).digest('hex').slice(0, 32);
+}
+
+/**
+ * The next letter for this school: the one after the letter it was last given (the first for a
+ * school nobody wrote to, or whose last letter was removed). One statement, so concurrent picks
+ * for one school each get the next turn.
+ */
+export async function pickLetter(school: { address?: string; name?: string }, now = new Date()): Promise<Letter> {
+  const all = await letters();
+  const key = rotationKey(school);
+  if (!key || all.length === 1) return all[0]!;
+  const ids = JSON.stringify(all.map((letter) => letter.id));
+  const row = await queryOne<{ letter_id: string }>(sql`
+    WITH turn AS (
+      SELECT ARRAY(SELECT id FROM jsonb_array_elements_text(${ids}::jsonb) WITH ORDINALITY AS t(id, n) ORDER BY n) AS ids
+    )
+    INSERT INTO letter_rotations AS r (school, letter_id, picks, updated_at)
+    SELECT ${key}, ids[1], 1, ${now} FROM turn
+    ON CONFLICT (school) DO UPDATE SET
+      letter_id = (SELECT ids[coalesce(array_position(ids, r.letter_id), 0) % cardinality(ids) + 1] FROM turn),
+      picks = r.picks + 1,
+      updated_at = excluded.updated_at
+    RETURNING letter_id`);
+  return all.find((letter) => letter.id === row?.letter_id) ?? all[0]!;
+}
