@@ -14,7 +14,7 @@ const library = 'node_modules/@hubspot/api-client/lib';
 /** The negated `included_files` patterns of [functions] (paths relative to the site root). */
 function excludedPatterns(): string[] {
   const toml = readFileSync(join(root, 'netlify.toml'), 'utf8');
-  return [...toml.matchAll(/"!([^"]+)"/g)].map((match) => match[1]);
+  return [...toml.matchAll(/"!([^"]+)"/g)].map((match) => match[1]!);
 }
 
 /** Every .ts/.mts file a function can bundle: the endpoints and the server layer. */
@@ -41,7 +41,7 @@ function usedApis(): string[] {
 
 /** The files an API loads: its discovery class and its generated client. */
 function filesOf(api: string): string[] {
-  const [area, sub] = api.split('.');
+  const [area = '', sub = ''] = api.split('.');
   return [`${library}/src/discovery/${area}/${sub}/Discovery.js`, `${library}/codegen/${snake(area)}/${snake(sub)}/index.js`];
 }
 
