@@ -4,8 +4,6 @@
  * figures (confirmed sends only, never a name or address), the email form that names its school by
  * the key, and the attribution a share link's referral code gives the next parent's draft.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import confirmSend from '../../netlify/functions/confirm-send.mts';
 import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
@@ -14,8 +12,7 @@ import yourEmail from '../../netlify/functions/your-email.mts';
 import forms from '../../netlify/functions/forms.mts';
 import schoolPage from '../../netlify/functions/school-page.mts';
 import { forms as formConfig } from '../../src/config/forms';
-import { regionMarkers } from '../../src/lib/forms/render';
-import { MILESTONES, nextMilestone, SCHOOL_FORM_INSTANCE, SCHOOL_REGION, schoolProgress } from '../../src/lib/school-pages';
+import { MILESTONES, nextMilestone, schoolProgress } from '../../src/lib/school-pages';
 import { createDraft, readDraft } from '../../src/server/email-drafts';
 import { recordAnswer, recordSent } from '../../src/server/impact';
 import { confirmationLink, readMessage } from '../../src/server/outbox';
@@ -31,20 +28,10 @@ let definitions: Awaited<ReturnType<typeof useFormDefinitions>>;
 let seq = 0;
 const SECRET = Buffer.alloc(32, 7).toString('base64');
 
-function writeSchoolShell(dir: string) {
-  const region = regionMarkers(SCHOOL_REGION);
-  const form = regionMarkers(SCHOOL_FORM_INSTANCE);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, 'school-page.html'),
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Add your voice | Mastery Parents</title></head><body><main id="main">${region.start}<h1>Your school's page</h1>${region.end}<div id="email-form"><h2>Add your voice</h2>${form.start}<form data-build-form><input name="school_contact_email"></form>${form.end}</div></main></body></html>`,
-  );
-}
 
 beforeAll(async () => {
   database = await startTestDatabase();
   shell = useSiteShell();
-  writeSchoolShell(shell.dir);
   definitions = await useFormDefinitions();
   process.env.CONFIG_ENCRYPTION_KEY = SECRET;
   process.env.SITE_URL = 'https://site.example';

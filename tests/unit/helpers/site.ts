@@ -1,6 +1,6 @@
 /**
- * Function tests that answer with pages need the built /form-response page, which `astro build`
- * makes (the e2e suite serves the real one). Here: a scratch SITE_DIR holding a page of the same
+ * Function tests that answer with pages need the built pages `astro build` writes (/form-response,
+ * /search, the school page frame; the e2e suite serves the real ones). Here: a scratch SITE_DIR holding a page of the same
  * shape — a document whose marked region the function fills.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { regionMarkers, responseRegion } from '../../../src/lib/forms/render';
 import { writeSiteIndex } from '../../../src/lib/search/build-index';
+import { SCHOOL_FORM_INSTANCE, SCHOOL_REGION } from '../../../src/lib/school-pages';
 import { SEARCH_REGION, SECTIONS_REGION } from '../../../src/lib/search/site-index';
 
 export function useSiteShell(): { dir: string; remove(): void } {
@@ -22,6 +23,13 @@ export function useSiteShell(): { dir: string; remove(): void } {
   writeFileSync(
     join(dir, 'search.html'),
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Search | Mastery Parents</title></head><body><main id="main" data-pagefind-body><h1>Search</h1><form action="/search"><input name="q" data-search-page-input></form>${results.start}<p data-search-page-status>Type a word or two.</p>${results.end}${sections.start}<div data-search-page-sections><a href="/faqs">FAQs</a></div>${sections.end}</main></body></html>`,
+  );
+  // The frame of the school pages: its region and the email form's, filled by the function.
+  const school = regionMarkers(SCHOOL_REGION);
+  const schoolForm = regionMarkers(SCHOOL_FORM_INSTANCE);
+  writeFileSync(
+    join(dir, 'school-page.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Add your voice | Mastery Parents</title></head><body><main id="main">${school.start}<h1>Your school's page</h1>${school.end}<div id="email-form"><h2>Add your voice</h2>${schoolForm.start}<form data-build-form><input name="school_contact_email"></form>${schoolForm.end}</div></main></body></html>`,
   );
   writeFileSync(join(dir, 'faqs.html'), `<!doctype html><html lang="en"><head><title>FAQs | Mastery Parents</title></head><body><main data-pagefind-body><h1>Frequently Asked Questions</h1><p>Mastery learning in two focused hours.</p></main></body></html>`);
   writeSiteIndex(dir, 'faqs.html');
