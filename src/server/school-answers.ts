@@ -17,6 +17,7 @@ import { query, queryOne, sql } from './db';
 import { readMessage, saveMessage, type OutboxMessage } from './outbox';
 import { takeEmailAllowance } from './send-limits';
 import { canonicalAddress } from './identity';
+import { queueSchoolUpdates } from './school-updates';
 import { signToken, verifyToken } from './tokens';
 
 export interface SchoolAnswer {
@@ -158,6 +159,8 @@ export async function saveAnswer(
   // Answering from the link in their own inbox confirms a self-reported send.
   if (message.channel === 'self') await recordSent(message);
   await recordAnswer({ id: message.id, school: schoolKey(canonicalAddress(message.to)), kind, at: now.toISOString() });
+  // "They replied" or "We have a meeting": the school's other parents hear it (school-updates.ts).
+  await queueSchoolUpdates(message, kind, now).catch((error: unknown) => console.error('[school-answer] updates not queued for', message.id, error instanceof Error ? error.message : ''));
   return { kind: 'saved', answer: await syncAnswer(client, message, answer), message };
 }
 
