@@ -12,7 +12,7 @@ import { createDraft } from '../../src/server/email-drafts';
 import { parentKey, recordSent } from '../../src/server/impact';
 import { readMessage, type OutboxMessage } from '../../src/server/outbox';
 import { optionalHubSpot } from '../../src/server/platform-send';
-import { followUpLink } from '../../src/server/school-answers';
+import { followUpLink, runFollowUps } from '../../src/server/school-answers';
 import { runSchoolUpdates, stopLink } from '../../src/server/school-updates';
 import { query, sql } from '../../src/server/db';
 import { signToken } from '../../src/server/tokens';
@@ -196,5 +196,47 @@ describe('the stop link', () => {
     expect((await stop(token(), 'GET')).status).toBe(status);
     expect((await stop(token(), 'POST')).status).toBe(status);
     expect(await database.snapshot()).toEqual(before);
+  });
+});
+
+describe('the second follow-up', () => {
+  const followUpPatches = (email: string) => {
+    const contact = fake.findContact(email)!;
+    return fake.calls.filter((c) => c.method === 'PATCH' && c.path.includes(`/contacts/${contact.id}`) && JSON.stringify(c.body).includes('school_answer_followup_url'));
+  };
+
+  test('goes out at 21 days when the first got no answer, once', async () => {
+    const message = await wrote(`gus${seq}@example.org`);
+    const sent = Date.parse(message.sentAt!);
+    await runFollowUps(optionalHubSpot(), new Date(sent + 10 * DAY + 1000));
+    const first = fake.findContact(message.parentEmail)!.properties.school_answer_followup_url;
+    expect(followUpPatches(message.parentEmail)).toHaveLength(1);
+    expect((await readMessage(message.id))!.message.followUp?.second).toMatchObject({ link: 'pending', dueAt: new Date(sent + 21 * DAY).toISOString() });
+    await runFollowUps(optionalHubSpot(), new Date(sent + 20 * DAY));
+    expect(followUpPatches(message.parentEmail)).toHaveLength(1);
+    await runFollowUps(optionalHubSpot(), new Date(sent + 21 * DAY + 1000));
+    expect(followUpPatches(message.parentEmail)).toHaveLength(2);
+    const second = fake.findContact(message.parentEmail)!.properties.school_answer_followup_url;
+    expect(second).toMatch(/^https:\/\/site\.example\/school-answer\?token=/);
+    expect(second).not.toBe(first);
+    // Its link opens the question like the first.
+    const page = await schoolAnswer(new Request(`http://localhost/school-answer?token=${new URL(second!).searchParams.get('token')}`));
+    expect(page.status).toBe(200);
+    await runFollowUps(optionalHubSpot(), new Date(sent + 22 * DAY));
+    await runFollowUps(optionalHubSpot(), new Date(sent + 40 * DAY));
+    expect(followUpPatches(message.parentEmail)).toHaveLength(2);
+    expect((await readMessage(message.id))!.message.followUp?.second).toMatchObject({ link: 'delivered' });
+    expect((await query(sql`SELECT follow_up_waiting FROM outbox_messages WHERE id = ${message.id}`))[0]).toMatchObject({ follow_up_waiting: false });
+  });
+
+  test('does not go out when the first was answered', async () => {
+    const message = await wrote(`hal${seq}@example.org`);
+    const sent = Date.parse(message.sentAt!);
+    await runFollowUps(optionalHubSpot(), new Date(sent + 10 * DAY + 1000));
+    await report((await readMessage(message.id))!.message, 'no_answer');
+    await runFollowUps(optionalHubSpot(), new Date(sent + 21 * DAY + 1000));
+    await runFollowUps(optionalHubSpot(), new Date(sent + 30 * DAY));
+    expect(followUpPatches(message.parentEmail)).toHaveLength(1);
+    expect((await readMessage(message.id))!.message.followUp?.second).toMatchObject({ link: 'answered' });
   });
 });
