@@ -15,9 +15,11 @@ import { optionalHubSpot } from '../../src/server/platform-send';
 import { followUpLink, runFollowUps } from '../../src/server/school-answers';
 import { runSchoolUpdates, stopLink } from '../../src/server/school-updates';
 import { query, sql } from '../../src/server/db';
+import { schoolPageKey, type Attribution } from '../../src/server/school-pages';
+import campaignAdmin from '../../netlify/functions/impact-schools-admin.mts';
 import { signToken } from '../../src/server/tokens';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
-import { setAdminEnv } from './helpers/admin';
+import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { call, jsonRequest } from './helpers/requests';
 import { useSiteShell } from './helpers/site';
@@ -30,7 +32,7 @@ let school = '';
 const DAY = 24 * 3600_000;
 
 /** A school email the parent says they sent themselves; `confirmed` counts it as the follow-up answer does. */
-async function wrote(email: string, options: { to?: string; confirmed?: boolean } = {}): Promise<OutboxMessage> {
+async function wrote(email: string, options: { to?: string; confirmed?: boolean; attribution?: Attribution } = {}): Promise<OutboxMessage> {
   const id = `sub-${Date.now()}-${++seq}`;
   const values = {
     full_name: 'Ana Lopez',
@@ -43,7 +45,7 @@ async function wrote(email: string, options: { to?: string; confirmed?: boolean 
     choose_how_to_send_your_email: 'I will send it myself',
   };
   if (!fake.findContact(email)) fake.addContact(email);
-  const { token } = await createDraft({ id, purpose: 'emailGenerator', values });
+  const { token } = await createDraft({ id, purpose: 'emailGenerator', values, attribution: options.attribution });
   const answer = await call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: id, token }));
   expect(answer.status).toBe(201);
   const message = (await readMessage(answer.body.id))!.message;
@@ -238,5 +240,70 @@ describe('the second follow-up', () => {
     await runFollowUps(optionalHubSpot(), new Date(sent + 30 * DAY));
     expect(followUpPatches(message.parentEmail)).toHaveLength(1);
     expect((await readMessage(message.id))!.message.followUp?.second).toMatchObject({ link: 'answered' });
+  });
+});
+
+describe('the school campaign (admin)', () => {
+  test('opens a school: parents masked with how they came, letters, answers, updates; CSV; pages by keyset', async () => {
+    const n = seq;
+    const first = await wrote(`ivy${n}@example.org`);
+    const second = await wrote(`jon${n}@example.org`, { attribution: { via: 'parent', referrerMessageId: first.id } });
+    await wrote(`kim${n}@example.org`, { attribution: { via: 'ambassador', ambassadorId: 'amb-7' } });
+    await wrote(`lee${n}@example.org`, { confirmed: false });
+    await report(first, 'meeting');
+    await runSchoolUpdates(optionalHubSpot());
+    const key = schoolPageKey(school);
+    const cookie = await signIn();
+
+    const list = await callAdmin(campaignAdmin, '/api/admin/impact/schools', { cookie });
+    expect(list.status).toBe(200);
+    expect(list.body.schools).toContainEqual(expect.objectContaining({ key, schoolName: 'Oakwood Academy', parents: 3 }));
+
+    const opened = await callAdmin(campaignAdmin, `/api/admin/impact/schools?key=${key}`, { cookie });
+    expect(opened.status).toBe(200);
+    const body = opened.body;
+    expect(body.school).toMatchObject({ key, schoolName: 'Oakwood Academy', parents: 3, emails: 3 });
+    expect(body.came).toEqual({ direct: 1, parent: 1, ambassador: 1 });
+    const byParent = Object.fromEntries(body.parents.map((row: { parent: string }) => [row.parent, row]));
+    expect(Object.keys(byParent).sort()).toEqual([`i•••@example.org`, `j•••@example.org`, `k•••@example.org`]);
+    expect(byParent['i•••@example.org']).toMatchObject({ came: 'direct', answer: 'meeting', updatesSent: 0 });
+    expect(byParent['j•••@example.org']).toMatchObject({ came: 'parent', referrer: 'i•••@example.org', updatesSent: 1 });
+    expect(byParent['k•••@example.org']).toMatchObject({ came: 'ambassador', ambassadorId: 'amb-7', updatesSent: 1 });
+    expect(JSON.stringify(body)).not.toContain(`ivy${n}`);
+    expect(body.letters.reduce((sum: number, row: { emails: number }) => sum + row.emails, 0)).toBe(3);
+    expect(body.answers).toEqual([{ day: new Date().toISOString().slice(0, 10), kind: 'meeting', count: 1 }]);
+    expect(body.updates).toEqual({ sent: 2 });
+
+    const pageOne = await callAdmin(campaignAdmin, `/api/admin/impact/schools?key=${key}&limit=2`, { cookie });
+    expect(pageOne.body.parents).toHaveLength(2);
+    const pageTwo = await callAdmin(campaignAdmin, `/api/admin/impact/schools?key=${key}&limit=2&cursor=${pageOne.body.nextCursor}`, { cookie });
+    expect(pageTwo.body.parents).toHaveLength(1);
+    expect(pageTwo.body.nextCursor).toBeUndefined();
+    expect(new Set([...pageOne.body.parents, ...pageTwo.body.parents].map((row: { messageId: string }) => row.messageId)).size).toBe(3);
+
+    const csv = await campaignAdmin(new Request(`http://localhost:8888/api/admin/impact/schools?key=${key}&format=csv`, { headers: { cookie } }), {});
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    const text = await csv.text();
+    expect(text.split('\r\n')[0]).toBe('parent,channel,sent_at,came,referrer,ambassador_id,letter_id,answer,updates_sent');
+    expect(text).toContain('"j•••@example.org"');
+    expect(text).not.toContain(`jon${n}`);
+    void second;
+  });
+
+  test('refuses without a session, and refuses bad input with a 4xx', async () => {
+    const key = schoolPageKey(school);
+    for (const path of ['/api/admin/impact/schools', `/api/admin/impact/schools?key=${key}`, `/api/admin/impact/schools?key=${key}&format=csv`]) {
+      const answer = await callAdmin(campaignAdmin, path);
+      expect(answer.status).toBe(401);
+      expect(JSON.stringify(answer.body)).not.toContain('Oakwood');
+    }
+    const cookie = await signIn();
+    for (const path of ['/api/admin/impact/schools?key=nope', '/api/admin/impact/schools?cursor=zzz', `/api/admin/impact/schools?key=${key}&limit=0`, '/api/admin/impact/schools?other=1', '/api/admin/impact/schools?format=csv']) {
+      const answer = await callAdmin(campaignAdmin, path, { cookie });
+      expect(answer.status, path).toBe(400);
+      expect(answer.body.error.code).toBe('invalid_request');
+    }
+    expect((await callAdmin(campaignAdmin, `/api/admin/impact/schools?key=${'0'.repeat(32)}`, { cookie })).status).toBe(404);
   });
 });
