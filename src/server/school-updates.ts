@@ -207,3 +207,8 @@ export async function runSchoolUpdates(client: Client | undefined, now = new Dat
   for (const id of await dueSchoolUpdates(now)) counts[await attemptSchoolUpdate(client, id, now)]++;
   return counts;
 }
+
+/** Forgets when parents last got an update, once that is longer ago than `before` (a week: it no longer caps anything). */
+export async function purgeUpdateWeeks(before: Date): Promise<number> {
+  return (await query(sql`DELETE FROM school_update_weeks WHERE last_sent_at < ${before} RETURNING 1`)).length;
+}
