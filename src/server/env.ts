@@ -183,6 +183,14 @@ export const serverEnv = {
     if (!Number.isFinite(days) || days < 0) throw new Error(`FOLLOWUP_AFTER_DAYS must be a number of days of at least 0, got "${value}".`);
     return days;
   },
+  /** Days after a school email is sent before the second follow-up, when the first got no answer. */
+  get secondFollowUpAfterDays() {
+    const value = read('SECOND_FOLLOWUP_AFTER_DAYS');
+    if (value === undefined) return 21;
+    const days = Number(value);
+    if (!Number.isFinite(days) || days < 0) throw new Error(`SECOND_FOLLOWUP_AFTER_DAYS must be a number of days of at least 0, got "${value}".`);
+    return days;
+  },
   /** The site's own origin for links sent by email (SITE_URL, else Netlify's URL). */
   get siteOrigin() {
     return this.siteOrigins[0] ?? 'http://localhost:8888';
@@ -276,6 +284,26 @@ export const serverEnv = {
      */
     get yourDataUrl() {
       return read('HUBSPOT_PROP_YOUR_DATA_URL') ?? 'your_data_url';
+    },
+    /** A school update (another parent reported an outcome): its id, which changes with every update, for the workflow's trigger. */
+    get schoolUpdateId() {
+      return read('HUBSPOT_PROP_SCHOOL_UPDATE_ID') ?? 'school_update_id';
+    },
+    /** The school the update is about, as this parent wrote its name. */
+    get schoolUpdateSchool() {
+      return read('HUBSPOT_PROP_SCHOOL_UPDATE_SCHOOL') ?? 'school_update_school_name';
+    },
+    /** The update itself, one short sentence. */
+    get schoolUpdateText() {
+      return read('HUBSPOT_PROP_SCHOOL_UPDATE_TEXT') ?? 'school_update_text';
+    },
+    /** The school's page (empty when school pages are not configured). */
+    get schoolUpdatePageUrl() {
+      return read('HUBSPOT_PROP_SCHOOL_UPDATE_PAGE_URL') ?? 'school_update_page_url';
+    },
+    /** The one-click stop of all further updates. */
+    get schoolUpdateStopUrl() {
+      return read('HUBSPOT_PROP_SCHOOL_UPDATE_STOP_URL') ?? 'school_update_stop_url';
     },
     /** The parent's answer: replied, meeting, no_answer or said_no. */
     get schoolAnswer() {

@@ -93,6 +93,20 @@ export interface FollowUp {
   attempts: number;
   setAt?: string;
   lastError?: string;
+  /**
+   * The second follow-up (WriteToThem asks twice): due SECOND_FOLLOWUP_AFTER_DAYS (21) after the
+   * send once the first is with HubSpot, handed over once, and not at all if the parent answered
+   * the first (`answered`).
+   */
+  second?: SecondFollowUp;
+}
+
+export interface SecondFollowUp {
+  dueAt: string;
+  link: 'pending' | 'delivered' | 'not_configured' | 'limit' | 'answered';
+  attempts: number;
+  setAt?: string;
+  lastError?: string;
 }
 
 /** The follow-up of a message sent at `sentAt`. */
@@ -100,7 +114,12 @@ export function newFollowUp(sentAt: Date): FollowUp {
   return { dueAt: new Date(sentAt.getTime() + serverEnv.followUpAfterDays * 24 * 3600_000).toISOString(), link: 'pending', attempts: 0 };
 }
 
-const followUpWaiting = (message: OutboxMessage) => Boolean(message.followUp && message.followUp.link !== 'delivered' && message.followUp.link !== 'limit');
+const followUpWaiting = (message: OutboxMessage) => {
+  const followUp = message.followUp;
+  if (!followUp) return false;
+  if (followUp.link === 'delivered') return followUp.second?.link === 'pending' || followUp.second?.link === 'not_configured';
+  return followUp.link !== 'limit';
+};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class DeliveryError extends Error {

@@ -14,9 +14,10 @@ import { serverEnv } from './env';
 import { getContact, searchContactsByEmail, updateContact } from './hubspot';
 import { recordAnswer, recordSent } from './impact';
 import { query, queryOne, sql } from './db';
-import { readMessage, saveMessage, type OutboxMessage } from './outbox';
+import { readMessage, saveMessage, type OutboxMessage, type SecondFollowUp } from './outbox';
 import { takeEmailAllowance } from './send-limits';
 import { canonicalAddress } from './identity';
+import { queueSchoolUpdates } from './school-updates';
 import { signToken, verifyToken } from './tokens';
 
 export interface SchoolAnswer {
@@ -41,6 +42,20 @@ export function followUpLink(message: Pick<OutboxMessage, 'id' | 'followUp'>): s
   return `${serverEnv.siteOrigin}/school-answer?token=${signToken({ purpose: 'school-answer', id: message.id, exp })}`;
 }
 
+/** The second follow-up's link: a link of its own (valid ANSWER_WINDOW_DAYS after it is due), so the contact property changes and the workflow emails again. */
+export function secondFollowUpLink(message: Pick<OutboxMessage, 'id' | 'followUp'>): string | undefined {
+  const second = message.followUp?.second;
+  if (!second) return undefined;
+  const exp = Date.parse(second.dueAt) + ANSWER_WINDOW_DAYS * 24 * 3600_000;
+  return `${serverEnv.siteOrigin}/school-answer?token=${signToken({ purpose: 'school-answer', id: message.id, exp })}`;
+}
+
+/** The second follow-up of a message sent at `sentAt`. */
+export function newSecondFollowUp(sentAt: string | undefined, now: Date): SecondFollowUp {
+  const from = sentAt ? Date.parse(sentAt) : now.getTime();
+  return { dueAt: new Date(from + serverEnv.secondFollowUpAfterDays * 24 * 3600_000).toISOString(), link: 'pending', attempts: 0 };
+}
+
 async function contactOf(client: Client, message: OutboxMessage): Promise<string> {
   if (message.contactId) return (await getContact(client, message.contactId, [])).id;
   const found = await searchContactsByEmail(client, message.parentEmail, []);
@@ -63,10 +78,38 @@ export async function deliverFollowUp(client: Client | undefined, message: Outbo
       const contactId = await contactOf(client, message);
       const names = serverEnv.contactProperties;
       await updateContact(client, contactId, { [names.followUpSchool]: message.schoolName, [names.followUpUrl]: followUpLink(message)!, [names.yourDataUrl]: dataLink(message.parentEmail) });
-      next = { ...message, contactId, followUp: { ...followUp, link: 'delivered', attempts: followUp.attempts + 1, setAt: now.toISOString(), lastError: undefined } };
+      const second = followUp.second ?? newSecondFollowUp(message.sentAt, now);
+      next = { ...message, contactId, followUp: { ...followUp, link: 'delivered', attempts: followUp.attempts + 1, setAt: now.toISOString(), lastError: undefined, second } };
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       next = { ...message, followUp: { ...followUp, attempts: followUp.attempts + 1, lastError: typeof code === 'number' ? `hubspot_${code}` : 'hubspot_unreachable' } };
+    }
+  }
+  await saveMessage(next, etag);
+  return next;
+}
+
+/**
+ * Hands the second follow-up to HubSpot, once: the same properties as the first with a link of its
+ * own. Within the address's daily emails, as the first.
+ */
+export async function deliverSecondFollowUp(client: Client | undefined, message: OutboxMessage, etag: string, now = new Date()): Promise<OutboxMessage> {
+  const followUp = message.followUp!;
+  const second = followUp.second!;
+  let next: OutboxMessage;
+  if (!client) {
+    next = { ...message, followUp: { ...followUp, second: { ...second, link: 'not_configured', lastError: 'hubspot_not_configured' } } };
+  } else if (second.attempts === 0 && !(await takeEmailAllowance(message.parentEmail, now))) {
+    next = { ...message, followUp: { ...followUp, second: { ...second, link: 'limit', lastError: 'recipient_limit' } } };
+  } else {
+    try {
+      const contactId = await contactOf(client, message);
+      const names = serverEnv.contactProperties;
+      await updateContact(client, contactId, { [names.followUpSchool]: message.schoolName, [names.followUpUrl]: secondFollowUpLink(message)!, [names.yourDataUrl]: dataLink(message.parentEmail) });
+      next = { ...message, contactId, followUp: { ...followUp, second: { ...second, link: 'delivered', attempts: second.attempts + 1, setAt: now.toISOString(), lastError: undefined } } };
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      next = { ...message, followUp: { ...followUp, second: { ...second, attempts: second.attempts + 1, lastError: typeof code === 'number' ? `hubspot_${code}` : 'hubspot_unreachable' } } };
     }
   }
   await saveMessage(next, etag);
@@ -84,6 +127,20 @@ export async function runFollowUps(client: Client | undefined, now = new Date())
   const counts = { delivered: 0, waiting: 0, dropped: 0 };
   for (const id of await followUpIds()) {
     const found = await readMessage(id);
+    const second = found?.message.followUp?.second;
+    if (found && found.message.status === 'sent' && found.message.followUp?.link === 'delivered' && (second?.link === 'pending' || second?.link === 'not_configured')) {
+      // The second follow-up: not if the parent answered the first; else once it is due.
+      if (await readStoredAnswer(id)) {
+        await saveMessage({ ...found.message, followUp: { ...found.message.followUp, second: { ...second, link: 'answered' } } }, found.etag);
+        counts.dropped++;
+      } else if (Date.parse(second.dueAt) > now.getTime()) {
+        counts.waiting++;
+      } else {
+        const next = await deliverSecondFollowUp(client, found.message, found.etag, now);
+        counts[next.followUp?.second?.link === 'delivered' ? 'delivered' : 'waiting']++;
+      }
+      continue;
+    }
     if (!found?.message.followUp || found.message.followUp.link === 'delivered' || found.message.status !== 'sent') {
       if (found) await query(sql`UPDATE outbox_messages SET follow_up_waiting = false WHERE id = ${id}`);
       counts.dropped++;
@@ -158,6 +215,8 @@ export async function saveAnswer(
   // Answering from the link in their own inbox confirms a self-reported send.
   if (message.channel === 'self') await recordSent(message);
   await recordAnswer({ id: message.id, school: schoolKey(canonicalAddress(message.to)), kind, at: now.toISOString() });
+  // "They replied" or "We have a meeting": the school's other parents hear it (school-updates.ts).
+  await queueSchoolUpdates(message, kind, now).catch((error: unknown) => console.error('[school-answer] updates not queued for', message.id, error instanceof Error ? error.message : ''));
   return { kind: 'saved', answer: await syncAnswer(client, message, answer), message };
 }
 

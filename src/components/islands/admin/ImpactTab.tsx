@@ -4,6 +4,7 @@ import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-a
 import { answerKinds, answerLabels } from '../../../lib/school-answers';
 import { buttonClass } from '../../../lib/ui';
 import { EmptyState, ScrollTable, tableHeadClass } from './fields';
+import { SchoolCampaigns } from './SchoolCampaigns';
 
 const percent = (rate: number) => `${Math.round(rate * 100)}%`;
 
@@ -125,6 +126,7 @@ export function ImpactTab() {
           </tbody>
         </ScrollTable>
       )}
+      <SchoolCampaigns />
     </section>
   );
 }

@@ -1,0 +1,67 @@
+import type { Config } from '@netlify/functions';
+import { escapeHtml } from '../../src/lib/forms/render';
+import { buttonClass } from '../../src/lib/ui';
+import { responsePage } from '../../src/server/form-pages';
+import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
+import { openStopLink, stopSchoolUpdates } from '../../src/server/school-updates';
+
+/**
+ * /school-updates/stop?token=…: the stop link in every school update. GET shows what it does and
+ * a button; POST (the button, or a mail app's one-click unsubscribe with the token in the address)
+ * stops all further updates for the address. A forged or expired link changes nothing.
+ */
+const heading = (text: string) => `<h1 id="form-response-title" class="text-title font-extrabold tracking-tight">${escapeHtml(text)}</h1>`;
+const lead = (text: string) => `<p class="mt-4 text-lg text-ink-soft">${escapeHtml(text)}</p>`;
+const home = `<div class="mt-8 flex flex-wrap gap-3"><a class="${buttonClass('secondary', 'md')}" href="/">Go to the home page</a></div>`;
+
+const invalid = { status: 404, title: 'This link is not valid', content: `${heading('This link is not valid')}${lead('It may have been cut short when it was copied. Open the link from your email again.')}${home}` };
+const expired = { status: 410, title: 'This link has expired', content: `${heading('This link has expired')}${lead('Open the stop link in a more recent update from us, or reply to that email and we will stop them for you.')}${home}` };
+
+async function tokenOf(req: Request): Promise<string> {
+  const fromUrl = new URL(req.url).searchParams.get('token');
+  if (req.method !== 'POST') return fromUrl ?? '';
+  const type = req.headers.get('content-type') ?? '';
+  if (/^application\/x-www-form-urlencoded\b/i.test(type)) {
+    const form = new URLSearchParams(await readLimited(req, 8 * 1024));
+    return form.get('token') ?? fromUrl ?? '';
+  }
+  return fromUrl ?? '';
+}
+
+async function page(req: Request): Promise<{ status: number; title: string; content: string }> {
+  if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') {
+    return { status: 405, title: 'Not available', content: `${heading('Not available')}${lead('Open the stop link from your email.')}${home}` };
+  }
+  const token = (await tokenOf(req)).slice(0, 1500);
+  const link = openStopLink(token);
+  if (link.kind === 'invalid') return invalid;
+  if (link.kind === 'expired') return expired;
+  if (req.method === 'POST') {
+    await stopSchoolUpdates(link.parent);
+    return {
+      status: 200,
+      title: 'Updates stopped',
+      content: `${heading('Updates stopped')}${lead('We will not email you news from your school’s parents again. Your school’s page still shows it whenever you want to look.')}${home}`,
+    };
+  }
+  return {
+    status: 200,
+    title: 'Stop school updates?',
+    content: `${heading('Stop school updates?')}${lead('We email you, at most once a week, when another parent at your school tells us the school replied or agreed to meet. Stop these updates for your address?')}<form method="post" action="/school-updates/stop" class="mt-8"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('primary', 'md')}">Stop all updates</button></form>`,
+  };
+}
+
+export default async (req: Request): Promise<Response> => {
+  try {
+    const result = await page(req);
+    return responsePage(result.content, { status: result.status, title: result.title });
+  } catch (error) {
+    if (error instanceof HttpError && error.status < 500) {
+      return responsePage(`${heading('This request could not be read')}${lead(error.message)}${home}`, { status: error.status, title: 'This request could not be read' });
+    }
+    if (!(error instanceof StoreUnavailableError)) console.error('[school-updates-stop]', error instanceof Error ? error.message : 'unknown error');
+    return responsePage(`${heading('Please try again in a moment')}${lead('We could not stop the updates just now. Please open the link again in a few minutes.')}${home}`, { status: 503, title: 'Please try again in a moment' });
+  }
+};
+
+export const config: Config = { path: '/school-updates/stop' };

@@ -1,0 +1,145 @@
+/**
+ * The outcome reaches everyone, and the admin sees the campaign: two parents write to one school
+ * (the second through the first's share link), both confirm through their follow-up links, the
+ * first reports a meeting, and the second's update reaches their HubSpot contact exactly once;
+ * the admin opens the school in the Impact tab and sees both parents and how they came.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { e2eAdminPassword, fakeUrls } from '../../playwright.config';
+import { expect as baseExpect, test } from './fixtures';
+
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
+
+const emailFormId = () => {
+  const definitions = JSON.parse(readFileSync('dist/api/form-definitions.json', 'utf8')) as Record<string, { purpose: string }>;
+  return Object.entries(definitions).find(([, definition]) => definition.purpose === 'emailGenerator')![0];
+};
+
+interface FakeContact {
+  id: string;
+  properties: Record<string, string>;
+}
+
+async function contacts(): Promise<FakeContact[]> {
+  const response = await fetch(`${fakeUrls.hubspot}/__fake/contacts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  return ((await response.json()) as { contacts: FakeContact[] }).contacts;
+}
+const contactOf = async (email: string) => (await contacts()).find((contact) => contact.properties.email === email);
+
+/** The PATCHes of a contact that carried a school update. */
+async function updatesTo(email: string): Promise<number> {
+  const contact = await contactOf(email);
+  if (!contact) return 0;
+  const response = await fetch(`${fakeUrls.hubspot}/__fake/calls`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const { calls } = (await response.json()) as { calls: Array<{ method: string; path: string; body: unknown }> };
+  return calls.filter((call) => call.method === 'PATCH' && call.path.includes(`/contacts/${contact.id}`) && JSON.stringify(call.body).includes('school_update_text')).length;
+}
+
+/** An email the parent sent themselves, through the site's own endpoints; returns its share link. */
+async function sentByParent(request: APIRequestContext, parent: string, school: { name: string; email: string }, ref?: string): Promise<string> {
+  const submitted = await request.post(`/api/forms/${emailFormId()}`, {
+    data: {
+      full_name: 'Ana Lopez',
+      email: parent,
+      child_full_name: 'Maya Lopez',
+      child_grade: '5',
+      school_name: school.name,
+      school_contact_name: 'Dr. Patel',
+      school_contact_email: school.email,
+      choose_how_to_send_your_email: 'I will send it myself',
+      _page: '/lead-the-change',
+      ...(ref ? { _ref: ref } : {}),
+    },
+  });
+  expect(submitted.status()).toBe(201);
+  const { draft } = await submitted.json();
+  const sent = await request.post('/api/email-sent-myself', { data: { submissionId: draft.id, token: draft.token } });
+  expect(sent.status()).toBe(201);
+  return ((await sent.json()) as { share?: { url: string } }).share?.url ?? '';
+}
+
+/** Runs the hourly follow-up now and returns the token set on the parent's contact. */
+async function followUpToken(request: APIRequestContext, parent: string): Promise<string> {
+  let link = '';
+  await expect
+    .poll(
+      async () => {
+        await request.post('/.netlify/functions/school-followup');
+        link = (await contactOf(parent))?.properties.school_answer_followup_url ?? '';
+        return link;
+      },
+      { intervals: [1000] },
+    )
+    .toMatch(/\/school-answer\?token=/);
+  return new URL(link).searchParams.get('token')!;
+}
+
+async function axe(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).include('[data-testid="school-campaign"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+test('a meeting one parent reports reaches the other parent once; the admin opens the school and sees both and how they came', async ({ page, request }) => {
+  const run = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+  const school = { name: `Birch Academy ${run}`, email: `head@birch-${run}.edu` };
+  const first = `first-${run}@example.org`;
+  const second = `second-${run}@example.org`;
+
+  const share = await sentByParent(request, first, school);
+  expect(share).toMatch(/\/schools\/[0-9a-f]{32}\?ref=/);
+  await sentByParent(request, second, school, new URL(share).searchParams.get('ref')!);
+
+  // Both confirm their self-reports from their follow-up links; the second has no news yet.
+  const secondToken = await followUpToken(request, second);
+  expect((await request.post('/school-answer', { form: { token: secondToken, answer: 'no_answer', comment: '' } })).status()).toBe(200);
+  const firstToken = await followUpToken(request, first);
+  expect((await request.post('/school-answer', { form: { token: firstToken, answer: 'meeting', comment: 'We meet on Friday.' } })).status()).toBe(200);
+
+  // The scheduled run hands the update to HubSpot; running it again sends nothing more.
+  await expect
+    .poll(
+      async () => {
+        await request.post('/.netlify/functions/school-updates');
+        return updatesTo(second);
+      },
+      { intervals: [1000] },
+    )
+    .toBe(1);
+  await request.post('/.netlify/functions/school-updates');
+  await request.post('/.netlify/functions/school-updates');
+  expect(await updatesTo(second)).toBe(1);
+  expect(await updatesTo(first)).toBe(0);
+  const properties = (await contactOf(second))!.properties;
+  expect(properties.school_update_text).toContain(`${school.name} agreed to meet`);
+  expect(properties.school_update_stop_url).toMatch(/\/school-updates\/stop\?token=/);
+
+  // The admin opens the school in the Impact tab.
+  await page.goto('/webhook-config');
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill(e2eAdminPassword);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('tab', { name: 'Impact' }).click();
+  const panel = page.getByRole('tabpanel');
+  await panel.getByRole('button', { name: `Open ${school.name}` }).click();
+  const campaign = panel.getByTestId('school-campaign');
+  await expect(campaign.getByRole('heading', { name: school.name })).toBeVisible();
+  const rows = campaign.getByRole('region', { name: `Parents who wrote to ${school.name}` }).getByRole('row');
+  const rowOf = (masked: string) => rows.filter({ has: page.getByRole('rowheader', { name: masked, exact: true }) });
+  await expect(rows).toHaveCount(3);
+  await expect(rowOf('f•••@example.org')).toContainText('Direct');
+  await expect(rowOf('f•••@example.org')).toContainText('We have a meeting');
+  await expect(rowOf('s•••@example.org')).toContainText('Shared by another parent (f•••@example.org)');
+  await expect(rowOf('s•••@example.org')).toContainText('No answer yet');
+  await expect(campaign).toContainText('Sent: 1');
+  await expect(campaign).not.toContainText(first);
+  expect(await axe(page)).toEqual([]);
+  const [download] = await Promise.all([page.waitForEvent('download'), campaign.getByRole('link', { name: 'Download CSV' }).click()]);
+  const csv = readFileSync((await download.path())!, 'utf8');
+  expect(csv.split('\r\n')[0]).toBe('parent,channel,sent_at,came,referrer,ambassador_id,letter_id,answer,updates_sent');
+  expect(csv).toContain('"s•••@example.org"');
+  await campaign.getByRole('button', { name: 'Back to all schools' }).click();
+  await expect(panel.getByRole('button', { name: `Open ${school.name}` })).toBeFocused();
+});

@@ -1,0 +1,309 @@
+/**
+ * The outcome reaches everyone: a parent's "They replied" / "We have a meeting" queues one update
+ * for every other parent who wrote to that school (confirmed only, never the reporter), delivered
+ * once on their HubSpot contact, at most one a week, with a stop link that works once signed.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
+import schoolAnswer from '../../netlify/functions/school-answer.mts';
+import schoolUpdatesRun from '../../netlify/functions/school-updates.mts';
+import stopEndpoint from '../../netlify/functions/school-updates-stop.mts';
+import { createDraft } from '../../src/server/email-drafts';
+import { parentKey, recordSent } from '../../src/server/impact';
+import { readMessage, type OutboxMessage } from '../../src/server/outbox';
+import { optionalHubSpot } from '../../src/server/platform-send';
+import { followUpLink, runFollowUps } from '../../src/server/school-answers';
+import { runSchoolUpdates, stopLink } from '../../src/server/school-updates';
+import { query, sql } from '../../src/server/db';
+import { schoolPageKey, type Attribution } from '../../src/server/school-pages';
+import campaignAdmin from '../../netlify/functions/impact-schools-admin.mts';
+import { signToken } from '../../src/server/tokens';
+import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
+import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';
+import { startTestDatabase, type TestDatabase } from './helpers/database';
+import { call, jsonRequest } from './helpers/requests';
+import { useSiteShell } from './helpers/site';
+
+let fake: HubSpotFake;
+let database: TestDatabase;
+let shell: ReturnType<typeof useSiteShell>;
+let seq = 0;
+let school = '';
+const DAY = 24 * 3600_000;
+
+/** A school email the parent says they sent themselves; `confirmed` counts it as the follow-up answer does. */
+async function wrote(email: string, options: { to?: string; confirmed?: boolean; attribution?: Attribution } = {}): Promise<OutboxMessage> {
+  const id = `sub-${Date.now()}-${++seq}`;
+  const values = {
+    full_name: 'Ana Lopez',
+    email,
+    child_full_name: 'Leo Lopez',
+    child_grade: '5th grade',
+    school_name: 'Oakwood Academy',
+    school_contact_name: 'Dr. Patel',
+    school_contact_email: options.to ?? school,
+    choose_how_to_send_your_email: 'I will send it myself',
+  };
+  if (!fake.findContact(email)) fake.addContact(email);
+  const { token } = await createDraft({ id, purpose: 'emailGenerator', values, attribution: options.attribution });
+  const answer = await call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: id, token }));
+  expect(answer.status).toBe(201);
+  const message = (await readMessage(answer.body.id))!.message;
+  if (options.confirmed !== false) await recordSent(message);
+  return message;
+}
+
+async function report(message: OutboxMessage, kind: string) {
+  const token = new URL(followUpLink(message)!).searchParams.get('token')!;
+  const body = new URLSearchParams({ token, seen: '', comment: '', answer: kind });
+  const response = await schoolAnswer(new Request('http://localhost/school-answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }));
+  expect(response.status).toBe(200);
+}
+
+const queued = async () => query<{ parent: string; state: string; kind: string }>(sql`SELECT parent, state, kind FROM school_updates ORDER BY created_at, id`);
+const updatePatches = (email: string) => {
+  const contact = fake.findContact(email)!;
+  return fake.calls.filter((c) => c.method === 'PATCH' && c.path.includes(`/contacts/${contact.id}`) && JSON.stringify(c.body).includes('school_update_id'));
+};
+
+beforeAll(async () => {
+  fake = await startHubSpotFake();
+  database = await startTestDatabase();
+  shell = useSiteShell();
+  setAdminEnv();
+  process.env.HUBSPOT_BASE_PATH = fake.url;
+  process.env.SITE_URL = 'https://site.example';
+});
+afterAll(async () => {
+  await fake.close();
+  await database.stop();
+  shell.remove();
+  for (const name of ['HUBSPOT_BASE_PATH', 'HUBSPOT_ACCESS_TOKEN', 'SITE_URL']) delete process.env[name];
+});
+beforeEach(async () => {
+  fake.reset();
+  process.env.HUBSPOT_ACCESS_TOKEN = fake.token;
+  school = `head${++seq}@oakwood${seq}.edu`;
+  await query(sql`DELETE FROM school_updates`);
+  await query(sql`DELETE FROM school_update_weeks`);
+});
+
+describe('an outcome reported', () => {
+  test('queues an update for the other confirmed parents only: never the reporter, never an unconfirmed send, never another school', async () => {
+    const n = seq;
+    const reporter = await wrote(`ana${n}@example.org`);
+    const other = await wrote(`ben${n}@example.org`, { to: school.replace('@', '+office@').toUpperCase() });
+    await wrote(`ana${n}+kids@example.org`); // the reporter again, under another way of writing the address
+    await wrote(`cat${seq}@example.org`, { confirmed: false });
+    await wrote(`dan${seq}@example.org`, { to: `head@elsewhere${seq}.edu` });
+    await report(reporter, 'meeting');
+    expect(await queued()).toEqual([{ parent: parentKey(other.parentEmail), state: 'pending', kind: 'meeting' }]);
+    // "No answer yet" and "They said no" tell nobody.
+    await report(other, 'no_answer');
+    expect(await queued()).toHaveLength(1);
+  });
+
+  test('the update reaches the other parent’s contact exactly once, with the school, the words and a stop link', async () => {
+    const reporter = await wrote(`ana${seq}@example.org`);
+    const other = await wrote(`ben${seq}@example.org`);
+    await report(reporter, 'replied');
+    await report(reporter, 'replied');
+    const run = await schoolUpdatesRun();
+    expect(run.status).toBe(200);
+    expect(await run.json()).toMatchObject({ sent: 1 });
+    await runSchoolUpdates(optionalHubSpot(), new Date(Date.now() + 60_000));
+    expect(updatePatches(other.parentEmail)).toHaveLength(1);
+    expect(updatePatches(reporter.parentEmail)).toHaveLength(0);
+    const properties = fake.findContact(other.parentEmail)!.properties;
+    expect(properties.school_update_school_name).toBe('Oakwood Academy');
+    expect(properties.school_update_text).toContain('Oakwood Academy replied');
+    expect(properties.school_update_stop_url).toMatch(/^https:\/\/site\.example\/school-updates\/stop\?token=/);
+    expect((await queued())[0]).toMatchObject({ state: 'sent' });
+  });
+
+  test('without HubSpot the update waits, and goes once HubSpot is there', async () => {
+    const reporter = await wrote(`ana${seq}@example.org`);
+    const other = await wrote(`ben${seq}@example.org`);
+    await report(reporter, 'meeting');
+    expect(await runSchoolUpdates(undefined)).toMatchObject({ waiting: 1, sent: 0 });
+    expect(await runSchoolUpdates(optionalHubSpot())).toMatchObject({ sent: 1 });
+    expect(updatePatches(other.parentEmail)).toHaveLength(1);
+  });
+
+  test('at most one update a week to one parent', async () => {
+    const first = await wrote(`ana${seq}@example.org`);
+    const second = await wrote(`eve${seq}@example.org`);
+    const other = await wrote(`ben${seq}@example.org`);
+    await report(first, 'replied');
+    const now = Date.now() + 1000;
+    await runSchoolUpdates(optionalHubSpot(), new Date(now));
+    await report(second, 'meeting');
+    await runSchoolUpdates(optionalHubSpot(), new Date(now + 6 * DAY));
+    expect(updatePatches(other.parentEmail)).toHaveLength(1);
+    const mine = (await queued()).filter((row) => row.parent === parentKey(other.parentEmail));
+    expect(mine.map((row) => row.state)).toEqual(['sent', 'capped']);
+    // A week on, the next outcome reaches them again.
+    const third = await wrote(`fay${seq}@example.org`);
+    await report(third, 'replied');
+    await runSchoolUpdates(optionalHubSpot(), new Date(now + 8 * DAY));
+    expect(updatePatches(other.parentEmail)).toHaveLength(2);
+  });
+});
+
+describe('the stop link', () => {
+  const stop = (token: string, method = 'GET') =>
+    stopEndpoint(
+      method === 'GET'
+        ? new Request(`http://localhost/school-updates/stop?token=${encodeURIComponent(token)}`)
+        : new Request('http://localhost/school-updates/stop', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token }) }),
+    );
+  const stops = async () => query(sql`SELECT parent FROM school_update_stops`);
+
+  test('GET asks, POST stops every further update for the address', async () => {
+    const reporter = await wrote(`ana${seq}@example.org`);
+    const other = await wrote(`ben${seq}@example.org`);
+    const token = new URL(stopLink(other.parentEmail)).searchParams.get('token')!;
+    const before = (await stops()).length;
+    const page = await stop(token);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('Stop all updates');
+    expect(html).toMatch(/<form method="post" action="\/school-updates\/stop"/);
+    expect(await stops()).toHaveLength(before);
+    expect((await stop(token, 'POST')).status).toBe(200);
+    expect((await stop(token, 'POST')).status).toBe(200);
+    expect(await stops()).toHaveLength(before + 1);
+    await report(reporter, 'meeting');
+    expect((await queued()).filter((row) => row.parent === parentKey(other.parentEmail))).toEqual([]);
+  });
+
+  test('a pending update is withdrawn when its parent stops', async () => {
+    const reporter = await wrote(`ana${seq}@example.org`);
+    const other = await wrote(`ben${seq}@example.org`);
+    await report(reporter, 'meeting');
+    const token = new URL(stopLink(other.parentEmail)).searchParams.get('token')!;
+    expect((await stop(token, 'POST')).status).toBe(200);
+    await runSchoolUpdates(optionalHubSpot());
+    expect(updatePatches(other.parentEmail)).toHaveLength(0);
+    expect((await queued()).find((row) => row.parent === parentKey(other.parentEmail))).toMatchObject({ state: 'stopped' });
+  });
+
+  test.each([
+    ['forged', () => `${signToken({ purpose: 'school-updates-stop', id: parentKey('x@example.org'), exp: Date.now() + DAY }).slice(0, -3)}abc`, 404],
+    ['for another purpose', () => signToken({ purpose: 'school-answer', id: parentKey('x@example.org'), exp: Date.now() + DAY }), 404],
+    ['expired', () => signToken({ purpose: 'school-updates-stop', id: parentKey('x@example.org'), exp: Date.now() - 1000 }), 410],
+    ['garbage', () => 'not-a-token', 404],
+  ])('a %s link is a 4xx and changes nothing', async (_name, token, status) => {
+    const before = await database.snapshot();
+    expect((await stop(token(), 'GET')).status).toBe(status);
+    expect((await stop(token(), 'POST')).status).toBe(status);
+    expect(await database.snapshot()).toEqual(before);
+  });
+});
+
+describe('the second follow-up', () => {
+  const followUpPatches = (email: string) => {
+    const contact = fake.findContact(email)!;
+    return fake.calls.filter((c) => c.method === 'PATCH' && c.path.includes(`/contacts/${contact.id}`) && JSON.stringify(c.body).includes('school_answer_followup_url'));
+  };
+
+  test('goes out at 21 days when the first got no answer, once', async () => {
+    const message = await wrote(`gus${seq}@example.org`);
+    const sent = Date.parse(message.sentAt!);
+    await runFollowUps(optionalHubSpot(), new Date(sent + 10 * DAY + 1000));
+    const first = fake.findContact(message.parentEmail)!.properties.school_answer_followup_url;
+    expect(followUpPatches(message.parentEmail)).toHaveLength(1);
+    expect((await readMessage(message.id))!.message.followUp?.second).toMatchObject({ link: 'pending', dueAt: new Date(sent + 21 * DAY).toISOString() });
+    await runFollowUps(optionalHubSpot(), new Date(sent + 20 * DAY));
+    expect(followUpPatches(message.parentEmail)).toHaveLength(1);
+    await runFollowUps(optionalHubSpot(), new Date(sent + 21 * DAY + 1000));
+    expect(followUpPatches(message.parentEmail)).toHaveLength(2);
+    const second = fake.findContact(message.parentEmail)!.properties.school_answer_followup_url;
+    expect(second).toMatch(/^https:\/\/site\.example\/school-answer\?token=/);
+    expect(second).not.toBe(first);
+    // Its link opens the question like the first.
+    const page = await schoolAnswer(new Request(`http://localhost/school-answer?token=${new URL(second!).searchParams.get('token')}`));
+    expect(page.status).toBe(200);
+    await runFollowUps(optionalHubSpot(), new Date(sent + 22 * DAY));
+    await runFollowUps(optionalHubSpot(), new Date(sent + 40 * DAY));
+    expect(followUpPatches(message.parentEmail)).toHaveLength(2);
+    expect((await readMessage(message.id))!.message.followUp?.second).toMatchObject({ link: 'delivered' });
+    expect((await query(sql`SELECT follow_up_waiting FROM outbox_messages WHERE id = ${message.id}`))[0]).toMatchObject({ follow_up_waiting: false });
+  });
+
+  test('does not go out when the first was answered', async () => {
+    const message = await wrote(`hal${seq}@example.org`);
+    const sent = Date.parse(message.sentAt!);
+    await runFollowUps(optionalHubSpot(), new Date(sent + 10 * DAY + 1000));
+    await report((await readMessage(message.id))!.message, 'no_answer');
+    await runFollowUps(optionalHubSpot(), new Date(sent + 21 * DAY + 1000));
+    await runFollowUps(optionalHubSpot(), new Date(sent + 30 * DAY));
+    expect(followUpPatches(message.parentEmail)).toHaveLength(1);
+    expect((await readMessage(message.id))!.message.followUp?.second).toMatchObject({ link: 'answered' });
+  });
+});
+
+describe('the school campaign (admin)', () => {
+  test('opens a school: parents masked with how they came, letters, answers, updates; CSV; pages by keyset', async () => {
+    const n = seq;
+    const first = await wrote(`ivy${n}@example.org`);
+    const second = await wrote(`jon${n}@example.org`, { attribution: { via: 'parent', referrerMessageId: first.id } });
+    await wrote(`kim${n}@example.org`, { attribution: { via: 'ambassador', ambassadorId: 'amb-7' } });
+    await wrote(`lee${n}@example.org`, { confirmed: false });
+    await report(first, 'meeting');
+    await runSchoolUpdates(optionalHubSpot());
+    const key = schoolPageKey(school);
+    const cookie = await signIn();
+
+    const list = await callAdmin(campaignAdmin, '/api/admin/impact/schools', { cookie });
+    expect(list.status).toBe(200);
+    expect(list.body.schools).toContainEqual(expect.objectContaining({ key, schoolName: 'Oakwood Academy', parents: 3 }));
+
+    const opened = await callAdmin(campaignAdmin, `/api/admin/impact/schools?key=${key}`, { cookie });
+    expect(opened.status).toBe(200);
+    const body = opened.body;
+    expect(body.school).toMatchObject({ key, schoolName: 'Oakwood Academy', parents: 3, emails: 3 });
+    expect(body.came).toEqual({ direct: 1, parent: 1, ambassador: 1 });
+    const byParent = Object.fromEntries(body.parents.map((row: { parent: string }) => [row.parent, row]));
+    expect(Object.keys(byParent).sort()).toEqual([`i•••@example.org`, `j•••@example.org`, `k•••@example.org`]);
+    expect(byParent['i•••@example.org']).toMatchObject({ came: 'direct', answer: 'meeting', updatesSent: 0 });
+    expect(byParent['j•••@example.org']).toMatchObject({ came: 'parent', referrer: 'i•••@example.org', updatesSent: 1 });
+    expect(byParent['k•••@example.org']).toMatchObject({ came: 'ambassador', ambassadorId: 'amb-7', updatesSent: 1 });
+    expect(JSON.stringify(body)).not.toContain(`ivy${n}`);
+    expect(body.letters.reduce((sum: number, row: { emails: number }) => sum + row.emails, 0)).toBe(3);
+    expect(body.answers).toEqual([{ day: new Date().toISOString().slice(0, 10), kind: 'meeting', count: 1 }]);
+    expect(body.updates).toEqual({ sent: 2 });
+
+    const pageOne = await callAdmin(campaignAdmin, `/api/admin/impact/schools?key=${key}&limit=2`, { cookie });
+    expect(pageOne.body.parents).toHaveLength(2);
+    const pageTwo = await callAdmin(campaignAdmin, `/api/admin/impact/schools?key=${key}&limit=2&cursor=${pageOne.body.nextCursor}`, { cookie });
+    expect(pageTwo.body.parents).toHaveLength(1);
+    expect(pageTwo.body.nextCursor).toBeUndefined();
+    expect(new Set([...pageOne.body.parents, ...pageTwo.body.parents].map((row: { messageId: string }) => row.messageId)).size).toBe(3);
+
+    const csv = await campaignAdmin(new Request(`http://localhost:8888/api/admin/impact/schools?key=${key}&format=csv`, { headers: { cookie } }), {});
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    const text = await csv.text();
+    expect(text.split('\r\n')[0]).toBe('parent,channel,sent_at,came,referrer,ambassador_id,letter_id,answer,updates_sent');
+    expect(text).toContain('"j•••@example.org"');
+    expect(text).not.toContain(`jon${n}`);
+    void second;
+  });
+
+  test('refuses without a session, and refuses bad input with a 4xx', async () => {
+    const key = schoolPageKey(school);
+    for (const path of ['/api/admin/impact/schools', `/api/admin/impact/schools?key=${key}`, `/api/admin/impact/schools?key=${key}&format=csv`]) {
+      const answer = await callAdmin(campaignAdmin, path);
+      expect(answer.status).toBe(401);
+      expect(JSON.stringify(answer.body)).not.toContain('Oakwood');
+    }
+    const cookie = await signIn();
+    for (const path of ['/api/admin/impact/schools?key=nope', '/api/admin/impact/schools?cursor=zzz', `/api/admin/impact/schools?key=${key}&limit=0`, '/api/admin/impact/schools?other=1', '/api/admin/impact/schools?format=csv']) {
+      const answer = await callAdmin(campaignAdmin, path, { cookie });
+      expect(answer.status, path).toBe(400);
+      expect(answer.body.error.code).toBe('invalid_request');
+    }
+    expect((await callAdmin(campaignAdmin, `/api/admin/impact/schools?key=${'0'.repeat(32)}`, { cookie })).status).toBe(404);
+  });
+});
