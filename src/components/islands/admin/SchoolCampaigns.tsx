@@ -219,7 +219,7 @@ export function SchoolCampaigns() {
           {!schools && !error && <p className="text-sm text-muted" role="status">Loading the schools…</p>}
           {schools?.length === 0 && <EmptyState title="No school pages yet">A school gets its page when the first parent’s email to it is confirmed.</EmptyState>}
           {schools && schools.length > 0 && (
-            <ScrollTable label="School campaigns" minWidth="min-w-[32rem]">
+            <ScrollTable label="School pages" minWidth="min-w-[32rem]">
               <thead className={tableHeadClass}>
                 <tr>
                   <th scope="col" className="px-4 py-3">School</th>
