@@ -82,16 +82,18 @@ export async function recordFailure(subject: SignInSubject): Promise<void> {
 }
 
 /**
- * After a successful sign-in: forgets the failures of this username from this address, and takes
- * back the attempt this sign-in counted for the address and the username. Their other failures
- * run out with their window, so that the owner signing in does not hand strangers a fresh set of
- * guesses.
+ * After a successful sign-in (the right password): forgets the failures of this username from
+ * this address (or device) and for this username anywhere, which lifts a lock strangers put on
+ * the owner's other devices; takes back the attempt this sign-in counted for the address, whose
+ * other failures run out with their window. One statement.
  */
 export async function clearFailures(subject: SignInSubject): Promise<void> {
-  const [pair, ...others] = subjects(subject).map(({ key }) => key);
+  const pair = subjects(subject)[0]!.key;
+  const username = subjectOf('username', subject.username);
+  const ip = subjectOf('ip', clientAddressKey(subject.ip));
   await query(sql`
-    WITH forgotten AS (DELETE FROM login_attempts WHERE subject = ${pair!} RETURNING 1)
-    UPDATE login_attempts SET failures = greatest(failures - 1, 0) WHERE subject = ANY(${others}::text[])`);
+    WITH forgotten AS (DELETE FROM login_attempts WHERE subject = ANY(${[pair, username]}::text[]) RETURNING 1)
+    UPDATE login_attempts SET failures = greatest(failures - 1, 0) WHERE subject = ${ip}`);
 }
 
 /** The window of the forms' per-address limit. */

@@ -78,6 +78,19 @@ describe('failed sign-ins lock per person and address, never the owner on their 
     expect((await tryOwner('192.0.2.200', device)).status).toBe(200);
   });
 
+  test("the owner signing in lifts the per-username lock strangers put on the owner's other devices", async () => {
+    const { device } = await signInOwner();
+    for (let i = 0; i < LIMITS.username; i++) await guess(`192.0.2.${i + 161}`);
+    expect((await tryOwner('198.51.100.80')).status).toBe(429);
+    expect((await tryOwner(OWNER_IP, device)).status).toBe(200);
+    expect((await tryOwner('198.51.100.80')).status).toBe(200);
+    // The stranger's own address stays locked for the pair it guessed.
+    for (let i = 0; i < LIMITS.pair; i++) await guess('192.0.2.190');
+    expect((await guess('192.0.2.190')).status).toBe(429);
+    await signInOwner();
+    expect((await guess('192.0.2.190')).status).toBe(429);
+  });
+
   test('the per-address limit still holds, for a known device too', async () => {
     const { device } = await signInOwner('192.0.2.210');
     for (let i = 0; i < LIMITS.ip; i++) await guess('192.0.2.210', `someone-${i}`);
