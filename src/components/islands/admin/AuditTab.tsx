@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { auditActionLabels, auditActions, type AuditEntry } from '../../../lib/audit';
 import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
 import { buttonClass } from '../../../lib/ui';
@@ -39,15 +39,20 @@ export function AuditTab() {
   const [filters, setFilters] = useState<Filters>(noFilters);
   const [applied, setApplied] = useState<Filters>(noFilters);
   const id = useId();
+  /** Only the answer to the latest request is shown (an earlier, slower one must not overwrite it). */
+  const latest = useRef(0);
 
   const load = useCallback(async (current: Filters, after?: string) => {
+    const ticket = ++latest.current;
     if (!after) setEntries(null);
     try {
       const page = await apiRequest<{ entries: AuditEntry[]; nextCursor?: string }>('GET', auditUrl(current, { cursor: after }));
+      if (ticket !== latest.current) return;
       setEntries((shown) => (after && shown ? [...shown, ...page.entries] : page.entries));
       setCursor(page.nextCursor);
       setLoadError(undefined);
     } catch (error) {
+      if (ticket !== latest.current) return;
       setLoadError(failureMessage(error, 'The audit log could not be loaded.'));
     }
   }, []);
