@@ -1,17 +1,38 @@
 import type { Config } from '@netlify/functions';
 import { loginSchema } from '../../src/lib/schemas';
-import { checkCredentials, clearedSessionCookie, createSession, endSession, requireAdmin, requireSameOrigin } from '../../src/server/auth';
+import { auditRequest, recordAudit } from '../../src/server/audit';
+import {
+  checkCredentials,
+  clearedSessionCookie,
+  createSession,
+  endAllSessions,
+  endSession,
+  knownDevice,
+  knownDeviceCookie,
+  requireAdmin,
+  requireSameOrigin,
+} from '../../src/server/auth';
 import { allowMethods, clientIp, handle, HttpError, json, readJson } from '../../src/server/http';
 import { assertNotLocked, clearFailures, recordFailure } from '../../src/server/rate-limit';
 
 /**
  * The admin session. GET: who is signed in (`session: null` if nobody: asking is not an error, and
  * a 401 would put an error in every visitor's console). POST: sign in with the login schema.
- * DELETE: sign out, ending the session on the server.
+ * DELETE: sign out, ending the session on the server. DELETE /api/admin/sessions: an owner's
+ * "Sign everyone out", ending every session (their own too).
  */
 export default handle(async (req, context) => {
   const refused = allowMethods(req, ['GET', 'POST', 'DELETE']);
   if (refused) return refused;
+  const everyone = new URL(req.url).pathname === '/api/admin/sessions';
+
+  if (everyone) {
+    if (req.method !== 'DELETE') throw new HttpError(405, 'method_not_allowed', 'Sign everyone out with DELETE /api/admin/sessions.');
+    const session = await requireAdmin(req);
+    const ended = await endAllSessions();
+    await auditRequest(req, context, session, 'session.signed_out_everyone', `${ended} session${ended === 1 ? '' : 's'}`);
+    return json({ ok: true, ended }, 200, { 'Set-Cookie': clearedSessionCookie() });
+  }
 
   if (req.method === 'GET') {
     try {
@@ -25,13 +46,21 @@ export default handle(async (req, context) => {
   requireSameOrigin(req);
 
   if (req.method === 'DELETE') {
+    const session = await requireAdmin(req).catch(() => undefined);
     await endSession(req);
+    if (session) await auditRequest(req, context, session, 'session.signed_out');
     return json({ ok: true }, 200, { 'Set-Cookie': clearedSessionCookie() });
   }
 
   const { username, password } = await readJson(req, loginSchema);
-  const subject = { ip: clientIp(req, context), username };
-  await assertNotLocked(subject);
+  const ip = clientIp(req, context);
+  const subject = { ip, username, knownDevice: knownDevice(req, username) };
+  try {
+    await assertNotLocked(subject);
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 429) await recordAudit({ actor: username, action: 'sign_in.refused', ip });
+    throw error;
+  }
   const outcome = checkCredentials(username, password);
   if (outcome === 'not_configured') {
     throw new HttpError(
@@ -41,6 +70,7 @@ export default handle(async (req, context) => {
     );
   }
   if (outcome === 'wrong') {
+    await recordAudit({ actor: username, action: 'sign_in.failed', ip });
     await recordFailure(subject);
     throw new HttpError(401, 'invalid_credentials', 'Wrong username or password.');
   }
@@ -48,7 +78,11 @@ export default handle(async (req, context) => {
   // A new session id at every sign-in; any session the browser had is ended.
   await endSession(req);
   const { cookie, session } = await createSession(username);
-  return json({ session }, 200, { 'Set-Cookie': cookie });
+  await recordAudit({ actor: username, action: 'sign_in.succeeded', ip });
+  const headers = new Headers({ 'Set-Cookie': cookie });
+  const device = knownDeviceCookie(username);
+  if (device) headers.append('Set-Cookie', device);
+  return json({ session }, 200, headers);
 });
 
-export const config: Config = { path: '/api/admin/session', method: ['GET', 'POST', 'DELETE'] };
+export const config: Config = { path: ['/api/admin/session', '/api/admin/sessions'], method: ['GET', 'POST', 'DELETE'] };

@@ -1,10 +1,14 @@
 import type { Config, Context } from '@netlify/functions';
 import { activeSigningKeys } from '../../src/server/admin-config';
-import { calendlyDeliverySchema, claimSignature, startLog, syncLog, verifySignature } from '../../src/server/calendly-webhook';
-import { allowMethods, describeIssues, handle, HttpError, json, MAX_BODY_BYTES, StoreUnavailableError } from '../../src/server/http';
+import { calendlyDeliverySchema, claimSignature, precheckSignature, startLog, syncLog, verifySignature } from '../../src/server/calendly-webhook';
+import { allowMethods, clientIp, describeIssues, handle, HttpError, json, jsonError, MAX_BODY_BYTES, StoreUnavailableError } from '../../src/server/http';
+import { clientAddressKey } from '../../src/server/identity';
+import { takeFormSubmission } from '../../src/server/rate-limit';
 
 /** Calendly counts slow answers as failures: the sync gets this long before we answer anyway. */
 const ANSWER_WITHIN_MS = 2500;
+/** Deliveries taken per address (an IPv6 client by its /64) per 10 minutes; Calendly sends far fewer. */
+export const CALENDLY_REQUESTS_PER_WINDOW = 120;
 
 const reasons = {
   missing: 'The Calendly-Webhook-Signature header is missing.',
@@ -15,16 +19,25 @@ const reasons = {
 
 /**
  * The Calendly receiver: verifies the signature against the active configurations' signing keys,
- * refuses replays, logs each event once and writes the booking onto the HubSpot contact.
+ * refuses replays, logs each event once and writes the booking onto the HubSpot contact. Rate
+ * limited per address first; a request without a well-formed, fresh signature is refused before
+ * any configuration (the signing keys) is read.
  */
 export default handle(async (req, context) => {
   const refused = allowMethods(req, ['POST']);
   if (refused) return refused;
+  const limit = await takeFormSubmission(`calendly|${clientAddressKey(clientIp(req, context))}`, CALENDLY_REQUESTS_PER_WINDOW);
+  if (!limit.allowed) {
+    return jsonError(429, 'too_many_requests', 'Too many requests from this address; try again later.', { 'Retry-After': String(limit.retryAfterSeconds) });
+  }
   if (Number(req.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) throw new HttpError(413, 'payload_too_large', 'The body is larger than 1 MB.');
   const raw = await req.text();
   if (raw.length > MAX_BODY_BYTES) throw new HttpError(413, 'payload_too_large', 'The body is larger than 1 MB.');
 
-  const check = verifySignature(req.headers.get('calendly-webhook-signature'), raw, await activeSigningKeys());
+  const header = req.headers.get('calendly-webhook-signature');
+  const precheck = precheckSignature(header);
+  if (!precheck.ok) throw new HttpError(401, 'invalid_signature', reasons[precheck.reason]);
+  const check = verifySignature(header, raw, await activeSigningKeys());
   if (!check.ok) throw new HttpError(401, 'invalid_signature', reasons[check.reason]);
   if (!(await claimSignature(check.v1))) throw new HttpError(401, 'replayed_signature', 'This signature was already used.');
 

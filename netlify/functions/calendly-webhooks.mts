@@ -9,6 +9,7 @@ import {
   publicWebhookConfig,
   saveWebhookConfig,
 } from '../../src/server/admin-config';
+import { auditRequest } from '../../src/server/audit';
 import { requireAdmin } from '../../src/server/auth';
 import { CalendlyError, createSubscription, deleteSubscription } from '../../src/server/calendly';
 import { serverEnv } from '../../src/server/env';
@@ -29,10 +30,10 @@ function calendlyFailure(error: unknown, action: string): HttpError {
  * with Calendly when a token is configured, and stores it; PATCH /{id} activates or deactivates;
  * DELETE /{id} removes it (and its Calendly subscription).
  */
-export default handle(async (req) => {
+export default handle(async (req, context) => {
   const refused = allowMethods(req, ['GET', 'POST', 'PATCH', 'DELETE']);
   if (refused) return refused;
-  await requireAdmin(req);
+  const session = await requireAdmin(req);
   const id = new URL(req.url).pathname.match(/^\/api\/calendly-webhooks\/([^/]+)$/)?.[1];
 
   if (!id) {
@@ -74,6 +75,7 @@ export default handle(async (req) => {
       await deleteWebhookConfig(record.id).catch(() => undefined);
       throw error;
     }
+    await auditRequest(req, context, session, 'webhook.created', record.id);
     return json(
       {
         webhook: publicWebhookConfig(record),
@@ -95,6 +97,7 @@ export default handle(async (req) => {
     const { isActive } = await readJson(req, toggleSchema);
     const updated = { ...existing, isActive, updatedAt: new Date().toISOString() };
     await saveWebhookConfig(updated);
+    await auditRequest(req, context, session, 'webhook.updated', `${existing.id} ${isActive ? 'on' : 'off'}`);
     return json({ webhook: publicWebhookConfig(updated) });
   }
 
@@ -107,6 +110,7 @@ export default handle(async (req) => {
     }
   }
   await deleteWebhookConfig(existing.id);
+  await auditRequest(req, context, session, 'webhook.deleted', existing.id);
   return json({ ok: true });
 });
 

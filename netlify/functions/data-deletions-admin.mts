@@ -1,4 +1,5 @@
 import type { Config } from '@netlify/functions';
+import { auditRequest } from '../../src/server/audit';
 import { requireAdmin } from '../../src/server/auth';
 import { listContactDeletions } from '../../src/server/data-rights';
 import { allowMethods, handle, json } from '../../src/server/http';
@@ -7,11 +8,13 @@ import { allowMethods, handle, json } from '../../src/server/http';
  * GET /api/admin/data-deletions (signed in): the HubSpot contact deletions parents asked for,
  * newest first, with their addresses masked: done, or still waiting and why.
  */
-export default handle(async (req) => {
+export default handle(async (req, context) => {
   const refused = allowMethods(req, ['GET']);
   if (refused) return refused;
-  await requireAdmin(req);
-  return json({ deletions: await listContactDeletions() });
+  const session = await requireAdmin(req);
+  const deletions = await listContactDeletions();
+  await auditRequest(req, context, session, 'data_deletion.viewed');
+  return json({ deletions });
 });
 
 export const config: Config = { path: '/api/admin/data-deletions', method: ['GET'] };

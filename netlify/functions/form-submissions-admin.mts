@@ -1,5 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { formPurposes, forms, type FormPurpose } from '../../src/config/forms';
+import { auditRequest } from '../../src/server/audit';
 import { requireAdmin } from '../../src/server/auth';
 import {
   countSubmissions,
@@ -48,10 +49,10 @@ function purposeOf(value: string | null | undefined): FormPurpose {
  * POST /api/admin/form-submissions/{purpose}/{id}/release: a held submission (judged automated) is
  * released and delivered like any other.
  */
-export default handle(async (req) => {
+export default handle(async (req, context) => {
   const refused = allowMethods(req, ['GET', 'POST', 'DELETE']);
   if (refused) return refused;
-  await requireAdmin(req);
+  const session = await requireAdmin(req);
   const url = new URL(req.url);
   if (req.method === 'GET') {
     const purpose = purposeOf(url.searchParams.get('form') ?? 'emailGenerator');
@@ -59,6 +60,8 @@ export default handle(async (req) => {
     const cursor = url.searchParams.get('cursor') ?? undefined;
     if (cursor !== undefined && !isSubmissionId(cursor)) throw new HttpError(400, 'invalid_request', 'cursor is not valid.');
     const [page, counts] = await Promise.all([listSubmissions(purpose, limit, cursor), countSubmissions()]);
+    // The list shows each submission's fields: every page read is recorded.
+    await auditRequest(req, context, session, 'submission.viewed', cursor ? `${purpose} after ${cursor}` : purpose);
     return json({
       form: purpose,
       forms: formPurposes.map((name) => ({ purpose: name, title: forms[name].title, count: counts[name] })),
@@ -78,6 +81,7 @@ export default handle(async (req) => {
   if (req.method === 'DELETE') {
     if (match[3]) throw new HttpError(405, 'method_not_allowed', 'Retry a submission with POST.');
     await deleteSubmission(found.record);
+    await auditRequest(req, context, session, 'submission.deleted', `${purpose}/${id}`);
     return json({ deleted: id });
   }
   if (!match[3]) throw new HttpError(405, 'method_not_allowed', 'Delete a submission with DELETE, or retry it with POST …/retry.');
@@ -85,11 +89,13 @@ export default handle(async (req) => {
     if (found.record.delivery.state !== 'held') throw new HttpError(409, 'not_held', 'Only a held submission can be released.');
     const released = await releaseSubmission(found);
     if (!released) throw new HttpError(409, 'changed', 'This submission changed meanwhile; reload the list.');
+    await auditRequest(req, context, session, 'submission.released', `${purpose}/${id}`);
     return json({ submission: view(await deliverSubmission(await formsHubSpot(), released)) });
   }
   if (found.record.delivery.state !== 'failed') throw new HttpError(409, 'not_retryable', 'Only a submission HubSpot refused can be sent again; the others are sent by the retry run.');
   const requeued = await requeueSubmission(found);
   if (!requeued) throw new HttpError(409, 'changed', 'This submission changed meanwhile; reload the list.');
+  await auditRequest(req, context, session, 'submission.retried', `${purpose}/${id}`);
   const settled = await deliverSubmission(await formsHubSpot(), requeued);
   return json({ submission: view(settled) });
 });

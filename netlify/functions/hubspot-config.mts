@@ -1,6 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { hubspotConfigSchema } from '../../src/lib/schemas';
 import { createHubSpotConfig, currentHubSpotConfig, publicHubSpotConfig } from '../../src/server/admin-config';
+import { auditRequest } from '../../src/server/audit';
 import { requireAdmin } from '../../src/server/auth';
 import { serverEnv } from '../../src/server/env';
 import { allowMethods, handle, json, readJson } from '../../src/server/http';
@@ -9,14 +10,15 @@ import { allowMethods, handle, json, readJson } from '../../src/server/http';
  * The HubSpot configuration. GET: the current one (tokens masked) and whether the site falls back
  * to HUBSPOT_ACCESS_TOKEN. POST: stores a new one, its tokens encrypted; an active one takes over.
  */
-export default handle(async (req) => {
+export default handle(async (req, context) => {
   const refused = allowMethods(req, ['GET', 'POST']);
   if (refused) return refused;
-  await requireAdmin(req);
+  const session = await requireAdmin(req);
 
   if (req.method === 'POST') {
     const input = await readJson(req, hubspotConfigSchema);
     const record = await createHubSpotConfig(input);
+    await auditRequest(req, context, session, 'hubspot_config.saved', record.id);
     return json({ config: publicHubSpotConfig(record) }, 201);
   }
 

@@ -1,4 +1,5 @@
 import type { Config } from '@netlify/functions';
+import { auditRequest } from '../../src/server/audit';
 import { requireAdmin } from '../../src/server/auth';
 import { allowMethods, handle, HttpError, json } from '../../src/server/http';
 import { impactBySchool, impactCsv } from '../../src/server/impact';
@@ -23,10 +24,10 @@ async function comments(ids: string[]): Promise<Map<string, { comment: string; a
  * emails sent in the period, answers by kind, response rate and latest comment; `&format=csv` for
  * the same as a CSV download.
  */
-export default handle(async (req) => {
+export default handle(async (req, context) => {
   const refused = allowMethods(req, ['GET']);
   if (refused) return refused;
-  await requireAdmin(req);
+  const session = await requireAdmin(req);
   const params = new URL(req.url).searchParams;
   const from = day(params.get('from'), 'from');
   const to = day(params.get('to'), 'to', true);
@@ -36,6 +37,7 @@ export default handle(async (req) => {
   const rows = await impactBySchool({ from, to }, comments);
   if (format === 'csv') {
     const name = `impact-${params.get('from') ?? 'start'}-to-${params.get('to') ?? 'now'}.csv`;
+    await auditRequest(req, context, session, 'impact.exported', name);
     return new Response(impactCsv(rows), {
       headers: {
         'Content-Type': 'text/csv; charset=utf-8',

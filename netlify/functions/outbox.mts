@@ -1,4 +1,5 @@
 import type { Config } from '@netlify/functions';
+import { auditRequest } from '../../src/server/audit';
 import { requireAdmin } from '../../src/server/auth';
 import { allowMethods, handle, HttpError, json } from '../../src/server/http';
 import { attemptWork, confirmationLink, listMessages, readMessage, saveMessage, type OutboxMessage } from '../../src/server/outbox';
@@ -23,16 +24,17 @@ async function view(message: OutboxMessage) {
  * The Outbox tab (signed in). GET /api/admin/outbox: messages newest first (`?limit=`, `?cursor=`).
  * POST /api/admin/outbox/{id}/retry: a failed delivery is queued and tried again now.
  */
-export default handle(async (req) => {
+export default handle(async (req, context) => {
   const refused = allowMethods(req, ['GET', 'POST']);
   if (refused) return refused;
-  await requireAdmin(req);
+  const session = await requireAdmin(req);
   const url = new URL(req.url);
   if (req.method === 'GET') {
     const limit = Math.min(100, Math.max(1, Number.parseInt(url.searchParams.get('limit') ?? '', 10) || PAGE_SIZE));
     const cursor = url.searchParams.get('cursor') ?? undefined;
     if (cursor !== undefined && !/^[\w-]{1,120}$/.test(cursor)) throw new HttpError(400, 'invalid_request', 'cursor is not valid.');
     const page = await listMessages(limit, cursor);
+    await auditRequest(req, context, session, 'outbox.viewed', cursor ? `after ${cursor}` : undefined);
     return json({ messages: await Promise.all(page.messages.map(view)), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
   }
   const id = url.pathname.match(/^\/api\/admin\/outbox\/([\w-]{1,120})\/retry$/)?.[1];
@@ -46,6 +48,7 @@ export default handle(async (req) => {
   const queued: OutboxMessage = { ...message, status: 'queued', attempts: 0, nextAttemptAt: new Date().toISOString(), updatedAt: new Date().toISOString() };
   const saved = await saveMessage(queued, etag);
   if (saved === undefined) throw new HttpError(409, 'changed', 'This message changed meanwhile; reload the list.');
+  await auditRequest(req, context, session, 'outbox.retried', id);
   const settled = await attemptWork(optionalHubSpot(), queued, saved);
   return json({ message: await view(settled) });
 });

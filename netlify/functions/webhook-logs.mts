@@ -1,4 +1,5 @@
 import type { Config } from '@netlify/functions';
+import { auditRequest } from '../../src/server/audit';
 import { requireAdmin } from '../../src/server/auth';
 import { getLog, listLogs, syncLog } from '../../src/server/calendly-webhook';
 import { allowMethods, handle, HttpError, json } from '../../src/server/http';
@@ -10,16 +11,18 @@ const PAGE_SIZE = 20;
  * Webhook activity. GET: logs newest first, `?limit=` (1-100) and `?cursor=` to page on.
  * POST /{id}/retry: runs a failed HubSpot sync again, or one stuck pending (see canRetrySync).
  */
-export default handle(async (req) => {
+export default handle(async (req, context) => {
   const refused = allowMethods(req, ['GET', 'POST']);
   if (refused) return refused;
-  await requireAdmin(req);
+  const session = await requireAdmin(req);
   const url = new URL(req.url);
 
   if (req.method === 'GET') {
     const limit = Math.min(100, Math.max(1, Number.parseInt(url.searchParams.get('limit') ?? '', 10) || PAGE_SIZE));
     const cursor = url.searchParams.get('cursor') ?? undefined;
-    return json(await listLogs(limit, cursor));
+    const page = await listLogs(limit, cursor);
+    await auditRequest(req, context, session, 'webhook_log.viewed', cursor ? `after ${cursor}` : undefined);
+    return json(page);
   }
 
   const id = url.pathname.match(/^\/api\/webhook-logs\/([^/]+)\/retry$/)?.[1];
@@ -27,7 +30,9 @@ export default handle(async (req) => {
   const log = await getLog(decodeURIComponent(id));
   if (!log) throw new HttpError(404, 'not_found', 'No webhook log with this id.');
   if (!canRetrySync(log)) throw new HttpError(409, 'not_failed', 'Only a failed HubSpot sync, or one pending for more than 5 minutes, can be retried.');
-  return json({ log: await syncLog(log) });
+  const synced = await syncLog(log);
+  await auditRequest(req, context, session, 'webhook_log.retried', log.id);
+  return json({ log: synced });
 });
 
 export const config: Config = { path: ['/api/webhook-logs', '/api/webhook-logs/:id/retry'], method: ['GET', 'POST'] };

@@ -18,6 +18,7 @@ import {
 } from '../../src/server/data-rights';
 import { serverEnv } from '../../src/server/env';
 import { responsePage } from '../../src/server/form-pages';
+import { recordAudit } from '../../src/server/audit';
 import { clientIp, HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { clientAddressKey } from '../../src/server/identity';
 import { optionalHubSpot } from '../../src/server/platform-send';
@@ -207,6 +208,8 @@ async function view(req: Request, context?: Context): Promise<View | Response> {
     const check = openDataToken(token, 'your-data-delete');
     if (check.kind !== 'ok') return check.kind === 'expired' ? expiredPage() : invalidPage();
     const { counts, deletionIds } = await erasePersonalData(check.email);
+    // Recorded without the address: the deletions' ids lead to the masked entries owners see.
+    await recordAudit({ actor: 'parent', action: 'data_deletion.requested', target: deletionIds.join(' ') || undefined, ip: clientIp(req, context) });
     // HubSpot is asked now; what it does not do now, the scheduled run asks again.
     const client = optionalHubSpot();
     for (const id of deletionIds) await attemptContactDeletion(client, id).catch((error: unknown) => console.error('[your-data] HubSpot deletion not attempted:', error instanceof Error ? error.message : ''));

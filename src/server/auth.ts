@@ -3,7 +3,7 @@
  * a random session id in an HttpOnly, Secure, SameSite=Strict `__Host-` cookie, and the session
  * itself recorded in the database (under a hash of the id) so that signing out or a timeout ends it.
  */
-import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, hkdfSync, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { serverEnv } from './env';
 import { HttpError } from './http';
 import { query, queryOne, sql } from './db';
@@ -24,6 +24,7 @@ interface SessionRow {
   username: string;
   created_at: Date;
   last_seen_at: Date;
+  password_fingerprint: string | null;
 }
 
 export interface Session {
@@ -81,9 +82,15 @@ export async function requireAdmin(req: Request): Promise<Session> {
   const id = readCookie(req, SESSION_COOKIE);
   if (!id || !/^[A-Za-z0-9_-]{20,100}$/.test(id)) throw notSignedIn();
   const key = sessionKey(id);
-  const row = await queryOne<SessionRow>(sql`SELECT username, created_at, last_seen_at FROM admin_sessions WHERE id_hash = ${key}`);
+  const row = await queryOne<SessionRow>(sql`SELECT username, created_at, last_seen_at, password_fingerprint FROM admin_sessions WHERE id_hash = ${key}`);
   const now = Date.now();
   if (!row) throw notSignedIn();
+  const fingerprint = passwordFingerprint();
+  if (row.password_fingerprint !== fingerprint) {
+    // The admin password changed since this session began: every session of the old one ends.
+    await query(sql`DELETE FROM admin_sessions WHERE password_fingerprint IS DISTINCT FROM ${fingerprint ?? null}`);
+    throw notSignedIn('The admin password has changed. Please sign in again.');
+  }
   const record: SessionRecord = { username: row.username, createdAt: row.created_at.getTime(), lastSeenAt: row.last_seen_at.getTime() };
   if (now - record.lastSeenAt > IDLE_TIMEOUT_MS || now - record.createdAt > ABSOLUTE_TIMEOUT_MS) {
     await query(sql`DELETE FROM admin_sessions WHERE id_hash = ${key}`);
@@ -106,7 +113,9 @@ export async function createSession(username: string): Promise<{ cookie: string;
   const id = randomBytes(32).toString('base64url');
   const now = Date.now();
   const record: SessionRecord = { username, createdAt: now, lastSeenAt: now };
-  await query(sql`INSERT INTO admin_sessions (id_hash, username, created_at, last_seen_at) VALUES (${sessionKey(id)}, ${username}, ${new Date(now)}, ${new Date(now)})`);
+  await query(sql`
+    INSERT INTO admin_sessions (id_hash, username, created_at, last_seen_at, password_fingerprint)
+    VALUES (${sessionKey(id)}, ${username}, ${new Date(now)}, ${new Date(now)}, ${passwordFingerprint() ?? null})`);
   return { cookie: sessionCookie(id), session: toSession(record) };
 }
 
@@ -114,6 +123,11 @@ export async function createSession(username: string): Promise<{ cookie: string;
 export async function endSession(req: Request): Promise<void> {
   const id = readCookie(req, SESSION_COOKIE);
   if (id) await query(sql`DELETE FROM admin_sessions WHERE id_hash = ${sessionKey(id)}`);
+}
+
+/** Ends every session (an owner's "Sign everyone out"); returns how many. */
+export async function endAllSessions(): Promise<number> {
+  return (await query(sql`DELETE FROM admin_sessions RETURNING 1`)).length;
 }
 
 /** Deletes sessions past their idle or absolute limit; returns how many. */
@@ -135,6 +149,72 @@ function matchesHash(password: string, stored: string): boolean {
   const expected = Buffer.from(hash, 'base64');
   const actual = scryptSync(password, Buffer.from(salt, 'base64'), expected.length || 32);
   return expected.length > 0 && timingSafeEqual(actual, expected);
+}
+
+const fingerprints = new Map<string, string>();
+
+/**
+ * A fingerprint of the configured admin password (or its hash), stored on each session: a slow,
+ * salted hash (scrypt) so that the sessions table does not help anyone guess the password.
+ * Undefined when no password is configured (no session is then valid).
+ */
+export function passwordFingerprint(): string | undefined {
+  const hash = serverEnv.adminPasswordHash;
+  const plain = serverEnv.adminPassword;
+  const source = hash ? `hash:${hash}` : plain ? `plain:${plain}` : undefined;
+  if (!source) return undefined;
+  let found = fingerprints.get(source);
+  if (!found) {
+    found = scryptSync(source, 'mastery-parents admin session fingerprint v1', 32).toString('hex');
+    fingerprints.set(source, found);
+  }
+  return found;
+}
+
+export const DEVICE_COOKIE = '__Host-admin_device';
+/** How long a device stays known after its last successful sign-in. */
+export const KNOWN_DEVICE_MS = 365 * 24 * 3600_000;
+
+function deviceKey(): Buffer | undefined {
+  const configured = serverEnv.configEncryptionKey;
+  if (!configured) return undefined;
+  return Buffer.from(hkdfSync('sha256', Buffer.from(configured, 'utf8'), Buffer.alloc(0), 'mastery-parents admin known device v1', 32));
+}
+
+/**
+ * The "known device" cookie a browser gets when it signs in: signed (HMAC-SHA256), naming the
+ * username and when. It exempts that browser from the per-username lock of failed sign-ins, so
+ * that strangers guessing elsewhere cannot lock the owner out. Undefined without a signing key
+ * (CONFIG_ENCRYPTION_KEY).
+ */
+export function knownDeviceCookie(username: string, now = Date.now()): string | undefined {
+  const key = deviceKey();
+  if (!key) return undefined;
+  const payload = Buffer.from(JSON.stringify({ u: username.toLowerCase(), t: now, n: randomBytes(9).toString('base64url') }), 'utf8').toString('base64url');
+  const mac = createHmac('sha256', key).update(payload).digest('base64url');
+  return `${DEVICE_COOKIE}=${payload}.${mac}; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=${KNOWN_DEVICE_MS / 1000}`;
+}
+
+/**
+ * The device id of a browser that signed in as `username` within the last year (its known-device
+ * cookie verified), or undefined.
+ */
+export function knownDevice(req: Request, username: string, now = Date.now()): string | undefined {
+  const key = deviceKey();
+  const value = readCookie(req, DEVICE_COOKIE);
+  if (!key || !value) return undefined;
+  const match = /^([A-Za-z0-9_-]{10,400})\.([A-Za-z0-9_-]{43})$/.exec(value);
+  if (!match) return undefined;
+  const expected = Buffer.from(createHmac('sha256', key).update(match[1]!).digest('base64url'));
+  const given = Buffer.from(match[2]!);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(match[1]!, 'base64url').toString('utf8')) as { u?: unknown; t?: unknown; n?: unknown };
+    const fresh = typeof claims.t === 'number' && claims.t <= now + 60_000 && now - claims.t < KNOWN_DEVICE_MS;
+    return claims.u === username.toLowerCase() && fresh && typeof claims.n === 'string' ? claims.n : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export type CredentialCheck = 'ok' | 'wrong' | 'not_configured';

@@ -36,6 +36,19 @@ export function parseSignatureHeader(header: string): { t: number; v1: string } 
   return { t, v1: v1.toLowerCase() };
 }
 
+/**
+ * What can be told of a signature header without any key: missing, malformed or stale. The
+ * receiver asks this before it reads the signing keys, so that unsigned requests never reach
+ * the configuration.
+ */
+export function precheckSignature(header: string | null, now = Date.now()): { ok: true } | { ok: false; reason: 'missing' | 'malformed' | 'stale' } {
+  if (!header) return { ok: false, reason: 'missing' };
+  const parsed = parseSignatureHeader(header);
+  if (!parsed) return { ok: false, reason: 'malformed' };
+  if (Math.abs(now / 1000 - parsed.t) > SIGNATURE_TOLERANCE_S) return { ok: false, reason: 'stale' };
+  return { ok: true };
+}
+
 export function verifySignature(
   header: string | null,
   body: string,

@@ -18,7 +18,8 @@ const securityHeaders: Record<string, string> = {
 
 export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
   const merged = new Headers(securityHeaders);
-  for (const [key, value] of new Headers(headers)) merged.set(key, value);
+  // Several cookies are several Set-Cookie headers: appended, never one replacing another.
+  for (const [key, value] of new Headers(headers)) merged[key.toLowerCase() === 'set-cookie' ? 'append' : 'set'](key, value);
   return Response.json(body, { status, headers: merged });
 }
 

@@ -51,7 +51,7 @@ test('sign-in refuses a wrong password, then signs in and out', async ({ page, c
 test('the tabs work with the keyboard', async ({ page }) => {
   await signIn(page);
   const tabs = page.getByRole('tab');
-  await expect(tabs).toHaveText(['Webhooks', 'CRM Config', 'Activity Logs', 'Test Connections', 'Form Submissions', 'Outbox', 'Impact']);
+  await expect(tabs).toHaveText(['Webhooks', 'CRM Config', 'Activity Logs', 'Test Connections', 'Form Submissions', 'Outbox', 'Impact', 'Audit']);
   await expect(page.getByRole('tab', { name: 'Webhooks' })).toHaveAttribute('aria-selected', 'true');
   await page.getByRole('tab', { name: 'Webhooks' }).focus();
   await page.keyboard.press('ArrowRight');
@@ -63,7 +63,7 @@ test('the tabs work with the keyboard', async ({ page }) => {
   await expect(page.getByRole('tab', { name: 'Test Connections' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('tabpanel')).toContainText('Calendly connection');
   await page.keyboard.press('End');
-  await expect(page.getByRole('tab', { name: 'Impact' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tab', { name: 'Audit' })).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('ArrowRight');
   await expect(page.getByRole('tab', { name: 'Webhooks' })).toBeFocused();
   await page.keyboard.press('Home');
@@ -109,7 +109,7 @@ test('Add Webhook shows the validation messages, then creates, deactivates and d
 
 test('a signed Calendly delivery shows as a log row and reaches the HubSpot contact', async ({ page, request }) => {
   await signIn(page);
-  const signingKey = `e2e-key-${Date.now()}`;
+  const signingKey = `e2e-signing-key-${Date.now()}-0123456789`;
   const name = `Receiver ${Date.now()}`;
   await page.getByRole('button', { name: 'Add Webhook' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add Webhook' });
@@ -245,6 +245,7 @@ test.describe('signed in, at 390 and 1280 px', () => {
         ['Form Submissions', /What the site’s forms received/],
         ['Outbox', /School emails, newest first/],
         ['Impact', /Impact/],
+        ['Audit', /Kept for one year/],
       ] as const) {
         await page.getByRole('tab', { name: tab }).click();
         await expect(page.getByRole('tabpanel')).toContainText(ready);

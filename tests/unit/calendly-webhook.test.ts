@@ -9,8 +9,8 @@ import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { call, ORIGIN, setAdminEnv, signIn } from './helpers/admin';
 
 type Handler = (req: Request, context: unknown) => Promise<Response>;
-const KEY = 'receiver-signing-key-0123456789';
-const INACTIVE_KEY = 'inactive-signing-key-0123456789';
+const KEY = 'receiver-signing-key-0123456789abcdef';
+const INACTIVE_KEY = 'inactive-signing-key-0123456789abcdef';
 
 let database: TestDatabase;
 let hubspot: HubSpotFake;

@@ -239,6 +239,18 @@ describe('the deletion', () => {
     return post({ action: 'delete', token: token! }, { origin: ORIGIN });
   }
 
+  test('the deletion is one row of the audit log, by "parent", naming the HubSpot deletion and not the address', async () => {
+    const email = 'audited-parent@example.org';
+    await parentRecords(email);
+    const before = await query<{ id: string }>(sql`SELECT coalesce(max(id), 0)::text AS id FROM audit_log`);
+    expect((await deleteAll(email)).status).toBe(200);
+    const rows = await query<{ actor: string; action: string; target: string | null; address_hash: string | null }>(
+      sql`SELECT actor, action, target, address_hash FROM audit_log WHERE id > ${before[0]!.id}`,
+    );
+    expect(rows).toEqual([{ actor: 'parent', action: 'data_deletion.requested', target: expect.stringMatching(/^\S+$/), address_hash: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    expect(JSON.stringify(rows)).not.toContain('audited-parent');
+  });
+
   test('removes the person’s records from every table and admin list, and keeps the other parent’s', async () => {
     const email = 'Ana.Lopez+x@gmail.com';
     const mine = await parentRecords(email);

@@ -3,6 +3,7 @@ import { loginSchema } from '../../lib/schemas';
 import { apiRequest, ApiError, fieldErrors, setUnauthorizedHandler } from '../../lib/admin-api';
 import { buttonClass, cardClass } from '../../lib/ui';
 import { showToast } from '../../stores/toast';
+import { ReactDialog } from '../ui/ReactDialog';
 import { AdminTabs } from './admin/AdminTabs';
 import { TextField } from './admin/fields';
 
@@ -19,6 +20,7 @@ type State = { kind: 'checking' } | { kind: 'signed-out'; notice?: string } | { 
  */
 export default function AdminApp() {
   const [state, setState] = useState<State>({ kind: 'checking' });
+  const [confirmingEveryone, setConfirmingEveryone] = useState(false);
 
   useEffect(() => {
     let live = true;
@@ -41,6 +43,16 @@ export default function AdminApp() {
     setState({ kind: 'signed-out', notice: 'You have signed out.' });
   }, []);
 
+  const signOutEveryone = useCallback(async () => {
+    setConfirmingEveryone(false);
+    try {
+      await apiRequest('DELETE', '/api/admin/sessions');
+      setState({ kind: 'signed-out', notice: 'Everyone has been signed out, you too.' });
+    } catch (error) {
+      showToast({ title: 'Error', description: error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Could not sign everyone out.', variant: 'destructive' });
+    }
+  }, []);
+
   if (state.kind === 'signed-in') {
     return (
       <div>
@@ -48,11 +60,27 @@ export default function AdminApp() {
           <p className="text-sm text-muted">
             Signed in as <strong className="text-ink">{state.session.username}</strong>
           </p>
-          <button type="button" className={buttonClass('secondary', 'sm')} onClick={signOut}>
-            Sign out
-          </button>
+          <div className="flex flex-wrap gap-2">
+            <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => setConfirmingEveryone(true)}>
+              Sign everyone out
+            </button>
+            <button type="button" className={buttonClass('secondary', 'sm')} onClick={signOut}>
+              Sign out
+            </button>
+          </div>
         </div>
         <AdminTabs />
+        <ReactDialog open={confirmingEveryone} onClose={() => setConfirmingEveryone(false)} title="Sign everyone out?">
+          <p className="text-sm text-ink-soft">Every admin session ends at once, on every device, this one too. Everyone has to sign in again.</p>
+          <div className="mt-6 flex justify-end gap-2">
+            <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => setConfirmingEveryone(false)}>
+              Cancel
+            </button>
+            <button type="button" className={buttonClass('primary', 'sm', 'bg-danger-600 hover:bg-danger-600/90')} onClick={signOutEveryone}>
+              Sign everyone out
+            </button>
+          </div>
+        </ReactDialog>
       </div>
     );
   }

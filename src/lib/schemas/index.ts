@@ -110,7 +110,13 @@ export const webhookConfigSchema = z.object({
   scope: z.enum(['organization', 'user'], { error: 'Scope is required' }),
   organization: z.string().trim().min(1, 'Organization is required').max(300),
   user: z.string().trim().max(300).optional().default(''),
-  signingKey: z.string().max(200).optional().default(''),
+  signingKey: z
+    .string()
+    .trim()
+    .max(200)
+    .refine((key) => key === '' || key.length >= 32, 'The signing key must be at least 32 characters; leave it empty to have a random one generated')
+    .optional()
+    .default(''),
   isActive: z.boolean().default(true),
 });
 export type WebhookConfigInput = z.infer<typeof webhookConfigSchema>;

@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { ActivityLogsTab } from './ActivityLogsTab';
+import { AuditTab } from './AuditTab';
 import { CrmConfigTab } from './CrmConfigTab';
 import { FormSubmissionsTab } from './FormSubmissionsTab';
 import { ImpactTab } from './ImpactTab';
@@ -15,6 +16,7 @@ const tabs = [
   { key: 'submissions', label: 'Form Submissions', Panel: FormSubmissionsTab },
   { key: 'outbox', label: 'Outbox', Panel: OutboxTab },
   { key: 'impact', label: 'Impact', Panel: ImpactTab },
+  { key: 'audit', label: 'Audit', Panel: AuditTab },
 ] as const;
 
 /** The WAI-ARIA tabs pattern: one tab stop, arrow keys, Home and End move between tabs. */

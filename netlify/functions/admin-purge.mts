@@ -1,0 +1,26 @@
+import type { Config } from '@netlify/functions';
+import { purgeAuditLog } from '../../src/server/audit';
+import { purgeExpiredSessions } from '../../src/server/auth';
+import { StoreUnavailableError, storeUnavailable } from '../../src/server/http';
+import { purgeLoginAttempts } from '../../src/server/rate-limit';
+
+/**
+ * Hourly: admin sessions past their idle or absolute limit, sign-in counters whose window is over,
+ * and audit entries older than a year (the audit log's retention; the only rows it lets go).
+ */
+export async function purgeAdmin(now = Date.now()): Promise<Record<'sessions' | 'attempts' | 'audit', number>> {
+  return { sessions: await purgeExpiredSessions(now), attempts: await purgeLoginAttempts(now), audit: await purgeAuditLog() };
+}
+
+export default async (_req?: Request): Promise<Response> => {
+  try {
+    const counts = await purgeAdmin();
+    console.log('[admin-purge]', JSON.stringify(counts));
+    return Response.json(counts);
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) return storeUnavailable();
+    throw error;
+  }
+};
+
+export const config: Config = { schedule: '@hourly' };

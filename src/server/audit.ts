@@ -1,0 +1,118 @@
+/**
+ * The audit log: who did what to parents' data, when, and from where (the client's network as a
+ * keyed hash). One row per action, appended and never changed (a trigger in migration 0010
+ * refuses UPDATE and DELETE but for rows past the year the log is kept).
+ */
+import { createHash, createHmac, hkdfSync } from 'node:crypto';
+import { z } from 'zod';
+import { query, sql } from './db';
+import { serverEnv } from './env';
+import { clientIp } from './http';
+import { clientAddressKey } from './identity';
+import { auditActions, type AuditAction, type AuditEntry } from '../lib/audit';
+
+export { auditActionLabels, auditActions, type AuditAction, type AuditEntry } from '../lib/audit';
+
+interface AuditRow {
+  id: string;
+  at: Date;
+  actor: string;
+  action: string;
+  target: string | null;
+  address_hash: string | null;
+}
+
+const toEntry = (row: AuditRow): AuditEntry => ({
+  id: String(row.id),
+  at: row.at.toISOString(),
+  actor: row.actor,
+  action: row.action,
+  target: row.target,
+  addressHash: row.address_hash,
+});
+
+/**
+ * The client's network (`clientAddressKey`: an IPv6 client by its /64) as HMAC-SHA256 under a key
+ * derived from CONFIG_ENCRYPTION_KEY, so that the log alone does not give addresses back; without
+ * that key, a plain SHA-256 (still not the address).
+ */
+export function addressHash(ip: string): string {
+  const network = clientAddressKey(ip);
+  const configured = serverEnv.configEncryptionKey;
+  if (!configured) return createHash('sha256').update(`audit-address|${network}`).digest('hex');
+  const key = Buffer.from(hkdfSync('sha256', Buffer.from(configured, 'utf8'), Buffer.alloc(0), 'mastery-parents audit address v1', 32));
+  return createHmac('sha256', key).update(network).digest('hex');
+}
+
+const clip = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
+
+/** Appends one entry. `actor` is who acted (the signed-in username), `target` what they acted on. */
+export async function recordAudit(entry: { actor: string; action: AuditAction; target?: string; ip?: string }): Promise<void> {
+  const actor = clip(entry.actor.trim() || 'unknown', 200);
+  const target = entry.target ? clip(entry.target, 300) : null;
+  const hash = entry.ip ? addressHash(entry.ip) : null;
+  await query(sql`INSERT INTO audit_log (actor, action, target, address_hash) VALUES (${actor}, ${entry.action}, ${target}, ${hash})`);
+}
+
+/** Records what a signed-in admin did, from the request it came with. */
+export function auditRequest(req: Request, context: unknown, session: { username: string }, action: AuditAction, target?: string): Promise<void> {
+  return recordAudit({ actor: session.username, action, target, ip: clientIp(req, context) });
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const day = z
+  .string()
+  .regex(DAY, 'must be a date as YYYY-MM-DD')
+  .refine((value) => !Number.isNaN(new Date(`${value}T00:00:00Z`).getTime()), 'must be a real date');
+
+/** The Audit tab's filters, as query parameters. */
+export const auditFilterSchema = z
+  .object({
+    action: z.enum(auditActions as [AuditAction, ...AuditAction[]], { error: 'action is not one the log records' }).optional(),
+    actor: z.string().trim().min(1).max(200).optional(),
+    from: day.optional(),
+    to: day.optional(),
+    cursor: z.string().regex(/^[1-9]\d{0,17}$/, 'cursor is not valid').optional(),
+    limit: z.coerce.number().int().min(1).max(200).optional(),
+    format: z.enum(['json', 'csv']).optional(),
+  })
+  .strict()
+  .refine((value) => !value.from || !value.to || value.from <= value.to, { message: 'from must not be after to', path: ['from'] });
+export type AuditFilter = z.infer<typeof auditFilterSchema>;
+
+/**
+ * Entries newest first, filtered, one page after `cursor` (the id of the last entry of the page
+ * before: keyset, so that entries written meanwhile do not shift the pages).
+ */
+export async function listAudit(filter: AuditFilter, limit: number): Promise<{ entries: AuditEntry[]; nextCursor?: string }> {
+  const conditions = [sql`TRUE`];
+  if (filter.action) conditions.push(sql`action = ${filter.action}`);
+  if (filter.actor) conditions.push(sql`actor = ${filter.actor}`);
+  if (filter.from) conditions.push(sql`at >= ${new Date(`${filter.from}T00:00:00Z`)}`);
+  if (filter.to) conditions.push(sql`at < ${new Date(new Date(`${filter.to}T00:00:00Z`).getTime() + 24 * 3600_000)}`);
+  if (filter.cursor) conditions.push(sql`id < ${filter.cursor}`);
+  const rows = await query<AuditRow>(sql`
+    SELECT id::text AS id, at, actor, action, target, address_hash FROM audit_log
+    WHERE ${sql.join(conditions, ' AND ')}
+    ORDER BY id DESC LIMIT ${limit + 1}`);
+  const entries = rows.slice(0, limit).map(toEntry);
+  return { entries, ...(rows.length > limit ? { nextCursor: entries[entries.length - 1]!.id } : {}) };
+}
+
+const csvCell = (value: string) => {
+  // A cell a spreadsheet would run as a formula is prefixed with an apostrophe.
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+};
+
+export function auditCsv(entries: AuditEntry[]): string {
+  const lines = [['id', 'at', 'actor', 'action', 'target', 'address_hash'].join(',')];
+  for (const entry of entries) lines.push([entry.id, entry.at, entry.actor, entry.action, entry.target ?? '', entry.addressHash ?? ''].map(csvCell).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** Deletes the entries older than a year (the only deletion the table allows); returns how many. */
+export async function purgeAuditLog(): Promise<number> {
+  const rows = await query(sql`DELETE FROM audit_log WHERE at < now() - interval '1 year' RETURNING 1`);
+  return rows.length;
+}

@@ -1,0 +1,147 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { e2eAdminPassword } from '../../playwright.config';
+import { expect as baseExpect, test } from './fixtures';
+
+// Each step is a function call with a database read or two: on a busy two-core machine that is slow.
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ timeout: 120_000 });
+
+async function signIn(page: Page) {
+  await page.goto('/webhook-config');
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill(e2eAdminPassword);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('Signed in as')).toBeVisible();
+}
+
+/** Shows the Audit tab's entries for one action. */
+async function auditFor(page: Page, actionLabel: string) {
+  await page.getByRole('tab', { name: 'Audit' }).click();
+  const panel = page.getByRole('tabpanel');
+  await panel.getByLabel('Action').selectOption({ label: actionLabel });
+  await panel.getByRole('button', { name: 'Show' }).click();
+  await expect(panel.getByRole('status')).toHaveCount(0);
+  return panel;
+}
+
+test('an export and a deletion each show once on the Audit tab', async ({ page, consoleErrors }) => {
+  await signIn(page);
+
+  // An export: the Impact CSV of a period no other test asks for.
+  const start = Date.UTC(1900, 0, 1) + (Date.now() % 36_500) * 86_400_000;
+  const from = new Date(start).toISOString().slice(0, 10);
+  const to = new Date(start + 86_400_000).toISOString().slice(0, 10);
+  await page.getByRole('tab', { name: 'Impact' }).click();
+  await page.getByLabel('From').fill(from);
+  await page.getByLabel('To').fill(to);
+  await page.getByRole('button', { name: 'Show' }).click();
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download CSV' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`impact-${from}-to-${to}.csv`);
+
+  // A deletion: a webhook added and deleted.
+  const name = `Audited ${Date.now()}`;
+  await page.getByRole('tab', { name: 'Webhooks' }).click();
+  await page.getByRole('button', { name: 'Add Webhook' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add Webhook' });
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByLabel('Calendly webhook URL').fill('https://example.org/api/calendly/webhook');
+  await dialog.getByLabel('invitee.created').check();
+  await dialog.getByLabel('Scope').selectOption('organization');
+  await dialog.getByLabel('Organization').fill('https://api.calendly.com/organizations/FAKEORG000000001');
+  const creating = page.waitForResponse((response) => response.url().endsWith('/api/calendly-webhooks') && response.request().method() === 'POST');
+  await dialog.getByRole('button', { name: 'Create Webhook' }).click();
+  const { webhook } = (await (await creating).json()) as { webhook: { id: string } };
+  const card = page.getByRole('listitem').filter({ hasText: name });
+  await card.getByRole('button', { name: `Delete ${name}` }).click();
+  await page.getByRole('dialog', { name: 'Delete webhook?' }).getByRole('button', { name: 'Delete webhook' }).click();
+  await expect(page.getByRole('listitem').filter({ hasText: name })).toHaveCount(0);
+
+  // Each once, with who did it.
+  let panel = await auditFor(page, 'Impact CSV downloaded');
+  const exported = panel.getByRole('row').filter({ hasText: `impact-${from}-to-${to}.csv` });
+  await expect(exported).toHaveCount(1);
+  await expect(exported).toContainText('admin');
+  panel = await auditFor(page, 'Webhook deleted');
+  const deleted = panel.getByRole('row').filter({ hasText: webhook.id });
+  await expect(deleted).toHaveCount(1);
+  await expect(deleted).toContainText('admin');
+  panel = await auditFor(page, 'Webhook added');
+  await expect(panel.getByRole('row').filter({ hasText: webhook.id })).toHaveCount(1);
+
+  // The CSV of the log is a download of its own.
+  const auditDownload = page.waitForEvent('download');
+  await panel.getByRole('link', { name: 'Download CSV' }).click();
+  expect((await auditDownload).suggestedFilename()).toMatch(/^audit-start-to-now\.csv$/);
+  expect(consoleErrors).toEqual([]);
+});
+
+test("a stranger's failed guesses do not lock the signed-in device out", async ({ page, playwright, baseURL }) => {
+  await signIn(page);
+  const device = (await page.context().cookies()).find((cookie) => cookie.name === '__Host-admin_device');
+  expect(device).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
+
+  // A stranger (no cookies) on another network guesses the owner's password until refused.
+  const stranger = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL!, 'x-forwarded-for': '192.0.2.77' } });
+  try {
+    const guess = async (i: number) => (await stranger.post('/api/admin/session', { data: { username: 'admin', password: `guess-${i}` } })).status();
+    const statuses = [await guess(0)];
+    // The local server takes the client's address from X-Forwarded-For; if it did not, every guess
+    // would come from the browser's own address, and locking that would lock every other test out.
+    const newest = async (action: string) =>
+      ((await (await page.request.get(`/api/admin/audit?actor=admin&action=${action}&limit=1`)).json()) as { entries: Array<{ id: string; addressHash: string }> }).entries[0];
+    const [failed, refused] = [await newest('sign_in.failed'), await newest('sign_in.refused')];
+    const strangerAddress = (failed && refused ? (Number(failed.id) > Number(refused.id) ? failed : refused) : (failed ?? refused))?.addressHash;
+    const ownerAddress = (await newest('sign_in.succeeded'))?.addressHash;
+    test.skip(!strangerAddress || strangerAddress === ownerAddress, 'the local server does not take the client address from X-Forwarded-For');
+    while (statuses.length < 7) statuses.push(await guess(statuses.length));
+    // Refused after at most five wrong guesses (at once, if an earlier run locked that address).
+    const locked = statuses.indexOf(429);
+    expect(locked, statuses.join(' ')).toBeGreaterThanOrEqual(0);
+    expect(locked).toBeLessThanOrEqual(5);
+    expect(statuses.slice(0, locked).every((status) => status === 401)).toBe(true);
+    expect(statuses.slice(locked).every((status) => status === 429)).toBe(true);
+  } finally {
+    await stranger.dispose();
+  }
+
+  // The owner's device is still signed in, and can sign out and in again at once (which also
+  // lifts what the stranger counted against the username for the owner's other devices).
+  await page.reload();
+  await expect(page.getByText('Signed in as')).toBeVisible();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await page.getByLabel('Password').fill(e2eAdminPassword);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('Signed in as')).toBeVisible();
+
+  // The stranger's failures are on the log.
+  const panel = await auditFor(page, 'Sign-in refused (too many attempts)');
+  await expect(panel.getByRole('row').filter({ hasText: 'admin' }).first()).toBeVisible();
+});
+
+test.describe('the Audit tab at 390 and 1280 px', () => {
+  for (const width of [390, 1280]) {
+    test(`has no axe violations and fits at ${width} px`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 844 });
+      await signIn(page);
+      await page.getByRole('tab', { name: 'Audit' }).click();
+      const panel = page.getByRole('tabpanel');
+      await expect(panel).toContainText('Kept for one year');
+      await expect(panel.getByRole('status')).toHaveCount(0);
+      await expect(panel.getByRole('row').nth(1)).toBeVisible();
+      await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
+      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      // The confirmation of "Sign everyone out" too.
+      await page.getByRole('button', { name: 'Sign everyone out' }).click();
+      await expect(page.getByRole('dialog', { name: 'Sign everyone out?' })).toBeVisible();
+      const dialogResults = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      expect(dialogResults.violations.map((v) => v.id)).toEqual([]);
+      await page.getByRole('dialog', { name: 'Sign everyone out?' }).getByRole('button', { name: 'Cancel' }).click();
+    });
+  }
+});
