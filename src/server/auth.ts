@@ -86,7 +86,8 @@ export async function requireAdmin(req: Request): Promise<Session> {
   const now = Date.now();
   if (!row) throw notSignedIn();
   const fingerprint = passwordFingerprint();
-  if (row.password_fingerprint !== fingerprint) {
+  // No password configured is "no fingerprint" on both sides (the column holds NULL for it).
+  if ((row.password_fingerprint ?? undefined) !== fingerprint) {
     // The admin password changed since this session began: every session of the old one ends.
     await query(sql`DELETE FROM admin_sessions WHERE password_fingerprint IS DISTINCT FROM ${fingerprint ?? null}`);
     throw notSignedIn('The admin password has changed. Please sign in again.');
