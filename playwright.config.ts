@@ -22,6 +22,8 @@ export const e2eAdminPassword = process.env.ADMIN_PASSWORD || 'e2e-admin-passwor
 
 const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } };
 const embedSpecs = /hubspot-forms\.spec\.ts$/;
+// Provokes the per-username sign-in lock; runs alone, after the desktop tests (see the spec).
+const lockoutSpecs = /sign-in-lockout\.spec\.ts$/;
 
 
 export default defineConfig<object, { engineName: EngineName }>({
@@ -40,7 +42,8 @@ export default defineConfig<object, { engineName: EngineName }>({
     launchOptions: { executablePath: chromiumPath, args: chromiumFlags },
   },
   projects: [
-    { name: 'desktop', use: desktop, testIgnore: embedSpecs },
+    { name: 'desktop', use: desktop, testIgnore: [embedSpecs, lockoutSpecs] },
+    { name: 'lockout', use: desktop, testMatch: lockoutSpecs, dependencies: ['desktop'] },
     // The embed specs run against a second build with every form embedded (tests/e2e/embed-build.ts),
     // made once per run, and only when one of them is run.
     { name: 'embed-build', testMatch: /embed-build\.setup\.ts$/ },
