@@ -20,7 +20,7 @@ export async function withServer(port, body, { maxInFlight } = {}) {
     detached: true,
   });
   try {
-    const deadline = Date.now() + 240_000;
+    const deadline = Date.now() + 600_000;
     for (;;) {
       try {
         const response = await fetch(`${base}/api/health`);
@@ -28,7 +28,7 @@ export async function withServer(port, body, { maxInFlight } = {}) {
       } catch {
         // not up yet
       }
-      if (Date.now() > deadline) throw new Error('the server did not start within 4 minutes');
+      if (Date.now() > deadline) throw new Error('the server did not start within 10 minutes (packaging the functions takes 3-7)');
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     return await body(base);
