@@ -1,19 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { e2eAdminPassword } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
+import { signInAsAdmin } from './helpers';
 
 // Each step is a function call with a database read or two: on a busy two-core machine that is slow.
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 120_000 });
-
-async function signIn(page: Page) {
-  await page.goto('/webhook-config');
-  await page.getByLabel('Username').fill('admin');
-  await page.getByLabel('Password').fill(e2eAdminPassword);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByText('Signed in as')).toBeVisible();
-}
 
 /** Shows the Audit tab's entries for one action. */
 async function auditFor(page: Page, actionLabel: string) {
@@ -26,7 +18,7 @@ async function auditFor(page: Page, actionLabel: string) {
 }
 
 test('an export and a deletion each show once on the Audit tab', async ({ page, consoleErrors }) => {
-  await signIn(page);
+  await signInAsAdmin(page);
 
   // An export: the Impact CSV of a period no other test asks for.
   const start = Date.UTC(1900, 0, 1) + (Date.now() % 36_500) * 86_400_000;
@@ -82,7 +74,7 @@ test.describe('the Audit tab at 390 and 1280 px', () => {
   for (const width of [390, 1280]) {
     test(`has no axe violations and fits at ${width} px`, async ({ page }) => {
       await page.setViewportSize({ width, height: 844 });
-      await signIn(page);
+      await signInAsAdmin(page);
       await page.getByRole('tab', { name: 'Audit' }).click();
       const panel = page.getByRole('tabpanel');
       await expect(panel).toContainText('Kept for one year');

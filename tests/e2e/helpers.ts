@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { e2eAdminPassword } from '../../playwright.config';
 import { expect } from './fixtures';
 
 /** Scrolls to every custom element matching `selector` and waits until it has wired itself up (`data-enhanced`). */
@@ -55,4 +56,13 @@ export async function startTricklingProxy(origin: string, { chunk = 1024, pauseM
     url: `http://127.0.0.1:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Signs in on /webhook-config as the e2e admin, through the form, as a person does. */
+export async function signInAsAdmin(page: Page): Promise<void> {
+  await page.goto('/webhook-config');
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill(e2eAdminPassword);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('Signed in as')).toBeVisible({ timeout: 15_000 });
 }

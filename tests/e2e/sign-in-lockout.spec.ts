@@ -7,17 +7,10 @@
 import type { Page } from '@playwright/test';
 import { e2eAdminPassword } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
+import { signInAsAdmin } from './helpers';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 120_000 });
-
-async function signIn(page: Page) {
-  await page.goto('/webhook-config');
-  await page.getByLabel('Username').fill('admin');
-  await page.getByLabel('Password').fill(e2eAdminPassword);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByText('Signed in as')).toBeVisible();
-}
 
 /** Shows the Audit tab's entries for one action. */
 async function auditFor(page: Page, actionLabel: string) {
@@ -30,7 +23,7 @@ async function auditFor(page: Page, actionLabel: string) {
 }
 
 test("a stranger's failed guesses do not lock the signed-in device out", async ({ page, playwright, baseURL }) => {
-  await signIn(page);
+  await signInAsAdmin(page);
   const device = (await page.context().cookies()).find((cookie) => cookie.name === '__Host-admin_device');
   expect(device).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
 

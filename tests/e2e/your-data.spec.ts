@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { e2eAdminPassword, fakeUrls } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
+import { signInAsAdmin } from './helpers';
 
 // Each step is a function call with a database read or two: on a busy two-core machine that is slow.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -33,14 +34,6 @@ async function fillEmailForm(form: Locator, email: string): Promise<void> {
     else if (type === 'multi_line_text') await control.fill('');
     else await control.fill(name === 'child_grade' ? '5th grade' : name === 'school_name' ? 'Willow School' : name === 'full_name' ? 'Rosa Diaz' : `Test ${name}`);
   }
-}
-
-async function signIn(page: Page) {
-  await page.goto('/webhook-config');
-  await page.getByLabel('Username').fill('admin');
-  await page.getByLabel('Password').fill(e2eAdminPassword);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByText('Signed in as')).toBeVisible();
 }
 
 async function submissionRows(page: Page, email: string) {
@@ -92,7 +85,7 @@ test('a parent sees, downloads and deletes their data; HubSpot is asked once; th
     expect(await axe()).toEqual([]);
 
     // The owner sees the submission before.
-    await signIn(page);
+    await signInAsAdmin(page);
     await expect(await submissionRows(page, email)).toHaveCount(1);
 
     await parent.getByRole('button', { name: 'Delete my data' }).click();
