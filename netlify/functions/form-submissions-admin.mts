@@ -17,11 +17,12 @@ import {
   type StoredSubmission,
 } from '../../src/server/form-submissions';
 import { allowMethods, handle, HttpError, json } from '../../src/server/http';
+import type { SubmissionsPage, SubmissionView } from '../../src/lib/schemas/admin';
 
 const PAGE_SIZE = 20;
 
 /** What the admin page shows of a submission: its fields in the form's order, and its delivery. */
-function view(record: StoredSubmission) {
+function view(record: StoredSubmission): SubmissionView {
   const settledAt = record.delivery.deliveredAt ?? record.delivery.failedAt;
   return {
     id: record.id,
@@ -68,7 +69,7 @@ export default handle(async (req, context) => {
       submissions: page.submissions.map(view),
       total: page.total,
       ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-    });
+    } satisfies SubmissionsPage);
   }
 
   const match = url.pathname.match(/^\/api\/admin\/form-submissions\/([A-Za-z]{1,40})\/([\w-]{1,120})(\/retry|\/release)?$/);

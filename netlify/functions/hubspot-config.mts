@@ -5,6 +5,7 @@ import { auditRequest } from '../../src/server/audit';
 import { requireAdmin } from '../../src/server/auth';
 import { serverEnv } from '../../src/server/env';
 import { allowMethods, handle, json, readJson } from '../../src/server/http';
+import type { HubSpotConfigAnswer } from '../../src/lib/schemas/admin';
 
 /**
  * The HubSpot configuration. GET: the current one (tokens masked) and whether the site falls back
@@ -26,7 +27,7 @@ export default handle(async (req, context) => {
   return json({
     config: current ? publicHubSpotConfig(current) : null,
     environmentTokenConfigured: Boolean(serverEnv.hubspotAccessToken),
-  });
+  } satisfies HubSpotConfigAnswer);
 });
 
 export const config: Config = { path: '/api/hubspot-config', method: ['GET', 'POST'] };

@@ -4,6 +4,8 @@ import { requireAdmin } from '../../src/server/auth';
 import { allowMethods, handle, HttpError, json } from '../../src/server/http';
 import { impactBySchool, impactCsv } from '../../src/server/impact';
 import { readAnswer } from '../../src/server/school-answers';
+import type { z } from 'zod';
+import type { impactRowsSchema } from '../../src/lib/schemas/admin';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -47,7 +49,7 @@ export default handle(async (req, context) => {
       },
     });
   }
-  return json({ rows });
+  return json({ rows } satisfies z.infer<typeof impactRowsSchema>);
 });
 
 export const config: Config = { path: '/api/admin/impact', method: 'GET' };

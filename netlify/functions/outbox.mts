@@ -6,6 +6,7 @@ import { attemptWork, confirmationLink, listMessages, readMessage, saveMessage, 
 import { canRetryMessage } from '../../src/lib/outbox';
 import { optionalHubSpot } from '../../src/server/platform-send';
 import { followUpLink, readAnswer } from '../../src/server/school-answers';
+import type { OutboxView } from '../../src/lib/schemas/admin';
 
 const PAGE_SIZE = 20;
 
@@ -13,7 +14,7 @@ const PAGE_SIZE = 20;
  * What the admin page shows of a message, with its parent's answer. Links only while HubSpot has not
  * got them (so that without HubSpot the whole path can be walked from the admin page).
  */
-async function view(message: OutboxMessage) {
+async function view(message: OutboxMessage): Promise<OutboxView> {
   const link = message.status === 'awaiting_confirmation' && message.confirmation?.link !== 'delivered' ? confirmationLink(message) : undefined;
   const followUp = message.followUp && message.followUp.link !== 'delivered' ? followUpLink(message) : undefined;
   const answer = message.status === 'sent' ? await readAnswer(message.id) : undefined;

@@ -4,6 +4,7 @@ import { requireAdmin } from '../../src/server/auth';
 import { getLog, listLogs, syncLog } from '../../src/server/calendly-webhook';
 import { allowMethods, handle, HttpError, json } from '../../src/server/http';
 import { canRetrySync } from '../../src/lib/webhook-logs';
+import type { WebhookLogsPage } from '../../src/lib/schemas/admin';
 
 const PAGE_SIZE = 20;
 
@@ -22,7 +23,7 @@ export default handle(async (req, context) => {
     const cursor = url.searchParams.get('cursor') ?? undefined;
     const page = await listLogs(limit, cursor);
     await auditRequest(req, context, session, 'webhook_log.viewed', cursor ? `after ${cursor}` : undefined);
-    return json(page);
+    return json(page satisfies WebhookLogsPage);
   }
 
   const id = url.pathname.match(/^\/api\/webhook-logs\/([^/]+)\/retry$/)?.[1];

@@ -9,6 +9,7 @@ import { decryptSecret, encryptSecret, maskSecret } from './crypto';
 import { serverEnv } from './env';
 import { query, queryOne, sql } from './db';
 import { recordKey } from './ids';
+import type { PublicHubSpotConfig, PublicWebhook } from '../lib/schemas/admin';
 
 /** Record ids sort newest first. */
 export const recordIdPattern = /^\d{13}-[0-9a-f-]{36}$/;
@@ -31,7 +32,7 @@ export interface StoredWebhookConfig {
   calendlySubscriptionUri: string | null;
 }
 
-export function publicWebhookConfig(config: StoredWebhookConfig) {
+export function publicWebhookConfig(config: StoredWebhookConfig): PublicWebhook {
   const { signingKeySealed: _sealed, signingKeyHint, ...rest } = config;
   return { ...rest, signingKey: signingKeyHint, registered: Boolean(config.calendlySubscriptionUri) };
 }
@@ -108,7 +109,7 @@ export interface StoredHubSpotConfig {
   updatedAt: string;
 }
 
-export function publicHubSpotConfig(config: StoredHubSpotConfig) {
+export function publicHubSpotConfig(config: StoredHubSpotConfig): PublicHubSpotConfig {
   return {
     id: config.id,
     name: config.name,

@@ -275,16 +275,8 @@ export async function erasePersonalData(email: string, now = new Date()): Promis
   return { counts: { ...counts, hubspot: addresses.length }, deletionIds: [...new Set([...queued, ...pending.map((p) => p.id)])] };
 }
 
-export interface ContactDeletion {
-  id: string;
-  masked: string;
-  state: 'pending' | 'done';
-  attempts: number;
-  lastError?: string;
-  createdAt: string;
-  nextAttemptAt: string;
-  doneAt?: string;
-}
+import type { ContactDeletion } from '../lib/schemas/admin';
+export type { ContactDeletion };
 
 interface DeletionRow {
   id: string;

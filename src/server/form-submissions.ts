@@ -37,24 +37,8 @@ export const LEASE_MS = 60_000;
 /** How many pages of HubSpot's submissions (50 each) are searched for an uncertain attempt. */
 const LOOKUP_PAGES = 6;
 
-/** `held`: judged automated (a filled honeypot, filled far too fast); kept, not delivered, until a person releases it. */
-export type DeliveryState = 'pending' | 'sending' | 'delivered' | 'failed' | 'held';
-
-export interface Delivery {
-  state: DeliveryState;
-  attempts: number;
-  nextAttemptAt: string;
-  /** While `sending`: until when the claim holds. */
-  leaseUntil?: string;
-  /** An attempt ended without HubSpot's answer; it may have been recorded there. */
-  uncertain?: boolean;
-  /** A short code of the last failure (e.g. `hubspot_503`, `INVALID_EMAIL`); never a body or a token. */
-  lastError?: string;
-  /** Why a held submission was judged automated (e.g. `honeypot`, `too_fast`). */
-  heldReason?: string;
-  deliveredAt?: string;
-  failedAt?: string;
-}
+import type { Delivery, DeliveryState } from '../lib/schemas/admin';
+export type { Delivery, DeliveryState };
 
 export interface StoredSubmission {
   id: string;

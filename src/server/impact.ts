@@ -127,15 +127,8 @@ export async function computeImpact(now = new Date()): Promise<Impact> {
   };
 }
 
-export interface SchoolImpactRow {
-  school: string;
-  emailsSent: number;
-  answers: Record<AnswerKind, number>;
-  /** Share of the emails whose parent says the school answered (replied, meeting, said no). */
-  responseRate: number;
-  latestComment: string;
-  latestCommentAt: string;
-}
+import type { SchoolImpactRow } from '../lib/schemas/admin';
+export type { SchoolImpactRow };
 
 /**
  * The admin's view: per school, the emails sent in the period (by when they were sent), what their

@@ -20,15 +20,8 @@ import { canonicalAddress } from './identity';
 import { queueSchoolUpdates } from './school-updates';
 import { signToken, verifyToken } from './tokens';
 
-export interface SchoolAnswer {
-  messageId: string;
-  kind: AnswerKind;
-  comment: string;
-  answeredAt: string;
-  updatedAt: string;
-  /** Whether HubSpot has the answer on the contact. */
-  contact: 'pending' | 'delivered' | 'not_configured';
-}
+import type { SchoolAnswer } from '../lib/schemas/admin';
+export type { SchoolAnswer };
 
 async function readStoredAnswer(id: string): Promise<{ answer: SchoolAnswer; version: number } | undefined> {
   const row = await queryOne<{ record: SchoolAnswer; version: number }>(sql`SELECT record, version FROM school_answers WHERE message_id = ${id}`);

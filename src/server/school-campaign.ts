@@ -5,18 +5,11 @@
  * the updates sent. Read from the impact events (confirmed sends and self-reports, kept after the
  * 90-day purge without names) and the messages while they are kept.
  */
-import type { AnswerKind } from '../lib/school-answers';
 import { maskAddress } from './data-rights';
 import { query, queryOne, sql } from './db';
 import type { Attribution } from './school-pages';
-import type { UpdateState } from './school-updates';
-
-export interface CampaignSchool {
-  key: string;
-  schoolName: string;
-  parents: number;
-  updatedAt: string;
-}
+import type { Came, Campaign, CampaignParent, CampaignSchool, UpdateState } from '../lib/schemas/admin';
+import type { AnswerKind } from '../lib/school-answers';
 
 /** A keyset cursor: the last row's sort values, opaque to the browser. */
 const encodeCursor = (values: string[]) => Buffer.from(JSON.stringify(values), 'utf8').toString('base64url');
@@ -48,33 +41,6 @@ export async function listCampaignSchools(limit: number, cursor?: string): Promi
     schools: page.map((row) => ({ key: row.key, schoolName: row.school_name, parents: Number(row.parents), updatedAt: row.updated_at.toISOString() })),
     ...(rows.length > limit && last ? { nextCursor: encodeCursor([last.updated_at.toISOString(), last.key]) } : {}),
   };
-}
-
-export type Came = 'direct' | 'parent' | 'ambassador';
-
-export interface CampaignParent {
-  messageId: string;
-  /** The parent's address masked (s•••@example.org); empty once the message is purged or erased. */
-  parent: string;
-  channel: 'platform' | 'self';
-  sentAt: string;
-  came: Came;
-  /** The parent whose share brought them (masked), and the ambassador's id, when there is one. */
-  referrer?: string;
-  ambassadorId?: string;
-  letterId?: string;
-  answer?: AnswerKind;
-  updatesSent: number;
-}
-
-export interface Campaign {
-  school: { key: string; schoolName: string; contactAddress: string; parents: number; emails: number };
-  parents: CampaignParent[];
-  nextCursor?: string;
-  came: Record<Came, number>;
-  letters: Array<{ letterId: string; emails: number }>;
-  answers: Array<{ day: string; kind: AnswerKind; count: number }>;
-  updates: Partial<Record<UpdateState, number>>;
 }
 
 const cameOf = (attribution: Attribution | null | undefined): Came => (attribution?.via === 'parent' ? 'parent' : attribution?.via === 'ambassador' ? 'ambassador' : 'direct');

@@ -43,7 +43,8 @@ const LEASE_MS = 2 * 60_000;
 export const MAX_UPDATE_ATTEMPTS = 6;
 const RETRY_BASE_MS = 5 * 60_000;
 
-export type UpdateState = 'pending' | 'sent' | 'capped' | 'limit' | 'stopped' | 'gone' | 'failed';
+import type { UpdateState } from '../lib/schemas/admin';
+export type { UpdateState };
 
 const isOutcome = (kind: AnswerKind): kind is PageOutcome => kind === 'replied' || kind === 'meeting';
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { WebhookLog } from '../../../server/calendly-webhook';
+import type { WebhookLogView as WebhookLog, WebhookLogsPage } from '../../../lib/schemas/admin';
 import { canRetrySync } from '../../../lib/webhook-logs';
 import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
 import { buttonClass } from '../../../lib/ui';
@@ -7,10 +7,7 @@ import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { EmptyState, StatusBadge, ScrollTable, tableHeadClass, LoadOlder } from './fields';
 
-interface Page {
-  logs: WebhookLog[];
-  nextCursor: string | null;
-}
+type Page = WebhookLogsPage;
 
 /** §3: success and error as they are, anything else shown as pending. */
 function statusBadge(status: string) {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type SubmitEvent } from 'react';
-import type { publicHubSpotConfig } from '../../../server/admin-config';
+import type { HubSpotConfigAnswer, PublicHubSpotConfig as HubSpotConfig } from '../../../lib/schemas/admin';
 import { apiRequest, failureMessage, fieldErrors, formatDateTime } from '../../../lib/admin-api';
 import { hubspotConfigSchema } from '../../../lib/schemas';
 import { buttonClass, cardClass } from '../../../lib/ui';
@@ -7,11 +7,7 @@ import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { CheckboxField, EmptyState, StatusBadge, TextAreaField, TextField, DialogActions } from './fields';
 
-type HubSpotConfig = ReturnType<typeof publicHubSpotConfig>;
-interface Answer {
-  config: HubSpotConfig | null;
-  environmentTokenConfigured: boolean;
-}
+type Answer = HubSpotConfigAnswer;
 
 export function CrmConfigTab() {
   const [data, setData] = useState<Answer | null>(null);

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { ContactDeletion } from '../../../server/data-rights';
+import type { ContactDeletion } from '../../../lib/schemas/admin';
 import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
 import { buttonClass } from '../../../lib/ui';
 import { ScrollTable, StatusBadge, tableHeadClass } from './fields';

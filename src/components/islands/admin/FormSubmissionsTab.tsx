@@ -1,29 +1,10 @@
 import { useCallback, useEffect, useId, useState } from 'react';
-import type { Delivery } from '../../../server/form-submissions';
+import type { Delivery, SubmissionsPage as Page, SubmissionView as Submission } from '../../../lib/schemas/admin';
 import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
 import { buttonClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { DialogActions, EmptyState, StatusBadge, ScrollTable, tableHeadClass } from './fields';
-
-interface Submission {
-  id: string;
-  purpose: string;
-  createdAt: string;
-  pageUri: string;
-  fields: Array<{ name: string; label: string; value: string }>;
-  consent?: { toProcess: boolean; communications: Array<{ subscriptionTypeId: number; value: boolean; text: string }> };
-  delivery: Delivery;
-  deleteAfter?: string;
-}
-
-interface Page {
-  form: string;
-  forms: Array<{ purpose: string; title: string; count: number }>;
-  submissions: Submission[];
-  total: number;
-  nextCursor?: string;
-}
 
 /** The delivery state as people read it: HubSpot has it, it will be tried again, or it waits. */
 function deliveryLabel(delivery: Delivery): { text: string; tone: 'success' | 'pending' | 'error' } {

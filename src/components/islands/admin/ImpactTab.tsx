@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import type { SchoolImpactRow } from '../../../server/impact';
+import type { SchoolImpactRow } from '../../../lib/schemas/admin';
 import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
 import { answerKinds, answerLabels } from '../../../lib/school-answers';
 import { buttonClass } from '../../../lib/ui';

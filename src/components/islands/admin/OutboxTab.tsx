@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { OutboxMessage } from '../../../server/outbox';
-import type { SchoolAnswer } from '../../../server/school-answers';
+import type { MessageStatus, OutboxPage as Page, OutboxView as Message } from '../../../lib/schemas/admin';
 import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
 import { canRetryMessage } from '../../../lib/outbox';
 import { answerLabels } from '../../../lib/school-answers';
@@ -10,14 +9,8 @@ import { ReactDialog } from '../../ui/ReactDialog';
 import { DataDeletions } from './DataDeletions';
 import { EmptyState, StatusBadge, ScrollTable, tableHeadClass, LoadOlder } from './fields';
 
-type Message = OutboxMessage & { confirmationLink?: string; followUpLink?: string; answer?: SchoolAnswer };
 
-interface Page {
-  messages: Message[];
-  nextCursor?: string;
-}
-
-const statusLabels: Record<OutboxMessage['status'], string> = {
+const statusLabels: Record<MessageStatus, string> = {
   awaiting_confirmation: 'Awaiting confirmation',
   queued: 'Queued',
   sent: 'Sent',

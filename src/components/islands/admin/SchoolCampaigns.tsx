@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Campaign, CampaignParent, CampaignSchool, Came } from '../../../server/school-campaign';
+import type { Campaign, CampaignParent, CampaignSchool, Came } from '../../../lib/schemas/admin';
 import { apiRequest, failureMessage, formatDate, formatDateTime } from '../../../lib/admin-api';
 import { answerLabels } from '../../../lib/school-answers';
 import { buttonClass } from '../../../lib/ui';

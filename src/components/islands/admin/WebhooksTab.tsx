@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type SubmitEvent } from 'react';
-import type { publicWebhookConfig } from '../../../server/admin-config';
+import type { PublicWebhook as Webhook } from '../../../lib/schemas/admin';
 import { apiRequest, failureMessage, fieldErrors, formatDate } from '../../../lib/admin-api';
 import { webhookConfigSchema, webhookEvents } from '../../../lib/schemas';
 import { buttonClass, cardClass } from '../../../lib/ui';
@@ -7,7 +7,6 @@ import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { CheckboxField, CheckboxGroup, EmptyState, SelectField, StatusBadge, TextAreaField, TextField, DialogActions } from './fields';
 
-type Webhook = ReturnType<typeof publicWebhookConfig>;
 
 export function WebhooksTab() {
   const [webhooks, setWebhooks] = useState<Webhook[] | null>(null);

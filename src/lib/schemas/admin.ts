@@ -1,0 +1,228 @@
+/**
+ * What the admin endpoints answer (`/api/admin/*`, `/api/hubspot-config`, `/api/calendly-webhooks`),
+ * shared by the functions that build the answers and the admin islands that read them. Types come
+ * from z.infer; the server modules take theirs from here, and `tests/unit/admin-payloads.test.ts`
+ * parses every endpoint's real answer with these schemas.
+ */
+import { z } from 'zod';
+import { answerKinds } from '../school-answers';
+
+const iso = z.string().min(1);
+const count = z.number().int().nonnegative();
+
+// ---- Form Submissions tab (GET /api/admin/form-submissions) ----
+
+/** `held`: judged automated (a filled honeypot, filled far too fast); kept, not delivered, until a person releases it. */
+export const deliveryStates = ['pending', 'sending', 'delivered', 'failed', 'held'] as const;
+export type DeliveryState = (typeof deliveryStates)[number];
+
+export const deliverySchema = z.object({
+  state: z.enum(deliveryStates),
+  attempts: count,
+  nextAttemptAt: iso,
+  /** While `sending`: until when the claim holds. */
+  leaseUntil: iso.optional(),
+  /** An attempt ended without HubSpot's answer; it may have been recorded there. */
+  uncertain: z.boolean().optional(),
+  /** A short code of the last failure (e.g. `hubspot_503`, `INVALID_EMAIL`); never a body or a token. */
+  lastError: z.string().optional(),
+  /** Why a held submission was judged automated (e.g. `honeypot`, `too_fast`). */
+  heldReason: z.string().optional(),
+  deliveredAt: iso.optional(),
+  failedAt: iso.optional(),
+});
+export type Delivery = z.infer<typeof deliverySchema>;
+
+export const submissionViewSchema = z.object({
+  id: z.string(),
+  purpose: z.string(),
+  createdAt: iso,
+  pageUri: z.string(),
+  fields: z.array(z.object({ name: z.string(), label: z.string(), value: z.string() })),
+  consent: z
+    .object({
+      toProcess: z.boolean(),
+      communications: z.array(z.object({ subscriptionTypeId: z.number(), value: z.boolean(), text: z.string() })),
+    })
+    .optional(),
+  delivery: deliverySchema,
+  deleteAfter: iso.optional(),
+});
+export type SubmissionView = z.infer<typeof submissionViewSchema>;
+
+export const submissionsPageSchema = z.object({
+  form: z.string(),
+  forms: z.array(z.object({ purpose: z.string(), title: z.string(), count })),
+  submissions: z.array(submissionViewSchema),
+  total: count,
+  nextCursor: z.string().optional(),
+});
+export type SubmissionsPage = z.infer<typeof submissionsPageSchema>;
+
+// ---- Outbox tab (GET /api/admin/outbox) ----
+
+export const messageStatuses = ['awaiting_confirmation', 'queued', 'sent', 'failed'] as const;
+export type MessageStatus = (typeof messageStatuses)[number];
+export type Channel = 'platform' | 'self';
+
+export const schoolAnswerSchema = z.object({
+  messageId: z.string(),
+  kind: z.enum(answerKinds),
+  comment: z.string(),
+  answeredAt: iso,
+  updatedAt: iso,
+  /** Whether HubSpot has the answer on the contact. */
+  contact: z.enum(['pending', 'delivered', 'not_configured']),
+});
+export type SchoolAnswer = z.infer<typeof schoolAnswerSchema>;
+
+/** The parts of a message the Outbox tab reads (the endpoint sends the stored message whole). */
+export const outboxViewSchema = z.looseObject({
+  id: z.string(),
+  channel: z.enum(['platform', 'self']),
+  status: z.enum(messageStatuses),
+  createdAt: iso,
+  parentName: z.string(),
+  parentEmail: z.string(),
+  schoolName: z.string(),
+  to: z.string(),
+  toName: z.string(),
+  subject: z.string(),
+  body: z.string(),
+  sentAt: iso.optional(),
+  attempts: count,
+  lastError: z.string().optional(),
+  confirmation: z.object({ confirmedAt: iso.optional() }).optional(),
+  followUp: z.object({ dueAt: iso }).optional(),
+  /** Only while HubSpot has not got them, so the whole path can be walked from the admin page. */
+  confirmationLink: z.string().optional(),
+  followUpLink: z.string().optional(),
+  answer: schoolAnswerSchema.optional(),
+});
+export type OutboxView = z.infer<typeof outboxViewSchema>;
+
+export const outboxPageSchema = z.object({ messages: z.array(outboxViewSchema), nextCursor: z.string().optional() });
+export type OutboxPage = z.infer<typeof outboxPageSchema>;
+
+/** GET /api/admin/data-deletions: HubSpot deletions asked for by parents, masked. */
+export const contactDeletionSchema = z.object({
+  id: z.string(),
+  masked: z.string(),
+  state: z.enum(['pending', 'done']),
+  attempts: count,
+  lastError: z.string().optional(),
+  createdAt: iso,
+  nextAttemptAt: iso,
+  doneAt: iso.optional(),
+});
+export type ContactDeletion = z.infer<typeof contactDeletionSchema>;
+export const deletionsSchema = z.object({ deletions: z.array(contactDeletionSchema) });
+
+// ---- Impact tab (GET /api/admin/impact, /api/admin/impact/schools[/{key}]) ----
+
+export const schoolImpactRowSchema = z.object({
+  school: z.string(),
+  emailsSent: count,
+  answers: z.record(z.enum(answerKinds), count),
+  /** Share of the emails whose parent says the school answered (replied, meeting, said no). */
+  responseRate: z.number().min(0).max(1),
+  latestComment: z.string(),
+  latestCommentAt: z.string(),
+});
+export type SchoolImpactRow = z.infer<typeof schoolImpactRowSchema>;
+export const impactRowsSchema = z.object({ rows: z.array(schoolImpactRowSchema) });
+
+export const campaignSchoolSchema = z.object({ key: z.string(), schoolName: z.string(), parents: count, updatedAt: iso });
+export type CampaignSchool = z.infer<typeof campaignSchoolSchema>;
+export const campaignSchoolsPageSchema = z.object({ schools: z.array(campaignSchoolSchema), nextCursor: z.string().optional() });
+
+export const cameValues = ['direct', 'parent', 'ambassador'] as const;
+export type Came = (typeof cameValues)[number];
+export const updateStates = ['pending', 'sent', 'capped', 'limit', 'stopped', 'gone', 'failed'] as const;
+export type UpdateState = (typeof updateStates)[number];
+
+export const campaignParentSchema = z.object({
+  messageId: z.string(),
+  /** The parent's address masked (s•••@example.org); empty once the message is purged or erased. */
+  parent: z.string(),
+  channel: z.enum(['platform', 'self']),
+  sentAt: iso,
+  came: z.enum(cameValues),
+  /** The parent whose share brought them (masked), and the ambassador's id, when there is one. */
+  referrer: z.string().optional(),
+  ambassadorId: z.string().optional(),
+  letterId: z.string().optional(),
+  answer: z.enum(answerKinds).optional(),
+  updatesSent: count,
+});
+export type CampaignParent = z.infer<typeof campaignParentSchema>;
+
+export const campaignSchema = z.object({
+  school: z.object({ key: z.string(), schoolName: z.string(), contactAddress: z.string(), parents: count, emails: count }),
+  parents: z.array(campaignParentSchema),
+  nextCursor: z.string().optional(),
+  came: z.record(z.enum(cameValues), count),
+  letters: z.array(z.object({ letterId: z.string(), emails: count })),
+  answers: z.array(z.object({ day: z.string(), kind: z.enum(answerKinds), count })),
+  updates: z.partialRecord(z.enum(updateStates), count),
+});
+export type Campaign = z.infer<typeof campaignSchema>;
+
+// ---- Activity Logs tab (GET /api/admin/webhook-logs) ----
+
+export const webhookLogSchema = z.object({
+  id: z.string(),
+  createdAt: iso,
+  updatedAt: iso,
+  eventType: z.string(),
+  webhookId: z.string().nullable(),
+  /** received while being handled, then success or error. */
+  status: z.enum(['received', 'success', 'error']),
+  /** skipped for events that change nothing on the contact. */
+  hubspotSyncStatus: z.enum(['pending', 'success', 'error', 'skipped']),
+  hubspotContactId: z.string().optional(),
+  error: z.string().optional(),
+  attempts: count,
+  /** Calendly's delivery as received (its schema is the receiver's: src/server/calendly-webhook.ts). */
+  payload: z.looseObject({ event: z.string() }),
+});
+export type WebhookLogView = z.infer<typeof webhookLogSchema>;
+export const webhookLogsPageSchema = z.object({ logs: z.array(webhookLogSchema), nextCursor: z.string().nullable() });
+export type WebhookLogsPage = z.infer<typeof webhookLogsPageSchema>;
+
+// ---- Webhooks and CRM configuration tabs ----
+
+/** A Calendly webhook configuration as the admin sees it: the signing key only as a hint. */
+export const publicWebhookSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  calendlyWebhookUrl: z.string(),
+  events: z.array(z.string()),
+  scope: z.enum(['organization', 'user']),
+  organization: z.string(),
+  user: z.string(),
+  signingKey: z.string(),
+  isActive: z.boolean(),
+  createdAt: iso,
+  updatedAt: iso,
+  calendlySubscriptionUri: z.string().nullable(),
+  registered: z.boolean(),
+});
+export type PublicWebhook = z.infer<typeof publicWebhookSchema>;
+export const webhooksSchema = z.object({ webhooks: z.array(publicWebhookSchema), calendlyConfigured: z.boolean() });
+
+/** The HubSpot configuration as the admin sees it: tokens only as hints. */
+export const publicHubSpotConfigSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  accessToken: z.string(),
+  refreshToken: z.string(),
+  isActive: z.boolean(),
+  createdAt: iso,
+  updatedAt: iso,
+});
+export type PublicHubSpotConfig = z.infer<typeof publicHubSpotConfigSchema>;
+export const hubSpotConfigAnswerSchema = z.object({ config: publicHubSpotConfigSchema.nullable(), environmentTokenConfigured: z.boolean() });
+export type HubSpotConfigAnswer = z.infer<typeof hubSpotConfigAnswerSchema>;
