@@ -6,7 +6,7 @@
 import type { Client } from '@hubspot/api-client';
 import { noteProblem, normaliseNote } from '../lib/email/note';
 import { isEmail } from '../lib/forms/values';
-import { composeDraft, readDraft, updateDraft } from './email-drafts';
+import { composeDraft, readDraft, updateDraft, type LetteredDraft } from './email-drafts';
 import { serverEnv } from './env';
 import { HttpError, StoreUnavailableError } from './http';
 import { hubspotClient } from './hubspot';
@@ -59,6 +59,38 @@ export async function shareOf(message: OutboxMessage, now = new Date()): Promise
   return { url, schoolName: message.schoolName || 'your school' };
 }
 
+/**
+ * The outbox message a draft makes: the parent, the school and exactly the email composed from it
+ * (`email`, with `note`), to the school address `to` as checked by the caller.
+ */
+function messageFromDraft(
+  draft: LetteredDraft,
+  what: { channel: OutboxMessage['channel']; status: OutboxMessage['status']; to: string; email: { subject: string; body: string }; note: string },
+  now: Date,
+): OutboxMessage {
+  return {
+    id: newMessageId(now),
+    draftId: draft.id,
+    channel: what.channel,
+    status: what.status,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    parentEmail: draft.data.parentEmail.trim().toLowerCase(),
+    parentName: draft.data.parentFullName,
+    schoolName: draft.data.schoolName,
+    to: what.to,
+    toName: draft.data.schoolContactName,
+    ...(draft.attribution ? { attribution: draft.attribution } : {}),
+    subject: what.email.subject,
+    body: what.email.body,
+    note: what.note,
+    letterId: draft.letter.id,
+    ownWords: draft.ownWords ?? '',
+    attempts: 0,
+    nextAttemptAt: now.toISOString(),
+  };
+}
+
 /** The draft a browser names, checked against its token; the refusals every caller shares. */
 async function ownDraft(input: { submissionId: string; token: string }) {
   const found = await readDraft(input.submissionId);
@@ -81,25 +113,7 @@ export async function recordSelfSent(input: { submissionId: string; token: strin
   if (!isEmail(school)) throw new HttpError(400, 'missing_address', 'We can only follow up on an email with the school contact’s address.');
   const email = composeDraft(draft, note);
   const message: OutboxMessage = {
-    id: newMessageId(now),
-    draftId: draft.id,
-    channel: 'self',
-    status: 'sent',
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-    parentEmail: draft.data.parentEmail.trim().toLowerCase(),
-    parentName: draft.data.parentFullName,
-    schoolName: draft.data.schoolName,
-    to: school,
-    toName: draft.data.schoolContactName,
-    ...(draft.attribution ? { attribution: draft.attribution } : {}),
-    subject: email.subject,
-    body: email.body,
-    note,
-    letterId: draft.letter.id,
-    ownWords: draft.ownWords ?? '',
-    attempts: 0,
-    nextAttemptAt: now.toISOString(),
+    ...messageFromDraft(draft, { channel: 'self', status: 'sent', to: school, email, note }, now),
     sentAt: now.toISOString(),
     followUp: newFollowUp(now),
   };
@@ -137,26 +151,8 @@ export async function requestPlatformSend(input: { submissionId: string; token: 
   const email = composeDraft(draft, note);
   const confirm = serverEnv.platformSendConfirmation === 'email';
   const message: OutboxMessage = {
-    id: newMessageId(now),
-    draftId: draft.id,
-    channel: 'platform',
-    status: confirm ? 'awaiting_confirmation' : 'queued',
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-    parentEmail: parent,
-    parentName: draft.data.parentFullName,
-    schoolName: draft.data.schoolName,
-    to: school,
-    toName: draft.data.schoolContactName,
-    ...(draft.attribution ? { attribution: draft.attribution } : {}),
-    subject: email.subject,
-    body: email.body,
-    note,
-    letterId: draft.letter.id,
-    ownWords: draft.ownWords ?? '',
+    ...messageFromDraft(draft, { channel: 'platform', status: confirm ? 'awaiting_confirmation' : 'queued', to: school, email, note }, now),
     ...(confirm ? { confirmation: { expiresAt: new Date(now.getTime() + CONFIRM_TTL_MS).toISOString(), link: 'pending' as const, linkAttempts: 0 } } : {}),
-    attempts: 0,
-    nextAttemptAt: now.toISOString(),
   };
   await createMessage(message);
   // The draft takes one message only: of two requests at once, the second gives its message back.
