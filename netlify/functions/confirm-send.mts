@@ -4,8 +4,7 @@ import { buttonClass } from '../../src/lib/ui';
 import { optionalDataPath } from '../../src/server/data-rights';
 import { responsePage } from '../../src/server/form-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
-import { limitMessages } from '../../src/server/send-limits';
-import { confirmPlatformSend, inspectConfirmation, shareOf, type ConfirmOutcome, type SchoolShare } from '../../src/server/platform-send';
+import { confirmPlatformSend, inspectConfirmation, refusalText, shareOf, type ConfirmOutcome, type SchoolShare } from '../../src/server/platform-send';
 import { shareBlockHtml } from '../../src/server/school-page-html';
 import type { OutboxMessage } from '../../src/server/outbox';
 
@@ -68,7 +67,7 @@ function outcomePage(outcome: ConfirmOutcome, token: string, share?: SchoolShare
       return {
         status: 409,
         title: 'We could not send this email',
-        content: `${heading('We could not send this email')}${lead(limitMessages[outcome.refusal])}${preview(outcome.message)}${actions(again, home)}`,
+        content: `${heading('We could not send this email')}${lead(refusalText(outcome.message, outcome.refusal))}${preview(outcome.message)}${actions(again, home)}`,
       };
     case 'failed':
       return {

@@ -1,12 +1,12 @@
 import type { Config } from '@netlify/functions';
-import { attemptContactDeletion, DELETION_LOG_RETENTION_MS, dueContactDeletions, purgeContactDeletions } from '../../src/server/data-rights';
+import { attemptContactDeletion, DELETION_LOG_RETENTION_MS, dueContactDeletions, purgeContactDeletions, purgeUsedDeletionSteps } from '../../src/server/data-rights';
 import { StoreUnavailableError, storeUnavailable } from '../../src/server/http';
 import { optionalHubSpot } from '../../src/server/platform-send';
 
 /**
  * Scheduled: the HubSpot contact deletions parents asked for (`/your-data`) that HubSpot has not
  * done yet, asked again once their time has come, until it has; done ones are forgotten after 90
- * days. Without HubSpot they wait (the admin page shows them).
+ * days, and used deletion steps once their tokens have expired. Without HubSpot they wait (the admin page shows them).
  */
 export default async (_req?: Request): Promise<Response> => {
   const summary = { checked: 0, done: 0, waiting: 0, skipped: 0, purged: 0 };
@@ -18,6 +18,7 @@ export default async (_req?: Request): Promise<Response> => {
       summary[await attemptContactDeletion(client, id, now)]++;
     }
     summary.purged = await purgeContactDeletions(new Date(now.getTime() - DELETION_LOG_RETENTION_MS));
+    summary.purged += await purgeUsedDeletionSteps(now);
   } catch (error) {
     if (!(error instanceof StoreUnavailableError)) throw error;
     console.error('[data-deletions-retry] the store is unavailable; stopping this run.', JSON.stringify(summary));

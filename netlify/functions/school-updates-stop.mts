@@ -3,16 +3,19 @@ import { escapeHtml } from '../../src/lib/forms/render';
 import { buttonClass } from '../../src/lib/ui';
 import { responsePage } from '../../src/server/form-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
-import { openStopLink, stopSchoolUpdates } from '../../src/server/school-updates';
+import { openStopLink, stopSchoolUpdates, updatesStopped } from '../../src/server/school-updates';
 
 /**
  * /school-updates/stop?token=…: the stop link in every school update. GET shows what it does and
  * a button; POST (the button, or a mail app's one-click unsubscribe with the token in the address)
- * stops all further updates for the address. A forged or expired link changes nothing.
+ * stops all further updates for the address; using it again changes nothing more and says so. A
+ * forged or expired link changes nothing. Every page offers "Your data" (the link names only a
+ * keyed hash of the address, so it is the page that asks for a link by address).
  */
 const heading = (text: string) => `<h1 id="form-response-title" class="text-title font-extrabold tracking-tight">${escapeHtml(text)}</h1>`;
 const lead = (text: string) => `<p class="mt-4 text-lg text-ink-soft">${escapeHtml(text)}</p>`;
-const home = `<div class="mt-8 flex flex-wrap gap-3"><a class="${buttonClass('secondary', 'md')}" href="/">Go to the home page</a></div>`;
+const yourData = `<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="/your-data">Your data</a>: see, download or delete what we keep about you.</p>`;
+const home = `<div class="mt-8 flex flex-wrap gap-3"><a class="${buttonClass('secondary', 'md')}" href="/">Go to the home page</a></div>${yourData}`;
 
 const invalid = { status: 404, title: 'This link is not valid', content: `${heading('This link is not valid')}${lead('It may have been cut short when it was copied. Open the link from your email again.')}${home}` };
 const expired = { status: 410, title: 'This link has expired', content: `${heading('This link has expired')}${lead('Open the stop link in a more recent update from us, or reply to that email and we will stop them for you.')}${home}` };
@@ -28,15 +31,22 @@ async function tokenOf(req: Request): Promise<string> {
   return fromUrl ?? '';
 }
 
-async function page(req: Request): Promise<{ status: number; title: string; content: string }> {
+async function page(req: Request): Promise<{ status: number; title: string; content: string; headers?: Record<string, string> }> {
   if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') {
-    return { status: 405, title: 'Not available', content: `${heading('Not available')}${lead('Open the stop link from your email.')}${home}` };
+    return { status: 405, title: 'Not available', content: `${heading('Not available')}${lead('Open the stop link from your email.')}${home}`, headers: { Allow: 'GET, HEAD, POST' } };
   }
   const token = (await tokenOf(req)).slice(0, 1500);
   const link = openStopLink(token);
   if (link.kind === 'invalid') return invalid;
   if (link.kind === 'expired') return expired;
   if (req.method === 'POST') {
+    if (await updatesStopped(link.parent)) {
+      return {
+        status: 200,
+        title: 'Updates stopped',
+        content: `${heading('Updates stopped')}${lead('Updates to your address were already stopped, so nothing changed. We will not email you news from your school’s parents again.')}${home}`,
+      };
+    }
     await stopSchoolUpdates(link.parent);
     return {
       status: 200,
@@ -47,14 +57,16 @@ async function page(req: Request): Promise<{ status: number; title: string; cont
   return {
     status: 200,
     title: 'Stop school updates?',
-    content: `${heading('Stop school updates?')}${lead('We email you, at most once a week, when another parent at your school tells us the school replied or agreed to meet. Stop these updates for your address?')}<form method="post" action="/school-updates/stop" class="mt-8"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('primary', 'md')}">Stop all updates</button></form>`,
+    content: `${heading('Stop school updates?')}${lead('We email you, at most once a week, when another parent at your school tells us the school replied or agreed to meet. Stop these updates for your address?')}<form method="post" action="/school-updates/stop" class="mt-8"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('primary', 'md')}">Stop all updates</button></form>${yourData}`,
   };
 }
 
 export default async (req: Request): Promise<Response> => {
   try {
     const result = await page(req);
-    return responsePage(result.content, { status: result.status, title: result.title });
+    const response = await responsePage(result.content, { status: result.status, title: result.title });
+    for (const [name, value] of Object.entries(result.headers ?? {})) response.headers.set(name, value);
+    return response;
   } catch (error) {
     if (error instanceof HttpError && error.status < 500) {
       return responsePage(`${heading('This request could not be read')}${lead(error.message)}${home}`, { status: error.status, title: 'This request could not be read' });
@@ -64,4 +76,8 @@ export default async (req: Request): Promise<Response> => {
   }
 };
 
-export const config: Config = { path: '/school-updates/stop' };
+export const config: Config = {
+  path: '/school-updates/stop',
+  // Each request checks a signature and may write a row: a flood is cut off per address first.
+  rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+};

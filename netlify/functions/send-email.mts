@@ -8,7 +8,8 @@ import { requestPlatformSend } from '../../src/server/platform-send';
  * POST /api/send-email {submissionId, token, note?}: "Send via our platform". The server composes
  * the email from the accepted submission and stores it; with confirmation on (the default) it
  * answers 202 awaiting_confirmation and HubSpot emails the parent a link to confirm; with it off,
- * 200 sent or 202 queued. Over a limit: 409/429 with a plain message.
+ * 200 sent or 202 queued. A limit this parent met (already wrote to this school, their daily
+ * cap) is never in the answer: it is the same either way, and the parent reads it in their inbox.
  */
 export default handle(async (req) => {
   const refused = allowMethods(req, ['POST']);

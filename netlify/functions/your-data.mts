@@ -9,9 +9,11 @@ import {
   countRecords,
   dataToken,
   DELETE_STEP_TTL_MS,
+  deletionStepUsed,
   erasePersonalData,
   exportPersonalData,
   findPersonalData,
+  markDeletionStepUsed,
   openDataToken,
   sendDataLink,
   type PersonalData,
@@ -41,7 +43,14 @@ const date = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month:
 /** Requests for a link from one network in 10 minutes. */
 const REQUESTS_PER_WINDOW = 5;
 
-const requestSchema = z.object({ email: z.string().trim().max(254).refine(isEmail, 'Please enter a valid email address.') });
+/**
+ * An address as typed, made plain: NFKC (fullwidth letters and ＠ become ASCII) and look-alike dots
+ * (。｡) become dots, so that every way of writing one address is that address, for the answer as
+ * for the daily allowance (which counts its canonical form).
+ */
+const typedAddress = (value: string) => value.normalize('NFKC').replace(/[\u3002\uff61\uff0e]/g, '.').trim();
+
+const requestSchema = z.object({ email: z.string().transform((value) => typedAddress(value.slice(0, 1000))).refine(isEmail, 'Please enter a valid email address.') });
 
 type View = { status: number; title: string; content: string; headers?: Record<string, string> };
 
@@ -178,7 +187,7 @@ async function view(req: Request, context?: Context): Promise<View | Response> {
 
   if (action === 'request') {
     const parsed = requestSchema.safeParse({ email: form.get('email') ?? '' });
-    if (!parsed.success) return { status: 400, title: 'Please check your address', content: `${heading('Your data')}${requestForm(parsed.error.issues[0]?.message, form.get('email') ?? '')}` };
+    if (!parsed.success) return { status: 400, title: 'Please check your address', content: `${heading('Your data')}${requestForm(parsed.error.issues[0]?.message, (form.get('email') ?? '').slice(0, 254))}` };
     const limit = await takeFormSubmission(`your-data|${clientAddressKey(clientIp(req, context))}`, REQUESTS_PER_WINDOW);
     if (!limit.allowed) {
       return { status: 429, title: 'Please wait a moment', content: `${heading('Please wait a moment')}${lead(`Too many requests from your network. Please try again in ${Math.ceil(limit.retryAfterSeconds / 60)} minutes.`)}${actions(home)}`, headers: { 'Retry-After': String(limit.retryAfterSeconds) } };
@@ -207,7 +216,16 @@ async function view(req: Request, context?: Context): Promise<View | Response> {
   if (action === 'delete') {
     const check = openDataToken(token, 'your-data-delete');
     if (check.kind !== 'ok') return check.kind === 'expired' ? expiredPage() : invalidPage();
+    // The button works once: pressed again (a replay, a double click) it changes nothing more.
+    if (await deletionStepUsed(token)) {
+      return {
+        status: 200,
+        title: 'Your data has been deleted',
+        content: `${heading('Your data has been deleted')}${lead('This deletion was already done: nothing more was changed. If you have filled in one of our forms since, open a new “Your data” link to delete that too.')}${actions(home)}`,
+      };
+    }
     const { counts, deletionIds } = await erasePersonalData(check.email);
+    await markDeletionStepUsed(token);
     // Recorded without the address: the deletions' ids lead to the masked entries owners see.
     await recordAudit({ actor: 'parent', action: 'data_deletion.requested', target: deletionIds.join(' ') || undefined, ip: clientIp(req, context) });
     // HubSpot is asked now; what it does not do now, the scheduled run asks again.

@@ -6,3 +6,8 @@ export function shortDate(iso: string | Date): string {
 export function longDate(iso: string | Date): string {
   return new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 }
+
+/** A day as a letter names it to a parent: "24 November 2026" (en-GB, in UTC unless a zone is given). */
+export function dayInWords(iso: string | Date, timeZone = 'UTC'): string {
+  return new Date(iso).toLocaleDateString('en-GB', { year: 'numeric', month: 'long', day: 'numeric', timeZone });
+}

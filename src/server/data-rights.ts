@@ -26,7 +26,7 @@ import type { NominationRecord } from './nominations';
 import type { OutboxMessage } from './outbox';
 import type { SchoolAnswer } from './school-answers';
 import { takeEmailAllowance } from './send-limits';
-import { signToken, verifyToken } from './tokens';
+import { hashSecret, signToken, verifyToken } from './tokens';
 
 /** A "Your data" link on a page the parent has open. */
 export const DATA_LINK_TTL_MS = 7 * 24 * 3600_000;
@@ -350,6 +350,23 @@ export async function dueContactDeletions(now = new Date()): Promise<string[]> {
   const rows = await query<{ id: string }>(sql`
     SELECT id FROM hubspot_contact_deletions WHERE state = 'pending' AND next_attempt_at <= ${now} ORDER BY next_attempt_at LIMIT 200`);
   return rows.map((row) => row.id);
+}
+
+/** Whether this deletion step's token was used already (its button pressed before). */
+export async function deletionStepUsed(token: string): Promise<boolean> {
+  return Boolean(await queryOne(sql`SELECT 1 FROM used_deletion_steps WHERE token_hash = ${hashSecret(token)}`));
+}
+
+/** Marks a deletion step's token used, until it would have expired anyway. */
+export async function markDeletionStepUsed(token: string, now = new Date()): Promise<void> {
+  await query(sql`
+    INSERT INTO used_deletion_steps (token_hash, expires_at, created_at) VALUES (${hashSecret(token)}, ${new Date(now.getTime() + DELETE_STEP_TTL_MS)}, ${now})
+    ON CONFLICT (token_hash) DO NOTHING`);
+}
+
+/** Forgets the used deletion steps whose tokens have expired; returns how many. */
+export async function purgeUsedDeletionSteps(now = new Date()): Promise<number> {
+  return (await query(sql`DELETE FROM used_deletion_steps WHERE expires_at < ${now} RETURNING 1`)).length;
 }
 
 /** Removes the record of HubSpot deletions done before `before`; returns how many. */

@@ -72,6 +72,8 @@ export interface OutboxMessage {
      * count). Never said in the answer to the request; the parent reads it behind their link.
      */
     refusal?: LimitRefusal;
+    /** With `already_sent`: when the parent's earlier email to this school was sent (or asked for). */
+    earlierAt?: string;
   };
   attempts: number;
   /** A short code of the last failure; never a token or a response body. */

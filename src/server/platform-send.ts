@@ -5,14 +5,16 @@
  */
 import type { Client } from '@hubspot/api-client';
 import { noteProblem, normaliseNote } from '../lib/email/note';
+import { dayInWords } from '../lib/dates';
 import { isEmail } from '../lib/forms/values';
-import { composeDraft, readDraft, updateDraft } from './email-drafts';
+import { composeDraft, readDraft, updateDraft, type LetteredDraft } from './email-drafts';
 import { serverEnv } from './env';
 import { HttpError, StoreUnavailableError } from './http';
 import { hubspotClient } from './hubspot';
 import { attemptWork, CONFIRM_TTL_MS, createMessage, deleteMessage, newFollowUp, newMessageId, readMessage, saveMessage, type OutboxMessage } from './outbox';
 import { ensureSchoolPage, shareLink } from './school-pages';
-import { claimLimits, limitMessages, releaseLimits, type LimitRefusal } from './send-limits';
+import { schoolEmailSender } from './school-email-sender';
+import { claimLimits, earlierSendAt, limitMessages, releaseLimits, type LimitRefusal } from './send-limits';
 import { sameSecret, verifyToken } from './tokens';
 
 /** HubSpot's client when configured; undefined (not an error) when not, so offline runs walk the whole path. */
@@ -25,10 +27,25 @@ export function optionalHubSpot(): Client | undefined {
   }
 }
 
-const limitStatus: Record<LimitRefusal, number> = { already_sent: 409, school_limit: 429, parent_limit: 429 };
+/**
+ * What a refusal tells the parent, behind their own link: for an earlier email to this school, the
+ * school and the day it went ("You already wrote to Oakwood Academy on 24 November 2026 …").
+ */
+export function refusalText(message: Pick<OutboxMessage, 'schoolName' | 'confirmation'>, refusal: LimitRefusal): string {
+  if (refusal !== 'already_sent') return limitMessages[refusal];
+  const earlier = message.confirmation?.earlierAt;
+  const when = earlier ? ` on ${dayInWords(earlier)}` : '';
+  return `You already wrote to ${message.schoolName || 'this school'}${when} through our platform, and it sends one email from each parent to a school contact. You can still copy your email or send it from your own email app.`;
+}
 
-function refuse(refusal: LimitRefusal): never {
-  throw new HttpError(limitStatus[refusal], refusal, limitMessages[refusal]);
+/** A refusal as the message keeps it: with an earlier email to this school, that email's day. */
+async function refusalRecord(message: OutboxMessage, refusal: LimitRefusal): Promise<{ refusal: LimitRefusal; earlierAt?: string }> {
+  if (refusal !== 'already_sent') return { refusal };
+  const earlierAt = await earlierSendAt(message.parentEmail, message.to, message.id).catch((error: unknown) => {
+    if (error instanceof StoreUnavailableError) return undefined;
+    throw error;
+  });
+  return earlierAt ? { refusal, earlierAt } : { refusal };
 }
 
 export interface SendAnswer {
@@ -59,6 +76,38 @@ export async function shareOf(message: OutboxMessage, now = new Date()): Promise
   return { url, schoolName: message.schoolName || 'your school' };
 }
 
+/**
+ * The outbox message a draft makes: the parent, the school and exactly the email composed from it
+ * (`email`, with `note`), to the school address `to` as checked by the caller.
+ */
+function messageFromDraft(
+  draft: LetteredDraft,
+  what: { channel: OutboxMessage['channel']; status: OutboxMessage['status']; to: string; email: { subject: string; body: string }; note: string },
+  now: Date,
+): OutboxMessage {
+  return {
+    id: newMessageId(now),
+    draftId: draft.id,
+    channel: what.channel,
+    status: what.status,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    parentEmail: draft.data.parentEmail.trim().toLowerCase(),
+    parentName: draft.data.parentFullName,
+    schoolName: draft.data.schoolName,
+    to: what.to,
+    toName: draft.data.schoolContactName,
+    ...(draft.attribution ? { attribution: draft.attribution } : {}),
+    subject: what.email.subject,
+    body: what.email.body,
+    note: what.note,
+    letterId: draft.letter.id,
+    ownWords: draft.ownWords ?? '',
+    attempts: 0,
+    nextAttemptAt: now.toISOString(),
+  };
+}
+
 /** The draft a browser names, checked against its token; the refusals every caller shares. */
 async function ownDraft(input: { submissionId: string; token: string }) {
   const found = await readDraft(input.submissionId);
@@ -81,25 +130,7 @@ export async function recordSelfSent(input: { submissionId: string; token: strin
   if (!isEmail(school)) throw new HttpError(400, 'missing_address', 'We can only follow up on an email with the school contact’s address.');
   const email = composeDraft(draft, note);
   const message: OutboxMessage = {
-    id: newMessageId(now),
-    draftId: draft.id,
-    channel: 'self',
-    status: 'sent',
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-    parentEmail: draft.data.parentEmail.trim().toLowerCase(),
-    parentName: draft.data.parentFullName,
-    schoolName: draft.data.schoolName,
-    to: school,
-    toName: draft.data.schoolContactName,
-    ...(draft.attribution ? { attribution: draft.attribution } : {}),
-    subject: email.subject,
-    body: email.body,
-    note,
-    letterId: draft.letter.id,
-    ownWords: draft.ownWords ?? '',
-    attempts: 0,
-    nextAttemptAt: now.toISOString(),
+    ...messageFromDraft(draft, { channel: 'self', status: 'sent', to: school, email, note }, now),
     sentAt: now.toISOString(),
     followUp: newFollowUp(now),
   };
@@ -137,26 +168,8 @@ export async function requestPlatformSend(input: { submissionId: string; token: 
   const email = composeDraft(draft, note);
   const confirm = serverEnv.platformSendConfirmation === 'email';
   const message: OutboxMessage = {
-    id: newMessageId(now),
-    draftId: draft.id,
-    channel: 'platform',
-    status: confirm ? 'awaiting_confirmation' : 'queued',
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-    parentEmail: parent,
-    parentName: draft.data.parentFullName,
-    schoolName: draft.data.schoolName,
-    to: school,
-    toName: draft.data.schoolContactName,
-    ...(draft.attribution ? { attribution: draft.attribution } : {}),
-    subject: email.subject,
-    body: email.body,
-    note,
-    letterId: draft.letter.id,
-    ownWords: draft.ownWords ?? '',
+    ...messageFromDraft(draft, { channel: 'platform', status: confirm ? 'awaiting_confirmation' : 'queued', to: school, email, note }, now),
     ...(confirm ? { confirmation: { expiresAt: new Date(now.getTime() + CONFIRM_TTL_MS).toISOString(), link: 'pending' as const, linkAttempts: 0 } } : {}),
-    attempts: 0,
-    nextAttemptAt: now.toISOString(),
   };
   await createMessage(message);
   // The draft takes one message only: of two requests at once, the second gives its message back.
@@ -174,7 +187,7 @@ export async function requestPlatformSend(input: { submissionId: string; token: 
       if (error instanceof StoreUnavailableError) return undefined;
       throw error;
     });
-    const pending = refusal ? { ...message, confirmation: { ...message.confirmation!, refusal } } : message;
+    const pending = refusal ? { ...message, confirmation: { ...message.confirmation!, ...(await refusalRecord(message, refusal)) } } : message;
     const etag = refusal ? await saveMessage(pending) : undefined;
     const settled = await attemptWork(optionalHubSpot(), pending, etag);
     return { status: 202, body: { id: settled.id, status: 'awaiting_confirmation', confirmation: { expiresAt: message.confirmation!.expiresAt, email: parent } } };
@@ -182,18 +195,37 @@ export async function requestPlatformSend(input: { submissionId: string; token: 
   return sendNow(message, now);
 }
 
-/** Claims the limits and delivers; a refusal fails the message and says why. */
+/**
+ * PLATFORM_SEND_CONFIRMATION=off: claims the limits and delivers. A refusal sends nothing to the
+ * school and is answered like an accepted send (`noticeInstead`).
+ */
 async function sendNow(message: OutboxMessage, now: Date, etag?: string): Promise<SendAnswer> {
   const refusal = await claimLimits(message.parentEmail, message.to, message.id, now);
-  if (refusal) {
-    await saveMessage({ ...message, status: 'failed', lastError: refusal, updatedAt: now.toISOString() }, etag);
-    refuse(refusal);
-  }
+  if (refusal) return noticeInstead(message, refusal, now, etag);
   const settled = await attemptWork(optionalHubSpot(), { ...message, status: 'queued' }, etag);
   if (settled.status === 'failed') {
     throw new HttpError(502, 'delivery_failed', 'The email could not be sent. Please copy it and send it yourself.');
   }
   return { status: settled.status === 'sent' ? 200 : 202, body: { id: settled.id, status: settled.status } };
+}
+
+/**
+ * A send that met a limit with confirmation off. The answer is the one an accepted send gets, so
+ * that it tells nobody what this parent did before; the parent learns why in their own inbox, by
+ * the path a confirmation takes: the message waits with its refusal, and the link handed over for
+ * them (under the 3-a-day allowance of their address) opens the page that says it.
+ */
+async function noticeInstead(message: OutboxMessage, refusal: LimitRefusal, now: Date, etag?: string): Promise<SendAnswer> {
+  const notice: OutboxMessage = {
+    ...message,
+    status: 'awaiting_confirmation',
+    confirmation: { expiresAt: new Date(now.getTime() + CONFIRM_TTL_MS).toISOString(), link: 'pending', linkAttempts: 0, ...(await refusalRecord(message, refusal)) },
+    updatedAt: now.toISOString(),
+  };
+  const saved = await saveMessage(notice, etag);
+  if (saved !== undefined) await attemptWork(optionalHubSpot(), notice, saved);
+  // What an accepted send answers when its sender takes it: sent, or queued without a sender.
+  return schoolEmailSender() ? { status: 200, body: { id: message.id, status: 'sent' } } : { status: 202, body: { id: message.id, status: 'queued' } };
 }
 
 export type ConfirmOutcome =
@@ -252,7 +284,7 @@ export async function confirmPlatformSend(token: string, now = new Date()): Prom
   };
   const refusal = await claimLimits(confirmed.parentEmail, confirmed.to, confirmed.id, now);
   if (refusal) {
-    const failed = { ...confirmed, status: 'failed' as const, lastError: refusal };
+    const failed = { ...confirmed, confirmation: { ...confirmed.confirmation!, ...(await refusalRecord(confirmed, refusal)) }, status: 'failed' as const, lastError: refusal };
     if ((await saveMessage(failed, found.etag)) === undefined) return inspectConfirmation(token, now);
     return { kind: 'refused', message: failed, refusal };
   }

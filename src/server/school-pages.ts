@@ -139,7 +139,8 @@ export type Attribution = z.infer<typeof attributionSchema>;
 /** An ambassador id as /form takes it (src/lib/form-page.ts): trimmed, printable, at most 100 characters. */
 function ambassadorIdOf(value: string | null): string | undefined {
   const id = (value ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  return id && id.length <= 100 ? id : undefined;
+  // A broken escape (%E0 decodes to U+FFFD) or an invisible character is no id anybody was given.
+  return id && id.length <= 100 && !/[\p{C}\uFFFD]/u.test(id) ? id : undefined;
 }
 
 /** The attribution a share link's parameters give; anything that does not verify is left out. */

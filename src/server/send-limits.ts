@@ -28,6 +28,19 @@ export const limitMessages: Record<LimitRefusal, string> = {
   parent_limit: 'You have sent the most emails our platform sends for one parent in a day. Please send this one from your own email app, or try again tomorrow.',
 };
 
+/**
+ * When this parent first wrote to this school: the request that holds their pair (other than
+ * `except`), as sent if it was, else as asked. Undefined when no other request holds it.
+ */
+export async function earlierSendAt(parent: string, school: string, except: string): Promise<string | undefined> {
+  const row = await queryOne<{ sent_at: string | null; created_at: Date | string }>(sql`
+    SELECT o.record->>'sentAt' AS sent_at, coalesce((o.record->>'createdAt')::timestamptz, c.created_at) AS created_at
+    FROM send_claims c LEFT JOIN outbox_messages o ON o.id = c.message_id
+    WHERE c.pair_hash = ${pairHash(parent, school)} AND c.message_id <> ${except}`);
+  if (!row) return undefined;
+  return row.sent_at ?? new Date(row.created_at).toISOString();
+}
+
 /** Whether a send would be refused now (read only; `claimLimits` decides). */
 export async function checkLimits(parent: string, school: string, now = new Date()): Promise<LimitRefusal | undefined> {
   const row = await queryOne<{ paired: boolean; school_sends: number; parent_sends: number }>(sql`

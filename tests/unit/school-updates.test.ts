@@ -8,6 +8,7 @@ import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
 import schoolAnswer from '../../netlify/functions/school-answer.mts';
 import schoolUpdatesRun from '../../netlify/functions/school-updates.mts';
 import stopEndpoint from '../../netlify/functions/school-updates-stop.mts';
+import yourData from '../../netlify/functions/your-data.mts';
 import { createDraft } from '../../src/server/email-drafts';
 import { parentKey, recordSent } from '../../src/server/impact';
 import { readMessage, type OutboxMessage } from '../../src/server/outbox';
@@ -118,6 +119,12 @@ describe('an outcome reported', () => {
     expect(properties.school_update_school_name).toBe('Oakwood Academy');
     expect(properties.school_update_text).toContain('Oakwood Academy replied');
     expect(properties.school_update_stop_url).toMatch(/^https:\/\/site\.example\/school-updates\/stop\?token=/);
+    // "Your data" travels with the update (issue 24, part 4): the parent's own records, no one else's.
+    const data = new URL(properties.your_data_url!);
+    expect(data.origin + data.pathname).toBe('https://site.example/your-data');
+    const page = await (await yourData(new Request(`http://localhost${data.pathname}${data.search}`))).text();
+    expect(page).toContain(other.parentEmail);
+    expect(page).not.toContain(reporter.parentEmail);
     expect((await queued())[0]).toMatchObject({ state: 'sent' });
   });
 

@@ -15,6 +15,8 @@ import { confirmationLink, readMessage, saveMessage, type OutboxMessage } from '
 import { query, sql } from '../../src/server/db';
 import { signToken } from '../../src/server/tokens';
 import { noteMessages } from '../../src/lib/email/note';
+import { dayInWords } from '../../src/lib/dates';
+import { refusalText } from '../../src/server/platform-send';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { startSmtpFake, type SmtpFake } from '../fakes/smtp';
 import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';
@@ -288,7 +290,8 @@ describe('limits', () => {
     expect(first.page?.text).toContain('Your email has been sent');
     const second = await requestAndConfirm({ email: 'pair@example.org' });
     sameAnswer(second.answer);
-    expect(second.page?.text).toContain('already sent an email from you to this school contact');
+    // The school as the parent wrote it, and the day of the earlier email (en-GB, UTC).
+    expect(second.page?.text).toContain(`You already wrote to Oakwood Academy on ${dayInWords((await readMessage(first.message!.id))!.message.sentAt!)}`);
     expect(second.page?.text).toContain('copy your email');
     expect(sent()).toHaveLength(1);
   });
@@ -332,6 +335,98 @@ describe('limits', () => {
   }, 90_000);
 });
 
+describe('the "already wrote" notice names the school and the day', () => {
+  test.each([
+    ['late in the UTC day', '2026-11-24T23:30:00.000Z', 'You already wrote to Oakwood Academy on 24 November 2026'],
+    ['early in the year', '2027-01-02T00:05:00.000Z', 'You already wrote to Oakwood Academy on 2 January 2027'],
+  ])('%s', (_name, earlierAt, words) => {
+    const message = { schoolName: 'Oakwood Academy', confirmation: { expiresAt: earlierAt, link: 'delivered' as const, linkAttempts: 1, refusal: 'already_sent' as const, earlierAt } };
+    expect(refusalText(message, 'already_sent')).toContain(words);
+  });
+
+  test('without a known day it still names the school; the daily caps keep their words', () => {
+    expect(refusalText({ schoolName: 'Elm School' }, 'already_sent')).toMatch(/^You already wrote to Elm School through our platform/);
+    expect(refusalText({ schoolName: 'Elm School' }, 'school_limit')).toContain('already received the most emails');
+  });
+});
+
+describe('with PLATFORM_SEND_CONFIRMATION=off a refusal tells nobody what this parent did', () => {
+  beforeEach(() => {
+    process.env.PLATFORM_SEND_CONFIRMATION = 'off';
+  });
+  const noticeFor = async (email: string) => openLink(tokenOf(linkOnContact(email)));
+  const shape = (answer: Awaited<ReturnType<typeof send>>) => ({ status: answer.status, keys: Object.keys(answer.body).sort(), sent: answer.body.status });
+
+  test('writing to the same school again: answered like the first, nothing more to the school, the parent told in their inbox with the day', async () => {
+    const one = await draft({ email: 'again-off@example.org', school_contact_email: 'head@again.edu' });
+    const first = await send({ submissionId: one.id, token: one.token });
+    expect(first).toMatchObject({ status: 200, body: { status: 'sent' } });
+    const two = await draft({ email: 'again-off@example.org', school_contact_email: 'HEAD+x@again.edu' });
+    const second = await send({ submissionId: two.id, token: two.token });
+    expect(shape(second)).toEqual(shape(first));
+    expect(second.body.id).not.toBe(first.body.id);
+    expect(sent()).toHaveLength(1);
+    const sentAt = (await readMessage(first.body.id))!.message.sentAt!;
+    const notice = await noticeFor('again-off@example.org');
+    expect(notice.status).toBe(409);
+    expect(notice.text).toContain(`You already wrote to Oakwood Academy on ${dayInWords(sentAt)}`);
+    // Confirming the notice sends nothing either.
+    expect((await confirm(tokenOf(linkOnContact('again-off@example.org')))).text).toContain('You already wrote to');
+    expect(sent()).toHaveLength(1);
+  });
+
+  test("the parent's daily cap: the fourth is answered like the first three, and sent nowhere", async () => {
+    const answers = [];
+    for (let n = 1; n <= 4; n++) {
+      const made = await draft({ email: 'cap-off@example.org', school_contact_email: `head${n}@cap-off.edu` });
+      answers.push(await send({ submissionId: made.id, token: made.token }));
+    }
+    expect(new Set(answers.map((answer) => JSON.stringify(shape(answer))))).toEqual(new Set([JSON.stringify(shape(answers[0]!))]));
+    expect(sent()).toHaveLength(3);
+    expect((await noticeFor('cap-off@example.org')).text).toContain('the most emails our platform sends for one parent');
+  });
+
+  test("the school's daily cap is answered like an accepted send too (which refusal came first would tell)", async () => {
+    process.env.PLATFORM_SEND_SCHOOL_DAILY_LIMIT = '1';
+    const first = await draft({ school_contact_email: 'full@off.edu' });
+    const accepted = await send({ submissionId: first.id, token: first.token });
+    const late = await draft({ school_contact_email: 'full@off.edu' });
+    const refused = await send({ submissionId: late.id, token: late.token });
+    expect(shape(refused)).toEqual(shape(accepted));
+    expect(sent()).toHaveLength(1);
+    expect((await noticeFor(late.values.parentEmail)).text).toContain('already received the most emails');
+  });
+
+  test('without a sender an accepted send and a refusal are both 202 queued', async () => {
+    delete process.env.SCHOOL_EMAIL_FROM_ADDRESS;
+    try {
+      const one = await draft({ email: 'nosender-off@example.org', school_contact_email: 'head@nosender.edu' });
+      const first = await send({ submissionId: one.id, token: one.token });
+      const two = await draft({ email: 'nosender-off@example.org', school_contact_email: 'head@nosender.edu' });
+      const second = await send({ submissionId: two.id, token: two.token });
+      expect(first).toMatchObject({ status: 202, body: { status: 'queued' } });
+      expect(shape(second)).toEqual(shape(first));
+    } finally {
+      process.env.SCHOOL_EMAIL_FROM_ADDRESS = 'schools@masteryparents.example';
+      // Its queued message is no work for the retry runs of later tests.
+      await query(sql`DELETE FROM outbox_messages WHERE record->>'parentEmail' = 'nosender-off@example.org'`);
+    }
+  });
+
+  test('the notices are under the 3-a-day allowance of the parent’s address', async () => {
+    const answers = [];
+    await send(await draft({ email: 'flood-off@example.org', school_contact_email: 'head@flood.edu' }).then((made) => ({ submissionId: made.id, token: made.token })));
+    for (let n = 1; n <= 5; n++) {
+      const made = await draft({ email: 'flood-off@example.org', school_contact_email: 'head@flood.edu' });
+      answers.push(await send({ submissionId: made.id, token: made.token }));
+    }
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    const links = fake.calls.filter((c) => c.method === 'PATCH' && (c.body as { properties: Record<string, string> }).properties.platform_send_confirmation_url);
+    expect(links).toHaveLength(3);
+    expect(sent()).toHaveLength(1);
+  });
+});
+
 describe('limits count people, not strings', () => {
   test.each([
     ['a +tag and capitals on the school address', { email: 'one@example.org', school_contact_email: 'head@variant.edu' }, { email: 'one@example.org', school_contact_email: 'HEAD+1@Variant.edu' }],
@@ -343,7 +438,7 @@ describe('limits count people, not strings', () => {
     const two = await draft(second);
     const b = await send({ submissionId: two.id, token: two.token });
     expect(b.status).toBe(202);
-    expect((await confirm(tokenOf(confirmationLink((await readMessage(b.body.id))!.message)!))).text).toContain('already sent an email from you to this school contact');
+    expect((await confirm(tokenOf(confirmationLink((await readMessage(b.body.id))!.message)!))).text).toContain('You already wrote to Oakwood Academy on');
     expect(sent()).toHaveLength(1);
   });
 });

@@ -1,0 +1,141 @@
+/**
+ * The one-click stop link in a school update: taken from a real update HubSpot got, it stops the
+ * parent's further updates (an update queued for them is withdrawn, and the scheduled run sends
+ * them nothing more: the admin's campaign view shows it), with JavaScript on and off; using it
+ * again changes nothing and says so; a forged or cut-short link gets a clear page. axe and
+ * HTML_CodeSniffer on the stop pages at 390 and 1280 px.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect as baseExpect, test } from './fixtures';
+import { signInAsAdmin } from './helpers';
+import { htmlcsErrors } from './htmlcs';
+import { contactOf, followUpToken, sentByParent, updatesTo } from './school-campaign-helpers';
+
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
+
+/** The stop link of the parent whose updates were stopped with JavaScript on (for the later checks). */
+let stopPath = '';
+
+async function a11y(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), 'axe').toEqual([]);
+  expect((await htmlcsErrors(page)).map((e) => `${e.code}: ${e.element}`), 'HTML_CodeSniffer').toEqual([]);
+}
+
+/** What the last scheduled run answered (its counts: sent, waiting, …), said when a wait fails. */
+let lastRun = '';
+const runUpdates = async (request: APIRequestContext) => {
+  const response = await request.post('/.netlify/functions/school-updates');
+  lastRun = `${response.status()} ${await response.text()}`;
+};
+
+test('the stop link from a real update stops further updates, with JavaScript on and off', async ({ page, request, browser }) => {
+  const run = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+  const school = { name: `Rowan Academy ${run}`, email: `head@rowan-${run}.edu` };
+  const reporter = `reporter-${run}@example.org`;
+  const withJs = `with-js-${run}@example.org`;
+  const withoutJs = `without-js-${run}@example.org`;
+  await sentByParent(request, reporter, school);
+  await sentByParent(request, withJs, school);
+  await sentByParent(request, withoutJs, school);
+  for (const parent of [withJs, withoutJs]) {
+    expect((await request.post('/school-answer', { form: { token: await followUpToken(request, parent), answer: 'no_answer', comment: '' } })).status()).toBe(200);
+  }
+  const reporterToken = await followUpToken(request, reporter);
+  expect((await request.post('/school-answer', { form: { token: reporterToken, answer: 'replied', comment: '' } })).status()).toBe(200);
+
+  // The first update reaches both other parents, with its stop link.
+  await expect
+    .poll(
+      async () => {
+        await runUpdates(request);
+        return [await updatesTo(withJs), await updatesTo(withoutJs)];
+      },
+      { intervals: [1000], timeout: 45_000 },
+    )
+    .toEqual([1, 1])
+    .catch((error: Error) => {
+      throw new Error(`${error.message}\nThe last school-updates run answered: ${lastRun}`);
+    });
+  const linkOf = async (email: string) => new URL((await contactOf(email))!.properties.school_update_stop_url!);
+  const jsLink = await linkOf(withJs);
+  const noJsLink = await linkOf(withoutJs);
+  expect(jsLink.pathname).toBe('/school-updates/stop');
+  stopPath = `${jsLink.pathname}${jsLink.search}`;
+  // "Your data" travels with the update: it opens that parent's own records.
+  const data = new URL((await contactOf(withJs))!.properties.your_data_url!);
+  await page.goto(`${data.pathname}${data.search}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your data');
+  await expect(page.getByRole('main')).toContainText(withJs);
+  await expect(page.getByRole('main')).toContainText(school.name);
+
+  // The school then agrees to meet: a second update is queued for each of them.
+  expect((await request.post('/school-answer', { form: { token: reporterToken, answer: 'meeting', comment: 'Friday at 9.' } })).status()).toBe(200);
+
+  // With JavaScript: the link asks first (a mail scanner opening it stops nothing), the button stops.
+  await page.goto(stopPath);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Stop school updates?');
+  await expect(page.getByRole('link', { name: 'Your data' })).toHaveAttribute('href', '/your-data');
+  await page.getByRole('button', { name: 'Stop all updates' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Updates stopped');
+
+  // Without JavaScript: the same plain form.
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const plain = await context.newPage();
+  await plain.goto(`${noJsLink.pathname}${noJsLink.search}`);
+  await expect(plain.getByRole('heading', { level: 1 })).toHaveText('Stop school updates?');
+  await plain.getByRole('button', { name: 'Stop all updates' }).click();
+  await expect(plain.getByRole('heading', { level: 1 })).toHaveText('Updates stopped');
+  // Used again: nothing more changes, and the page says so.
+  await plain.goto(`${noJsLink.pathname}${noJsLink.search}`);
+  await plain.getByRole('button', { name: 'Stop all updates' }).click();
+  await expect(plain.getByRole('main')).toContainText('were already stopped');
+  await context.close();
+
+  // The scheduled run sends neither of them the queued update; the campaign shows both withdrawn.
+  await runUpdates(request);
+  await runUpdates(request);
+  expect(lastRun).toMatch(/^200 /);
+  expect([await updatesTo(withJs), await updatesTo(withoutJs)]).toEqual([1, 1]);
+  await signInAsAdmin(page);
+  await page.getByRole('tab', { name: 'Impact' }).click();
+  const panel = page.getByRole('tabpanel');
+  const campaign = panel.getByTestId('school-campaign');
+  // The list may render again as its figures arrive: click until the school opens.
+  await expect(async () => {
+    await panel.getByRole('button', { name: `Open ${school.name}` }).click({ timeout: 5000 });
+    await expect(campaign.getByRole('heading', { name: school.name })).toBeVisible({ timeout: 3000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(campaign).toContainText('Stopped by the parent: 2');
+  await expect(campaign).toContainText('Sent: 2');
+});
+
+test('a forged, cut-short or empty stop link gets a page that says so, and stops nothing', async ({ page }) => {
+  expect(stopPath).not.toBe('');
+  const token = new URLSearchParams(stopPath.split('?')[1]).get('token')!;
+  const forged = `${token.split('.')[0]}.${'A'.repeat(43)}`;
+  for (const link of [`/school-updates/stop?token=${forged}`, `/school-updates/stop?token=${token.slice(0, 30)}`, '/school-updates/stop']) {
+    const response = await page.goto(link);
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('This link is not valid');
+    await expect(page.getByRole('button', { name: 'Stop all updates' })).toHaveCount(0);
+  }
+});
+
+for (const width of [390, 1280]) {
+  test(`axe and HTML_CodeSniffer on the stop pages at ${width} px`, async ({ page }) => {
+    expect(stopPath).not.toBe('');
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(stopPath);
+    await expect(page.getByRole('button', { name: 'Stop all updates' })).toBeVisible();
+    await a11y(page);
+    await page.getByRole('button', { name: 'Stop all updates' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Updates stopped');
+    await a11y(page);
+    await page.goto('/school-updates/stop?token=forged');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('This link is not valid');
+    await a11y(page);
+  });
+}
