@@ -107,7 +107,12 @@ export interface Person {
 /** The relying party: this request's host name, and the origins a response may come from. */
 export function relyingParty(req: Request): { rpID: string; origins: string[] } {
   const url = new URL(req.url);
-  return { rpID: url.hostname, origins: [...new Set([url.origin, ...serverEnv.siteOrigins])] };
+  const origins = [...new Set([url.origin, ...serverEnv.siteOrigins])];
+  // The host the browser is on: the request's, or the site's own origin the browser named (a proxy
+  // in front of the functions may change the request's host); never another site's.
+  const said = req.headers.get('origin');
+  const rpID = said && origins.includes(said) ? new URL(said).hostname : url.hostname;
+  return { rpID, origins };
 }
 
 /** Whether the site has an owner (then the admin password no longer opens the page). */
