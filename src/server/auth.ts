@@ -5,7 +5,7 @@
  */
 import { createHash, createHmac, hkdfSync, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { serverEnv } from './env';
-import { recordAudit } from './audit';
+import { recordAuditOnce } from './audit';
 import { clientIp, HttpError } from './http';
 import { query, queryOne, sql } from './db';
 
@@ -167,7 +167,9 @@ function notSignedIn(message = 'Sign in to use the admin page.'): HttpError {
 export async function requireOwner(req: Request, context?: unknown): Promise<Session> {
   const session = await requireAdmin(req);
   if (session.role === 'owner') return session;
-  await recordAudit({ actor: session.username, action: 'staff.forbidden', target: `${req.method} ${new URL(req.url).pathname}`.slice(0, 300), ip: clientIp(req, context) });
+  // One entry per attempt: a local static server retries a refused GET as `….html` and `….htm`.
+  const path = new URL(req.url).pathname.replace(/(?:\/index\.html?|\.html?)$/, '');
+  await recordAuditOnce({ actor: session.username, action: 'staff.forbidden', target: `${req.method} ${path}`.slice(0, 300), ip: clientIp(req, context) });
   throw new HttpError(403, 'owner_only', 'Only an owner can do this. Ask an owner of the site.');
 }
 
