@@ -582,3 +582,14 @@ export async function changeRole(by: Session, staffId: string, newRole: StaffRol
   await query(sql`UPDATE admin_sessions SET role = ${newRole} WHERE staff_id = ${staffId}`);
   await recordAudit({ actor: by.username, action: 'staff.role_changed', target: `${changed.email} to ${newRole}`, ip });
 }
+
+/**
+ * Deletes WebAuthn challenges past their 5 minutes, and invitations used or expired for more than
+ * 30 days (the audit log keeps what happened to them); returns how many rows went.
+ */
+export async function purgeStaffCeremonies(now = Date.now()): Promise<number> {
+  const challenges = await query(sql`DELETE FROM webauthn_challenges WHERE expires_at < ${new Date(now)} RETURNING 1`);
+  const invitations = await query(sql`
+    DELETE FROM staff_invitations WHERE expires_at < ${new Date(now - 30 * 24 * 3600_000)} RETURNING 1`);
+  return challenges.length + invitations.length;
+}

@@ -19,7 +19,8 @@ import formSubmissions from '../../netlify/functions/form-submissions-admin.mts'
 import testCalendly from '../../netlify/functions/test-calendly-connection.mts';
 import testHubspot from '../../netlify/functions/test-hubspot-connection.mts';
 import webhookLogs from '../../netlify/functions/webhook-logs.mts';
-import { INVITATION_TTL_MS, CHALLENGE_TTL_MS } from '../../src/server/staff';
+import { ABSOLUTE_TIMEOUT_MS, IDLE_TIMEOUT_MS } from '../../src/server/auth';
+import { INVITATION_TTL_MS, CHALLENGE_TTL_MS, purgeStaffCeremonies } from '../../src/server/staff';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { ADMIN_PASSWORD, call, ORIGIN, setAdminEnv, signIn } from './helpers/admin';
 import { SoftwareAuthenticator, type Lies } from './helpers/passkey';
@@ -179,6 +180,28 @@ describe('signing in with a passkey', () => {
     const failed = await auditRows('sign_in.passkey_failed');
     expect(failed).toHaveLength(before + 1);
     expect(failed.at(-1)!.actor).toBe('Owner@Example.org');
+  });
+
+  test("a passkey session keeps the admin session's idle (30 minutes) and absolute (8 hours) limits", async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      const idle = cookieOf((await passkeySignIn(ownerKey)).answer.headers);
+      const active = cookieOf((await passkeySignIn(ownerKey)).answer.headers);
+      for (let step = 0; step < 3; step++) {
+        vi.setSystemTime(Date.now() + IDLE_TIMEOUT_MS - 60_000);
+        expect((await call(session, '/api/admin/session', { cookie: active })).body.session).not.toBeNull();
+      }
+      expect((await call(session, '/api/admin/session', { cookie: idle })).body.session).toBeNull();
+      vi.setSystemTime(Date.now() + ABSOLUTE_TIMEOUT_MS);
+      expect((await call(session, '/api/admin/session', { cookie: active })).body.session).toBeNull();
+      // The hourly purge lets expired challenges go.
+      await signInOptions();
+      vi.setSystemTime(Date.now() + CHALLENGE_TTL_MS + 1000);
+      expect(await purgeStaffCeremonies()).toBeGreaterThanOrEqual(1);
+      expect((await database.db.query('SELECT 1 FROM webauthn_challenges')).rows).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test('a passkey this site does not know is refused', async () => {
