@@ -131,7 +131,7 @@ export function StaffTab() {
 
   return (
     <div className="space-y-6">
-      <p role="status" aria-live="polite" className="sr-only">
+      <p aria-live="polite" className="sr-only">
         {status}
       </p>
       <section aria-labelledby="staff-invite-title" className={cardClass}>
