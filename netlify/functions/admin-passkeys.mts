@@ -1,6 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { knownDeviceCookie, requireAdmin, requireSameOrigin, type Session } from '../../src/server/auth';
-import { allowMethods, clientIp, handle, HttpError, json, readJson } from '../../src/server/http';
+import { allowMethods, clientIp, handle, HttpError, json, jsonError, readJson } from '../../src/server/http';
+import { clientAddressKey } from '../../src/server/identity';
+import { takeFormSubmission } from '../../src/server/rate-limit';
 import {
   invitationCheckSchema,
   openInvitation,
@@ -21,13 +23,26 @@ import {
  *   password, with their `email`), an invited person (`invitation`, with the link's `token`), or a
  *   signed-in person's next passkey (`add`);
  * - /api/admin/invitation { token }: what an invitation is for (its address and role), or why not.
+ * Ceremonies started and invitations checked are limited per address (each start stores a
+ * challenge; a check is a guess at a link): CEREMONIES_PER_WINDOW per 10 minutes, then 429.
  */
+export const CEREMONIES_PER_WINDOW = 60;
+const LIMITED = new Set(['/api/admin/passkeys/sign-in/options', '/api/admin/passkeys/register/options', '/api/admin/invitation']);
+
 export default handle(async (req, context) => {
   const refused = allowMethods(req, ['POST']);
   if (refused) return refused;
   requireSameOrigin(req);
   const ip = clientIp(req, context);
   const path = new URL(req.url).pathname;
+  if (LIMITED.has(path)) {
+    const limit = await takeFormSubmission(`passkeys|${clientAddressKey(ip)}`, CEREMONIES_PER_WINDOW);
+    if (!limit.allowed) {
+      return jsonError(429, 'too_many_requests', 'Too many passkey requests from your network. Please wait a few minutes and try again.', {
+        'Retry-After': String(limit.retryAfterSeconds),
+      });
+    }
+  }
   const optionalSession = (): Promise<Session | undefined> =>
     requireAdmin(req).catch((error: unknown) => {
       if (error instanceof HttpError && error.status === 401) return undefined;

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import sessionFunction from '../../netlify/functions/admin-session.mts';
-import passkeysFunction from '../../netlify/functions/admin-passkeys.mts';
+import passkeysFunction, { CEREMONIES_PER_WINDOW } from '../../netlify/functions/admin-passkeys.mts';
 import staffFunction from '../../netlify/functions/staff-admin.mts';
 import auditFunction from '../../netlify/functions/audit-admin.mts';
 import calendlyWebhooks from '../../netlify/functions/calendly-webhooks.mts';
@@ -413,6 +413,20 @@ describe('removal', () => {
     expect((await call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD } }, '198.51.100.30')).status).toBe(403);
     expect((await passkeySignIn(ownerKey)).answer.status).toBe(200);
   });
+});
+
+test('ceremonies started and invitation checks are limited per address', async () => {
+  const statuses: number[] = [];
+  for (let i = 0; i <= CEREMONIES_PER_WINDOW; i++) {
+    statuses.push((await call(passkeys, '/api/admin/passkeys/sign-in/options', { method: 'POST' }, '198.51.100.77')).status);
+  }
+  expect(statuses.slice(0, CEREMONIES_PER_WINDOW).every((status) => status === 200)).toBe(true);
+  const refused = await call(passkeys, '/api/admin/invitation', { method: 'POST', body: { token: 'A'.repeat(43) } }, '198.51.100.77');
+  expect(statuses.at(-1)).toBe(429);
+  expect(refused.status).toBe(429);
+  expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+  // Another network is not affected.
+  expect((await call(passkeys, '/api/admin/passkeys/sign-in/options', { method: 'POST' }, '198.51.100.78')).status).toBe(200);
 });
 
 test('requests from another origin are refused before anything is read', async () => {
