@@ -24,6 +24,9 @@ const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1280, height:
 const embedSpecs = /hubspot-forms\.spec\.ts$/;
 // Provokes the per-username sign-in lock; runs alone, after the desktop tests (see the spec).
 const lockoutSpecs = /sign-in-lockout\.spec\.ts$/;
+// Registers the site's first owner, after which the admin password is refused: every other spec
+// and engine that signs in with the password must have run (see the spec and the README).
+const passkeySpecs = /staff-passkeys\.spec\.ts$/;
 
 
 export default defineConfig<object, { engineName: EngineName }>({
@@ -42,8 +45,10 @@ export default defineConfig<object, { engineName: EngineName }>({
     launchOptions: { executablePath: chromiumPath, args: chromiumFlags },
   },
   projects: [
-    { name: 'desktop', use: desktop, testIgnore: [embedSpecs, lockoutSpecs] },
+    { name: 'desktop', use: desktop, testIgnore: [embedSpecs, lockoutSpecs, passkeySpecs] },
     { name: 'lockout', use: desktop, testMatch: lockoutSpecs, dependencies: ['desktop'] },
+    // Last of all: after the desktop specs, the lockout, and the Firefox and WebKitGTK flows.
+    { name: 'passkeys', use: desktop, testMatch: passkeySpecs, dependencies: ['lockout', 'firefox', 'webkit'] },
     // The embed specs run against a second build with every form embedded (tests/e2e/embed-build.ts),
     // made once per run, and only when one of them is run.
     { name: 'embed-build', testMatch: /embed-build\.setup\.ts$/ },

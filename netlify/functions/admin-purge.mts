@@ -3,13 +3,20 @@ import { purgeAuditLog } from '../../src/server/audit';
 import { purgeExpiredSessions } from '../../src/server/auth';
 import { StoreUnavailableError, storeUnavailable } from '../../src/server/http';
 import { purgeLoginAttempts } from '../../src/server/rate-limit';
+import { purgeStaffCeremonies } from '../../src/server/staff';
 
 /**
  * Hourly: admin sessions past their idle or absolute limit, sign-in counters whose window is over,
- * and audit entries older than a year (the audit log's retention; the only rows it lets go).
+ * audit entries older than a year (the audit log's retention; the only rows it lets go), expired
+ * WebAuthn challenges and invitations long expired.
  */
-export async function purgeAdmin(now = Date.now()): Promise<Record<'sessions' | 'attempts' | 'audit', number>> {
-  return { sessions: await purgeExpiredSessions(now), attempts: await purgeLoginAttempts(now), audit: await purgeAuditLog() };
+export async function purgeAdmin(now = Date.now()): Promise<Record<'sessions' | 'attempts' | 'audit' | 'ceremonies', number>> {
+  return {
+    sessions: await purgeExpiredSessions(now),
+    attempts: await purgeLoginAttempts(now),
+    audit: await purgeAuditLog(),
+    ceremonies: await purgeStaffCeremonies(now),
+  };
 }
 
 export default async (_req?: Request): Promise<Response> => {

@@ -9,15 +9,20 @@ import {
   endSession,
   knownDevice,
   knownDeviceCookie,
+  PASSKEYS_ONLY_MESSAGE,
   requireAdmin,
+  requireOwner,
   requireSameOrigin,
 } from '../../src/server/auth';
+import { ownerExists } from '../../src/server/staff';
 import { allowMethods, clientIp, handle, HttpError, json, readJson } from '../../src/server/http';
 import { assertNotLocked, clearFailures, recordFailure } from '../../src/server/rate-limit';
 
 /**
  * The admin session. GET: who is signed in (`session: null` if nobody: asking is not an error, and
- * a 401 would put an error in every visitor's console). POST: sign in with the login schema.
+ * a 401 would put an error in every visitor's console; `passwordSignIn` says whether the admin
+ * password may still sign in). POST: sign in with the admin password, only while the site has no
+ * owner (the bootstrap: src/server/staff.ts), refused with 403 after.
  * DELETE: sign out, ending the session on the server. DELETE /api/admin/sessions: an owner's
  * "Sign everyone out", ending every session (their own too).
  */
@@ -28,17 +33,19 @@ export default handle(async (req, context) => {
 
   if (everyone) {
     if (req.method !== 'DELETE') throw new HttpError(405, 'method_not_allowed', 'Sign everyone out with DELETE /api/admin/sessions.');
-    const session = await requireAdmin(req);
+    const session = await requireOwner(req, context);
     const ended = await endAllSessions();
     await auditRequest(req, context, session, 'session.signed_out_everyone', `${ended} session${ended === 1 ? '' : 's'}`);
     return json({ ok: true, ended }, 200, { 'Set-Cookie': clearedSessionCookie() });
   }
 
   if (req.method === 'GET') {
+    // `passwordSignIn`: whether the admin password may still sign in (only while no owner exists).
     try {
-      return json({ session: await requireAdmin(req) });
+      const session = await requireAdmin(req);
+      return json({ session, passwordSignIn: session.bootstrap });
     } catch (error) {
-      if (error instanceof HttpError && error.status === 401) return json({ session: null });
+      if (error instanceof HttpError && error.status === 401) return json({ session: null, passwordSignIn: !(await ownerExists()) });
       throw error;
     }
   }
@@ -54,6 +61,11 @@ export default handle(async (req, context) => {
 
   const { username, password } = await readJson(req, loginSchema);
   const ip = clientIp(req, context);
+  if (await ownerExists()) {
+    // The admin password only bootstraps the first owner; staff sign in with their passkeys.
+    await recordAudit({ actor: username, action: 'sign_in.password_refused', ip });
+    throw new HttpError(403, 'passkeys_only', PASSKEYS_ONLY_MESSAGE);
+  }
   const subject = { ip, username, knownDevice: knownDevice(req, username) };
   try {
     await assertNotLocked(subject);

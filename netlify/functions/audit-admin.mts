@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { auditCsv, auditFilterSchema, auditRequest, listAudit } from '../../src/server/audit';
-import { requireAdmin } from '../../src/server/auth';
+import { requireOwner } from '../../src/server/auth';
 import { allowMethods, describeIssues, handle, HttpError, json } from '../../src/server/http';
 
 const PAGE_SIZE = 50;
@@ -8,14 +8,14 @@ const PAGE_SIZE = 50;
 const CSV_MAX = 10_000;
 
 /**
- * The Audit tab (owners; today every signed-in admin). GET /api/admin/audit?action=&actor=&from=
+ * The Audit tab (owners only). GET /api/admin/audit?action=&actor=&from=
  * &to=&cursor=&limit=: entries newest first, one page at a time; `&format=csv` for the entries
  * matching the filters as a CSV download. Reading the log is itself recorded.
  */
 export default handle(async (req, context) => {
   const refused = allowMethods(req, ['GET']);
   if (refused) return refused;
-  const session = await requireAdmin(req);
+  const session = await requireOwner(req, context);
   const params = Object.fromEntries(new URL(req.url).searchParams);
   const parsed = auditFilterSchema.safeParse(params);
   if (!parsed.success) throw new HttpError(400, 'invalid_request', describeIssues(parsed.error));

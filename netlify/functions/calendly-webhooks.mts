@@ -10,7 +10,7 @@ import {
   saveWebhookConfig,
 } from '../../src/server/admin-config';
 import { auditRequest } from '../../src/server/audit';
-import { requireAdmin } from '../../src/server/auth';
+import { requireOwner } from '../../src/server/auth';
 import { CalendlyError, createSubscription, deleteSubscription } from '../../src/server/calendly';
 import { serverEnv } from '../../src/server/env';
 import { allowMethods, handle, HttpError, json, readJson } from '../../src/server/http';
@@ -33,7 +33,7 @@ function calendlyFailure(error: unknown, action: string): HttpError {
 export default handle(async (req, context) => {
   const refused = allowMethods(req, ['GET', 'POST', 'PATCH', 'DELETE']);
   if (refused) return refused;
-  const session = await requireAdmin(req);
+  const session = await requireOwner(req, context);
   const id = new URL(req.url).pathname.match(/^\/api\/calendly-webhooks\/([^/]+)$/)?.[1];
 
   if (!id) {

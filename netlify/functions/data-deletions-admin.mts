@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { auditRequest } from '../../src/server/audit';
-import { requireAdmin } from '../../src/server/auth';
+import { requireOwner } from '../../src/server/auth';
 import { listContactDeletions } from '../../src/server/data-rights';
 import { allowMethods, handle, json } from '../../src/server/http';
 
@@ -11,7 +11,7 @@ import { allowMethods, handle, json } from '../../src/server/http';
 export default handle(async (req, context) => {
   const refused = allowMethods(req, ['GET']);
   if (refused) return refused;
-  const session = await requireAdmin(req);
+  const session = await requireOwner(req, context);
   const deletions = await listContactDeletions();
   await auditRequest(req, context, session, 'data_deletion.viewed');
   return json({ deletions });

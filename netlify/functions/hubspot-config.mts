@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions';
 import { hubspotConfigSchema } from '../../src/lib/schemas';
 import { createHubSpotConfig, currentHubSpotConfig, publicHubSpotConfig } from '../../src/server/admin-config';
 import { auditRequest } from '../../src/server/audit';
-import { requireAdmin } from '../../src/server/auth';
+import { requireOwner } from '../../src/server/auth';
 import { serverEnv } from '../../src/server/env';
 import { allowMethods, handle, json, readJson } from '../../src/server/http';
 import type { HubSpotConfigAnswer } from '../../src/lib/schemas/admin';
@@ -14,7 +14,7 @@ import type { HubSpotConfigAnswer } from '../../src/lib/schemas/admin';
 export default handle(async (req, context) => {
   const refused = allowMethods(req, ['GET', 'POST']);
   if (refused) return refused;
-  const session = await requireAdmin(req);
+  const session = await requireOwner(req, context);
 
   if (req.method === 'POST') {
     const input = await readJson(req, hubspotConfigSchema);

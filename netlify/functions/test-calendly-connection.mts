@@ -1,14 +1,14 @@
 import type { Config } from '@netlify/functions';
 import { connectionTestSchema } from '../../src/lib/schemas';
-import { requireAdmin } from '../../src/server/auth';
+import { requireOwner } from '../../src/server/auth';
 import { CalendlyError, currentUser } from '../../src/server/calendly';
 import { allowMethods, handle, HttpError, json, readJson } from '../../src/server/http';
 
 /** Checks a Calendly token with the cheapest authenticated call (GET /users/me). Nothing is stored. */
-export default handle(async (req) => {
+export default handle(async (req, context) => {
   const refused = allowMethods(req, ['POST']);
   if (refused) return refused;
-  await requireAdmin(req);
+  await requireOwner(req, context);
   const { accessToken } = await readJson(req, connectionTestSchema);
   try {
     const user = await currentUser(accessToken);

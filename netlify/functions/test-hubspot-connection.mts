@@ -1,14 +1,14 @@
 import type { Config } from '@netlify/functions';
 import { connectionTestSchema } from '../../src/lib/schemas';
-import { requireAdmin } from '../../src/server/auth';
+import { requireOwner } from '../../src/server/auth';
 import { hubspotClient } from '../../src/server/hubspot';
 import { allowMethods, handle, HttpError, json, readJson } from '../../src/server/http';
 
 /** Checks a HubSpot token with the cheapest authenticated call (account details). Nothing is stored. */
-export default handle(async (req) => {
+export default handle(async (req, context) => {
   const refused = allowMethods(req, ['POST']);
   if (refused) return refused;
-  await requireAdmin(req);
+  await requireOwner(req, context);
   const { accessToken } = await readJson(req, connectionTestSchema);
   let response: Response;
   try {

@@ -24,6 +24,18 @@ export const auditActionLabels = {
   'data_deletion.requested': 'A parent deleted their data',
   'audit.viewed': 'Audit log viewed',
   'audit.exported': 'Audit CSV downloaded',
+  'sign_in.passkey': 'Signed in with a passkey',
+  'sign_in.passkey_failed': 'Passkey sign-in failed',
+  'sign_in.password_refused': 'Password sign-in refused (staff use passkeys)',
+  'staff.first_owner': 'First owner registered',
+  'invitation.created': 'Invitation created',
+  'invitation.used': 'Invitation used',
+  'invitation.refused': 'Invitation refused',
+  'passkey.added': 'Passkey added',
+  'passkey.removed': 'Passkey removed',
+  'staff.removed': 'Person removed',
+  'staff.role_changed': 'Role changed',
+  'staff.forbidden': 'Refused: owners only',
 } as const;
 export type AuditAction = keyof typeof auditActionLabels;
 export const auditActions = Object.keys(auditActionLabels) as AuditAction[];

@@ -54,6 +54,23 @@ export async function recordAudit(entry: { actor: string; action: AuditAction; t
   await query(sql`INSERT INTO audit_log (actor, action, target, address_hash) VALUES (${actor}, ${entry.action}, ${target}, ${hash})`);
 }
 
+/**
+ * Appends one entry unless the same actor, action and target were recorded within `withinMs`: for
+ * refusals a browser or a proxy may repeat at once (a GET retried as `.html` by a static server in
+ * front of the functions), so that one attempt is one entry.
+ */
+export async function recordAuditOnce(entry: { actor: string; action: AuditAction; target?: string; ip?: string }, withinMs = 10_000): Promise<void> {
+  const actor = clip(entry.actor.trim() || 'unknown', 200);
+  const target = entry.target ? clip(entry.target, 300) : null;
+  const hash = entry.ip ? addressHash(entry.ip) : null;
+  await query(sql`
+    INSERT INTO audit_log (actor, action, target, address_hash)
+    SELECT ${actor}, ${entry.action}, ${target}, ${hash}
+    WHERE NOT EXISTS (
+      SELECT 1 FROM audit_log WHERE actor = ${actor} AND action = ${entry.action} AND target IS NOT DISTINCT FROM ${target}::text AND at > ${new Date(Date.now() - withinMs)}
+    )`);
+}
+
 /** Records what a signed-in admin did, from the request it came with. */
 export function auditRequest(req: Request, context: unknown, session: { username: string }, action: AuditAction, target?: string): Promise<void> {
   return recordAudit({ actor: session.username, action, target, ip: clientIp(req, context) });

@@ -5,7 +5,8 @@
  */
 import { createHash, createHmac, hkdfSync, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { serverEnv } from './env';
-import { HttpError } from './http';
+import { recordAuditOnce } from './audit';
+import { clientIp, HttpError } from './http';
 import { query, queryOne, sql } from './db';
 
 export const SESSION_COOKIE = '__Host-admin_session';
@@ -14,10 +15,14 @@ export const ABSOLUTE_TIMEOUT_MS = 8 * 60 * 60_000;
 /** The idle clock is written back at most this often, to spare a write per request. */
 const TOUCH_EVERY_MS = 60_000;
 
+export type StaffRole = 'owner' | 'staff';
+
 interface SessionRecord {
   username: string;
   createdAt: number;
   lastSeenAt: number;
+  role: StaffRole;
+  staffId: string | null;
 }
 
 interface SessionRow {
@@ -25,13 +30,23 @@ interface SessionRow {
   created_at: Date;
   last_seen_at: Date;
   password_fingerprint: string | null;
+  staff_id: string | null;
+  staff_role: StaffRole | null;
+  staff_email: string | null;
+  owner_exists: boolean;
 }
 
 export interface Session {
+  /** Who: the person's email address, or the admin username for the bootstrap password's session. */
   username: string;
   createdAt: string;
   /** When the session ends if it stays idle (never after the absolute limit). */
   expiresAt: string;
+  role: StaffRole;
+  /** The signed-in person's id; null for the bootstrap password's session (no owner exists yet). */
+  staffId: string | null;
+  /** Signed in with the environment's admin password, before any owner exists. */
+  bootstrap: boolean;
 }
 
 const sessionKey = (id: string) => createHash('sha256').update(id).digest('hex');
@@ -47,7 +62,14 @@ function readCookie(req: Request, name: string): string | undefined {
 
 function toSession(record: SessionRecord): Session {
   const expires = Math.min(record.lastSeenAt + IDLE_TIMEOUT_MS, record.createdAt + ABSOLUTE_TIMEOUT_MS);
-  return { username: record.username, createdAt: new Date(record.createdAt).toISOString(), expiresAt: new Date(expires).toISOString() };
+  return {
+    username: record.username,
+    createdAt: new Date(record.createdAt).toISOString(),
+    expiresAt: new Date(expires).toISOString(),
+    role: record.role,
+    staffId: record.staffId,
+    bootstrap: record.staffId === null,
+  };
 }
 
 export function sessionCookie(id: string): string {
@@ -77,22 +99,49 @@ export function requireSameOrigin(req: Request): void {
   }
 }
 
+/** The SHA-256 of the session id the request carries (how the table names it), if it has one. */
+export function requestSessionHash(req: Request): string | undefined {
+  const id = readCookie(req, SESSION_COOKIE);
+  return id && /^[A-Za-z0-9_-]{20,100}$/.test(id) ? sessionKey(id) : undefined;
+}
+
 /** The signed-in admin, or a 401. State-changing requests must also come from this site. */
 export async function requireAdmin(req: Request): Promise<Session> {
-  const id = readCookie(req, SESSION_COOKIE);
-  if (!id || !/^[A-Za-z0-9_-]{20,100}$/.test(id)) throw notSignedIn();
-  const key = sessionKey(id);
-  const row = await queryOne<SessionRow>(sql`SELECT username, created_at, last_seen_at, password_fingerprint FROM admin_sessions WHERE id_hash = ${key}`);
+  const key = requestSessionHash(req);
+  if (!key) throw notSignedIn();
+  // The person's role is read from the staff table, so a change of role applies at once; a removed
+  // person's or passkey's sessions are gone already (ON DELETE CASCADE).
+  const row = await queryOne<SessionRow>(sql`
+    SELECT s.username, s.created_at, s.last_seen_at, s.password_fingerprint, s.staff_id,
+           p.role AS staff_role, p.email AS staff_email,
+           EXISTS (SELECT 1 FROM staff WHERE role = 'owner') AS owner_exists
+    FROM admin_sessions s LEFT JOIN staff p ON p.id = s.staff_id
+    WHERE s.id_hash = ${key}`);
   const now = Date.now();
   if (!row) throw notSignedIn();
-  const fingerprint = passwordFingerprint();
-  // No password configured is "no fingerprint" on both sides (the column holds NULL for it).
-  if ((row.password_fingerprint ?? undefined) !== fingerprint) {
-    // The admin password changed since this session began: every session of the old one ends.
-    await query(sql`DELETE FROM admin_sessions WHERE password_fingerprint IS DISTINCT FROM ${fingerprint ?? null}`);
-    throw notSignedIn('The admin password has changed. Please sign in again.');
+  if (row.staff_id === null) {
+    if (row.owner_exists) {
+      // The bootstrap password opens the page only while the site has no owner.
+      await query(sql`DELETE FROM admin_sessions WHERE staff_id IS NULL`);
+      throw notSignedIn(PASSKEYS_ONLY_MESSAGE);
+    }
+    const fingerprint = passwordFingerprint();
+    // No password configured is "no fingerprint" on both sides (the column holds NULL for it).
+    if ((row.password_fingerprint ?? undefined) !== fingerprint) {
+      // The admin password changed since this session began: every session of the old one ends.
+      await query(sql`DELETE FROM admin_sessions WHERE staff_id IS NULL AND password_fingerprint IS DISTINCT FROM ${fingerprint ?? null}`);
+      throw notSignedIn('The admin password has changed. Please sign in again.');
+    }
+  } else if (!row.staff_role) {
+    throw notSignedIn();
   }
-  const record: SessionRecord = { username: row.username, createdAt: row.created_at.getTime(), lastSeenAt: row.last_seen_at.getTime() };
+  const record: SessionRecord = {
+    username: row.staff_email ?? row.username,
+    createdAt: row.created_at.getTime(),
+    lastSeenAt: row.last_seen_at.getTime(),
+    role: row.staff_role ?? 'owner',
+    staffId: row.staff_id,
+  };
   if (now - record.lastSeenAt > IDLE_TIMEOUT_MS || now - record.createdAt > ABSOLUTE_TIMEOUT_MS) {
     await query(sql`DELETE FROM admin_sessions WHERE id_hash = ${key}`);
     throw notSignedIn('Your session has expired. Please sign in again.');
@@ -105,18 +154,40 @@ export async function requireAdmin(req: Request): Promise<Session> {
   return toSession(record);
 }
 
+export const PASSKEYS_ONLY_MESSAGE = "This site's staff sign in with passkeys: use \"Sign in with a passkey\". The admin password only set up the first owner.";
+
 function notSignedIn(message = 'Sign in to use the admin page.'): HttpError {
   return new HttpError(401, 'unauthenticated', message);
 }
 
-/** Starts a new session with a fresh id (never reusing one the browser sent). */
-export async function createSession(username: string): Promise<{ cookie: string; session: Session }> {
+/**
+ * The signed-in owner (or the bootstrap password's session, which has an owner's rights until the
+ * first owner exists), or a 401; a staff member gets a 403, recorded on the audit log.
+ */
+export async function requireOwner(req: Request, context?: unknown): Promise<Session> {
+  const session = await requireAdmin(req);
+  if (session.role === 'owner') return session;
+  // One entry per attempt: a local static server retries a refused GET as `….html` and `….htm`.
+  const path = new URL(req.url).pathname.replace(/(?:\/index\.html?|\.html?)$/, '');
+  await recordAuditOnce({ actor: session.username, action: 'staff.forbidden', target: `${req.method} ${path}`.slice(0, 300), ip: clientIp(req, context) });
+  throw new HttpError(403, 'owner_only', 'Only an owner can do this. Ask an owner of the site.');
+}
+
+/**
+ * Starts a new session with a fresh id (never reusing one the browser sent): the bootstrap
+ * password's (no `person`), or a person's opened with one of their passkeys.
+ */
+export async function createSession(
+  username: string,
+  person?: { staffId: string; passkeyId: string; role: StaffRole },
+): Promise<{ cookie: string; session: Session }> {
   const id = randomBytes(32).toString('base64url');
   const now = Date.now();
-  const record: SessionRecord = { username, createdAt: now, lastSeenAt: now };
+  const record: SessionRecord = { username, createdAt: now, lastSeenAt: now, role: person?.role ?? 'owner', staffId: person?.staffId ?? null };
   await query(sql`
-    INSERT INTO admin_sessions (id_hash, username, created_at, last_seen_at, password_fingerprint)
-    VALUES (${sessionKey(id)}, ${username}, ${new Date(now)}, ${new Date(now)}, ${passwordFingerprint() ?? null})`);
+    INSERT INTO admin_sessions (id_hash, username, created_at, last_seen_at, password_fingerprint, staff_id, passkey_id, role)
+    VALUES (${sessionKey(id)}, ${username}, ${new Date(now)}, ${new Date(now)}, ${person ? null : (passwordFingerprint() ?? null)},
+            ${person?.staffId ?? null}, ${person?.passkeyId ?? null}, ${record.role})`);
   return { cookie: sessionCookie(id), session: toSession(record) };
 }
 

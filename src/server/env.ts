@@ -305,6 +305,10 @@ export const serverEnv = {
     get schoolUpdateStopUrl() {
       return read('HUBSPOT_PROP_SCHOOL_UPDATE_STOP_URL') ?? 'school_update_stop_url';
     },
+    /** A staff invitation's link (72 hours, used once); a HubSpot workflow emails it to the person invited. */
+    get staffInvitationUrl() {
+      return read('HUBSPOT_PROP_STAFF_INVITATION_URL') ?? 'staff_invitation_url';
+    },
     /** The parent's answer: replied, meeting, no_answer or said_no. */
     get schoolAnswer() {
       return read('HUBSPOT_PROP_SCHOOL_ANSWER') ?? 'school_answer';

@@ -51,7 +51,7 @@ test('sign-in refuses a wrong password, then signs in and out', async ({ page, c
 test('the tabs work with the keyboard', async ({ page }) => {
   await signIn(page);
   const tabs = page.getByRole('tab');
-  await expect(tabs).toHaveText(['Webhooks', 'CRM Config', 'Activity Logs', 'Test Connections', 'Form Submissions', 'Outbox', 'Impact', 'Audit']);
+  await expect(tabs).toHaveText(['Webhooks', 'CRM Config', 'Activity Logs', 'Test Connections', 'Form Submissions', 'Outbox', 'Impact', 'Audit', 'Staff']);
   await expect(page.getByRole('tab', { name: 'Webhooks' })).toHaveAttribute('aria-selected', 'true');
   await page.getByRole('tab', { name: 'Webhooks' }).focus();
   await page.keyboard.press('ArrowRight');
@@ -63,7 +63,7 @@ test('the tabs work with the keyboard', async ({ page }) => {
   await expect(page.getByRole('tab', { name: 'Test Connections' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('tabpanel')).toContainText('Calendly connection');
   await page.keyboard.press('End');
-  await expect(page.getByRole('tab', { name: 'Audit' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tab', { name: 'Staff' })).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('ArrowRight');
   await expect(page.getByRole('tab', { name: 'Webhooks' })).toBeFocused();
   await page.keyboard.press('Home');
@@ -246,6 +246,7 @@ test.describe('signed in, at 390 and 1280 px', () => {
         ['Outbox', /School emails, newest first/],
         ['Impact', /Impact/],
         ['Audit', /Kept for one year/],
+        ['Staff', /Invite a person/],
       ] as const) {
         await page.getByRole('tab', { name: tab }).click();
         await expect(page.getByRole('tabpanel')).toContainText(ready);

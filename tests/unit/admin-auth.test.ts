@@ -50,7 +50,7 @@ test('asking who is signed in without a session is not an error: session null', 
   for (const cookie of [undefined, '__Host-admin_session=made-up-session-id-0123456789abcdef']) {
     const answer = await call(session, '/api/admin/session', { cookie });
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ session: null });
+    expect(answer.body).toEqual({ session: null, passwordSignIn: true });
   }
 });
 

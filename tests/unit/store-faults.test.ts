@@ -716,9 +716,9 @@ describe('the admin session when the database fails part-way', () => {
       expectStoreUnavailable(await call(adminSession as Handler, '/api/admin/session', { method: 'DELETE', cookie: own }));
       database.heal();
       if (how === 'refuse') expect((await session()).body.session).toMatchObject({ username: 'admin' });
-      else expect((await session()).body).toEqual({ session: null });
+      else expect((await session()).body).toEqual({ session: null, passwordSignIn: true });
       expect((await call(adminSession as Handler, '/api/admin/session', { method: 'DELETE', cookie: own })).status).toBe(200);
-      expect((await session()).body).toEqual({ session: null });
+      expect((await session()).body).toEqual({ session: null, passwordSignIn: true });
     },
     SLOW,
   );

@@ -1,38 +1,63 @@
 import { useCallback, useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { loginSchema } from '../../lib/schemas';
-import { apiRequest, ApiError, fieldErrors, setUnauthorizedHandler } from '../../lib/admin-api';
+import { apiRequest, ApiError, failureMessage, fieldErrors, formatDateTime, setUnauthorizedHandler } from '../../lib/admin-api';
+import { ceremonyFailure, passkeysSupported, registerPasskey, signInWithPasskey, type AdminSession } from '../../lib/passkeys-client';
 import { buttonClass, cardClass } from '../../lib/ui';
 import { showToast } from '../../stores/toast';
 import { ReactDialog } from '../ui/ReactDialog';
 import { AdminTabs } from './admin/AdminTabs';
+import { AdminSessionContext } from './admin/session';
 import { TextField } from './admin/fields';
 
-interface Session {
-  username: string;
-  expiresAt: string;
+type Session = AdminSession;
+
+type State =
+  | { kind: 'checking' }
+  | { kind: 'signed-out'; notice?: string; passwordSignIn: boolean }
+  | { kind: 'invitation'; token: string }
+  | { kind: 'signed-in'; session: Session };
+
+/** The invitation token of `/webhook-config?invite=…`, if the page was opened with one. */
+function invitationToken(): string | undefined {
+  if (typeof window === 'undefined') return undefined;
+  const token = new URLSearchParams(window.location.search).get('invite');
+  return token && /^[A-Za-z0-9_-]{1,100}$/.test(token) ? token : undefined;
 }
 
-type State = { kind: 'checking' } | { kind: 'signed-out'; notice?: string } | { kind: 'signed-in'; session: Session };
+/** Takes the invitation out of the address bar (and the history), once it is used or refused. */
+function forgetInvitation() {
+  const url = new URL(window.location.href);
+  url.searchParams.delete('invite');
+  window.history.replaceState(null, '', url.pathname + url.search + url.hash);
+}
 
 /**
- * The admin page: a sign-in form until the server confirms a session, then the four tabs.
- * Any call answering 401 (expired or ended session) brings the sign-in form back.
+ * The admin page: a sign-in (a passkey; the admin password only while the site has no owner) until
+ * the server confirms a session, then the tabs the person's role allows. An invitation link opens
+ * the registration of the invited person's passkey. Any call answering 401 (expired or ended
+ * session, a removed person or passkey) brings the sign-in back.
  */
 export default function AdminApp() {
   const [state, setState] = useState<State>({ kind: 'checking' });
   const [confirmingEveryone, setConfirmingEveryone] = useState(false);
+  const [adding, setAdding] = useState(false);
+
+  const checkSession = useCallback(async (notice?: string) => {
+    try {
+      const answer = await apiRequest<{ session: Session | null; passwordSignIn: boolean }>('GET', '/api/admin/session', undefined, { quiet401: true });
+      setState(answer.session ? { kind: 'signed-in', session: answer.session } : { kind: 'signed-out', notice, passwordSignIn: answer.passwordSignIn });
+    } catch {
+      setState({ kind: 'signed-out', notice, passwordSignIn: false });
+    }
+  }, []);
 
   useEffect(() => {
-    let live = true;
-    apiRequest<{ session: Session | null }>('GET', '/api/admin/session', undefined, { quiet401: true })
-      .then(({ session }) => live && setState(session ? { kind: 'signed-in', session } : { kind: 'signed-out' }))
-      .catch(() => live && setState({ kind: 'signed-out' }));
-    setUnauthorizedHandler((message) => setState({ kind: 'signed-out', notice: message }));
-    return () => {
-      live = false;
-      setUnauthorizedHandler(undefined);
-    };
-  }, []);
+    const token = invitationToken();
+    if (token) setState({ kind: 'invitation', token });
+    else void checkSession();
+    setUnauthorizedHandler((message) => void checkSession(message));
+    return () => setUnauthorizedHandler(undefined);
+  }, [checkSession]);
 
   const signOut = useCallback(async () => {
     try {
@@ -40,36 +65,72 @@ export default function AdminApp() {
     } catch {
       // Signed out on the server or not, this browser forgets the session.
     }
-    setState({ kind: 'signed-out', notice: 'You have signed out.' });
-  }, []);
+    await checkSession('You have signed out.');
+  }, [checkSession]);
 
   const signOutEveryone = useCallback(async () => {
     setConfirmingEveryone(false);
     try {
       await apiRequest('DELETE', '/api/admin/sessions');
-      setState({ kind: 'signed-out', notice: 'Everyone has been signed out, you too.' });
+      await checkSession('Everyone has been signed out, you too.');
     } catch (error) {
       showToast({ title: 'Error', description: error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Could not sign everyone out.', variant: 'destructive' });
     }
+  }, [checkSession]);
+
+  const addPasskey = useCallback(async () => {
+    setAdding(true);
+    try {
+      await registerPasskey({ purpose: 'add' });
+      showToast({ title: 'Passkey added', description: 'You can now sign in with this passkey too.' });
+    } catch (error) {
+      showToast({ title: 'No passkey added', description: ceremonyFailure(error, failureMessage(error, 'The passkey could not be added.')), variant: 'destructive' });
+    } finally {
+      setAdding(false);
+    }
   }, []);
 
-  if (state.kind === 'signed-in') {
+  if (state.kind === 'invitation') {
     return (
-      <div>
+      <InvitationPanel
+        token={state.token}
+        onDone={(session) => {
+          forgetInvitation();
+          if (session) setState({ kind: 'signed-in', session });
+          else void checkSession();
+        }}
+      />
+    );
+  }
+
+  if (state.kind === 'signed-in') {
+    const { session } = state;
+    const owner = session.role === 'owner';
+    return (
+      <AdminSessionContext.Provider value={session}>
         <div className="mb-6 flex flex-wrap items-center justify-between gap-3 rounded-card border border-line bg-white px-4 py-3">
           <p className="text-sm text-muted">
-            Signed in as <strong className="text-ink">{state.session.username}</strong>
+            Signed in as <strong className="text-ink">{session.username}</strong>
+            {!session.bootstrap && <span> ({owner ? 'owner' : 'staff'})</span>}
           </p>
           <div className="flex flex-wrap gap-2">
-            <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => setConfirmingEveryone(true)}>
-              Sign everyone out
-            </button>
+            {!session.bootstrap && (
+              <button type="button" className={buttonClass('ghost', 'sm')} onClick={addPasskey} disabled={adding} aria-busy={adding}>
+                {adding ? 'Adding a passkey…' : 'Add a passkey'}
+              </button>
+            )}
+            {owner && (
+              <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => setConfirmingEveryone(true)}>
+                Sign everyone out
+              </button>
+            )}
             <button type="button" className={buttonClass('secondary', 'sm')} onClick={signOut}>
               Sign out
             </button>
           </div>
         </div>
-        <AdminTabs />
+        {session.bootstrap && <FirstOwner onRegistered={(next) => setState({ kind: 'signed-in', session: next })} />}
+        <AdminTabs key={`${session.username}|${session.role}`} />
         <ReactDialog open={confirmingEveryone} onClose={() => setConfirmingEveryone(false)} title="Sign everyone out?">
           <p className="text-sm text-ink-soft">Every admin session ends at once, on every device, this one too. Everyone has to sign in again.</p>
           <div className="mt-6 flex justify-end gap-2">
@@ -81,16 +142,164 @@ export default function AdminApp() {
             </button>
           </div>
         </ReactDialog>
-      </div>
+      </AdminSessionContext.Provider>
     );
   }
 
+  const onSignedIn = (session: Session) => setState({ kind: 'signed-in', session });
+  const notice = state.kind === 'signed-out' ? state.notice : undefined;
+  if (state.kind === 'signed-out' && !state.passwordSignIn) {
+    return <PasskeySignIn notice={notice} onSignedIn={onSignedIn} />;
+  }
+  return <SignInForm disabled={state.kind === 'checking'} notice={notice} onSignedIn={onSignedIn} />;
+}
+
+/** Signing in once the site has an owner: a passkey, no username or password. */
+function PasskeySignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: (session: Session) => void }) {
+  const [failure, setFailure] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+
+  async function start() {
+    setFailure(undefined);
+    setBusy(true);
+    try {
+      const session = await signInWithPasskey();
+      showToast({ title: 'Signed in', description: `Welcome back, ${session.username}.` });
+      onSignedIn(session);
+    } catch (error) {
+      setFailure(ceremonyFailure(error, failureMessage(error, 'Sign-in failed. Please try again.')));
+      buttonRef.current?.focus();
+    } finally {
+      setBusy(false);
+    }
+  }
+
   return (
-    <SignInForm
-      disabled={state.kind === 'checking'}
-      notice={state.kind === 'signed-out' ? state.notice : undefined}
-      onSignedIn={(session) => setState({ kind: 'signed-in', session })}
-    />
+    <section aria-labelledby="sign-in-title" className={`${cardClass} mx-auto max-w-md`} aria-busy={busy}>
+      <h2 id="sign-in-title" className="text-xl font-bold">
+        Sign in
+      </h2>
+      <p className="mt-1 text-sm text-muted">Staff sign in with their own passkey: your device asks for your fingerprint, face or screen lock.</p>
+      <div role="status" aria-live="polite">
+        {notice && !failure && <p className="mt-4 rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-700">{notice}</p>}
+      </div>
+      <div role="alert">{failure && <p className="mt-4 rounded-lg bg-danger-50 px-3 py-2 text-sm font-medium text-danger-600">{failure}</p>}</div>
+      {passkeysSupported() ? (
+        <button ref={buttonRef} type="button" className={buttonClass('primary', 'md', 'mt-4 w-full')} onClick={start} disabled={busy}>
+          {busy ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
+        </button>
+      ) : (
+        <p className="mt-4 text-sm text-danger-600">This browser cannot use passkeys. Open this page in a current browser.</p>
+      )}
+      <p className="mt-4 text-xs text-muted">No passkey yet? Ask an owner of the site for an invitation.</p>
+    </section>
+  );
+}
+
+/** The bootstrap session's invitation to become the site's first owner. */
+function FirstOwner({ onRegistered }: { onRegistered: (session: Session) => void }) {
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: SubmitEvent) {
+    event.preventDefault();
+    setError(undefined);
+    if (!/^\S+@\S+\.\S+$/.test(email.trim())) {
+      setError('Enter a valid email address');
+      return;
+    }
+    setBusy(true);
+    try {
+      const session = await registerPasskey({ purpose: 'bootstrap', email: email.trim() });
+      showToast({ title: 'You are the owner', description: 'Sign in with your passkey from now on; the admin password no longer opens this page.' });
+      onRegistered(session);
+    } catch (failure) {
+      setError(ceremonyFailure(failure, failureMessage(failure, 'The passkey could not be registered.')));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="first-owner-title" className={`${cardClass} mb-6`}>
+      <h2 id="first-owner-title" className="text-lg font-bold">
+        Become this site's first owner
+      </h2>
+      <p className="mt-1 text-sm text-ink-soft">
+        You signed in with the site's admin password. Register a passkey with your email address to become the first owner; then invite the rest of the
+        staff. After that, the admin password no longer opens this page.
+      </p>
+      <form className="mt-4 grid gap-4 sm:grid-cols-[1fr_auto] sm:items-end" onSubmit={submit} noValidate aria-busy={busy}>
+        <TextField label="Your email address" name="owner-email" type="email" required value={email} onChange={setEmail} error={error} autoComplete="email" />
+        <button type="submit" className={buttonClass('primary', 'md')} disabled={busy}>
+          {busy ? 'Registering…' : 'Register a passkey'}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+/** An invitation link: what it is for, then the invited person's passkey. */
+function InvitationPanel({ token, onDone }: { token: string; onDone: (session?: Session) => void }) {
+  const [invitation, setInvitation] = useState<{ email: string; role: 'owner' | 'staff'; expiresAt: string } | null>(null);
+  const [failure, setFailure] = useState<string>();
+  const [refused, setRefused] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    apiRequest<{ invitation: { email: string; role: 'owner' | 'staff'; expiresAt: string } }>('POST', '/api/admin/invitation', { token }, { quiet401: true })
+      .then((answer) => setInvitation(answer.invitation))
+      .catch((error: unknown) => {
+        setRefused(true);
+        setFailure(failureMessage(error, 'This invitation link is not valid.'));
+      });
+  }, [token]);
+
+  useEffect(() => {
+    if (invitation || refused) headingRef.current?.focus();
+  }, [invitation, refused]);
+
+  async function register() {
+    setFailure(undefined);
+    setBusy(true);
+    try {
+      const session = await registerPasskey({ purpose: 'invitation', token });
+      showToast({ title: 'Welcome', description: `You are signed in as ${session.username}.` });
+      onDone(session);
+    } catch (error) {
+      setFailure(ceremonyFailure(error, failureMessage(error, 'The passkey could not be registered.')));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="invitation-title" className={`${cardClass} mx-auto max-w-md`} aria-busy={busy || (!invitation && !refused)}>
+      <h2 id="invitation-title" ref={headingRef} tabIndex={-1} className="text-xl font-bold outline-none">
+        Join the staff
+      </h2>
+      {invitation && (
+        <p className="mt-1 text-sm text-ink-soft">
+          You are invited as <strong>{invitation.role === 'owner' ? 'an owner' : 'staff'}</strong> with <strong>{invitation.email}</strong>. Create a passkey on
+          this device to sign in; the link works once, until {formatDateTime(invitation.expiresAt)}.
+        </p>
+      )}
+      {!invitation && !refused && <p className="mt-1 text-sm text-muted">Checking your invitation…</p>}
+      <div role="alert">{failure && <p className="mt-4 rounded-lg bg-danger-50 px-3 py-2 text-sm font-medium text-danger-600">{failure}</p>}</div>
+      {invitation && (
+        <button type="button" className={buttonClass('primary', 'md', 'mt-4 w-full')} onClick={register} disabled={busy}>
+          {busy ? 'Waiting for your passkey…' : 'Create a passkey'}
+        </button>
+      )}
+      {refused && (
+        <button type="button" className={buttonClass('secondary', 'md', 'mt-4 w-full')} onClick={() => onDone()}>
+          Go to the sign-in
+        </button>
+      )}
+    </section>
   );
 }
 
@@ -131,7 +340,10 @@ function SignInForm({ disabled, notice, onSignedIn }: { disabled: boolean; notic
       <h2 id="sign-in-title" className="text-xl font-bold">
         Sign in
       </h2>
-      <p className="mt-1 text-sm text-muted">This page holds access tokens: sign in with the site's admin account.</p>
+      <p className="mt-1 text-sm text-muted">
+        This site has no owner yet: sign in with the site's admin password, then register a passkey to become its first owner. After that, staff sign in with
+        passkeys only.
+      </p>
       <div role="status" aria-live="polite">
         {notice && !failure && <p className="mt-4 rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-700">{notice}</p>}
       </div>

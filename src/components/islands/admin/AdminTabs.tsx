@@ -5,22 +5,28 @@ import { CrmConfigTab } from './CrmConfigTab';
 import { FormSubmissionsTab } from './FormSubmissionsTab';
 import { ImpactTab } from './ImpactTab';
 import { OutboxTab } from './OutboxTab';
+import { isOwner, useAdminSession } from './session';
+import { StaffTab } from './StaffTab';
 import { TestConnectionsTab } from './TestConnectionsTab';
 import { WebhooksTab } from './WebhooksTab';
 
-const tabs = [
-  { key: 'webhooks', label: 'Webhooks', Panel: WebhooksTab },
-  { key: 'crm', label: 'CRM Config', Panel: CrmConfigTab },
-  { key: 'logs', label: 'Activity Logs', Panel: ActivityLogsTab },
-  { key: 'tests', label: 'Test Connections', Panel: TestConnectionsTab },
-  { key: 'submissions', label: 'Form Submissions', Panel: FormSubmissionsTab },
-  { key: 'outbox', label: 'Outbox', Panel: OutboxTab },
-  { key: 'impact', label: 'Impact', Panel: ImpactTab },
-  { key: 'audit', label: 'Audit', Panel: AuditTab },
+/** Every tab; `owner`: only owners see it (the server refuses staff its calls too). */
+const allTabs = [
+  { key: 'webhooks', label: 'Webhooks', Panel: WebhooksTab, owner: true },
+  { key: 'crm', label: 'CRM Config', Panel: CrmConfigTab, owner: true },
+  { key: 'logs', label: 'Activity Logs', Panel: ActivityLogsTab, owner: false },
+  { key: 'tests', label: 'Test Connections', Panel: TestConnectionsTab, owner: true },
+  { key: 'submissions', label: 'Form Submissions', Panel: FormSubmissionsTab, owner: false },
+  { key: 'outbox', label: 'Outbox', Panel: OutboxTab, owner: false },
+  { key: 'impact', label: 'Impact', Panel: ImpactTab, owner: false },
+  { key: 'audit', label: 'Audit', Panel: AuditTab, owner: true },
+  { key: 'staff', label: 'Staff', Panel: StaffTab, owner: true },
 ] as const;
 
 /** The WAI-ARIA tabs pattern: one tab stop, arrow keys, Home and End move between tabs. */
 export function AdminTabs() {
+  const owner = isOwner(useAdminSession());
+  const tabs = allTabs.filter((tab) => owner || !tab.owner);
   const [selected, setSelected] = useState(0);
   const refs = useRef<Array<HTMLButtonElement | null>>([]);
   const base = useId();

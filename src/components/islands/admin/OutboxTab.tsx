@@ -7,6 +7,7 @@ import { buttonClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { DataDeletions } from './DataDeletions';
+import { isOwner, useAdminSession } from './session';
 import { EmptyState, StatusBadge, ScrollTable, tableHeadClass, LoadOlder } from './fields';
 
 
@@ -44,6 +45,7 @@ const describeError = (code: string) =>
  * configured) are shown here, so the whole path can be walked locally.
  */
 export function OutboxTab() {
+  const owner = isOwner(useAdminSession());
   const [messages, setMessages] = useState<Message[] | null>(null);
   const [cursor, setCursor] = useState<string>();
   const [loadError, setLoadError] = useState<string>();
@@ -198,7 +200,7 @@ export function OutboxTab() {
           </div>
         )}
       </ReactDialog>
-      <DataDeletions />
+      {owner && <DataDeletions />}
     </section>
   );
 }

@@ -1,0 +1,85 @@
+import type { Config } from '@netlify/functions';
+import { knownDeviceCookie, requireAdmin, requireSameOrigin, type Session } from '../../src/server/auth';
+import { allowMethods, clientIp, handle, HttpError, json, jsonError, readJson } from '../../src/server/http';
+import { clientAddressKey } from '../../src/server/identity';
+import { takeFormSubmission } from '../../src/server/rate-limit';
+import {
+  invitationCheckSchema,
+  openInvitation,
+  registerPasskey,
+  registrationOptions,
+  registrationOptionsSchema,
+  registrationSchema,
+  signInOptions,
+  signInSchema,
+  signInWithPasskey,
+} from '../../src/server/staff';
+
+/**
+ * Passkeys (WebAuthn) for the admin page, all POST and from this site only:
+ * - /api/admin/passkeys/sign-in/options, then /api/admin/passkeys/sign-in { response }: sign in;
+ * - /api/admin/passkeys/register/options { purpose, … }, then /api/admin/passkeys/register
+ *   { purpose, …, response, label? }: the first owner (`bootstrap`, signed in with the admin
+ *   password, with their `email`), an invited person (`invitation`, with the link's `token`), or a
+ *   signed-in person's next passkey (`add`);
+ * - /api/admin/invitation { token }: what an invitation is for (its address and role), or why not.
+ * Ceremonies started and invitations checked are limited per address (each start stores a
+ * challenge; a check is a guess at a link): CEREMONIES_PER_WINDOW per 10 minutes, then 429.
+ */
+export const CEREMONIES_PER_WINDOW = 60;
+const LIMITED = new Set(['/api/admin/passkeys/sign-in/options', '/api/admin/passkeys/register/options', '/api/admin/invitation']);
+
+export default handle(async (req, context) => {
+  const refused = allowMethods(req, ['POST']);
+  if (refused) return refused;
+  requireSameOrigin(req);
+  const ip = clientIp(req, context);
+  const path = new URL(req.url).pathname;
+  if (LIMITED.has(path)) {
+    const limit = await takeFormSubmission(`passkeys|${clientAddressKey(ip)}`, CEREMONIES_PER_WINDOW);
+    if (!limit.allowed) {
+      return jsonError(429, 'too_many_requests', 'Too many passkey requests from your network. Please wait a few minutes and try again.', {
+        'Retry-After': String(limit.retryAfterSeconds),
+      });
+    }
+  }
+  const optionalSession = (): Promise<Session | undefined> =>
+    requireAdmin(req).catch((error: unknown) => {
+      if (error instanceof HttpError && error.status === 401) return undefined;
+      throw error;
+    });
+
+  switch (path) {
+    case '/api/admin/passkeys/sign-in/options':
+      return json({ options: await signInOptions(req) });
+    case '/api/admin/passkeys/sign-in': {
+      const { response } = await readJson(req, signInSchema);
+      const { cookie, session } = await signInWithPasskey(req, response, ip);
+      const headers = new Headers({ 'Set-Cookie': cookie });
+      const device = knownDeviceCookie(session.username);
+      if (device) headers.append('Set-Cookie', device);
+      return json({ session }, 200, headers);
+    }
+    case '/api/admin/passkeys/register/options': {
+      const input = await readJson(req, registrationOptionsSchema);
+      return json({ options: await registrationOptions(req, input, await optionalSession(), ip) });
+    }
+    case '/api/admin/passkeys/register': {
+      const input = await readJson(req, registrationSchema);
+      const { cookie, session } = await registerPasskey(req, input, await optionalSession(), ip);
+      return json({ session }, 200, cookie ? { 'Set-Cookie': cookie } : {});
+    }
+    case '/api/admin/invitation': {
+      const { token } = await readJson(req, invitationCheckSchema);
+      const invitation = await openInvitation(token, ip);
+      return json({ invitation: { email: invitation.email, role: invitation.role, expiresAt: invitation.expires_at.toISOString() } });
+    }
+    default:
+      throw new HttpError(404, 'not_found', 'No such passkey endpoint.');
+  }
+});
+
+export const config: Config = {
+  path: ['/api/admin/passkeys/sign-in/options', '/api/admin/passkeys/sign-in', '/api/admin/passkeys/register/options', '/api/admin/passkeys/register', '/api/admin/invitation'],
+  method: ['POST'],
+};

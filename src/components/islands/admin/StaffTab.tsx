@@ -1,0 +1,306 @@
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
+import { buttonClass, cardClass } from '../../../lib/ui';
+import { showToast } from '../../../stores/toast';
+import { ReactDialog } from '../../ui/ReactDialog';
+import { EmptyState, ScrollTable, SelectField, StatusBadge, tableHeadClass, TextField } from './fields';
+import { useAdminSession } from './session';
+
+interface Passkey {
+  id: string;
+  label: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+interface Person {
+  id: string;
+  email: string;
+  role: 'owner' | 'staff';
+  createdAt: string;
+  invitedBy: string | null;
+  passkeys: Passkey[];
+}
+
+interface Invitation {
+  id: string;
+  email: string;
+  role: 'owner' | 'staff';
+  invitedBy: string;
+  expiresAt: string;
+}
+
+interface Created {
+  link: string;
+  email: string;
+  role: 'owner' | 'staff';
+  expiresAt: string;
+  emailed: boolean;
+}
+
+type Removal = { kind: 'person'; person: Person } | { kind: 'passkey'; person: Person; passkey: Passkey };
+
+const roleLabel = { owner: 'Owner', staff: 'Staff' } as const;
+
+/**
+ * Staff (owners only): the people who may sign in, with their passkeys; invitations by email and
+ * role (the link is shown here, and emailed by a HubSpot workflow when HubSpot is configured);
+ * removing a person or one passkey ends their sessions at once.
+ */
+export function StaffTab() {
+  const me = useAdminSession();
+  const [staff, setStaff] = useState<Person[] | null>(null);
+  const [invitations, setInvitations] = useState<Invitation[]>([]);
+  const [loadError, setLoadError] = useState<string>();
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<'owner' | 'staff'>('staff');
+  const [inviteError, setInviteError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<Created>();
+  const [removal, setRemoval] = useState<Removal>();
+  const [status, setStatus] = useState('');
+  const linkRef = useRef<HTMLInputElement>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const answer = await apiRequest<{ staff: Person[]; invitations: Invitation[] }>('GET', '/api/admin/staff');
+      setStaff(answer.staff);
+      setInvitations(answer.invitations);
+      setLoadError(undefined);
+    } catch (error) {
+      setLoadError(failureMessage(error, 'The staff list could not be loaded.'));
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  useEffect(() => {
+    if (created) linkRef.current?.focus();
+  }, [created]);
+
+  async function invite(event: FormEvent) {
+    event.preventDefault();
+    setInviteError(undefined);
+    if (!/^\S+@\S+\.\S+$/.test(email.trim())) {
+      setInviteError('Enter a valid email address');
+      return;
+    }
+    setBusy(true);
+    try {
+      const answer = await apiRequest<{ invitation: Created }>('POST', '/api/admin/staff/invitations', { email: email.trim(), role });
+      setCreated(answer.invitation);
+      setEmail('');
+      setStatus(`Invitation created for ${answer.invitation.email}.`);
+      await load();
+    } catch (error) {
+      setInviteError(failureMessage(error, 'The invitation could not be created.'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function confirmRemoval() {
+    if (!removal) return;
+    const current = removal;
+    setRemoval(undefined);
+    try {
+      if (current.kind === 'person') {
+        await apiRequest('DELETE', `/api/admin/staff/${current.person.id}`);
+        setStatus(`${current.person.email} was removed; their sessions have ended.`);
+      } else {
+        await apiRequest('DELETE', `/api/admin/staff/${current.person.id}/passkeys/${current.passkey.id}`);
+        setStatus(`The passkey "${current.passkey.label}" of ${current.person.email} was removed.`);
+      }
+      await load();
+    } catch (error) {
+      showToast({ title: 'Not removed', description: failureMessage(error, 'It could not be removed.'), variant: 'destructive' });
+    }
+  }
+
+  async function changeRole(person: Person, next: 'owner' | 'staff') {
+    try {
+      await apiRequest('PATCH', `/api/admin/staff/${person.id}`, { role: next });
+      setStatus(`${person.email} is now ${roleLabel[next].toLowerCase()}.`);
+      await load();
+    } catch (error) {
+      showToast({ title: 'Role not changed', description: failureMessage(error, 'The role could not be changed.'), variant: 'destructive' });
+    }
+  }
+
+  return (
+    <div className="space-y-6">
+      <p aria-live="polite" className="sr-only">
+        {status}
+      </p>
+      <section aria-labelledby="staff-invite-title" className={cardClass}>
+        <h2 id="staff-invite-title" className="text-lg font-bold">
+          Invite a person
+        </h2>
+        <p className="mt-1 text-sm text-muted">
+          They get a link valid for 72 hours, usable once, to create a passkey on their device. Owners manage staff, HubSpot, Calendly and webhooks; staff see
+          submissions, the outbox, impact and logs.
+        </p>
+        <form className="mt-4 grid gap-4 sm:grid-cols-[1fr_12rem_auto] sm:items-end" onSubmit={invite} noValidate aria-busy={busy}>
+          <TextField label="Email address" name="invite-email" type="email" required value={email} onChange={setEmail} error={inviteError} autoComplete="off" />
+          <SelectField
+            label="Role"
+            name="invite-role"
+            required
+            value={role}
+            onChange={(value) => setRole(value === 'owner' ? 'owner' : 'staff')}
+            placeholder="Choose a role"
+            options={[
+              { value: 'staff', label: 'Staff' },
+              { value: 'owner', label: 'Owner' },
+            ]}
+          />
+          <button type="submit" className={buttonClass('primary', 'md')} disabled={busy}>
+            {busy ? 'Inviting…' : 'Invite'}
+          </button>
+        </form>
+        {created && (
+          <div className="mt-4 rounded-lg bg-brand-50 p-4 text-sm">
+            <label htmlFor="staff-invite-link" className="block font-semibold text-ink">
+              Invitation link for {created.email} ({roleLabel[created.role].toLowerCase()}), valid until {formatDateTime(created.expiresAt)}
+            </label>
+            <input
+              ref={linkRef}
+              id="staff-invite-link"
+              readOnly
+              value={created.link}
+              onFocus={(event) => event.currentTarget.select()}
+              className="mt-2 block w-full rounded-lg border border-line bg-white px-3 py-2 font-mono text-xs"
+            />
+            <p className="mt-2 text-muted">
+              {created.emailed
+                ? 'It was also set on their HubSpot contact for the invitation email.'
+                : 'Send it to them yourself: HubSpot is not configured to email it.'}
+            </p>
+          </div>
+        )}
+      </section>
+
+      <section aria-labelledby="staff-list-title">
+        <h2 id="staff-list-title" className="text-lg font-bold">
+          People
+        </h2>
+        {loadError && (
+          <p role="alert" className="mt-2 rounded-lg bg-danger-50 px-3 py-2 text-sm font-medium text-danger-600">
+            {loadError}
+          </p>
+        )}
+        {staff === null && !loadError && <p className="mt-2 text-sm text-muted">Loading…</p>}
+        {staff && staff.length === 0 && <EmptyState title="Nobody yet">The first owner appears here once they register a passkey.</EmptyState>}
+        {staff && staff.length > 0 && (
+          <div className="mt-3">
+            <ScrollTable label="People and their passkeys" minWidth="min-w-[44rem]">
+              <thead className={tableHeadClass}>
+                <tr>
+                  <th scope="col" className="px-3 py-2 text-left">
+                    Person
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-left">
+                    Role
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-left">
+                    Passkeys
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-left">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {staff.map((person) => (
+                  <tr key={person.id} className="border-b border-line align-top">
+                    <th scope="row" className="px-3 py-3 text-left font-semibold">
+                      {person.email}
+                      {person.id === me?.staffId && <span className="ml-2 text-xs font-normal text-muted">(you)</span>}
+                    </th>
+                    <td className="px-3 py-3">
+                      <StatusBadge tone={person.role === 'owner' ? 'success' : 'neutral'}>{roleLabel[person.role]}</StatusBadge>
+                      <button
+                        type="button"
+                        className={buttonClass('ghost', 'sm', 'mt-1 block')}
+                        onClick={() => changeRole(person, person.role === 'owner' ? 'staff' : 'owner')}
+                        aria-label={`Make ${person.email} ${person.role === 'owner' ? 'staff' : 'an owner'}`}
+                      >
+                        {person.role === 'owner' ? 'Make staff' : 'Make owner'}
+                      </button>
+                    </td>
+                    <td className="px-3 py-3">
+                      <ul className="space-y-2">
+                        {person.passkeys.map((passkey) => (
+                          <li key={passkey.id} className="flex flex-wrap items-center gap-2">
+                            <span>
+                              <span className="font-medium">{passkey.label}</span>
+                              <span className="block text-xs text-muted">
+                                {passkey.lastUsedAt ? `Last used ${formatDateTime(passkey.lastUsedAt)}` : 'Not used yet'}
+                              </span>
+                            </span>
+                            <button
+                              type="button"
+                              className={buttonClass('ghost', 'sm')}
+                              onClick={() => setRemoval({ kind: 'passkey', person, passkey })}
+                              aria-label={`Remove the passkey ${passkey.label} of ${person.email}`}
+                            >
+                              Remove passkey
+                            </button>
+                          </li>
+                        ))}
+                      </ul>
+                    </td>
+                    <td className="px-3 py-3 text-right">
+                      <button
+                        type="button"
+                        className={buttonClass('secondary', 'sm')}
+                        onClick={() => setRemoval({ kind: 'person', person })}
+                        aria-label={`Remove ${person.email}`}
+                      >
+                        Remove
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </ScrollTable>
+          </div>
+        )}
+        {invitations.length > 0 && (
+          <div className="mt-6">
+            <h3 className="text-base font-bold">Open invitations</h3>
+            <ul className="mt-2 space-y-1 text-sm">
+              {invitations.map((invitation) => (
+                <li key={invitation.id}>
+                  {invitation.email} ({roleLabel[invitation.role].toLowerCase()}), invited by {invitation.invitedBy}, valid until {formatDateTime(invitation.expiresAt)}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </section>
+
+      <ReactDialog
+        open={removal !== undefined}
+        onClose={() => setRemoval(undefined)}
+        title={removal?.kind === 'person' ? `Remove ${removal.person.email}?` : removal ? `Remove the passkey "${removal.passkey.label}"?` : 'Remove?'}
+      >
+        <p className="text-sm text-ink-soft">
+          {removal?.kind === 'person'
+            ? 'Their passkeys stop working and their sessions end at once. They need a new invitation to come back.'
+            : 'It stops working, and the sessions opened with it end at once.'}
+        </p>
+        <div className="mt-6 flex justify-end gap-2">
+          <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => setRemoval(undefined)}>
+            Cancel
+          </button>
+          <button type="button" className={buttonClass('primary', 'sm', 'bg-danger-600 hover:bg-danger-600/90')} onClick={confirmRemoval}>
+            Remove
+          </button>
+        </div>
+      </ReactDialog>
+    </div>
+  );
+}
