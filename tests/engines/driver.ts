@@ -7,9 +7,9 @@
  *   the site through a local proxy that adds one same-origin script at the top of every page
  *   (`/__engine-probe.js`), which records console errors, uncaught exceptions, unhandled
  *   rejections and Content-Security-Policy violations for the test to read.
- * Without JavaScript: Firefox turns scripting off for the page (BiDi); MiniBrowser in automation
- * mode takes no settings, so its proxy answers with `Content-Security-Policy: script-src 'none'`,
- * which keeps every script of the page from running.
+ * Without JavaScript: neither Firefox's BiDi nor MiniBrowser in automation mode can turn scripting
+ * off for a page, so both read the site through the proxy, which answers with
+ * `Content-Security-Policy: script-src 'none'` and keeps every script of the page from running.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
@@ -66,9 +66,17 @@ async function launchFirefox(): Promise<Engine> {
     // Nothing off this machine: updates, telemetry and the like stay quiet.
     extraPrefsFirefox: { 'network.dns.disableIPv6': true, 'app.update.enabled': false },
   });
+  // Firefox ESR's BiDi cannot turn scripting off for a page (no emulation.setScriptingEnabled):
+  // a page without JavaScript reads the site through the proxy that forbids every script.
+  let noScriptProxy: Awaited<ReturnType<typeof startProbeProxy>> | undefined;
   return {
     name: 'firefox',
-    async newPage(baseURL, { javaScript = true } = {}) {
+    async newPage(siteURL, { javaScript = true } = {}) {
+      if (!javaScript) {
+        noScriptProxy ??= await startProbeProxy(siteURL);
+        noScriptProxy.scripts(false);
+      }
+      const baseURL = javaScript ? siteURL : noScriptProxy!.origin;
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
       const errors: string[] = [];
@@ -76,7 +84,6 @@ async function launchFirefox(): Promise<Engine> {
         if (message.type() === 'error') errors.push(message.text());
       });
       page.on('pageerror', (error) => errors.push(String((error as Error).message ?? error)));
-      if (!javaScript) await page.setJavaScriptEnabled(false);
       return {
         engine: 'firefox',
         async goto(path) {
@@ -110,6 +117,7 @@ async function launchFirefox(): Promise<Engine> {
     },
     async close() {
       await browser.close();
+      await noScriptProxy?.close();
     },
   };
 }
@@ -235,6 +243,12 @@ async function launchWebKit(): Promise<Engine> {
       });
       await browser.setWindowSize(1280, 800);
       const errors: string[] = [];
+      /**
+       * WebKitWebDriver's click never returns for an element below the fold (it does not scroll it
+       * into view first, as WebDriver says it must): the page scrolls it to the middle itself.
+       */
+      const intoView = (selector: string) =>
+        browser.execute((css: string) => document.querySelector(css)?.scrollIntoView({ block: 'center', behavior: 'instant' }), selector);
       /** Reads what the probe recorded on the current page before leaving it. */
       const harvest = async () => {
         const found = await browser.execute(() => (window as unknown as { __engineErrors?: string[] }).__engineErrors ?? []).catch(() => []);
@@ -253,9 +267,11 @@ async function launchWebKit(): Promise<Engine> {
         },
         evaluate: (fn, ...args) => browser.execute(fn as never, ...(args as unknown as never[])) as never,
         async click(selector) {
+          await intoView(selector);
           await browser.$(selector).click();
         },
         async type(selector, text) {
+          await intoView(selector);
           const field = browser.$(selector);
           await field.click();
           await field.addValue(text);

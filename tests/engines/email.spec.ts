@@ -55,7 +55,6 @@ const readyDialog = (site: EnginePage) =>
   });
 
 test('"Your Email is Ready": the email, copy, the mail-app link and "I\'ve sent it myself", then the school-answer page', async ({ site, baseURL }) => {
-  test.fixme(site.engine === 'webkit', 'WebKitGTK: times out after 60 s; not diagnosed yet (passes in Firefox)');
   const parent = unique('engines-self');
   await writeEmail(site, parent, 'Oakwood Academy');
   await expect.poll(() => readyDialog(site), { timeout: 20_000 }).toEqual({ focused: true, modal: true });
@@ -91,7 +90,6 @@ test('"Your Email is Ready": the email, copy, the mail-app link and "I\'ve sent 
 });
 
 test('"Send via our platform" asks to confirm from the inbox; /confirm-send sends it', async ({ site }) => {
-  test.fixme(site.engine === 'webkit', 'WebKitGTK: times out after 60 s; not diagnosed yet (passes in Firefox)');
   const parent = unique('engines-platform');
   await writeEmail(site, parent, 'Birch Hill School');
   await expect.poll(() => readyDialog(site), { timeout: 20_000 }).toEqual({ focused: true, modal: true });
@@ -104,9 +102,7 @@ test('"Send via our platform" asks to confirm from the inbox; /confirm-send send
   await expect.poll(() => seen(site, 'h1'), { timeout: 20_000 }).toMatch(/Your email has been sent|Your email is confirmed/);
 });
 
-// Not yet working: Firefox ESR 153's BiDi has no emulation.setScriptingEnabled (the proxy's
-// script-src 'none' would do there too); WebKitGTK times out, not diagnosed yet.
-test.fixme('without JavaScript the email form answers with "Your Email is Ready" as a page', async ({ noScript }) => {
+test('without JavaScript the email form answers with "Your Email is Ready" as a page', async ({ noScript }) => {
   const parent = unique('engines-nojs');
   await writeEmail(noScript, parent, 'Cedar Academy');
   await expect.poll(() => noScript.path(), { timeout: 20_000 }).toMatch(/^\/your-email\?id=/);
