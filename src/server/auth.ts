@@ -1,15 +1,15 @@
 /**
  * The admin session: sign-in against ADMIN_USERNAME and ADMIN_PASSWORD (or ADMIN_PASSWORD_HASH),
- * a random session id in an HttpOnly, Secure, SameSite=Strict `__Host-` cookie, and the session
- * itself recorded in the database (under a hash of the id) so that signing out or a timeout ends it.
+ * a random session id in an HttpOnly, Secure, SameSite=Strict `__Host-` cookie (named without the
+ * prefix, and not Secure, over plain http to this machine: see `cookieName`), and the session itself recorded in the database (under a hash of the id) so that signing out or a timeout ends it.
  */
 import { createHash, createHmac, hkdfSync, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { serverEnv } from './env';
 import { recordAuditOnce } from './audit';
-import { clientIp, HttpError } from './http';
+import { clientIp, cookieName, HttpError } from './http';
 import { query, queryOne, sql } from './db';
 
-export const SESSION_COOKIE = '__Host-admin_session';
+export const SESSION_COOKIE = '__Host-admin_session' as const;
 export const IDLE_TIMEOUT_MS = 30 * 60_000;
 export const ABSOLUTE_TIMEOUT_MS = 8 * 60 * 60_000;
 /** The idle clock is written back at most this often, to spare a write per request. */
@@ -51,7 +51,9 @@ export interface Session {
 
 const sessionKey = (id: string) => createHash('sha256').update(id).digest('hex');
 
-function readCookie(req: Request, name: string): string | undefined {
+/** A `__Host-` cookie of the request, under the name it has there (see `cookieName`). */
+function readCookie(req: Request, hostName: `__Host-${string}`): string | undefined {
+  const name = cookieName(req, hostName);
   const header = req.headers.get('cookie') ?? '';
   for (const part of header.split(';')) {
     const [rawName, ...rest] = part.trim().split('=');
@@ -243,7 +245,7 @@ export function passwordFingerprint(): string | undefined {
   return found;
 }
 
-export const DEVICE_COOKIE = '__Host-admin_device';
+export const DEVICE_COOKIE = '__Host-admin_device' as const;
 /** How long a device stays known after its last successful sign-in. */
 export const KNOWN_DEVICE_MS = 365 * 24 * 3600_000;
 

@@ -108,10 +108,43 @@ export async function readLimited(req: Request, limit: number): Promise<string> 
  * Wraps a handler so that expected failures become their JSON answer and anything unexpected
  * becomes a generic 500 with no detail, logged on the server only.
  */
+/** `localhost`, `127.0.0.1` and `::1`: the addresses of this machine. */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * A request over plain http to this machine (`npm start`, `npm run dev`): never the case on
+ * Netlify, which serves every site over https.
+ */
+export function isPlainLoopback(req: Request): boolean {
+  const url = new URL(req.url);
+  return url.protocol === 'http:' && LOOPBACK.has(url.hostname);
+}
+
+/**
+ * The name a `__Host-` cookie has on this request: as is over https; without the prefix over plain
+ * http to this machine, where Firefox and Safari refuse `__Host-` and `Secure` cookies (Chromium
+ * alone treats http://localhost as secure for cookies).
+ */
+export function cookieName(req: Request, name: `__Host-${string}`): string {
+  return isPlainLoopback(req) ? name.slice('__Host-'.length) : name;
+}
+
+/** The response's `__Host-` cookies as `cookieName` names them, without `Secure` over plain loopback http. */
+function forPlainLoopback(req: Request, response: Response): Response {
+  const cookies = response.headers.getSetCookie();
+  if (!isPlainLoopback(req) || !cookies.some((cookie) => cookie.startsWith('__Host-'))) return response;
+  const headers = new Headers(response.headers);
+  headers.delete('set-cookie');
+  for (const cookie of cookies) {
+    headers.append('set-cookie', cookie.startsWith('__Host-') ? cookie.slice('__Host-'.length).replace(/;\s*Secure(?=;|$)/i, '') : cookie);
+  }
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 export function handle(handler: (req: Request, context: unknown) => Promise<Response>) {
   return async (req: Request, context: unknown): Promise<Response> => {
     try {
-      return await handler(req, context);
+      return forPlainLoopback(req, await handler(req, context));
     } catch (error) {
       if (error instanceof HttpError) return error.toResponse();
       if (error instanceof StoreUnavailableError) return storeUnavailable();

@@ -158,7 +158,8 @@ async function startProbeProxy(target: string): Promise<{ origin: string; script
       res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' });
       return void res.end(probe);
     }
-    const headers = { ...req.headers, host: upstream.host };
+    // The browser's Host stays: the site sees its own origin (the proxy's) in Origin and the URL alike.
+    const headers = { ...req.headers };
     delete headers['accept-encoding'];
     const forward = httpRequest({ hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers }, (answer) => {
       const type = String(answer.headers['content-type'] ?? '');

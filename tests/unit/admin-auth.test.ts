@@ -71,6 +71,40 @@ describe('sign-in', () => {
     expect((await call(session, '/api/admin/session', { cookie: secondId })).body.session.username).toBe('admin');
   });
 
+  test('over plain http to this machine the cookies lose the __Host- prefix and Secure (Firefox and Safari refuse them there), and nowhere else', async () => {
+    const signInOver = (origin: string) =>
+      session(
+        new Request(`${origin}/api/admin/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) }),
+        { ip: '198.51.100.30' },
+      );
+    for (const origin of ['http://localhost:8888', 'http://127.0.0.1:8888']) {
+      const answer = await signInOver(origin);
+      expect(answer.status).toBe(200);
+      const cookies = answer.headers.getSetCookie();
+      expect(cookies.map((cookie) => cookie.split('=')[0])).toEqual(['admin_session', 'admin_device']);
+      for (const cookie of cookies) {
+        expect(cookie).not.toMatch(/;\s*Secure/i);
+        for (const attribute of ['HttpOnly', 'SameSite=Strict', 'Path=/']) expect(cookie).toContain(attribute);
+      }
+      // The session works there under that name, and not under the other.
+      const id = cookies[0]!.split(';')[0]!;
+      const asked = (cookie: string) => session(new Request(`${origin}/api/admin/session`, { headers: { cookie } }), {}).then((r) => r.json());
+      expect((await asked(id)).session.username).toBe('admin');
+      expect((await asked(`__Host-${id}`)).session).toBeNull();
+    }
+    // Over https, and over http to any other host (a proxy in front), the cookies keep both.
+    for (const origin of ['https://localhost:8888', 'http://site.example']) {
+      const cookies = (await signInOver(origin)).headers.getSetCookie();
+      expect(cookies.map((cookie) => cookie.split('=')[0])).toEqual(['__Host-admin_session', '__Host-admin_device']);
+      for (const cookie of cookies) expect(cookie).toMatch(/;\s*Secure/);
+      const id = cookies[0]!.split(';')[0]!;
+      const asked = (cookie: string) => session(new Request(`${origin}/api/admin/session`, { headers: { cookie } }), {}).then((r) => r.json());
+      expect((await asked(id)).session.username).toBe('admin');
+      // The unprefixed name a plain-http page could set is never read over https.
+      expect((await asked(id.replace('__Host-', ''))).session).toBeNull();
+    }
+  });
+
   test.each([
     ['a wrong password', { username: 'admin', password: 'nope' }, 401, 'Wrong username or password.'],
     ['a wrong username', { username: 'root', password: ADMIN_PASSWORD }, 401, 'Wrong username or password.'],
@@ -200,6 +234,6 @@ describe('state-changing requests from another origin are refused', () => {
   test('reads from the same site need no Origin', async () => {
     const cookie = await signIn();
     expect((await call(hubspotConfig as Handler, '/api/hubspot-config', { cookie, origin: null })).status).toBe(200);
-    expect(ORIGIN).toMatch(/^http:\/\/localhost/);
+    expect(ORIGIN).toMatch(/^https:\/\/localhost/);
   });
 });

@@ -156,7 +156,7 @@ describe('fuzz the staff and passkey endpoints from this site', () => {
       const mod = (await import(pathToFileURL(join(functionsDir, file)).href)) as FunctionModule;
       const signIn = (await import(pathToFileURL(join(functionsDir, 'admin-session.mts')).href)) as FunctionModule;
       const login = await signIn.default(
-        new Request('http://localhost/api/admin/session', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://localhost' }, body: JSON.stringify({ username: 'admin', password: 'fuzz-admin-password' }) }),
+        new Request('https://localhost/api/admin/session', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://localhost' }, body: JSON.stringify({ username: 'admin', password: 'fuzz-admin-password' }) }),
         { ip: '127.0.0.9' },
       );
       expect(login.status).toBe(200);
@@ -164,11 +164,11 @@ describe('fuzz the staff and passkey endpoints from this site', () => {
       const before = await database.snapshot([...COUNTERS, 'webauthn_challenges', 'staff_invitations']);
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(...paths), methods, fc.constantFrom('application/json', 'text/plain', undefined), passkeyBodies, fc.boolean(), async (path, method, type, body, signedIn) => {
-          const headers: Record<string, string> = { origin: 'http://localhost' };
+          const headers: Record<string, string> = { origin: 'https://localhost' };
           if (type) headers['content-type'] = type;
           if (signedIn) headers.cookie = owner;
           const withBody = !['GET', 'HEAD', 'OPTIONS'].includes(method);
-          const response = await mod.default(new Request(`http://localhost${path}`, { method, headers, body: withBody ? body : undefined }), { ip: '127.0.0.9' });
+          const response = await mod.default(new Request(`https://localhost${path}`, { method, headers, body: withBody ? body : undefined }), { ip: '127.0.0.9' });
           expect(response.status).toBeLessThan(500);
           if (response.status >= 400) {
             const answer = (await response.json()) as { error?: { code?: unknown; message?: unknown } };

@@ -188,7 +188,7 @@ describe('GET /api/nominations (admin only)', () => {
     const { cookie } = await createSession('admin');
     const id = cookie.split(';')[0]!.split('=')[1]!;
     const answer = await nominations(
-      new Request('http://localhost/api/nominations?limit=1', { headers: { cookie: `${SESSION_COOKIE}=${id}` } }),
+      new Request('https://localhost/api/nominations?limit=1', { headers: { cookie: `${SESSION_COOKIE}=${id}` } }),
       {},
     );
     expect(answer.status).toBe(200);
@@ -196,7 +196,7 @@ describe('GET /api/nominations (admin only)', () => {
     expect(page.nominations).toHaveLength(1);
     expect(page.nominations[0]?.data.schoolName).toBe('Second School');
     expect(page.nextCursor).toBeTruthy();
-    const bad = await nominations(new Request('http://localhost/api/nominations?limit=0', { headers: { cookie: `${SESSION_COOKIE}=${id}` } }), {});
+    const bad = await nominations(new Request('https://localhost/api/nominations?limit=0', { headers: { cookie: `${SESSION_COOKIE}=${id}` } }), {});
     expect(bad.status).toBe(400);
   });
 });

@@ -434,5 +434,5 @@ test('requests from another origin are refused before anything is read', async (
     const answer = await call(passkeys, path, { method: 'POST', body: {}, origin: 'https://evil.example' });
     expect(answer.status, path).toBe(403);
   }
-  expect(ORIGIN).toBe('http://localhost:8888');
+  expect(ORIGIN).toBe('https://localhost:8888');
 });

@@ -1,7 +1,7 @@
 /** Calls the admin functions the way a signed-in browser on this site would. */
 import sessionFunction from '../../../netlify/functions/admin-session.mts';
 
-export const ORIGIN = 'http://localhost:8888';
+export const ORIGIN = 'https://localhost:8888';
 export const ADMIN_PASSWORD = 'unit-admin-password';
 
 type Handler = (req: Request, context: unknown) => Promise<Response>;

@@ -42,7 +42,7 @@ export class SoftwareAuthenticator {
   userHandle = '';
 
   constructor(
-    readonly origin = 'http://localhost:8888',
+    readonly origin = 'https://localhost:8888',
     readonly rpID = 'localhost',
   ) {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
