@@ -54,6 +54,12 @@ test('the tabs work with the keyboard', async ({ page }) => {
   await signIn(page);
   const tabs = page.getByRole('tab');
   await expect(tabs).toHaveText(['Webhooks', 'CRM Config', 'Activity Logs', 'Test Connections', 'Form Submissions', 'Outbox', 'Impact', 'Audit', 'Staff']);
+  // All nine fit inside their bar at 1280 px (they wrap; "Staff" once stuck out past its edge).
+  const bar = (await page.getByRole('tablist').boundingBox())!;
+  for (const box of await tabs.evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect().toJSON() as DOMRect))) {
+    expect(box.x).toBeGreaterThanOrEqual(bar.x);
+    expect(box.x + box.width).toBeLessThanOrEqual(bar.x + bar.width + 0.5);
+  }
   await expect(page.getByRole('tab', { name: 'Webhooks' })).toHaveAttribute('aria-selected', 'true');
   await page.getByRole('tab', { name: 'Webhooks' }).focus();
   await page.keyboard.press('ArrowRight');

@@ -44,7 +44,7 @@ export function AdminTabs() {
   const { Panel } = tabs[selected]!;
   return (
     <div>
-      <div role="tablist" aria-label="Admin sections" className="grid grid-cols-2 gap-1 rounded-card border border-line bg-white p-1 sm:flex">
+      <div role="tablist" aria-label="Admin sections" className="grid grid-cols-2 gap-1 rounded-card border border-line bg-white p-1 sm:flex sm:flex-wrap">
         {tabs.map((tab, index) => (
           <button
             key={tab.key}
