@@ -141,6 +141,10 @@ export const serverEnv = {
   get formsRateLimit() {
     return positiveInt('FORMS_RATE_LIMIT', 20);
   },
+  /** Calendly deliveries one address (an IPv6 client by its /64) may send in 10 minutes. */
+  get calendlyRateLimit() {
+    return positiveInt('CALENDLY_RATE_LIMIT', 120);
+  },
   /**
    * A submission sent sooner than this after its form became ready (ms) is a bot's, refused quietly.
    * 0 turns the check off.

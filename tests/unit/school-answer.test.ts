@@ -350,7 +350,7 @@ describe('impact', () => {
     expect((await callAdmin(impactAdmin, `/api/admin/impact?from=${future}`, { cookie })).body.rows).toEqual([]);
     expect((await callAdmin(impactAdmin, '/api/admin/impact?from=yesterday', { cookie })).status).toBe(400);
 
-    const csv = await impactAdmin(new Request('http://localhost:8888/api/admin/impact?format=csv', { headers: { cookie, origin: 'http://localhost:8888' } }), {});
+    const csv = await impactAdmin(new Request('https://localhost:8888/api/admin/impact?format=csv', { headers: { cookie, origin: 'https://localhost:8888' } }), {});
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(csv.headers.get('content-disposition')).toMatch(/attachment; filename="impact-start-to-now\.csv"/);
     const lines = (await csv.text()).trim().split('\r\n');
@@ -362,7 +362,7 @@ describe('impact', () => {
     const message = await sentEmail({ school_contact_email: 'head@formula.edu' });
     await answer(linkToken(message), 'replied', '=HYPERLINK("http://evil")');
     const cookie = await signIn();
-    const csv = await impactAdmin(new Request('http://localhost:8888/api/admin/impact?format=csv', { headers: { cookie, origin: 'http://localhost:8888' } }), {});
+    const csv = await impactAdmin(new Request('https://localhost:8888/api/admin/impact?format=csv', { headers: { cookie, origin: 'https://localhost:8888' } }), {});
     expect(await csv.text()).toContain(`"'=HYPERLINK(""http://evil"")"`);
   });
 });

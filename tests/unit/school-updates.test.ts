@@ -288,7 +288,7 @@ describe('the school campaign (admin)', () => {
     expect(pageTwo.body.nextCursor).toBeUndefined();
     expect(new Set([...pageOne.body.parents, ...pageTwo.body.parents].map((row: { messageId: string }) => row.messageId)).size).toBe(3);
 
-    const csv = await campaignAdmin(new Request(`http://localhost:8888/api/admin/impact/schools?key=${key}&format=csv`, { headers: { cookie } }), {});
+    const csv = await campaignAdmin(new Request(`https://localhost:8888/api/admin/impact/schools?key=${key}&format=csv`, { headers: { cookie } }), {});
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     const text = await csv.text();
