@@ -48,6 +48,8 @@ test.describe('site search', () => {
     await expect(dialog).toBeHidden();
     await page.keyboard.press('Control+k');
     await expect(dialog).toBeVisible();
+    // A person types once the caret is in the field (on a busy machine it arrives a moment later).
+    await expect(page.locator('#site-search-input')).toBeFocused();
     await page.keyboard.type('zzqxj');
     await expect(dialog.locator('[data-search-status]')).toHaveText('No results found for "zzqxj"');
     await page.keyboard.press('Escape');
