@@ -39,6 +39,30 @@ test.describe('site search', () => {
     await expect(page.getByRole('dialog').locator('[data-search-status]')).toHaveText(/^Found \d+ results for "afternoons"$/);
   });
 
+  test('what a visitor types before the search code has arrived is kept, and searched for', async ({ page }) => {
+    await page.goto('/faqs');
+    // Hold the scripts the page asks for from now on (the search dialog's code loads on first open).
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const held: string[] = [];
+    await page.route(/\/_astro\/.*\.js$/, async (route) => {
+      held.push(route.request().url());
+      await gate;
+      await route.continue();
+    });
+    await page.keyboard.press('Control+k');
+    await expect(page.locator('#site-search-input')).toBeFocused();
+    await page.keyboard.type('zz');
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    const arrived = page.waitForResponse((response) => held.includes(response.url()));
+    release();
+    await arrived;
+    await page.waitForTimeout(200);
+    await page.keyboard.type('qxj');
+    await expect(page.locator('#site-search-input')).toHaveValue('zzqxj');
+    await expect(page.getByRole('dialog', { name: 'Search the site' }).locator('[data-search-status]')).toHaveText('No results found for "zzqxj"');
+  });
+
   test('"/" and Ctrl+K open it, Escape closes it and focus returns', async ({ page }) => {
     await page.goto('/faqs');
     const dialog = page.getByRole('dialog', { name: 'Search the site' });

@@ -14,8 +14,13 @@ const started = new WeakSet<HTMLDialogElement>();
 export function startSearch(dialog: HTMLDialogElement): void {
   const input = dialog.querySelector<HTMLInputElement>('[data-search-input]')!;
   input.focus();
-  input.select();
-  if (started.has(dialog)) return;
+  if (started.has(dialog)) {
+    // Opened again: the last query is selected, so typing replaces it.
+    input.select();
+    return;
+  }
+  // The first time, this code arrives after the dialog opened: what the visitor typed meanwhile is
+  // kept (selecting it would let the next key replace it) and searched for below.
   started.add(dialog);
 
   const status = dialog.querySelector<HTMLElement>('[data-search-status]')!;
