@@ -1,21 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { expect as baseExpect, test } from './fixtures';
-import { signInAsAdmin } from './helpers';
+import { auditFor, signInAsAdmin } from './helpers';
 
 // Each step is a function call with a database read or two: on a busy two-core machine that is slow.
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 120_000 });
-
-/** Shows the Audit tab's entries for one action. */
-async function auditFor(page: Page, actionLabel: string) {
-  await page.getByRole('tab', { name: 'Audit' }).click();
-  const panel = page.getByRole('tabpanel');
-  await panel.getByLabel('Action').selectOption({ label: actionLabel });
-  await panel.getByRole('button', { name: 'Show' }).click();
-  await expect(panel.getByRole('status')).toHaveCount(0);
-  return panel;
-}
 
 test('an export and a deletion each show once on the Audit tab', async ({ page, consoleErrors }) => {
   await signInAsAdmin(page);

@@ -66,3 +66,13 @@ export async function signInAsAdmin(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByText('Signed in as')).toBeVisible({ timeout: 15_000 });
 }
+
+/** Shows the Audit tab's entries for one action (the admin signed in); returns its panel. */
+export async function auditFor(page: Page, actionLabel: string) {
+  await page.getByRole('tab', { name: 'Audit' }).click();
+  const panel = page.getByRole('tabpanel');
+  await panel.getByLabel('Action').selectOption({ label: actionLabel });
+  await panel.getByRole('button', { name: 'Show' }).click();
+  await expect(panel.getByRole('status')).toHaveCount(0, { timeout: 15_000 });
+  return panel;
+}

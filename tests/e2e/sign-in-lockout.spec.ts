@@ -4,23 +4,12 @@
  * in its own project after the others (playwright.config.ts, "lockout"): a test signing in at the
  * same moment from a fresh browser would otherwise meet the lock it provokes.
  */
-import type { Page } from '@playwright/test';
 import { e2eAdminPassword } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
-import { signInAsAdmin } from './helpers';
+import { auditFor, signInAsAdmin } from './helpers';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 120_000 });
-
-/** Shows the Audit tab's entries for one action. */
-async function auditFor(page: Page, actionLabel: string) {
-  await page.getByRole('tab', { name: 'Audit' }).click();
-  const panel = page.getByRole('tabpanel');
-  await panel.getByLabel('Action').selectOption({ label: actionLabel });
-  await panel.getByRole('button', { name: 'Show' }).click();
-  await expect(panel.getByRole('status')).toHaveCount(0);
-  return panel;
-}
 
 test("a stranger's failed guesses do not lock the signed-in device out", async ({ page, playwright, baseURL }) => {
   await signInAsAdmin(page);

@@ -6,7 +6,7 @@
  */
 import { fakeUrls } from '../../playwright.config';
 import type { EnginePage } from './driver';
-import { expect, named, seen, test } from './fixtures';
+import { expect, named, seen, sendEmailForm, test } from './fixtures';
 
 const unique = (name: string) => `${name}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.org`;
 
@@ -35,21 +35,7 @@ async function contactProperty(email: string, property: string): Promise<string>
  */
 async function writeEmail(site: EnginePage, parent: string, school: string, schoolEmail: string) {
   await site.goto('/lead-the-change');
-  const form = '#email-form form[data-native-form]';
-  const fields: Array<[string, string]> = [
-    ['full_name', 'Ana Lopez'],
-    ['email', parent],
-    ['child_full_name', 'Maya Lopez'],
-    ['child_grade', '5th grade'],
-    ['school_name', school],
-    ['school_contact_name', 'Dr. Patel'],
-    ['school_contact_email', schoolEmail],
-  ];
-  for (const [name, value] of fields) {
-    await site.type(`${form} [name="${name}"]`, value);
-  }
-  await site.click(`${form} input[name="choose_how_to_send_your_email"][value="I will send it myself"]`);
-  await site.click(`${form} [data-submit]`);
+  await sendEmailForm(site, parent, { name: school, email: schoolEmail });
 }
 
 const readyDialog = (site: EnginePage) =>

@@ -72,3 +72,27 @@ export async function named(page: EnginePage, css: string, name: string): Promis
     .not.toBeNull();
   return mark!;
 }
+
+/**
+ * Types the email form in #email-form as a person does ("I will send it myself") and sends it. The
+ * school's name and address only when given: a school's page fills them in itself.
+ */
+export async function sendEmailForm(page: EnginePage, parent: string, school?: { name: string; email: string }): Promise<void> {
+  const form = '#email-form form[data-native-form]';
+  const fields: Array<[string, string]> = [
+    ['full_name', 'Ana Lopez'],
+    ['email', parent],
+    ['child_full_name', 'Maya Lopez'],
+    ['child_grade', '5th grade'],
+    ...(school
+      ? ([
+          ['school_name', school.name],
+          ['school_contact_email', school.email],
+        ] as Array<[string, string]>)
+      : []),
+    ['school_contact_name', 'Dr. Patel'],
+  ];
+  for (const [name, value] of fields) await page.type(`${form} [name="${name}"]`, value);
+  await page.click(`${form} input[name="choose_how_to_send_your_email"][value="I will send it myself"]`);
+  await page.click(`${form} [data-submit]`);
+}

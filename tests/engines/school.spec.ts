@@ -5,30 +5,9 @@
  * the second parent writes from there; an unknown key is a 404 page that offers the form.
  */
 import type { EnginePage } from './driver';
-import { expect, named, seen, test } from './fixtures';
+import { expect, named, seen, sendEmailForm, test } from './fixtures';
 
 const run = () => `${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6)}`;
-
-/** Types the parent's fields of the email form in #email-form; the school's only when given. */
-async function fillEmail(site: EnginePage, parent: string, school?: { name: string; email: string }) {
-  const form = '#email-form form[data-native-form]';
-  const fields: Array<[string, string]> = [
-    ['full_name', 'Ana Lopez'],
-    ['email', parent],
-    ['child_full_name', 'Maya Lopez'],
-    ['child_grade', '5th grade'],
-    ...(school
-      ? ([
-          ['school_name', school.name],
-          ['school_contact_email', school.email],
-        ] as Array<[string, string]>)
-      : []),
-    ['school_contact_name', 'Dr. Patel'],
-  ];
-  for (const [name, value] of fields) await site.type(`${form} [name="${name}"]`, value);
-  await site.click(`${form} input[name="choose_how_to_send_your_email"][value="I will send it myself"]`);
-  await site.click(`${form} [data-submit]`);
-}
 
 const openDialogText = (site: EnginePage) =>
   site.evaluate(() => Array.from(document.querySelectorAll('dialog')).find((dialog) => dialog.open)?.textContent?.replace(/\s+/g, ' ') ?? '');
@@ -37,7 +16,7 @@ test('the share link after "I\'ve sent it myself" opens the school\'s page, wher
   const id = run();
   const school = { name: 'Juniper Academy', email: `head@juniper-${id}.edu` };
   await site.goto('/lead-the-change');
-  await fillEmail(site, `engines-first-${id}@example.org`, school);
+  await sendEmailForm(site, `engines-first-${id}@example.org`, school);
   await expect.poll(() => openDialogText(site), { timeout: 20_000 }).toContain('Your Email is Ready');
   // "I've sent it myself" appears once the parent has copied the email or opened it in their mail app.
   await site.click(await named(site, 'dialog[open] button', 'Copy'));
@@ -56,7 +35,7 @@ test('the share link after "I\'ve sent it myself" opens the school\'s page, wher
   expect(await site.evaluate(() => document.querySelector('#email-form [name="school_contact_email"]:not([type="hidden"])'))).toBeNull();
   expect(await site.evaluate(() => (document.querySelector('#email-form [name="school_name"]') as HTMLInputElement | null)?.value)).toBe(school.name);
 
-  await fillEmail(site, `engines-second-${id}@example.org`);
+  await sendEmailForm(site, `engines-second-${id}@example.org`);
   await expect.poll(() => openDialogText(site), { timeout: 20_000 }).toContain('Your Email is Ready');
   const to = await seen(site, '[data-testid="email-to"]');
   expect(to).toBe(`Dr. Patel <${school.email}>`);
