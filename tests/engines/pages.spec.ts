@@ -40,6 +40,9 @@ test('on a narrow screen the menu button opens the links, Escape closes them and
 
 test('the search dialog opens focused, finds an FAQ and leads to it and to /search', async ({ site }) => {
   await site.goto('/how-it-works');
+  // Until the page's script has wired it, the button submits the header's form to /search (the
+  // page without JavaScript): a person clicking that early lands there, so wait for the wiring.
+  await expect.poll(() => site.evaluate(() => document.querySelector('[data-search-open]')?.getAttribute('aria-haspopup'))).toBe('dialog');
   await site.click(await named(site, 'button', 'Search the site'));
   await expect.poll(() => site.evaluate(() => (document.querySelector('dialog#site-search') as HTMLDialogElement).open)).toBe(true);
   await expect.poll(() => site.evaluate(() => document.activeElement?.id)).toBe('site-search-input');
