@@ -63,6 +63,31 @@ test.describe('site search', () => {
     await expect(page.getByRole('dialog', { name: 'Search the site' }).locator('[data-search-status]')).toHaveText('No results found for "zzqxj"');
   });
 
+  test('opened again, the last query is selected at once, and what is typed next is never selected away', async ({ page }) => {
+    await page.goto('/faqs');
+    const input = page.locator('#site-search-input');
+    await page.keyboard.press('Control+k');
+    await expect(input).toBeFocused();
+    await page.keyboard.type('mastery');
+    await expect(page.locator('dialog#site-search [data-search-results] a').first()).toBeVisible();
+    await page.keyboard.press('Escape');
+    // In one task: open, then what a fast typist's keys leave (text with the caret after it).
+    const atOpen = await page.evaluate(() => {
+      (document.querySelector('[data-search-open]') as HTMLButtonElement).click();
+      const box = document.getElementById('site-search-input') as HTMLInputElement;
+      const selected = [document.activeElement === box, box.selectionStart, box.selectionEnd];
+      box.value = 'afternoons';
+      box.setSelectionRange(10, 10);
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+      return selected;
+    });
+    expect(atOpen).toEqual([true, 0, 'mastery'.length]);
+    await page.waitForTimeout(300);
+    expect(await input.evaluate((box: HTMLInputElement) => [box.value, box.selectionStart, box.selectionEnd])).toEqual(['afternoons', 10, 10]);
+    await page.keyboard.type(' x');
+    await expect(input).toHaveValue('afternoons x');
+  });
+
   test('"/" and Ctrl+K open it, Escape closes it and focus returns', async ({ page }) => {
     await page.goto('/faqs');
     const dialog = page.getByRole('dialog', { name: 'Search the site' });

@@ -13,14 +13,10 @@ const started = new WeakSet<HTMLDialogElement>();
 
 export function startSearch(dialog: HTMLDialogElement): void {
   const input = dialog.querySelector<HTMLInputElement>('[data-search-input]')!;
-  input.focus();
-  if (started.has(dialog)) {
-    // Opened again: the last query is selected, so typing replaces it.
-    input.select();
-    return;
-  }
-  // The first time, this code arrives after the dialog opened: what the visitor typed meanwhile is
-  // kept (selecting it would let the next key replace it) and searched for below.
+  // The opener (./trigger) has focused the input and selected the last query. This runs a moment
+  // later: what the visitor typed meanwhile is kept, never selected (the next key would replace it).
+  if (started.has(dialog)) return;
+  // The first time, what was typed before the code arrived is searched for below.
   started.add(dialog);
 
   const status = dialog.querySelector<HTMLElement>('[data-search-status]')!;

@@ -24,8 +24,13 @@ export function initSiteSearch(root: Document = document): void {
   if (!(dialog instanceof HTMLDialogElement)) return;
   let ui: Promise<typeof import('./dialog')> | undefined;
 
+  const input = dialog.querySelector<HTMLInputElement>('[data-search-input]');
   const open = (opener: HTMLElement | null) => {
     openDialog(dialog, opener);
+    // At once, not when the code below arrives: the last query is selected so that typing replaces
+    // it, and keys pressed meanwhile are not selected away.
+    input?.focus();
+    input?.select();
     ui ??= import('./dialog');
     void ui.then((module) => module.startSearch(dialog));
   };
