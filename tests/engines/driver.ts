@@ -39,6 +39,8 @@ export interface EnginePage {
   setWidth(width: number): Promise<void>;
   /** Console errors, uncaught exceptions and policy violations of the pages opened so far. */
   errors(): Promise<string[]>;
+  /** Each step this tab was asked to do, with when it started and how long it took (or "unfinished"). */
+  steps(): string[];
   close(): Promise<void>;
 }
 
@@ -47,6 +49,45 @@ export interface Engine {
   /** A fresh tab without cookies or storage of earlier tests; `javaScript: false` runs no script. */
   newPage(baseURL: string, options?: { javaScript?: boolean }): Promise<EnginePage>;
   close(): Promise<void>;
+}
+
+/**
+ * Records the steps of a tab, so that a test that times out says which step never returned
+ * (a click the driver did not finish, a page that did not load) rather than only "timeout".
+ */
+function stepLog() {
+  const started = Date.now();
+  const lines: Array<{ text: string; at: number; took?: number }> = [];
+  return {
+    async step<T>(text: string, work: () => Promise<T>): Promise<T> {
+      const line = { text, at: Date.now() - started } as { text: string; at: number; took?: number };
+      lines.push(line);
+      if (lines.length > 200) lines.shift();
+      const result = await work();
+      line.took = Date.now() - started - line.at;
+      return result;
+    },
+    lines: () => lines.map(({ text, at, took }) => `${(at / 1000).toFixed(1)}s ${text}: ${took === undefined ? 'unfinished' : `${took} ms`}`),
+  };
+}
+
+/** A page whose every method is recorded as a step (evaluate by its function's first line). */
+function withSteps(page: Omit<EnginePage, 'steps'>): EnginePage {
+  const log = stepLog();
+  const first = (fn: unknown) => String(fn).replace(/\s+/g, ' ').slice(0, 80);
+  return {
+    engine: page.engine,
+    goto: (path) => log.step(`goto ${path}`, () => page.goto(path)),
+    path: () => log.step('path', () => page.path()),
+    evaluate: (fn, ...args) => log.step(`evaluate ${first(fn)}`, () => page.evaluate(fn, ...args)),
+    click: (selector) => log.step(`click ${selector}`, () => page.click(selector)),
+    type: (selector, text) => log.step(`type ${selector}`, () => page.type(selector, text)),
+    press: (key) => log.step(`press ${key}`, () => page.press(key)),
+    setWidth: (width) => log.step(`setWidth ${width}`, () => page.setWidth(width)),
+    errors: () => page.errors(),
+    close: () => page.close(),
+    steps: log.lines,
+  };
 }
 
 export async function launch(name: EngineName): Promise<Engine> {
@@ -84,7 +125,7 @@ async function launchFirefox(): Promise<Engine> {
         if (message.type() === 'error') errors.push(message.text());
       });
       page.on('pageerror', (error) => errors.push(String((error as Error).message ?? error)));
-      return {
+      return withSteps({
         engine: 'firefox',
         async goto(path) {
           await page.goto(new URL(path, baseURL).href, { waitUntil: 'load' });
@@ -113,7 +154,7 @@ async function launchFirefox(): Promise<Engine> {
         async close() {
           await context.close();
         },
-      };
+      });
     },
     async close() {
       await browser.close();
@@ -256,7 +297,7 @@ async function launchWebKit(): Promise<Engine> {
         errors.push(...found);
         await browser.execute(() => void ((window as unknown as { __engineErrors?: string[] }).__engineErrors ?? []).splice(0)).catch(() => undefined);
       };
-      return {
+      return withSteps({
         engine: 'webkit',
         async goto(path) {
           await harvest();
@@ -290,7 +331,7 @@ async function launchWebKit(): Promise<Engine> {
         async close() {
           site.scripts(true);
         },
-      };
+      });
     },
     async close() {
       await browser.deleteSession().catch(() => undefined);

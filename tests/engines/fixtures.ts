@@ -17,16 +17,18 @@ export const test = base.extend<{ site: EnginePage; noScript: EnginePage }, { en
     },
     { scope: 'worker', timeout: 120_000 },
   ],
-  site: async ({ engine, baseURL }, use) => {
+  site: async ({ engine, baseURL }, use, testInfo) => {
     const page = await engine.newPage(baseURL!);
     await use(page);
+    if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('engine steps', { body: page.steps().join('\n') });
     const errors = await page.errors();
     await page.close();
     expect(errors, `console errors in ${engine.name}`).toEqual([]);
   },
-  noScript: async ({ engine, baseURL }, use) => {
+  noScript: async ({ engine, baseURL }, use, testInfo) => {
     const page = await engine.newPage(baseURL!, { javaScript: false });
     await use(page);
+    if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('engine steps', { body: page.steps().join('\n') });
     await page.close();
   },
 });
