@@ -287,10 +287,23 @@ async function launchWebKit(): Promise<Engine> {
       const errors: string[] = [];
       /**
        * WebKitWebDriver's click never returns for an element below the fold (it does not scroll it
-       * into view first, as WebDriver says it must): the page scrolls it to the middle itself.
+       * into view first, as WebDriver says it must): the page scrolls it to the middle itself, and
+       * checks a frame later that it is still in view (until then, try again).
        */
       const intoView = (selector: string) =>
-        browser.execute((css: string) => document.querySelector(css)?.scrollIntoView({ block: 'center', behavior: 'instant' }), selector);
+        browser.waitUntil(
+          () =>
+            browser.executeAsync((css: string, done: (inView: boolean) => void) => {
+              const element = document.querySelector(css);
+              if (!element) return done(true);
+              element.scrollIntoView({ block: 'center', behavior: 'instant' });
+              requestAnimationFrame(() => {
+                const box = element.getBoundingClientRect();
+                done(box.top >= 0 && box.bottom <= innerHeight && box.left >= 0 && box.right <= innerWidth);
+              });
+            }, selector),
+          { timeout: 10_000, interval: 100, timeoutMsg: `${selector} did not stay in view` },
+        );
       /** Reads what the probe recorded on the current page before leaving it. */
       const harvest = async () => {
         const found = await browser.execute(() => (window as unknown as { __engineErrors?: string[] }).__engineErrors ?? []).catch(() => []);
@@ -302,6 +315,9 @@ async function launchWebKit(): Promise<Engine> {
         async goto(path) {
           await harvest();
           await browser.url(new URL(path, site.origin).href);
+          // WebKitWebDriver answers once the document is parsed, before its module scripts have run
+          // (the site's own scroll to the top on load among them): wait for the load event.
+          await browser.waitUntil(() => browser.execute(() => document.readyState === 'complete'), { timeout: 30_000, interval: 50 });
         },
         async path() {
           const url = new URL(await browser.getUrl());

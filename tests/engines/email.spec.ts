@@ -45,9 +45,6 @@ const readyDialog = (site: EnginePage) =>
   });
 
 test('"Your Email is Ready": the email, copy, the mail-app link and "I\'ve sent it myself", then the school-answer page', async ({ site, baseURL }) => {
-  // Passes alone and in most full runs, but timed out at 60 s in WebKitGTK in two of three clean-clone
-  // runs of `npm test` (one flow or the other); not diagnosed. The school page's flow covers the dialog there.
-  test.fixme(site.engine === 'webkit', 'WebKitGTK: flaky in the full run (times out); not diagnosed');
   const parent = unique('engines-self');
   const schoolEmail = `head-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@oakwood.edu`;
   await writeEmail(site, parent, 'Oakwood Academy', schoolEmail);
@@ -84,9 +81,6 @@ test('"Your Email is Ready": the email, copy, the mail-app link and "I\'ve sent 
 });
 
 test('"Send via our platform" asks to confirm from the inbox; /confirm-send sends it', async ({ site }) => {
-  // Passes alone and in most full runs, but timed out at 60 s in WebKitGTK in two of three clean-clone
-  // runs of `npm test` (one flow or the other); not diagnosed. The school page's flow covers the dialog there.
-  test.fixme(site.engine === 'webkit', 'WebKitGTK: flaky in the full run (times out); not diagnosed');
   const parent = unique('engines-platform');
   await writeEmail(site, parent, 'Birch Hill School', `head-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@birchhill.edu`);
   await expect.poll(() => readyDialog(site), { timeout: 20_000 }).toEqual({ focused: true, modal: true });
