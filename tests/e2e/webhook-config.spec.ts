@@ -50,6 +50,20 @@ test('sign-in refuses a wrong password, then signs in and out', async ({ page, c
   expect(consoleErrors.filter((e) => !/401/.test(e))).toEqual([]);
 });
 
+test('without JavaScript the sign-in does not guess whether the site has an owner', async ({ browser }) => {
+  // (Its <noscript> line, "This page needs JavaScript…", Chromium shows only when scripting is off
+  // for the whole browser, not a context: the engines' no-script proxy is where a browser shows it.)
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/webhook-config');
+  const signIn = page.getByRole('region', { name: 'Sign in' });
+  await expect(signIn).toContainText('Staff sign in with their own passkey.');
+  // What the server knows (owner or not) is asked by the script; the prerendered page claims neither.
+  await expect(signIn).not.toContainText('no owner yet');
+  await expect(page.getByLabel('Password')).toBeDisabled();
+  await context.close();
+});
+
 test('the tabs work with the keyboard', async ({ page }) => {
   await signIn(page);
   const tabs = page.getByRole('tab');

@@ -341,8 +341,10 @@ function SignInForm({ disabled, notice, onSignedIn }: { disabled: boolean; notic
         Sign in
       </h2>
       <p className="mt-1 text-sm text-muted">
-        This site has no owner yet: sign in with the site's admin password, then register a passkey to become its first owner. After that, staff sign in with
-        passkeys only.
+        {disabled
+          ? // Prerendered (and all a browser without JavaScript shows): whether the site has an owner is not known yet.
+            "Staff sign in with their own passkey. Only on a new site, before it has an owner, does the site's admin password open this page, to register the first owner's passkey."
+          : "This site has no owner yet: sign in with the site's admin password, then register a passkey to become its first owner. After that, staff sign in with passkeys only."}
       </p>
       <div role="status" aria-live="polite">
         {notice && !failure && <p className="mt-4 rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-700">{notice}</p>}

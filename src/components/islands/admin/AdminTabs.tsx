@@ -59,7 +59,7 @@ export function AdminTabs() {
             tabIndex={index === selected ? 0 : -1}
             onClick={() => setSelected(index)}
             onKeyDown={onKeyDown}
-            className={`min-h-11 grow rounded-[0.9rem] px-3 text-sm font-semibold whitespace-nowrap transition-colors ${
+            className={`min-h-11 grow rounded-[0.9rem] px-3 sm:grow-0 text-sm font-semibold whitespace-nowrap transition-colors ${
               index === selected ? 'bg-brand-600 text-white' : 'text-ink-soft hover:bg-brand-50'
             }`}
           >
