@@ -60,8 +60,8 @@ export default defineConfig<object, { engineName: EngineName }>({
       testDir: 'tests/engines',
       fullyParallel: false,
       timeout: 60_000,
-      // Two MiniBrowsers at once (each under its own xvfb-run) left the email dialog's flows hanging
-      // in one of them: WebKitGTK's files run one after another.
+      // WebKitGTK's files run one after another: two MiniBrowsers at once (each under its own
+      // xvfb-run) were slower, not faster, on two cores.
       ...(engineName === 'webkit' ? { workers: 1 } : {}),
       use: { engineName },
     })),

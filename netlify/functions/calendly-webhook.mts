@@ -8,11 +8,6 @@ import { takeFormSubmission } from '../../src/server/rate-limit';
 
 /** Calendly counts slow answers as failures: the sync gets this long before we answer anyway. */
 const ANSWER_WITHIN_MS = 2500;
-/**
- * Deliveries taken per address (an IPv6 client by its /64) per 10 minutes by default; Calendly sends
- * far fewer. CALENDLY_RATE_LIMIT changes it (`npm run load` sends 500 from one address).
- */
-export const CALENDLY_REQUESTS_PER_WINDOW = 120;
 
 const reasons = {
   missing: 'The Calendly-Webhook-Signature header is missing.',
@@ -30,6 +25,7 @@ const reasons = {
 export default handle(async (req, context) => {
   const refused = allowMethods(req, ['POST']);
   if (refused) return refused;
+  // Per address (an IPv6 client by its /64) per 10 minutes: CALENDLY_RATE_LIMIT, 120 by default; Calendly sends far fewer.
   const limit = await takeFormSubmission(`calendly|${clientAddressKey(clientIp(req, context))}`, serverEnv.calendlyRateLimit);
   if (!limit.allowed) {
     return jsonError(429, 'too_many_requests', 'Too many requests from this address; try again later.', { 'Retry-After': String(limit.retryAfterSeconds) });

@@ -141,7 +141,10 @@ export const serverEnv = {
   get formsRateLimit() {
     return positiveInt('FORMS_RATE_LIMIT', 20);
   },
-  /** Calendly deliveries one address (an IPv6 client by its /64) may send in 10 minutes. */
+  /**
+   * Calendly deliveries one address (an IPv6 client by its /64) may send in 10 minutes; Calendly
+   * sends far fewer (`npm run load` lifts it: its 500 come from one address).
+   */
   get calendlyRateLimit() {
     return positiveInt('CALENDLY_RATE_LIMIT', 120);
   },

@@ -4,8 +4,13 @@
  * worker. `site` is a fresh tab; `noScript` one that runs no script. After each test, any console
  * error, uncaught exception or policy violation the pages had fails it.
  */
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type TestInfo } from '@playwright/test';
 import { launch, type Engine, type EngineName, type EnginePage } from './driver';
+
+/** A failed test carries its tab's steps, so that a timeout names the step that never returned. */
+async function attachStepsIfFailed(page: EnginePage, testInfo: TestInfo): Promise<void> {
+  if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('engine steps', { body: page.steps().join('\n') });
+}
 
 export const test = base.extend<{ site: EnginePage; noScript: EnginePage }, { engineName: EngineName; engine: Engine }>({
   engineName: ['firefox', { option: true, scope: 'worker' }],
@@ -20,7 +25,7 @@ export const test = base.extend<{ site: EnginePage; noScript: EnginePage }, { en
   site: async ({ engine, baseURL }, use, testInfo) => {
     const page = await engine.newPage(baseURL!);
     await use(page);
-    if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('engine steps', { body: page.steps().join('\n') });
+    await attachStepsIfFailed(page, testInfo);
     const errors = await page.errors();
     await page.close();
     expect(errors, `console errors in ${engine.name}`).toEqual([]);
@@ -28,7 +33,7 @@ export const test = base.extend<{ site: EnginePage; noScript: EnginePage }, { en
   noScript: async ({ engine, baseURL }, use, testInfo) => {
     const page = await engine.newPage(baseURL!, { javaScript: false });
     await use(page);
-    if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('engine steps', { body: page.steps().join('\n') });
+    await attachStepsIfFailed(page, testInfo);
     await page.close();
   },
 });
