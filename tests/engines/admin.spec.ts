@@ -1,4 +1,4 @@
-/** In Firefox and WebKitGTK: the admin signs in on /webhook-config and opens a tab. */
+/** In Firefox and WebKitGTK: the admin signs in on /webhook-config and opens a tab; without JavaScript, the sign-in claims nothing it cannot know. */
 import { e2eAdminPassword } from '../../playwright.config';
 import { expect, named, seen, test } from './fixtures';
 
@@ -28,4 +28,14 @@ test('a session opened from the page is kept by the browser over http://localhos
   expect(status).toBe(200);
   await site.goto('/webhook-config');
   await expect.poll(() => seen(site, '[role="tablist"]')).toMatch(/Form Submissions/);
+});
+
+test('without JavaScript the sign-in does not guess whether the site has an owner', async ({ noScript }) => {
+  // (Scripts forbidden by the proxy's policy leave scripting on, so the page's <noscript> line does
+  // not show here; a browser with JavaScript turned off shows it.)
+  await noScript.goto('/webhook-config');
+  await expect.poll(() => seen(noScript, 'section[aria-labelledby="sign-in-title"]')).toContain('Sign in');
+  const signIn = await seen(noScript, 'section[aria-labelledby="sign-in-title"]');
+  expect(signIn).toContain('Staff sign in with their own passkey.');
+  expect(signIn).not.toContain('no owner yet');
 });
