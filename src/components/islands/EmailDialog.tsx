@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { emailMessages } from '../../lib/email/messages';
-import { NOTE_MAX } from '../../lib/email/note';
+import { NOTE_MAX } from '../../lib/email/personal-fields';
 import { composeLinks, emailAsText } from '../../lib/email/template';
 import { buttonClass } from '../../lib/ui';
 import { $emailDraft, canSendViaPlatform, closeDraft, markSentMyself, openDraft, sendDraftViaPlatform, setNote } from '../../stores/emailDraft';

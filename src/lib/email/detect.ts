@@ -1,28 +1,65 @@
 /**
- * What may not travel inside the school email's words: links (a scheme, "www.", a bare domain such
- * as "cheap-pills.com" or "goo.gl/x"), email addresses and markup. The email goes out in the
- * organisation's name, so neither the parent's note nor a name may carry a way to reach someone
- * else. Every check reads the text after NFKC and with look-alike dots and at signs made plain, so
- * that "boss＠evil.ru", "evil。com" and "ｅｖｉｌ．ｃｏｍ" are what they look like.
+ * What may not travel inside the school email's words: links (a scheme, "www.", a domain under any
+ * top-level domain that exists, an IP address), email addresses and markup. The email goes out in
+ * the organisation's name, so neither the parent's note nor a name may carry a way to reach someone
+ * else.
+ *
+ * Every check reads the text as a reader would see it (`plainForm`): NFKC, invisible characters
+ * removed (a zero-width joiner or a word joiner inside "evil\u2060.com" hides nothing), look-alike
+ * dots and at signs made plain ("evil。com", "boss＠evil.ru"), and the usual disguises undone
+ * ("evil[.]com", "evil (dot) com", "evil . com"). Links are then found by linkify-it with the full,
+ * current list of top-level domains (the `tlds` package, internationalised ones included, so
+ * "evil.zip", "bit.do" and "пример.рф" are links), not by a list kept here.
  *
  * Pure and linear in the length of the text (no pattern here backtracks over a long run).
  */
+import { LinkifyIt } from 'linkify-it';
+import tlds from 'tlds';
 
-/** NFKC, plus the full stops NFKC keeps (ideographic 。, halfwidth ｡, presentation ︒) as ".". */
-export function plainForm(text: string): string {
-  return text.normalize('NFKC').replace(/[\u3002\uff61\ufe12]/g, '.');
+/**
+ * Characters a reader does not see: format characters (bidirectional marks and overrides, zero-width
+ * spaces and joiners, the word joiner, tags U+E0000–E007F), every default-ignorable code point
+ * (variation selectors, Hangul fillers, the combining grapheme joiner), private-use and unassigned
+ * code points, and the blank Braille pattern.
+ */
+const INVISIBLE = /[\p{Cf}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}\u2800]/u;
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'gu');
+
+/** The text without the characters a reader cannot see. */
+export function withoutInvisible(text: string): string {
+  return text.replace(INVISIBLE_ALL, '');
 }
 
-/** Common top-level domains, and those link shorteners and throwaway sites use. */
-const TLDS =
-  'com|org|net|edu|gov|mil|int|io|co|info|biz|me|ly|us|uk|ca|au|nz|ie|in|app|dev|xyz|site|online|link|school|academy|page|ai|gl|gd|gg|to|tk|ml|ga|cf|gq|ru|su|cn|de|fr|es|it|nl|be|ch|at|se|no|dk|fi|pl|cz|ua|br|mx|ar|jp|kr|tv|cc|ws|fm|am|im|sh|club|shop|store|top|live|news|click|work|website|space|tech|fun|icu|buzz|cloud|email|bit|lol|one';
+/** Whether the text holds a character a reader cannot see. */
+export function hasInvisible(text: string): boolean {
+  return INVISIBLE.test(text);
+}
+
+/** Full stops that NFKC keeps as they are (ideographic 。, halfwidth ｡, presentation ︒, leaders ․ ‧). */
+const LOOKALIKE_DOTS = /[\u3002\uff61\ufe12\u2024\u2027]/g;
+
+/** NFKC, without invisible characters, with the look-alike full stops as ".". */
+export function plainForm(text: string): string {
+  return withoutInvisible(text.normalize('NFKC')).replace(LOOKALIKE_DOTS, '.');
+}
+
+/**
+ * The disguises people use to keep a link or an address past a filter, undone: a dot or at sign in
+ * brackets ("evil[.]com", "boss[at]evil.ru", "evil (dot) com"), and spaces around a dot that has a
+ * space before it ("evil . com", "evil .com"). A bare " dot " stays a word ("polka dot club").
+ * A sentence's own full stop ("It works. Me too") keeps its space and stays a sentence.
+ */
+export function undisguised(text: string): string {
+  return text
+    .replace(/\s*[[({<]\s*(?:\.|dot)\s*[\])}>]\s*/giu, '.')
+    .replace(/\s*[[({<]\s*(?:@|at)\s*[\])}>]\s*/giu, '@')
+    .replace(/(?<=[\p{L}\p{N}])\s+\.\s*(?=[\p{L}\p{N}])/gu, '.');
+}
+
+const linkify = new LinkifyIt({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: true }).tlds(tlds);
 
 // A scheme ("https://", "ftp://"), a scheme that needs no slashes, or "www.".
-const SCHEME = /(?<![\p{L}\p{N}])(?:[a-z][a-z0-9+.-]*:\/\/|(?:mailto|javascript|data|vbscript):|www\.)/iu;
-// A name ending in one of the domains above, not followed by more of a word or another dot-word.
-const DOMAIN = new RegExp(`(?<![\\p{L}\\p{N}-])[\\p{L}\\p{N}-]+(?:\\.[\\p{L}\\p{N}-]+)*\\.(?:${TLDS})(?![\\p{L}\\p{N}-]|\\.[\\p{L}\\p{N}])`, 'iu');
-// Any dotted name with a path after it ("goo.gl/x", "t.co/abc"), or a dotted IPv4 address.
-const PATHED = /(?<![\p{L}\p{N}-])[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}\/|(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d])/iu;
+const SCHEME = /(?<![\p{L}\p{N}])(?:[a-z][a-z0-9+.-]*:\/\/|(?:mailto|javascript|data|vbscript|tel|sms):|www\.)/iu;
 const EMAIL = /[^\s@]+@[^\s@]+\.[^\s@]+/u;
 // An HTML or XML tag, comment or entity: "<a", "</b", "<!--", "&lt;", "&#60;".
 const MARKUP = /<\s*[a-z!/?]|&(?:#\d{1,7}|#x[0-9a-f]{1,6}|[a-z]{2,8});/i;
@@ -31,9 +68,10 @@ export type TextProblem = 'link' | 'email' | 'markup';
 
 /** The first kind of thing the text carries that the school email may not, or undefined. */
 export function forbiddenContent(text: string): TextProblem | undefined {
-  const plain = plainForm(text);
-  if (EMAIL.test(plain)) return 'email';
-  if (SCHEME.test(plain) || DOMAIN.test(plain) || PATHED.test(plain)) return 'link';
+  const plain = undisguised(plainForm(text));
+  const matches = linkify.match(plain) ?? [];
+  if (EMAIL.test(plain) || matches.some((match) => match.schema === 'mailto:')) return 'email';
+  if (SCHEME.test(plain) || matches.length > 0) return 'link';
   if (MARKUP.test(plain)) return 'markup';
   return undefined;
 }

@@ -4,12 +4,16 @@
  * enhanced form's inline checks all use `emailFieldProblems` and `normaliseLine`, so the parent
  * sees the same message wherever the check runs.
  *
- * A name is one line (no line breaks, tabs or other control or direction characters), trimmed,
- * NFKC-normalised, within its limit, and carries no link, bare domain, email address or markup.
- * The grade must also be one `normaliseGrade` can read or a short phrase (not "61").
+ * A name is one line (no line breaks, tabs or other control or direction characters, nothing
+ * invisible), trimmed, NFKC-normalised, within its limit, and carries no link, bare domain, email
+ * address, markup or MIME encoded-word (`=?utf-8?b?…?=`, which a mail client would decode into
+ * whatever it hides). A parent's or child's name may not name the organisation: the letter goes
+ * out as "{parent} via Mastery Parents", and "Mastery Parents Billing Team via Mastery Parents"
+ * would speak for it. The grade must also be one `normaliseGrade` can read or a short phrase.
  */
 import { emailFormFields } from '../../config/forms';
-import { forbiddenContent, type TextProblem } from './detect';
+import { site } from '../../config/site';
+import { forbiddenContent, hasInvisible, type TextProblem } from './detect';
 import { GRADE_MAX, gradeProblem } from './grade';
 import { NOTE_FIELD, noteProblem, OWN_WORDS_FIELD, ownWordsProblem } from './note';
 
@@ -39,11 +43,38 @@ export const fieldMessages = {
   link: 'Please write only the name here, without a web address.',
   email: 'Please write only the name here; the email address has its own field.',
   markup: 'Please write only the name here, without < > or HTML.',
-} as const satisfies Record<TextProblem | 'oneLine' | 'tooLong', unknown>;
+  encoded: 'Please write the name as it reads, without =? ?= codes.',
+  organisation: `Please write your own name here; ${site.name} signs its own emails.`,
+} as const satisfies Record<TextProblem | 'oneLine' | 'tooLong' | 'encoded' | 'organisation', unknown>;
 
 // C0 and C1 controls (line breaks and tabs among them), the line and paragraph separators, and the
 // direction overrides and isolates that can reorder what a reader sees.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+// A MIME encoded-word, or the start of one: nothing in a real name begins with "=?".
+const ENCODED_WORD = /=\?/;
+
+/** The names that may not name the organisation: the ones the letter is signed and sent with. */
+const ownNameFields: ReadonlySet<EmailFieldKey> = new Set(['parentFullName', 'childFullName']);
+
+// Latin look-alikes from Cyrillic and Greek, so that "Mastеry Parents" with a Cyrillic е is read as
+// what it shows.
+const LOOKALIKES: Record<string, string> = { а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', і: 'i', ѕ: 's', ј: 'j', ԁ: 'd', ԛ: 'q', ԝ: 'w', к: 'k', м: 'm', т: 't', в: 'b', н: 'h', ο: 'o', α: 'a', ρ: 'p', τ: 't', ε: 'e', ν: 'v', ι: 'i', κ: 'k', υ: 'u', μ: 'm', ɡ: 'g', ı: 'i' };
+
+/** Letters and digits only, look-alikes as the Latin letter they show, lower case. */
+const folded = (text: string) =>
+  text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, '')
+    .replace(/./gu, (letter) => LOOKALIKES[letter] ?? letter);
+
+const organisationNames = [site.name, site.legalName].map(folded);
+
+/** Whether a name names the organisation ("Mastery Parents Billing Team", "MASTERY-PARENTS"). */
+export function namesOrganisation(value: string): boolean {
+  const name = folded(value);
+  return organisationNames.some((organisation) => name.includes(organisation));
+}
 
 /** A single-line value as the site keeps and sends it: NFKC, spaces collapsed, trimmed. */
 export function normaliseLine(value: string): string {
@@ -53,9 +84,10 @@ export function normaliseLine(value: string): string {
 /** What is wrong with one single-line value (checked as `normaliseLine` makes it), or undefined. */
 export function lineProblem(value: string, max: number): string | undefined {
   const line = normaliseLine(value);
-  if (CONTROL.test(line)) return fieldMessages.oneLine;
+  if (CONTROL.test(line) || hasInvisible(line)) return fieldMessages.oneLine;
   // Measured before the content checks, which then only ever read a short text.
   if (line.length > max) return fieldMessages.tooLong(max);
+  if (ENCODED_WORD.test(line)) return fieldMessages.encoded;
   const forbidden = forbiddenContent(line);
   if (forbidden) return fieldMessages[forbidden];
   // A "<" or ">" on its own has no place in a name either.
@@ -83,7 +115,10 @@ export function emailFieldProblems(values: Record<string, unknown>): Record<stri
   for (const { key, name, max } of lineFields) {
     const value = textOf(values[name]);
     if (value === undefined || value.trim() === '') continue;
-    const problem = lineProblem(value, max) ?? (key === 'childGrade' ? gradeProblem(normaliseLine(value)) : undefined);
+    const problem =
+      lineProblem(value, max) ??
+      (key === 'childGrade' ? gradeProblem(normaliseLine(value)) : undefined) ??
+      (ownNameFields.has(key) && namesOrganisation(value) ? fieldMessages.organisation : undefined);
     if (problem) errors[name] = problem;
   }
   return errors;

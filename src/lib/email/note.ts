@@ -5,13 +5,10 @@
  * the note may turn it into a vehicle for links or for contacting someone else). One rule for the
  * form, the dialog and the server.
  */
-import { forbiddenContent } from './detect';
+import { forbiddenContent, withoutInvisible } from './detect';
+import { NOTE_MAX } from './personal-fields';
 
-export const NOTE_MAX = 600;
-/** The note's name in the email forms; the site keeps it (it is never a HubSpot field). */
-export const NOTE_FIELD = '_note';
-export const noteLabel = 'Add a personal note';
-export const noteHelp = `A few words of your own, shown after your introduction. Plain text, no links or email addresses, at most ${NOTE_MAX} characters.`;
+export * from './personal-fields';
 
 export const noteMessages = {
   tooLong: `Please keep your note to ${NOTE_MAX} characters.`,
@@ -21,15 +18,14 @@ export const noteMessages = {
 } as const;
 
 /**
- * The note as it is stored and sent: NFKC (what the checks read is what is sent), control and
- * direction characters removed, spaces and tabs at line ends dropped, at most one blank line in a
+ * The note as it is stored and sent: NFKC (what the checks read is what is sent), control,
+ * direction and every other invisible character removed, spaces and tabs at line ends dropped, at most one blank line in a
  * row, trimmed. Linear in the length (a run of 60,000 spaces costs what 60,000 letters do).
  */
 export function normaliseNote(note: string): string {
-  return note
-    .normalize('NFKC')
+  return withoutInvisible(note.normalize('NFKC'))
     .replace(/\r\n?/g, '\n')
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, '')
     .split('\n')
     .map(trimLineEnd)
     .join('\n')
@@ -49,14 +45,7 @@ export function noteProblem(note: string): string | undefined {
   return personalTextProblem(note, noteMessages);
 }
 
-/**
- * The one question the email forms ask in the parent's words, under the note's rules; the answer
- * stands in the letter right after the introduction, before the note.
- */
-export const OWN_WORDS_FIELD = '_own_words';
-export const ownWordsLabel = 'What would this change for your child?';
-export const ownWordsHelp = `In your own words: it goes into your letter right after your introduction. Plain text, no links or email addresses, at most ${NOTE_MAX} characters.`;
-
+/** What the answer to the one question in the parent's words is told, under the note's rules. */
 export const ownWordsMessages = {
   tooLong: `Please keep your answer to ${NOTE_MAX} characters.`,
   link: 'Please leave links out of your answer; the email already has the video and the booking link.',
@@ -68,10 +57,6 @@ export const ownWordsMessages = {
 export function ownWordsProblem(answer: string): string | undefined {
   return personalTextProblem(answer, ownWordsMessages);
 }
-
-/** The site-kept fields of the email forms (never HubSpot fields), with their labels, in form order. */
-export const personalFieldLabels = { [OWN_WORDS_FIELD]: ownWordsLabel, [NOTE_FIELD]: noteLabel } as const;
-export const personalFieldNames = Object.keys(personalFieldLabels);
 
 function personalTextProblem(value: string, messages: Record<keyof typeof noteMessages, string>): string | undefined {
   const text = normaliseNote(value);

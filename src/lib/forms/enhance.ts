@@ -8,8 +8,7 @@
  * the server's answer; a page that takes over (the email dialog) calls `preventDefault()`.
  */
 import type { FormDefinition, FormField } from './definition';
-import { emailFormProblems } from '../email/fields';
-import { personalFieldNames } from '../email/note';
+import { personalFieldNames } from '../email/personal-fields';
 import { checkSubmission, conditionHolds, messages, metaFields, type RawValues } from './values';
 
 /** The server's answer to an accepted submission (netlify/functions/forms.mts). */
@@ -201,8 +200,12 @@ export class NativeFormElement extends HTMLElement {
     // keeps (never HubSpot fields).
     const hasNote = this.dataset.note !== undefined;
     const { errors } = checkSubmission(this.definition, values, hasNote ? personalFieldNames : []);
-    // The email forms' names and own words: the same rules as the server's (src/lib/email/fields.ts).
-    if (hasNote) for (const [name, problem] of Object.entries(emailFormProblems(values))) errors[name] ??= problem;
+    // The email forms' names and own words: the same rules as the server's (src/lib/email/fields.ts),
+    // loaded only by the email forms (its link detector knows every top-level domain).
+    if (hasNote) {
+      const { emailFormProblems } = await import('../email/fields');
+      for (const [name, problem] of Object.entries(emailFormProblems(values))) errors[name] ??= problem;
+    }
     if (Object.keys(errors).length) return this.showErrors(errors);
     this.showErrors({});
     this.setBusy(true);

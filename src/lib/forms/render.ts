@@ -7,7 +7,7 @@
  * what `enhance.ts` needs: field ids, error slots, dependent-field conditions.
  */
 import sanitizeHtml from 'sanitize-html';
-import { NOTE_FIELD, NOTE_MAX, noteHelp, noteLabel, OWN_WORDS_FIELD, ownWordsHelp, ownWordsLabel } from '../email/note';
+import { NOTE_FIELD, NOTE_MAX, noteHelp, noteLabel, OWN_WORDS_FIELD, ownWordsHelp, ownWordsLabel } from '../email/personal-fields';
 import { buttonClass, cx } from '../ui';
 import type { FieldCondition, FormDefinition, FormField, LegalConsent } from './definition';
 import { conditionHolds, consentFieldName, MAX_VALUE_LENGTH, metaFields, type RawValues } from './values';
