@@ -1,18 +1,22 @@
 import type { Config } from '@netlify/functions';
-import { escapeHtml } from '../../src/lib/forms/render';
+import { composeLinks, emailAsText } from '../../src/lib/email/template';
+import { escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
 import { buttonClass } from '../../src/lib/ui';
-import { optionalDataPath } from '../../src/server/data-rights';
 import { responsePage } from '../../src/server/form-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
-import { confirmPlatformSend, inspectConfirmation, refusalText, shareOf, type ConfirmOutcome, type SchoolShare } from '../../src/server/platform-send';
-import { shareBlockHtml } from '../../src/server/school-page-html';
+import { dataPath } from '../../src/server/links';
+import { whenLetterGoes } from '../../src/server/mail/schedule';
 import type { OutboxMessage } from '../../src/server/outbox';
+import { confirmPlatformSend, inspectConfirmation, refusalText, shareOf, timeZoneOf, type ConfirmOutcome, type SchoolShare } from '../../src/server/platform-send';
+import { shareBlockHtml } from '../../src/server/school-page-html';
 
 /**
- * /confirm-send?token=…: the link HubSpot emails a parent before the platform sends in their name.
- * GET shows the email and a "Send my email" button (so that a mail scanner opening the link sends
- * nothing); POST confirms, exactly once. Expired, reused and forged links get a page that says so
- * and what to do. Works without JavaScript.
+ * /confirm-send?token=…: the link the site emails a parent before the platform sends in their name.
+ * GET shows the letter and a "Send my email" button (so that a mail scanner opening the link sends
+ * nothing); POST confirms, exactly once, and says when the letter reaches the school. Expired,
+ * replaced, reused and forged links get a page that says so and what to do; a page that cannot send
+ * offers what it promises: the letter to copy, and the mail-app, Gmail and Outlook links. Works
+ * without JavaScript. The page is opened from the parent's own inbox, so it may show their "Your data" link.
  */
 const again = `<a class="${buttonClass('primary', 'md')}" href="/lead-the-change#email-form">Write your email again</a>`;
 const home = `<a class="${buttonClass('secondary', 'md')}" href="/">Go to the home page</a>`;
@@ -20,15 +24,39 @@ const heading = (text: string) => `<h1 id="form-response-title" class="text-titl
 const lead = (text: string) => `<p class="mt-4 text-lg text-ink-soft">${escapeHtml(text)}</p>`;
 const actions = (...buttons: string[]) => `<div class="mt-8 flex flex-wrap gap-3">${buttons.join('')}</div>`;
 
+/** The letter as it reads, in the page's own flow. */
 function preview(message: OutboxMessage): string {
   const to = message.toName ? `${message.toName} <${message.to}>` : message.to;
-  return `<div class="mt-6 space-y-3 rounded-card border border-line bg-white p-5 shadow-card"><dl class="space-y-1 text-sm"><div class="flex flex-wrap gap-x-2"><dt class="font-semibold">To:</dt><dd class="break-all">${escapeHtml(to)}</dd></div><div class="flex flex-wrap gap-x-2"><dt class="font-semibold">Subject:</dt><dd>${escapeHtml(message.subject)}</dd></div></dl><div class="max-h-96 overflow-y-auto whitespace-pre-wrap break-words rounded-xl border border-line bg-canvas p-4 text-sm leading-relaxed" tabindex="0" role="region" aria-label="Email body">${escapeHtml(message.body)}</div></div>`;
+  return `<div class="mt-6 space-y-3 rounded-card border border-line bg-white p-5 shadow-card"><dl class="space-y-1 text-sm"><div class="flex flex-wrap gap-x-2"><dt class="font-semibold">To:</dt><dd class="break-all">${escapeHtml(to)}</dd></div><div class="flex flex-wrap gap-x-2"><dt class="font-semibold">Subject:</dt><dd>${escapeHtml(message.subject)}</dd></div></dl><div class="whitespace-pre-wrap break-words border-t border-line pt-4 text-base leading-relaxed text-ink" role="region" aria-label="Your letter">${escapeHtml(message.body)}</div></div>`;
 }
 
-/** "Your data": the parent's own signed link, under every page that shows their email. */
+/** The letter to send by hand: copy-ready text and the mail-app, Gmail and Outlook links. */
+function sendYourself(message: OutboxMessage): string {
+  const email = { to: message.to, toLine: message.toName ? `${message.toName} <${message.to}>` : message.to, subject: message.subject, body: message.body };
+  const links = composeLinks(email);
+  const external = (href: string, text: string) => `<a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${text}<span class="sr-only"> (opens in a new tab)</span></a>`;
+  return `<section aria-labelledby="send-yourself" class="mt-8 space-y-3"><h2 id="send-yourself" class="text-lg font-bold">Send it yourself</h2><div><label for="email-text" class="${labelClass}">Your letter</label><p class="${helpClass}">Select all of it and copy it into a new email.</p><textarea id="email-text" readonly rows="14" class="${inputClass} font-mono text-sm">${escapeHtml(emailAsText(email))}</textarea></div><div class="flex flex-wrap gap-2"><a class="${buttonClass('primary', 'sm')}" href="${escapeHtml(links.mailto)}">Open in my email app</a>${external(links.gmail, 'Gmail')}${external(links.outlook, 'Outlook')}</div></section>`;
+}
+
+/** After the parent's own confirmation: where their letter stands on the school's page. */
+function shareLead(share: SchoolShare): string {
+  const school = share.schoolName;
+  const text =
+    share.others === 0
+      ? `Your letter is on its way: you're the first parent of ${school} here. Share the school's page so other parents add their voice.`
+      : `Your letter is on its way: ${share.others === 1 ? 'one parent has' : `${share.others} parents have`} written to ${school} with you. Share the school's page so more parents add their voice.`;
+  return `<p class="mt-8 font-semibold text-ink" role="status">${escapeHtml(text)}</p>`;
+}
+
 function page(outcome: ConfirmOutcome, token: string, share?: SchoolShare): { status: number; title: string; content: string } {
   const view = outcomePage(outcome, token, share);
-  const path = 'message' in outcome && outcome.message ? optionalDataPath(outcome.message.parentEmail) : undefined;
+  if (!('message' in outcome) || !outcome.message) return view;
+  let path: string | undefined;
+  try {
+    path = dataPath(outcome.message.parentEmail);
+  } catch {
+    path = undefined;
+  }
   if (!path) return view;
   return { ...view, content: `${view.content}<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">Your data</a>: see, download or delete what we keep about you.</p>` };
 }
@@ -40,19 +68,23 @@ function outcomePage(outcome: ConfirmOutcome, token: string, share?: SchoolShare
         status: 200,
         title: 'Confirm your email',
         content: `${heading(`Confirm your email to ${outcome.message.schoolName || 'your school'}`)}${lead(
-          'You asked us to send this email in your name. Check it, then confirm, and our platform sends it once to the school contact below.',
-        )}${preview(outcome.message)}<form method="post" action="/confirm-send" class="mt-8 flex flex-wrap items-center gap-3"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('accent', 'lg')}">Send my email</button><span class="text-sm text-muted">Didn't ask for this? Ignore it and nothing is sent.</span></form>`,
+          'You asked us to send this letter in your name. Read it, then confirm, and our platform sends it once to the school contact below, in the school’s working hours.',
+        )}${preview(outcome.message)}<form method="post" action="/confirm-send" class="mt-8 flex flex-wrap items-center gap-3"><input type="hidden" name="token" value="${escapeHtml(token)}"><input type="hidden" name="tz" value="" data-time-zone><button type="submit" class="${buttonClass('accent', 'lg')}">Send my email</button><span class="text-sm text-muted">Didn't ask for this? Ignore it and nothing is sent.</span></form>`,
       };
     case 'done': {
-      const sent = outcome.message.status === 'sent';
+      const { message } = outcome;
+      const sent = message.status === 'sent';
+      const who = message.toName || message.to;
+      const when = message.delivery ? whenLetterGoes(message.delivery) : 'now';
+      const text = sent
+        ? `Our platform has sent your letter to ${who}. We'll ask you in about ten days whether the school answered.`
+        : when === 'now'
+          ? `Thank you for confirming. Your letter goes to ${who} in the next few minutes.`
+          : `Thank you for confirming. Your letter reaches ${who} at ${when}, when the school's office is open (the school's time). We'll ask you in about ten days whether they answered.`;
       return {
         status: 200,
         title: sent ? 'Your email has been sent' : 'Your email is confirmed',
-        content: `${heading(sent ? 'Your email has been sent' : 'Your email is confirmed')}${lead(
-          sent
-            ? `Our platform has sent your email to ${outcome.message.toName || outcome.message.to}. We'll handle the follow-up process.`
-            : `Thank you for confirming. Our platform sends your email to ${outcome.message.toName || outcome.message.to} in the next few minutes. We'll handle the follow-up process.`,
-        )}${share ? shareBlockHtml(share) : ''}${preview(outcome.message)}${actions(`<a class="${buttonClass('primary', 'md')}" href="/nominate-school">Next: bring us in to help</a>`, home)}`,
+        content: `${heading(sent ? 'Your email has been sent' : 'Your email is confirmed')}${lead(text)}${share ? `${shareLead(share)}${shareBlockHtml(share)}` : ''}${preview(message)}${actions(`<a class="${buttonClass('primary', 'md')}" href="/nominate-school">Next: bring us in to help</a>`, home)}`,
       };
     }
     case 'expired':
@@ -60,24 +92,38 @@ function outcomePage(outcome: ConfirmOutcome, token: string, share?: SchoolShare
         status: 410,
         title: 'This link has expired',
         content: `${heading('This link has expired')}${lead(
-          'Confirmation links work for 24 hours, and nothing was sent. Fill in the form again to get a new link, or send the email from your own email app.',
-        )}${actions(again, home)}`,
+          'Confirmation links work for three days, and nothing was sent. Fill in the form again to get a new link, or send the letter from your own email app.',
+        )}${outcome.message ? sendYourself(outcome.message) : ''}${actions(again, home)}`,
+      };
+    case 'replaced':
+      return {
+        status: 409,
+        title: 'You wrote a newer version',
+        content: `${heading('You wrote a newer version of this letter')}${lead(
+          'After this one you asked us to send a newer letter to the same school, so this link sends nothing. Open the link in the newest email from us to send the letter you wrote last.',
+        )}${actions(home)}`,
+      };
+    case 'bounced':
+      return {
+        status: 409,
+        title: 'Your letter did not arrive',
+        content: `${heading('Your letter did not arrive')}${lead(
+          `The mail server at ${outcome.message.to} refused your letter, so the school did not get it. We emailed you a link to correct the address; you can also send it from your own email app.`,
+        )}${sendYourself(outcome.message)}${actions(home)}`,
       };
     case 'refused':
       return {
         status: 409,
-        title: 'We could not send this email',
-        content: `${heading('We could not send this email')}${lead(refusalText(outcome.message, outcome.refusal))}${preview(outcome.message)}${actions(again, home)}`,
+        title: 'We did not send this email',
+        content: `${heading('We did not send this email')}${lead(refusalText(outcome.message, outcome.refusal))}${sendYourself(outcome.message)}${actions(home)}`,
       };
     case 'failed':
       return {
         status: 409,
         title: 'We could not send this email',
         content: `${heading('We could not send this email')}${lead(
-          outcome.message.lastError === 'not_confirmed_in_time'
-            ? 'This link was not confirmed within 24 hours, so nothing was sent. Fill in the form again to get a new link.'
-            : 'Something went wrong while handing your email over. Nothing more will be sent from this link; please copy the email below and send it from your own email app.',
-        )}${preview(outcome.message)}${actions(again, home)}`,
+          'Something went wrong while handing your letter over, and our team can see it. Nothing more will be sent from this link; you can send it from your own email app below.',
+        )}${sendYourself(outcome.message)}${actions(again, home)}`,
       };
     case 'invalid':
       return {
@@ -90,13 +136,13 @@ function outcomePage(outcome: ConfirmOutcome, token: string, share?: SchoolShare
   }
 }
 
-/** A confirmed send is the moment to share: the school's page, with the parent's referral code. */
+/** A confirmed letter is the moment to share: the school's page, with the parent's referral code. */
 const shareAfter = (outcome: ConfirmOutcome) => (outcome.kind === 'done' ? shareOf(outcome.message) : Promise.resolve(undefined));
 
 export default async (req: Request): Promise<Response> => {
   try {
     if (req.method === 'GET' || req.method === 'HEAD') {
-      const token = new URL(req.url).searchParams.get('token') ?? '';
+      const token = (new URL(req.url).searchParams.get('token') ?? '').slice(0, 2000);
       const outcome = await inspectConfirmation(token);
       const view = page(outcome, token, await shareAfter(outcome));
       return responsePage(view.content, { status: view.status, title: view.title });
@@ -107,8 +153,9 @@ export default async (req: Request): Promise<Response> => {
         const view = page({ kind: 'invalid' }, '');
         return responsePage(view.content, { status: 415, title: view.title });
       }
-      const token = new URLSearchParams(await readLimited(req, 8 * 1024)).get('token') ?? '';
-      const outcome = await confirmPlatformSend(token);
+      const form = new URLSearchParams(await readLimited(req, 8 * 1024));
+      const token = (form.get('token') ?? '').slice(0, 2000);
+      const outcome = await confirmPlatformSend(token, { timeZone: timeZoneOf(form.get('tz')) });
       const view = page(outcome, token, await shareAfter(outcome));
       return responsePage(view.content, { status: view.status, title: view.title });
     }

@@ -1,57 +1,86 @@
 import type { Config } from '@netlify/functions';
-import { auditRequest } from '../../src/server/audit';
-import { requireAdmin } from '../../src/server/auth';
-import { allowMethods, handle, HttpError, json } from '../../src/server/http';
-import { attemptWork, confirmationLink, listMessages, readMessage, saveMessage, type OutboxMessage } from '../../src/server/outbox';
 import { canRetryMessage } from '../../src/lib/outbox';
-import { optionalHubSpot } from '../../src/server/platform-send';
-import { followUpLink, readAnswer } from '../../src/server/school-answers';
 import type { OutboxView } from '../../src/lib/schemas/admin';
+import { auditRequest } from '../../src/server/audit';
+import { requireAdmin, requireOwner } from '../../src/server/auth';
+import { allowMethods, handle, HttpError, json } from '../../src/server/http';
+import { deliverAndFollow, queueLetter } from '../../src/server/letter-delivery';
+import { confirmationLink } from '../../src/server/links';
+import { emailsAboutMany, retryEmail } from '../../src/server/mail/queue';
+import { mailSender } from '../../src/server/mail/senders';
+import { listMessages, readMessage, updateMessage, type OutboxMessage } from '../../src/server/outbox';
+import { readAnswer } from '../../src/server/school-answers';
 
 const PAGE_SIZE = 20;
+const ID = /^[\w-]{1,120}$/;
 
 /**
- * What the admin page shows of a message, with its parent's answer. Links only while HubSpot has not
- * got them (so that without HubSpot the whole path can be walked from the admin page).
+ * What the admin page shows of a message: the message, its parent's answer, and what became of the
+ * emails about it (confirmation, reminder, the letter itself, follow-ups) — never a link that only
+ * the parent's inbox may hold.
  */
-async function view(message: OutboxMessage): Promise<OutboxView> {
-  const link = message.status === 'awaiting_confirmation' && message.confirmation?.link !== 'delivered' ? confirmationLink(message) : undefined;
-  const followUp = message.followUp && message.followUp.link !== 'delivered' ? followUpLink(message) : undefined;
-  const answer = message.status === 'sent' ? await readAnswer(message.id) : undefined;
-  return { ...message, ...(link ? { confirmationLink: link } : {}), ...(followUp ? { followUpLink: followUp } : {}), ...(answer ? { answer } : {}) };
+async function views(messages: OutboxMessage[]): Promise<OutboxView[]> {
+  const emails = await emailsAboutMany(messages.map((message) => message.id));
+  return Promise.all(
+    messages.map(async (message) => {
+      const answer = message.status === 'sent' ? await readAnswer(message.id) : undefined;
+      return { ...message, emails: emails.get(message.id) ?? [], ...(answer ? { answer } : {}) };
+    }),
+  );
 }
 
 /**
  * The Outbox tab (signed in). GET /api/admin/outbox: messages newest first (`?limit=`, `?cursor=`).
- * POST /api/admin/outbox/{id}/retry: a failed delivery is queued and tried again now.
+ * POST /api/admin/outbox/{id}/retry: a failed delivery is scheduled and tried again now.
+ * GET /api/admin/outbox/{id}/confirmation-link: owners only, and only while no mail can be sent
+ * (no sender configured): the one way to walk a send without email; recorded in the audit log.
  */
 export default handle(async (req, context) => {
   const refused = allowMethods(req, ['GET', 'POST']);
   if (refused) return refused;
-  const session = await requireAdmin(req);
   const url = new URL(req.url);
+  const linkId = url.pathname.match(/^\/api\/admin\/outbox\/([^/]+)\/confirmation-link$/)?.[1];
+  if (linkId !== undefined) return confirmationLinkFor(req, context, linkId);
+  const session = await requireAdmin(req);
   if (req.method === 'GET') {
     const limit = Math.min(100, Math.max(1, Number.parseInt(url.searchParams.get('limit') ?? '', 10) || PAGE_SIZE));
     const cursor = url.searchParams.get('cursor') ?? undefined;
-    if (cursor !== undefined && !/^[\w-]{1,120}$/.test(cursor)) throw new HttpError(400, 'invalid_request', 'cursor is not valid.');
+    if (cursor !== undefined && !ID.test(cursor)) throw new HttpError(400, 'invalid_request', 'cursor is not valid.');
     const page = await listMessages(limit, cursor);
     await auditRequest(req, context, session, 'outbox.viewed', cursor ? `after ${cursor}` : undefined);
-    return json({ messages: await Promise.all(page.messages.map(view)), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
+    return json({ messages: await views(page.messages), mailConfigured: mailSender() !== null, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
   }
   const id = url.pathname.match(/^\/api\/admin\/outbox\/([\w-]{1,120})\/retry$/)?.[1];
   if (!id) throw new HttpError(404, 'not_found', 'Retry a message with POST /api/admin/outbox/{id}/retry.');
   const found = await readMessage(id);
   if (!found) throw new HttpError(404, 'not_found', 'No message with this id.');
-  const { message, etag } = found;
-  if (!canRetryMessage(message)) {
+  if (!canRetryMessage(found.message)) {
     throw new HttpError(409, 'not_retryable', 'Only a confirmed message whose delivery failed can be retried; a message a sending limit refused cannot.');
   }
-  const queued: OutboxMessage = { ...message, status: 'queued', attempts: 0, nextAttemptAt: new Date().toISOString(), updatedAt: new Date().toISOString() };
-  const saved = await saveMessage(queued, etag);
-  if (saved === undefined) throw new HttpError(409, 'changed', 'This message changed meanwhile; reload the list.');
+  const now = new Date();
+  // Its email goes again under the same id (the provider sends nothing twice); a letter that never
+  // reached the mail layer is written to it now.
+  const again = (await retryEmail(id, now)) ? found.message : await queueLetter(found.message, found.message.delivery?.timeZone, now);
+  const queued = await updateMessage(id, (current) =>
+    current.status === 'failed' ? { ...current, status: 'queued', lastError: undefined, delivery: again.delivery ? { ...again.delivery, state: 'scheduled' } : current.delivery, updatedAt: now.toISOString() } : undefined,
+  );
+  if (!queued) throw new HttpError(409, 'changed', 'This message changed meanwhile; reload the list.');
   await auditRequest(req, context, session, 'outbox.retried', id);
-  const settled = await attemptWork(optionalHubSpot(), queued, saved);
-  return json({ message: await view(settled) });
+  const sender = mailSender();
+  if (sender) await deliverAndFollow(id, sender);
+  const settled = (await readMessage(id))?.message ?? queued;
+  return json({ message: (await views([settled]))[0] });
 });
 
-export const config: Config = { path: ['/api/admin/outbox', '/api/admin/outbox/:id/retry'], method: ['GET', 'POST'] };
+async function confirmationLinkFor(req: Request, context: unknown, id: string): Promise<Response> {
+  if (req.method !== 'GET') throw new HttpError(405, 'method_not_allowed', 'Use GET.');
+  const session = await requireOwner(req, context);
+  if (!ID.test(id)) throw new HttpError(404, 'not_found', 'No message with this id.');
+  if (mailSender()) throw new HttpError(409, 'mail_configured', 'This site sends email: the confirmation link goes to the parent’s inbox only.');
+  const found = await readMessage(id);
+  if (!found || found.message.status !== 'awaiting_confirmation' || found.message.channel !== 'platform') throw new HttpError(404, 'not_found', 'No request waiting for its confirmation has this id.');
+  await auditRequest(req, context, session, 'outbox.confirmation_link_viewed', id);
+  return json({ link: confirmationLink(found.message) }, 200, { 'Cache-Control': 'no-store' });
+}
+
+export const config: Config = { path: ['/api/admin/outbox', '/api/admin/outbox/:id/retry', '/api/admin/outbox/:id/confirmation-link'], method: ['GET', 'POST'] };

@@ -7,16 +7,16 @@ import { composeLinks, emailAsText, followUpEmail } from '../../src/lib/email/te
 import { boxClass, choiceClass, errorClass, escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
 import { answerKinds, answerLabels, COMMENT_MAX, type AnswerKind } from '../../src/lib/school-answers';
 import { buttonClass } from '../../src/lib/ui';
-import { optionalDataPath } from '../../src/server/data-rights';
 import { responsePage } from '../../src/server/form-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
+import { dataPath } from '../../src/server/links';
 import type { OutboxMessage } from '../../src/server/outbox';
 import { optionalHubSpot } from '../../src/server/platform-send';
 import { openAnswerLink, saveAnswer, type AnswerLinkState, type SchoolAnswer } from '../../src/server/school-answers';
 
 /**
- * /school-answer?token=…: "Did your school answer?" The link a HubSpot workflow emails a parent
- * some days after their school email. GET shows the four answers (the current one chosen) and a
+ * /school-answer?token=…: "Did your school answer?" The link the site emails a parent some days
+ * after their school letter. GET shows the four answers (the current one chosen) and a
  * comment box; POST stores the answer (changeable while the link works) and thanks the parent with
  * the next step that fits. Plain HTML forms: works without JavaScript.
  */
@@ -141,7 +141,7 @@ async function answer(req: Request): Promise<{ status: number; title: string; co
   }
   // The answer the page showed (its version, or none): a change made meanwhile elsewhere wins and is shown.
   const seen = form.get('seen');
-  const saved = await saveAnswer(state, parsed.data.answer, parsed.data.comment, optionalHubSpot(), new Date(), seen === null ? undefined : seen.slice(0, 20));
+  const saved = await saveAnswer(state, parsed.data.answer, parsed.data.comment, optionalHubSpot(), new Date(), seen === null ? undefined : seen.slice(0, 12));
   if (saved.kind === 'changed_meanwhile') {
     return {
       status: 409,
@@ -154,9 +154,14 @@ async function answer(req: Request): Promise<{ status: number; title: string; co
   return { status: 200, title: 'Thank you', content: thanksPage(saved.message, saved.answer, token) + yourData(saved.message) };
 }
 
-/** "Your data": the parent's own signed link, under every page their link opens. */
+/** "Your data": the parent's own signed link, under every page their link (from their inbox) opens. */
 function yourData(message: OutboxMessage): string {
-  const path = optionalDataPath(message.parentEmail);
+  let path: string | undefined;
+  try {
+    path = dataPath(message.parentEmail);
+  } catch {
+    path = undefined;
+  }
   return path ? `<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">Your data</a>: see, download or delete what we keep about you.</p>` : '';
 }
 

@@ -3,12 +3,15 @@ import { escapeHtml } from '../../src/lib/forms/render';
 import { buttonClass } from '../../src/lib/ui';
 import { responsePage } from '../../src/server/form-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
-import { openStopLink, stopSchoolUpdates, updatesStopped } from '../../src/server/school-updates';
+import { openStopLink } from '../../src/server/links';
+import { stopSchoolUpdates, updatesStopped } from '../../src/server/school-updates';
 
 /**
- * /school-updates/stop?token=…: the stop link in every school update. GET shows what it does and
- * a button; POST (the button, or a mail app's one-click unsubscribe with the token in the address)
- * stops all further updates for the address; using it again changes nothing more and says so. A
+ * /school-updates/stop?token=…: the stop link (and List-Unsubscribe) of every email about a
+ * parent's letter they did not ask for just now: school updates, follow-ups, digest notices. GET
+ * shows what it does and a button; POST (the button, or a mail app's one-click unsubscribe, RFC
+ * 8058, with the token in the address) stops them all for the address; using it again changes
+ * nothing more and says so. A
  * forged or expired link changes nothing. Every page offers "Your data" (the link names only a
  * keyed hash of the address, so it is the page that asks for a link by address).
  */
@@ -43,21 +46,21 @@ async function page(req: Request): Promise<{ status: number; title: string; cont
     if (await updatesStopped(link.parent)) {
       return {
         status: 200,
-        title: 'Updates stopped',
-        content: `${heading('Updates stopped')}${lead('Updates to your address were already stopped, so nothing changed. We will not email you news from your school’s parents again.')}${home}`,
+        title: 'Emails stopped',
+        content: `${heading('Emails stopped')}${lead('Emails about your letter were already stopped, so nothing changed. We will not email you news or questions about it again.')}${home}`,
       };
     }
     await stopSchoolUpdates(link.parent);
     return {
       status: 200,
-      title: 'Updates stopped',
-      content: `${heading('Updates stopped')}${lead('We will not email you news from your school’s parents again. Your school’s page still shows it whenever you want to look.')}${home}`,
+      title: 'Emails stopped',
+      content: `${heading('Emails stopped')}${lead('We will not email you news or questions about your letter again. Your school’s page still shows the news whenever you want to look.')}${home}`,
     };
   }
   return {
     status: 200,
-    title: 'Stop school updates?',
-    content: `${heading('Stop school updates?')}${lead('We email you, at most once a week, when another parent at your school tells us the school replied or agreed to meet. Stop these updates for your address?')}<form method="post" action="/school-updates/stop" class="mt-8"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('primary', 'md')}">Stop all updates</button></form>${yourData}`,
+    title: 'Stop emails about your letter?',
+    content: `${heading('Stop emails about your letter?')}${lead('We email you, at most once a week, when another parent at your school hears back, and twice ask whether your school answered. Stop these emails for your address? Links you ask for yourself still come.')}<form method="post" action="/school-updates/stop" class="mt-8"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('primary', 'md')}">Stop these emails</button></form>${yourData}`,
   };
 }
 
@@ -72,7 +75,7 @@ export default async (req: Request): Promise<Response> => {
       return responsePage(`${heading('This request could not be read')}${lead(error.message)}${home}`, { status: error.status, title: 'This request could not be read' });
     }
     if (!(error instanceof StoreUnavailableError)) console.error('[school-updates-stop]', error instanceof Error ? error.message : 'unknown error');
-    return responsePage(`${heading('Please try again in a moment')}${lead('We could not stop the updates just now. Please open the link again in a few minutes.')}${home}`, { status: 503, title: 'Please try again in a moment' });
+    return responsePage(`${heading('Please try again in a moment')}${lead('We could not stop the emails just now. Please open the link again in a few minutes.')}${home}`, { status: 503, title: 'Please try again in a moment' });
   }
 };
 

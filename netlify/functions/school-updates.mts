@@ -1,17 +1,18 @@
 import type { Config } from '@netlify/functions';
 import { StoreUnavailableError, storeUnavailable } from '../../src/server/http';
-import { optionalHubSpot } from '../../src/server/platform-send';
+import { runMail } from '../../src/server/letter-delivery';
 import { runSchoolUpdates } from '../../src/server/school-updates';
 
 /**
- * Every 15 minutes: the school updates (another parent reported that the school replied or agreed
- * to meet) whose time has come, each set once on the parent's HubSpot contact for a workflow to
- * email. Without HubSpot they wait (`src/server/school-updates.ts`).
+ * Every 15 minutes: the school updates (an outcome that counts was reported) whose time has come,
+ * each written once to the mail layer for its parent, then sent with every other due email
+ * (`src/server/school-updates.ts`).
  */
 export default async (_req?: Request): Promise<Response> => {
   try {
-    const client = optionalHubSpot();
-    const summary = { ...(await runSchoolUpdates(client)), ...(client ? {} : { notConfigured: true }) };
+    const updates = await runSchoolUpdates();
+    const mail = await runMail();
+    const summary = { ...updates, mailed: mail.sent, ...(mail.notConfigured ? { notConfigured: true } : {}) };
     console.log('[school-updates]', JSON.stringify(summary));
     return Response.json(summary);
   } catch (error) {

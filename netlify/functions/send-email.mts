@@ -1,17 +1,18 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import { sendEmailSchema } from '../../src/lib/schemas';
-import { allowMethods, describeIssues, handle, HttpError, json, readJson } from '../../src/server/http';
-import { requestPlatformSend } from '../../src/server/platform-send';
+import { allowMethods, clientIp, describeIssues, handle, HttpError, json, readJson } from '../../src/server/http';
+import { networkKey } from '../../src/server/identity';
+import { requestPlatformSend, timeZoneOf } from '../../src/server/platform-send';
 
 /**
  * POST /api/send-email {submissionId, token, note?}: "Send via our platform". The server composes
  * the email from the accepted submission and stores it; with confirmation on (the default) it
- * answers 202 awaiting_confirmation and HubSpot emails the parent a link to confirm; with it off,
+ * answers 202 awaiting_confirmation and the site emails the parent a link to confirm; with it off,
  * 200 sent or 202 queued. A limit this parent met (already wrote to this school, their daily
  * cap) is never in the answer: it is the same either way, and the parent reads it in their inbox.
  */
-export default handle(async (req) => {
+export default handle(async (req, context) => {
   const refused = allowMethods(req, ['POST']);
   if (refused) return refused;
   const body = await readJson(req, z.record(z.string(), z.unknown()));
@@ -22,7 +23,8 @@ export default handle(async (req) => {
   const parsed = sendEmailSchema.safeParse(body);
   if (!parsed.success) throw new HttpError(400, 'invalid_request', describeIssues(parsed.error));
   const input = parsed.data;
-  const answer = await requestPlatformSend(input);
+  const { timeZone, ...request } = input;
+  const answer = await requestPlatformSend(request, { network: networkKey(clientIp(req, context)), timeZone: timeZoneOf(timeZone) });
   return json(answer.body, answer.status);
 });
 

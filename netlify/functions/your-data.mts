@@ -4,25 +4,15 @@ import { answerLabels } from '../../src/lib/school-answers';
 import { escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
 import { isEmail } from '../../src/lib/forms/values';
 import { buttonClass } from '../../src/lib/ui';
-import {
-  attemptContactDeletion,
-  countRecords,
-  dataToken,
-  DELETE_STEP_TTL_MS,
-  deletionStepUsed,
-  erasePersonalData,
-  exportPersonalData,
-  findPersonalData,
-  markDeletionStepUsed,
-  openDataToken,
-  sendDataLink,
-  type PersonalData,
-} from '../../src/server/data-rights';
+import { attemptContactDeletion, countRecords, deletionStepUsed, erasePersonalData, exportPersonalData, findPersonalData, sendDataLink, waitingLetters, type PersonalData } from '../../src/server/data-rights';
+import { dataToken, DELETE_STEP_TTL_MS, openDataToken } from '../../src/server/links';
+import { whenLetterGoes } from '../../src/server/mail/schedule';
+import type { OutboxMessage } from '../../src/server/outbox';
 import { serverEnv } from '../../src/server/env';
 import { responsePage } from '../../src/server/form-pages';
 import { recordAudit } from '../../src/server/audit';
 import { clientIp, HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
-import { clientAddressKey } from '../../src/server/identity';
+import { clientAddressKey, networkKey } from '../../src/server/identity';
 import { optionalHubSpot } from '../../src/server/platform-send';
 import { takeFormSubmission } from '../../src/server/rate-limit';
 
@@ -87,6 +77,25 @@ function section(id: string, title: string, items: string[]): string {
   return `<section aria-labelledby="${id}" class="mt-8"><h2 id="${id}" class="text-xl font-bold">${escapeHtml(title)} (${items.length})</h2><ul class="mt-3 space-y-2">${items.join('')}</ul></section>`;
 }
 
+/** Where a letter stands, as a sentence a parent reads. */
+function letterState(message: OutboxMessage): string {
+  if (message.channel === 'self') return message.review === 'approved' ? 'Sent by you; counted on your school’s page' : 'Sent by you';
+  switch (message.status) {
+    case 'awaiting_confirmation':
+      return message.confirmation?.refusal ? 'Not sent: our platform’s limits stopped it' : 'Waiting for you to confirm it from your inbox';
+    case 'queued':
+      return message.delivery ? `Confirmed; going to the school at ${whenLetterGoes(message.delivery)}` : 'Confirmed; going to the school soon';
+    case 'sent':
+      return 'Sent by our platform';
+    case 'bounced':
+      return 'Not delivered: the school’s address refused it';
+    case 'replaced':
+      return 'Replaced by a newer letter; never sent';
+    case 'failed':
+      return message.lastError === 'not_confirmed_in_time' ? 'Never sent: not confirmed in time' : 'Not sent';
+  }
+}
+
 function overview(data: PersonalData, token: string): string {
   const counts = countRecords(data);
   const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
@@ -102,7 +111,7 @@ function overview(data: PersonalData, token: string): string {
       'data-emails',
       'Your school emails',
       data.messages.map((message) =>
-        item(`To ${message.toName || message.to} at ${message.schoolName}, ${date(message.sentAt ?? message.createdAt)}`, `${message.channel === 'platform' ? 'Sent by our platform' : 'Sent by you'} · ${message.status} · “${message.subject}”`),
+        item(`To ${message.toName || message.to} at ${message.schoolName}, ${date(message.sentAt ?? message.createdAt)}`, `${letterState(message)} · “${message.subject}”`),
       ),
     ),
     section('data-drafts', 'Email drafts', data.drafts.map((draft) => item(`For ${draft.data.schoolName || 'your school'}, ${date(draft.createdAt)}`, `${draft.data.parentFullName} · ${draft.data.childFullName} · ${draft.data.childGrade}`))),
@@ -115,8 +124,8 @@ function overview(data: PersonalData, token: string): string {
   return `${heading('Your data')}${lead(
     total
       ? `This is everything our site keeps about ${data.email} (and other ways of writing this address that reach the same inbox): ${total} record${total === 1 ? '' : 's'}.`
-      : `Our site keeps nothing about ${data.email}. Our CRM (HubSpot) may still have a contact for it: “Delete my data” asks HubSpot to delete it too.`,
-  )}<p class="mt-4 text-sm text-muted">Why we keep it and for how long: form submissions 30 days after they reach our CRM, school emails and your answers 90 days after sending, drafts 30 days. See “Your data” in our README.</p>${records}${actions(download, remove)}`;
+      : `Our site keeps nothing about ${data.email}.`,
+  )}<p class="mt-4 text-sm text-muted">Why we keep it and for how long: form submissions for 30 days after they reach our CRM, so nothing you typed is lost; school emails and your answers for 90 days after sending, to follow up with you; drafts for 30 days. <a class="font-medium text-brand-700 underline" href="/faqs">Questions? See our FAQs.</a></p>${records}${actions(download, remove)}`;
 }
 
 function reviewPage(data: PersonalData): View {
@@ -133,12 +142,18 @@ function reviewPage(data: PersonalData): View {
     .filter(([n]) => Number(n) > 0)
     .map(([n, what]) => `<li>${n} ${escapeHtml(String(what))}</li>`)
     .join('');
+  const waiting = waitingLetters(data);
+  const withdrawn = waiting.length
+    ? `<div class="mt-6 rounded-xl border border-danger-600 bg-danger-50 p-4 text-ink" role="note"><p class="font-semibold">${waiting.length === 1 ? 'This letter has not gone yet and will not be sent:' : `These ${waiting.length} letters have not gone yet and will not be sent:`}</p><ul class="mt-2 list-disc pl-6">${waiting
+        .map((message) => `<li>${escapeHtml(`To ${message.toName || message.to} at ${message.schoolName || 'your school'}: ${letterState(message).toLowerCase()}`)}</li>`)
+        .join('')}</ul></div>`
+    : '';
   return {
     status: 200,
     title: 'Delete your data?',
     content: `${heading('Delete your data?')}${lead(
-      `This deletes what our site keeps about ${data.email} at once, and asks our CRM (HubSpot) to delete your contact. It cannot be undone.`,
-    )}${lines ? `<ul class="mt-4 list-disc pl-6 text-ink-soft">${lines}</ul>` : ''}<p class="mt-4 text-sm text-muted">A school email our platform sent keeps only an anonymous count (no names, no addresses, no text), so the school's and the day's limits still hold.</p><form method="post" action="/your-data" class="mt-8 flex flex-wrap items-center gap-3"><input type="hidden" name="action" value="delete"><input type="hidden" name="token" value="${escapeHtml(
+      `This deletes what our site keeps about ${data.email} at once, and asks our CRM (HubSpot) to delete the contacts you gave us. It cannot be undone.`,
+    )}${withdrawn}${lines ? `<ul class="mt-4 list-disc pl-6 text-ink-soft">${lines}</ul>` : ''}<p class="mt-4 text-sm text-muted">A school email our platform sent keeps only an anonymous count (no names, no addresses, no text), so the school's and the day's limits still hold.</p><form method="post" action="/your-data" class="mt-8 flex flex-wrap items-center gap-3"><input type="hidden" name="action" value="delete"><input type="hidden" name="token" value="${escapeHtml(
       deleteToken,
     )}"><button type="submit" class="${buttonClass('accent', 'md')}">Yes, delete my data</button><a class="${buttonClass('secondary', 'md')}" href="/your-data?token=${encodeURIComponent(dataToken(data.email))}">Keep my data</a></form>`,
   };
@@ -192,17 +207,17 @@ async function view(req: Request, context?: Context): Promise<View | Response> {
     if (!limit.allowed) {
       return { status: 429, title: 'Please wait a moment', content: `${heading('Please wait a moment')}${lead(`Too many requests from your network. Please try again in ${Math.ceil(limit.retryAfterSeconds / 60)} minutes.`)}${actions(home)}`, headers: { 'Retry-After': String(limit.retryAfterSeconds) } };
     }
-    const outcome = await sendDataLink(optionalHubSpot(), parsed.data.email).catch((error: unknown) => {
+    const outcome = await sendDataLink(parsed.data.email, networkKey(clientIp(req, context))).catch((error: unknown) => {
       if (!(error instanceof StoreUnavailableError)) console.error('[your-data] link request failed:', error instanceof Error ? error.message : 'unknown error');
       return 'failed';
     });
-    if (outcome === 'failed' || outcome === 'not_configured') console.warn('[your-data] a requested link was not sent:', outcome);
+    if (outcome === 'failed') console.warn('[your-data] a requested link was not written:', outcome);
     // The same answer whatever happened: it never tells whether we know the address.
     return {
       status: 202,
       title: 'Check your inbox',
       content: `${heading('Check your inbox')}${lead(
-        'If we keep anything about this address, we have sent a link to it. The link works for 24 hours. Nothing arrived? Check your spam folder, or try again tomorrow.',
+        'If we keep anything about this address, we have sent a link to it, and to it only. The link works for 24 hours. Nothing arrived? Check your spam folder, or try again tomorrow.',
       )}${actions(home)}`,
     };
   }
@@ -216,16 +231,17 @@ async function view(req: Request, context?: Context): Promise<View | Response> {
   if (action === 'delete') {
     const check = openDataToken(token, 'your-data-delete');
     if (check.kind !== 'ok') return check.kind === 'expired' ? expiredPage() : invalidPage();
-    // The button works once: pressed again (a replay, a double click) it changes nothing more.
-    if (await deletionStepUsed(token)) {
+    // The button works once: the deletion and the use of its token are one statement, so of a
+    // replay, a double click or four presses at once, one deletes and the others are told it is done.
+    const erased = (await deletionStepUsed(token)) ? undefined : await erasePersonalData(check.email, new Date(), token);
+    if (!erased) {
       return {
         status: 200,
         title: 'Your data has been deleted',
         content: `${heading('Your data has been deleted')}${lead('This deletion was already done: nothing more was changed. If you have filled in one of our forms since, open a new “Your data” link to delete that too.')}${actions(home)}`,
       };
     }
-    const { counts, deletionIds } = await erasePersonalData(check.email);
-    await markDeletionStepUsed(token);
+    const { counts, deletionIds } = erased;
     // Recorded without the address: the deletions' ids lead to the masked entries owners see.
     await recordAudit({ actor: 'parent', action: 'data_deletion.requested', target: deletionIds.join(' ') || undefined, ip: clientIp(req, context) });
     // HubSpot is asked now; what it does not do now, the scheduled run asks again.
@@ -236,7 +252,7 @@ async function view(req: Request, context?: Context): Promise<View | Response> {
       status: 200,
       title: 'Your data has been deleted',
       content: `${heading('Your data has been deleted')}${lead(
-        `We deleted ${removed} record${removed === 1 ? '' : 's'} about ${check.email} from our site, and asked our CRM (HubSpot) to delete your contact: we keep asking until it has.`,
+        `We deleted ${removed} record${removed === 1 ? '' : 's'} about ${check.email} from our site${deletionIds.length ? ', and asked our CRM (HubSpot) to delete your contact: we keep asking until it has' : ''}.`,
       )}<p class="mt-4 text-sm text-muted">If you fill in one of our forms again, we keep what you send, as before.</p>${actions(home)}`,
     };
   }

@@ -3,11 +3,11 @@ import { NOTE_MAX } from '../../src/lib/email/note';
 import { composeLinks, emailAsText } from '../../src/lib/email/template';
 import { errorClass, escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
 import { buttonClass } from '../../src/lib/ui';
-import { optionalDataPath } from '../../src/server/data-rights';
 import { composeDraft, readDraft, type LetteredDraft } from '../../src/server/email-drafts';
 import { responsePage } from '../../src/server/form-pages';
-import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
-import { recordSelfSent, requestPlatformSend } from '../../src/server/platform-send';
+import { clientIp, HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
+import { networkKey } from '../../src/server/identity';
+import { recordSelfSent, requestPlatformSend, timeZoneOf } from '../../src/server/platform-send';
 import { shareBlockHtml } from '../../src/server/school-page-html';
 import { sameSecret } from '../../src/server/tokens';
 
@@ -26,11 +26,11 @@ interface Notice {
   text: string;
 }
 
-/** "Your data": the parent's own signed link, on every page that names them. */
-function yourData(email: string): string {
-  const path = optionalDataPath(email);
-  return path ? `<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">Your data</a>: see, download or delete what we keep about you.</p>` : '';
-}
+/**
+ * "Your data": the page that asks for a link by address. Never a signed link here: this page is
+ * reached by typing an address into a form, which proves nothing about whose it is.
+ */
+const yourData = `<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="/your-data">Your data</a>: ask for a link to see, download or delete what we keep about you. We send it to your own inbox.</p>`;
 
 function emailPage(draft: LetteredDraft, token: string, options: { note?: string; noteError?: string; notice?: Notice } = {}): string {
   const note = options.note ?? draft.note;
@@ -43,13 +43,13 @@ function emailPage(draft: LetteredDraft, token: string, options: { note?: string
     : '';
   const platform = requested
     ? `<p class="text-sm text-muted">You asked us to send this email. Check your inbox for the link to confirm it.</p>`
-    : `<form method="post" action="/your-email" class="space-y-3">${hidden}<input type="hidden" name="action" value="send"><div><label for="note" class="${labelClass}">Add a personal note <span class="font-normal text-muted">(optional)</span></label><p id="note-help" class="${helpClass}">A few words of your own, shown after your introduction. Plain text, no links or email addresses, at most ${NOTE_MAX} characters.</p><textarea id="note" name="note" rows="3" maxlength="${NOTE_MAX}" class="${inputClass}" aria-describedby="note-help${options.noteError ? ' note-error' : ''}"${options.noteError ? ' aria-invalid="true"' : ''}>${escapeHtml(note)}</textarea><p id="note-error" class="${errorClass}"${options.noteError ? '' : ' hidden'}>${escapeHtml(options.noteError ?? '')}</p></div><button type="submit" class="${buttonClass('accent', 'md')}">Send via our platform</button><p class="text-xs text-muted">We email you a link to confirm first. Nothing is sent until you do.</p></form>`;
+    : `<form method="post" action="/your-email" class="space-y-3">${hidden}<input type="hidden" name="action" value="send"><input type="hidden" name="tz" value="" data-time-zone><div><label for="note" class="${labelClass}">Add a personal note <span class="font-normal text-muted">(optional)</span></label><p id="note-help" class="${helpClass}">A few words of your own, shown after your introduction. Plain text, no links or email addresses, at most ${NOTE_MAX} characters.</p><textarea id="note" name="note" rows="3" maxlength="${NOTE_MAX}" class="${inputClass}" aria-describedby="note-help${options.noteError ? ' note-error' : ''}"${options.noteError ? ' aria-invalid="true"' : ''}>${escapeHtml(note)}</textarea><p id="note-error" class="${errorClass}"${options.noteError ? '' : ' hidden'}>${escapeHtml(options.noteError ?? '')}</p></div><button type="submit" class="${buttonClass('accent', 'md')}">Send via our platform</button><p class="text-xs text-muted">We email you a link to confirm first. Nothing is sent until you do.</p></form>`;
   const selfSent = draft.selfSentMessageId
     ? `<p class="text-sm text-success-600" role="status">Thank you! In about ten days we'll ask you whether the school answered.</p>`
     : `<form method="post" action="/your-email">${hidden}<input type="hidden" name="action" value="self"><input type="hidden" name="note" value="${escapeHtml(note)}"><button type="submit" class="${buttonClass('secondary', 'sm')}">I've sent it myself</button></form>`;
   return `${heading('Your Email is Ready')}${lead('Read it through, then send it from your own email, or let our platform send it for you.')}${notice}<div class="mt-6 space-y-4 rounded-card border border-line bg-white p-6 shadow-card"><div><label for="email-text" class="${labelClass}">Your email</label><p class="${helpClass}">Select all of it and copy it into a new email.</p><textarea id="email-text" readonly rows="18" class="${inputClass} font-mono text-sm">${escapeHtml(
     emailAsText(email),
-  )}</textarea></div><div class="grid gap-6 border-t border-line pt-4 sm:grid-cols-2"><section aria-labelledby="send-yourself" class="space-y-3"><h2 id="send-yourself" class="text-sm font-semibold">Send it yourself</h2><div class="flex flex-wrap gap-2"><a class="${buttonClass('primary', 'sm')}" href="${escapeHtml(links.mailto)}">Open in my email app</a><a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(links.gmail)}" target="_blank" rel="noopener noreferrer">Gmail<span class="sr-only"> (opens in a new tab)</span></a><a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(links.outlook)}" target="_blank" rel="noopener noreferrer">Outlook<span class="sr-only"> (opens in a new tab)</span></a></div>${selfSent}</section><section aria-labelledby="send-platform" class="space-y-3"><h2 id="send-platform" class="text-sm font-semibold">Or let us send it</h2>${platform}</section></div></div>${yourData(draft.data.parentEmail)}`;
+  )}</textarea></div><div class="grid gap-6 border-t border-line pt-4 sm:grid-cols-2"><section aria-labelledby="send-yourself" class="space-y-3"><h2 id="send-yourself" class="text-sm font-semibold">Send it yourself</h2><div class="flex flex-wrap gap-2"><a class="${buttonClass('primary', 'sm')}" href="${escapeHtml(links.mailto)}">Open in my email app</a><a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(links.gmail)}" target="_blank" rel="noopener noreferrer">Gmail<span class="sr-only"> (opens in a new tab)</span></a><a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(links.outlook)}" target="_blank" rel="noopener noreferrer">Outlook<span class="sr-only"> (opens in a new tab)</span></a></div>${selfSent}</section><section aria-labelledby="send-platform" class="space-y-3"><h2 id="send-platform" class="text-sm font-semibold">Or let us send it</h2>${platform}</section></div></div>${yourData}`;
 }
 
 const notFound = () => ({
@@ -58,7 +58,7 @@ const notFound = () => ({
   content: `${heading('This email link is not valid')}${lead('It may have been cut short, or the email was made too long ago. Fill in the form again to make a new one.')}${home}`,
 });
 
-async function page(req: Request): Promise<{ status: number; title: string; content: string }> {
+async function page(req: Request, context?: unknown): Promise<{ status: number; title: string; content: string }> {
   let id = '';
   let token = '';
   let form: URLSearchParams | undefined;
@@ -88,10 +88,10 @@ async function page(req: Request): Promise<{ status: number; title: string; cont
       const share = answer.body.share ? shareBlockHtml(answer.body.share) : '';
       return { status: 200, title: 'Your Email is Ready', content: `${emailPage(draft, token, { note })}${share}` };
     }
-    const answer = await requestPlatformSend({ submissionId: id, token, note });
+    const answer = await requestPlatformSend({ submissionId: id, token, note }, { network: networkKey(clientIp(req, context)), timeZone: timeZoneOf(form.get('tz')) });
     draft = (await readDraft(id))?.draft ?? draft;
     const text = answer.body.confirmation
-      ? `Check your inbox: we sent a link to ${answer.body.confirmation.email}. Open it within 24 hours to confirm, and our platform sends your email to the school once. Nothing is sent until you do.`
+      ? `Check your inbox: we sent a link to ${answer.body.confirmation.email}. Open it within three days to confirm, and our platform sends your email to the school once, in its working hours. Nothing is sent until you do.`
       : "Your email has been sent via our platform. We'll handle the follow-up process.";
     return { status: 200, title: 'Check your inbox', content: emailPage(draft, token, { note, notice: { tone: 'status', text } }) };
   } catch (error) {
@@ -101,9 +101,9 @@ async function page(req: Request): Promise<{ status: number; title: string; cont
   }
 }
 
-export default async (req: Request): Promise<Response> => {
+export default async (req: Request, context?: unknown): Promise<Response> => {
   try {
-    const view = await page(req);
+    const view = await page(req, context);
     return responsePage(view.content, { status: view.status, title: view.title });
   } catch (error) {
     if (error instanceof HttpError && error.status < 500) {

@@ -36,6 +36,15 @@ export const auditActionLabels = {
   'staff.removed': 'Person removed',
   'staff.role_changed': 'Role changed',
   'staff.forbidden': 'Refused: owners only',
+  'outbox.confirmation_link_viewed': 'A confirmation link shown to an owner (no mail sender)',
+  'review.viewed': 'Review queue viewed',
+  'review.approved': 'Claim approved',
+  'review.rejected': 'Claim rejected',
+  'school_page.renamed': 'School page renamed',
+  'nomination.viewed': 'Nominations viewed',
+  'invitation.cancelled': 'Invitation cancelled',
+  'mail.viewed': 'Emails viewed',
+  'mail.previewed': 'Email template previewed',
 } as const;
 export type AuditAction = keyof typeof auditActionLabels;
 export const auditActions = Object.keys(auditActionLabels) as AuditAction[];
@@ -47,4 +56,8 @@ export interface AuditEntry {
   action: string;
   target: string | null;
   addressHash: string | null;
+  /** What a refused sign-in typed as its name (the actor is then "unknown"). */
+  typedName?: string | null;
+  /** Refusals of the same kind from the same network in the same window, folded into this entry. */
+  count?: number;
 }

@@ -1,41 +1,37 @@
 /**
  * Parents' data rights: a signed "Your data" link shows what the site keeps about one address,
  * as the person it reaches (`canonicalAddress`: `Sam.A+x@Gmail.com` is `sama@gmail.com`), lets
- * them download it as JSON and delete it. Deleting removes their form submissions, email drafts,
- * school emails, answers, nominations and booking logs at once, in one statement; a school email
- * the platform sent keeps a row without names, addresses or text until its 90-day purge, because
- * its claim on the limits (hashed) lives with it; the impact figures never held names. HubSpot is
- * asked to delete the contact of each address (GDPR delete), retried by the scheduled
- * `data-deletions-retry` until it has done it.
+ * them download it as JSON and delete it. The link is the proof: it is only ever emailed to the
+ * address it names (links.ts), so nobody who merely types an address reaches its data.
+ *
+ * Deleting removes their form submissions, email drafts, school emails, answers, nominations,
+ * booking logs and the emails the site sent them, at once, in one statement; a school email the
+ * platform sent keeps a row without names, addresses or text until its 90-day purge, because its
+ * claim on the limits (hashed) lives with it; the impact figures never held names. HubSpot is asked
+ * to delete the contacts of the addresses the records were given under (GDPR delete; never one
+ * named only by the request), retried by the scheduled `data-deletions-retry` until it has done it.
  *
  * Table `hubspot_contact_deletions`: one row per address to delete in HubSpot; the address is
  * cleared once HubSpot has deleted it, and done rows are removed after DELETION_LOG_RETENTION_MS.
  */
 import type { Client } from '@hubspot/api-client';
 import { isEmail } from '../lib/forms/values';
-import { decryptSecret, encryptSecret } from './crypto';
 import { query, queryOne, sql } from './db';
 import type { EmailDraft } from './email-drafts';
-import { serverEnv } from './env';
-import { HttpError } from './http';
 import type { StoredSubmission } from './form-submissions';
-import { searchContactsByEmail, statusOf, updateContact } from './hubspot';
-import { canonicalAddress } from './identity';
+import { statusOf } from './hubspot';
+import { canonicalAddress, mailboxKey } from './identity';
 import { recordKey } from './ids';
+import { DELETE_STEP_TTL_MS, plainAddress } from './links';
+import { erasedEmails } from './mail/queue';
 import type { NominationRecord } from './nominations';
-import type { OutboxMessage } from './outbox';
+import { emailDataLink } from './notify';
+import type { EmailHandOver, OutboxMessage } from './outbox';
 import type { SchoolAnswer } from './school-answers';
-import { takeEmailAllowance } from './send-limits';
-import { hashSecret, signToken, verifyToken } from './tokens';
+import { hashSecret } from './tokens';
 
-/** A "Your data" link on a page the parent has open. */
-export const DATA_LINK_TTL_MS = 7 * 24 * 3600_000;
-/** A "Your data" link in an email (confirmation, follow-up): read days later. */
-export const EMAILED_DATA_LINK_TTL_MS = 30 * 24 * 3600_000;
-/** A link asked for by address. */
-export const REQUESTED_DATA_LINK_TTL_MS = 24 * 3600_000;
-/** The confirmation step of a deletion. */
-export const DELETE_STEP_TTL_MS = 30 * 60_000;
+export { DELETE_STEP_TTL_MS, plainAddress };
+
 /** How long an attempt at a HubSpot deletion holds its row. */
 const LEASE_MS = 60_000;
 /** First wait before a HubSpot deletion is tried again; doubles, at most RETRY_MAX_MS. */
@@ -45,52 +41,6 @@ const RETRY_MAX_MS = 6 * 3600_000;
 export const DELETION_LOG_RETENTION_MS = 90 * 24 * 3600_000;
 /** At most this many records of each kind are read for one person (bounded work per request). */
 const MAX_ROWS = 500;
-
-/** An address as the parent gave it, only trimmed and in lower case (HubSpot matches it so). */
-const plainAddress = (email: string) => email.normalize('NFKC').trim().toLowerCase();
-
-type DataPurpose = 'your-data' | 'your-data-delete';
-
-/** A signed token naming an address (sealed, so the link does not show it). */
-export function dataToken(email: string, options: { now?: Date; ttlMs?: number; purpose?: DataPurpose } = {}): string {
-  const now = options.now ?? new Date();
-  return signToken({ purpose: options.purpose ?? 'your-data', id: encryptSecret(plainAddress(email)), exp: now.getTime() + (options.ttlMs ?? DATA_LINK_TTL_MS) });
-}
-
-/** The path of the "Your data" page for `email` (pages link it relatively). */
-export function dataPath(email: string, options: { now?: Date; ttlMs?: number } = {}): string {
-  return `/your-data?token=${dataToken(email, options)}`;
-}
-
-/** The path of the "Your data" page for a page that shows it beside other things: none for an invalid address or without a signing key. */
-export function optionalDataPath(email: string): string | undefined {
-  if (!isEmail(plainAddress(email))) return undefined;
-  try {
-    return dataPath(email);
-  } catch (error) {
-    if (error instanceof HttpError && error.status === 503) return undefined;
-    throw error;
-  }
-}
-
-/** The "Your data" link for an email a workflow sends. */
-export function dataLink(email: string, options: { now?: Date; ttlMs?: number } = {}): string {
-  return `${serverEnv.siteOrigin}${dataPath(email, { ttlMs: EMAILED_DATA_LINK_TTL_MS, ...options })}`;
-}
-
-export type DataLinkCheck = { kind: 'ok'; email: string } | { kind: 'invalid' } | { kind: 'expired' };
-
-/** The address a data token names, if it is genuine, for this purpose and not expired. */
-export function openDataToken(token: string, purpose: DataPurpose = 'your-data', now = new Date()): DataLinkCheck {
-  const check = verifyToken(token, purpose, now.getTime());
-  if (!check.ok) return check.reason === 'expired' ? { kind: 'expired' } : { kind: 'invalid' };
-  try {
-    const email = decryptSecret(check.claims.id);
-    return isEmail(email) ? { kind: 'ok', email } : { kind: 'invalid' };
-  } catch {
-    return { kind: 'invalid' };
-  }
-}
 
 export interface BookingLog {
   id: string;
@@ -208,32 +158,44 @@ export interface ErasureCounts {
 }
 
 /**
- * Deletes everything `findPersonalData(email)` finds, in one statement, and queues the HubSpot
- * deletion of every address they were given under (and of `email`). A message the platform sent
- * keeps a row without names, addresses or text (its claim on the limits lives with it); one not
- * yet sent is withdrawn and gives its limits back; one the parent sent themselves goes. Returns what went, and the queued deletions' ids.
+ * Deletes everything `findPersonalData(email)` finds, in one statement, once per deletion step:
+ * the step's token is taken in the same statement, so of four "Yes, delete" presses at once one
+ * deletes and the others find it done (`undefined`). It queues the HubSpot deletion of every
+ * address the records were really given under (never one named only by the request). A letter the
+ * platform sent keeps a row without names, addresses or text (its claim on the limits lives with
+ * it); one not yet sent is withdrawn, with its email, and gives its limits back; one the parent
+ * sent themselves goes. Every email the site sent the person is emptied. Returns what went, and
+ * the queued deletions' ids.
  */
-export async function erasePersonalData(email: string, now = new Date()): Promise<{ counts: ErasureCounts; deletionIds: string[] }> {
+export async function erasePersonalData(email: string, now = new Date(), stepToken?: string): Promise<{ counts: ErasureCounts; deletionIds: string[] } | undefined> {
   const data = await findPersonalData(email);
   const messageIds = data.messages.map((message) => message.id);
   const addresses = [
     ...new Set(
-      [email, ...data.submissions.map((s) => s.values.email ?? ''), ...data.drafts.map((d) => d.data.parentEmail), ...data.messages.map((m) => m.parentEmail), ...data.nominations.map((n) => n.data.email)]
+      [...data.submissions.map((s) => s.values.email ?? ''), ...data.drafts.map((d) => d.data.parentEmail), ...data.messages.map((m) => m.parentEmail), ...data.nominations.map((n) => n.data.email), ...data.bookings.map((b) => String(b.record.inviteeEmail ?? ''))]
         .map(plainAddress)
         .filter((address) => isEmail(address)),
     ),
   ];
   const ids = addresses.map((_, index) => recordKey(new Date(now.getTime() + index)));
-  const row = await queryOne<Omit<ErasureCounts, 'hubspot'> & { queued: string[] }>(sql`
-    WITH submissions AS (
-      DELETE FROM form_submissions WHERE id = ANY(${data.submissions.map((s) => s.id)}::text[]) RETURNING 1
+  const step = stepToken ? hashSecret(stepToken) : null;
+  const row = await queryOne<Omit<ErasureCounts, 'hubspot'> & { queued: string[]; step_taken: boolean }>(sql`
+    WITH step AS (
+      INSERT INTO used_deletion_steps (token_hash, expires_at, created_at)
+      SELECT ${step}::text, ${new Date(now.getTime() + DELETE_STEP_TTL_MS)}, ${now} WHERE ${step}::text IS NOT NULL
+      ON CONFLICT (token_hash) DO NOTHING
+      RETURNING 1
+    ), go AS (
+      SELECT 1 WHERE ${step}::text IS NULL OR EXISTS (SELECT 1 FROM step)
+    ), submissions AS (
+      DELETE FROM form_submissions WHERE id = ANY(${data.submissions.map((s) => s.id)}::text[]) AND EXISTS (SELECT 1 FROM go) RETURNING 1
     ), drafts AS (
-      DELETE FROM email_drafts WHERE id = ANY(${data.drafts.map((d) => d.id)}::text[]) RETURNING 1
+      DELETE FROM email_drafts WHERE id = ANY(${data.drafts.map((d) => d.id)}::text[]) AND EXISTS (SELECT 1 FROM go) RETURNING 1
     ), answers AS (
-      DELETE FROM school_answers WHERE message_id = ANY(${messageIds}::text[]) RETURNING 1
+      DELETE FROM school_answers WHERE message_id = ANY(${messageIds}::text[]) AND EXISTS (SELECT 1 FROM go) RETURNING 1
     ), released AS (
       DELETE FROM send_claims c USING outbox_messages m
-      WHERE c.message_id = m.id AND m.id = ANY(${messageIds}::text[]) AND m.status IN ('awaiting_confirmation', 'queued')
+      WHERE c.message_id = m.id AND m.id = ANY(${messageIds}::text[]) AND m.status IN ('awaiting_confirmation', 'queued') AND EXISTS (SELECT 1 FROM go)
       RETURNING c.school, c.parent, c.day
     ), school_days AS (
       UPDATE school_daily_sends d SET sends = d.sends - r.n
@@ -246,33 +208,43 @@ export async function erasePersonalData(email: string, now = new Date()): Promis
       WHERE d.parent = r.parent AND d.day = r.day
       RETURNING 1
     ), withdrawn AS (
-      DELETE FROM outbox_messages WHERE id = ANY(${messageIds}::text[]) AND NOT (status = 'sent' AND channel = 'platform') RETURNING 1
+      DELETE FROM outbox_messages WHERE id = ANY(${messageIds}::text[]) AND NOT (status IN ('sent', 'bounced') AND channel = 'platform') AND EXISTS (SELECT 1 FROM go) RETURNING 1
     ), emptied AS (
       UPDATE outbox_messages
       SET erased_at = ${now}, work_left = false, follow_up_waiting = false, updated_at = ${now}, version = version + 1,
           record = jsonb_build_object('id', id, 'draftId', '', 'channel', channel, 'status', status, 'createdAt', record->'createdAt',
                                       'updatedAt', ${now.toISOString()}::text, 'sentAt', record->'sentAt', 'erasedAt', ${now.toISOString()}::text)
-      WHERE id = ANY(${messageIds}::text[]) AND status = 'sent' AND channel = 'platform'
+      WHERE id = ANY(${messageIds}::text[]) AND status IN ('sent', 'bounced') AND channel = 'platform' AND EXISTS (SELECT 1 FROM go)
       RETURNING 1
+    ), mail AS (
+      ${erasedEmails(mailboxKey(email), messageIds, now)} AND EXISTS (SELECT 1 FROM go) RETURNING 1
     ), nominations AS (
-      DELETE FROM nominations WHERE id = ANY(${data.nominations.map((n) => n.id)}::text[]) RETURNING 1
+      DELETE FROM nominations WHERE id = ANY(${data.nominations.map((n) => n.id)}::text[]) AND EXISTS (SELECT 1 FROM go) RETURNING 1
     ), bookings AS (
-      DELETE FROM webhook_logs WHERE id = ANY(${data.bookings.map((b) => b.id)}::text[]) RETURNING 1
+      DELETE FROM webhook_logs WHERE id = ANY(${data.bookings.map((b) => b.id)}::text[]) AND EXISTS (SELECT 1 FROM go) RETURNING 1
     ), queued AS (
       INSERT INTO hubspot_contact_deletions (id, email, masked, state, next_attempt_at, created_at)
       SELECT q.id, q.email, q.masked, 'pending', ${now}, ${now}
       FROM unnest(${ids}::text[], ${addresses}::text[], ${addresses.map(maskAddress)}::text[]) AS q(id, email, masked)
+      WHERE EXISTS (SELECT 1 FROM go)
       ON CONFLICT (email) WHERE state = 'pending' DO NOTHING
       RETURNING id
     )
-    SELECT (SELECT count(*) FROM submissions)::int AS submissions, (SELECT count(*) FROM drafts)::int AS drafts,
+    SELECT EXISTS (SELECT 1 FROM go) AS step_taken,
+           (SELECT count(*) FROM submissions)::int AS submissions, (SELECT count(*) FROM drafts)::int AS drafts,
            ((SELECT count(*) FROM withdrawn) + (SELECT count(*) FROM emptied))::int AS messages, (SELECT count(*) FROM answers)::int AS answers,
            (SELECT count(*) FROM nominations)::int AS nominations, (SELECT count(*) FROM bookings)::int AS bookings,
            coalesce((SELECT array_agg(id) FROM queued), '{}') AS queued`);
-  const { queued = [], ...counts } = row ?? { submissions: 0, drafts: 0, messages: 0, answers: 0, nominations: 0, bookings: 0 };
+  if (!row?.step_taken) return undefined;
+  const { queued = [], step_taken: _taken, ...counts } = row;
   // An address whose deletion was already waiting is asked for by that row.
   const pending = await query<{ id: string }>(sql`SELECT id FROM hubspot_contact_deletions WHERE state = 'pending' AND email = ANY(${addresses}::text[])`);
   return { counts: { ...counts, hubspot: addresses.length }, deletionIds: [...new Set([...queued, ...pending.map((p) => p.id)])] };
+}
+
+/** The letters a deletion would withdraw: confirmed or waiting ones not yet sent. */
+export function waitingLetters(data: PersonalData): OutboxMessage[] {
+  return data.messages.filter((message) => message.channel === 'platform' && (message.status === 'awaiting_confirmation' || message.status === 'queued'));
 }
 
 import type { ContactDeletion } from '../lib/schemas/admin';
@@ -357,13 +329,6 @@ export async function deletionStepUsed(token: string): Promise<boolean> {
   return Boolean(await queryOne(sql`SELECT 1 FROM used_deletion_steps WHERE token_hash = ${hashSecret(token)}`));
 }
 
-/** Marks a deletion step's token used, until it would have expired anyway. */
-export async function markDeletionStepUsed(token: string, now = new Date()): Promise<void> {
-  await query(sql`
-    INSERT INTO used_deletion_steps (token_hash, expires_at, created_at) VALUES (${hashSecret(token)}, ${new Date(now.getTime() + DELETE_STEP_TTL_MS)}, ${now})
-    ON CONFLICT (token_hash) DO NOTHING`);
-}
-
 /** Forgets the used deletion steps whose tokens have expired; returns how many. */
 export async function purgeUsedDeletionSteps(now = new Date()): Promise<number> {
   return (await query(sql`DELETE FROM used_deletion_steps WHERE expires_at < ${now} RETURNING 1`)).length;
@@ -375,21 +340,13 @@ export async function purgeContactDeletions(before: Date): Promise<number> {
 }
 
 /**
- * A "Your data" link asked for by address: set on the address's HubSpot contact for a workflow to
- * email, as the confirmation links are, and only if the address may have another email today. The
- * caller answers the same whatever happens here, so the answer never tells whether the address
- * is known. Returns what happened, for the logs and the tests.
+ * A "Your data" link asked for by address: emailed to that address only, under its own allowance
+ * for data links from the network that asked (so a stranger's requests neither reach the data nor
+ * spend the person's other emails), and only when the site keeps something about it. The caller
+ * answers the same whatever happens here, so the answer never tells whether the address is known.
  */
-export async function sendDataLink(client: Client | undefined, email: string, now = new Date()): Promise<'sent' | 'no_contact' | 'limit' | 'not_configured' | 'failed'> {
-  if (!client) return 'not_configured';
-  if (!(await takeEmailAllowance(email, now))) return 'limit';
-  try {
-    const contact = (await searchContactsByEmail(client, plainAddress(email), [])).results[0];
-    if (!contact) return 'no_contact';
-    await updateContact(client, contact.id, { [serverEnv.contactProperties.yourDataUrl]: dataLink(email, { now, ttlMs: REQUESTED_DATA_LINK_TTL_MS }) });
-    return 'sent';
-  } catch (error) {
-    console.error('[your-data] the link could not be set on the contact:', statusOf(error) ?? 'network');
-    return 'failed';
-  }
+export async function sendDataLink(email: string, network: string, now = new Date()): Promise<EmailHandOver | 'nothing_kept'> {
+  const data = await findPersonalData(email);
+  if (Object.values(countRecords(data)).every((n) => n === 0)) return 'nothing_kept';
+  return emailDataLink(plainAddress(email), network, now);
 }

@@ -12,7 +12,6 @@ import { publicEnv } from '../config/env';
 import { referralDataSchema, type ReferralData } from '../lib/schemas';
 import { generateEmail, type EmailLinks, type GeneratedEmail, type Letter } from '../lib/email/template';
 import { isPlatformChoice } from '../lib/email/submission';
-import { optionalDataPath } from './data-rights';
 import { query, queryOne, sql } from './db';
 import { letterById, pickLetter } from './letters';
 import type { Attribution } from './school-pages';
@@ -122,11 +121,10 @@ export async function purgeDrafts(before: Date): Promise<number> {
 
 /**
  * What the browser gets about its draft: the email, its links, its letter and the parent's own
- * words (so the dialog's preview composes exactly what the server does), the token to send it and
- * the parent's "Your data" link.
+ * words (so the dialog's preview composes exactly what the server does) and the token to send it.
+ * Never a "Your data" link: whoever typed the address here has not shown it is theirs.
  */
 export function draftAnswer(draft: LetteredDraft, token: string, email: GeneratedEmail) {
-  const dataUrl = optionalDataPath(draft.data.parentEmail);
   return {
     id: draft.id,
     token,
@@ -137,6 +135,5 @@ export function draftAnswer(draft: LetteredDraft, token: string, email: Generate
     note: draft.note,
     wantsPlatformSend: draft.wantsPlatformSend,
     email,
-    ...(dataUrl ? { dataUrl } : {}),
   };
 }

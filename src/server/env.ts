@@ -107,6 +107,10 @@ export const serverEnv = {
   get formDefinitionsFile() {
     return read('FORM_DEFINITIONS_FILE');
   },
+  /** The words of the site's emails (content/emails); tests point elsewhere. */
+  get emailsDir() {
+    return read('EMAILS_DIR');
+  },
   /** The letters of the school email (content/letters); tests point elsewhere. */
   get lettersDir() {
     return read('LETTERS_DIR');
@@ -203,18 +207,69 @@ export const serverEnv = {
     return this.siteOrigins[0] ?? 'http://localhost:8888';
   },
   /**
-   * Which sender delivers a confirmed school email: `hubspot` (transactional single-send), `smtp`,
-   * or unset for whichever is configured (HubSpot first). See `school-email-sender.ts`.
+   * Which sender delivers every email the site sends: `hubspot` (transactional single-send), `smtp`,
+   * or unset for whichever is configured (HubSpot first). See src/server/mail/senders.ts.
+   * SCHOOL_EMAIL_SENDER is its older name.
    */
-  get schoolEmailSender(): 'hubspot' | 'smtp' | undefined {
-    const wanted = read('SCHOOL_EMAIL_SENDER')?.toLowerCase();
+  get mailSender(): 'hubspot' | 'smtp' | undefined {
+    const wanted = (read('MAIL_SENDER') ?? read('SCHOOL_EMAIL_SENDER'))?.toLowerCase();
     if (wanted === undefined || wanted === 'auto') return undefined;
     if (wanted === 'hubspot' || wanted === 'smtp') return wanted;
-    throw new Error(`SCHOOL_EMAIL_SENDER must be "hubspot", "smtp" or "auto", got "${wanted}".`);
+    throw new Error(`MAIL_SENDER must be "hubspot", "smtp" or "auto", got "${wanted}".`);
   },
-  /** The address school emails come from: on the organisation's own authenticated domain. */
-  get schoolEmailFromAddress() {
-    return read('SCHOOL_EMAIL_FROM_ADDRESS');
+  /**
+   * The address every email comes from: on the organisation's own authenticated domain (SPF, DKIM,
+   * DMARC). SCHOOL_EMAIL_FROM_ADDRESS is its older name. Unset: nothing is sent.
+   */
+  get mailFromAddress() {
+    const value = read('MAIL_FROM_ADDRESS') ?? read('SCHOOL_EMAIL_FROM_ADDRESS');
+    if (value !== undefined && !/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$|^[^\s@<>"]+@localhost$/.test(value)) throw new Error(`MAIL_FROM_ADDRESS must be an email address, got "${value}".`);
+    return value;
+  },
+  /** DKIM signing of SMTP mail: all three set, or none (the provider may sign instead). */
+  get dkim(): { domainName: string; keySelector: string; privateKey: string } | undefined {
+    const privateKey = read('DKIM_PRIVATE_KEY')?.replace(/\\n/g, '\n');
+    const keySelector = read('DKIM_SELECTOR');
+    const domainName = read('DKIM_DOMAIN');
+    if (!privateKey && !keySelector && !domainName) return undefined;
+    if (!privateKey || !keySelector || !domainName) throw new Error('DKIM_PRIVATE_KEY, DKIM_SELECTOR and DKIM_DOMAIN must be set together.');
+    return { domainName, keySelector, privateKey };
+  },
+  /** The time zone a school is in when the parent's browser did not say (IANA name). */
+  get schoolTimeZone() {
+    const zone = read('SCHOOL_TIME_ZONE') ?? 'America/New_York';
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    } catch {
+      throw new Error(`SCHOOL_TIME_ZONE must be a time zone such as America/New_York, got "${zone}".`);
+    }
+    return zone;
+  },
+  /** Letters reach schools on weekdays between 8:00 and 16:00 in their time zone; `off` sends at once. */
+  get schoolDeliveryHours(): 'on' | 'off' {
+    const wanted = read('SCHOOL_DELIVERY_HOURS')?.toLowerCase();
+    if (wanted === undefined || wanted === 'on') return 'on';
+    if (wanted === 'off') return 'off';
+    throw new Error(`SCHOOL_DELIVERY_HOURS must be "on" or "off", got "${wanted}".`);
+  },
+  /** Each letter on its own (`each`), or one digest when several wait for the same window (`digest`). */
+  get schoolDelivery(): 'each' | 'digest' {
+    const wanted = read('SCHOOL_DELIVERY')?.toLowerCase();
+    if (wanted === undefined || wanted === 'each') return 'each';
+    if (wanted === 'digest') return 'digest';
+    throw new Error(`SCHOOL_DELIVERY must be "each" or "digest", got "${wanted}".`);
+  },
+  /** Letters one school contact gets in one hour, at most. */
+  get schoolHourlyLimit() {
+    return positiveInt('SCHOOL_HOURLY_LIMIT', 3);
+  },
+  /** Emails one mailbox gets a day for one purpose, from one network that asked. */
+  get mailDailyPerPurpose() {
+    return positiveInt('MAIL_DAILY_PER_PURPOSE', 3);
+  },
+  /** Mailgun's webhook signing key: its signed delivery, bounce and complaint reports are taken. */
+  get mailgunWebhookSigningKey() {
+    return read('MAILGUN_WEBHOOK_SIGNING_KEY');
   },
   /** The published transactional email (HubSpot's email id) whose subject and body are custom properties. */
   get hubspotTransactionalEmailId() {

@@ -8,6 +8,10 @@
  *   (one subscriber's whole allocation; any address in it is theirs for the asking).
  */
 
+import { createHash, createHmac, hkdfSync } from 'node:crypto';
+import { schoolKey } from '../lib/school-answers';
+import { serverEnv } from './env';
+
 /** The domains whose mailboxes ignore dots in the local part (and are one and the same). */
 const GMAIL_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
 
@@ -29,6 +33,34 @@ export function canonicalAddress(email: string): string {
     domain = 'gmail.com';
   }
   return `${local}@${domain}`;
+}
+
+/**
+ * The mailbox an address reaches, as a hash (32 hex): what limits, budgets and the suppression
+ * list count and keep instead of the address.
+ */
+export function mailboxKey(email: string): string {
+  return createHash('sha256').update(canonicalAddress(email)).digest('hex').slice(0, 32);
+}
+
+/** A parent's address as a keyed hash: counts distinct parents (and names their stop link), names none. */
+export function parentKey(email: string): string {
+  const secret = serverEnv.configEncryptionKey ?? 'local';
+  const key = Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.alloc(0), 'mastery-parents impact v1', 32));
+  return createHmac('sha256', key).update(canonicalAddress(email)).digest('base64url').slice(0, 22);
+}
+
+/**
+ * Whether a parent wrote to their own domain (or to their own address): a catch-all domain could
+ * otherwise be its own "school", so such a letter counts only once staff approve it.
+ */
+export function sameDomain(parent: string, school: string): boolean {
+  return schoolKey(canonicalAddress(parent)) === schoolKey(canonicalAddress(school)) || canonicalAddress(parent) === canonicalAddress(school);
+}
+
+/** A network (`clientAddressKey`) as a hash (32 hex), for counts kept per requesting network. */
+export function networkKey(ip: string): string {
+  return createHash('sha256').update(`network|${clientAddressKey(ip)}`).digest('hex').slice(0, 32);
 }
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;

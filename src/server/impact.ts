@@ -7,11 +7,9 @@
  * the per-school counts (`impact_schools`) and the public totals (`impact_totals`, one row) are kept
  * up to date by the same statement that adds an event, so `computeImpact` reads one row.
  */
-import { createHmac, hkdfSync } from 'node:crypto';
 import { answerKinds, figure, schoolKey, schoolResponded, type AnswerKind, type Impact } from '../lib/school-answers';
 import { query, queryOne, sql } from './db';
-import { serverEnv } from './env';
-import { canonicalAddress } from './identity';
+import { canonicalAddress, parentKey } from './identity';
 import { schoolPageKeyIfConfigured } from './school-pages';
 
 export interface SentEvent {
@@ -29,32 +27,25 @@ export interface AnswerEvent {
   at: string;
 }
 
-/** A parent's address as a keyed hash: counts distinct parents, names none. */
-export function parentKey(email: string): string {
-  const secret = serverEnv.configEncryptionKey ?? 'local';
-  const key = Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.alloc(0), 'mastery-parents impact v1', 32));
-  return createHmac('sha256', key).update(canonicalAddress(email)).digest('base64url').slice(0, 22);
-}
+export { parentKey };
 
-/** Records that a school email went out (once per message, whatever calls it how often). */
-export async function recordSent(message: { id: string; to: string; parentEmail: string; channel: 'platform' | 'self'; sentAt?: string; schoolName?: string }): Promise<void> {
+/**
+ * Records that a school letter counts (once per message, whatever calls it how often): a letter
+ * the platform delivered after the parent confirmed it, or a self-report staff approved. Only what
+ * this records moves the public figures and a school page's count.
+ */
+export async function recordSent(message: { id: string; to: string; parentEmail: string; channel: 'platform' | 'self'; sentAt?: string }): Promise<void> {
   const school = schoolKey(canonicalAddress(message.to));
   const parent = parentKey(message.parentEmail);
   const at = new Date(message.sentAt ?? Date.now());
-  // The school page it counts towards, made here if no parent's share made it before.
+  // The school page it counts towards (published by the caller before).
   const page = schoolPageKeyIfConfigured(message.to) ?? null;
-  const pageName = (message.schoolName ?? '').trim().slice(0, 200) || message.to.trim().toLowerCase();
   await query(sql`
     WITH event AS (
       INSERT INTO impact_sends (message_id, school, parent, channel, sent_at, page)
       VALUES (${message.id}, ${school}, ${parent}, ${message.channel}, ${at}, ${page})
       ON CONFLICT (message_id) DO NOTHING
       RETURNING school, parent
-    ), page_row AS (
-      INSERT INTO school_pages (key, school_name, contact_address, created_at, updated_at)
-      SELECT ${page}, ${pageName}, ${message.to.trim().toLowerCase().slice(0, 254)}, ${at}, ${at} FROM event WHERE ${page}::text IS NOT NULL
-      ON CONFLICT (key) DO NOTHING
-      RETURNING 1
     ), school_row AS (
       INSERT INTO impact_schools AS s (school, emails_sent) SELECT school, 1 FROM event
       ON CONFLICT (school) DO UPDATE SET emails_sent = s.emails_sent + 1
@@ -67,6 +58,11 @@ export async function recordSent(message: { id: string; to: string; parentEmail:
     ON CONFLICT (id) DO UPDATE SET
       schools_reached = t.schools_reached + EXCLUDED.schools_reached,
       parents_wrote = t.parents_wrote + EXCLUDED.parents_wrote`);
+}
+
+/** Whether a letter counts already (recordSent has taken it). */
+export async function counts(messageId: string): Promise<boolean> {
+  return Boolean(await queryOne(sql`SELECT 1 FROM impact_sends WHERE message_id = ${messageId}`));
 }
 
 const responded = [...schoolResponded];

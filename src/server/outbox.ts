@@ -1,41 +1,39 @@
 /**
- * School emails: the ones the platform sends in a parent's name, and the ones the parent says they
- * sent themselves (for the follow-up). A platform message is made only from a draft (see
- * `email-drafts.ts`); it waits for the parent's confirmation from their own inbox (unless
- * PLATFORM_SEND_CONFIRMATION=off), takes its limits (`send-limits.ts`), and is delivered whole by
- * the configured sender (`deliver-message.ts`: HubSpot single-send or SMTP; without one it waits).
- * Everything is stored before anything outside is touched; what cannot be done now is retried by
- * the scheduled `outbox-retry` function.
+ * School letters, and the life of each in one place: the ones the platform sends in a parent's
+ * name, and the ones a parent says they sent themselves (for the follow-up, and, once staff
+ * approve them, the school's page). Every other module asks this one to move a message; only it
+ * sets `status`.
  *
- * Table `outbox_messages`: one row per message (ids sort newest first), the message as `record`
- * with the columns the scheduled runs and the purge look for (`work_left`: a confirmation link to
- * hand over, or a delivery; `follow_up_waiting`), and `version`, which every change must name.
+ *   awaiting_confirmation ──confirmed──► queued ──its email sent──► sent
+ *        │      │                          └──refused for good──► failed
+ *        │      └──a newer request of the same parent to the same school──► replaced
+ *        └──expired / a limit at confirmation──► failed          sent ──the school's server refused──► bounced
+ *
+ * A platform letter is written to the mail layer (src/server/mail) when the parent confirms it, to
+ * go in the school's hours; the mail layer says when it went. Table `outbox_messages`: one row per
+ * message (ids sort newest first), the message as `record`, and `version`, which every change must name.
  */
-import type { Client } from '@hubspot/api-client';
-import { dataLink } from './data-rights';
-import { deliverMessage, deliveryErrorCode, type DeliveryRecord } from './deliver-message';
-import { serverEnv } from './env';
-import { getContact, isRetryable, searchContactsByEmail, statusOf, updateContact, type ContactResult } from './hubspot';
-import { StoreUnavailableError } from './http';
+import { messageStatuses, type MessageStatus } from '../lib/schemas/admin';
 import { query, queryOne, sql } from './db';
+import { serverEnv } from './env';
+import { canonicalAddress } from './identity';
 import { recordKey } from './ids';
-import { recordSent } from './impact';
-import { schoolEmailSender, type SchoolEmailSender } from './school-email-sender';
-import { releaseLimits, takeEmailAllowance, type LimitRefusal } from './send-limits';
 import type { Attribution } from './school-pages';
-import { signToken } from './tokens';
+import type { LimitRefusal } from './send-limits';
 
-/** Delivery attempts in all (the request's own and the scheduled retries) before a message fails. */
-export const MAX_ATTEMPTS = 6;
-/** How long a confirmation link is valid. */
-export const CONFIRM_TTL_MS = 24 * 3600_000;
-/** First delay between scheduled retries; doubles each time. */
-export const RETRY_BASE_MS = 5 * 60_000;
+export { messageStatuses, type MessageStatus };
+
+/** How long a confirmation link is valid (one reminder goes after a day). */
+export const CONFIRM_TTL_MS = 3 * 24 * 3600_000;
+/** A request nobody confirmed gets its one reminder this long after it was made. */
+export const REMINDER_AFTER_MS = 24 * 3600_000;
 /** Messages are deleted this long after they were sent (or, never sent, after they were made). */
 export const MESSAGE_RETENTION_MS = 90 * 24 * 3600_000;
 
-export type MessageStatus = 'awaiting_confirmation' | 'queued' | 'sent' | 'failed';
 export type Channel = 'platform' | 'self';
+
+/** What became of an email the site sent about this message (the mail layer has the whole record). */
+export type EmailHandOver = 'queued' | 'limit' | 'suppressed';
 
 export interface OutboxMessage {
   id: string;
@@ -61,87 +59,88 @@ export interface OutboxMessage {
   confirmation?: {
     expiresAt: string;
     confirmedAt?: string;
-    /**
-     * Handing the link to HubSpot for its workflow: done, waiting, not possible (no HubSpot), or
-     * not sent because the parent's address has had its emails for the day.
-     */
-    link: 'pending' | 'delivered' | 'not_configured' | 'limit';
-    linkAttempts: number;
-    /**
-     * The limit this request met when it was made (taken at the request, so pending requests
-     * count). Never said in the answer to the request; the parent reads it behind their link.
-     */
+    /** The confirmation email: written to the mail layer, or not (the address's allowance, a suppression). */
+    email?: EmailHandOver;
+    /** Its one reminder, after a day without an answer. */
+    reminder?: EmailHandOver;
+    /** The network that asked (a hash), whose allowance the confirmation and reminder count under. */
+    network?: string;
+    /** The limit this request met at its confirmation; the parent reads it on the page their link opens. */
     refusal?: LimitRefusal;
-    /** With `already_sent`: when the parent's earlier email to this school was sent (or asked for). */
+    /** With `already_sent`: when the parent's earlier letter to this school went. */
     earlierAt?: string;
   };
+  /** The school's time zone (the parent's browser's, else SCHOOL_TIME_ZONE) and when the letter goes. */
+  delivery?: { at: string; timeZone: string; state?: 'scheduled' | 'sent' | 'bounced' | 'failed'; detail?: string };
   attempts: number;
   /** A short code of the last failure; never a token or a response body. */
   lastError?: string;
   nextAttemptAt: string;
   sentAt?: string;
-  /** What the sender said on the last try (provider status and detail). */
-  delivery?: DeliveryRecord;
+  /** HubSpot's contact id, once the answer has been written to the contact. */
   contactId?: string;
-  /** "Did your school answer?": due some days after sending, handed to HubSpot for its workflow. */
+  /** "Did your school answer?": due some days after sending, emailed once (and once more if unanswered). */
   followUp?: FollowUp;
   /** How the parent came to write (copied from the draft): direct, another parent's share, an ambassador. */
   attribution?: Attribution;
+  /** A self-reported send counts, shows and notifies only once staff approve it (review queue). */
+  review?: 'pending' | 'approved' | 'rejected';
+  /** A bounced letter: the parent was told once, with a link to correct the address. */
+  bounce?: { at: string; told: EmailHandOver | 'pending'; correctedBy?: string };
 }
+
+/** The follow-up's email: waiting for its day, written to the mail layer, or not sent (allowance, stopped). */
+export type FollowUpState = 'pending' | 'delivered' | 'limit' | 'stopped' | 'answered';
 
 export interface FollowUp {
   dueAt: string;
-  link: 'pending' | 'delivered' | 'not_configured' | 'limit';
+  link: Exclude<FollowUpState, 'answered'>;
   attempts: number;
   setAt?: string;
   lastError?: string;
-  /**
-   * The second follow-up (WriteToThem asks twice): due SECOND_FOLLOWUP_AFTER_DAYS (21) after the
-   * send once the first is with HubSpot, handed over once, and not at all if the parent answered
-   * the first (`answered`).
-   */
+  /** The second follow-up (WriteToThem asks twice), once the first went, not at all if it was answered. */
   second?: SecondFollowUp;
 }
 
 export interface SecondFollowUp {
   dueAt: string;
-  link: 'pending' | 'delivered' | 'not_configured' | 'limit' | 'answered';
+  link: FollowUpState;
   attempts: number;
   setAt?: string;
   lastError?: string;
 }
+
+/** Every move a message may make, by status. */
+export const messageMoves: Record<MessageStatus, readonly MessageStatus[]> = {
+  awaiting_confirmation: ['queued', 'failed', 'replaced'],
+  queued: ['sent', 'failed', 'bounced'],
+  sent: ['bounced'],
+  failed: ['queued'],
+  replaced: [],
+  bounced: [],
+};
 
 /** The follow-up of a message sent at `sentAt`. */
 export function newFollowUp(sentAt: Date): FollowUp {
   return { dueAt: new Date(sentAt.getTime() + serverEnv.followUpAfterDays * 24 * 3600_000).toISOString(), link: 'pending', attempts: 0 };
 }
 
+/** The second follow-up of a message sent at `sentAt`. */
+export function newSecondFollowUp(sentAt: string | undefined, now: Date): SecondFollowUp {
+  const from = sentAt ? Date.parse(sentAt) : now.getTime();
+  return { dueAt: new Date(from + serverEnv.secondFollowUpAfterDays * 24 * 3600_000).toISOString(), link: 'pending', attempts: 0 };
+}
+
 const followUpWaiting = (message: OutboxMessage) => {
   const followUp = message.followUp;
-  if (!followUp) return false;
-  if (followUp.link === 'delivered') return followUp.second?.link === 'pending' || followUp.second?.link === 'not_configured';
-  return followUp.link !== 'limit';
+  if (!followUp || message.status !== 'sent') return false;
+  if (message.channel === 'self' && message.review === 'rejected') return false;
+  if (followUp.link === 'delivered') return followUp.second?.link === 'pending';
+  return followUp.link === 'pending';
 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export class DeliveryError extends Error {
-  constructor(
-    readonly code: string,
-    readonly transient: boolean,
-  ) {
-    super(code);
-  }
-}
 
 export function newMessageId(now = new Date()): string {
   return recordKey(now);
-}
-
-/** The parent's confirmation link for a message. */
-export function confirmationLink(message: Pick<OutboxMessage, 'id' | 'confirmation'>): string | undefined {
-  if (!message.confirmation) return undefined;
-  const token = signToken({ purpose: 'confirm-send', id: message.id, exp: Date.parse(message.confirmation.expiresAt) });
-  return `${serverEnv.siteOrigin}/confirm-send?token=${token}`;
 }
 
 /** A message, unless its parent had their data deleted (its row then keeps no names: `data-rights.ts`). */
@@ -156,7 +155,6 @@ const columnsOf = (message: OutboxMessage) => ({
   updatedAt: message.updatedAt,
   sentAt: message.sentAt ?? null,
   nextAttemptAt: message.nextAttemptAt,
-  workLeft: hasWorkLeft(message),
   followUpWaiting: followUpWaiting(message),
 });
 
@@ -165,42 +163,38 @@ export async function createMessage(message: OutboxMessage): Promise<void> {
   const c = columnsOf(message);
   await query(sql`
     INSERT INTO outbox_messages (id, draft_id, channel, status, created_at, updated_at, sent_at, next_attempt_at, work_left, follow_up_waiting, letter_id, record)
-    VALUES (${message.id}, ${message.draftId}, ${message.channel}, ${c.status}, ${message.createdAt}, ${c.updatedAt}, ${c.sentAt}, ${c.nextAttemptAt}, ${c.workLeft}, ${c.followUpWaiting}, ${message.letterId ?? null}, ${message})
+    VALUES (${message.id}, ${message.draftId}, ${message.channel}, ${c.status}, ${message.createdAt}, ${c.updatedAt}, ${c.sentAt}, ${c.nextAttemptAt}, false, ${c.followUpWaiting}, ${message.letterId ?? null}, ${message})
     ON CONFLICT (id) DO NOTHING`);
 }
 
-function hasWorkLeft(message: OutboxMessage): boolean {
-  if (message.status === 'queued') return true;
-  // A link not yet with HubSpot (waiting, or HubSpot not configured then) is handed over later.
-  const link = message.confirmation?.link;
-  return message.status === 'awaiting_confirmation' && (link === 'pending' || link === 'not_configured');
+/**
+ * Saves a change made from the version `etag`. Returns the new version, or undefined when another
+ * run changed the message first, or when the change is not a move its status may make.
+ */
+export async function saveMessage(message: OutboxMessage, etag: string, from?: MessageStatus): Promise<string | undefined> {
+  if (from && from !== message.status && !messageMoves[from].includes(message.status)) throw new Error(`outbox: a message cannot move from ${from} to ${message.status}`);
+  const c = columnsOf(message);
+  const row = await queryOne<{ version: number }>(sql`
+    UPDATE outbox_messages SET status = ${c.status}, updated_at = ${c.updatedAt}, sent_at = ${c.sentAt}, next_attempt_at = ${c.nextAttemptAt},
+      work_left = false, follow_up_waiting = ${c.followUpWaiting}, record = ${message}, version = version + 1
+    WHERE id = ${message.id} AND erased_at IS NULL AND version = ${Number(etag)}::integer
+    RETURNING version`);
+  return row ? String(row.version) : undefined;
 }
 
 /**
- * Saves a change made from the version `etag` (any version without one). Returns the new version,
- * or undefined when another run changed the message first.
+ * Changes a message by `change`, reading it again when another run changed it meanwhile (a few
+ * times). Returns the message as saved, or undefined when it is gone or `change` declines (undefined).
  */
-export async function saveMessage(message: OutboxMessage, etag?: string): Promise<string | undefined> {
-  const c = columnsOf(message);
-  const version = etag === undefined ? null : Number(etag);
-  const row = await queryOne<{ version: number }>(sql`
-    UPDATE outbox_messages SET status = ${c.status}, updated_at = ${c.updatedAt}, sent_at = ${c.sentAt}, next_attempt_at = ${c.nextAttemptAt},
-      work_left = ${c.workLeft}, follow_up_waiting = ${c.followUpWaiting}, record = ${message}, version = version + 1
-    WHERE id = ${message.id} AND erased_at IS NULL AND (${version}::integer IS NULL OR version = ${version}::integer)
-    RETURNING version`);
-  if (row) return String(row.version);
-  if (version !== null) return undefined;
-  // No version named and no row: the message is new.
-  await createMessage(message);
-  return (await readMessage(message.id))?.etag;
-}
-
-/** The messages with work left whose time has come (all of them without `dueBy`), soonest first. */
-export async function pendingIds(dueBy?: Date): Promise<string[]> {
-  const rows = await query<{ id: string }>(sql`
-    SELECT id FROM outbox_messages WHERE work_left AND (${dueBy ?? null}::timestamptz IS NULL OR next_attempt_at <= ${dueBy ?? null}::timestamptz)
-    ORDER BY next_attempt_at LIMIT 500`);
-  return rows.map((row) => row.id);
+export async function updateMessage(id: string, change: (message: OutboxMessage) => OutboxMessage | undefined): Promise<OutboxMessage | undefined> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const found = await readMessage(id);
+    if (!found) return undefined;
+    const next = change(found.message);
+    if (!next) return undefined;
+    if ((await saveMessage(next, found.etag, found.message.status)) !== undefined) return next;
+  }
+  throw new Error(`outbox: ${id} kept changing; not saved`);
 }
 
 /** Every message, newest first, a page at a time (keyset on the id). */
@@ -214,192 +208,65 @@ export async function listMessages(limit: number, cursor?: string): Promise<{ me
 }
 
 /**
- * Marks failed ("not confirmed in time") the messages whose confirmation link has expired, and
- * gives back the limits they held; returns how many.
+ * Marks `replaced` every request of this parent to this school that still waits for its
+ * confirmation (other than `keep`): one statement. Their links then send nothing. Returns their ids.
  */
-export async function expireUnconfirmed(now = new Date()): Promise<number> {
+export async function replaceWaitingRequests(parentEmail: string, school: string, keep: string, now = new Date()): Promise<string[]> {
   const rows = await query<{ id: string }>(sql`
     UPDATE outbox_messages
-    SET status = 'failed', work_left = false, updated_at = ${now},
+    SET status = 'replaced', updated_at = ${now}, version = version + 1,
+        record = record || jsonb_build_object('status', 'replaced', 'updatedAt', ${now.toISOString()}::text, 'lastError', 'replaced', 'replacedBy', ${keep}::text)
+    WHERE canonical_address(record->>'parentEmail') = ${canonicalAddress(parentEmail)} AND canonical_address(record->>'to') = ${canonicalAddress(school)}
+      AND status = 'awaiting_confirmation' AND id <> ${keep} AND erased_at IS NULL
+    RETURNING id`);
+  return rows.map((row) => row.id);
+}
+
+/** Marks failed ("not confirmed in time") the requests whose confirmation link has expired; returns their ids. */
+export async function expireUnconfirmed(now = new Date()): Promise<string[]> {
+  const rows = await query<{ id: string }>(sql`
+    UPDATE outbox_messages
+    SET status = 'failed', updated_at = ${now},
         record = record || jsonb_build_object('status', 'failed', 'lastError', 'not_confirmed_in_time', 'updatedAt', ${now.toISOString()}::text),
         version = version + 1
     WHERE status = 'awaiting_confirmation' AND (record->'confirmation'->>'expiresAt')::timestamptz < ${now}
     RETURNING id`);
-  await releaseLimits(rows.map((row) => row.id));
-  return rows.length;
+  return rows.map((row) => row.id);
+}
+
+/** Requests still waiting for their confirmation a day after they were made, without a reminder yet. */
+export async function dueReminders(now = new Date()): Promise<string[]> {
+  const rows = await query<{ id: string }>(sql`
+    SELECT id FROM outbox_messages
+    WHERE status = 'awaiting_confirmation' AND erased_at IS NULL AND created_at <= ${new Date(now.getTime() - REMINDER_AFTER_MS)}
+      AND record->'confirmation'->>'reminder' IS NULL AND record->'confirmation'->>'email' = 'queued'
+      AND (record->'confirmation'->>'expiresAt')::timestamptz > ${now}
+    ORDER BY id LIMIT 200`);
+  return rows.map((row) => row.id);
+}
+
+/** Every message with a follow-up not yet emailed. */
+export async function followUpIds(): Promise<string[]> {
+  const rows = await query<{ id: string }>(sql`SELECT id FROM outbox_messages WHERE follow_up_waiting ORDER BY id LIMIT 1000`);
+  return rows.map((row) => row.id);
+}
+
+/** Clears the follow-up mark of a message that has nothing more to send. */
+export async function dropFollowUp(id: string): Promise<void> {
+  await query(sql`UPDATE outbox_messages SET follow_up_waiting = false WHERE id = ${id}`);
 }
 
 /**
- * Deletes the messages settled (sent or failed) before `before` (sent ones by when they were sent);
- * their answers and their claims on the limits go with them (foreign keys). Returns how many.
+ * Deletes the messages settled before `before` (sent ones by when they were sent); their answers
+ * and their claims on the limits go with them (foreign keys). Returns how many.
  */
 export async function purgeMessages(before: Date): Promise<number> {
   const rows = await query(sql`
-    DELETE FROM outbox_messages WHERE status IN ('sent', 'failed') AND coalesce(sent_at, created_at) < ${before} RETURNING 1`);
+    DELETE FROM outbox_messages WHERE status IN ('sent', 'failed', 'replaced', 'bounced') AND coalesce(sent_at, created_at) < ${before} RETURNING 1`);
   return rows.length;
 }
 
 /** Deletes a message; its answer and its claim on the limits go with it. */
 export async function deleteMessage(id: string): Promise<void> {
   await query(sql`DELETE FROM outbox_messages WHERE id = ${id}`);
-}
-
-function withDeadline<T>(operation: Promise<T>, deadline: number): Promise<T> {
-  const remaining = deadline - Date.now();
-  if (remaining <= 0) return Promise.reject(new DeliveryError('timeout', true));
-  let timer: ReturnType<typeof setTimeout>;
-  return Promise.race([
-    operation,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new DeliveryError('timeout', true)), remaining);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
-
-/**
- * Finds the parent's contact, waiting out HubSpot's lag: the form submission that created it may
- * be a moment old, and search shows a new contact a few seconds after it exists.
- */
-async function findContact(client: Client, email: string, properties: string[], attempts: number, deadline: number): Promise<ContactResult> {
-  for (let attempt = 1; attempt <= attempts; attempt++) {
-    const found = await withDeadline(searchContactsByEmail(client, email, ['email', ...properties]), deadline);
-    if (found.results[0]) return found.results[0];
-    if (attempt < attempts) {
-      const wait = serverEnv.hubspotRetryBaseMs * 2 ** (attempt - 1);
-      if (Date.now() + wait >= deadline) break;
-      await sleep(wait);
-    }
-  }
-  throw new DeliveryError('contact_not_found', true);
-}
-
-function asDeliveryError(error: unknown): DeliveryError {
-  if (error instanceof DeliveryError) return error;
-  const status = statusOf(error);
-  return new DeliveryError(status ? `hubspot_${status}` : 'hubspot_unreachable', isRetryable(error));
-}
-
-export interface AttemptOptions {
-  /** How many times to search for a contact HubSpot has not indexed yet. */
-  lagAttempts?: number;
-  budgetMs?: number;
-  now?: () => Date;
-  /** The school email's sender; the configured one (`schoolEmailSender()`) when not given, null for none. */
-  sender?: SchoolEmailSender | null;
-}
-
-/** Hands the confirmation link to HubSpot: a contact property a workflow emails to the parent. */
-async function deliverLink(client: Client, message: OutboxMessage, options: Required<Pick<AttemptOptions, 'lagAttempts' | 'budgetMs'>>): Promise<string> {
-  const deadline = Date.now() + options.budgetMs;
-  const names = serverEnv.contactProperties;
-  try {
-    const contact = message.contactId
-      ? await withDeadline(getContact(client, message.contactId, []), deadline)
-      : await findContact(client, message.parentEmail, [], options.lagAttempts, deadline);
-    // The "Your data" link travels with every link a workflow emails.
-    const properties = { [names.confirmSendSchool]: message.schoolName, [names.confirmSendUrl]: confirmationLink(message) ?? '', [names.yourDataUrl]: dataLink(message.parentEmail) };
-    await withDeadline(updateContact(client, contact.id, properties), deadline);
-    return contact.id;
-  } catch (error) {
-    throw asDeliveryError(error);
-  }
-}
-
-/**
- * Whether one more email may go to `address` today. With the database down, the link waits: the
- * message keeps its work and the retry run asks again (AllowanceUnknown ends this attempt).
- */
-async function emailAllowed(address: string, at: Date): Promise<boolean> {
-  try {
-    return await takeEmailAllowance(address, at);
-  } catch (error) {
-    if (error instanceof StoreUnavailableError) throw new AllowanceUnknown();
-    throw error;
-  }
-}
-
-class AllowanceUnknown extends Error {}
-
-const nextTry = (at: Date, attempts: number) => new Date(at.getTime() + RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1)).toISOString();
-
-/**
- * One step of work on a message: hand over its confirmation link, or deliver it. Returns the
- * message as saved. `client` is undefined when HubSpot is not configured: the link then waits
- * (the admin page shows it); without a sender a delivery stays queued.
- */
-export async function attemptWork(client: Client | undefined, message: OutboxMessage, etag: string | undefined, options: AttemptOptions = {}): Promise<OutboxMessage> {
-  try {
-    return await attemptWorkOnce(client, message, etag, options);
-  } catch (error) {
-    // Nothing was sent and nothing recorded: the message keeps its work for the retry run.
-    if (error instanceof AllowanceUnknown) return message;
-    throw error;
-  }
-}
-
-async function attemptWorkOnce(client: Client | undefined, message: OutboxMessage, etag: string | undefined, options: AttemptOptions): Promise<OutboxMessage> {
-  const now = options.now ?? (() => new Date());
-  const settings = { lagAttempts: options.lagAttempts ?? 5, budgetMs: options.budgetMs ?? serverEnv.sendEmailBudgetMs };
-  let next: OutboxMessage;
-  if (message.status === 'awaiting_confirmation' && message.confirmation && (message.confirmation.link === 'pending' || message.confirmation.link === 'not_configured')) {
-    if (!client) {
-      next = { ...message, confirmation: { ...message.confirmation, link: 'not_configured' }, lastError: 'hubspot_not_configured', updatedAt: now().toISOString() };
-    } else if (message.confirmation.linkAttempts === 0 && !(await emailAllowed(message.parentEmail, now()))) {
-      // The address has had its emails for today: nothing more is sent to it.
-      next = { ...message, confirmation: { ...message.confirmation, link: 'limit' }, lastError: 'recipient_limit', updatedAt: now().toISOString() };
-    } else {
-      try {
-        const contactId = await deliverLink(client, message, settings);
-        next = { ...message, contactId, confirmation: { ...message.confirmation, link: 'delivered', linkAttempts: message.confirmation.linkAttempts + 1 }, lastError: undefined, updatedAt: now().toISOString() };
-      } catch (error) {
-        const failure = asDeliveryError(error);
-        const linkAttempts = message.confirmation.linkAttempts + 1;
-        next = { ...message, confirmation: { ...message.confirmation, linkAttempts }, lastError: failure.code, nextAttemptAt: nextTry(now(), linkAttempts), updatedAt: now().toISOString() };
-      }
-    }
-  } else if (message.status === 'queued') {
-    const sender = options.sender === undefined ? schoolEmailSender() : options.sender;
-    if (!sender) {
-      next = { ...message, lastError: 'sender_not_configured', updatedAt: now().toISOString() };
-    } else {
-      const attempts = message.attempts + 1;
-      // The whole message in one request, its id the idempotency key: a repeat sends nothing more.
-      const delivery = await deliverMessage(message, sender, now);
-      if (delivery.outcome === 'sent' || delivery.outcome === 'queued') {
-        const at = now();
-        next = { ...message, attempts, delivery, status: 'sent', sentAt: at.toISOString(), followUp: message.followUp ?? newFollowUp(at), lastError: undefined, updatedAt: at.toISOString() };
-      } else {
-        const exhausted = attempts >= MAX_ATTEMPTS;
-        next = {
-          ...message,
-          attempts,
-          delivery,
-          status: delivery.outcome === 'retry' && !exhausted ? 'queued' : 'failed',
-          lastError: deliveryErrorCode(delivery),
-          nextAttemptAt: nextTry(now(), attempts),
-          updatedAt: now().toISOString(),
-        };
-      }
-    }
-  } else {
-    return message;
-  }
-  try {
-    if ((await saveMessage(next, etag)) === undefined) {
-      // Another run recorded an outcome first; its record stands.
-      return (await readMessage(message.id))?.message ?? next;
-    }
-  } catch (error) {
-    // The sender has been asked already, so the answer reports what it did. The store still holds the
-    // message as it was; the retry run settles it (sent again with the same id: HubSpot ignores a
-    // repeated sendId, and over SMTP the same Message-ID lets the receiving side tell).
-    if (!(error instanceof StoreUnavailableError) || next.status === 'failed') throw error;
-    console.error('[outbox] the outcome of', message.id, 'could not be recorded:', next.status);
-    return next;
-  }
-  if (next.status === 'sent') {
-    // Counted for the impact figures; the follow-up run records any this misses.
-    await recordSent(next).catch((error: unknown) => console.error('[outbox] impact not recorded for', next.id, error instanceof Error ? error.message : ''));
-  }
-  return next;
 }

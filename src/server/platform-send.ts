@@ -1,7 +1,13 @@
 /**
  * "Send via our platform", end to end: the request (a draft and its one-time token, plus the
- * optional note — never text), the parent's confirmation from their own inbox, the limits, and
- * the hand-over to the outbox. Functions `send-email` and `confirm-send` are thin shells over this.
+ * optional note — never text), the parent's confirmation from their own inbox, the limits, and the
+ * letter's hand-over to the mail layer. Functions `send-email` and `confirm-send` are thin shells.
+ *
+ * Proof before power: a request spends nobody's allowance but its own network's (a bounded number
+ * of requests a day), makes no page and moves no figure. Only the confirmation, from the link in
+ * the parent's inbox, takes the limits (one letter per parent and school, the school's and the
+ * parent's day) and sends. A newer request of the same parent to the same school replaces an
+ * older one still waiting, whose link then sends nothing.
  */
 import type { Client } from '@hubspot/api-client';
 import { noteProblem, normaliseNote } from '../lib/email/note';
@@ -11,10 +17,16 @@ import { composeDraft, readDraft, updateDraft, type LetteredDraft } from './emai
 import { serverEnv } from './env';
 import { HttpError, StoreUnavailableError } from './http';
 import { hubspotClient } from './hubspot';
-import { attemptWork, CONFIRM_TTL_MS, createMessage, deleteMessage, newFollowUp, newMessageId, readMessage, saveMessage, type OutboxMessage } from './outbox';
-import { ensureSchoolPage, shareLink } from './school-pages';
-import { schoolEmailSender } from './school-email-sender';
-import { claimLimits, earlierSendAt, limitMessages, releaseLimits, type LimitRefusal } from './send-limits';
+import { counts } from './impact';
+import { deliverAndFollow, queueLetter } from './letter-delivery';
+import { mailSender } from './mail/senders';
+import { whenLetterGoes } from './mail/schedule';
+import { isTimeZone } from './mail/window';
+import { emailConfirmation, emailRefusal } from './notify';
+import { CONFIRM_TTL_MS, createMessage, deleteMessage, newFollowUp, newMessageId, readMessage, replaceWaitingRequests, updateMessage, type OutboxMessage } from './outbox';
+import { queueReview } from './review-items';
+import { ensureSchoolPage, readSchoolPage, schoolPageKeyIfConfigured, shareLink } from './school-pages';
+import { claimLimits, earlierLetter, limitMessages, takeRequestBound, type LimitRefusal } from './send-limits';
 import { sameSecret, verifyToken } from './tokens';
 
 /** HubSpot's client when configured; undefined (not an error) when not, so offline runs walk the whole path. */
@@ -27,25 +39,23 @@ export function optionalHubSpot(): Client | undefined {
   }
 }
 
+/** The time zone a browser said, if it is one this runtime knows. */
+export const timeZoneOf = (value: string | null | undefined) => (value && isTimeZone(value.trim()) ? value.trim() : undefined);
+
 /**
- * What a refusal tells the parent, behind their own link: for an earlier email to this school, the
- * school and the day it went ("You already wrote to Oakwood Academy on 24 November 2026 …").
+ * What a refusal tells the parent, behind their own link: for their other letter to this school,
+ * when it went, or, confirmed and waiting for the school's hours, when it goes. "Already wrote" is
+ * said only of a letter that really went.
  */
-export function refusalText(message: Pick<OutboxMessage, 'schoolName' | 'confirmation'>, refusal: LimitRefusal): string {
+export function refusalText(message: Pick<OutboxMessage, 'schoolName' | 'confirmation'>, refusal: LimitRefusal, now = new Date()): string {
+  const school = message.schoolName || 'this school';
   if (refusal !== 'already_sent') return limitMessages[refusal];
   const earlier = message.confirmation?.earlierAt;
+  if (earlier && Date.parse(earlier) > now.getTime()) {
+    return `Your earlier letter to ${school} is confirmed and goes at ${whenLetterGoes({ at: earlier }, now)} (the school's time). Our platform sends one letter from each parent to a school contact, so this one was not sent. You can copy it or send it from your own email app below.`;
+  }
   const when = earlier ? ` on ${dayInWords(earlier)}` : '';
-  return `You already wrote to ${message.schoolName || 'this school'}${when} through our platform, and it sends one email from each parent to a school contact. You can still copy your email or send it from your own email app.`;
-}
-
-/** A refusal as the message keeps it: with an earlier email to this school, that email's day. */
-async function refusalRecord(message: OutboxMessage, refusal: LimitRefusal): Promise<{ refusal: LimitRefusal; earlierAt?: string }> {
-  if (refusal !== 'already_sent') return { refusal };
-  const earlierAt = await earlierSendAt(message.parentEmail, message.to, message.id).catch((error: unknown) => {
-    if (error instanceof StoreUnavailableError) return undefined;
-    throw error;
-  });
-  return earlierAt ? { refusal, earlierAt } : { refusal };
+  return `You already wrote to ${school}${when} through our platform, and it sends one letter from each parent to a school contact. You can copy this one or send it from your own email app below.`;
 }
 
 export interface SendAnswer {
@@ -53,33 +63,37 @@ export interface SendAnswer {
   body: { id: string; status: OutboxMessage['status']; confirmation?: { expiresAt: string; email: string }; share?: SchoolShare };
 }
 
-/** The school page a parent is offered to share once their email is sent. */
+/** The school page a parent is offered to share once their letter is confirmed. */
 export interface SchoolShare {
   url: string;
   schoolName: string;
+  /** How many other parents' letters count on the page so far (0 until the first is delivered). */
+  others: number;
 }
 
 /**
- * Makes sure the school's page exists and gives the parent's share link to it (with their referral
- * code); nothing when school pages are not configured or the page cannot be made now.
+ * The parent's share link to their school's page (with their referral code). For a confirmed
+ * platform letter the page is made if there is none (it shows nothing until the letter is
+ * delivered); a self-reported letter only links to a page that exists. Nothing when school pages
+ * are not configured or the page cannot be read now.
  */
 export async function shareOf(message: OutboxMessage, now = new Date()): Promise<SchoolShare | undefined> {
-  const url = shareLink(message);
-  if (!url) return undefined;
   try {
-    await ensureSchoolPage(message, now);
+    if (message.channel === 'platform') await ensureSchoolPage(message, now);
+    const key = schoolPageKeyIfConfigured(message.to);
+    const page = key ? await readSchoolPage(key) : undefined;
+    const url = page && shareLink(message, page.slug);
+    if (!page || !url) return undefined;
+    const own = (await counts(message.id)) ? 1 : 0;
+    return { url, schoolName: page.schoolName ?? message.schoolName ?? 'your school', others: Math.max(0, page.parents - own) };
   } catch (error) {
     // The send stands either way; only the offer to share is left out.
-    if (!(error instanceof StoreUnavailableError)) console.error('[school-pages] page not made for', message.id, error instanceof Error ? error.message : '');
+    if (!(error instanceof StoreUnavailableError) && !(error instanceof HttpError)) console.error('[school-pages] page not made for', message.id, error instanceof Error ? error.message : '');
     return undefined;
   }
-  return { url, schoolName: message.schoolName || 'your school' };
 }
 
-/**
- * The outbox message a draft makes: the parent, the school and exactly the email composed from it
- * (`email`, with `note`), to the school address `to` as checked by the caller.
- */
+/** The outbox message a draft makes: the parent, the school and exactly the email composed from it. */
 function messageFromDraft(
   draft: LetteredDraft,
   what: { channel: OutboxMessage['channel']; status: OutboxMessage['status']; to: string; email: { subject: string; body: string }; note: string },
@@ -117,8 +131,9 @@ async function ownDraft(input: { submissionId: string; token: string }) {
 }
 
 /**
- * The parent sent the email themselves: recorded once per draft (a second call answers the first
- * record), so that the follow-up asks them later and the impact figures count it.
+ * The parent says they sent the letter themselves: recorded once per draft, so that they are asked
+ * later whether the school answered. It counts, shows on the school's page and reaches other
+ * parents only once staff approve it: nobody can check a claim that a letter went.
  */
 export async function recordSelfSent(input: { submissionId: string; token: string; note?: string }, now = new Date()): Promise<SendAnswer> {
   const { draft, etag } = await ownDraft(input);
@@ -133,6 +148,7 @@ export async function recordSelfSent(input: { submissionId: string; token: strin
     ...messageFromDraft(draft, { channel: 'self', status: 'sent', to: school, email, note }, now),
     sentAt: now.toISOString(),
     followUp: newFollowUp(now),
+    review: 'pending',
   };
   await createMessage(message);
   if (!(await updateDraft({ ...draft, selfSentMessageId: message.id }, etag))) {
@@ -141,7 +157,7 @@ export async function recordSelfSent(input: { submissionId: string; token: strin
     if (latest?.draft.selfSentMessageId) return repeatedSelfSent(latest.draft.selfSentMessageId, now);
     throw new HttpError(409, 'changed', 'This email changed meanwhile; please try again.');
   }
-  // Counted in the impact figures only once the parent confirms it from the follow-up link.
+  await queueReview(message.id, 'self_report', 'self_report', now);
   const share = await shareOf(message, now);
   return { status: 201, body: { id: message.id, status: 'sent', ...(share ? { share } : {}) } };
 }
@@ -153,8 +169,21 @@ async function repeatedSelfSent(id: string, now: Date): Promise<SendAnswer> {
   return { status: 200, body: { id, status: 'sent', ...(share ? { share } : {}) } };
 }
 
-/** The parent asks the platform to send the email of draft `submissionId`. */
-export async function requestPlatformSend(input: { submissionId: string; token: string; note?: string }, now = new Date()): Promise<SendAnswer> {
+/** Who asks: the network the request came from (a hash), and the time zone the browser said. */
+export interface Requester {
+  network: string;
+  timeZone?: string;
+}
+
+const checkInbox = (id: string, expiresAt: string, email: string): SendAnswer => ({ status: 202, body: { id, status: 'awaiting_confirmation', confirmation: { expiresAt, email } } });
+
+/**
+ * The parent asks the platform to send the letter of draft `submissionId`. With confirmation on
+ * (the default) the answer is always the same 202 "check your inbox": whether a limit will refuse
+ * it, or this network asked too often today, is told only behind the link in the parent's own inbox
+ * (or, over the network's bound, nowhere: nothing is sent).
+ */
+export async function requestPlatformSend(input: { submissionId: string; token: string; note?: string }, requester: Requester, now = new Date()): Promise<SendAnswer> {
   const { draft, etag } = await ownDraft(input);
   if (draft.messageId) throw new HttpError(409, 'already_requested', 'You have already asked us to send this email. Check your inbox for the confirmation link.');
   const note = normaliseNote(input.note ?? draft.note);
@@ -167,65 +196,81 @@ export async function requestPlatformSend(input: { submissionId: string; token: 
   }
   const email = composeDraft(draft, note);
   const confirm = serverEnv.platformSendConfirmation === 'email';
+  const expiresAt = new Date(now.getTime() + CONFIRM_TTL_MS).toISOString();
   const message: OutboxMessage = {
-    ...messageFromDraft(draft, { channel: 'platform', status: confirm ? 'awaiting_confirmation' : 'queued', to: school, email, note }, now),
-    ...(confirm ? { confirmation: { expiresAt: new Date(now.getTime() + CONFIRM_TTL_MS).toISOString(), link: 'pending' as const, linkAttempts: 0 } } : {}),
+    ...messageFromDraft(draft, { channel: 'platform', status: 'awaiting_confirmation', to: school, email, note }, now),
+    confirmation: { expiresAt, network: requester.network },
+    ...(requester.timeZone ? { delivery: { at: now.toISOString(), timeZone: requester.timeZone } } : {}),
   };
+  // A stranger's throwaway requests stop at their own network's bound; answered like any other.
+  if (!(await takeRequestBound(requester.network, school, now))) return checkInbox(message.id, expiresAt, parent);
   await createMessage(message);
   // The draft takes one message only: of two requests at once, the second gives its message back.
   if (!(await updateDraft({ ...draft, note, messageId: message.id }, etag))) {
     await deleteMessage(message.id);
     throw new HttpError(409, 'already_requested', 'You have already asked us to send this email. Check your inbox for the confirmation link.');
   }
-
-  if (confirm) {
-    // The limits are taken now, so requests waiting for their confirmation count. What this
-    // request met is kept on the message and told only behind the parent's own link: the answer
-    // is the same whether or not this parent already wrote to this school.
-    // With the database down here, the confirmation takes the limits instead.
-    const refusal = await claimLimits(parent, school, message.id, now).catch((error: unknown) => {
-      if (error instanceof StoreUnavailableError) return undefined;
-      throw error;
-    });
-    const pending = refusal ? { ...message, confirmation: { ...message.confirmation!, ...(await refusalRecord(message, refusal)) } } : message;
-    const etag = refusal ? await saveMessage(pending) : undefined;
-    const settled = await attemptWork(optionalHubSpot(), pending, etag);
-    return { status: 202, body: { id: settled.id, status: 'awaiting_confirmation', confirmation: { expiresAt: message.confirmation!.expiresAt, email: parent } } };
-  }
-  return sendNow(message, now);
+  await replaceWaitingRequests(parent, school, message.id, now);
+  if (!confirm) return sendNow(message, now);
+  const handed = await emailConfirmation(message, 'confirmation', now).catch((error: unknown) => {
+    // Written or not, the answer is the same; a store that is down leaves the request for the parent to make again.
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    return undefined;
+  });
+  if (handed) await updateMessage(message.id, (current) => (current.confirmation ? { ...current, confirmation: { ...current.confirmation, email: handed } } : undefined)).catch(() => undefined);
+  return checkInbox(message.id, expiresAt, parent);
 }
 
 /**
- * PLATFORM_SEND_CONFIRMATION=off: claims the limits and delivers. A refusal sends nothing to the
- * school and is answered like an accepted send (`noticeInstead`).
+ * PLATFORM_SEND_CONFIRMATION=off: takes the limits and sends. A refusal sends nothing to the school
+ * and is answered like an accepted send; the parent learns why in their own inbox (a refusal email
+ * whose link opens the page that says it).
  */
-async function sendNow(message: OutboxMessage, now: Date, etag?: string): Promise<SendAnswer> {
+async function sendNow(message: OutboxMessage, now: Date): Promise<SendAnswer> {
   const refusal = await claimLimits(message.parentEmail, message.to, message.id, now);
-  if (refusal) return noticeInstead(message, refusal, now, etag);
-  const settled = await attemptWork(optionalHubSpot(), { ...message, status: 'queued' }, etag);
-  if (settled.status === 'failed') {
-    throw new HttpError(502, 'delivery_failed', 'The email could not be sent. Please copy it and send it yourself.');
+  if (refusal) {
+    const earlier = await earlierOf(message, refusal);
+    // It stays waiting with its refusal, so the link in the refusal email opens the page that says it.
+    const refused = await updateMessage(message.id, (current) => ({ ...current, confirmation: { ...current.confirmation!, refusal, ...earlier }, updatedAt: now.toISOString() }));
+    if (refused) await emailRefusal(refused, refusalText(refused, refusal, now), now);
+    return mailSender() ? { status: 200, body: { id: message.id, status: 'sent' } } : { status: 202, body: { id: message.id, status: 'queued' } };
   }
-  return { status: settled.status === 'sent' ? 200 : 202, body: { id: settled.id, status: settled.status } };
+  const settled = await sendConfirmed(message, message.delivery?.timeZone, now);
+  return { status: settled.status === 'sent' ? 200 : 202, body: { id: settled.id, status: settled.status === 'sent' ? 'sent' : 'queued' } };
+}
+
+/** A refusal as the message keeps it: with an earlier letter to this school, when it went (or goes). */
+async function earlierOf(message: OutboxMessage, refusal: LimitRefusal): Promise<{ earlierAt?: string }> {
+  if (refusal !== 'already_sent') return {};
+  const earlier = await earlierLetter(message.parentEmail, message.to, message.id).catch((error: unknown) => {
+    if (error instanceof StoreUnavailableError) return undefined;
+    throw error;
+  });
+  const at = earlier?.sentAt ?? earlier?.goesAt;
+  return at ? { earlierAt: at } : {};
 }
 
 /**
- * A send that met a limit with confirmation off. The answer is the one an accepted send gets, so
- * that it tells nobody what this parent did before; the parent learns why in their own inbox, by
- * the path a confirmation takes: the message waits with its refusal, and the link handed over for
- * them (under the 3-a-day allowance of their address) opens the page that says it.
+ * A confirmed letter (its limits taken): written to the mail layer for the school's hours, its page
+ * made for the parent to share, and sent at once when its time is now.
  */
-async function noticeInstead(message: OutboxMessage, refusal: LimitRefusal, now: Date, etag?: string): Promise<SendAnswer> {
-  const notice: OutboxMessage = {
-    ...message,
-    status: 'awaiting_confirmation',
-    confirmation: { expiresAt: new Date(now.getTime() + CONFIRM_TTL_MS).toISOString(), link: 'pending', linkAttempts: 0, ...(await refusalRecord(message, refusal)) },
-    updatedAt: now.toISOString(),
-  };
-  const saved = await saveMessage(notice, etag);
-  if (saved !== undefined) await attemptWork(optionalHubSpot(), notice, saved);
-  // What an accepted send answers when its sender takes it: sent, or queued without a sender.
-  return schoolEmailSender() ? { status: 200, body: { id: message.id, status: 'sent' } } : { status: 202, body: { id: message.id, status: 'queued' } };
+async function sendConfirmed(message: OutboxMessage, timeZone: string | undefined, now: Date): Promise<OutboxMessage> {
+  const scheduled = await queueLetter(message, timeZone, now);
+  const queued = await updateMessage(message.id, (current) =>
+    current.status === 'awaiting_confirmation' || current.status === 'failed'
+      ? { ...current, status: 'queued', delivery: scheduled.delivery, confirmation: { ...current.confirmation!, confirmedAt: current.confirmation?.confirmedAt ?? now.toISOString() }, nextAttemptAt: scheduled.delivery!.at, updatedAt: now.toISOString() }
+      : undefined,
+  );
+  if (!queued) return (await readMessage(message.id))?.message ?? message;
+  await ensureSchoolPage(queued, now).catch(() => undefined);
+  const sender = mailSender();
+  if (sender && Date.parse(queued.delivery!.at) <= now.getTime()) {
+    await deliverAndFollow(queued.id, sender).catch((error: unknown) => {
+      // The letter waits in the mail layer; the scheduled run sends it.
+      if (!(error instanceof StoreUnavailableError)) console.error('[platform-send] immediate send of', queued.id, 'failed:', error instanceof Error ? error.message : '');
+    });
+  }
+  return (await readMessage(message.id))?.message ?? queued;
 }
 
 export type ConfirmOutcome =
@@ -234,6 +279,8 @@ export type ConfirmOutcome =
   | { kind: 'ready'; message: OutboxMessage }
   | { kind: 'done'; message: OutboxMessage }
   | { kind: 'refused'; message: OutboxMessage; refusal: LimitRefusal }
+  | { kind: 'replaced'; message: OutboxMessage }
+  | { kind: 'bounced'; message: OutboxMessage }
   | { kind: 'failed'; message: OutboxMessage };
 
 /** What a confirmation link leads to, without changing anything (GET shows this). */
@@ -243,55 +290,37 @@ export async function inspectConfirmation(token: string, now = new Date()): Prom
   const found = await readMessage(check.claims!.id);
   if (!found || found.message.channel !== 'platform') return { kind: 'invalid' };
   const { message } = found;
+  if (message.status === 'replaced') return { kind: 'replaced', message };
+  if (message.status === 'bounced') return { kind: 'bounced', message };
   if (message.status === 'queued' || message.status === 'sent') return { kind: 'done', message };
-  if (message.status === 'failed') {
-    const refusal = message.lastError as LimitRefusal;
-    return refusal in limitMessages ? { kind: 'refused', message, refusal } : { kind: 'failed', message };
-  }
   if (message.confirmation?.refusal) return { kind: 'refused', message, refusal: message.confirmation.refusal };
+  if (message.status === 'failed') return message.lastError === 'not_confirmed_in_time' ? { kind: 'expired', message } : { kind: 'failed', message };
   if (!check.ok) return { kind: 'expired', message };
   return { kind: 'ready', message };
 }
 
 /**
- * The parent confirms: exactly once, the message is queued, its limits taken, and it is delivered.
- * A second confirmation (or one racing the first) finds it done.
+ * The parent confirms from their inbox: exactly once, the limits are taken now (a refusal sends
+ * nothing and is said on the page), and the letter goes in the school's hours. A second
+ * confirmation (or one racing the first) finds it done.
  */
-export async function confirmPlatformSend(token: string, now = new Date()): Promise<ConfirmOutcome> {
+export async function confirmPlatformSend(token: string, options: { timeZone?: string } = {}, now = new Date()): Promise<ConfirmOutcome> {
   const outcome = await inspectConfirmation(token, now);
   if (outcome.kind === 'expired' && outcome.message?.status === 'awaiting_confirmation') {
-    const found = await readMessage(outcome.message.id);
-    if (found?.message.status === 'awaiting_confirmation') {
-      const saved = await saveMessage({ ...found.message, status: 'failed', lastError: 'not_confirmed_in_time', updatedAt: now.toISOString() }, found.etag);
-      if (saved !== undefined) await releaseLimits([found.message.id]);
-    }
-  }
-  if (outcome.kind === 'refused' && outcome.message.status === 'awaiting_confirmation') {
-    // A request that met a limit: confirming it settles it as refused, and sends nothing.
-    const found = await readMessage(outcome.message.id);
-    if (found?.message.status === 'awaiting_confirmation') {
-      await saveMessage({ ...found.message, status: 'failed', lastError: outcome.refusal, updatedAt: now.toISOString() }, found.etag);
-    }
-    return outcome;
+    await updateMessage(outcome.message.id, (current) => (current.status === 'awaiting_confirmation' ? { ...current, status: 'failed', lastError: 'not_confirmed_in_time', updatedAt: now.toISOString() } : undefined));
   }
   if (outcome.kind !== 'ready') return outcome;
-  const found = await readMessage(outcome.message.id);
-  if (!found || found.message.status !== 'awaiting_confirmation') return inspectConfirmation(token, now);
-  const confirmed: OutboxMessage = {
-    ...found.message,
-    confirmation: { ...found.message.confirmation!, confirmedAt: now.toISOString() },
-    updatedAt: now.toISOString(),
-  };
-  const refusal = await claimLimits(confirmed.parentEmail, confirmed.to, confirmed.id, now);
+  const { message } = outcome;
+  const refusal = await claimLimits(message.parentEmail, message.to, message.id, now);
   if (refusal) {
-    const failed = { ...confirmed, confirmation: { ...confirmed.confirmation!, ...(await refusalRecord(confirmed, refusal)) }, status: 'failed' as const, lastError: refusal };
-    if ((await saveMessage(failed, found.etag)) === undefined) return inspectConfirmation(token, now);
-    return { kind: 'refused', message: failed, refusal };
+    const earlier = await earlierOf(message, refusal);
+    const refused = await updateMessage(message.id, (current) =>
+      current.status === 'awaiting_confirmation' ? { ...current, status: 'failed', lastError: refusal, confirmation: { ...current.confirmation!, refusal, ...earlier }, updatedAt: now.toISOString() } : undefined,
+    );
+    return refused ? { kind: 'refused', message: refused, refusal } : inspectConfirmation(token, now);
   }
-  const queued = { ...confirmed, status: 'queued' as const, nextAttemptAt: now.toISOString() };
-  // Only one confirmation moves it on; the other finds it done.
-  const etag = await saveMessage(queued, found.etag);
-  if (etag === undefined) return inspectConfirmation(token, now);
-  const settled = await attemptWork(optionalHubSpot(), queued, etag);
-  return settled.status === 'failed' ? { kind: 'failed', message: settled } : { kind: 'done', message: settled };
+  const timeZone = options.timeZone ?? message.delivery?.timeZone;
+  const settled = await sendConfirmed(message, timeZone, now);
+  if (settled.status === 'queued' || settled.status === 'sent') return { kind: 'done', message: settled };
+  return inspectConfirmation(token, now);
 }

@@ -1,24 +1,25 @@
 /**
- * The follow-up of a school email: some days after it went out, the parent's HubSpot contact gets a
- * signed link (a workflow emails it) to /school-answer, where they say whether the school answered.
- * The answer is stored once per message (changeable while the link works), counted for the impact
- * figures and written to a contact property.
+ * The follow-up of a school letter: some days after it went, the parent gets an email (a signed link
+ * to /school-answer, where they say whether the school answered), and once more if they did not
+ * answer. The answer is stored once per message (changeable while the link works), written to their
+ * HubSpot contact, and counted for the impact figures when its letter counts and, for what a
+ * self-reported letter claims the school did, once staff approve it (review queue).
  *
  * Table `school_answers`: one row per message (deleted with it), the answer as `record`;
  * `sync_pending` marks an answer HubSpot has not got yet.
  */
 import type { Client } from '@hubspot/api-client';
-import { ANSWER_WINDOW_DAYS, schoolKey, type AnswerKind } from '../lib/school-answers';
-import { dataLink } from './data-rights';
+import { schoolKey, type AnswerKind } from '../lib/school-answers';
 import { serverEnv } from './env';
 import { getContact, searchContactsByEmail, updateContact } from './hubspot';
-import { recordAnswer, recordSent } from './impact';
+import { counts, recordAnswer } from './impact';
 import { query, queryOne, sql } from './db';
-import { readMessage, saveMessage, type OutboxMessage, type SecondFollowUp } from './outbox';
-import { takeEmailAllowance } from './send-limits';
-import { canonicalAddress } from './identity';
-import { queueSchoolUpdates } from './school-updates';
-import { signToken, verifyToken } from './tokens';
+import { dropFollowUp, followUpIds, newSecondFollowUp, readMessage, updateMessage, type OutboxMessage } from './outbox';
+import { canonicalAddress, parentKey } from './identity';
+import { emailFollowUp } from './notify';
+import { approved, queueReview } from './review-items';
+import { queueSchoolUpdates, updatesStopped } from './school-updates';
+import { verifyToken } from './tokens';
 
 import type { SchoolAnswer } from '../lib/schemas/admin';
 export type { SchoolAnswer };
@@ -26,27 +27,6 @@ export type { SchoolAnswer };
 async function readStoredAnswer(id: string): Promise<{ answer: SchoolAnswer; version: number } | undefined> {
   const row = await queryOne<{ record: SchoolAnswer; version: number }>(sql`SELECT record, version FROM school_answers WHERE message_id = ${id}`);
   return row ? { answer: row.record, version: row.version } : undefined;
-}
-
-/** The follow-up link of a message: valid for ANSWER_WINDOW_DAYS after it is due. */
-export function followUpLink(message: Pick<OutboxMessage, 'id' | 'followUp'>): string | undefined {
-  if (!message.followUp) return undefined;
-  const exp = Date.parse(message.followUp.dueAt) + ANSWER_WINDOW_DAYS * 24 * 3600_000;
-  return `${serverEnv.siteOrigin}/school-answer?token=${signToken({ purpose: 'school-answer', id: message.id, exp })}`;
-}
-
-/** The second follow-up's link: a link of its own (valid ANSWER_WINDOW_DAYS after it is due), so the contact property changes and the workflow emails again. */
-export function secondFollowUpLink(message: Pick<OutboxMessage, 'id' | 'followUp'>): string | undefined {
-  const second = message.followUp?.second;
-  if (!second) return undefined;
-  const exp = Date.parse(second.dueAt) + ANSWER_WINDOW_DAYS * 24 * 3600_000;
-  return `${serverEnv.siteOrigin}/school-answer?token=${signToken({ purpose: 'school-answer', id: message.id, exp })}`;
-}
-
-/** The second follow-up of a message sent at `sentAt`. */
-export function newSecondFollowUp(sentAt: string | undefined, now: Date): SecondFollowUp {
-  const from = sentAt ? Date.parse(sentAt) : now.getTime();
-  return { dueAt: new Date(from + serverEnv.secondFollowUpAfterDays * 24 * 3600_000).toISOString(), link: 'pending', attempts: 0 };
 }
 
 async function contactOf(client: Client, message: OutboxMessage): Promise<string> {
@@ -57,99 +37,49 @@ async function contactOf(client: Client, message: OutboxMessage): Promise<string
   return contact.id;
 }
 
-/** Hands one due follow-up link to HubSpot (or notes that HubSpot is not configured). */
-export async function deliverFollowUp(client: Client | undefined, message: OutboxMessage, etag: string, now = new Date()): Promise<OutboxMessage> {
-  const followUp = message.followUp!;
-  let next: OutboxMessage;
-  if (!client) {
-    next = { ...message, followUp: { ...followUp, link: 'not_configured', lastError: 'hubspot_not_configured' } };
-  } else if (followUp.attempts === 0 && !(await takeEmailAllowance(message.parentEmail, now))) {
-    // The address has had its emails for today (confirmation and follow-up links count alike).
-    next = { ...message, followUp: { ...followUp, link: 'limit', lastError: 'recipient_limit' } };
-  } else {
-    try {
-      const contactId = await contactOf(client, message);
-      const names = serverEnv.contactProperties;
-      await updateContact(client, contactId, { [names.followUpSchool]: message.schoolName, [names.followUpUrl]: followUpLink(message)!, [names.yourDataUrl]: dataLink(message.parentEmail) });
-      const second = followUp.second ?? newSecondFollowUp(message.sentAt, now);
-      next = { ...message, contactId, followUp: { ...followUp, link: 'delivered', attempts: followUp.attempts + 1, setAt: now.toISOString(), lastError: undefined, second } };
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      next = { ...message, followUp: { ...followUp, attempts: followUp.attempts + 1, lastError: typeof code === 'number' ? `hubspot_${code}` : 'hubspot_unreachable' } };
-    }
-  }
-  await saveMessage(next, etag);
-  return next;
-}
-
 /**
- * Hands the second follow-up to HubSpot, once: the same properties as the first with a link of its
- * own. Within the address's daily emails, as the first.
+ * One run over the follow-ups: each due one emailed to its parent (under the allowance for
+ * follow-ups), the second one only if the first got no answer; nothing to a parent who stopped
+ * emails about their letter, or for a self-report staff rejected.
  */
-export async function deliverSecondFollowUp(client: Client | undefined, message: OutboxMessage, etag: string, now = new Date()): Promise<OutboxMessage> {
-  const followUp = message.followUp!;
-  const second = followUp.second!;
-  let next: OutboxMessage;
-  if (!client) {
-    next = { ...message, followUp: { ...followUp, second: { ...second, link: 'not_configured', lastError: 'hubspot_not_configured' } } };
-  } else if (second.attempts === 0 && !(await takeEmailAllowance(message.parentEmail, now))) {
-    next = { ...message, followUp: { ...followUp, second: { ...second, link: 'limit', lastError: 'recipient_limit' } } };
-  } else {
-    try {
-      const contactId = await contactOf(client, message);
-      const names = serverEnv.contactProperties;
-      await updateContact(client, contactId, { [names.followUpSchool]: message.schoolName, [names.followUpUrl]: secondFollowUpLink(message)!, [names.yourDataUrl]: dataLink(message.parentEmail) });
-      next = { ...message, contactId, followUp: { ...followUp, second: { ...second, link: 'delivered', attempts: second.attempts + 1, setAt: now.toISOString(), lastError: undefined } } };
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      next = { ...message, followUp: { ...followUp, second: { ...second, attempts: second.attempts + 1, lastError: typeof code === 'number' ? `hubspot_${code}` : 'hubspot_unreachable' } } };
-    }
-  }
-  await saveMessage(next, etag);
-  return next;
-}
-
-/** Every message with a follow-up not yet with HubSpot. */
-export async function followUpIds(): Promise<string[]> {
-  const rows = await query<{ id: string }>(sql`SELECT id FROM outbox_messages WHERE follow_up_waiting ORDER BY id LIMIT 1000`);
-  return rows.map((row) => row.id);
-}
-
-/** One run over the follow-ups: due ones handed to HubSpot, every sent one counted. */
-export async function runFollowUps(client: Client | undefined, now = new Date()): Promise<{ delivered: number; waiting: number; dropped: number }> {
-  const counts = { delivered: 0, waiting: 0, dropped: 0 };
+export async function runFollowUps(now = new Date()): Promise<{ delivered: number; waiting: number; dropped: number }> {
+  const tally = { delivered: 0, waiting: 0, dropped: 0 };
   for (const id of await followUpIds()) {
     const found = await readMessage(id);
-    const second = found?.message.followUp?.second;
-    if (found && found.message.status === 'sent' && found.message.followUp?.link === 'delivered' && (second?.link === 'pending' || second?.link === 'not_configured')) {
-      // The second follow-up: not if the parent answered the first; else once it is due.
-      if (await readStoredAnswer(id)) {
-        await saveMessage({ ...found.message, followUp: { ...found.message.followUp, second: { ...second, link: 'answered' } } }, found.etag);
-        counts.dropped++;
-      } else if (Date.parse(second.dueAt) > now.getTime()) {
-        counts.waiting++;
-      } else {
-        const next = await deliverSecondFollowUp(client, found.message, found.etag, now);
-        counts[next.followUp?.second?.link === 'delivered' ? 'delivered' : 'waiting']++;
-      }
+    const message = found?.message;
+    const followUp = message?.followUp;
+    if (!message || !followUp || message.status !== 'sent' || (message.channel === 'self' && message.review === 'rejected')) {
+      await dropFollowUp(id);
+      tally.dropped++;
       continue;
     }
-    if (!found?.message.followUp || found.message.followUp.link === 'delivered' || found.message.status !== 'sent') {
-      if (found) await query(sql`UPDATE outbox_messages SET follow_up_waiting = false WHERE id = ${id}`);
-      counts.dropped++;
+    const first = followUp.link === 'pending';
+    const due = first ? followUp.dueAt : followUp.second?.dueAt;
+    if (!due || followUp.link === 'limit' || followUp.link === 'stopped') {
+      await dropFollowUp(id);
+      tally.dropped++;
       continue;
     }
-    // A platform send was confirmed from the parent's inbox; a self-report counts once the parent
-    // confirms it from this follow-up link (saveAnswer).
-    if (found.message.channel === 'platform') await recordSent(found.message);
-    if (Date.parse(found.message.followUp.dueAt) > now.getTime()) {
-      counts.waiting++;
+    if (!first && (await readStoredAnswer(id))) {
+      await updateMessage(id, (current) => current.followUp && { ...current, followUp: { ...current.followUp, second: { ...current.followUp.second!, link: 'answered' } } });
+      tally.dropped++;
       continue;
     }
-    const next = await deliverFollowUp(client, found.message, found.etag, now);
-    counts[next.followUp?.link === 'delivered' ? 'delivered' : 'waiting']++;
+    if (Date.parse(due) > now.getTime()) {
+      tally.waiting++;
+      continue;
+    }
+    const stopped = await updatesStopped(parentKey(message.parentEmail));
+    const sent = stopped ? 'stopped' : await emailFollowUp(message, first ? 'follow_up' : 'second_follow_up', due, now);
+    const link = sent === 'queued' ? 'delivered' : sent === 'stopped' ? 'stopped' : 'limit';
+    await updateMessage(id, (current) => {
+      if (!current.followUp) return undefined;
+      if (first) return { ...current, followUp: { ...current.followUp, link, attempts: current.followUp.attempts + 1, setAt: now.toISOString(), ...(link === 'delivered' ? { second: newSecondFollowUp(current.sentAt, now) } : {}) } };
+      return { ...current, followUp: { ...current.followUp, second: { ...current.followUp.second!, link, attempts: current.followUp.second!.attempts + 1, setAt: now.toISOString() } } };
+    });
+    tally[link === 'delivered' ? 'delivered' : 'dropped']++;
   }
-  return counts;
+  return tally;
 }
 
 export type AnswerLinkState =
@@ -182,7 +112,7 @@ export async function saveAnswer(
   comment: string,
   client: Client | undefined,
   now = new Date(),
-  /** The version of the answer the parent's page showed ('' for none); the one read now when not given. */
+  /** The version of the answer the parent's page showed ('' for none; anything but a whole number names no version); the one read now when not given. */
   seen?: string,
 ): Promise<SaveOutcome> {
   const { message } = state;
@@ -195,7 +125,7 @@ export async function saveAnswer(
     expected !== ''
       ? await queryOne(sql`
           UPDATE school_answers SET kind = ${kind}, sync_pending = true, updated_at = ${answer.updatedAt}, record = ${answer}, version = version + 1
-          WHERE message_id = ${message.id} AND version = ${Number(expected) || 0} RETURNING 1`)
+          WHERE message_id = ${message.id} AND version = ${/^[1-9]\d{0,8}$/.test(expected) ? Number(expected) : 0} RETURNING 1`)
       : await queryOne(sql`
           INSERT INTO school_answers (message_id, kind, sync_pending, updated_at, record) VALUES (${message.id}, ${kind}, true, ${answer.updatedAt}, ${answer})
           ON CONFLICT (message_id) DO NOTHING RETURNING 1`);
@@ -205,12 +135,35 @@ export async function saveAnswer(
     if (!latest) return saveAnswer({ ...state, answer: undefined, etag: undefined }, kind, comment, client, now, '');
     return { kind: 'changed_meanwhile', answer: latest.answer, message, version: String(latest.version) };
   }
-  // Answering from the link in their own inbox confirms a self-reported send.
-  if (message.channel === 'self') await recordSent(message);
+  await countAnswer(message, kind, now);
+  return { kind: 'saved', answer: await syncAnswer(client, message, answer), message };
+}
+
+export type Counted = 'counted' | 'review' | 'held';
+
+/**
+ * Counts an answer towards the figures, the school's page and its other parents: at once when its
+ * letter counts (the platform delivered it, or staff approved the self-report), and for an outcome
+ * ("they replied", "we have a meeting") claimed about a self-reported letter, once staff approve that
+ * claim too. An answer about a letter that does not count yet is kept and counted when it does.
+ */
+export async function countAnswer(message: OutboxMessage, kind: AnswerKind, now = new Date()): Promise<Counted> {
+  if (!(await counts(message.id))) return 'held';
+  const outcome = kind === 'replied' || kind === 'meeting';
+  if (outcome && message.channel === 'self' && !(await approved(message.id, kind))) {
+    await queueReview(message.id, kind, 'outcome_on_self_report', now);
+    return 'review';
+  }
   await recordAnswer({ id: message.id, school: schoolKey(canonicalAddress(message.to)), kind, at: now.toISOString() });
   // "They replied" or "We have a meeting": the school's other parents hear it (school-updates.ts).
   await queueSchoolUpdates(message, kind, now).catch((error: unknown) => console.error('[school-answer] updates not queued for', message.id, error instanceof Error ? error.message : ''));
-  return { kind: 'saved', answer: await syncAnswer(client, message, answer), message };
+  return 'counted';
+}
+
+/** Counts the answer kept about a letter that has just come to count (an approval), if there is one. */
+export async function countStoredAnswer(message: OutboxMessage, now = new Date()): Promise<Counted | undefined> {
+  const stored = await readStoredAnswer(message.id);
+  return stored ? countAnswer(message, stored.answer.kind, now) : undefined;
 }
 
 /** Writes the answer to the parent's contact; without HubSpot (or with it down) it waits. */

@@ -12,7 +12,7 @@ import { outcomeText, SCHOOL_FORM_INSTANCE, SCHOOL_PAGE_SHELL, SCHOOL_REGION, sc
 import { buttonClass } from '../lib/ui';
 import { formDefinition } from './form-definitions';
 import { builtPage, pageHeaders, replaceRegion } from './form-pages';
-import { schoolPagePath, type Attribution, type SchoolPage } from './school-pages';
+import { schoolPageHref, type Attribution, type SchoolPage } from './school-pages';
 
 /**
  * The CDN keeps a page a minute per school and share link (the count moves slowly; the page's
@@ -27,11 +27,12 @@ export const schoolPageCacheHeaders = {
 /** The figures a school page shows, as the page and /api/schools/{key} give them. */
 export function schoolFigures(page: SchoolPage) {
   const progress = schoolProgress(page.parents);
+  const name = page.schoolName ?? 'this school';
   return {
     schoolName: page.schoolName,
     ...progress,
     outcome: page.outcome?.kind,
-    outcomeText: page.outcome ? outcomeText(page.schoolName, page.outcome.kind) : `No answer from ${page.schoolName} yet`,
+    outcomeText: page.outcome ? outcomeText(name, page.outcome.kind) : page.published ? `No answer from ${name} yet` : 'The first letter is on its way',
   };
 }
 
@@ -47,11 +48,20 @@ export function withoutContactAddress(definition: FormDefinition): FormDefinitio
   };
 }
 
+/**
+ * A page waiting for its first letter: no name, count or outcome yet (nothing is shown before the
+ * platform has delivered a letter there), only what happens next and the form.
+ */
+function pendingRegionHtml(): string {
+  return `<p class="text-sm font-semibold uppercase tracking-wide text-brand-700">Parents writing to their school</p><h1 id="school-title" class="mt-2 break-words text-title font-extrabold tracking-tight">A parent is writing to this school</h1><div class="mt-6 rounded-card border border-line bg-white p-6 shadow-card"><p class="text-lg font-semibold text-ink">The first letter is on its way.</p><p class="mt-2 text-ink-soft">It reaches the school in its working hours. Once it has arrived, this page shows the school’s name and how many parents have written. Add your own voice below: letters from several parents are what a school notices.</p></div>`;
+}
+
 /** The school's region: name, count, goal bar and outcome, with the space for live figures reserved. */
 export function schoolRegionHtml(page: SchoolPage): string {
+  if (!page.published || !page.schoolName) return pendingRegionHtml();
   const figures = schoolFigures(page);
   const name = escapeHtml(page.schoolName);
-  return `<p class="text-sm font-semibold uppercase tracking-wide text-brand-700">Parents writing to their school</p><h1 id="school-title" class="mt-2 break-words text-title font-extrabold tracking-tight">${name}</h1><div class="mt-6 rounded-card border border-line bg-white p-6 shadow-card" data-school-live data-school-key="${escapeHtml(page.key)}"><p class="text-2xl font-extrabold text-ink" aria-live="polite" data-school-count>${escapeHtml(figures.countText)}</p><div class="mt-4 h-3 overflow-hidden rounded-pill bg-brand-50" role="progressbar" aria-label="Parents who wrote, towards the next goal" aria-valuemin="0" aria-valuemax="${figures.goal}" aria-valuenow="${figures.parents}" aria-valuetext="${escapeHtml(`${figures.countText}; ${figures.goalText}`)}"><div class="h-full rounded-pill bg-accent-600" style="width: ${Math.min(100, figures.percent)}%" data-school-bar></div></div><p class="mt-2 text-sm text-ink-soft" data-school-goal>${escapeHtml(figures.goalText)}</p><p class="mt-4 min-h-7 font-semibold text-ink" data-school-outcome>${escapeHtml(figures.outcomeText)}</p></div><p class="mt-4 text-sm text-muted">Counted: parents whose email to the school was sent and confirmed. No names or addresses are shown.</p>`;
+  return `<p class="text-sm font-semibold uppercase tracking-wide text-brand-700">Parents writing to their school</p><h1 id="school-title" class="mt-2 break-words text-title font-extrabold tracking-tight">${name}</h1><div class="mt-6 rounded-card border border-line bg-white p-6 shadow-card" data-school-live data-school-key="${escapeHtml(page.key)}"><p class="text-2xl font-extrabold text-ink" aria-live="polite" data-school-count>${escapeHtml(figures.countText)}</p><div class="mt-4 h-3 overflow-hidden rounded-pill bg-brand-50" role="progressbar" aria-label="Parents who wrote, towards the next goal" aria-valuemin="0" aria-valuemax="${figures.goal}" aria-valuenow="${figures.parents}" aria-valuetext="${escapeHtml(`${figures.countText}; ${figures.goalText}`)}"><div class="h-full rounded-pill bg-accent-600" style="width: ${Math.min(100, figures.percent)}%" data-school-bar></div></div><p class="mt-2 text-sm text-ink-soft" data-school-goal>${escapeHtml(figures.goalText)}</p><p class="mt-4 min-h-7 font-semibold text-ink" data-school-outcome>${escapeHtml(figures.outcomeText)}</p></div><p class="mt-4 text-sm text-muted">Counted: parents whose letter reached the school after they confirmed it (a letter still waiting for the school’s hours counts once it has gone). No names or addresses are shown.</p>`;
 }
 
 /** The email form for this school: its name filled in, its contact address named by the page's key. */
@@ -64,8 +74,8 @@ export async function schoolFormHtml(page: SchoolPage, attribution: Attribution,
   const html = renderForm(withoutContactAddress(definition), {
     purpose: 'emailGenerator',
     instance: SCHOOL_FORM_INSTANCE,
-    page: schoolPagePath(page.key),
-    values: { school_name: page.schoolName },
+    page: schoolPageHref(page),
+    values: page.schoolName ? { school_name: page.schoolName } : {},
     note: true,
     hiddenInputs: hidden,
   });
@@ -90,7 +100,7 @@ export async function schoolPageResponse(page: SchoolPage, attribution: Attribut
   if (!html) throw new Error('dist/school-page.html has no school region.');
   const form = await schoolFormHtml(page, attribution, referral);
   if (form !== undefined) html = replaceRegion(html, SCHOOL_FORM_INSTANCE, form) ?? html;
-  return new Response(withTitle(html, `Add your voice at ${page.schoolName}`), { status: 200, headers: { ...pageHeaders, ...schoolPageCacheHeaders } });
+  return new Response(withTitle(html, page.schoolName ? `Add your voice at ${page.schoolName}` : 'Add your voice at your school'), { status: 200, headers: { ...pageHeaders, ...schoolPageCacheHeaders } });
 }
 
 /** No school has this key (or it is forged): a 404 that still offers the email form. */

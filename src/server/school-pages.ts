@@ -1,13 +1,17 @@
 /**
- * School pages: /schools/{key}, one per school contact address, where the parents of one school
- * see how many of them wrote and what the school answered, and add their own voice.
+ * School pages: /schools/{name}-{key}, one per school contact address, where the parents of one
+ * school see how many of them wrote and what the school answered, and add their own voice.
  *
  * - The key is an HMAC of the canonical contact address (`canonicalAddress`) under a server secret
  *   (SCHOOL_PAGE_SECRET, else derived from CONFIG_ENCRYPTION_KEY), so pages cannot be listed or
- *   guessed from an address. Without a secret there are no pages ("not configured").
- * - Table `school_pages` keeps the name as parents last wrote it and the address the email form is
- *   filled with on the server; the count and the outcome are read from the impact events
- *   (`impact_sends.page`, confirmed sends and confirmed self-reports only, and `impact_answers`).
+ *   guessed from an address. Without a secret there are no pages ("not configured"). The readable
+ *   name before it is only for people; the key alone finds the page.
+ * - Nothing on a page rests on a claim nobody checked (README "Abuse and privacy"): a page is made
+ *   when a parent confirms a letter from their inbox, and shows a name, a count and an outcome only
+ *   once published, by the first letter the platform delivered there or by a staff decision. Its
+ *   name and the address its form is filled with are set then, and changed only by staff. The
+ *   count and the outcome are read from the impact events (`impact_sends.page`: delivered letters
+ *   and approved self-reports only, and `impact_answers`).
  * - A referral code names the sharing parent's message, signed, so a share link attributes the
  *   parents it brings; a code that does not verify is ignored.
  */
@@ -19,7 +23,7 @@ import { serverEnv } from './env';
 import { HttpError } from './http';
 import { canonicalAddress } from './identity';
 
-/** A school page key: 128 bits of the HMAC, in lower-case hex (a path segment as the site's pages are). */
+/** A school page key: 128 bits of the HMAC, in lower-case hex (the end of the page's path segment). */
 export const SCHOOL_KEY = /^[0-9a-f]{32}$/;
 
 function derivedKey(info: string): Buffer | undefined {
@@ -48,33 +52,85 @@ export function schoolPagesConfigured(): boolean {
   return derivedKey('mastery-parents school pages v1') !== undefined;
 }
 
-export function schoolPagePath(key: string): string {
-  return `/schools/${key}`;
+/** The path of a page segment (the key, or "{slug}-{key}"). */
+export function schoolPagePath(segment: string): string {
+  return `/schools/${segment}`;
+}
+
+/** The readable part of a page's link: the school's name in plain letters ("lakeside-school"). */
+export function slugOf(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/, '');
+}
+
+/** The key at the end of a page's path segment: "lakeside-school-0123…cdef" or the bare key. */
+export function keyOfSegment(segment: string): string | undefined {
+  const match = /(?:^|-)([0-9a-f]{32})$/.exec(segment.toLowerCase());
+  return match?.[1];
 }
 
 /**
- * Makes (or refreshes) the page of the school a message went to, keeping the name the latest
- * message wrote; returns its key, or undefined without a secret.
+ * Makes the page of the school a confirmed letter goes to, if there is none, so that the parent's
+ * share link works at once. A new page shows no name, count or outcome until it is published (by
+ * the first letter the platform delivered there, or by staff); the address its form is filled with
+ * is the one the confirmed letter goes to. Returns its key, or undefined without a secret.
  */
-export async function ensureSchoolPage(message: { to: string; schoolName: string }, now = new Date()): Promise<string | undefined> {
+export async function ensureSchoolPage(message: { to: string }, now = new Date()): Promise<string | undefined> {
   const key = schoolPageKeyIfConfigured(message.to);
   if (!key) return undefined;
-  const name = message.schoolName.trim().slice(0, 200) || message.to.trim().toLowerCase();
   await queryOne(sql`
-    INSERT INTO school_pages AS p (key, school_name, contact_address, created_at, updated_at)
-    VALUES (${key}, ${name}, ${message.to.trim().toLowerCase().slice(0, 254)}, ${now}, ${now})
-    ON CONFLICT (key) DO UPDATE SET school_name = EXCLUDED.school_name, contact_address = EXCLUDED.contact_address, updated_at = EXCLUDED.updated_at
-    WHERE p.updated_at <= EXCLUDED.updated_at
+    INSERT INTO school_pages (key, school_name, contact_address, created_at, updated_at)
+    VALUES (${key}, NULL, ${message.to.trim().toLowerCase().slice(0, 254)}, ${now}, ${now})
+    ON CONFLICT (key) DO NOTHING
     RETURNING 1`);
   return key;
 }
 
+/**
+ * Publishes the page of the school a letter reached: the first proof (a letter the platform
+ * delivered after the parent confirmed it, or a staff decision) sets its name, its link's readable
+ * part and the address its form fills in; later letters change none of them (staff rename a page).
+ * One statement. Returns the key, or undefined without a secret.
+ */
+export async function publishSchoolPage(message: { to: string; schoolName: string }, by: 'letter' | 'staff', now = new Date()): Promise<string | undefined> {
+  const key = schoolPageKeyIfConfigured(message.to);
+  if (!key) return undefined;
+  const name = message.schoolName.trim().slice(0, 200) || message.to.trim().toLowerCase().split('@').pop()!;
+  const address = message.to.trim().toLowerCase().slice(0, 254);
+  await queryOne(sql`
+    INSERT INTO school_pages AS p (key, school_name, contact_address, created_at, updated_at, published_at, name_set_by, slug)
+    VALUES (${key}, ${name}, ${address}, ${now}, ${now}, ${now}, ${by}, ${slugOf(name) || null})
+    ON CONFLICT (key) DO UPDATE SET
+      school_name = EXCLUDED.school_name, slug = EXCLUDED.slug, name_set_by = EXCLUDED.name_set_by,
+      contact_address = EXCLUDED.contact_address, published_at = EXCLUDED.published_at, updated_at = EXCLUDED.updated_at
+    WHERE p.published_at IS NULL
+    RETURNING 1`);
+  return key;
+}
+
+/** Staff give a published page its name (and its link's readable part); audited by the caller. */
+export async function renameSchoolPage(key: string, name: string, now = new Date()): Promise<boolean> {
+  const row = await queryOne(sql`
+    UPDATE school_pages SET school_name = ${name}, slug = ${slugOf(name) || null}, name_set_by = 'staff', updated_at = ${now}, published_at = coalesce(published_at, ${now})
+    WHERE key = ${key} RETURNING 1`);
+  return row !== undefined;
+}
+
 export interface SchoolPage {
   key: string;
-  schoolName: string;
+  /** Null until the page is published: a page waiting for its first letter shows no name. */
+  schoolName: string | null;
+  slug: string | null;
+  published: boolean;
   /** Never shown: the form is filled with it on the server. */
   contactAddress: string;
-  /** Distinct parents with a confirmed send or a confirmed self-report. */
+  /** Distinct parents whose letters count (delivered platform letters, approved self-reports). */
   parents: number;
   outcome?: { kind: PageOutcome; at: string };
 }
@@ -83,8 +139,8 @@ export interface SchoolPage {
 export async function readSchoolPage(key: string): Promise<SchoolPage | undefined> {
   if (!SCHOOL_KEY.test(key)) return undefined;
   if (!schoolPagesConfigured()) throw notConfigured();
-  const row = await queryOne<{ school_name: string; contact_address: string; parents: number; outcome: PageOutcome | null; outcome_at: Date | null }>(sql`
-    SELECT p.school_name, p.contact_address,
+  const row = await queryOne<{ school_name: string | null; slug: string | null; published_at: Date | null; contact_address: string; parents: number; outcome: PageOutcome | null; outcome_at: Date | null }>(sql`
+    SELECT p.school_name, p.slug, p.published_at, p.contact_address,
       (SELECT count(DISTINCT s.parent)::int FROM impact_sends s WHERE s.page = p.key) AS parents,
       o.kind AS outcome, o.answered_at AS outcome_at
     FROM school_pages p
@@ -95,13 +151,21 @@ export async function readSchoolPage(key: string): Promise<SchoolPage | undefine
     ) o ON true
     WHERE p.key = ${key}`);
   if (!row) return undefined;
+  const published = row.published_at !== null;
   return {
     key,
-    schoolName: row.school_name,
+    schoolName: published ? row.school_name : null,
+    slug: published ? row.slug : null,
+    published,
     contactAddress: row.contact_address,
-    parents: Number(row.parents),
-    ...(row.outcome && row.outcome_at ? { outcome: { kind: row.outcome, at: row.outcome_at.toISOString() } } : {}),
+    parents: published ? Number(row.parents) : 0,
+    ...(published && row.outcome && row.outcome_at ? { outcome: { kind: row.outcome, at: row.outcome_at.toISOString() } } : {}),
   };
+}
+
+/** The path of a page: its readable name and its key ("/schools/lakeside-school-0123…"), or the key alone. */
+export function schoolPageHref(page: { key: string; slug: string | null }): string {
+  return schoolPagePath(page.slug ? `${page.slug}-${page.key}` : page.key);
 }
 
 // Referrals ------------------------------------------------------------------------------------
@@ -165,14 +229,15 @@ export async function attributionFor(input: { referral?: string | null; ambassad
 }
 
 /**
- * The link a parent shares after sending: their school's page with their referral code, and the
- * ambassador who brought them if one did. Undefined when school pages are not configured.
+ * The link a parent shares after sending: their school's page (with its readable name once it has
+ * one) with their referral code, and the ambassador who brought them if one did. Undefined when
+ * school pages are not configured.
  */
-export function shareLink(message: { id: string; to: string; attribution?: Attribution }): string | undefined {
+export function shareLink(message: { id: string; to: string; attribution?: Attribution }, slug?: string | null): string | undefined {
   const key = schoolPageKeyIfConfigured(message.to);
   const code = referralCode(message.id);
   if (!key || !code) return undefined;
-  const url = new URL(schoolPagePath(key), serverEnv.siteOrigin);
+  const url = new URL(schoolPageHref({ key, slug: slug ?? null }), serverEnv.siteOrigin);
   url.searchParams.set('ref', code);
   if (message.attribution && message.attribution.via !== 'direct' && message.attribution.ambassadorId) url.searchParams.set('ambassadorId', message.attribution.ambassadorId);
   return url.toString();
@@ -187,10 +252,10 @@ export async function fillFromSchoolPage(raw: Record<string, unknown>, fields: {
   const posted = raw[keyField];
   const key = typeof posted === 'string' ? posted.trim().toLowerCase() : '';
   if (!SCHOOL_KEY.test(key) || !schoolPagesConfigured()) return undefined;
-  const row = await queryOne<{ school_name: string; contact_address: string }>(sql`SELECT school_name, contact_address FROM school_pages WHERE key = ${key}`);
+  const row = await queryOne<{ school_name: string | null; contact_address: string; published_at: Date | null }>(sql`SELECT school_name, contact_address, published_at FROM school_pages WHERE key = ${key}`);
   if (!row) return undefined;
   raw[fields.schoolContactEmail] = row.contact_address;
   const name = raw[fields.schoolName];
-  if (typeof name !== 'string' || !name.trim()) raw[fields.schoolName] = row.school_name;
+  if ((typeof name !== 'string' || !name.trim()) && row.published_at && row.school_name) raw[fields.schoolName] = row.school_name;
   return key;
 }

@@ -1,42 +1,36 @@
 /**
- * The outcome reaches everyone: when a parent reports on /school-answer that their school replied
- * or agreed to meet, every OTHER parent who wrote to that school gets one short update, set on
- * their HubSpot contact for a workflow to email (as the confirmation and follow-up links are).
+ * The outcome reaches everyone: when an outcome that counts is reported (a parent whose letter the
+ * platform delivered says the school replied or agreed to meet, or staff approved such a claim),
+ * every OTHER parent who wrote to that school gets one short email about it.
  *
- * - Who: the parents with a confirmed send or a confirmed self-report (`impact_sends`) to the same
- *   school contact, as the person it reaches (`canonicalAddress`), never the reporter (by the keyed
- *   parent hash of `impact.ts`, so `sam+x@` is `sam@`), never a parent who stopped updates. One
- *   statement queues them, once per reported outcome and parent (a constraint).
- * - When: the scheduled `school-updates` run hands each due update to HubSpot, exactly once (an
- *   attempt claims its row with a lease; a settled row is never tried again), at most one a week
+ * - Who: the parents whose letters count (`impact_sends`: delivered platform letters, approved
+ *   self-reports) to the same school contact, as the person it reaches (`canonicalAddress`), never
+ *   the reporter (by the keyed parent hash, so `sam+x@` is `sam@`), never a parent who stopped
+ *   emails about their letter. One statement queues them, once per outcome and parent (a constraint).
+ * - When: the scheduled `school-updates` run writes each due update to the mail layer exactly once
+ *   (an attempt claims its row with a lease; a settled row is never tried again), at most one a week
  *   per parent (`school_update_weeks`, one upsert checked under the row's lock) and within the
- *   address's daily emails (`takeEmailAllowance`). An update over the weekly cap is not sent: the
- *   school's page shows the outcome.
- * - Stop: every update carries a signed link (`stopLink`) that stops all further updates for the
- *   address: GET shows a confirm button, POST stops (netlify/functions/school-updates-stop.mts).
+ *   allowance of the address for updates. An update over the weekly cap is not sent: the school's
+ *   page shows the outcome.
+ * - Stop: every update carries a signed link (`stopLink`, also its one-click List-Unsubscribe) that
+ *   stops every further email about the parent's letter: GET asks, POST stops.
  *
  * Table `school_updates`: one row per update, naming the recipient's own message (the address,
  * name and contact come from it; the update goes with it when it is purged or erased).
  */
-import type { Client } from '@hubspot/api-client';
+import { createHash } from 'node:crypto';
 import { outcomeText, type PageOutcome } from '../lib/school-pages';
 import type { AnswerKind } from '../lib/school-answers';
-import { dataLink } from './data-rights';
 import { query, queryOne, sql } from './db';
 import { serverEnv } from './env';
-import { getContact, searchContactsByEmail, statusOf, updateContact } from './hubspot';
-import { canonicalAddress } from './identity';
-import { parentKey } from './impact';
+import { canonicalAddress, parentKey } from './identity';
+import { emailSchoolUpdate } from './notify';
 import { readMessage, type OutboxMessage } from './outbox';
-import { schoolPageKeyIfConfigured, schoolPagePath } from './school-pages';
-import { takeEmailAllowance } from './send-limits';
-import { signToken, verifyToken } from './tokens';
+import { readSchoolPage, schoolPageHref, schoolPageKeyIfConfigured } from './school-pages';
 
 const DAY = 24 * 3600_000;
 /** At most one update a week to one parent. */
 export const UPDATE_INTERVAL_MS = 7 * DAY;
-/** How long the stop link in an update works. */
-export const STOP_LINK_TTL_MS = 365 * DAY;
 /** How long one attempt holds its update. */
 const LEASE_MS = 2 * 60_000;
 /** Tries to hand one update to HubSpot before it is given up. */
@@ -71,20 +65,6 @@ export async function queueSchoolUpdates(message: Pick<OutboxMessage, 'id' | 'to
   return rows.length;
 }
 
-/** The stop link of the parent `email` reaches (names only the keyed hash, never the address). */
-export function stopLink(email: string, now = new Date()): string {
-  const token = signToken({ purpose: 'school-updates-stop', id: parentKey(email), exp: now.getTime() + STOP_LINK_TTL_MS });
-  return `${serverEnv.siteOrigin}/school-updates/stop?token=${token}`;
-}
-
-export type StopCheck = { kind: 'ok'; parent: string } | { kind: 'invalid' } | { kind: 'expired' };
-
-export function openStopLink(token: string, now = new Date()): StopCheck {
-  const check = verifyToken(token, 'school-updates-stop', now.getTime());
-  if (!check.ok) return check.reason === 'expired' ? { kind: 'expired' } : { kind: 'invalid' };
-  return /^[A-Za-z0-9_-]{10,100}$/.test(check.claims.id) ? { kind: 'ok', parent: check.claims.id } : { kind: 'invalid' };
-}
-
 /** Stops every further update to a parent: recorded, and their waiting updates withdrawn, in one statement. */
 export async function stopSchoolUpdates(parent: string, now = new Date()): Promise<void> {
   await query(sql`
@@ -117,15 +97,11 @@ const settle = (id: string, state: Exclude<UpdateState, 'pending' | 'sent'>, err
   query(sql`UPDATE school_updates SET state = ${state}, lease_until = NULL, last_error = ${error} WHERE id = ${id} AND state = 'pending'`);
 
 /**
- * One attempt at one update. Claimed first (due, pending and not held by another run); on its
- * first attempt it takes the parent's week (unless they stopped updates) and one of the address's
- * emails of the day. Without HubSpot it waits.
+ * One attempt at one update. Claimed first (due, pending and not held by another run); it takes the
+ * parent's week (unless they stopped emails about their letter), then is written to the mail layer
+ * under the update's own id, so a run that dies after it wrote the email writes nothing twice.
  */
-export async function attemptSchoolUpdate(client: Client | undefined, id: string, now = new Date()): Promise<UpdateState | 'waiting' | 'skipped'> {
-  if (!client) {
-    await query(sql`UPDATE school_updates SET last_error = 'hubspot_not_configured' WHERE id = ${id} AND state = 'pending'`);
-    return 'waiting';
-  }
+export async function attemptSchoolUpdate(id: string, now = new Date()): Promise<UpdateState | 'waiting' | 'skipped'> {
   const claimed = await queryOne<Claimed>(sql`
     UPDATE school_updates SET attempts = attempts + 1, lease_until = ${new Date(now.getTime() + LEASE_MS)}
     WHERE id = ${id} AND state = 'pending' AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until <= ${now})
@@ -155,34 +131,23 @@ export async function attemptSchoolUpdate(client: Client | undefined, id: string
       await settle(id, 'capped', 'weekly_cap');
       return 'capped';
     }
-    if (!(await takeEmailAllowance(message.parentEmail, now))) {
-      await settle(id, 'limit', 'recipient_limit');
-      return 'limit';
-    }
   } else if (await updatesStopped(claimed.parent)) {
     await settle(id, 'stopped', null);
     return 'stopped';
   }
   try {
-    const contactId = message.contactId
-      ? (await getContact(client, message.contactId, [])).id
-      : (await searchContactsByEmail(client, message.parentEmail, [])).results[0]?.id;
-    if (!contactId) throw Object.assign(new Error('contact_not_found'), { code: 404 });
-    const names = serverEnv.contactProperties;
     const pageKey = claimed.page ?? schoolPageKeyIfConfigured(message.to);
-    await updateContact(client, contactId, {
-      [names.schoolUpdateId]: claimed.id,
-      [names.schoolUpdateSchool]: message.schoolName,
-      [names.schoolUpdateText]: updateText(message.schoolName, claimed.kind),
-      [names.schoolUpdatePageUrl]: pageKey ? `${serverEnv.siteOrigin}${schoolPagePath(pageKey)}` : '',
-      [names.schoolUpdateStopUrl]: stopLink(message.parentEmail, now),
-      [names.yourDataUrl]: dataLink(message.parentEmail, { now }),
-    });
+    const page = pageKey ? await readSchoolPage(pageKey).catch(() => undefined) : undefined;
+    const pageUrl = page?.published ? `${serverEnv.siteOrigin}${schoolPageHref(page)}` : undefined;
+    const emailed = await emailSchoolUpdate(message, claimed.kind, updateEmailId(claimed.id), pageUrl, now);
+    if (emailed === 'limit' || emailed === 'suppressed') {
+      await settle(id, 'limit', emailed === 'limit' ? 'recipient_limit' : 'suppressed');
+      return 'limit';
+    }
     await query(sql`UPDATE school_updates SET state = 'sent', sent_at = ${now}, lease_until = NULL, last_error = NULL WHERE id = ${id} AND state = 'pending'`);
     return 'sent';
   } catch (error) {
-    const status = statusOf(error) ?? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : undefined);
-    const code = status ? `hubspot_${status}` : 'hubspot_unreachable';
+    const code = error instanceof Error ? error.message.slice(0, 60) : 'unknown';
     if (claimed.attempts >= MAX_UPDATE_ATTEMPTS) {
       await settle(id, 'failed', code);
       return 'failed';
@@ -194,6 +159,9 @@ export async function attemptSchoolUpdate(client: Client | undefined, id: string
   }
 }
 
+/** The id of an update's email: made from the update's own (which may hold characters an id may not). */
+const updateEmailId = (updateId: string) => `u-${createHash('sha256').update(updateId).digest('hex').slice(0, 40)}`;
+
 /** The updates whose time has come. */
 export async function dueSchoolUpdates(now = new Date()): Promise<string[]> {
   const rows = await query<{ id: string }>(sql`
@@ -203,9 +171,9 @@ export async function dueSchoolUpdates(now = new Date()): Promise<string[]> {
 }
 
 /** One scheduled run: every due update tried once. */
-export async function runSchoolUpdates(client: Client | undefined, now = new Date()): Promise<Record<UpdateState | 'waiting' | 'skipped', number>> {
+export async function runSchoolUpdates(now = new Date()): Promise<Record<UpdateState | 'waiting' | 'skipped', number>> {
   const counts: Record<UpdateState | 'waiting' | 'skipped', number> = { pending: 0, sent: 0, capped: 0, limit: 0, stopped: 0, gone: 0, failed: 0, waiting: 0, skipped: 0 };
-  for (const id of await dueSchoolUpdates(now)) counts[await attemptSchoolUpdate(client, id, now)]++;
+  for (const id of await dueSchoolUpdates(now)) counts[await attemptSchoolUpdate(id, now)]++;
   return counts;
 }
 

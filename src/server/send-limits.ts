@@ -29,16 +29,18 @@ export const limitMessages: Record<LimitRefusal, string> = {
 };
 
 /**
- * When this parent first wrote to this school: the request that holds their pair (other than
- * `except`), as sent if it was, else as asked. Undefined when no other request holds it.
+ * The parent's other letter to this school that holds their pair (other than `except`): when it
+ * went, or, confirmed and still waiting for the school's hours, when it goes. Undefined when no
+ * other letter holds it.
  */
-export async function earlierSendAt(parent: string, school: string, except: string): Promise<string | undefined> {
-  const row = await queryOne<{ sent_at: string | null; created_at: Date | string }>(sql`
-    SELECT o.record->>'sentAt' AS sent_at, coalesce((o.record->>'createdAt')::timestamptz, c.created_at) AS created_at
+export async function earlierLetter(parent: string, school: string, except: string): Promise<{ sentAt?: string; goesAt?: string } | undefined> {
+  const row = await queryOne<{ sent_at: string | null; goes_at: string | null; status: string | null }>(sql`
+    SELECT o.record->>'sentAt' AS sent_at, o.record->'delivery'->>'at' AS goes_at, o.status
     FROM send_claims c LEFT JOIN outbox_messages o ON o.id = c.message_id
     WHERE c.pair_hash = ${pairHash(parent, school)} AND c.message_id <> ${except}`);
   if (!row) return undefined;
-  return row.sent_at ?? new Date(row.created_at).toISOString();
+  if (row.sent_at) return { sentAt: row.sent_at };
+  return row.goes_at ? { goesAt: row.goes_at } : {};
 }
 
 /** Whether a send would be refused now (read only; `claimLimits` decides). */
@@ -102,21 +104,31 @@ export async function releaseLimits(messageIds: string[]): Promise<void> {
     WHERE d.parent = r.parent AND d.day = r.day`);
 }
 
-/** At most this many emails a day (confirmation and follow-up links) go to one address. */
-export const RECIPIENT_DAILY_EMAILS = 3;
+/** Requests nobody has confirmed yet, from one network in a day: a stranger's flood stops there. */
+export const REQUESTS_PER_NETWORK_DAY = 30;
+/** Requests nobody has confirmed yet, to one school from one network in a day. */
+export const REQUESTS_PER_SCHOOL_NETWORK_DAY = 5;
 
 /**
- * Takes one of the day's emails to `address` (a confirmation or follow-up link); false when the
- * address has had its emails for today, and then nothing is counted.
+ * Counts one request (not yet confirmed) against its network's day and its school's day from that
+ * network, both or neither (one statement, each count within its cap by a CHECK). False when either
+ * is full: the request is then answered as any other and nothing is sent, so a stranger's throwaway
+ * requests spend only what their own network may ask, never a parent's or another network's.
  */
-export async function takeEmailAllowance(address: string, now = new Date()): Promise<boolean> {
+export async function takeRequestBound(network: string, school: string, now = new Date()): Promise<boolean> {
+  const schoolScope = `school:${createHash('sha256').update(`${canonicalAddress(school)}|${network}`).digest('hex').slice(0, 32)}`;
   try {
     await query(sql`
-      INSERT INTO recipient_daily_emails AS r (recipient, day, emails, cap) VALUES (${hash(address)}, ${day(now)}, 1, ${RECIPIENT_DAILY_EMAILS})
-      ON CONFLICT (recipient, day) DO UPDATE SET emails = r.emails + 1, cap = EXCLUDED.cap`);
+      WITH by_network AS (
+        INSERT INTO send_request_days AS d (scope, day, requests, cap) VALUES (${`network:${network}`}, ${day(now)}, 1, ${REQUESTS_PER_NETWORK_DAY})
+        ON CONFLICT (scope, day) DO UPDATE SET requests = d.requests + 1, cap = EXCLUDED.cap
+        RETURNING 1
+      )
+      INSERT INTO send_request_days AS d (scope, day, requests, cap) VALUES (${schoolScope}, ${day(now)}, 1, ${REQUESTS_PER_SCHOOL_NETWORK_DAY})
+      ON CONFLICT (scope, day) DO UPDATE SET requests = d.requests + 1, cap = EXCLUDED.cap`);
     return true;
   } catch (error) {
-    if (isCheckViolation(error, 'recipient_daily_emails_within_cap')) return false;
+    if (isCheckViolation(error, 'send_request_days_within_cap')) return false;
     throw error;
   }
 }
@@ -125,6 +137,6 @@ export async function takeEmailAllowance(address: string, now = new Date()): Pro
 export async function purgeOldSlots(before: Date): Promise<number> {
   const schools = await query(sql`DELETE FROM school_daily_sends WHERE day < ${day(before)} RETURNING 1`);
   const parents = await query(sql`DELETE FROM parent_daily_sends WHERE day < ${day(before)} RETURNING 1`);
-  const recipients = await query(sql`DELETE FROM recipient_daily_emails WHERE day < ${day(before)} RETURNING 1`);
-  return schools.length + parents.length + recipients.length;
+  const requests = await query(sql`DELETE FROM send_request_days WHERE day < ${day(before)} RETURNING 1`);
+  return schools.length + parents.length + requests.length;
 }

@@ -37,7 +37,7 @@ function signingKey(): Buffer {
 }
 
 /** What a signed token may be used for. */
-export type TokenPurpose = 'confirm-send' | 'school-answer' | 'your-data' | 'your-data-delete' | 'school-updates-stop';
+export type TokenPurpose = 'confirm-send' | 'school-answer' | 'your-data' | 'your-data-delete' | 'school-updates-stop' | 'fix-address';
 
 export interface TokenClaims {
   purpose: TokenPurpose;

@@ -23,8 +23,6 @@ export interface DraftAnswer {
   ownWords: string;
   note: string;
   wantsPlatformSend: boolean;
-  /** The parent's signed "Your data" page (/your-data?token=…), when the form had their address. */
-  dataUrl?: string;
 }
 
 export type SendState = 'idle' | 'sending' | 'awaiting_confirmation' | 'sent' | 'refused' | 'failed';

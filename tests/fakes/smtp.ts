@@ -33,6 +33,9 @@ export interface ReceivedMessage {
   bcc: ReceivedAddress[];
   subject: string;
   text: string;
+  html: string;
+  /** The whole message as it came over the wire (for DKIM checks and spam scoring). */
+  raw: string;
   /** Every header as it came over the wire (folded lines kept), in order. */
   headerLines: Array<{ key: string; line: string }>;
   receivedAt: string;
@@ -98,8 +101,14 @@ export async function startSmtpFake(options: { port?: number; auth?: { user: str
       callback();
     },
     onData(stream, session, callback) {
-      simpleParser(stream, { skipHtmlToText: true })
-        .then(async (parsed) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      new Promise<Buffer>((resolve, reject) => {
+        stream.on('end', () => resolve(Buffer.concat(chunks)));
+        stream.on('error', reject);
+      })
+        .then(async (raw) => ({ raw, parsed: await simpleParser(raw, { skipHtmlToText: true }) }))
+        .then(async ({ raw, parsed }) => {
           if (fake.delayMs) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
           fake.messages.push({
             envelope: { mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', rcptTo: session.envelope.rcptTo.map((rcpt) => rcpt.address) },
@@ -112,6 +121,8 @@ export async function startSmtpFake(options: { port?: number; auth?: { user: str
             bcc: addresses(parsed.bcc),
             subject: parsed.subject ?? '',
             text: parsed.text ?? '',
+            html: typeof parsed.html === 'string' ? parsed.html : '',
+            raw: raw.toString('utf8'),
             headerLines: parsed.headerLines.map(({ key, line }) => ({ key, line })),
             receivedAt: new Date().toISOString(),
           });

@@ -74,7 +74,8 @@ export async function measureData(): Promise<void> {
   const shell = useSiteShell();
   const load = async (name: string) => ((await import(`../../../netlify/functions/${name}.mts`)) as { default: Handler }).default;
   const [formsFn, sendEmail, confirmSend, impact, outbox, session] = await Promise.all(['forms', 'send-email', 'confirm-send', 'impact', 'outbox', 'admin-session'].map(load));
-  const { readMessage, confirmationLink } = await import('../../../src/server/outbox');
+  const { readMessage } = await import('../../../src/server/outbox');
+  const { confirmationLink } = await import('../../../src/server/links');
 
   const signIn = await session!(
     new Request(`${ORIGIN}/api/admin/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify({ username: 'admin', password: 'bench-admin-password' }) }),

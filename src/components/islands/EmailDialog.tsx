@@ -243,14 +243,12 @@ export default function EmailDialog() {
               </section>
             </div>
           )}
-          {draft.dataUrl && (
-            <p className="mt-4 border-t border-line pt-3 text-xs text-muted">
-              <a className="font-medium text-brand-700 underline" href={draft.dataUrl}>
-                Your data
-              </a>
-              : see, download or delete what we keep about you.
-            </p>
-          )}
+          <p className="mt-4 border-t border-line pt-3 text-xs text-muted">
+            <a className="font-medium text-brand-700 underline" href="/your-data">
+              Your data
+            </a>
+            : ask for a link to see, download or delete what we keep about you. We send it to your own inbox.
+          </p>
         </div>
       </ReactDialog>
     </>

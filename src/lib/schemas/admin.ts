@@ -61,7 +61,7 @@ export type SubmissionsPage = z.infer<typeof submissionsPageSchema>;
 
 // ---- Outbox tab (GET /api/admin/outbox) ----
 
-export const messageStatuses = ['awaiting_confirmation', 'queued', 'sent', 'failed'] as const;
+export const messageStatuses = ['awaiting_confirmation', 'queued', 'sent', 'failed', 'replaced', 'bounced'] as const;
 export type MessageStatus = (typeof messageStatuses)[number];
 export type Channel = 'platform' | 'self';
 
@@ -92,16 +92,17 @@ export const outboxViewSchema = z.looseObject({
   sentAt: iso.optional(),
   attempts: count,
   lastError: z.string().optional(),
-  confirmation: z.object({ confirmedAt: iso.optional() }).optional(),
+  confirmation: z.object({ confirmedAt: iso.optional(), refusal: z.string().optional() }).optional(),
+  delivery: z.object({ at: iso, timeZone: z.string(), state: z.string().optional(), detail: z.string().optional() }).optional(),
   followUp: z.object({ dueAt: iso }).optional(),
-  /** Only while HubSpot has not got them, so the whole path can be walked from the admin page. */
-  confirmationLink: z.string().optional(),
-  followUpLink: z.string().optional(),
+  review: z.enum(['pending', 'approved', 'rejected']).optional(),
+  /** What became of each email about it (the mail layer's states; never a link). */
+  emails: z.array(z.object({ id: z.string(), kind: z.string(), state: z.string(), notBefore: iso, sentAt: iso.nullable(), lastError: z.string().nullable() })).default([]),
   answer: schoolAnswerSchema.optional(),
 });
 export type OutboxView = z.infer<typeof outboxViewSchema>;
 
-export const outboxPageSchema = z.object({ messages: z.array(outboxViewSchema), nextCursor: z.string().optional() });
+export const outboxPageSchema = z.object({ messages: z.array(outboxViewSchema), mailConfigured: z.boolean().default(true), nextCursor: z.string().optional() });
 export type OutboxPage = z.infer<typeof outboxPageSchema>;
 
 /** GET /api/admin/data-deletions: HubSpot deletions asked for by parents, masked. */

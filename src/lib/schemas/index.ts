@@ -58,6 +58,8 @@ export const sendEmailSchema = z
     submissionId: z.string().regex(/^[\w-]{8,120}$/, 'must be the id of your form submission'),
     token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be the send token your form submission gave'),
     note: z.string().max(2000).optional(),
+    /** The browser's time zone (IANA name): the school's, for its working hours. Unknown ones are ignored. */
+    timeZone: z.string().max(64).optional(),
   })
   .strict();
 export type SendEmailRequest = z.infer<typeof sendEmailSchema>;

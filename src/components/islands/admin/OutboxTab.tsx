@@ -12,12 +12,38 @@ import { EmptyState, StatusBadge, ScrollTable, tableHeadClass, LoadOlder } from 
 
 
 const statusLabels: Record<MessageStatus, string> = {
-  awaiting_confirmation: 'Awaiting confirmation',
-  queued: 'Queued',
+  awaiting_confirmation: 'Waiting for the parent to confirm',
+  queued: 'Confirmed, waiting for the school’s hours',
   sent: 'Sent',
-  failed: 'Failed',
+  failed: 'Not sent',
+  replaced: 'Replaced by a newer request',
+  bounced: 'Bounced',
 };
-const statusTones = { awaiting_confirmation: 'pending', queued: 'pending', sent: 'success', failed: 'error' } as const;
+const statusTones = { awaiting_confirmation: 'pending', queued: 'pending', sent: 'success', failed: 'error', replaced: 'pending', bounced: 'error' } as const;
+
+/** The emails about a message, as the mail layer has them. */
+const emailKindLabels: Record<string, string> = {
+  confirmation: 'Confirmation link',
+  reminder: 'Reminder',
+  refusal: 'Why it was not sent',
+  school_letter: 'The letter',
+  follow_up: 'Did your school answer?',
+  second_follow_up: 'Did your school answer? (again)',
+  delivery_failure: 'It did not arrive',
+  digest_notice: 'It went in the digest',
+};
+const emailStateLabels: Record<string, string> = {
+  scheduled: 'waiting',
+  sending: 'being sent',
+  sent: 'sent',
+  delivered: 'delivered',
+  bounced: 'bounced',
+  complained: 'marked as spam',
+  failed: 'could not be sent',
+  suppressed: 'not sent (the address bounced or complained before)',
+  withdrawn: 'withdrawn',
+  digested: 'sent in the digest',
+};
 
 /** The last error as a sentence, the code beside it. */
 const errorText: Record<string, string> = {
@@ -27,10 +53,13 @@ const errorText: Record<string, string> = {
   already_sent: 'Already sent to this school by this parent',
   school_limit: 'The school’s daily limit was reached',
   parent_limit: 'The parent’s daily limit was reached',
-  recipient_limit: 'The parent’s address has had its 3 emails for today; no link was sent',
+  recipient_limit: 'The address has had its emails of this kind for today; nothing more was sent',
+  replaced: 'The parent asked again with a newer letter',
+  bounced: 'The school’s mail server refused it',
+  delivery_failed: 'The mail layer could not send it',
   timeout: 'HubSpot answered too slowly',
   hubspot_unreachable: 'HubSpot could not be reached',
-  sender_not_configured: 'No school email sender is configured (HubSpot single-send or SMTP)',
+  sender_not_configured: 'No mail sender is configured (MAIL_FROM_ADDRESS with SMTP or HubSpot single-send)',
   hubspot_timeout: 'HubSpot answered too slowly',
   smtp_timeout: 'The mail server answered too slowly',
   smtp_EAUTH: 'The mail server refused the SMTP credentials',
@@ -51,11 +80,14 @@ export function OutboxTab() {
   const [loadError, setLoadError] = useState<string>();
   const [viewing, setViewing] = useState<Message | null>(null);
   const [busy, setBusy] = useState<string>();
+  const [mailConfigured, setMailConfigured] = useState(true);
+  const [ownerLink, setOwnerLink] = useState<{ id: string; link: string }>();
 
   const load = useCallback(async (after?: string) => {
     try {
       const page = await apiRequest<Page>('GET', `/api/admin/outbox${after ? `?cursor=${encodeURIComponent(after)}` : ''}`);
       setMessages((current) => (after && current ? [...current, ...page.messages] : page.messages));
+      setMailConfigured(page.mailConfigured !== false);
       setCursor(page.nextCursor);
       setLoadError(undefined);
     } catch (error) {
@@ -67,12 +99,23 @@ export function OutboxTab() {
     void load();
   }, [load]);
 
+  async function showLink(message: Message) {
+    try {
+      const { link } = await apiRequest<{ link: string }>('GET', `/api/admin/outbox/${message.id}/confirmation-link`);
+      setOwnerLink({ id: message.id, link });
+      setViewing(message);
+    } catch (error) {
+      showToast({ title: 'Error', description: failureMessage(error, 'The link could not be shown.'), variant: 'destructive' });
+    }
+  }
+
   async function retry(message: Message) {
     setBusy(message.id);
     try {
       const { message: updated } = await apiRequest<{ message: Message }>('POST', `/api/admin/outbox/${message.id}/retry`);
       setMessages((current) => current?.map((entry) => (entry.id === updated.id ? updated : entry)) ?? null);
-      if (updated.status === 'sent') showToast({ title: 'Success', description: 'The email was handed to HubSpot.' });
+      if (updated.status === 'sent') showToast({ title: 'Success', description: 'The letter was sent.' });
+      else if (updated.status === 'queued') showToast({ title: 'Scheduled', description: 'The letter goes in the school’s hours.' });
       else showToast({ title: 'Not sent yet', description: updated.lastError ? describeError(updated.lastError) : 'It is queued for the next try.', variant: 'destructive' });
     } catch (error) {
       showToast({ title: 'Error', description: failureMessage(error, 'The email could not be retried.'), variant: 'destructive' });
@@ -88,7 +131,8 @@ export function OutboxTab() {
           <h2 id="outbox-title" className="text-xl font-bold">
             Outbox
           </h2>
-          <p className="text-sm text-muted">School emails, newest first. Kept 90 days after sending.</p>
+          <p className="text-sm text-muted">School emails, newest first. Kept 90 days after sending. Links go to parents’ inboxes only.</p>
+          {!mailConfigured && <p className="mt-1 text-sm font-medium text-danger-600">No mail sender is configured: nothing is emailed. Owners can see a waiting request’s confirmation link (recorded in the audit log).</p>}
         </div>
         <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => load()}>
           Refresh
@@ -123,6 +167,8 @@ export function OutboxTab() {
                 <td className="px-4 py-3">
                   <StatusBadge tone={statusTones[message.status]}>{statusLabels[message.status]}</StatusBadge>
                   {message.lastError && <p className="mt-1 max-w-56 text-xs text-danger-600">{describeError(message.lastError)}</p>}
+                  {message.status === 'queued' && message.delivery && <p className="mt-1 text-xs text-muted">Goes {formatDateTime(message.delivery.at)}</p>}
+                  {message.review && <p className="mt-1 text-xs text-muted">Self-report: {message.review === 'pending' ? 'waiting for review' : message.review}</p>}
                   {message.answer && <p className="mt-1 text-xs text-muted">Answer: {answerLabels[message.answer.kind]}</p>}
                 </td>
                 <td className="px-4 py-3 tabular-nums">{message.attempts}</td>
@@ -131,6 +177,11 @@ export function OutboxTab() {
                     <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => setViewing(message)}>
                       View email
                     </button>
+                    {owner && !mailConfigured && message.status === 'awaiting_confirmation' && message.channel === 'platform' && (
+                      <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => showLink(message)}>
+                        Show confirmation link
+                      </button>
+                    )}
                     {canRetryMessage(message) && (
                       <button type="button" className={buttonClass('secondary', 'sm')} disabled={busy === message.id} onClick={() => retry(message)}>
                         {busy === message.id ? 'Retrying…' : 'Retry'}
@@ -175,19 +226,24 @@ export function OutboxTab() {
             <div tabIndex={0} role="region" aria-label="Text sent" className="max-h-[40vh] overflow-auto whitespace-pre-wrap rounded-xl border border-line bg-white p-4">
               {viewing.body}
             </div>
-            {viewing.confirmationLink && (
-              <p>
-                Confirmation link (HubSpot has not got it, so no email went to the parent):{' '}
-                <a className="break-all font-medium text-brand-700 underline" href={viewing.confirmationLink}>
-                  {viewing.confirmationLink}
-                </a>
-              </p>
+            {viewing.emails.length > 0 && (
+              <div>
+                <p className="font-semibold">Emails about it</p>
+                <ul className="mt-1 list-disc pl-5">
+                  {viewing.emails.map((email) => (
+                    <li key={email.id}>
+                      {emailKindLabels[email.kind] ?? email.kind}: {emailStateLabels[email.state] ?? email.state}
+                      {email.sentAt ? `, ${formatDateTime(email.sentAt)}` : email.state === 'scheduled' ? `, goes ${formatDateTime(email.notBefore)}` : ''}
+                    </li>
+                  ))}
+                </ul>
+              </div>
             )}
-            {viewing.followUpLink && (
+            {ownerLink?.id === viewing.id && (
               <p>
-                Follow-up link, due {formatDateTime(viewing.followUp!.dueAt)} (not yet with HubSpot):{' '}
-                <a className="break-all font-medium text-brand-700 underline" href={viewing.followUpLink}>
-                  {viewing.followUpLink}
+                Confirmation link (no mail sender: shown to you, recorded in the audit log):{' '}
+                <a className="break-all font-medium text-brand-700 underline" href={ownerLink.link}>
+                  {ownerLink.link}
                 </a>
               </p>
             )}

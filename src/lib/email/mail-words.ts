@@ -1,0 +1,97 @@
+/**
+ * The words of every email the site sends (but the school letter, which is `letters.ts`):
+ * `content/emails/{kind}.yaml`, one file per kind, edited like the rest of the content. Each text
+ * names the values it needs in braces ("{school}"); the schema holds every file to its kind's
+ * placeholders (each required one somewhere, no other) and to the rule of all the site's emails:
+ * no link, address or markup in the words (links come only from the template: the button and the
+ * footer). A file that breaks a rule fails the build naming the file and the field.
+ */
+import { z } from 'zod';
+import { forbiddenContent } from './detect';
+
+/** The kinds whose words are content (the school letter has its own). */
+export const wordKinds = [
+  'confirmation',
+  'reminder',
+  'refusal',
+  'follow_up',
+  'second_follow_up',
+  'school_update',
+  'data_link',
+  'staff_invitation',
+  'delivery_failure',
+  'digest_notice',
+  'ambassador_link',
+  'school_digest',
+] as const;
+export type WordKind = (typeof wordKinds)[number];
+
+const parent = { parent: "the parent's name" };
+const school = { school: "the school's name, as the parent wrote it" };
+const contact = { contact: "the school contact's name (or address)" };
+
+/** The placeholders each kind's words may use, and those it must use somewhere. */
+export const wordPlaceholders: Record<WordKind, { placeholders: Record<string, string>; required: string[] }> = {
+  confirmation: { placeholders: { ...parent, ...school, ...contact, expires: 'when the link stops working' }, required: ['school', 'expires'] },
+  reminder: { placeholders: { ...parent, ...school, ...contact, expires: 'when the link stops working' }, required: ['school', 'expires'] },
+  refusal: { placeholders: { ...parent, ...school, reason: 'why the platform did not send it' }, required: ['reason'] },
+  follow_up: { placeholders: { ...parent, ...school, sent: 'the day the letter went' }, required: ['school'] },
+  second_follow_up: { placeholders: { ...parent, ...school, sent: 'the day the letter went' }, required: ['school'] },
+  school_update: { placeholders: { ...parent, ...school, outcome: 'what the school did, in a sentence' }, required: ['outcome'] },
+  data_link: { placeholders: { expires: 'when the link stops working' }, required: ['expires'] },
+  staff_invitation: { placeholders: { role: '"an owner" or "staff"', inviter: 'who invited them', expires: 'when the link stops working' }, required: ['role', 'expires'] },
+  delivery_failure: { placeholders: { ...parent, ...school, ...contact, address: 'the school address that refused it' }, required: ['address'] },
+  digest_notice: { placeholders: { ...parent, ...school, ...contact, count: 'how many letters went in the digest' }, required: ['school'] },
+  ambassador_link: { placeholders: { name: "the ambassador's name" }, required: [] },
+  school_digest: { placeholders: { ...school, count: 'how many parents wrote this time', change: 'the count since the first letter, in a sentence' }, required: ['count'] },
+};
+
+/** The editors' limits: a subject fits an inbox line, a paragraph a phone screen. */
+export const WORD_LIMITS = { subject: 120, preview: 150, heading: 120, paragraph: 700, action: 50 } as const;
+
+const PLACEHOLDER = /\{([a-z_]+)\}/g;
+const placeholdersIn = (text: string) => [...text.matchAll(PLACEHOLDER)].map((match) => match[1]!);
+
+export const mailWordsSchema = z
+  .object({
+    /** Which email these are the words of; the file is named after it. */
+    kind: z.enum(wordKinds),
+    /** The subject line, e.g. "Please confirm your email to {school}". */
+    subject: z.string().min(5).max(WORD_LIMITS.subject),
+    /** The line inboxes show after the subject (not shown in the email itself). */
+    preview: z.string().min(5).max(WORD_LIMITS.preview),
+    /** The heading at the top of the email. */
+    heading: z.string().min(3).max(WORD_LIMITS.heading),
+    /** The paragraphs, in order. Plain text. */
+    paragraphs: z.array(z.string().min(1).max(WORD_LIMITS.paragraph)).min(1).max(8),
+    /** The button's words, for the emails that have one (the link itself comes from the site). */
+    action: z.string().min(2).max(WORD_LIMITS.action).optional(),
+  })
+  .superRefine((words, context) => {
+    const { placeholders, required } = wordPlaceholders[words.kind];
+    const texts: [string[], string][] = [
+      [['subject'], words.subject],
+      [['preview'], words.preview],
+      [['heading'], words.heading],
+      ...words.paragraphs.map((text, index): [string[], string] => [['paragraphs', String(index)], text]),
+      ...(words.action ? [[['action'], words.action] as [string[], string]] : []),
+    ];
+    const used = new Set<string>();
+    for (const [path, text] of texts) {
+      for (const name of placeholdersIn(text)) {
+        used.add(name);
+        if (!(name in placeholders)) context.addIssue({ code: 'custom', path, message: `{${name}} is not a placeholder of this email; it has ${Object.keys(placeholders).map((known) => `{${known}}`).join(', ') || 'none'}` });
+      }
+      if (/[{}]/.test(text.replace(PLACEHOLDER, ''))) context.addIssue({ code: 'custom', path, message: 'braces only around a placeholder, as {school}' });
+      const forbidden = forbiddenContent(text.replace(PLACEHOLDER, 'x'));
+      if (forbidden) context.addIssue({ code: 'custom', path, message: `must not contain ${forbidden === 'link' ? 'a link' : forbidden === 'email' ? 'an email address' : 'markup'}: the email adds its own links` });
+    }
+    for (const name of required) if (!used.has(name)) context.addIssue({ code: 'custom', path: ['paragraphs'], message: `must use {${name}} (${placeholders[name]})` });
+  });
+export type MailWords = z.infer<typeof mailWordsSchema>;
+
+/** The words with their placeholders filled in (values are names and dates, one line each). */
+export function fillWords(words: MailWords, values: Record<string, string>): MailWords {
+  const fill = (text: string) => text.replace(PLACEHOLDER, (whole, name: string) => values[name] ?? whole);
+  return { ...words, subject: fill(words.subject), preview: fill(words.preview), heading: fill(words.heading), paragraphs: words.paragraphs.map(fill), ...(words.action ? { action: fill(words.action) } : {}) };
+}

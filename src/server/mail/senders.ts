@@ -1,0 +1,240 @@
+/**
+ * The senders every email of the site goes through. One call carries the whole email — recipient,
+ * subject, both parts, From, Reply-To, the unsubscribe address — and the email's id, which makes a
+ * repeat a no-op (HubSpot's sendId; the SMTP Message-ID), so nothing written later can change what
+ * or to whom an email sends.
+ *
+ * - `smtp`: any SMTP server (Postmark, Amazon SES, Mailgun, the organisation's relay; MailDev on
+ *   this machine) through nodemailer, DKIM-signed when DKIM_PRIVATE_KEY, DKIM_SELECTOR and
+ *   DKIM_DOMAIN are set.
+ * - `hubspot`: HubSpot's transactional single-send, a published email whose subject and body are
+ *   custom properties (the README says how to make it).
+ *
+ * From is always an address on the organisation's own authenticated domain; a parent's name may be
+ * its display name ("Ana Lopez via Mastery Parents"), never their address (their domain's DMARC
+ * policy would have the school's server refuse it). Every header is written by nodemailer from
+ * address objects, or encoded here (`fromHeader`), never put together from text a visitor typed.
+ */
+import { createTransport } from 'nodemailer';
+import { encodeWord } from 'nodemailer/lib/mime-funcs';
+import { z } from 'zod';
+import { site } from '../../config/site';
+import { serverEnv } from '../env';
+import { hubspotClient, statusOf, withRetry } from '../hubspot';
+
+const mailbox = z.object({ name: z.string().max(200).optional(), address: z.email().max(254) });
+
+export const outgoingEmailSchema = z.object({
+  /** The email's id: the Message-ID's local part and HubSpot's sendId. */
+  id: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/),
+  to: z.email().max(254),
+  from: mailbox,
+  replyTo: mailbox.optional(),
+  subject: z.string().min(1).max(500),
+  text: z.string().min(1).max(200_000),
+  html: z.string().max(400_000).optional(),
+  /** The https address of the one-click unsubscribe (RFC 8058), for every email that is not one-to-one. */
+  unsubscribeUrl: z.url({ protocol: /^https?$/ }).optional(),
+  lang: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/).optional(),
+});
+export type OutgoingEmail = z.infer<typeof outgoingEmailSchema>;
+
+export interface SendResult {
+  /**
+   * sent/queued: taken by the provider; bounced: the recipient's address refused for good (it is
+   * suppressed); rejected: never for this email; retry: try again later.
+   */
+  outcome: 'sent' | 'queued' | 'bounced' | 'rejected' | 'retry';
+  /** The provider's own word: HubSpot's sendResult or HTTP status, the SMTP reply code or error code. */
+  providerStatus: string;
+  /** A short line for the admin page; never a token or a response body. */
+  detail: string;
+}
+
+export interface MailSender {
+  readonly kind: 'hubspot' | 'smtp';
+  send(email: OutgoingEmail): Promise<SendResult>;
+}
+
+/** A header value on one line: control characters (CR, LF, tab, NUL, line separators) become spaces. */
+export function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/ {2,}/g, ' ').trim();
+}
+
+/** A display name as it may stand in a header: one line, without the characters that end or escape it. */
+export const displayName = (text: string) => oneLine(text.replace(/["\\<>]/g, ' ')).slice(0, 120).trim();
+
+/** "Ana Lopez via Mastery Parents": the parent's name as a display name only, on the organisation's address. */
+export function fromName(parentName: string, organisation: string = site.name): string {
+  const parent = displayName(parentName).slice(0, 100).trim();
+  return parent ? `${parent} via ${displayName(organisation)}` : displayName(organisation);
+}
+
+/**
+ * A From or Reply-To header written here (HubSpot takes it as text): the display name quoted, and
+ * RFC 2047-encoded when it is not plain ASCII, so that no name can open another header or address.
+ */
+export function fromHeader(box: { name?: string; address: string }): string {
+  const name = displayName(box.name ?? '');
+  if (!name) return box.address;
+  // eslint-disable-next-line no-control-regex
+  const encoded = /^[\x20-\x7e]*$/.test(name) ? `"${name}"` : encodeWord(name, 'Q', 52);
+  return `${encoded} <${box.address}>`;
+}
+
+/** A sender that checks the email whole before `deliver` sees it: one that is not goes nowhere. */
+function checkedSender(kind: MailSender['kind'], deliver: (email: OutgoingEmail) => Promise<SendResult>): MailSender {
+  return {
+    kind,
+    async send(input) {
+      const parsed = outgoingEmailSchema.safeParse(input);
+      if (parsed.success) return deliver(parsed.data);
+      const fields = parsed.error.issues.map((issue) => issue.path.join('.') || 'email').join(', ');
+      return { outcome: 'rejected', providerStatus: 'invalid_message', detail: `Not sent: ${fields} not valid` };
+    },
+  };
+}
+
+function withTimeout<T>(operation: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout>;
+  return Promise.race([
+    operation,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error('timeout'), { timedOut: true })), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/** HubSpot's sendResult values that a later try may change. */
+const HUBSPOT_TRANSIENT = new Set(['THROTTLED', 'PORTAL_OVER_LIMIT']);
+/** HubSpot's sendResult values that say the recipient's address refuses mail: the address is suppressed. */
+const HUBSPOT_BOUNCED = new Set(['INVALID_TO_ADDRESS', 'BLOCKED_DOMAIN', 'PREVIOUSLY_BOUNCED', 'BLOCKED_ADDRESS']);
+
+/** What a single-send answer means for the email. */
+export function hubspotOutcome(answer: { status?: string; sendResult?: string }): SendResult {
+  const result = answer.sendResult;
+  if (result === 'SENT') return { outcome: 'sent', providerStatus: result, detail: 'Sent by HubSpot' };
+  if (result === 'QUEUED') return { outcome: 'queued', providerStatus: result, detail: 'Queued by HubSpot' };
+  // A request with this sendId was sent before: this repeat changed nothing.
+  if (result === 'IDEMPOTENT_IGNORE') return { outcome: 'sent', providerStatus: result, detail: 'Already sent under this sendId' };
+  if (result && HUBSPOT_TRANSIENT.has(result)) return { outcome: 'retry', providerStatus: result, detail: `HubSpot: ${result}` };
+  if (result && HUBSPOT_BOUNCED.has(result)) return { outcome: 'bounced', providerStatus: result, detail: `HubSpot refused the address: ${result}` };
+  if (result) return { outcome: 'rejected', providerStatus: result, detail: `HubSpot refused it: ${result}` };
+  if (answer.status === 'CANCELED') return { outcome: 'rejected', providerStatus: 'CANCELED', detail: 'HubSpot canceled the send' };
+  // Accepted, being processed (the send is asynchronous).
+  return { outcome: 'queued', providerStatus: answer.status ?? 'PENDING', detail: 'Accepted by HubSpot' };
+}
+
+/** A failed single-send call: an invalid request is final, the rest (429, 5xx, token, network) may pass. */
+export function hubspotFailure(error: unknown): SendResult {
+  if ((error as { timedOut?: boolean })?.timedOut) return { outcome: 'retry', providerStatus: 'timeout', detail: 'HubSpot answered too slowly' };
+  const status = statusOf(error);
+  if (status === undefined) return { outcome: 'retry', providerStatus: 'unreachable', detail: 'HubSpot could not be reached' };
+  const final = status === 400 || status === 422;
+  return { outcome: final ? 'rejected' : 'retry', providerStatus: `http_${status}`, detail: `HubSpot answered ${status}` };
+}
+
+export function hubspotSender(config: { accessToken: string; emailId: number; timeoutMs?: number }): MailSender {
+  return checkedSender('hubspot', async (email) => {
+    try {
+      const client = hubspotClient(config.accessToken);
+      // Quick retries on 429, 5xx and lost connections are safe: HubSpot sends one email per sendId.
+      const answer = await withTimeout(
+        withRetry(() =>
+          client.marketing.transactional.singleSendApi.sendEmail({
+            emailId: config.emailId,
+            message: { to: email.to, _from: fromHeader(email.from), ...(email.replyTo ? { replyTo: [email.replyTo.address] } : {}), sendId: email.id },
+            // Only on this email: not stored on any contact, so nothing can change them later.
+            customProperties: { subject: oneLine(email.subject), body: email.text, body_html: email.html ?? '', from_name: displayName(email.from.name ?? '') },
+          }),
+        ),
+        config.timeoutMs ?? serverEnv.sendEmailBudgetMs,
+      );
+      return hubspotOutcome({ status: answer.status, sendResult: answer.sendResult });
+    } catch (error) {
+      return hubspotFailure(error);
+    }
+  });
+}
+
+/** SMTP replies that say the recipient's mailbox refuses mail for good (RFC 5321, 3463). */
+const SMTP_BOUNCE_CODES = new Set([550, 551, 553, 554]);
+
+/** What a failed SMTP send means: a 5xx for the mailbox is a bounce, another 5xx final, a 4xx or a lost connection passes. */
+export function smtpFailure(error: unknown): SendResult {
+  const failure = error as { code?: string; responseCode?: number; timedOut?: boolean; response?: string };
+  if (failure?.timedOut) return { outcome: 'retry', providerStatus: 'timeout', detail: 'The mail server answered too slowly' };
+  // Wrong credentials are the site's configuration, not the email: it waits for them to be fixed.
+  if (failure?.code === 'EAUTH') return { outcome: 'retry', providerStatus: 'EAUTH', detail: `The mail server refused the credentials${failure.responseCode ? ` (${failure.responseCode})` : ''}` };
+  const reply = failure?.responseCode;
+  if (typeof reply === 'number') {
+    if (reply >= 500) {
+      const mailbox = SMTP_BOUNCE_CODES.has(reply) || /\b5\.1\.\d\b/.test(failure.response ?? '');
+      return mailbox
+        ? { outcome: 'bounced', providerStatus: String(reply), detail: `The mail server refused the address (${reply})` }
+        : { outcome: 'rejected', providerStatus: String(reply), detail: `The mail server refused it (${reply})` };
+    }
+    return { outcome: 'retry', providerStatus: String(reply), detail: `The mail server deferred it (${reply})` };
+  }
+  return { outcome: 'retry', providerStatus: failure?.code ?? 'unreachable', detail: 'The mail server could not be reached' };
+}
+
+type SmtpConfig = NonNullable<typeof serverEnv.smtp>;
+export type DkimConfig = { domainName: string; keySelector: string; privateKey: string };
+
+/** The nodemailer message of an email: address objects, the Message-ID on the From address's domain. */
+export function nodemailerMessage(email: OutgoingEmail) {
+  const domain = email.from.address.split('@')[1] ?? 'localhost';
+  return {
+    from: { name: displayName(email.from.name ?? ''), address: email.from.address },
+    to: email.to,
+    ...(email.replyTo ? { replyTo: { name: displayName(email.replyTo.name ?? ''), address: email.replyTo.address } } : {}),
+    subject: oneLine(email.subject),
+    text: email.text,
+    ...(email.html ? { html: email.html } : {}),
+    // The same email keeps the same id on every try, so the receiving side can tell a repeat.
+    messageId: `<${email.id}@${domain}>`,
+    ...(email.unsubscribeUrl ? { list: { unsubscribe: { url: email.unsubscribeUrl, comment: 'Unsubscribe' } }, headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } } : {}),
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  };
+}
+
+export function smtpSender(config: { smtp: SmtpConfig; dkim?: DkimConfig; timeoutMs?: number }): MailSender {
+  return checkedSender('smtp', async (email) => {
+    const timeoutMs = config.timeoutMs ?? serverEnv.sendEmailBudgetMs;
+    const connection =
+      'url' in config.smtp
+        ? { url: config.smtp.url }
+        : { host: config.smtp.host, port: config.smtp.port, secure: config.smtp.secure, ...(config.smtp.user ? { auth: { user: config.smtp.user, pass: config.smtp.pass ?? '' } } : {}) };
+    const transport = createTransport({ ...connection, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs, ...(config.dkim ? { dkim: config.dkim } : {}) });
+    try {
+      const info = await withTimeout(transport.sendMail(nodemailerMessage(email)), timeoutMs);
+      const reply = /^\d{3}/.exec(info.response ?? '')?.[0] ?? 'accepted';
+      if (info.rejected.length > 0) return { outcome: 'bounced', providerStatus: reply, detail: 'The mail server refused the recipient' };
+      return { outcome: 'sent', providerStatus: reply, detail: 'Accepted by the mail server' };
+    } catch (error) {
+      return smtpFailure(error);
+    } finally {
+      transport.close();
+    }
+  });
+}
+
+/**
+ * The configured sender (MAIL_SENDER, else HubSpot when its email id is set, else SMTP), or null
+ * when none is (or no MAIL_FROM_ADDRESS): emails then wait, and the admin page says so.
+ */
+export function mailSender(): MailSender | null {
+  if (!serverEnv.mailFromAddress) return null;
+  const wanted = serverEnv.mailSender;
+  const accessToken = serverEnv.hubspotAccessToken;
+  const emailId = serverEnv.hubspotTransactionalEmailId;
+  const smtp = serverEnv.smtp;
+  const hubspot = accessToken && emailId !== undefined ? hubspotSender({ accessToken, emailId }) : null;
+  const mail = smtp ? smtpSender({ smtp, dkim: serverEnv.dkim }) : null;
+  if (wanted === 'hubspot') return hubspot;
+  if (wanted === 'smtp') return mail;
+  return hubspot ?? mail;
+}
