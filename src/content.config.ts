@@ -9,6 +9,7 @@ import { blogLoader } from './lib/blog/loader';
 import { blogEntrySchema } from './lib/blog/schema';
 import { formPurposes } from './config/forms';
 import { letterSchema } from './lib/email/letters';
+import { mailWordsSchema } from './lib/email/mail-words';
 import { formDefinitionSchema } from './lib/forms/definition';
 import { formsLoader } from './lib/forms/loader';
 import { iconPaths, type IconName } from './lib/icons';
@@ -157,4 +158,14 @@ const letters = defineCollection({
   schema: letterSchema,
 });
 
-export const collections = { faqCategories, faqs, stats, webinars, parentVideos, studentVideos, blog, cards, forms: formsCollection, letters };
+/**
+ * The words of every other email the site sends, one YAML file per kind (src/lib/email/mail-words.ts):
+ * a placeholder the email does not have or one it needs missing, a link or an address in the words,
+ * fails the build naming the file and the field. The templates (src/emails) add the links.
+ */
+const emails = defineCollection({
+  loader: glob({ pattern: '*.yaml', base: './content/emails' }),
+  schema: mailWordsSchema,
+});
+
+export const collections = { faqCategories, faqs, stats, webinars, parentVideos, studentVideos, blog, cards, forms: formsCollection, letters, emails };

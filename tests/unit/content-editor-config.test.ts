@@ -8,6 +8,7 @@
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
 import { FrontmatterInfer } from 'decap-cms-core/dist/esm/formats/frontmatter.js';
 import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
 import { dump, load } from 'js-yaml';
 import { describe, expect, test } from 'vitest';
 import type { z } from 'astro/zod';
@@ -16,6 +17,7 @@ import { jsonSchemaOf, MDX_SAFE_BODY, schemaOf, type EditorField } from '../../s
 import { LIST_FIELD } from '../../src/lib/content-editor/list-field';
 import { listRuleErrors } from '../../src/lib/content-editor/list-rules';
 import { editorCollections, type CollectionName } from '../../src/lib/content-editor/model';
+import { wordKinds, wordPlaceholders } from '../../src/lib/email/mail-words';
 import { withoutEmptyFields } from '../../src/lib/content-editor/values';
 import { yamlListFormat } from '../../src/lib/content-editor/yaml-list';
 import { acceptedEntry, committedReferences, decapErrors, editorConfig, textMatching } from './helpers/decap';
@@ -33,6 +35,8 @@ interface Edited {
 /** Each edited Astro collection with the editor fields that mirror its schema. */
 const edited: Edited[] = editorCollections.flatMap((model): Edited[] => {
   const decap = config.collections.find((collection) => collection.name === model.name)!;
+  // The emails' words: a form per kind, checked below on their own.
+  if (model.kind === 'word-files') return [];
   if (model.kind === 'folder') {
     return [{ collection: model.collection, kind: 'folder', fields: decap.fields!.filter((field) => field.name !== 'body'), omitted: Object.keys(model.omit ?? {}) }];
   }
@@ -283,5 +287,30 @@ describe('an FAQ answer or a post the editor accepts compiles as MDX', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('the emails’ words: a form per email, its placeholders in its patterns', () => {
+  const decap = config.collections.find((collection) => collection.name === 'emails')!;
+  const schema = schemaOf('emails');
+
+  test('every kind of email has its own file and form, fixed (none created or deleted)', () => {
+    expect(decap.files!.map((file) => file.file).sort()).toEqual(wordKinds.map((kind) => `content/emails/${kind}.yaml`).sort());
+    expect(decap.create).toBeUndefined();
+    for (const file of decap.files!) expect(file.fields[0]).toMatchObject({ name: 'kind', widget: 'hidden', default: file.name });
+  });
+
+  test.each(wordKinds.map((kind) => [kind]))('%s: the editor refuses a placeholder this email does not have, and what it accepts the build accepts', (kind) => {
+    const file = decap.files!.find((candidate) => candidate.name === kind)!;
+    const subject = file.fields.find((field) => field.name === 'subject')!;
+    const [pattern] = subject.pattern!;
+    const allowed = Object.keys(wordPlaceholders[kind].placeholders);
+    const foreign = ['child', 'booking', 'video'].find((name) => !allowed.includes(name))!;
+    expect(new RegExp(pattern).test(`Hello {${foreign}}`)).toBe(false);
+    expect(decapErrors(subject, `Hello {${foreign}}`)[0]).toContain('Subject');
+    // The committed file, as the editor would save it again, passes the build's schema.
+    const committed = load(readFileSync(`content/emails/${kind}.yaml`, 'utf8')) as Record<string, unknown>;
+    for (const field of file.fields.filter((candidate) => candidate.pattern && typeof committed[candidate.name] === 'string')) expect(new RegExp(field.pattern![0]).test(committed[field.name] as string)).toBe(true);
+    expect(schema.safeParse(load(dump(withoutEmptyFields(committed)))).error?.issues ?? []).toEqual([]);
   });
 });

@@ -7,7 +7,9 @@
 import { z } from 'astro/zod';
 import { collections } from '../../content.config';
 import { LIST_FIELD, listFormatName } from './list-field';
-import { editorCollections, type CollectionName, type EntriesCollection, type FieldCopy, type FolderCollection, type ItemRules, type ListFile } from './model';
+import { kindRules } from '../email/mail-kinds';
+import { mailWordsShape, wordKinds, wordPlaceholders } from '../email/mail-words';
+import { editorCollections, type CollectionName, type EntriesCollection, type FieldCopy, type FolderCollection, type ItemRules, type ListFile, type WordFilesCollection } from './model';
 
 /** The parts of Decap's field configuration this site uses. */
 export interface EditorField {
@@ -155,7 +157,12 @@ export function schemaOf(name: CollectionName): z.ZodType {
 
 /** The collection's schema as JSON Schema (what an entry's file may hold), with what Decap needs besides. */
 export function jsonSchemaOf(name: CollectionName): JsonSchema {
-  return z.toJSONSchema(schemaOf(name), {
+  return jsonSchemaOfSchema(schemaOf(name));
+}
+
+/** A zod schema as JSON Schema, with what Decap needs besides. */
+export function jsonSchemaOfSchema(schema: z.ZodType): JsonSchema {
+  return z.toJSONSchema(schema, {
     io: 'input',
     unrepresentable: 'any',
     override: ({ zodSchema, jsonSchema }) => {
@@ -286,8 +293,8 @@ export function fieldsOf(
   collection: CollectionName,
   model: { fields: Record<string, FieldCopy>; omit?: Record<string, string> },
   context: EditorConfigOptions,
+  schema: JsonSchema = jsonSchemaOf(collection),
 ): EditorField[] {
-  const schema = jsonSchemaOf(collection);
   const properties = schema.properties ?? {};
   const required = new Set(schema.required ?? []);
   for (const name of Object.keys(model.fields)) {
@@ -359,6 +366,29 @@ function entriesCollection(model: EntriesCollection, context: EditorConfigOption
   return config;
 }
 
+/** A fixed set of files, each a form of its own (the emails' words: each kind's placeholders in its patterns). */
+function wordFilesCollection(model: WordFilesCollection, context: EditorConfigOptions): EditorCollectionConfig {
+  return {
+    name: model.name,
+    label: model.label,
+    description: model.description,
+    format: 'yaml',
+    files: wordKinds.map((kind) => ({
+      name: kind,
+      label: kindRules[kind].label,
+      file: `${model.folder}/${kind}.yaml`,
+      fields: [
+        { name: 'kind', label: 'Which email', widget: 'hidden', required: true, default: kind },
+        ...fieldsOf(model.collection, model, context, jsonSchemaOfSchema(mailWordsShape(kind))).map((field) => ({
+          ...field,
+          hint: `${field.hint ?? ''} Placeholders: ${Object.keys(wordPlaceholders[kind].placeholders).map((name) => `{${name}}`).join(', ') || 'none'}.`.trim(),
+        })),
+      ],
+    })),
+    editor: { preview: false },
+  };
+}
+
 function listField(file: ListFile, context: EditorConfigOptions): EditorField {
   const fields = fieldsOf(file.collection, file, context);
   const field: EditorField = {
@@ -405,7 +435,9 @@ export function buildEditorConfig(context: EditorConfigOptions): EditorConfig {
         ? folderCollection(model, context)
         : model.kind === 'entries'
           ? entriesCollection(model, context)
-          : {
+          : model.kind === 'word-files'
+            ? wordFilesCollection(model, context)
+            : {
             name: model.name,
             label: model.label,
             description: model.description,

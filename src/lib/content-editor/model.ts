@@ -86,7 +86,20 @@ export interface EntriesCollection extends Fields {
   sortableFields?: string[];
 }
 
-export type EditorCollection = FolderCollection | ListFilesCollection | EntriesCollection;
+/**
+ * One YAML file per kind of a fixed set (the emails' words): each file a form of its own, with that
+ * kind's placeholders in its fields' patterns. Files are neither created nor deleted here.
+ */
+export interface WordFilesCollection extends Fields {
+  kind: 'word-files';
+  name: string;
+  collection: CollectionName;
+  label: string;
+  description: string;
+  folder: string;
+}
+
+export type EditorCollection = FolderCollection | ListFilesCollection | EntriesCollection | WordFilesCollection;
 
 const idCopy: FieldCopy = {
   label: 'Id',
@@ -254,6 +267,23 @@ export const editorCollections: EditorCollection[] = [
       },
       closing: { label: 'Closing', hint: 'The last paragraph before "Warm regards," and the parent’s name. May use {school}.', widget: 'text' },
     },
+  },
+  {
+    kind: 'word-files',
+    name: 'emails',
+    collection: 'emails',
+    label: 'Emails the site sends',
+    description:
+      'The words of the emails the site sends parents, staff and schools (the letter itself is under School email letters). One file per email; the site adds its button and links. Each text may use the placeholders of its email (listed under each field), which are filled in when it is sent. A link or an email address in the words, or a placeholder the email needs left out, is refused by the site’s checks on the pull request.',
+    folder: 'content/emails',
+    fields: {
+      subject: { label: 'Subject', hint: 'The subject line, e.g. "Please confirm your email to {school}".' },
+      preview: { label: 'Preview line', hint: 'The line inboxes show after the subject. Not shown in the email itself.' },
+      heading: { label: 'Heading', hint: 'The heading at the top of the email.' },
+      paragraphs: { label: 'Paragraphs', hint: 'Plain text, in order. No links or email addresses: the site adds the button and the links.', itemLabel: 'Paragraph' },
+      action: { label: 'Button', hint: 'The words on the button, for the emails that have one, e.g. "Review and send my email".' },
+    },
+    omit: { kind: 'Fixed by the file: which email these words are for.' },
   },
   {
     kind: 'folder',

@@ -52,21 +52,39 @@ export const WORD_LIMITS = { subject: 120, preview: 150, heading: 120, paragraph
 const PLACEHOLDER = /\{([a-z_]+)\}/g;
 const placeholdersIn = (text: string) => [...text.matchAll(PLACEHOLDER)].map((match) => match[1]!);
 
-export const mailWordsSchema = z
-  .object({
+/**
+ * A text of one kind's words: its length, and braces only around that kind's placeholders (one
+ * pattern the content editor shows too).
+ */
+function wordText(kind: WordKind | undefined, min: number, max: number) {
+  const names = kind ? Object.keys(wordPlaceholders[kind].placeholders) : [...new Set(wordKinds.flatMap((each) => Object.keys(wordPlaceholders[each].placeholders)))];
+  const listed = names.map((name) => `{${name}}`).join(', ');
+  return z
+    .string()
+    .min(min)
+    .max(max)
+    .regex(new RegExp(`^(?:[^{}]|\\{(?:${names.join('|')})\\})*$`), `braces only around the placeholders ${listed}`);
+}
+
+/** The words of one kind of email (the content editor's form for its file), without the checks across fields. */
+export function mailWordsShape(kind?: WordKind) {
+  return z.object({
     /** Which email these are the words of; the file is named after it. */
-    kind: z.enum(wordKinds),
+    kind: kind ? z.literal(kind) : z.enum(wordKinds),
     /** The subject line, e.g. "Please confirm your email to {school}". */
-    subject: z.string().min(5).max(WORD_LIMITS.subject),
+    subject: wordText(kind, 5, WORD_LIMITS.subject),
     /** The line inboxes show after the subject (not shown in the email itself). */
-    preview: z.string().min(5).max(WORD_LIMITS.preview),
+    preview: wordText(kind, 5, WORD_LIMITS.preview),
     /** The heading at the top of the email. */
-    heading: z.string().min(3).max(WORD_LIMITS.heading),
+    heading: wordText(kind, 3, WORD_LIMITS.heading),
     /** The paragraphs, in order. Plain text. */
-    paragraphs: z.array(z.string().min(1).max(WORD_LIMITS.paragraph)).min(1).max(8),
+    paragraphs: z.array(wordText(kind, 1, WORD_LIMITS.paragraph)).min(1).max(8),
     /** The button's words, for the emails that have one (the link itself comes from the site). */
-    action: z.string().min(2).max(WORD_LIMITS.action).optional(),
-  })
+    action: wordText(kind, 2, WORD_LIMITS.action).optional(),
+  });
+}
+
+export const mailWordsSchema = mailWordsShape()
   .superRefine((words, context) => {
     const { placeholders, required } = wordPlaceholders[words.kind];
     const texts: [string[], string][] = [

@@ -195,7 +195,7 @@ export function nodemailerMessage(email: OutgoingEmail) {
     ...(email.html ? { html: email.html } : {}),
     // The same email keeps the same id on every try, so the receiving side can tell a repeat.
     messageId: `<${email.id}@${domain}>`,
-    ...(email.unsubscribeUrl ? { list: { unsubscribe: { url: email.unsubscribeUrl, comment: 'Unsubscribe' } }, headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } } : {}),
+    ...(email.unsubscribeUrl ? { list: { unsubscribe: email.unsubscribeUrl }, headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } } : {}),
     disableFileAccess: true,
     disableUrlAccess: true,
   };

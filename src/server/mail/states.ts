@@ -12,57 +12,7 @@
  *       └─► digested    (a school letter that went inside the school's digest)
  */
 
-export const emailKinds = [
-  'confirmation',
-  'reminder',
-  'refusal',
-  'follow_up',
-  'second_follow_up',
-  'school_update',
-  'data_link',
-  'staff_invitation',
-  'delivery_failure',
-  'digest_notice',
-  'ambassador_link',
-  'school_letter',
-  'school_digest',
-] as const;
-export type EmailKind = (typeof emailKinds)[number];
-
-/** What a daily allowance of one mailbox is counted under: one purpose cannot starve another. */
-export type EmailPurpose = 'confirm' | 'data' | 'follow_up' | 'update' | 'invite' | 'notice';
-
-interface KindRules {
-  /** The allowance it is counted under; none for letters to schools (their own caps hold them). */
-  purpose?: EmailPurpose;
-  /**
-   * An email the person just asked for (or that tells them their own letter failed): still sent to
-   * an address that complained. Every other email stops at a complaint.
-   */
-  essential: boolean;
-  /** Sent with a one-click unsubscribe (RFC 8058): every email that is not one-to-one. */
-  unsubscribe: boolean;
-  /** Goes to a school (in its hours), not to a parent or staff. */
-  toSchool: boolean;
-  /** What the admin page calls it. */
-  label: string;
-}
-
-export const kindRules: Record<EmailKind, KindRules> = {
-  confirmation: { purpose: 'confirm', essential: true, unsubscribe: false, toSchool: false, label: 'Confirmation link' },
-  reminder: { purpose: 'confirm', essential: false, unsubscribe: false, toSchool: false, label: 'Reminder to confirm' },
-  refusal: { purpose: 'confirm', essential: true, unsubscribe: false, toSchool: false, label: 'Not sent: why' },
-  follow_up: { purpose: 'follow_up', essential: false, unsubscribe: true, toSchool: false, label: 'Did your school answer?' },
-  second_follow_up: { purpose: 'follow_up', essential: false, unsubscribe: true, toSchool: false, label: 'Did your school answer? (again)' },
-  school_update: { purpose: 'update', essential: false, unsubscribe: true, toSchool: false, label: 'School update' },
-  data_link: { purpose: 'data', essential: true, unsubscribe: false, toSchool: false, label: '“Your data” link' },
-  staff_invitation: { purpose: 'invite', essential: true, unsubscribe: false, toSchool: false, label: 'Staff invitation' },
-  delivery_failure: { purpose: 'notice', essential: true, unsubscribe: false, toSchool: false, label: 'Your letter did not arrive' },
-  digest_notice: { purpose: 'notice', essential: false, unsubscribe: true, toSchool: false, label: 'Your letter went in the digest' },
-  ambassador_link: { purpose: 'invite', essential: true, unsubscribe: false, toSchool: false, label: 'Ambassador page link' },
-  school_letter: { essential: false, unsubscribe: false, toSchool: true, label: 'Letter to the school' },
-  school_digest: { essential: false, unsubscribe: true, toSchool: true, label: 'Digest to the school' },
-};
+export { emailKinds, kindRules, type EmailKind, type EmailPurpose } from '../../lib/email/mail-kinds';
 
 export const emailStates = ['scheduled', 'sending', 'sent', 'delivered', 'bounced', 'complained', 'failed', 'suppressed', 'withdrawn', 'digested'] as const;
 export type EmailState = (typeof emailStates)[number];

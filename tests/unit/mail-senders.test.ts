@@ -1,41 +1,51 @@
 /**
- * The school email senders: each request carries the whole message (recipient, subject, body,
- * From name, Reply-To) and the outbox id that makes a repeat a no-op. SMTP is read from the wire of
- * a real SMTP server on loopback; HubSpot's single-send from its fake, which speaks the documented
- * contract (at most one email per sendId) and can fail like HubSpot.
+ * The mail layer's senders: each request carries the whole email (recipient, subject, both parts,
+ * From, Reply-To, the unsubscribe address) and the email's id, which makes a repeat a no-op. SMTP is
+ * read from the wire of a real SMTP server on loopback, its DKIM signature checked with a real
+ * verifier (mailauth); HubSpot's single-send from its fake, which speaks the documented contract (at
+ * most one email per sendId) and can fail like HubSpot.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:net';
+import { authenticate } from 'mailauth';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { hubspotSender, schoolEmailSender, smtpSender, type SchoolEmail } from '../../src/server/school-email-sender';
+import { fromHeader, fromName, hubspotSender, mailSender, smtpSender, type OutgoingEmail } from '../../src/server/mail/senders';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { startSmtpFake, type SmtpFake } from '../fakes/smtp';
 
 const FROM = 'schools@masteryparents.example';
 const BODY = 'Dear Dr. Patel,\n\nMy name is Ana Lopez, and my child Leo is in 5th grade at Oakwood Academy.\n\nWarm regards,\nAna Lopez';
 
-const email = (overrides: Partial<SchoolEmail> = {}): SchoolEmail => ({
+/** A letter as the outbox gives it to a sender; `parentName` makes its From and Reply-To. */
+type Letter = Omit<OutgoingEmail, 'from' | 'replyTo'> & { parentName: string; replyTo: string };
+const letter = (overrides: Partial<Letter> = {}): Letter => ({
   id: `9998-${crypto.randomUUID()}`,
   to: 'head@oakwood.edu',
   replyTo: 'ana@example.org',
   parentName: 'Ana Lopez',
   subject: 'How Oakwood Academy can unlock mastery learning for every student',
-  body: BODY,
+  text: BODY,
   ...overrides,
 });
+const email = (overrides: Partial<Letter> = {}): OutgoingEmail => {
+  const { parentName, replyTo, ...rest } = letter(overrides);
+  return { ...rest, from: { name: fromName(parentName, 'Mastery Parents'), address: FROM }, replyTo: { name: parentName, address: replyTo } };
+};
 
 /** Attacks through the fields that reach a header. */
-const injections: Array<[string, Partial<SchoolEmail>]> = [
+const injections: Array<[string, Partial<Letter>]> = [
   ['a Bcc line in the subject', { subject: 'Hello\r\nBcc: boss@evil.example' }],
   ['a bare LF header in the subject', { subject: 'Hello\nX-Injected: yes' }],
   ['a Bcc line in the parent’s name', { parentName: 'Ana\r\nBcc: boss@evil.example' }],
   ['quotes and an address in the parent’s name', { parentName: 'Ana" <boss@evil.example>, "x' }],
   ['a line separator in the subject', { subject: 'Hello\u2028Bcc: boss@evil.example' }],
+  ['an encoded-word in the parent’s name', { parentName: '=?utf-8?b?YmlsbGluZ0BtYXN0ZXJ5cGFyZW50cy5vcmc=?=' }],
 ];
 
 describe('SMTP, read from the wire of a real SMTP server', () => {
   let sink: SmtpFake;
   const sender = (overrides: { smtp?: { url: string } | { host: string; port: number; secure: boolean; user?: string; pass?: string }; timeoutMs?: number } = {}) =>
-    smtpSender({ smtp: overrides.smtp ?? { url: sink.smtpUrl }, fromAddress: FROM, organisation: 'Mastery Parents', timeoutMs: overrides.timeoutMs ?? 3000 });
+    smtpSender({ smtp: overrides.smtp ?? { url: sink.smtpUrl }, timeoutMs: overrides.timeoutMs ?? 3000 });
 
   beforeAll(async () => {
     sink = await startSmtpFake();
@@ -56,7 +66,23 @@ describe('SMTP, read from the wire of a real SMTP server', () => {
     expect(received!.headerLines.filter((header) => header.key === 'subject')).toHaveLength(1);
     expect(received!.text.trim()).toBe(BODY);
     expect(received!.messageId).toBe(`<${message.id}@masteryparents.example>`);
+    // A letter is one-to-one: no unsubscribe header.
     expect(received!.headerLines.map((header) => header.key)).not.toContain('list-unsubscribe');
+  });
+
+  test('an email that is not one-to-one carries an https one-click unsubscribe (RFC 8058)', async () => {
+    await sender().send({ ...email(), unsubscribeUrl: 'https://site.example/school-updates/stop?token=abc' });
+    const headers = Object.fromEntries(sink.messages[0]!.headerLines.map((header) => [header.key, header.line]));
+    expect(headers['list-unsubscribe']).toBe('List-Unsubscribe: <https://site.example/school-updates/stop?token=abc>');
+    expect(headers['list-unsubscribe-post']).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
+  });
+
+  test('a name in another script is RFC 2047-encoded in the header, and reads back as written', async () => {
+    await sender().send(email({ parentName: 'Zoë Nguyễn' }));
+    const received = sink.messages[0]!;
+    expect(received.from).toEqual([{ name: 'Zoë Nguyễn via Mastery Parents', address: FROM }]);
+    expect(received.headerLines.find((header) => header.key === 'from')!.line).toMatch(/^From: =\?UTF-8\?/i);
+    expect(fromHeader({ name: 'Zoë Nguyễn via Mastery Parents', address: FROM })).toMatch(/^=\?UTF-8\?Q\?.+\?= <schools@masteryparents\.example>$/i);
   });
 
   test('a repeat of the same message carries the same Message-ID', async () => {
@@ -80,8 +106,9 @@ describe('SMTP, read from the wire of a real SMTP server', () => {
   });
 
   test.each([
-    ['550 (mailbox unavailable) is final', [550], { outcome: 'rejected', providerStatus: '550' }],
-    ['553 (mailbox name not allowed) is final', [553], { outcome: 'rejected', providerStatus: '553' }],
+    ['550 (mailbox unavailable) is a bounce', [550], { outcome: 'bounced', providerStatus: '550' }],
+    ['553 (mailbox name not allowed) is a bounce', [553], { outcome: 'bounced', providerStatus: '553' }],
+    ['552 (storage exceeded) is final', [552], { outcome: 'rejected', providerStatus: '552' }],
     ['451 (try later) is retried', [451], { outcome: 'retry', providerStatus: '451' }],
     ['452 (storage) is retried', [452], { outcome: 'retry', providerStatus: '452' }],
   ])('%s', async (_name, codes, expected) => {
@@ -131,7 +158,7 @@ describe('SMTP, read from the wire of a real SMTP server', () => {
 
 describe('HubSpot transactional single-send, against the fake', () => {
   let fake: HubSpotFake;
-  const sender = (timeoutMs = 3000) => hubspotSender({ accessToken: fake.token, emailId: 4242, fromAddress: FROM, organisation: 'Mastery Parents', timeoutMs });
+  const sender = (timeoutMs = 3000) => hubspotSender({ accessToken: fake.token, emailId: 4242, timeoutMs });
   const sendCalls = () => fake.calls.filter((call) => call.path === '/marketing/v3/transactional/single-email/send');
 
   beforeAll(async () => {
@@ -146,8 +173,8 @@ describe('HubSpot transactional single-send, against the fake', () => {
   });
   beforeEach(() => fake.reset());
 
-  test('one request carries the whole message: to, sendId, Reply-To, From name, the composed subject and body', async () => {
-    const message = email();
+  test('one request carries the whole email: to, sendId, Reply-To, From, the subject and both parts', async () => {
+    const message = { ...email(), html: '<p>Dear Dr. Patel,</p>' };
     expect(await sender().send(message)).toEqual({ outcome: 'sent', providerStatus: 'SENT', detail: 'Sent by HubSpot' });
     expect(sendCalls()).toHaveLength(1);
     const [call] = sendCalls();
@@ -155,9 +182,8 @@ describe('HubSpot transactional single-send, against the fake', () => {
     expect(call!.body).toMatchObject({
       emailId: 4242,
       message: { to: 'head@oakwood.edu', sendId: message.id, replyTo: ['ana@example.org'], from: `"Ana Lopez via Mastery Parents" <${FROM}>` },
-      customProperties: { subject: message.subject, body: BODY, from_name: 'Ana Lopez via Mastery Parents' },
+      customProperties: { subject: message.subject, body: BODY, body_html: '<p>Dear Dr. Patel,</p>', from_name: 'Ana Lopez via Mastery Parents' },
     });
-    expect((call!.body as { customProperties: { body_html: string } }).customProperties.body_html).toContain('<p>Dear Dr. Patel,</p>');
     expect(fake.transactionalSends).toHaveLength(1);
   });
 
@@ -173,14 +199,15 @@ describe('HubSpot transactional single-send, against the fake', () => {
     await sender().send(email(overrides));
     const body = sendCalls()[0]!.body as { message: { from: string; to: string }; customProperties: { subject: string } };
     expect(body.customProperties.subject).not.toMatch(/[\r\n\u2028]/);
-    expect(body.message.from).toMatch(new RegExp(`^"[^"\\r\\n<>]+" <${FROM}>$`));
+    expect(body.message.from).toMatch(new RegExp(`^("[^"\\r\\n<>]+"|=\\?UTF-8\\?Q\\?[^\\s]+\\?=) <${FROM}>$`, 'i'));
     expect(body.message.to).toBe('head@oakwood.edu');
   });
 
   test.each([
-    ['INVALID_TO_ADDRESS is final', 'head@oakwood.edu', 'INVALID_TO_ADDRESS', 'rejected'],
-    ['BLOCKED_DOMAIN is final', '@oakwood.edu', 'BLOCKED_DOMAIN', 'rejected'],
-    ['PREVIOUSLY_BOUNCED is final', 'head@oakwood.edu', 'PREVIOUSLY_BOUNCED', 'rejected'],
+    ['INVALID_TO_ADDRESS is a bounce', 'head@oakwood.edu', 'INVALID_TO_ADDRESS', 'bounced'],
+    ['BLOCKED_DOMAIN is a bounce', '@oakwood.edu', 'BLOCKED_DOMAIN', 'bounced'],
+    ['PREVIOUSLY_BOUNCED is a bounce', 'head@oakwood.edu', 'PREVIOUSLY_BOUNCED', 'bounced'],
+    ['PORTAL_SUSPENDED is final', 'head@oakwood.edu', 'PORTAL_SUSPENDED', 'rejected'],
     ['THROTTLED is retried', 'head@oakwood.edu', 'THROTTLED', 'retry'],
     ['QUEUED is taken', 'head@oakwood.edu', 'QUEUED', 'queued'],
   ])('sendResult %s', async (_name, key, sendResult, outcome) => {
@@ -222,7 +249,7 @@ describe('HubSpot transactional single-send, against the fake', () => {
   });
 
   test('a wrong token waits for the configuration to be fixed, and is never in the result', async () => {
-    const result = await hubspotSender({ accessToken: 'pat-na1-wrong-token', emailId: 4242, fromAddress: FROM, timeoutMs: 3000 }).send(email());
+    const result = await hubspotSender({ accessToken: 'pat-na1-wrong-token', emailId: 4242, timeoutMs: 3000 }).send(email());
     expect(result).toMatchObject({ outcome: 'retry', providerStatus: 'http_401' });
     expect(JSON.stringify(result)).not.toContain('pat-na1');
   });
@@ -243,8 +270,8 @@ describe('HubSpot transactional single-send, against the fake', () => {
   });
 });
 
-describe('schoolEmailSender() chooses from the configuration', () => {
-  const names = ['SCHOOL_EMAIL_SENDER', 'SCHOOL_EMAIL_FROM_ADDRESS', 'HUBSPOT_ACCESS_TOKEN', 'HUBSPOT_TRANSACTIONAL_EMAIL_ID', 'SMTP_URL', 'SMTP_HOST', 'SMTP_PORT', 'SMTP_USER', 'SMTP_PASS', 'SMTP_SECURE'];
+describe('mailSender() chooses from the configuration', () => {
+  const names = ['MAIL_SENDER', 'MAIL_FROM_ADDRESS', 'SCHOOL_EMAIL_SENDER', 'SCHOOL_EMAIL_FROM_ADDRESS', 'DKIM_PRIVATE_KEY', 'DKIM_SELECTOR', 'DKIM_DOMAIN', 'HUBSPOT_ACCESS_TOKEN', 'HUBSPOT_TRANSACTIONAL_EMAIL_ID', 'SMTP_URL', 'SMTP_HOST', 'SMTP_PORT', 'SMTP_USER', 'SMTP_PASS', 'SMTP_SECURE'];
   const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
   afterEach(() => {
     for (const name of names) {
@@ -255,7 +282,7 @@ describe('schoolEmailSender() chooses from the configuration', () => {
 
   const hubspot = { HUBSPOT_ACCESS_TOKEN: 'token', HUBSPOT_TRANSACTIONAL_EMAIL_ID: '4242' };
   const smtp = { SMTP_URL: 'smtp://127.0.0.1:2525' };
-  const from = { SCHOOL_EMAIL_FROM_ADDRESS: FROM };
+  const from = { MAIL_FROM_ADDRESS: FROM };
 
   test.each([
     ['nothing configured', {}, null],
@@ -266,22 +293,63 @@ describe('schoolEmailSender() chooses from the configuration', () => {
     ['an SMTP URL', { ...from, ...smtp }, 'smtp'],
     ['an SMTP host', { ...from, SMTP_HOST: 'smtp.postmarkapp.com', SMTP_USER: 'u', SMTP_PASS: 'p' }, 'smtp'],
     ['both, HubSpot first', { ...from, ...hubspot, ...smtp }, 'hubspot'],
-    ['both, SMTP chosen', { ...from, ...hubspot, ...smtp, SCHOOL_EMAIL_SENDER: 'smtp' }, 'smtp'],
-    ['HubSpot chosen but not configured', { ...from, ...smtp, SCHOOL_EMAIL_SENDER: 'hubspot' }, null],
+    ['both, SMTP chosen', { ...from, ...hubspot, ...smtp, MAIL_SENDER: 'smtp' }, 'smtp'],
+    ['both, SMTP chosen by the older names', { SCHOOL_EMAIL_FROM_ADDRESS: FROM, ...hubspot, ...smtp, SCHOOL_EMAIL_SENDER: 'smtp' }, 'smtp'],
+    ['HubSpot chosen but not configured', { ...from, ...smtp, MAIL_SENDER: 'hubspot' }, null],
   ])('%s', (_name, env: Record<string, string>, kind) => {
     for (const name of names) delete process.env[name];
     Object.assign(process.env, env);
-    expect(schoolEmailSender()?.kind ?? null).toBe(kind);
+    expect(mailSender()?.kind ?? null).toBe(kind);
   });
 
   test.each([
-    ['an unknown sender', { ...from, SCHOOL_EMAIL_SENDER: 'carrier-pigeon' }, /SCHOOL_EMAIL_SENDER/],
-    ['a From that is not an address', { SCHOOL_EMAIL_FROM_ADDRESS: 'Mastery Parents' }, /SCHOOL_EMAIL_FROM_ADDRESS/],
+    ['an unknown sender', { ...from, MAIL_SENDER: 'carrier-pigeon' }, /MAIL_SENDER/],
+    ['a From that is not an address', { MAIL_FROM_ADDRESS: 'Mastery Parents' }, /MAIL_FROM_ADDRESS/],
     ['an email id that is not HubSpot’s', { ...from, ...hubspot, HUBSPOT_TRANSACTIONAL_EMAIL_ID: 'welcome' }, /HUBSPOT_TRANSACTIONAL_EMAIL_ID/],
     ['an SMTP URL of another scheme', { ...from, SMTP_URL: 'http://mail.example' }, /SMTP_URL/],
+    ['a DKIM key without its selector and domain', { ...from, ...smtp, DKIM_PRIVATE_KEY: 'key' }, /DKIM_/],
   ])('%s is a configuration error naming the variable', (_name, env: Record<string, string>, message) => {
     for (const name of names) delete process.env[name];
     Object.assign(process.env, env);
-    expect(() => schoolEmailSender()).toThrow(message);
+    expect(() => mailSender()).toThrow(message);
+  });
+});
+
+describe('DKIM: signed when configured, verified by a real verifier', () => {
+  let sink: SmtpFake;
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const dkim = { domainName: 'masteryparents.example', keySelector: 'mp2026', privateKey: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString() };
+  // The selector's DNS record, as the domain would publish it (mailauth asks this resolver, not the network).
+  const record = `v=DKIM1; k=rsa; p=${publicKey.export({ type: 'spki', format: 'der' }).toString('base64')}`;
+  const resolver = async (name: string, type: string) => {
+    if (type === 'TXT' && name === 'mp2026._domainkey.masteryparents.example') return [[record]];
+    throw Object.assign(new Error(`no ${type} for ${name}`), { code: 'ENOTFOUND' });
+  };
+
+  beforeAll(async () => {
+    sink = await startSmtpFake();
+  });
+  afterAll(() => sink.close());
+  beforeEach(() => sink.reset());
+
+  test('a signed email passes DKIM for the organisation’s domain, headers and body', async () => {
+    await smtpSender({ smtp: { url: sink.smtpUrl }, dkim, timeoutMs: 3000 }).send({ ...email(), html: '<p>Dear Dr. Patel,</p>', unsubscribeUrl: 'https://site.example/stop?token=x' });
+    const result = await authenticate(sink.messages[0]!.raw, { resolver, trustReceived: false, sender: FROM });
+    expect(result.dkim.results).toHaveLength(1);
+    expect(result.dkim.results[0]).toMatchObject({ status: { result: 'pass' }, signingDomain: 'masteryparents.example', selector: 'mp2026' });
+  });
+
+  test('a changed body fails the same check (the verifier is not a rubber stamp)', async () => {
+    await smtpSender({ smtp: { url: sink.smtpUrl }, dkim, timeoutMs: 3000 }).send(email());
+    const tampered = sink.messages[0]!.raw.replace('Warm regards', 'Wire $5,000');
+    const result = await authenticate(tampered, { resolver, trustReceived: false, sender: FROM });
+    // mailauth reports a body that no longer matches its signed hash as not passing ("neutral", body hash did not verify).
+    expect(result.dkim.results[0]!.status.result).not.toBe('pass');
+    expect(result.dkim.results[0]!.status.comment).toMatch(/body hash/i);
+  });
+
+  test('without DKIM settings nothing is signed', async () => {
+    await smtpSender({ smtp: { url: sink.smtpUrl }, timeoutMs: 3000 }).send(email());
+    expect(sink.messages[0]!.headerLines.map((header) => header.key)).not.toContain('dkim-signature');
   });
 });
