@@ -1,26 +1,36 @@
 /**
  * "Your data" (/your-data), tried as an abuser would: forged, cut-short, other-purpose and
  * other-site tokens, line breaks, NULs, broken escapes and 10 KB values, a wrong clock, one
- * person's token against another's records, a replayed deletion, look-alike spellings of an address
- * in the request-by-address form, wrong methods, malformed bodies and floods. A bad request gets a
- * clear 4xx page and changes nothing (never a 500, never a token or a stack in the body); the form
- * answers every spelling of an address alike, known or not, and counts the person, not the string.
+ * person's token against another's records, a replayed deletion and four at once, look-alike
+ * spellings of an address in the request-by-address form, wrong methods, malformed bodies and
+ * floods; and the proof the link rests on (issue 28, part 1): a stranger who types a parent's
+ * address gets no link to their data, cannot spend the parent's emails, and a deletion never asks
+ * HubSpot to delete a contact named only by the request. A bad request gets a clear 4xx page and
+ * changes nothing (never a 500, never a token or a stack in the body); the form answers every
+ * spelling of an address alike, known or not, and counts the person, not the string.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
+import forms from '../../netlify/functions/forms.mts';
+import sendEmail from '../../netlify/functions/send-email.mts';
 import yourData from '../../netlify/functions/your-data.mts';
+import yourEmail from '../../netlify/functions/your-email.mts';
+import { forms as formConfig } from '../../src/config/forms';
 import { query, sql } from '../../src/server/db';
-import { DATA_LINK_TTL_MS, dataToken, DELETE_STEP_TTL_MS } from '../../src/server/data-rights';
+import { DATA_LINK_TTL_MS, dataToken, DELETE_STEP_TTL_MS } from '../../src/server/links';
 import { createDraft } from '../../src/server/email-drafts';
 import { signToken } from '../../src/server/tokens';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { setAdminEnv } from './helpers/admin';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
-import { emailFormValues } from './helpers/forms';
+import { emailFormValues, useFormDefinitions } from './helpers/forms';
+import { linkIn, useMail, type MailCatcher } from './helpers/mail';
 import { call, jsonRequest } from './helpers/requests';
 import { regionText, useSiteShell } from './helpers/site';
 
 let fake: HubSpotFake;
+let mail: MailCatcher;
+let definitions: Awaited<ReturnType<typeof useFormDefinitions>>;
 let database: TestDatabase;
 let shell: ReturnType<typeof useSiteShell>;
 let seq = 0;
@@ -66,12 +76,19 @@ beforeAll(async () => {
   shell = useSiteShell();
   database = await startTestDatabase();
   fake = await startHubSpotFake();
+  mail = await useMail();
+  definitions = await useFormDefinitions();
   process.env.HUBSPOT_BASE_PATH = fake.url;
+  process.env.HUBSPOT_FORMS_BASE_PATH = fake.url;
   process.env.HUBSPOT_RETRY_BASE_MS = '1';
+  process.env.FORMS_MIN_FILL_MS = '0';
   process.env.SITE_URL = 'https://site.example';
 });
 afterAll(async () => {
   await fake.close();
+  await mail.close();
+  definitions.remove();
+  for (const name of ['HUBSPOT_FORMS_BASE_PATH', 'FORMS_MIN_FILL_MS']) delete process.env[name];
   await database.stop();
   shell.remove();
   for (const name of ['HUBSPOT_BASE_PATH', 'HUBSPOT_ACCESS_TOKEN', 'HUBSPOT_RETRY_BASE_MS', 'SITE_URL']) delete process.env[name];
@@ -79,6 +96,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await database.truncate();
   fake.reset();
+  mail.reset();
   process.env.HUBSPOT_ACCESS_TOKEN = fake.token;
 });
 
@@ -219,13 +237,12 @@ describe('the request by address: every spelling of one person is that person', 
     expect(answers.size).toBe(1);
   });
 
-  test('the daily allowance counts the person: at most 3 emails, one count, however it is spelled', async () => {
-    fake.addContact('sam.lopez@gmail.com').searchableAt = 0;
-    for (const email of variants('samlopez', 'sam.lopez')) expect((await postForm({ action: 'request', email })).status).toBe(202);
-    const counts = await query<{ emails: number }>(sql`SELECT emails FROM recipient_daily_emails`);
-    expect(counts).toEqual([{ emails: 3 }]);
-    const links = fake.calls.filter((c) => c.method === 'PATCH' && JSON.stringify(c.body).includes('your_data_url'));
-    expect(links.length).toBeLessThanOrEqual(3);
+  test('the daily allowance counts the person: at most 3 data links to one mailbox from one network, however it is spelled', async () => {
+    await parent('sam.lopez@gmail.com', 'Oakwood Academy');
+    for (const email of variants('samlopez', 'sam.lopez').slice(0, 5)) expect((await postForm({ action: 'request', email }, { ip: '203.0.113.9' })).status).toBe(202);
+    const counts = await query<{ emails: number; purpose: string }>(sql`SELECT emails, purpose FROM email_budgets`);
+    expect(counts).toEqual([{ emails: 3, purpose: 'data' }]);
+    expect(mail.sink.messages.filter((message) => /Your data/.test(message.subject))).toHaveLength(3);
   });
 
   test.each([
@@ -238,7 +255,83 @@ describe('the request by address: every spelling of one person is that person', 
     expect(answer.status).toBe(400);
     expect(answer.region).toContain('Please enter a valid email address.');
     expect(answer.text).not.toContain('a'.repeat(300));
-    expect(fake.calls.filter((c) => c.method === 'PATCH')).toEqual([]);
+    expect(mail.sink.messages).toEqual([]);
+  });
+});
+
+describe('proof: nothing about a person without their inbox', () => {
+  const victim = 'mia.victim@gmail.com';
+  const typed = 'MiaVictim+x@googlemail.com';
+
+  /** What the stranger gets from the email form, typing the victim's address. */
+  async function strangerFillsTheForm() {
+    const body = { ...emailFormValues({ email: typed, _page: '/lead-the-change' }), _elapsed: '30000' };
+    const response = await forms(new Request(`${ORIGIN}/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) }), { ip: '198.51.100.66' } as never);
+    return (await response.json()) as { draft: Record<string, unknown> & { id: string; token: string } };
+  }
+
+  test('a stranger’s typed address gets no data link: not in the form’s answer, not on /your-email', async () => {
+    await parent(victim, 'Maple School');
+    const { draft } = await strangerFillsTheForm();
+    expect(JSON.stringify(draft)).not.toMatch(/your-data\?token=/);
+    const page = await (await yourEmail(new Request(`${ORIGIN}/your-email?id=${draft.id}&t=${draft.token}`))).text();
+    expect(page).not.toMatch(/your-data\?token=/);
+    expect(page).toMatch(/href="\/your-data"/);
+  });
+
+  test('asking by the victim’s address sends the link to the victim’s inbox, not to the one who asked', async () => {
+    await parent(victim, 'Maple School');
+    const answer = await postForm({ action: 'request', email: typed }, { ip: '198.51.100.66' });
+    expect(answer.status).toBe(202);
+    expect(answer.text).not.toMatch(/your-data\?token=/);
+    // The email goes to the address as typed, which reaches the victim's mailbox only.
+    expect(mail.sink.messages.map((message) => message.envelope.rcptTo)).toEqual([[typed.toLowerCase()]]);
+  });
+
+  test('a stranger’s data-link requests cannot starve the parent’s own confirmation, nor the parent’s own data link from their network', async () => {
+    await parent(victim, 'Maple School');
+    for (let n = 0; n < 5; n++) await postForm({ action: 'request', email: victim }, { ip: '198.51.100.66' });
+    expect(mail.to(victim)).toHaveLength(3);
+    // The parent, at home on another network: their own data link still comes…
+    await postForm({ action: 'request', email: victim }, { ip: '192.0.2.10' });
+    expect(mail.to(victim)).toHaveLength(4);
+    // …and so does the confirmation of the letter they write today.
+    const id = `sub-${Date.now()}-victim`;
+    const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues({ email: victim, school_contact_email: 'head@maple.edu', choose_how_to_send_your_email: 'Send via our platform' }) });
+    const request = await sendEmail(jsonRequest('/api/send-email', { submissionId: id, token }), { ip: '192.0.2.10' });
+    expect(request.status).toBe(202);
+    expect(mail.last(victim, /^Please confirm/)).toBeDefined();
+  });
+
+  test('a deletion asks HubSpot to delete only the spellings the records were given under, never the one the request named', async () => {
+    await parent(victim, 'Maple School');
+    fake.addContact(victim);
+    fake.addContact(typed.toLowerCase());
+    // The link was emailed to the mailbox the typed spelling reaches (the proof); deleting from it
+    // removes the records kept under the victim's own spelling.
+    const done = await postForm({ action: 'delete', token: deleteToken(typed) });
+    expect(done.status).toBe(200);
+    expect(fake.gdprDeletions.map((deletion) => deletion.objectId)).toEqual([victim]);
+    expect(fake.findContact(typed.toLowerCase())).toBeDefined();
+  });
+
+  test('a HubSpot contact who never used the site is never deleted through it', async () => {
+    fake.addContact('never.used@example.org');
+    expect((await postForm({ action: 'delete', token: deleteToken('never.used@example.org') })).status).toBe(200);
+    expect(fake.calls.filter((c) => c.path === '/crm/v3/objects/contacts/gdpr-delete')).toEqual([]);
+    expect(fake.findContact('never.used@example.org')).toBeDefined();
+  });
+
+  test('four "Yes, delete" presses at once: one deletes, three are told it is done, one audit row', async () => {
+    fake.addContact('ana@example.org');
+    await parent('ana@example.org', 'Oakwood Academy');
+    const token = deleteToken('ana@example.org');
+    const answers = await Promise.all([0, 1, 2, 3].map(() => postForm({ action: 'delete', token })));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    expect(answers.filter((answer) => /We deleted \d+ record/.test(answer.region))).toHaveLength(1);
+    expect(answers.filter((answer) => answer.region.includes('already done'))).toHaveLength(3);
+    expect(await query(sql`SELECT action FROM audit_log WHERE action = 'data_deletion.requested'`)).toHaveLength(1);
+    expect(fake.gdprDeletions).toHaveLength(1);
   });
 });
 

@@ -19,10 +19,10 @@ import yourData from '../../netlify/functions/your-data.mts';
 import yourEmail from '../../netlify/functions/your-email.mts';
 import { forms as formConfig } from '../../src/config/forms';
 import { query, sql } from '../../src/server/db';
-import { dataToken, DELETE_STEP_TTL_MS } from '../../src/server/data-rights';
+import { answerLink, dataToken, DELETE_STEP_TTL_MS } from '../../src/server/links';
 import { createMessage, newMessageId, readMessage, type OutboxMessage } from '../../src/server/outbox';
-import { optionalHubSpot } from '../../src/server/platform-send';
-import { followUpLink, runFollowUps } from '../../src/server/school-answers';
+import { runFollowUps } from '../../src/server/school-answers';
+import { runMail } from '../../src/server/letter-delivery';
 import { claimLimits } from '../../src/server/send-limits';
 import { canonicalAddress } from '../../src/server/identity';
 import { signToken } from '../../src/server/tokens';
@@ -32,8 +32,10 @@ import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { emailFormValues, useFormDefinitions } from './helpers/forms';
 import { call, jsonRequest } from './helpers/requests';
 import { regionText, useSiteShell } from './helpers/site';
+import { linkIn, useMail, type MailCatcher } from './helpers/mail';
 
 let fake: HubSpotFake;
+let mail: MailCatcher;
 let database: TestDatabase;
 let shell: ReturnType<typeof useSiteShell>;
 let definitions: Awaited<ReturnType<typeof useFormDefinitions>>;
@@ -47,6 +49,8 @@ async function parentRecords(email: string, school = 'head@oakwood.edu') {
     ip: `198.51.100.${++ipSeq}`,
   } as never);
   const answer = (await response.json()) as { id: string; draft: { id: string; token: string; dataUrl?: string } };
+  // The form's answer never carries a "Your data" link: whoever typed the address proved nothing.
+  expect(answer.draft.dataUrl).toBeUndefined();
   expect(response.status).toBeLessThan(300);
   const self = await call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: answer.draft.id, token: answer.draft.token }));
   expect(self.status).toBe(201);
@@ -74,7 +78,7 @@ async function parentRecords(email: string, school = 'head@oakwood.edu') {
   };
   await createMessage(platform);
   expect(await claimLimits(platform.parentEmail, platform.to, platform.id, now)).toBeUndefined();
-  return { submissionId: answer.id, draftId: answer.draft.id, draftToken: answer.draft.token, selfId: self.body.id as string, platformId: platform.id, dataUrl: answer.draft.dataUrl };
+  return { submissionId: answer.id, draftId: answer.draft.id, draftToken: answer.draft.token, selfId: self.body.id as string, platformId: platform.id };
 }
 
 async function get(path: string) {
@@ -94,7 +98,7 @@ async function post(fields: Record<string, string>, init: { origin?: string; ip?
 const tokenOf = (html: string, action: string) => new RegExp(`name="action" value="${action}"><input type="hidden" name="token" value="([^"]+)"`).exec(html)?.[1];
 const exportOf = async (email: string) => JSON.parse((await get(`/your-data?token=${dataToken(email)}&format=json`)).text);
 /** Every row naming nobody in particular is fine; these are the tables a person's records live in. */
-const snapshot = () => database.snapshot(['form_rate_windows', 'recipient_daily_emails', 'login_attempts', 'admin_sessions']);
+const snapshot = () => database.snapshot(['form_rate_windows', 'email_budgets', 'send_request_days', 'login_attempts', 'admin_sessions']);
 
 beforeAll(async () => {
   setAdminEnv();
@@ -102,6 +106,7 @@ beforeAll(async () => {
   database = await startTestDatabase();
   fake = await startHubSpotFake();
   definitions = await useFormDefinitions();
+  mail = await useMail();
   process.env.HUBSPOT_BASE_PATH = fake.url;
   process.env.HUBSPOT_FORMS_BASE_PATH = fake.url;
   process.env.HUBSPOT_RETRY_BASE_MS = '1';
@@ -112,6 +117,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await fake.close();
+  await mail.close();
   await database.stop();
   shell.remove();
   definitions.remove();
@@ -121,6 +127,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await database.truncate();
   fake.reset();
+  mail.reset();
   process.env.HUBSPOT_ACCESS_TOKEN = fake.token;
 });
 
@@ -156,8 +163,7 @@ describe('the link', () => {
     expect(await snapshot()).toEqual(before);
   });
 
-  test('every page and email that names the parent carries their link: the dialog, /your-email, /confirm-send, /school-answer, the follow-up', async () => {
-    fake.addContact(email).searchableAt = 0;
+  test('the pages opened from the parent’s inbox and the emails to it carry their link; the form’s answer and /your-email do not', async () => {
     const records = await parentRecords(email);
     const opens = async (href: string | undefined) => {
       expect(href).toMatch(/\/your-data\?token=[\w.-]+$/);
@@ -166,19 +172,23 @@ describe('the link', () => {
       expect(page.status).toBe(200);
       expect(page.region).toContain(email);
     };
-    const linkIn = (html: string) => /href="([^"]*\/your-data\?token=[^"]+)"[^>]*>Your data</.exec(html)?.[1];
-    await opens(records.dataUrl);
-    await opens(linkIn(await (await yourEmail(new Request(`${ORIGIN}/your-email?id=${records.draftId}&t=${records.draftToken}`))).text()));
+    const linkOn = (html: string) => /href="([^"]*\/your-data\?token=[^"]+)"[^>]*>Your data</.exec(html)?.[1];
+    // Reached by typing an address: a link to ask for one, never a signed one.
+    const typed = await (await yourEmail(new Request(`${ORIGIN}/your-email?id=${records.draftId}&t=${records.draftToken}`))).text();
+    expect(linkOn(typed)).toBeUndefined();
+    expect(typed).toMatch(/href="\/your-data"/);
+    // Opened from a link in the parent's inbox: their own.
     const confirmToken = signToken({ purpose: 'confirm-send', id: records.platformId, exp: Date.now() + 3600_000 });
-    await opens(linkIn(await (await confirmSend(new Request(`${ORIGIN}/confirm-send?token=${confirmToken}`))).text()));
+    await opens(linkOn(await (await confirmSend(new Request(`${ORIGIN}/confirm-send?token=${confirmToken}`))).text()));
     const self = (await readMessage(records.selfId))!.message;
-    await opens(linkIn(await (await schoolAnswer(new Request(`${ORIGIN}/school-answer?token=${new URL(followUpLink(self)!).searchParams.get('token')}`))).text()));
-    // The follow-up's workflow email: the link is set on the contact beside the follow-up link.
-    await runFollowUps(optionalHubSpot(), new Date(Date.now() + 11 * 24 * 3600_000));
-    const emailed = fake.findContact(email)!.properties;
-    expect(emailed.school_answer_followup_url).toBeDefined();
-    expect(emailed.your_data_url).toMatch(/^https:\/\/site\.example\/your-data\?token=/);
-    await opens(emailed.your_data_url);
+    await opens(linkOn(await (await schoolAnswer(new Request(`${ORIGIN}/school-answer?token=${new URL(answerLink(self.id, self.followUp!.dueAt)).searchParams.get('token')}`))).text()));
+    // The follow-up email to the parent carries it in its footer.
+    const later = new Date(Date.now() + 11 * 24 * 3600_000);
+    await runFollowUps(later);
+    await runMail(() => later);
+    const followUp = mail.last(email, /answer/)!;
+    expect(followUp).toBeDefined();
+    await opens(linkIn(followUp, '/your-data'));
   });
 });
 
@@ -284,7 +294,7 @@ describe('the deletion', () => {
     expect((await exportOf(email)).schoolEmails).toEqual([]);
   });
 
-  test('a request still waiting for its confirmation is withdrawn: its limits are given back and its link opens nothing', async () => {
+  test('a request still waiting for its confirmation is withdrawn (it took no limits) and its link opens nothing; the review step names it', async () => {
     const email = 'kai@example.org';
     const records = await parentRecords(email);
     const body = { ...emailFormValues({ email, school_contact_email: 'office@birch.edu', _page: '/lead-the-change' }), _elapsed: '30000' };
@@ -293,11 +303,15 @@ describe('the deletion', () => {
     const requested = await call(sendEmail, jsonRequest('/api/send-email', { submissionId: draft.id, token: draft.token }));
     expect(requested.status).toBe(202);
     const sends = () => query<{ sends: number }>(sql`SELECT sends FROM parent_daily_sends`);
-    expect((await sends()).map((row) => row.sends)).toEqual([2]);
+    // Limits are taken at confirmation: the waiting request holds none.
+    expect((await sends()).map((row) => row.sends)).toEqual([1]);
+    const review = await post({ action: 'review', token: dataToken(email) }, { origin: ORIGIN });
+    expect(review.region).toContain('This letter has not gone yet and will not be sent');
+    expect(review.region).toContain('To Dr. Patel at Oakwood Academy: waiting for you to confirm it from your inbox');
     expect((await deleteAll(email)).status).toBe(200);
     expect(await query(sql`SELECT 1 FROM outbox_messages WHERE id = ${requested.body.id}`)).toHaveLength(0);
     expect(await query(sql`SELECT 1 FROM send_claims WHERE message_id = ${requested.body.id}`)).toHaveLength(0);
-    // The sent one still counts today; the withdrawn one no longer does.
+    // The sent one still counts today.
     expect((await sends()).map((row) => row.sends)).toEqual([1]);
     const link = signToken({ purpose: 'confirm-send', id: requested.body.id, exp: Date.now() + 3600_000 });
     expect((await confirmSend(new Request(`${ORIGIN}/confirm-send?token=${link}`))).status).toBe(404);
@@ -333,12 +347,23 @@ describe('the deletion', () => {
     expect(await query(sql`SELECT 1 FROM hubspot_contact_deletions WHERE email IS NOT NULL`)).toHaveLength(0);
   });
 
-  test('a contact HubSpot does not have (404) settles the deletion, even with nothing kept on the site', async () => {
-    const email = 'nobody@example.org';
+  test('a contact HubSpot does not have (404) settles the deletion', async () => {
+    const email = 'gone@example.org';
+    await parentRecords(email);
     expect((await deleteAll(email)).status).toBe(200);
     expect(fake.gdprDeletions).toEqual([{ objectId: email, idProperty: 'email', status: 404 }]);
     const cookie = await signIn();
     expect((await callAdmin(dataDeletionsAdmin, '/api/admin/data-deletions', { cookie })).body.deletions).toEqual([expect.objectContaining({ state: 'done', lastError: 'no_contact' })]);
+  });
+
+  test('with nothing kept on the site, HubSpot is asked to delete nobody: never a contact named only by the request', async () => {
+    const email = 'nobody@example.org';
+    fake.addContact(email);
+    const done = await deleteAll(email);
+    expect(done.status).toBe(200);
+    expect(fake.calls.filter((c) => c.path === '/crm/v3/objects/contacts/gdpr-delete')).toEqual([]);
+    expect(fake.findContact(email)).toBeDefined();
+    expect(await query(sql`SELECT 1 FROM hubspot_contact_deletions`)).toEqual([]);
   });
 
   test('without HubSpot the deletion waits, shown as such', async () => {
@@ -356,18 +381,20 @@ describe('the deletion', () => {
 });
 
 describe('a link asked for by address', () => {
-  test('goes to the address’s own contact only, and the answer never tells whether the address is known', async () => {
-    const known = fake.addContact('kim@example.org');
-    known.searchableAt = 0;
-    const answerKnown = await post({ action: 'request', email: 'kim@example.org' }, { ip: '203.0.113.81' });
+  test('is emailed to that address only, when the site keeps something; the answer never tells whether it does', async () => {
+    await parentRecords('kim@example.org');
+    const answerKnown = await post({ action: 'request', email: 'Kim+x@Example.org' }, { ip: '203.0.113.81' });
     const answerUnknown = await post({ action: 'request', email: 'stranger@example.org' }, { ip: '203.0.113.82' });
     expect(answerKnown.status).toBe(202);
     expect(answerUnknown.status).toBe(202);
     expect(answerKnown.region).toBe(answerUnknown.region);
-    const link = fake.findContact('kim@example.org')!.properties.your_data_url!;
+    expect(answerKnown.text).not.toContain('/your-data?token=');
+    const link = linkIn(mail.last('Kim+x@Example.org', /Your data/), '/your-data');
     expect(link).toMatch(/^https:\/\/site\.example\/your-data\?token=/);
     expect((await get(new URL(link).pathname + new URL(link).search)).status).toBe(200);
-    expect(fake.findContact('stranger@example.org')).toBeUndefined();
+    expect(mail.to('stranger@example.org')).toEqual([]);
+    // No contact property is set for a workflow: the site sends it.
+    expect(fake.calls.filter((c) => c.method === 'PATCH')).toEqual([]);
   });
 
   test.each([
