@@ -1,21 +1,23 @@
 /**
- * "Did your school answer?": the follow-up link set on the parent's contact ten days after a school
- * email, the answer page (signed token, expiry, replay, races), the answer on the contact, and the
- * impact figures counted by distinct school.
+ * "Did your school answer?": the follow-up email with its link ten days after a school letter, the
+ * answer page (signed token, expiry, replay, races), the answer on the contact, and the impact
+ * figures counted by distinct school, from proven letters only.
  */
 import { serverEnv } from '../../src/server/env';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
 import impactAdmin from '../../netlify/functions/impact-admin.mts';
 import impact, { CACHE_CONTROL } from '../../netlify/functions/impact.mts';
-import outboxAdmin from '../../netlify/functions/outbox.mts';
+import reviewAdmin from '../../netlify/functions/review-admin.mts';
 import schoolAnswer from '../../netlify/functions/school-answer.mts';
 import schoolFollowUp from '../../netlify/functions/school-followup.mts';
 import { createDraft } from '../../src/server/email-drafts';
 import { computeImpact, recordAnswer, recordSent } from '../../src/server/impact';
+import { runMail } from '../../src/server/letter-delivery';
+import { answerLink } from '../../src/server/links';
 import { readMessage, type OutboxMessage } from '../../src/server/outbox';
-import { optionalHubSpot } from '../../src/server/platform-send';
-import { followUpLink, readAnswer, runFollowUps } from '../../src/server/school-answers';
+import { decideReview } from '../../src/server/review';
+import { readAnswer, runFollowUps } from '../../src/server/school-answers';
 import { query, sql } from '../../src/server/db';
 import { signToken } from '../../src/server/tokens';
 import { answerLabels } from '../../src/lib/school-answers';
@@ -24,8 +26,10 @@ import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { call, jsonRequest } from './helpers/requests';
 import { regionText, useSiteShell } from './helpers/site';
+import { linkIn, MAIL_FROM, useMail, type MailCatcher } from './helpers/mail';
 
 let fake: HubSpotFake;
+let mail: MailCatcher;
 let database: TestDatabase;
 let shell: ReturnType<typeof useSiteShell>;
 let seq = 0;
@@ -52,7 +56,12 @@ async function sentEmail(overrides: Record<string, string> = {}): Promise<Outbox
   return (await readMessage(answer.body.id))!.message;
 }
 
-const linkToken = (message: OutboxMessage) => new URL(followUpLink(message)!).searchParams.get('token')!;
+const linkToken = (message: OutboxMessage) => new URL(answerLink(message.id, message.followUp!.dueAt)).searchParams.get('token')!;
+/** Staff approve a self-reported letter in the review queue: it counts from then on. */
+async function approve(message: OutboxMessage, claim = 'self_report') {
+  const [item] = await query<{ id: string }>(sql`SELECT id FROM review_items WHERE message_id = ${message.id} AND claim = ${claim} AND state = 'pending'`);
+  await decideReview(item!.id, 'approved', 'staff@example.org');
+}
 async function open(token: string) {
   const response = await schoolAnswer(new Request(`http://localhost/school-answer?token=${encodeURIComponent(token)}`));
   const html = await response.text();
@@ -70,6 +79,7 @@ async function answer(token: string, kind: string | undefined, comment = '') {
 beforeAll(async () => {
   fake = await startHubSpotFake();
   database = await startTestDatabase();
+  mail = await useMail();
   shell = useSiteShell();
   setAdminEnv();
   process.env.HUBSPOT_BASE_PATH = fake.url;
@@ -77,13 +87,17 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await fake.close();
+  await mail.close();
   await database.stop();
   shell.remove();
   for (const name of ['HUBSPOT_BASE_PATH', 'HUBSPOT_ACCESS_TOKEN', 'SITE_URL', 'FOLLOWUP_AFTER_DAYS']) delete process.env[name];
 });
 beforeEach(async () => {
   fake.reset();
+  mail.reset();
+  process.env.MAIL_FROM_ADDRESS = MAIL_FROM;
   process.env.HUBSPOT_ACCESS_TOKEN = fake.token;
+  await query(sql`DELETE FROM email_budgets`);
   delete process.env.FOLLOWUP_AFTER_DAYS;
   for (const table of [sql`impact_sends`, sql`impact_answers`, sql`impact_schools`, sql`impact_parents`, sql`impact_totals`]) await query(sql`DELETE FROM ${table}`);
 });
@@ -95,15 +109,21 @@ describe('the follow-up', () => {
     expect(Date.parse(message.followUp!.dueAt) - Date.parse(message.sentAt!)).toBe(10 * DAY);
   });
 
-  test('nothing is set before it is due; then the link and the school go on the parent’s contact', async () => {
+  test('nothing is sent before it is due; then the parent gets the email with the link, from the site, with a one-click stop', async () => {
     const message = await sentEmail();
-    await runFollowUps(undefined, new Date(Date.now() + 9 * DAY));
-    expect(fake.calls.filter((c) => c.method === 'PATCH')).toEqual([]);
-    await runFollowUps(optionalHubSpot(), new Date(Date.now() + 10 * DAY + 1000));
-    const contact = fake.findContact(message.parentEmail)!;
-    expect(contact.properties.school_answer_followup_url).toMatch(/^https:\/\/site\.example\/school-answer\?token=/);
-    expect(contact.properties.school_answer_school_name).toBe('Oakwood Academy');
+    await runFollowUps(new Date(Date.now() + 9 * DAY));
+    await runMail();
+    expect(mail.to(message.parentEmail)).toEqual([]);
+    const due = new Date(Date.now() + 10 * DAY + 1000);
+    await runFollowUps(due);
+    await runMail(() => due);
+    const email = mail.last(message.parentEmail)!;
+    expect(email.subject).toBe('Did Oakwood Academy answer your letter?');
+    expect(linkIn(email, '/school-answer')).toMatch(/^https:\/\/site\.example\/school-answer\?token=/);
+    expect(email.headerLines.find((header) => header.key === 'list-unsubscribe')!.line).toMatch(/school-updates\/stop\?token=/);
     expect((await readMessage(message.id))!.message.followUp).toMatchObject({ link: 'delivered' });
+    // No contact property carries it for a workflow.
+    expect(fake.calls.filter((c) => c.method === 'PATCH')).toEqual([]);
   });
 
   test.each([
@@ -123,21 +143,17 @@ describe('the follow-up', () => {
     }
   });
 
-  test('without HubSpot the link waits, shown on the admin page, and is handed over once HubSpot is configured', async () => {
-    delete process.env.HUBSPOT_ACCESS_TOKEN;
+  test('without a mail sender the follow-up waits in the mail layer, and goes once one is configured', async () => {
+    delete process.env.MAIL_FROM_ADDRESS;
+    process.env.FOLLOWUP_AFTER_DAYS = '0';
     const message = await sentEmail();
-    await runFollowUps(undefined, new Date(Date.now() + 11 * DAY));
-    expect((await readMessage(message.id))!.message.followUp).toMatchObject({ link: 'not_configured' });
-    const cookie = await signIn();
-    const listed = (await callAdmin(outboxAdmin, '/api/admin/outbox', { cookie })).body.messages.find((m: OutboxMessage) => m.id === message.id);
-    expect(listed.followUpLink).toBe(followUpLink(message));
-    process.env.HUBSPOT_ACCESS_TOKEN = fake.token;
-    const run = await schoolFollowUp();
-    expect(run.status).toBe(200);
-    // The scheduled run is now; the link is due in ten days, so it still waits…
-    expect((await readMessage(message.id))!.message.followUp?.link).toBe('not_configured');
-    await runFollowUps(optionalHubSpot(), new Date(Date.now() + 11 * DAY));
-    expect((await readMessage(message.id))!.message.followUp?.link).toBe('delivered');
+    await runFollowUps();
+    await runMail();
+    expect(mail.to(message.parentEmail)).toEqual([]);
+    expect(await query(sql`SELECT state FROM emails WHERE ref = ${message.id} AND kind = 'follow_up'`)).toEqual([{ state: 'scheduled' }]);
+    process.env.MAIL_FROM_ADDRESS = MAIL_FROM;
+    expect((await schoolFollowUp()).status).toBe(200);
+    expect(mail.to(message.parentEmail)).toHaveLength(1);
   });
 
   test('the same email said to be sent twice is one record', async () => {
@@ -151,8 +167,9 @@ describe('the follow-up', () => {
     expect(a.body.id).toBe(b.body.id);
     expect([a.status, b.status].sort()).toEqual([200, 201]);
     expect((await computeImpact()).parentsWrote.display).toBe('fewer than 5');
-    // Said, not yet confirmed: counted only once the parent answers from their follow-up link.
+    // Said, not proven: counted only once staff approve it in the review queue.
     expect(await query(sql`SELECT message_id FROM impact_sends`)).toHaveLength(0);
+    expect(await query(sql`SELECT claim, state FROM review_items WHERE message_id = ${a.body.id}`)).toEqual([{ claim: 'self_report', state: 'pending' }]);
   });
 
   test.each([
@@ -270,15 +287,41 @@ describe('the answer page', () => {
   });
 });
 
-describe('impact counts only what parents confirmed', () => {
-  test('six scripted "I have sent it myself" requests move no figure; answering from the follow-up link counts one', async () => {
+describe('impact counts only what was proven', () => {
+  test('six scripted "I have sent it myself" requests, answered from their own follow-up links, move no figure until staff approve one', async () => {
     const before = await computeImpact();
     const messages = [];
     for (let n = 0; n < 6; n++) messages.push(await sentEmail({ school_contact_email: `head@padded${n}.edu`, email: `script${n}@example.org` }));
-    expect(await computeImpact()).toMatchObject({ schoolsReached: before.schoolsReached, parentsWrote: before.parentsWrote });
+    for (const message of messages) await answer(linkToken(message), 'meeting', 'We meet on Friday');
+    expect(await computeImpact()).toMatchObject({ schoolsReached: before.schoolsReached, parentsWrote: before.parentsWrote, meetings: before.meetings });
     expect(await query(sql`SELECT message_id FROM impact_sends`)).toHaveLength(0);
-    await answer(linkToken(messages[0]!), 'no_answer');
+    // Staff approve the first letter: it counts, with its answer held until its outcome is approved too.
+    await approve(messages[0]!);
     expect(await query(sql`SELECT message_id, channel FROM impact_sends`)).toEqual([{ message_id: messages[0]!.id, channel: 'self' }]);
+    expect(await query(sql`SELECT 1 FROM impact_answers`)).toHaveLength(0);
+    expect(await query(sql`SELECT claim, reason FROM review_items WHERE message_id = ${messages[0]!.id} AND state = 'pending'`)).toEqual([{ claim: 'meeting', reason: 'outcome_on_self_report' }]);
+    await approve(messages[0]!, 'meeting');
+    expect(await query(sql`SELECT kind FROM impact_answers WHERE message_id = ${messages[0]!.id}`)).toEqual([{ kind: 'meeting' }]);
+  });
+
+  test('the review queue: staff read it (audited), decide once (a second decision is a 409), and rejecting counts nothing', async () => {
+    const message = await sentEmail({ school_contact_email: 'head@queue.edu' });
+    const cookie = await signIn();
+    expect((await callAdmin(reviewAdmin, '/api/admin/review')).status).toBe(401);
+    const listed = await callAdmin(reviewAdmin, '/api/admin/review', { cookie });
+    const item = listed.body.items.find((entry: { messageId: string }) => entry.messageId === message.id);
+    expect(item).toMatchObject({ claim: 'self_report', reason: 'self_report', letter: { schoolName: 'Oakwood Academy', contact: 'h•••@queue.edu', parentFirstName: 'Ana' } });
+    expect(listed.text).not.toContain(message.parentEmail);
+    expect(await query(sql`SELECT 1 FROM audit_log WHERE action = 'review.viewed'`)).toHaveLength(1);
+    const [first, second] = await Promise.all([
+      callAdmin(reviewAdmin, `/api/admin/review/${item.id}`, { method: 'POST', cookie, body: { decision: 'rejected' } }),
+      callAdmin(reviewAdmin, `/api/admin/review/${item.id}`, { method: 'POST', cookie, body: { decision: 'approved' } }),
+    ]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    expect(await query(sql`SELECT action FROM audit_log WHERE action IN ('review.approved', 'review.rejected')`)).toHaveLength(1);
+    const decided = (await query<{ state: string }>(sql`SELECT state FROM review_items WHERE id = ${item.id}`))[0]!.state;
+    expect(await query(sql`SELECT 1 FROM impact_sends WHERE message_id = ${message.id}`)).toHaveLength(decided === 'approved' ? 1 : 0);
+    expect((await callAdmin(reviewAdmin, `/api/admin/review/${item.id}`, { method: 'POST', cookie, body: { decision: 'maybe' } })).status).toBe(400);
   });
 });
 
@@ -360,7 +403,8 @@ describe('impact', () => {
 
   test('a comment that looks like a formula is defused in the CSV', async () => {
     const message = await sentEmail({ school_contact_email: 'head@formula.edu' });
-    await answer(linkToken(message), 'replied', '=HYPERLINK("http://evil")');
+    await approve(message);
+    await answer(linkToken(message), 'said_no', '=HYPERLINK("http://evil")');
     const cookie = await signIn();
     const csv = await impactAdmin(new Request('https://localhost:8888/api/admin/impact?format=csv', { headers: { cookie, origin: 'https://localhost:8888' } }), {});
     expect(await csv.text()).toContain(`"'=HYPERLINK(""http://evil"")"`);
