@@ -1,7 +1,8 @@
 /**
- * The outcome reaches everyone: a parent's "They replied" / "We have a meeting" queues one update
- * for every other parent who wrote to that school (confirmed only, never the reporter), delivered
- * once on their HubSpot contact, at most one a week, with a stop link that works once signed.
+ * The outcome reaches everyone: a parent's "They replied" / "We have a meeting" about a letter the
+ * platform delivered queues one update for every other parent whose letter to that school counts
+ * (never the reporter), emailed once, at most one a week, with a stop link (and one-click
+ * List-Unsubscribe) that works once signed.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
@@ -10,11 +11,12 @@ import schoolUpdatesRun from '../../netlify/functions/school-updates.mts';
 import stopEndpoint from '../../netlify/functions/school-updates-stop.mts';
 import yourData from '../../netlify/functions/your-data.mts';
 import { createDraft } from '../../src/server/email-drafts';
-import { parentKey, recordSent } from '../../src/server/impact';
-import { readMessage, type OutboxMessage } from '../../src/server/outbox';
-import { optionalHubSpot } from '../../src/server/platform-send';
-import { followUpLink, runFollowUps } from '../../src/server/school-answers';
-import { runSchoolUpdates, stopLink } from '../../src/server/school-updates';
+import { parentKey } from '../../src/server/impact';
+import { letterSent, runMail } from '../../src/server/letter-delivery';
+import { answerLink, stopLink } from '../../src/server/links';
+import { createMessage, newMessageId, readMessage, type OutboxMessage } from '../../src/server/outbox';
+import { runFollowUps } from '../../src/server/school-answers';
+import { runSchoolUpdates } from '../../src/server/school-updates';
 import { query, sql } from '../../src/server/db';
 import { schoolPageKey, type Attribution } from '../../src/server/school-pages';
 import campaignAdmin from '../../netlify/functions/impact-schools-admin.mts';
@@ -24,15 +26,20 @@ import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { call, jsonRequest } from './helpers/requests';
 import { useSiteShell } from './helpers/site';
+import { linkIn, MAIL_FROM, useMail, type MailCatcher } from './helpers/mail';
 
 let fake: HubSpotFake;
+let mail: MailCatcher;
 let database: TestDatabase;
 let shell: ReturnType<typeof useSiteShell>;
 let seq = 0;
 let school = '';
 const DAY = 24 * 3600_000;
 
-/** A school email the parent says they sent themselves; `confirmed` counts it as the follow-up answer does. */
+/**
+ * A letter the parent confirmed, as the platform holds it; `confirmed` (the default) has it
+ * delivered, so that it counts, as the mail layer's report does (letterSent).
+ */
 async function wrote(email: string, options: { to?: string; confirmed?: boolean; attribution?: Attribution } = {}): Promise<OutboxMessage> {
   const id = `sub-${Date.now()}-${++seq}`;
   const values = {
@@ -43,33 +50,58 @@ async function wrote(email: string, options: { to?: string; confirmed?: boolean;
     school_name: 'Oakwood Academy',
     school_contact_name: 'Dr. Patel',
     school_contact_email: options.to ?? school,
-    choose_how_to_send_your_email: 'I will send it myself',
+    choose_how_to_send_your_email: 'Send via our platform',
   };
-  if (!fake.findContact(email)) fake.addContact(email);
-  const { token } = await createDraft({ id, purpose: 'emailGenerator', values, attribution: options.attribution });
-  const answer = await call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: id, token }));
-  expect(answer.status).toBe(201);
-  const message = (await readMessage(answer.body.id))!.message;
-  if (options.confirmed !== false) await recordSent(message);
-  return message;
+  const made = await createDraft({ id, purpose: 'emailGenerator', values, attribution: options.attribution });
+  const now = new Date();
+  const message: OutboxMessage = {
+    id: newMessageId(now),
+    draftId: id,
+    channel: 'platform',
+    status: 'queued',
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    parentEmail: email.toLowerCase(),
+    parentName: 'Ana Lopez',
+    schoolName: 'Oakwood Academy',
+    to: values.school_contact_email,
+    toName: 'Dr. Patel',
+    subject: made.email.subject,
+    body: made.email.body,
+    note: '',
+    letterId: made.draft.letter.id,
+    attempts: 0,
+    nextAttemptAt: now.toISOString(),
+    confirmation: { expiresAt: now.toISOString(), confirmedAt: now.toISOString() },
+    delivery: { at: now.toISOString(), timeZone: 'UTC', state: 'scheduled' },
+    ...(made.draft.attribution ? { attribution: made.draft.attribution } : {}),
+  };
+  await createMessage(message);
+  if (options.confirmed === false) return message;
+  return (await letterSent(message.id, now))!;
 }
 
 async function report(message: OutboxMessage, kind: string) {
-  const token = new URL(followUpLink(message)!).searchParams.get('token')!;
+  const token = new URL(answerLink(message.id, message.followUp!.dueAt)).searchParams.get('token')!;
   const body = new URLSearchParams({ token, seen: '', comment: '', answer: kind });
   const response = await schoolAnswer(new Request('http://localhost/school-answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }));
   expect(response.status).toBe(200);
 }
 
 const queued = async () => query<{ parent: string; state: string; kind: string }>(sql`SELECT parent, state, kind FROM school_updates ORDER BY created_at, id`);
-const updatePatches = (email: string) => {
-  const contact = fake.findContact(email)!;
-  return fake.calls.filter((c) => c.method === 'PATCH' && c.path.includes(`/contacts/${contact.id}`) && JSON.stringify(c.body).includes('school_update_id'));
+/** The school updates this parent got. */
+const updates = (email: string) => mail.to(email).filter((message) => /^News from/.test(message.subject));
+/** Runs the updates at `at` and sends what is due then. */
+const runUpdates = async (at = new Date()) => {
+  const counts = await runSchoolUpdates(at);
+  await runMail(() => at);
+  return counts;
 };
 
 beforeAll(async () => {
   fake = await startHubSpotFake();
   database = await startTestDatabase();
+  mail = await useMail();
   shell = useSiteShell();
   setAdminEnv();
   process.env.HUBSPOT_BASE_PATH = fake.url;
@@ -77,20 +109,24 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await fake.close();
+  await mail.close();
   await database.stop();
   shell.remove();
   for (const name of ['HUBSPOT_BASE_PATH', 'HUBSPOT_ACCESS_TOKEN', 'SITE_URL']) delete process.env[name];
 });
 beforeEach(async () => {
   fake.reset();
+  mail.reset();
+  process.env.MAIL_FROM_ADDRESS = MAIL_FROM;
   process.env.HUBSPOT_ACCESS_TOKEN = fake.token;
+  await query(sql`DELETE FROM email_budgets`);
   school = `head${++seq}@oakwood${seq}.edu`;
   await query(sql`DELETE FROM school_updates`);
   await query(sql`DELETE FROM school_update_weeks`);
 });
 
 describe('an outcome reported', () => {
-  test('queues an update for the other confirmed parents only: never the reporter, never an unconfirmed send, never another school', async () => {
+  test('queues an update for the other parents whose letters count only: never the reporter, never a letter not delivered, never another school', async () => {
     const n = seq;
     const reporter = await wrote(`ana${n}@example.org`);
     const other = await wrote(`ben${n}@example.org`, { to: school.replace('@', '+office@').toUpperCase() });
@@ -104,7 +140,7 @@ describe('an outcome reported', () => {
     expect(await queued()).toHaveLength(1);
   });
 
-  test('the update reaches the other parent’s contact exactly once, with the school, the words and a stop link', async () => {
+  test('the update reaches the other parent exactly once, by email, with the school, the words, a stop link and their own "Your data"', async () => {
     const reporter = await wrote(`ana${seq}@example.org`);
     const other = await wrote(`ben${seq}@example.org`);
     await report(reporter, 'replied');
@@ -112,15 +148,16 @@ describe('an outcome reported', () => {
     const run = await schoolUpdatesRun();
     expect(run.status).toBe(200);
     expect(await run.json()).toMatchObject({ sent: 1 });
-    await runSchoolUpdates(optionalHubSpot(), new Date(Date.now() + 60_000));
-    expect(updatePatches(other.parentEmail)).toHaveLength(1);
-    expect(updatePatches(reporter.parentEmail)).toHaveLength(0);
-    const properties = fake.findContact(other.parentEmail)!.properties;
-    expect(properties.school_update_school_name).toBe('Oakwood Academy');
-    expect(properties.school_update_text).toContain('Oakwood Academy replied');
-    expect(properties.school_update_stop_url).toMatch(/^https:\/\/site\.example\/school-updates\/stop\?token=/);
-    // "Your data" travels with the update (issue 24, part 4): the parent's own records, no one else's.
-    const data = new URL(properties.your_data_url!);
+    await runUpdates(new Date(Date.now() + 60_000));
+    expect(updates(other.parentEmail)).toHaveLength(1);
+    expect(updates(reporter.parentEmail)).toHaveLength(0);
+    const email = updates(other.parentEmail)[0]!;
+    expect(email.subject).toBe('News from Oakwood Academy');
+    expect(email.text).toContain('Oakwood Academy replied');
+    expect(linkIn(email, '/school-updates/stop')).toMatch(/^https:\/\/site\.example\/school-updates\/stop\?token=/);
+    expect(email.headerLines.find((header) => header.key === 'list-unsubscribe-post')!.line).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
+    // "Your data" travels with the update: the parent's own records, no one else's.
+    const data = new URL(linkIn(email, '/your-data'));
     expect(data.origin + data.pathname).toBe('https://site.example/your-data');
     const page = await (await yourData(new Request(`http://localhost${data.pathname}${data.search}`))).text();
     expect(page).toContain(other.parentEmail);
@@ -128,13 +165,16 @@ describe('an outcome reported', () => {
     expect((await queued())[0]).toMatchObject({ state: 'sent' });
   });
 
-  test('without HubSpot the update waits, and goes once HubSpot is there', async () => {
+  test('without a mail sender the update waits in the mail layer, and goes once there is one', async () => {
     const reporter = await wrote(`ana${seq}@example.org`);
     const other = await wrote(`ben${seq}@example.org`);
     await report(reporter, 'meeting');
-    expect(await runSchoolUpdates(undefined)).toMatchObject({ waiting: 1, sent: 0 });
-    expect(await runSchoolUpdates(optionalHubSpot())).toMatchObject({ sent: 1 });
-    expect(updatePatches(other.parentEmail)).toHaveLength(1);
+    delete process.env.MAIL_FROM_ADDRESS;
+    expect(await runUpdates()).toMatchObject({ sent: 1 });
+    expect(updates(other.parentEmail)).toHaveLength(0);
+    process.env.MAIL_FROM_ADDRESS = MAIL_FROM;
+    await runMail();
+    expect(updates(other.parentEmail)).toHaveLength(1);
   });
 
   test('at most one update a week to one parent', async () => {
@@ -143,17 +183,17 @@ describe('an outcome reported', () => {
     const other = await wrote(`ben${seq}@example.org`);
     await report(first, 'replied');
     const now = Date.now() + 1000;
-    await runSchoolUpdates(optionalHubSpot(), new Date(now));
+    await runUpdates(new Date(now));
     await report(second, 'meeting');
-    await runSchoolUpdates(optionalHubSpot(), new Date(now + 6 * DAY));
-    expect(updatePatches(other.parentEmail)).toHaveLength(1);
+    await runUpdates(new Date(now + 6 * DAY));
+    expect(updates(other.parentEmail)).toHaveLength(1);
     const mine = (await queued()).filter((row) => row.parent === parentKey(other.parentEmail));
     expect(mine.map((row) => row.state)).toEqual(['sent', 'capped']);
     // A week on, the next outcome reaches them again.
     const third = await wrote(`fay${seq}@example.org`);
     await report(third, 'replied');
-    await runSchoolUpdates(optionalHubSpot(), new Date(now + 8 * DAY));
-    expect(updatePatches(other.parentEmail)).toHaveLength(2);
+    await runUpdates(new Date(now + 8 * DAY));
+    expect(updates(other.parentEmail)).toHaveLength(2);
   });
 });
 
@@ -174,7 +214,7 @@ describe('the stop link', () => {
     const page = await stop(token);
     expect(page.status).toBe(200);
     const html = await page.text();
-    expect(html).toContain('Stop all updates');
+    expect(html).toContain('Stop these emails');
     expect(html).toMatch(/<form method="post" action="\/school-updates\/stop"/);
     expect(await stops()).toHaveLength(before);
     expect((await stop(token, 'POST')).status).toBe(200);
@@ -190,8 +230,8 @@ describe('the stop link', () => {
     await report(reporter, 'meeting');
     const token = new URL(stopLink(other.parentEmail)).searchParams.get('token')!;
     expect((await stop(token, 'POST')).status).toBe(200);
-    await runSchoolUpdates(optionalHubSpot());
-    expect(updatePatches(other.parentEmail)).toHaveLength(0);
+    await runUpdates();
+    expect(updates(other.parentEmail)).toHaveLength(0);
     expect((await queued()).find((row) => row.parent === parentKey(other.parentEmail))).toMatchObject({ state: 'stopped' });
   });
 
@@ -209,31 +249,30 @@ describe('the stop link', () => {
 });
 
 describe('the second follow-up', () => {
-  const followUpPatches = (email: string) => {
-    const contact = fake.findContact(email)!;
-    return fake.calls.filter((c) => c.method === 'PATCH' && c.path.includes(`/contacts/${contact.id}`) && JSON.stringify(c.body).includes('school_answer_followup_url'));
+  const followUps = (email: string) => mail.to(email).filter((message) => /answer|news from/i.test(message.subject) && !/^News from/.test(message.subject));
+  const at = async (when: number) => {
+    await runFollowUps(new Date(when));
+    await runMail(() => new Date(when));
   };
 
-  test('goes out at 21 days when the first got no answer, once', async () => {
+  test('goes out at 21 days when the first got no answer, once, with a link of its own', async () => {
     const message = await wrote(`gus${seq}@example.org`);
     const sent = Date.parse(message.sentAt!);
-    await runFollowUps(optionalHubSpot(), new Date(sent + 10 * DAY + 1000));
-    const first = fake.findContact(message.parentEmail)!.properties.school_answer_followup_url;
-    expect(followUpPatches(message.parentEmail)).toHaveLength(1);
+    await at(sent + 10 * DAY + 1000);
+    expect(followUps(message.parentEmail)).toHaveLength(1);
+    const first = linkIn(followUps(message.parentEmail)[0], '/school-answer');
     expect((await readMessage(message.id))!.message.followUp?.second).toMatchObject({ link: 'pending', dueAt: new Date(sent + 21 * DAY).toISOString() });
-    await runFollowUps(optionalHubSpot(), new Date(sent + 20 * DAY));
-    expect(followUpPatches(message.parentEmail)).toHaveLength(1);
-    await runFollowUps(optionalHubSpot(), new Date(sent + 21 * DAY + 1000));
-    expect(followUpPatches(message.parentEmail)).toHaveLength(2);
-    const second = fake.findContact(message.parentEmail)!.properties.school_answer_followup_url;
-    expect(second).toMatch(/^https:\/\/site\.example\/school-answer\?token=/);
+    await at(sent + 20 * DAY);
+    expect(followUps(message.parentEmail)).toHaveLength(1);
+    await at(sent + 21 * DAY + 1000);
+    expect(followUps(message.parentEmail)).toHaveLength(2);
+    const second = linkIn(followUps(message.parentEmail)[1], '/school-answer');
     expect(second).not.toBe(first);
-    // Its link opens the question like the first.
-    const page = await schoolAnswer(new Request(`http://localhost/school-answer?token=${new URL(second!).searchParams.get('token')}`));
+    const page = await schoolAnswer(new Request(`http://localhost/school-answer?token=${new URL(second).searchParams.get('token')}`));
     expect(page.status).toBe(200);
-    await runFollowUps(optionalHubSpot(), new Date(sent + 22 * DAY));
-    await runFollowUps(optionalHubSpot(), new Date(sent + 40 * DAY));
-    expect(followUpPatches(message.parentEmail)).toHaveLength(2);
+    await at(sent + 22 * DAY);
+    await at(sent + 40 * DAY);
+    expect(followUps(message.parentEmail)).toHaveLength(2);
     expect((await readMessage(message.id))!.message.followUp?.second).toMatchObject({ link: 'delivered' });
     expect((await query(sql`SELECT follow_up_waiting FROM outbox_messages WHERE id = ${message.id}`))[0]).toMatchObject({ follow_up_waiting: false });
   });
@@ -241,12 +280,20 @@ describe('the second follow-up', () => {
   test('does not go out when the first was answered', async () => {
     const message = await wrote(`hal${seq}@example.org`);
     const sent = Date.parse(message.sentAt!);
-    await runFollowUps(optionalHubSpot(), new Date(sent + 10 * DAY + 1000));
+    await at(sent + 10 * DAY + 1000);
     await report((await readMessage(message.id))!.message, 'no_answer');
-    await runFollowUps(optionalHubSpot(), new Date(sent + 21 * DAY + 1000));
-    await runFollowUps(optionalHubSpot(), new Date(sent + 30 * DAY));
-    expect(followUpPatches(message.parentEmail)).toHaveLength(1);
+    await at(sent + 21 * DAY + 1000);
+    await at(sent + 30 * DAY);
+    expect(followUps(message.parentEmail)).toHaveLength(1);
     expect((await readMessage(message.id))!.message.followUp?.second).toMatchObject({ link: 'answered' });
+  });
+
+  test('a parent who stopped emails about their letter gets no follow-up', async () => {
+    const message = await wrote(`ida${seq}@example.org`);
+    await stopEndpoint(new Request('http://localhost/school-updates/stop', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: new URL(stopLink(message.parentEmail)).searchParams.get('token')! }) }));
+    await at(Date.parse(message.sentAt!) + 10 * DAY + 1000);
+    expect(followUps(message.parentEmail)).toHaveLength(0);
+    expect((await readMessage(message.id))!.message.followUp).toMatchObject({ link: 'stopped' });
   });
 });
 
@@ -258,7 +305,7 @@ describe('the school campaign (admin)', () => {
     await wrote(`kim${n}@example.org`, { attribution: { via: 'ambassador', ambassadorId: 'amb-7' } });
     await wrote(`lee${n}@example.org`, { confirmed: false });
     await report(first, 'meeting');
-    await runSchoolUpdates(optionalHubSpot());
+    await runUpdates();
     const key = schoolPageKey(school);
     const cookie = await signIn();
 
