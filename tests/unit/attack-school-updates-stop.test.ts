@@ -6,20 +6,17 @@
  * own parent's updates, once, and says so again when used again.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
 import schoolAnswer from '../../netlify/functions/school-answer.mts';
 import stopEndpoint, { config } from '../../netlify/functions/school-updates-stop.mts';
-import { createDraft } from '../../src/server/email-drafts';
-import { parentKey, recordSent } from '../../src/server/impact';
-import { readMessage, type OutboxMessage } from '../../src/server/outbox';
-import { followUpLink } from '../../src/server/school-answers';
-import { STOP_LINK_TTL_MS, stopLink } from '../../src/server/school-updates';
+import { parentKey } from '../../src/server/impact';
+import { answerLink, STOP_LINK_TTL_MS, stopLink } from '../../src/server/links';
+import type { OutboxMessage } from '../../src/server/outbox';
 import { query, sql } from '../../src/server/db';
 import { signToken } from '../../src/server/tokens';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { setAdminEnv } from './helpers/admin';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
-import { call, jsonRequest } from './helpers/requests';
+import { deliveredLetter } from './helpers/delivered';
 import { regionText, useSiteShell } from './helpers/site';
 
 let fake: HubSpotFake;
@@ -28,30 +25,11 @@ let shell: ReturnType<typeof useSiteShell>;
 let seq = 0;
 const MINUTE = 60_000;
 
-/** A confirmed school email the parent sent themselves. */
-async function wrote(email: string, school: string): Promise<OutboxMessage> {
-  const id = `sub-${Date.now()}-${++seq}`;
-  const values = {
-    full_name: 'Ana Lopez',
-    email,
-    child_full_name: 'Leo Lopez',
-    child_grade: '5th grade',
-    school_name: 'Oakwood Academy',
-    school_contact_name: 'Dr. Patel',
-    school_contact_email: school,
-    choose_how_to_send_your_email: 'I will send it myself',
-  };
-  if (!fake.findContact(email)) fake.addContact(email);
-  const { token } = await createDraft({ id, purpose: 'emailGenerator', values });
-  const answer = await call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: id, token }));
-  expect(answer.status).toBe(201);
-  const message = (await readMessage(answer.body.id))!.message;
-  await recordSent(message);
-  return message;
-}
+/** A letter the platform delivered. */
+const wrote = (email: string, school: string) => deliveredLetter(email, school);
 
 async function report(message: OutboxMessage, kind: string) {
-  const token = new URL(followUpLink(message)!).searchParams.get('token')!;
+  const token = new URL(answerLink(message.id, message.followUp!.dueAt)).searchParams.get('token')!;
   const body = new URLSearchParams({ token, seen: '', comment: '', answer: kind });
   expect((await schoolAnswer(new Request('http://localhost/school-answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }))).status).toBe(200);
 }
@@ -135,7 +113,7 @@ describe('links that are not a genuine stop link change nothing', () => {
     const opened = await get(`?token=${encodeURIComponent(token)}`);
     expect(opened.status).toBe(status);
     expect(opened.text).toMatch(status === 404 ? /This link is not valid/ : /This link has expired/);
-    expect(opened.html).not.toContain('Stop all updates');
+    expect(opened.html).not.toContain('Stop these emails');
     tellsNothing(opened.html, token);
     const posted = await postToken(token);
     // A body over the 8 KB the page reads is refused before it is read.
@@ -173,7 +151,7 @@ describe('a genuine link', () => {
     const { ben } = await twoParentsWithUpdates();
     const token = tokenOf(ben.parentEmail);
     const first = await postToken(token);
-    expect(first.text).toContain('Updates stopped');
+    expect(first.text).toContain('Emails stopped');
     const after = { stops: await stops(), updates: await state(), snapshot: await database.snapshot() };
     for (let n = 0; n < 3; n++) {
       const again = await postToken(token);
@@ -187,7 +165,7 @@ describe('a genuine link', () => {
     const { ben } = await twoParentsWithUpdates();
     const opened = await get(`?token=${tokenOf(ben.parentEmail)}`);
     expect(opened.status).toBe(200);
-    expect(opened.html).toContain('Stop all updates');
+    expect(opened.html).toContain('Stop these emails');
     expect(await stops()).toEqual([]);
   });
 

@@ -10,11 +10,10 @@ import schoolAnswer from '../../netlify/functions/school-answer.mts';
 import schoolUpdatesRun from '../../netlify/functions/school-updates.mts';
 import stopEndpoint from '../../netlify/functions/school-updates-stop.mts';
 import yourData from '../../netlify/functions/your-data.mts';
-import { createDraft } from '../../src/server/email-drafts';
 import { parentKey } from '../../src/server/impact';
-import { letterSent, runMail } from '../../src/server/letter-delivery';
+import { runMail } from '../../src/server/letter-delivery';
 import { answerLink, stopLink } from '../../src/server/links';
-import { createMessage, newMessageId, readMessage, type OutboxMessage } from '../../src/server/outbox';
+import { readMessage, type OutboxMessage } from '../../src/server/outbox';
 import { runFollowUps } from '../../src/server/school-answers';
 import { runSchoolUpdates } from '../../src/server/school-updates';
 import { query, sql } from '../../src/server/db';
@@ -26,6 +25,7 @@ import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { call, jsonRequest } from './helpers/requests';
 import { useSiteShell } from './helpers/site';
+import { deliveredLetter } from './helpers/delivered';
 import { linkIn, MAIL_FROM, useMail, type MailCatcher } from './helpers/mail';
 
 let fake: HubSpotFake;
@@ -36,50 +36,9 @@ let seq = 0;
 let school = '';
 const DAY = 24 * 3600_000;
 
-/**
- * A letter the parent confirmed, as the platform holds it; `confirmed` (the default) has it
- * delivered, so that it counts, as the mail layer's report does (letterSent).
- */
-async function wrote(email: string, options: { to?: string; confirmed?: boolean; attribution?: Attribution } = {}): Promise<OutboxMessage> {
-  const id = `sub-${Date.now()}-${++seq}`;
-  const values = {
-    full_name: 'Ana Lopez',
-    email,
-    child_full_name: 'Leo Lopez',
-    child_grade: '5th grade',
-    school_name: 'Oakwood Academy',
-    school_contact_name: 'Dr. Patel',
-    school_contact_email: options.to ?? school,
-    choose_how_to_send_your_email: 'Send via our platform',
-  };
-  const made = await createDraft({ id, purpose: 'emailGenerator', values, attribution: options.attribution });
-  const now = new Date();
-  const message: OutboxMessage = {
-    id: newMessageId(now),
-    draftId: id,
-    channel: 'platform',
-    status: 'queued',
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-    parentEmail: email.toLowerCase(),
-    parentName: 'Ana Lopez',
-    schoolName: 'Oakwood Academy',
-    to: values.school_contact_email,
-    toName: 'Dr. Patel',
-    subject: made.email.subject,
-    body: made.email.body,
-    note: '',
-    letterId: made.draft.letter.id,
-    attempts: 0,
-    nextAttemptAt: now.toISOString(),
-    confirmation: { expiresAt: now.toISOString(), confirmedAt: now.toISOString() },
-    delivery: { at: now.toISOString(), timeZone: 'UTC', state: 'scheduled' },
-    ...(made.draft.attribution ? { attribution: made.draft.attribution } : {}),
-  };
-  await createMessage(message);
-  if (options.confirmed === false) return message;
-  return (await letterSent(message.id, now))!;
-}
+/** A letter the platform delivered (unless `confirmed: false`: confirmed, still waiting to go). */
+const wrote = (email: string, options: { to?: string; confirmed?: boolean; attribution?: Attribution } = {}) =>
+  deliveredLetter(email, options.to ?? school, { attribution: options.attribution, delivered: options.confirmed !== false });
 
 async function report(message: OutboxMessage, kind: string) {
   const token = new URL(answerLink(message.id, message.followUp!.dueAt)).searchParams.get('token')!;
