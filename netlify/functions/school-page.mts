@@ -2,19 +2,24 @@ import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import { allowMethods, HttpError, json, jsonError } from '../../src/server/http';
 import { pageHeaders } from '../../src/server/form-pages';
-import { attributionOf, readSchoolPage, SCHOOL_KEY } from '../../src/server/school-pages';
+import { attributionOf, keyOfSegment, readSchoolPage } from '../../src/server/school-pages';
 import { schoolFigures, schoolPageResponse, unknownSchoolResponse } from '../../src/server/school-page-html';
 
 /**
- * GET /schools/{key}: a school's page (its name, how many parents wrote, the goal, the latest
- * outcome, and the email form with the school filled in), rendered here so that it works without
- * JavaScript. `ref` (a sharing parent's referral code) and `ambassadorId` go with the form so the
+ * GET /schools/{name}-{key} (or /schools/{key}): a school's page (its name, how many parents wrote,
+ * the goal, the latest outcome, and the email form with the school filled in), rendered here so
+ * that it works without JavaScript. Only the key finds the page; the readable name before it is
+ * for people (a page not yet published by a delivered letter shows no name). `ref` (a sharing parent's referral code) and `ambassadorId` go with the form so the
  * new parent's email is attributed; a code that does not verify is ignored. GET /api/schools/{key}:
  * the figures as JSON, for the page's live count. An unknown or forged key: 404 (the page offers
  * the email form).
  */
 const paramsSchema = z.object({
-  key: z.string().regex(SCHOOL_KEY),
+  key: z.string().max(120).transform((segment, context) => {
+    const key = keyOfSegment(segment);
+    if (!key) context.addIssue({ code: 'custom', message: 'not a school page key' });
+    return key ?? '';
+  }),
   ref: z.string().max(200).nullable().catch(null),
   ambassadorId: z.string().max(200).nullable().catch(null),
 });
@@ -25,7 +30,7 @@ export default async (req: Request): Promise<Response> => {
   const wrongMethod = allowMethods(req, ['GET', 'HEAD']);
   if (wrongMethod) return wrongMethod;
   const parsed = paramsSchema.safeParse({
-    key: (url.pathname.split('/').pop() ?? '').toLowerCase(),
+    key: decodeSegment(url.pathname.split('/').pop() ?? ''),
     ref: url.searchParams.get('ref'),
     ambassadorId: url.searchParams.get('ambassadorId'),
   });
@@ -36,7 +41,7 @@ export default async (req: Request): Promise<Response> => {
     }
     if (api) {
       const { schoolName, parents, goal, percent, countText, goalText, outcome, outcomeText } = schoolFigures(page);
-      return json({ schoolName, parents, goal, percent, countText, goalText, outcome: outcome ?? null, outcomeText }, 200, {
+      return json({ schoolName, published: page.published, parents, goal, percent, countText, goalText, outcome: outcome ?? null, outcomeText }, 200, {
         'Cache-Control': 'public, max-age=0, must-revalidate',
         'Netlify-CDN-Cache-Control': 'public, durable, max-age=30',
       });
@@ -52,6 +57,15 @@ export default async (req: Request): Promise<Response> => {
     return new Response('This school page is unavailable right now. Please try again later.', { status: 503, headers: { ...pageHeaders, 'Content-Type': 'text/plain; charset=utf-8' } });
   }
 };
+
+/** A path segment as written, or '' when its escapes are broken. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment).toLowerCase();
+  } catch {
+    return '';
+  }
+}
 
 export const config: Config = {
   path: ['/schools/:key', '/api/schools/:key'],

@@ -3,18 +3,38 @@
  * line breaks, NULs, broken escapes or 10 KB; referral codes and ambassador ids that are forged,
  * another site's, or hostile; wrong methods. Every answer is a 404 page (or the JSON error shape on
  * /api/schools), never a 500, and never echoes what was sent or attributes anything to a forgery.
+ *
+ * And nothing public without proof (issue 28, part 2): claims nobody checked — "I've sent it
+ * myself", an outcome reported on such a claim, a parent writing to their own catch-all domain —
+ * rename no page, change no address a form fills in, move no count or public figure and email
+ * nobody, until staff approve them.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
+import forms from '../../netlify/functions/forms.mts';
+import impact from '../../netlify/functions/impact.mts';
+import schoolAnswer from '../../netlify/functions/school-answer.mts';
+import { forms as formConfig } from '../../src/config/forms';
 import schoolPage, { config } from '../../netlify/functions/school-page.mts';
-import { createDraft } from '../../src/server/email-drafts';
+import { query, sql } from '../../src/server/db';
+import { createDraft, readDraft } from '../../src/server/email-drafts';
+import { computeImpact } from '../../src/server/impact';
+import { runMail } from '../../src/server/letter-delivery';
+import { answerLink } from '../../src/server/links';
+import { readMessage } from '../../src/server/outbox';
+import { decideReview } from '../../src/server/review';
+import { runSchoolUpdates } from '../../src/server/school-updates';
 import { referralCode, schoolPageKey } from '../../src/server/school-pages';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
-import { emailFormValues } from './helpers/forms';
+import { deliveredLetter } from './helpers/delivered';
+import { emailFormValues, useFormDefinitions } from './helpers/forms';
+import { MAIL_FROM, useMail, type MailCatcher } from './helpers/mail';
 import { call, jsonRequest } from './helpers/requests';
 import { useSiteShell } from './helpers/site';
 
 let database: TestDatabase;
+let mail: MailCatcher;
+let definitions: Awaited<ReturnType<typeof useFormDefinitions>>;
 let shell: ReturnType<typeof useSiteShell>;
 let seq = 0;
 const SECRET = Buffer.alloc(32, 7).toString('base64');
@@ -25,26 +45,46 @@ let messageId = '';
 
 beforeAll(async () => {
   database = await startTestDatabase();
+  mail = await useMail();
+  definitions = await useFormDefinitions();
   shell = useSiteShell();
   process.env.CONFIG_ENCRYPTION_KEY = SECRET;
   process.env.SITE_URL = 'https://site.example';
+  process.env.FORMS_MIN_FILL_MS = '0';
 });
 afterAll(async () => {
   await database.stop();
+  await mail.close();
+  definitions.remove();
   shell.remove();
-  for (const name of ['CONFIG_ENCRYPTION_KEY', 'SITE_URL']) delete process.env[name];
+  for (const name of ['CONFIG_ENCRYPTION_KEY', 'SITE_URL', 'FORMS_MIN_FILL_MS']) delete process.env[name];
 });
 beforeEach(async () => {
   await database.truncate();
+  mail.reset();
   process.env.CONFIG_ENCRYPTION_KEY = SECRET;
-  // One real page, made as a parent's "I've sent it myself" makes it.
-  const id = `sub-${Date.now()}-${++seq}`;
-  const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues({ school_name: 'Springfield Academy', school_contact_email: school }) });
-  const answer = await call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: id, token }));
-  expect(answer.status).toBe(201);
-  messageId = answer.body.id;
+  process.env.MAIL_FROM_ADDRESS = MAIL_FROM;
+  // One real page, made as a letter the platform delivered makes it.
+  const message = await deliveredLetter(`parent${++seq}@example.org`, school, { schoolName: 'Springfield Academy' });
+  messageId = message.id;
   key = schoolPageKey(school);
 });
+
+/** A stranger's "I've sent it myself", as the dialog records it. */
+async function claimSent(values: Record<string, string>) {
+  const id = `sub-${Date.now()}-${++seq}`;
+  const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues(values) });
+  const answer = await call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: id, token }));
+  expect(answer.status).toBe(201);
+  return (await readMessage(answer.body.id))!.message;
+}
+
+/** Answers "did your school answer?" from the follow-up link, as the claimant can (it is their own inbox). */
+async function answerFromOwnLink(message: { id: string; followUp?: { dueAt: string } }, kind: string) {
+  const token = new URL(answerLink(message.id, message.followUp!.dueAt)).searchParams.get('token')!;
+  const body = new URLSearchParams({ token, seen: '', comment: '', answer: kind });
+  expect((await schoolAnswer(new Request('http://localhost/school-answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }))).status).toBe(200);
+}
 
 async function open(path: string, method = 'GET') {
   const response = await schoolPage(new Request(`http://localhost${path}`, { method }));
@@ -160,5 +200,55 @@ describe('methods and floods', () => {
   test('a flood from one address is cut off by the platform’s rate limit', () => {
     expect(config.rateLimit).toMatchObject({ windowLimit: expect.any(Number), windowSize: 60, aggregateBy: expect.arrayContaining(['ip']) });
     expect(config.rateLimit!.windowLimit).toBeLessThanOrEqual(120);
+  });
+});
+
+describe('nothing public without proof', () => {
+  test('an unconfirmed "I\'ve sent it myself" to HEAD+gone@… cannot rename the page, nor change the address its form fills in', async () => {
+    await claimSent({ school_name: 'Springfield Academy campaign CANCELLED - do not write', school_contact_email: 'HEAD+gone@Springfield.edu' });
+    const page = await open(`/schools/${key}`);
+    expect(page.text).toContain('Springfield Academy');
+    expect(page.text).not.toMatch(/CANCELLED|do not write/);
+    expect(page.text).not.toMatch(/gone@|springfield\.edu/i);
+    // The next parent's letter from the page goes to the address the delivered letter went to.
+    const values = emailFormValues({ _page: `/schools/${key}`, _school: key, _elapsed: '30000' }) as Record<string, string>;
+    delete values.school_contact_email;
+    const response = await forms(new Request(`http://localhost/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(values) }), { ip: '198.51.100.7' } as never);
+    const draft = (await readDraft(((await response.json()) as { id: string }).id))!.draft;
+    expect(draft.data.schoolContactEmail).toBe(school);
+    expect(draft.data.schoolName).toBe('Oakwood Academy');
+  });
+
+  test('a self-report answered "they agreed to meet" from the reporter’s own link sets no outcome, moves no count and emails no parent', async () => {
+    const claim = await claimSent({ school_name: 'Springfield Academy', school_contact_email: school, email: 'claimant@example.org' });
+    await answerFromOwnLink(claim, 'meeting');
+    await runSchoolUpdates();
+    await runMail();
+    const page = await open(`/api/schools/${key}`);
+    expect(JSON.parse(page.text)).toMatchObject({ parents: 1, outcome: null });
+    expect(mail.sink.messages.filter((message) => /^News from/.test(message.subject))).toEqual([]);
+    expect(await query(sql`SELECT claim, state FROM review_items WHERE message_id = ${claim.id} ORDER BY claim`)).toEqual([{ claim: 'self_report', state: 'pending' }]);
+  });
+
+  test('six mailboxes on one catch-all domain, each claiming a letter and a meeting, move no public figure', async () => {
+    const before = await (await impact(new Request('http://localhost/api/impact'), {})).json();
+    for (let n = 0; n < 6; n++) {
+      const claim = await claimSent({ email: `p${n}@catchall.example`, school_contact_email: `head@school${n}.example`, school_name: `School ${n}` });
+      await answerFromOwnLink(claim, 'meeting');
+    }
+    // And one "school" on the catch-all itself, written to through the platform and delivered.
+    await deliveredLetter('p9@catchall.example', 'principal@catchall.example', { schoolName: 'Catchall Academy' });
+    expect(await (await impact(new Request('http://localhost/api/impact'), {})).json()).toMatchObject({ schoolsReached: before.schoolsReached, meetings: before.meetings, parentsWrote: before.parentsWrote });
+    expect(await computeImpact()).toMatchObject({ parentsWrote: { display: 'fewer than 5' }, meetings: { display: 'fewer than 5' } });
+    expect((await open(`/schools/${schoolPageKey('principal@catchall.example')}`)).status).toBe(404);
+    expect(await query(sql`SELECT reason FROM review_items WHERE reason = 'own_domain'`)).toEqual([{ reason: 'own_domain' }]);
+  });
+
+  test('staff approval is the proof: an approved self-report counts and publishes the page under the name staff confirm', async () => {
+    const claim = await claimSent({ school_name: 'Maple School CLOSED', school_contact_email: 'office@maple.edu' });
+    const [item] = await query<{ id: string }>(sql`SELECT id FROM review_items WHERE message_id = ${claim.id}`);
+    await decideReview(item!.id, 'approved', 'staff@example.org', { schoolName: 'Maple School' });
+    const page = await open(`/api/schools/${schoolPageKey('office@maple.edu')}`);
+    expect(JSON.parse(page.text)).toMatchObject({ schoolName: 'Maple School', published: true, parents: 1 });
   });
 });

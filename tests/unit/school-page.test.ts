@@ -1,8 +1,9 @@
 /**
- * School pages (/schools/{key}): keys that cannot be listed or guessed (an HMAC of the canonical
- * contact address under a server secret), the milestones of the goal bar, the page and its live
- * figures (confirmed sends only, never a name or address), the email form that names its school by
- * the key, and the attribution a share link's referral code gives the next parent's draft.
+ * School pages (/schools/{name}-{key}): keys that cannot be listed or guessed (an HMAC of the
+ * canonical contact address under a server secret), the milestones of the goal bar, the page and its
+ * live figures (delivered letters only, never a name or address; a page waiting for its first letter
+ * shows neither name nor count), the email form that names its school by the key, and the
+ * attribution a share link's referral code gives the next parent's draft.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import confirmSend from '../../netlify/functions/confirm-send.mts';
@@ -14,15 +15,20 @@ import schoolPage from '../../netlify/functions/school-page.mts';
 import { forms as formConfig } from '../../src/config/forms';
 import { MILESTONES, nextMilestone, schoolProgress } from '../../src/lib/school-pages';
 import { createDraft, readDraft } from '../../src/server/email-drafts';
-import { recordAnswer, recordSent } from '../../src/server/impact';
-import { confirmationLink, readMessage } from '../../src/server/outbox';
-import { attributionOf, ensureSchoolPage, referralCode, schoolPageKey, schoolPageKeyIfConfigured, shareLink } from '../../src/server/school-pages';
+import { recordAnswer } from '../../src/server/impact';
+import { confirmationLink } from '../../src/server/links';
+import { readMessage } from '../../src/server/outbox';
+import { attributionOf, ensureSchoolPage, referralCode, schoolPageKey, schoolPageKeyIfConfigured, shareLink, slugOf } from '../../src/server/school-pages';
+import { shareOf } from '../../src/server/platform-send';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { emailFormValues, useFormDefinitions } from './helpers/forms';
 import { call, jsonRequest } from './helpers/requests';
 import { useSiteShell } from './helpers/site';
+import { deliveredLetter } from './helpers/delivered';
+import { MAIL_FROM, useMail, type MailCatcher } from './helpers/mail';
 
 let database: TestDatabase;
+let mail: MailCatcher;
 let shell: ReturnType<typeof useSiteShell>;
 let definitions: Awaited<ReturnType<typeof useFormDefinitions>>;
 let seq = 0;
@@ -31,6 +37,7 @@ const SECRET = Buffer.alloc(32, 7).toString('base64');
 
 beforeAll(async () => {
   database = await startTestDatabase();
+  mail = await useMail();
   shell = useSiteShell();
   definitions = await useFormDefinitions();
   process.env.CONFIG_ENCRYPTION_KEY = SECRET;
@@ -39,12 +46,14 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await database.stop();
+  await mail.close();
   shell.remove();
   definitions.remove();
   for (const name of ['CONFIG_ENCRYPTION_KEY', 'SCHOOL_PAGE_SECRET', 'SITE_URL', 'FORMS_MIN_FILL_MS']) delete process.env[name];
 });
 beforeEach(async () => {
   await database.truncate();
+  process.env.MAIL_FROM_ADDRESS = MAIL_FROM;
   process.env.CONFIG_ENCRYPTION_KEY = SECRET;
   delete process.env.SCHOOL_PAGE_SECRET;
 });
@@ -59,6 +68,12 @@ async function postEmailForm(values: Record<string, string>) {
   const request = new Request(`http://localhost/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(values) });
   const response = await forms(request, { ip: `198.51.100.${++seq % 250}` } as never);
   return { status: response.status, body: await response.json() };
+}
+
+/** A letter the platform delivered to `to`, and its parent's share link (with the page's readable name). */
+async function delivered(to: string, schoolName = 'Springfield Academy', attribution?: Parameters<typeof createDraft>[0]['attribution']) {
+  const message = await deliveredLetter(`parent${++seq}@example.org`, to, { schoolName, attribution });
+  return { id: message.id, message, share: (await shareOf(message))! };
 }
 
 /** A parent who says they sent their email to `to` themselves, as the dialog records it. */
@@ -132,21 +147,19 @@ describe('milestones', () => {
 });
 
 describe('the page', () => {
-  test('shows the name as parents wrote it, the confirmed count, the goal and the latest outcome; never an address', async () => {
-    const first = await selfSent('Head@Springfield.edu');
-    const second = await selfSent('head+office@springfield.edu');
-    await selfSent('head@springfield.edu'); // not confirmed: never counted
-    // Two sends confirmed (a platform send delivered, a self-report confirmed from its follow-up link).
-    await recordSent(first.message);
-    await recordSent(second.message);
+  test('shows the name the first delivered letter gave it, the count of delivered letters, the goal and the latest outcome; never an address', async () => {
+    const first = await delivered('Head@Springfield.edu');
+    const second = await delivered('head+office@springfield.edu', 'Springfield Academy CANCELLED');
+    await selfSent('head@springfield.edu', 'Springfield closed, do not write'); // a claim nobody checked: never counted, never shown
     await recordAnswer({ id: second.message.id, school: 'springfield.edu', kind: 'meeting', at: new Date().toISOString() });
     const key = schoolPageKey('head@springfield.edu');
-    const page = await open(`/schools/${key}`);
+    const page = await open(`/schools/springfield-academy-${key}`);
     expect(page.status).toBe(200);
     expect(page.headers.get('x-robots-tag')).toBe('noindex');
     expect(page.headers.get('netlify-cdn-cache-control')).toMatch(/max-age=60/);
     expect(page.html).toContain('<h1 id="school-title"');
     expect(page.html).toContain('Springfield Academy');
+    expect(page.html).not.toMatch(/CANCELLED|closed, do not write/);
     expect(page.html).toContain('2 parents have written');
     expect(page.html).toContain('3 more to reach 5');
     expect(page.html).toContain('Springfield Academy agreed to meet');
@@ -156,17 +169,37 @@ describe('the page', () => {
     expect(page.html).toContain(`name="_school" value="${key}"`);
     expect(page.html).not.toContain('name="school_contact_email"');
     expect(page.html).toMatch(/name="school_name"[^>]*value="Springfield Academy"/);
+    // The key alone finds it too, and the readable name is the first letter's.
+    expect((await open(`/schools/${key}`)).status).toBe(200);
+    expect(new URL(first.share.url).pathname).toBe(`/schools/springfield-academy-${key}`);
 
     const api = await call(schoolPage, new Request(`http://localhost/api/schools/${key}`));
-    expect(api).toMatchObject({ status: 200, body: { parents: 2, goal: 5, outcome: 'meeting', outcomeText: 'Springfield Academy agreed to meet' } });
+    expect(api).toMatchObject({ status: 200, body: { published: true, parents: 2, goal: 5, outcome: 'meeting', outcomeText: 'Springfield Academy agreed to meet' } });
   });
 
-  test('a school with no confirmed send yet shows 0 and no outcome', async () => {
-    await selfSent('head@oakwood.edu', 'Oakwood Academy');
+  test('a page whose first letter is confirmed but not yet delivered shows no name and no count, only what comes next', async () => {
+    await deliveredLetter('parent@example.org', 'head@oakwood.edu', { schoolName: 'Oakwood Academy', delivered: false });
+    await ensureSchoolPage({ to: 'head@oakwood.edu' });
     const page = await open(`/schools/${schoolPageKey('head@oakwood.edu')}`);
     expect(page.status).toBe(200);
-    expect(page.html).toContain('0 parents have written');
-    expect(page.html).toContain('No answer from Oakwood Academy yet');
+    expect(page.html).toContain('The first letter is on its way');
+    expect(page.html).not.toContain('Oakwood Academy');
+    expect(page.html).not.toMatch(/\d+ parents? ha(?:ve|s) written/);
+    expect(page.html).not.toMatch(/name="school_name"[^>]*value=/);
+  });
+
+  test('a self-report alone makes no page', async () => {
+    await selfSent('head@maple.edu', 'Maple School');
+    expect((await open(`/schools/${schoolPageKey('head@maple.edu')}`)).status).toBe(404);
+  });
+
+  test.each([
+    ['Springfield Academy', 'springfield-academy'],
+    ['École Jean-Jacques Rousseau', 'ecole-jean-jacques-rousseau'],
+    ["St. Mary's Academy", 'st-mary-s-academy'],
+    ['李小龙学校', ''],
+  ])('the readable name of %j is %j', (name, slug) => {
+    expect(slugOf(name)).toBe(slug);
   });
 
   test.each([
@@ -217,18 +250,18 @@ describe('referrals', () => {
   });
 
   test('a share link brings the next parent, whose draft (and message) say who recruited them', async () => {
-    const sharer = await selfSent('head@springfield.edu', 'Springfield Academy', { via: 'ambassador', ambassadorId: 'amb-7' });
+    const sharer = await delivered('head@springfield.edu', 'Springfield Academy', { via: 'ambassador', ambassadorId: 'amb-7' });
     expect(sharer.share).toMatchObject({ schoolName: 'Springfield Academy' });
     const link = new URL(sharer.share.url);
     expect(link.origin).toBe('https://site.example');
-    expect(link.pathname).toBe(`/schools/${schoolPageKey('head@springfield.edu')}`);
+    expect(link.pathname).toBe(`/schools/springfield-academy-${schoolPageKey('head@springfield.edu')}`);
     expect(link.searchParams.get('ambassadorId')).toBe('amb-7');
-    expect(link).toEqual(new URL(shareLink(sharer.message)!));
+    expect(link).toEqual(new URL(shareLink(sharer.message, 'springfield-academy')!));
 
     // The page carries the code into its form; the form posts it back with the key.
     const page = await open(`${link.pathname}${link.search}`);
     const hidden = Object.fromEntries([...page.html.matchAll(/<input type="hidden" name="(_school|_ref|_ambassador)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]));
-    expect(hidden).toEqual({ _school: link.pathname.split('/').pop(), _ref: link.searchParams.get('ref'), _ambassador: 'amb-7' });
+    expect(hidden).toEqual({ _school: schoolPageKey('head@springfield.edu'), _ref: link.searchParams.get('ref'), _ambassador: 'amb-7' });
     const values = emailFormValues({ school_name: 'Springfield Academy', _page: link.pathname, _elapsed: '30000', ...hidden }) as Record<string, string>;
     delete values.school_contact_email;
     const posted = await postEmailForm(values);
@@ -242,9 +275,9 @@ describe('referrals', () => {
   });
 
   test('a parent who comes through their own link came on their own', async () => {
-    const sharer = await selfSent('head@springfield.edu');
+    const sharer = await delivered('head@springfield.edu');
     const link = new URL(sharer.share.url);
-    const key = link.pathname.split('/').pop()!;
+    const key = schoolPageKey('head@springfield.edu');
     const values = emailFormValues({ email: sharer.message.parentEmail.toUpperCase(), _page: link.pathname, _elapsed: '30000', _school: key, _ref: link.searchParams.get('ref')! }) as Record<string, string>;
     delete values.school_contact_email;
     const posted = await postEmailForm(values);
@@ -253,7 +286,7 @@ describe('referrals', () => {
   });
 
   test('a bad code on the page is ignored: the page answers 200 and the draft is "direct"', async () => {
-    await ensureSchoolPage({ to: 'head@springfield.edu', schoolName: 'Springfield Academy' });
+    await ensureSchoolPage({ to: 'head@springfield.edu' });
     const key = schoolPageKey('head@springfield.edu');
     const page = await open(`/schools/${key}?ref=nonsense&ambassadorId=`);
     expect(page.status).toBe(200);
@@ -266,7 +299,7 @@ describe('referrals', () => {
   });
 
   test('without JavaScript, a form with problems comes back without the address and with the key', async () => {
-    await ensureSchoolPage({ to: 'head@springfield.edu', schoolName: 'Springfield Academy' });
+    await ensureSchoolPage({ to: 'head@springfield.edu' });
     const key = schoolPageKey('head@springfield.edu');
     const body = new URLSearchParams({ ...emailFormValues({ _page: `/schools/${key}`, _school: key, full_name: '' }), school_contact_email: '' });
     body.delete('school_contact_email');
@@ -296,17 +329,34 @@ describe('shared at the right moment', () => {
     const url = /data-share-url="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
     expect(url).toBeDefined();
     const share = new URL(url!);
-    expect(share.pathname).toBe(`/schools/${schoolPageKey('head@lincoln.edu')}`);
+    expect(share.pathname).toBe(`/schools/lincoln-high-${schoolPageKey('head@lincoln.edu')}`);
     expect(attributionOf({ referral: share.searchParams.get('ref') })).toEqual({ via: 'parent', referrerMessageId: requested.body.id });
     expect(html).toContain('Bring the other parents at Lincoln High');
+    expect(html.replace(/&#39;/g, "'")).toContain("Your letter is on its way: you're the first parent of Lincoln High here");
     expect(html).toMatch(/href="https:\/\/wa\.me\/\?text=[^"]*schools/);
     expect(html).toMatch(/href="sms:\?&amp;body=/);
     expect(html).toMatch(/href="mailto:\?subject=/);
-    // The page it links to exists already, though nothing is counted before the send goes out.
     expect((await open(share.pathname)).status).toBe(200);
   });
 
-  test('without JavaScript, "I\'ve sent it myself" on /your-email offers the school page too', async () => {
+  test('a page not yet published: the share link works at once, with the key alone', async () => {
+    process.env.SCHOOL_DELIVERY_HOURS = 'on';
+    try {
+      const id = `sub-${Date.now()}-${++seq}`;
+      const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues({ school_contact_email: 'head@later.edu', school_name: 'Later High', choose_how_to_send_your_email: 'Send via our platform' }) });
+      const requested = await call(sendEmail, jsonRequest('/api/send-email', { submissionId: id, token }));
+      const link = confirmationLink((await readMessage(requested.body.id))!.message)!;
+      const html = await (await confirmSend(new Request('http://localhost/confirm-send', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(new URL(link).searchParams.get('token')!)}` }))).text();
+      const url = /data-share-url="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
+      expect(new URL(url!).pathname).toBe(`/schools/${schoolPageKey('head@later.edu')}`);
+      expect((await open(new URL(url!).pathname)).html).toContain('The first letter is on its way');
+    } finally {
+      process.env.SCHOOL_DELIVERY_HOURS = 'off';
+    }
+  });
+
+  test('without JavaScript, "I\'ve sent it myself" on /your-email offers the school page when the school has one', async () => {
+    await delivered('head@lincoln.edu', 'Lincoln High');
     const id = `sub-${Date.now()}-${++seq}`;
     const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues({ school_contact_email: 'head@lincoln.edu', school_name: 'Lincoln High' }) });
     const response = await yourEmail(
@@ -315,7 +365,7 @@ describe('shared at the right moment', () => {
     const html = await response.text();
     expect(response.status).toBe(200);
     expect(html).toContain('Bring the other parents at Lincoln High');
-    expect(html).toContain(`/schools/${schoolPageKey('head@lincoln.edu')}?ref=`);
+    expect(html).toContain(`/schools/lincoln-high-${schoolPageKey('head@lincoln.edu')}?ref=`);
   });
 
   test('without a secret "I\'ve sent it myself" is still recorded, with nothing to share', async () => {
