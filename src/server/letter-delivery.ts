@@ -18,6 +18,7 @@ import { letterTime } from './mail/schedule';
 import { mailSender, fromName, type MailSender } from './mail/senders';
 import { serverEnv } from './env';
 import { emailConfirmation, emailDeliveryFailure, emailDigestNotice } from './notify';
+import { readDraft } from './email-drafts';
 import { dueReminders, expireUnconfirmed, newFollowUp, readMessage, updateMessage, type OutboxMessage } from './outbox';
 import { queueReview } from './review-items';
 import { publishSchoolPage, readSchoolPage, schoolPageHref, schoolPageKeyIfConfigured } from './school-pages';
@@ -59,24 +60,35 @@ export async function queueLetter(message: OutboxMessage, timeZone: string | und
  * once staff approve it (a catch-all domain could otherwise be its own "school").
  */
 export async function letterSent(id: string, at: Date): Promise<OutboxMessage | undefined> {
+  // A letter is written to the mail layer only once its parent confirmed (and its limits were
+  // taken); a confirmation whose last step failed may still read as waiting: it went all the same.
   const message = await updateMessage(id, (current) =>
-    current.status === 'queued' ? { ...current, status: 'sent', sentAt: at.toISOString(), followUp: current.followUp ?? newFollowUp(at), delivery: { ...current.delivery!, state: 'sent' }, lastError: undefined, updatedAt: at.toISOString() } : undefined,
+    current.status === 'queued' || (current.status === 'awaiting_confirmation' && current.channel === 'platform') ? { ...current, status: 'sent', sentAt: at.toISOString(), followUp: current.followUp ?? newFollowUp(at), delivery: { ...current.delivery!, state: 'sent' }, lastError: undefined, updatedAt: at.toISOString() } : undefined,
   );
   if (!message) return undefined;
+  await countLetter(message, at);
+  return message;
+}
+
+/**
+ * A delivered letter counts: its school's page is published (the first letter names it), the
+ * figures take it, and any answer its parent gave already. All idempotent, so the scheduled run
+ * finishes what a run that died part-way left. A letter to its parent's own domain waits for staff.
+ */
+async function countLetter(message: OutboxMessage, at: Date): Promise<void> {
   if (sameDomain(message.parentEmail, message.to)) {
     await queueReview(message.id, 'self_report', 'own_domain', at);
-    return message;
+    return;
   }
   await publishSchoolPage(message, 'letter', at);
   await recordSent(message);
   await countStoredAnswer(message, at);
-  return message;
 }
 
 /** A letter the school's server refused for good: the parent is told once, with a link to correct the address. */
 export async function letterBounced(id: string, at: Date, detail: string): Promise<OutboxMessage | undefined> {
   const message = await updateMessage(id, (current) =>
-    current.status === 'queued' || current.status === 'sent'
+    current.status === 'queued' || current.status === 'sent' || current.status === 'awaiting_confirmation'
       ? { ...current, status: 'bounced', delivery: { ...(current.delivery ?? { at: at.toISOString(), timeZone: serverEnv.schoolTimeZone }), state: 'bounced', detail }, lastError: 'bounced', bounce: current.bounce ?? { at: at.toISOString(), told: 'pending' }, updatedAt: at.toISOString() }
       : undefined,
   );
@@ -87,7 +99,9 @@ export async function letterBounced(id: string, at: Date, detail: string): Promi
 
 /** A letter the mail layer could not send for another reason (refused for good, tries used up). */
 async function letterFailed(id: string, at: Date, detail: string): Promise<void> {
-  await updateMessage(id, (current) => (current.status === 'queued' ? { ...current, status: 'failed', lastError: 'delivery_failed', delivery: { ...current.delivery!, state: 'failed', detail }, updatedAt: at.toISOString() } : undefined));
+  await updateMessage(id, (current) =>
+    current.status === 'queued' || current.status === 'awaiting_confirmation' ? { ...current, status: 'failed', lastError: 'delivery_failed', ...(current.delivery ? { delivery: { ...current.delivery, state: 'failed' as const, detail } } : {}), updatedAt: at.toISOString() } : undefined,
+  );
 }
 
 /** What the mail layer's answer about an email means for the letters it carried. */
@@ -171,6 +185,58 @@ export async function sendReminders(now = new Date()): Promise<number> {
   return sent;
 }
 
+/**
+ * Settles what a run or a request that died part-way left: a letter the mail layer has sent (or
+ * bounced, or given up) whose message still reads as waiting, a sent letter not yet counted, and a
+ * request whose confirmation
+ * email was never written (its request failed after its draft took it). A request whose draft never
+ * took it was answered with an error, and another request made the parent's letter: it ends here.
+ */
+export async function settleLeftovers(now = new Date()): Promise<number> {
+  let settled = 0;
+  const letters = await query<{ id: string; state: StoredEmail['state']; at: Date }>(sql`
+    SELECT o.id, CASE WHEN e.state = 'digested' THEN d.state ELSE e.state END AS state, coalesce(e.sent_at, d.sent_at, e.updated_at) AS at
+    FROM outbox_messages o JOIN emails e ON e.id = o.id AND e.kind = 'school_letter' LEFT JOIN emails d ON d.id = e.digest_id
+    WHERE o.status IN ('queued', 'awaiting_confirmation') AND o.channel = 'platform'
+      AND (e.state IN ('sent', 'delivered', 'bounced', 'complained', 'failed') OR (e.state = 'digested' AND d.state IN ('sent', 'delivered', 'bounced', 'failed')))
+    LIMIT 200`);
+  for (const letter of letters) {
+    const email = await readEmail(letter.id);
+    if (!email) continue;
+    await afterDelivery({ ...email, kind: 'school_letter', ref: letter.id }, letter.state === 'complained' ? 'sent' : letter.state, letter.at);
+    settled++;
+  }
+  const uncounted = await query<{ id: string }>(sql`
+    SELECT o.id FROM outbox_messages o
+    WHERE o.status = 'sent' AND o.channel = 'platform' AND o.erased_at IS NULL AND o.sent_at > ${new Date(now.getTime() - 30 * 24 * 3600_000)}
+      AND NOT EXISTS (SELECT 1 FROM impact_sends s WHERE s.message_id = o.id)
+      AND NOT EXISTS (SELECT 1 FROM review_items r WHERE r.message_id = o.id AND r.reason = 'own_domain')
+    ORDER BY o.id LIMIT 200`);
+  for (const { id } of uncounted) {
+    const found = await readMessage(id);
+    if (!found) continue;
+    await countLetter(found.message, new Date(found.message.sentAt ?? now));
+    settled++;
+  }
+  const unsent = await query<{ id: string }>(sql`
+    SELECT id FROM outbox_messages
+    WHERE status = 'awaiting_confirmation' AND channel = 'platform' AND erased_at IS NULL AND created_at < ${new Date(now.getTime() - 60_000)}
+      AND record->'confirmation'->>'email' IS NULL AND NOT EXISTS (SELECT 1 FROM emails e WHERE e.ref = outbox_messages.id AND e.kind = 'confirmation')
+    ORDER BY id LIMIT 200`);
+  for (const { id } of unsent) {
+    const found = await readMessage(id);
+    if (!found) continue;
+    if ((await readDraft(found.message.draftId))?.draft.messageId !== id) {
+      await updateMessage(id, (current) => (current.status === 'awaiting_confirmation' ? { ...current, status: 'failed', lastError: 'request_failed', updatedAt: now.toISOString() } : undefined));
+    } else {
+      const email = await emailConfirmation(found.message, 'confirmation', now);
+      await updateMessage(id, (current) => (current.confirmation ? { ...current, confirmation: { ...current.confirmation, email } } : undefined));
+    }
+    settled++;
+  }
+  return settled;
+}
+
 export interface RunSummary {
   expired: number;
   reminders: number;
@@ -186,6 +252,7 @@ export interface RunSummary {
 export async function runMail(now: () => Date = () => new Date(), sender: MailSender | null = mailSender()): Promise<RunSummary> {
   const summary: RunSummary = { expired: 0, reminders: 0, digests: 0, sent: 0, waiting: 0, bounced: 0, failed: 0 };
   summary.expired = (await expireUnconfirmed(now())).length;
+  await settleLeftovers(now());
   summary.reminders = await sendReminders(now());
   if (!sender) return { ...summary, notConfigured: true };
   summary.digests = await gatherDigests(now());

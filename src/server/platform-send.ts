@@ -210,10 +210,14 @@ export async function requestPlatformSend(input: { submissionId: string; token: 
     await deleteMessage(message.id);
     throw new HttpError(409, 'already_requested', 'You have already asked us to send this email. Check your inbox for the confirmation link.');
   }
-  await replaceWaitingRequests(parent, school, message.id, now);
+  // An older request still waiting for its confirmation is replaced (its link then sends nothing);
+  // a store down here leaves it waiting, and the limits taken at confirmation still send one letter.
+  await replaceWaitingRequests(parent, school, message.id, now).catch((error: unknown) => {
+    if (!(error instanceof StoreUnavailableError)) throw error;
+  });
   if (!confirm) return sendNow(message, now);
   const handed = await emailConfirmation(message, 'confirmation', now).catch((error: unknown) => {
-    // Written or not, the answer is the same; a store that is down leaves the request for the parent to make again.
+    // The draft has taken the request: the scheduled run writes the email the store could not take now.
     if (!(error instanceof StoreUnavailableError)) throw error;
     return undefined;
   });

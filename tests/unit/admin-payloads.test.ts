@@ -35,7 +35,7 @@ import { createDraft } from '../../src/server/email-drafts';
 import { newSubmissionId, storeSubmission } from '../../src/server/form-submissions';
 import { recordSent } from '../../src/server/impact';
 import { readMessage } from '../../src/server/outbox';
-import { followUpLink } from '../../src/server/school-answers';
+import { answerLink } from '../../src/server/links';
 import { FAKE_CALENDLY_ORGANIZATION } from '../fakes/calendly';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { call, ORIGIN, setAdminEnv, signIn } from './helpers/admin';
@@ -91,7 +91,7 @@ beforeAll(async () => {
   expect(sent.status).toBe(201);
   const message = (await readMessage(sent.body.id))!.message;
   await recordSent(message);
-  const answerToken = new URL(followUpLink(message)!).searchParams.get('token')!;
+  const answerToken = new URL(answerLink(message.id, message.followUp!.dueAt)).searchParams.get('token')!;
   const answered = await schoolAnswer(
     new Request('http://localhost/school-answer', {
       method: 'POST',
