@@ -3,14 +3,13 @@
  * against an in-memory local database, at 100 rows and after seeding 100,000 form submissions and
  * 50,000 outbox messages (with their drafts, claims and impact events) in bulk.
  */
-import { NetlifyDB } from '@netlify/database-dev';
-import { join } from 'node:path';
 import { formPurposes, forms as formConfig } from '../../../src/config/forms';
 import { closeDatabase } from '../../../src/server/db';
 import { useFormDefinitions } from '../../../tests/unit/helpers/forms';
 import { useSiteShell } from '../../../tests/unit/helpers/site';
+import { LocalNetlifyDB, migrationsDirectory } from '../../local-database.mjs';
 import { percentile } from '../_load.mjs';
-import { root, table } from '../_server.mjs';
+import { table } from '../_server.mjs';
 
 type Handler = (req: Request, context?: unknown) => Promise<Response>;
 
@@ -30,7 +29,7 @@ async function timed(runs: number, task: (i: number) => Promise<void>): Promise<
 }
 
 /** Bulk rows made in the database itself: submissions, drafts, messages, claims, impact events. */
-async function seed(db: NetlifyDB, submissions: number, messages: number, tag: string): Promise<void> {
+async function seed(db: LocalNetlifyDB, submissions: number, messages: number, tag: string): Promise<void> {
   const purposes = formPurposes.map((purpose) => `'${purpose}'`).join(', ');
   await db.exec(`
     INSERT INTO form_submissions (id, purpose, form_id, created_at, state, next_attempt_at, settled_at, record)
@@ -54,9 +53,9 @@ async function seed(db: NetlifyDB, submissions: number, messages: number, tag: s
 }
 
 export async function measureData(): Promise<void> {
-  const db = new NetlifyDB({ logger: () => undefined });
+  const db = new LocalNetlifyDB({ logger: () => undefined });
   const url = await db.start();
-  await db.applyMigrations(join(root, 'netlify', 'database', 'migrations'));
+  await db.applyMigrations(migrationsDirectory);
   Object.assign(process.env, {
     NETLIFY_DB_URL: url,
     NETLIFY_DB_DRIVER: 'server',

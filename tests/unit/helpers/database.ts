@@ -4,15 +4,12 @@
  * of netlify/database/migrations applied. The functions reach it as they do under `npm start`,
  * through NETLIFY_DB_URL with the server driver.
  */
-import { NetlifyDB } from '@netlify/database-dev';
-import { join } from 'node:path';
+import { LocalNetlifyDB, migrationsDirectory } from '../../../scripts/local-database.mjs';
 import { closeDatabase } from '../../../src/server/db';
-
-export const migrationsDirectory = join(import.meta.dirname, '..', '..', '..', 'netlify', 'database', 'migrations');
 
 export interface TestDatabase {
   url: string;
-  db: NetlifyDB;
+  db: LocalNetlifyDB;
   /** Empties every table (the schema stays). */
   truncate(): Promise<void>;
   /** Every row of every table but those named, as `table: {json}` lines, sorted: what a request wrote. */
@@ -20,13 +17,13 @@ export interface TestDatabase {
   stop(): Promise<void>;
 }
 
-async function tableNames(db: NetlifyDB): Promise<string[]> {
+async function tableNames(db: LocalNetlifyDB): Promise<string[]> {
   const { rows } = await db.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
   return rows.map((row) => row.tablename);
 }
 
 export async function startTestDatabase(): Promise<TestDatabase> {
-  const db = new NetlifyDB({ logger: () => undefined });
+  const db = new LocalNetlifyDB({ logger: () => undefined });
   const url = await db.start();
   await db.applyMigrations(migrationsDirectory);
   process.env.NETLIFY_DB_URL = url;

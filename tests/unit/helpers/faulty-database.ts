@@ -8,11 +8,10 @@
  *    reaches the function, which cannot tell whether it happened.
  * The test reads and writes the database directly, past the proxy, to see what was written.
  */
-import { NetlifyDB } from '@netlify/database-dev';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { closeDatabase } from '../../../src/server/db';
-import { migrationsDirectory } from './database';
+import { LocalNetlifyDB, migrationsDirectory } from '../../../scripts/local-database.mjs';
 
 export type FaultKind = 'refuse' | 'lose-answer';
 
@@ -64,7 +63,7 @@ function sqlOf(type: number, body: Buffer): string | undefined {
 }
 
 export async function startFaultyDatabase(): Promise<FaultyDatabase> {
-  const db = new NetlifyDB({ logger: () => undefined });
+  const db = new LocalNetlifyDB({ logger: () => undefined });
   const directUrl = await db.start();
   await db.applyMigrations(migrationsDirectory);
   const target = Number(new URL(directUrl).port);
