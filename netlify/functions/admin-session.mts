@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { loginSchema } from '../../src/lib/schemas';
-import { auditRequest, recordAudit } from '../../src/server/audit';
+import { auditRequest, recordAudit, recordRefusal } from '../../src/server/audit';
 import {
   checkCredentials,
   clearedSessionCookie,
@@ -63,14 +63,14 @@ export default handle(async (req, context) => {
   const ip = clientIp(req, context);
   if (await ownerExists()) {
     // The admin password only bootstraps the first owner; staff sign in with their passkeys.
-    await recordAudit({ actor: username, action: 'sign_in.password_refused', ip });
+    await recordRefusal({ action: 'sign_in.password_refused', typedName: username, ip });
     throw new HttpError(403, 'passkeys_only', PASSKEYS_ONLY_MESSAGE);
   }
   const subject = { ip, username, knownDevice: knownDevice(req, username) };
   try {
     await assertNotLocked(subject);
   } catch (error) {
-    if (error instanceof HttpError && error.status === 429) await recordAudit({ actor: username, action: 'sign_in.refused', ip });
+    if (error instanceof HttpError && error.status === 429) await recordRefusal({ action: 'sign_in.refused', typedName: username, ip });
     throw error;
   }
   const outcome = checkCredentials(username, password);
@@ -82,7 +82,7 @@ export default handle(async (req, context) => {
     );
   }
   if (outcome === 'wrong') {
-    await recordAudit({ actor: username, action: 'sign_in.failed', ip });
+    await recordRefusal({ action: 'sign_in.failed', typedName: username, ip });
     await recordFailure(subject);
     throw new HttpError(401, 'invalid_credentials', 'Wrong username or password.');
   }

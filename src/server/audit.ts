@@ -20,6 +20,8 @@ interface AuditRow {
   action: string;
   target: string | null;
   address_hash: string | null;
+  typed_name: string | null;
+  refusals: number | null;
 }
 
 const toEntry = (row: AuditRow): AuditEntry => ({
@@ -29,7 +31,34 @@ const toEntry = (row: AuditRow): AuditEntry => ({
   action: row.action,
   target: row.target,
   addressHash: row.address_hash,
+  ...(row.typed_name ? { typedName: row.typed_name } : {}),
+  ...(row.refusals && row.refusals > 1 ? { count: Number(row.refusals) } : {}),
 });
+
+/** The 10-minute window a refusal falls in, computed by the database from its own clock. */
+const WINDOW = sql`date_bin('10 minutes', now(), TIMESTAMPTZ '2000-01-01')`;
+
+/** Text a stranger typed, as the log may keep it: one line, no control characters, at most 200. */
+const typed = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').trim().slice(0, 200) || null;
+
+/**
+ * Records a refusal a stranger caused (a wrong password, a passkey or an invitation link refused):
+ * the first of its kind from one network in a 10-minute window is one row, actor "unknown" (what
+ * they typed as a name kept apart, never as the actor); the rest of the window only add to that
+ * row's count, so a flood writes one row. One statement: of refusals at once, one writes the row.
+ */
+export async function recordRefusal(entry: { action: AuditAction; typedName?: string; target?: string; ip?: string; actor?: string }): Promise<void> {
+  const hash = entry.ip ? addressHash(entry.ip) : null;
+  const target = entry.target ? clip(entry.target, 300) : null;
+  await query(sql`
+    WITH counted AS (
+      INSERT INTO audit_refusal_windows AS w (action, address_hash, window_start, refusals) VALUES (${entry.action}, ${hash ?? 'none'}, ${WINDOW}, 1)
+      ON CONFLICT (action, address_hash, window_start) DO UPDATE SET refusals = w.refusals + 1
+      RETURNING refusals
+    )
+    INSERT INTO audit_log (actor, action, target, address_hash, typed_name)
+    SELECT ${clip(entry.actor?.trim() || 'unknown', 200)}, ${entry.action}, ${target}, ${hash}, ${entry.typedName === undefined ? null : typed(entry.typedName)} FROM counted WHERE refusals = 1`);
+}
 
 /**
  * The client's network (`clientAddressKey`: an IPv6 client by its /64) as HMAC-SHA256 under a key
@@ -109,9 +138,11 @@ export async function listAudit(filter: AuditFilter, limit: number): Promise<{ e
   if (filter.to) conditions.push(sql`at < ${new Date(new Date(`${filter.to}T00:00:00Z`).getTime() + 24 * 3600_000)}`);
   if (filter.cursor) conditions.push(sql`id < ${filter.cursor}`);
   const rows = await query<AuditRow>(sql`
-    SELECT id::text AS id, at, actor, action, target, address_hash FROM audit_log
-    WHERE ${sql.join(conditions, ' AND ')}
-    ORDER BY id DESC LIMIT ${limit + 1}`);
+    SELECT a.id::text AS id, a.at, a.actor, a.action, a.target, a.address_hash, a.typed_name, w.refusals
+    FROM (SELECT * FROM audit_log WHERE ${sql.join(conditions, ' AND ')} ORDER BY id DESC LIMIT ${limit + 1}) a
+    LEFT JOIN audit_refusal_windows w ON w.action = a.action AND w.address_hash = coalesce(a.address_hash, 'none')
+      AND w.window_start = date_bin('10 minutes', a.at, TIMESTAMPTZ '2000-01-01')
+    ORDER BY a.id DESC`);
   const entries = rows.slice(0, limit).map(toEntry);
   return { entries, ...(rows.length > limit ? { nextCursor: entries[entries.length - 1]!.id } : {}) };
 }
@@ -123,13 +154,14 @@ const csvCell = (value: string) => {
 };
 
 export function auditCsv(entries: AuditEntry[]): string {
-  const lines = [['id', 'at', 'actor', 'action', 'target', 'address_hash'].join(',')];
-  for (const entry of entries) lines.push([entry.id, entry.at, entry.actor, entry.action, entry.target ?? '', entry.addressHash ?? ''].map(csvCell).join(','));
+  const lines = [['id', 'at', 'actor', 'action', 'target', 'address_hash', 'typed_name', 'count'].join(',')];
+  for (const entry of entries) lines.push([entry.id, entry.at, entry.actor, entry.action, entry.target ?? '', entry.addressHash ?? '', entry.typedName ?? '', String(entry.count ?? 1)].map(csvCell).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
 
 /** Deletes the entries older than a year (the only deletion the table allows); returns how many. */
 export async function purgeAuditLog(): Promise<number> {
   const rows = await query(sql`DELETE FROM audit_log WHERE at < now() - interval '1 year' RETURNING 1`);
+  await query(sql`DELETE FROM audit_refusal_windows WHERE window_start < now() - interval '1 year'`);
   return rows.length;
 }

@@ -23,7 +23,7 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { z } from 'zod';
-import { recordAudit } from './audit';
+import { recordAudit, recordRefusal } from './audit';
 import { createSession, requestSessionHash, type Session, type StaffRole } from './auth';
 import { isUniqueViolation, query, queryOne, sql } from './db';
 import { serverEnv } from './env';
@@ -198,7 +198,9 @@ interface PasskeyRow {
 export async function signInWithPasskey(req: Request, response: AuthenticationResponseJSON, ip: string): Promise<{ cookie: string; session: Session }> {
   const { rpID, origins } = relyingParty(req);
   const refuse = async (reason: string, actor = 'unknown passkey', status = 401): Promise<never> => {
-    await recordAudit({ actor, action: 'sign_in.passkey_failed', target: reason, ip });
+    // A stranger's refusals fold into one row a window; a registered passkey's stay one row each.
+    if (actor === 'unknown passkey') await recordRefusal({ action: 'sign_in.passkey_failed', target: reason, ip });
+    else await recordAudit({ actor, action: 'sign_in.passkey_failed', target: reason, ip });
     if (status === 400) throw staleCeremony();
     throw new HttpError(401, 'passkey_refused', 'This passkey could not sign you in. Use a passkey registered for this site, or ask an owner for an invitation.');
   };
@@ -292,7 +294,7 @@ export async function createInvitation(
 export async function openInvitation(invitationToken: string, ip: string): Promise<InvitationRow> {
   const row = await queryOne<InvitationRow>(sql`SELECT id, email, role, expires_at, used_at FROM staff_invitations WHERE token_hash = ${hashSecret(invitationToken)}`);
   if (!row) {
-    await recordAudit({ actor: 'unknown', action: 'invitation.refused', target: 'no such invitation (forged or mistyped link)', ip });
+    await recordRefusal({ action: 'invitation.refused', target: 'no such invitation (forged or mistyped link)', ip });
     throw new HttpError(404, 'invitation_invalid', 'This invitation link is not valid. Ask an owner of the site for a new one.');
   }
   if (row.used_at) {

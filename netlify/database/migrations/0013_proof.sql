@@ -61,17 +61,15 @@ ALTER TABLE staff_invitations ADD COLUMN invited_by_id uuid REFERENCES staff (id
 ALTER TABLE staff_invitations ADD COLUMN voided_at timestamptz;
 ALTER TABLE staff_invitations ADD COLUMN void_reason text CHECK (void_reason IS NULL OR void_reason IN ('cancelled', 'inviter_removed', 'inviter_demoted'));
 
--- Refusals strangers cause are folded: the first of a window is one audit row, the rest add to
--- its count here (the log itself never changes). `typed_name` keeps apart what a refused sign-in
--- typed as its name; the actor of such a row is "unknown".
+-- Refusals strangers cause are folded: the first of a 10-minute window from one network is one
+-- audit row, the rest add to its count here (the log itself never changes). `typed_name` keeps
+-- apart what a refused sign-in typed as its name; the actor of such a row is "unknown".
 CREATE TABLE audit_refusal_windows (
   action       text NOT NULL,
   address_hash text NOT NULL,
   window_start timestamptz NOT NULL,
-  audit_id     bigint NOT NULL,
   refusals     integer NOT NULL CHECK (refusals >= 1),
   PRIMARY KEY (action, address_hash, window_start)
 );
-CREATE INDEX audit_refusal_windows_audit_id ON audit_refusal_windows (audit_id);
 CREATE INDEX audit_refusal_windows_start ON audit_refusal_windows (window_start);
 ALTER TABLE audit_log ADD COLUMN typed_name text CHECK (typed_name IS NULL OR length(typed_name) BETWEEN 1 AND 200);
