@@ -9,7 +9,6 @@ import type { z } from 'zod';
 import calendlyWebhooks from '../../netlify/functions/calendly-webhooks.mts';
 import receiver from '../../netlify/functions/calendly-webhook.mts';
 import dataDeletionsAdmin from '../../netlify/functions/data-deletions-admin.mts';
-import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
 import formsAdmin from '../../netlify/functions/form-submissions-admin.mts';
 import hubspotConfig from '../../netlify/functions/hubspot-config.mts';
 import impactAdmin from '../../netlify/functions/impact-admin.mts';
@@ -31,16 +30,14 @@ import {
 } from '../../src/lib/schemas/admin';
 import { signPayload } from '../../src/server/calendly-webhook';
 import { erasePersonalData } from '../../src/server/data-rights';
-import { createDraft } from '../../src/server/email-drafts';
 import { newSubmissionId, storeSubmission } from '../../src/server/form-submissions';
-import { recordSent } from '../../src/server/impact';
 import { readMessage } from '../../src/server/outbox';
 import { answerLink } from '../../src/server/links';
 import { FAKE_CALENDLY_ORGANIZATION } from '../fakes/calendly';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { call, ORIGIN, setAdminEnv, signIn } from './helpers/admin';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
-import { call as callPublic, jsonRequest } from './helpers/requests';
+import { deliveredLetter } from './helpers/delivered';
 import { useSiteShell } from './helpers/site';
 
 type Handler = (req: Request, context: unknown) => Promise<Response>;
@@ -69,28 +66,11 @@ beforeAll(async () => {
   process.env.SITE_URL = 'https://site.example';
   cookie = await signIn();
 
-  // A school email the parent sent themselves, counted, and answered "We have a meeting".
+  // A school letter the platform delivered (it counts), answered "We have a meeting".
   const parent = 'payload-parent@example.org';
   hubspot.addContact(parent);
-  const submissionId = `sub-payload-${Date.now()}`;
-  const { token } = await createDraft({
-    id: submissionId,
-    purpose: 'emailGenerator',
-    values: {
-      full_name: 'Ana Lopez',
-      email: parent,
-      child_full_name: 'Leo Lopez',
-      child_grade: '5th grade',
-      school_name: 'Oakwood Academy',
-      school_contact_name: 'Dr. Patel',
-      school_contact_email: 'head@oakwood-payload.edu',
-      choose_how_to_send_your_email: 'I will send it myself',
-    },
-  });
-  const sent = await callPublic(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId, token }));
-  expect(sent.status).toBe(201);
-  const message = (await readMessage(sent.body.id))!.message;
-  await recordSent(message);
+  const letter = await deliveredLetter(parent, 'head@oakwood-payload.edu');
+  const message = (await readMessage(letter.id))!.message;
   const answerToken = new URL(answerLink(message.id, message.followUp!.dueAt)).searchParams.get('token')!;
   const answered = await schoolAnswer(
     new Request('http://localhost/school-answer', {
@@ -137,6 +117,7 @@ beforeAll(async () => {
 
   // A parent who took their data back: their HubSpot contact's deletion is queued.
   hubspot.addContact('payload-erased@example.org');
+  await deliveredLetter('payload-erased@example.org', 'head@erased-payload.edu');
   await erasePersonalData('payload-erased@example.org');
 
   // A HubSpot configuration saved on the admin page.

@@ -12,8 +12,9 @@ import { yamlListFormat } from '../../src/lib/content-editor/yaml-list';
 import { editorConfig } from './helpers/decap';
 
 const root = join(import.meta.dirname, '..', '..');
+// List files only: one list field whose items are the entries (the emails' word files are one entry each).
 const listFiles = editorConfig().collections.flatMap((collection) =>
-  (collection.files ?? []).map((file) => {
+  (collection.files ?? []).filter((file) => file.fields[0]?.name === LIST_FIELD && file.fields[0].fields).map((file) => {
     const fields = file.fields[0]!.fields!;
     return {
       name: file.file,

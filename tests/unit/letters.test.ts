@@ -116,10 +116,13 @@ describe('parents writing to one school get the letters in rotation', () => {
   beforeAll(async () => {
     database = await startTestDatabase();
     shell = useSiteShell();
+    // The confirmation email carries a signed link.
+    process.env.CONFIG_ENCRYPTION_KEY = Buffer.alloc(32, 5).toString('base64');
   });
   afterAll(async () => {
     await database.stop();
     shell.remove();
+    delete process.env.CONFIG_ENCRYPTION_KEY;
   });
   beforeEach(async () => {
     await query(sql`DELETE FROM letter_rotations`);
