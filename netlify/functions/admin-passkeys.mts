@@ -23,11 +23,18 @@ import {
  *   password, with their `email`), an invited person (`invitation`, with the link's `token`), or a
  *   signed-in person's next passkey (`add`);
  * - /api/admin/invitation { token }: what an invitation is for (its address and role), or why not.
- * Ceremonies started and invitations checked are limited per address (each start stores a
+ * Registrations started and invitations checked are limited per network (each start stores a
  * challenge; a check is a guess at a link): CEREMONIES_PER_WINDOW per 10 minutes, then 429.
+ * Sign-in starts store nothing (a signed challenge) and have their own, larger limit, so a flood
+ * of them neither blocks a registration nor, from another network, anyone's sign-in.
  */
 export const CEREMONIES_PER_WINDOW = 60;
-const LIMITED = new Set(['/api/admin/passkeys/sign-in/options', '/api/admin/passkeys/register/options', '/api/admin/invitation']);
+export const SIGN_IN_STARTS_PER_WINDOW = 600;
+const LIMITS = new Map([
+  ['/api/admin/passkeys/sign-in/options', { key: 'passkey-sign-in', limit: SIGN_IN_STARTS_PER_WINDOW }],
+  ['/api/admin/passkeys/register/options', { key: 'passkeys', limit: CEREMONIES_PER_WINDOW }],
+  ['/api/admin/invitation', { key: 'passkeys', limit: CEREMONIES_PER_WINDOW }],
+]);
 
 export default handle(async (req, context) => {
   const refused = allowMethods(req, ['POST']);
@@ -35,8 +42,9 @@ export default handle(async (req, context) => {
   requireSameOrigin(req);
   const ip = clientIp(req, context);
   const path = new URL(req.url).pathname;
-  if (LIMITED.has(path)) {
-    const limit = await takeFormSubmission(`passkeys|${clientAddressKey(ip)}`, CEREMONIES_PER_WINDOW);
+  const limited = LIMITS.get(path);
+  if (limited) {
+    const limit = await takeFormSubmission(`${limited.key}|${clientAddressKey(ip)}`, limited.limit);
     if (!limit.allowed) {
       return jsonError(429, 'too_many_requests', 'Too many passkey requests from your network. Please wait a few minutes and try again.', {
         'Retry-After': String(limit.retryAfterSeconds),
@@ -51,7 +59,7 @@ export default handle(async (req, context) => {
 
   switch (path) {
     case '/api/admin/passkeys/sign-in/options':
-      return json({ options: await signInOptions(req) });
+      return json({ options: await signInOptions() });
     case '/api/admin/passkeys/sign-in': {
       const { response } = await readJson(req, signInSchema);
       const { cookie, session } = await signInWithPasskey(req, response, ip);

@@ -12,7 +12,7 @@
  *   a response can never be used twice. The relying party is the request's host name; the origin
  *   must be the request's or one of the site's (`serverEnv.siteOrigins`).
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -30,7 +30,7 @@ import { serverEnv } from './env';
 import { HttpError } from './http';
 import { createOrFillContactByEmail, hubspotClient, statusOf } from './hubspot';
 import { canonicalAddress } from './identity';
-import { hashSecret, newSecret } from './tokens';
+import { hashSecret, macMatches, macOf, newSecret } from './tokens';
 
 export const INVITATION_TTL_MS = 72 * 3600_000;
 export const CHALLENGE_TTL_MS = 5 * 60_000;
@@ -105,14 +105,11 @@ export interface Person {
 }
 
 /** The relying party: this request's host name, and the origins a response may come from. */
-export function relyingParty(req: Request): { rpID: string; origins: string[] } {
-  const url = new URL(req.url);
-  const origins = [...new Set([url.origin, ...serverEnv.siteOrigins])];
-  // The host the browser is on: the request's, or the site's own origin the browser named (a proxy
-  // in front of the functions may change the request's host); never another site's.
-  const said = req.headers.get('origin');
-  const rpID = said && origins.includes(said) ? new URL(said).hostname : url.hostname;
-  return { rpID, origins };
+export function relyingParty(): { rpID: string; origins: string[] } {
+  // From configuration only (SITE_URL, else Netlify's URL): a request's Host or Origin never
+  // chooses the relying party a passkey is bound to.
+  const origins = serverEnv.siteOrigins.length ? serverEnv.siteOrigins : [serverEnv.siteOrigin];
+  return { rpID: new URL(origins[0]!).hostname, origins };
 }
 
 /** Whether the site has an owner (then the admin password no longer opens the page). */
@@ -174,11 +171,31 @@ function deviceLabel(given: string | undefined, req: Request): string {
 // ---------------------------------------------------------------------------------------------
 // Sign-in with a passkey (discoverable credentials: no username asked)
 
-export async function signInOptions(req: Request) {
-  const { rpID } = relyingParty(req);
-  const options = await generateAuthenticationOptions({ rpID, userVerification: 'required', timeout: CHALLENGE_TTL_MS });
-  await storeChallenge({ challenge: options.challenge, purpose: 'sign_in', staff_id: null, invitation_id: null, session_hash: null, email: null });
-  return options;
+export async function signInOptions() {
+  const { rpID } = relyingParty();
+  // Stateless: the challenge carries its expiry and a MAC, so a start writes nothing and costs
+  // nothing to store; it is made single-use when a response answers it (takeSignInChallenge).
+  const body = Buffer.alloc(24);
+  body.writeBigUInt64BE(BigInt(Date.now() + CHALLENGE_TTL_MS), 0);
+  randomBytes(16).copy(body, 8);
+  const challenge = Buffer.concat([body, macOf(SIGN_IN_CHALLENGE, body)]);
+  return generateAuthenticationOptions({ rpID, userVerification: 'required', timeout: CHALLENGE_TTL_MS, challenge: new Uint8Array(challenge) });
+}
+
+const SIGN_IN_CHALLENGE = 'passkey sign-in challenge v1';
+
+/** The sign-in challenge a response answers, if this site made it and it is unexpired; used once. */
+async function takeSignInChallenge(response: { response: { clientDataJSON: string } }): Promise<string | undefined> {
+  const challenge = challengeOf(response);
+  if (!challenge) return undefined;
+  const bytes = Buffer.from(challenge, 'base64url');
+  if (bytes.length !== 40 || !macMatches(SIGN_IN_CHALLENGE, bytes.subarray(0, 24), bytes.subarray(24))) return undefined;
+  const expires = Number(bytes.readBigUInt64BE(0));
+  if (expires <= Date.now() || expires > Date.now() + CHALLENGE_TTL_MS) return undefined;
+  const used = await queryOne<{ challenge: string }>(sql`
+    INSERT INTO webauthn_challenges (challenge, purpose, expires_at) VALUES (${challenge}, 'sign_in', ${new Date(expires)})
+    ON CONFLICT (challenge) DO NOTHING RETURNING challenge`);
+  return used?.challenge;
 }
 
 interface PasskeyRow {
@@ -196,7 +213,7 @@ interface PasskeyRow {
  * audit entry (the actor is the person the passkey belongs to, when it is one of ours).
  */
 export async function signInWithPasskey(req: Request, response: AuthenticationResponseJSON, ip: string): Promise<{ cookie: string; session: Session }> {
-  const { rpID, origins } = relyingParty(req);
+  const { rpID, origins } = relyingParty();
   const refuse = async (reason: string, actor = 'unknown passkey', status = 401): Promise<never> => {
     // A stranger's refusals fold into one row a window; a registered passkey's stay one row each.
     if (actor === 'unknown passkey') await recordRefusal({ action: 'sign_in.passkey_failed', target: reason, ip });
@@ -204,7 +221,7 @@ export async function signInWithPasskey(req: Request, response: AuthenticationRe
     if (status === 400) throw staleCeremony();
     throw new HttpError(401, 'passkey_refused', 'This passkey could not sign you in. Use a passkey registered for this site, or ask an owner for an invitation.');
   };
-  const challenge = await takeChallenge(response, 'sign_in');
+  const challenge = await takeSignInChallenge(response);
   const key = await queryOne<PasskeyRow>(sql`
     SELECT k.id, k.staff_id, k.public_key, k.counter, k.transports, s.email, s.role
     FROM staff_passkeys k JOIN staff s ON s.id = k.staff_id WHERE k.credential_id = ${response.id}`);
@@ -214,7 +231,7 @@ export async function signInWithPasskey(req: Request, response: AuthenticationRe
   try {
     verification = await verifyAuthenticationResponse({
       response,
-      expectedChallenge: challenge.challenge,
+      expectedChallenge: challenge,
       expectedOrigin: origins,
       expectedRPID: rpID,
       requireUserVerification: true,
@@ -316,7 +333,7 @@ export async function openInvitation(invitationToken: string, ip: string): Promi
  * is the caller's (required for `bootstrap`, which only the bootstrap session may do, and `add`).
  */
 export async function registrationOptions(req: Request, input: RegistrationCeremony, session: Session | undefined, ip: string) {
-  const { rpID } = relyingParty(req);
+  const { rpID } = relyingParty();
   let staffId: string;
   let userName: string;
   let invitationId: string | null = null;
@@ -376,7 +393,7 @@ interface Created {
  * owner or an invitation, the person), then opens a session with it.
  */
 export async function registerPasskey(req: Request, input: Registration, session: Session | undefined, ip: string): Promise<{ cookie: string; session: Session; person: Person }> {
-  const { rpID, origins } = relyingParty(req);
+  const { rpID, origins } = relyingParty();
   const challenge = await takeChallenge(input.response, input.purpose);
   const actor = session?.username ?? (input.purpose === 'bootstrap' ? input.email : 'unknown');
   if (!challenge) throw staleCeremony();

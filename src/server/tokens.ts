@@ -36,6 +36,17 @@ function signingKey(): Buffer {
   return Buffer.from(hkdfSync('sha256', Buffer.from(configured, 'utf8'), Buffer.alloc(0), 'mastery-parents link tokens v1', 32));
 }
 
+/** A short MAC of bytes for one use (`label`), under the signing key: stateless, checkable later. */
+export function macOf(label: string, data: Buffer, bytes = 16): Buffer {
+  return createHmac('sha256', signingKey()).update(label, 'utf8').update(data).digest().subarray(0, bytes);
+}
+
+/** Whether `mac` is `data`'s MAC for `label` (in constant time). */
+export function macMatches(label: string, data: Buffer, mac: Buffer): boolean {
+  const expected = macOf(label, data, mac.length);
+  return mac.length >= 16 && timingSafeEqual(expected, mac);
+}
+
 /** What a signed token may be used for. */
 export type TokenPurpose = 'confirm-send' | 'school-answer' | 'your-data' | 'your-data-delete' | 'school-updates-stop' | 'fix-address';
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, onTestFinished, test, vi } from 'vitest';
 import sessionFunction from '../../netlify/functions/admin-session.mts';
-import passkeysFunction, { CEREMONIES_PER_WINDOW } from '../../netlify/functions/admin-passkeys.mts';
+import passkeysFunction, { CEREMONIES_PER_WINDOW, SIGN_IN_STARTS_PER_WINDOW } from '../../netlify/functions/admin-passkeys.mts';
 import staffFunction from '../../netlify/functions/staff-admin.mts';
 import auditFunction from '../../netlify/functions/audit-admin.mts';
 import calendlyWebhooks from '../../netlify/functions/calendly-webhooks.mts';
@@ -35,10 +35,13 @@ let database: TestDatabase;
 beforeAll(async () => {
   database = await startTestDatabase();
   setAdminEnv();
+  // The relying party comes from the site's configured address, never the request.
+  process.env.SITE_URL = ORIGIN;
   delete process.env.HUBSPOT_ACCESS_TOKEN;
 });
 afterAll(async () => {
   vi.useRealTimers();
+  delete process.env.SITE_URL;
   await database.stop();
 });
 
@@ -196,7 +199,8 @@ describe('signing in with a passkey', () => {
       vi.setSystemTime(Date.now() + ABSOLUTE_TIMEOUT_MS);
       expect((await call(session, '/api/admin/session', { cookie: active })).body.session).toBeNull();
       // The hourly purge lets expired challenges go.
-      await signInOptions();
+      // (a sign-in start stores nothing; the challenge a response used is kept until it expires)
+      await passkeySignIn(new SoftwareAuthenticator());
       vi.setSystemTime(Date.now() + CHALLENGE_TTL_MS + 1000);
       expect(await purgeStaffCeremonies()).toBeGreaterThanOrEqual(1);
       expect((await database.db.query('SELECT 1 FROM webauthn_challenges')).rows).toHaveLength(0);
@@ -418,24 +422,46 @@ describe('removal', () => {
   });
 });
 
-test('ceremonies started and invitation checks are limited per address', async () => {
-  // The limit counts per 10-minute window: the clock is held a minute into one, so that the 61
+test('registrations started and invitation checks are limited per network; sign-in starts have their own limit and store nothing', async () => {
+  // The limit counts per 10-minute window: the clock is held a minute into one, so that the
   // requests cannot straddle two windows (which let the last one through at 01:00 once).
   const windowMs = 10 * 60_000;
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(Math.floor(Date.now() / windowMs) * windowMs + windowMs + 60_000);
   onTestFinished(() => void vi.useRealTimers());
-  const statuses: number[] = [];
-  for (let i = 0; i <= CEREMONIES_PER_WINDOW; i++) {
-    statuses.push((await call(passkeys, '/api/admin/passkeys/sign-in/options', { method: 'POST' }, '198.51.100.77')).status);
-  }
-  expect(statuses.slice(0, CEREMONIES_PER_WINDOW).every((status) => status === 200)).toBe(true);
-  const refused = await call(passkeys, '/api/admin/invitation', { method: 'POST', body: { token: 'A'.repeat(43) } }, '198.51.100.77');
-  expect(statuses.at(-1)).toBe(429);
+  const challengesBefore = (await database.db.query('SELECT 1 FROM webauthn_challenges')).rows.length;
+  const starts: number[] = [];
+  for (let i = 0; i <= SIGN_IN_STARTS_PER_WINDOW; i++) starts.push((await call(passkeys, '/api/admin/passkeys/sign-in/options', { method: 'POST' }, '198.51.100.77')).status);
+  expect(starts.slice(0, SIGN_IN_STARTS_PER_WINDOW).every((status) => status === 200)).toBe(true);
+  expect(starts.at(-1)).toBe(429);
+  expect((await database.db.query('SELECT 1 FROM webauthn_challenges')).rows).toHaveLength(challengesBefore);
+  // The sign-in flood spent nothing of what registrations and invitation checks may use.
+  const checks: number[] = [];
+  for (let i = 0; i <= CEREMONIES_PER_WINDOW; i++) checks.push((await call(passkeys, '/api/admin/invitation', { method: 'POST', body: { token: 'A'.repeat(43) } }, '198.51.100.77')).status);
+  expect(checks.slice(0, CEREMONIES_PER_WINDOW).every((status) => status === 404)).toBe(true);
+  expect(checks.at(-1)).toBe(429);
+  const refused = await call(passkeys, '/api/admin/passkeys/register/options', { method: 'POST', body: { purpose: 'invitation', token: 'A'.repeat(43) } }, '198.51.100.77');
   expect(refused.status).toBe(429);
   expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
   // Another network is not affected.
   expect((await call(passkeys, '/api/admin/passkeys/sign-in/options', { method: 'POST' }, '198.51.100.78')).status).toBe(200);
+  expect((await call(passkeys, '/api/admin/invitation', { method: 'POST', body: { token: 'A'.repeat(43) } }, '198.51.100.78')).status).toBe(404);
+});
+
+test('the relying party is the configured site, whatever Host or Origin a request names', async () => {
+  const foreign = new Request('https://evil.example/api/admin/passkeys/sign-in/options', { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' } });
+  const answer = await passkeys(foreign, { ip: '198.51.100.90' });
+  if (answer.status === 200) expect(((await answer.json()) as { options: { rpId: string } }).options.rpId).toBe('localhost');
+  else expect(answer.status).toBe(403);
+  expect((await signInOptions()).rpId).toBe('localhost');
+});
+
+test('a sign-in challenge this site did not make, or one made too far ahead, is refused', async () => {
+  const authenticator = new SoftwareAuthenticator();
+  const forged = Buffer.alloc(40, 1).toString('base64url');
+  const answer = await call(passkeys, '/api/admin/passkeys/sign-in', { method: 'POST', body: { response: authenticator.authenticate({ challenge: forged }) } });
+  expect(answer.status).toBe(400);
+  expect(answer.body.error.code).not.toBe('internal');
 });
 
 test('requests from another origin are refused before anything is read', async () => {
