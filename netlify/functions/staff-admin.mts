@@ -3,6 +3,7 @@ import { requireOwner } from '../../src/server/auth';
 import { allowMethods, clientIp, handle, HttpError, json, readJson } from '../../src/server/http';
 import {
   changeRole,
+  cancelInvitation,
   createInvitation,
   invitationSchema,
   listStaff,
@@ -15,7 +16,7 @@ import {
 
 /**
  * The Staff tab (owners only): GET /api/admin/staff lists people, their passkeys and open
- * invitations; POST /api/admin/staff/invitations { email, role } invites someone (the link is in
+ * invitations; DELETE /api/admin/staff/invitations/{id} cancels one; POST /api/admin/staff/invitations { email, role } invites someone (the link is in
  * the answer); PATCH /api/admin/staff/{id} { role }; DELETE /api/admin/staff/{id} removes a person
  * and DELETE /api/admin/staff/{id}/passkeys/{passkeyId} one passkey (their sessions end at once).
  */
@@ -34,6 +35,13 @@ export default handle(async (req, context) => {
     if (req.method !== 'POST') throw new HttpError(405, 'method_not_allowed', 'Invite with POST.');
     const input = await readJson(req, invitationSchema);
     return json({ invitation: await createInvitation(req, session, input, ip) }, 201);
+  }
+  if (parts.length === 2 && parts[0] === 'invitations') {
+    if (req.method !== 'DELETE') throw new HttpError(405, 'method_not_allowed', 'Cancel an invitation with DELETE.');
+    const invitationId = passkeyIdSchema.safeParse(parts[1]);
+    if (!invitationId.success) throw new HttpError(404, 'not_found', 'This invitation is not open (used, cancelled or never made).');
+    await cancelInvitation(session, invitationId.data, ip);
+    return json({ ok: true });
   }
   const staffId = staffIdSchema.safeParse(parts[0]);
   if (!staffId.success) throw new HttpError(404, 'not_found', 'This person is not on the staff.');
@@ -60,6 +68,6 @@ export default handle(async (req, context) => {
 });
 
 export const config: Config = {
-  path: ['/api/admin/staff', '/api/admin/staff/invitations', '/api/admin/staff/:id', '/api/admin/staff/:id/passkeys/:passkeyId'],
+  path: ['/api/admin/staff', '/api/admin/staff/invitations', '/api/admin/staff/invitations/:invitationId', '/api/admin/staff/:id', '/api/admin/staff/:id/passkeys/:passkeyId'],
   method: ['GET', 'POST', 'PATCH', 'DELETE'],
 };

@@ -28,8 +28,9 @@ import { createSession, requestSessionHash, type Session, type StaffRole } from 
 import { isUniqueViolation, query, queryOne, sql } from './db';
 import { serverEnv } from './env';
 import { HttpError } from './http';
-import { createOrFillContactByEmail, hubspotClient, statusOf } from './hubspot';
-import { canonicalAddress } from './identity';
+import { canonicalAddress, networkKey } from './identity';
+import { mailSender } from './mail/senders';
+import { emailStaffInvitation } from './notify';
 import { hashSecret, macMatches, macOf, newSecret } from './tokens';
 
 export const INVITATION_TTL_MS = 72 * 3600_000;
@@ -263,6 +264,7 @@ interface InvitationRow {
   role: StaffRole;
   expires_at: Date;
   used_at: Date | null;
+  voided_at: Date | null;
 }
 
 /** The link an invitation's token makes. */
@@ -272,9 +274,9 @@ export function invitationLink(req: Request, invitationToken: string): string {
 }
 
 /**
- * Creates an invitation (owners only; the caller checked) and returns its link, to be shown to the
- * owner; with HubSpot configured the link is also set on the address's contact
- * (`HUBSPOT_PROP_STAFF_INVITATION_URL`) for a workflow to email, as the confirmation links are.
+ * Creates an invitation (owners only; the caller checked) and emails its link to the address (the
+ * mail layer's staff invitation); the link is also shown to the owner, who may pass it on. The
+ * invitation is bound to the owner who made it: removing or demoting them voids it.
  */
 export async function createInvitation(
   req: Request,
@@ -287,21 +289,23 @@ export async function createInvitation(
   if (existing) throw new HttpError(409, 'already_staff', `${input.email} is on the staff already. Change their role, or remove them first.`);
   const secret = newSecret();
   const expiresAt = new Date(Date.now() + INVITATION_TTL_MS);
-  await query(sql`
-    INSERT INTO staff_invitations (token_hash, email, email_canonical, role, invited_by, created_at, expires_at)
-    VALUES (${hashSecret(secret)}, ${input.email}, ${canonical}, ${input.role}, ${by.username}, ${new Date()}, ${expiresAt})`);
+  const row = await queryOne<{ id: string }>(sql`
+    INSERT INTO staff_invitations (token_hash, email, email_canonical, role, invited_by, invited_by_id, created_at, expires_at)
+    VALUES (${hashSecret(secret)}, ${input.email}, ${canonical}, ${input.role}, ${by.username}, ${by.staffId}, ${new Date()}, ${expiresAt})
+    RETURNING id::text AS id`);
   const link = invitationLink(req, secret);
-  let emailed = false;
-  if (serverEnv.hubspotAccessToken) {
-    try {
-      await createOrFillContactByEmail(hubspotClient(), input.email, { fill: {}, always: { [serverEnv.contactProperties.staffInvitationUrl]: link } });
-      emailed = true;
-    } catch (error) {
-      console.error('[staff] the invitation link could not be set on the contact:', statusOf(error) ?? 'network');
-    }
-  }
+  const handed = await emailStaffInvitation({ email: input.email, role: input.role, inviter: by.username, link, expiresAt, ref: `invitation-${row!.id}`, network: networkKey(ip) });
   await recordAudit({ actor: by.username, action: 'invitation.created', target: `${input.email} as ${input.role}`, ip });
-  return { link, email: input.email, role: input.role, expiresAt: expiresAt.toISOString(), emailed };
+  return { link, email: input.email, role: input.role, expiresAt: expiresAt.toISOString(), emailed: handed === 'queued' && mailSender() !== null };
+}
+
+/** Cancels an open invitation (owners only): its link no longer opens anything. */
+export async function cancelInvitation(by: Session, invitationId: string, ip: string): Promise<void> {
+  const cancelled = await queryOne<{ email: string }>(sql`
+    UPDATE staff_invitations SET voided_at = ${new Date()}, void_reason = 'cancelled'
+    WHERE id = ${invitationId} AND used_at IS NULL AND voided_at IS NULL RETURNING email`);
+  if (!cancelled) throw new HttpError(404, 'not_found', 'This invitation is not open (used, cancelled or never made).');
+  await recordAudit({ actor: by.username, action: 'invitation.cancelled', target: cancelled.email, ip });
 }
 
 /**
@@ -309,10 +313,14 @@ export async function createInvitation(
  * entry. Nothing changes here: the invitation is used when the passkey is registered.
  */
 export async function openInvitation(invitationToken: string, ip: string): Promise<InvitationRow> {
-  const row = await queryOne<InvitationRow>(sql`SELECT id, email, role, expires_at, used_at FROM staff_invitations WHERE token_hash = ${hashSecret(invitationToken)}`);
+  const row = await queryOne<InvitationRow>(sql`SELECT id, email, role, expires_at, used_at, voided_at FROM staff_invitations WHERE token_hash = ${hashSecret(invitationToken)}`);
   if (!row) {
     await recordRefusal({ action: 'invitation.refused', target: 'no such invitation (forged or mistyped link)', ip });
     throw new HttpError(404, 'invitation_invalid', 'This invitation link is not valid. Ask an owner of the site for a new one.');
+  }
+  if (row.voided_at) {
+    await recordAudit({ actor: row.email, action: 'invitation.refused', target: 'cancelled', ip });
+    throw new HttpError(410, 'invitation_cancelled', 'This invitation was cancelled. Ask an owner of the site for a new one.');
   }
   if (row.used_at) {
     await recordAudit({ actor: row.email, action: 'invitation.refused', target: 'already used', ip });
@@ -454,7 +462,7 @@ export async function registerPasskey(req: Request, input: Registration, session
       created = await queryOne<Created>(sql`
         WITH used AS (
           UPDATE staff_invitations SET used_at = ${now}, staff_id = ${staffId}
-          WHERE id = ${invitation!.id} AND used_at IS NULL AND expires_at > ${now}
+          WHERE id = ${invitation!.id} AND used_at IS NULL AND voided_at IS NULL AND expires_at > ${now}
           RETURNING email, email_canonical, role, invited_by
         ), person AS (
           INSERT INTO staff (id, email, email_canonical, role, created_at, invited_by)
@@ -531,7 +539,7 @@ export async function listStaff(): Promise<{ staff: StaffMember[]; invitations: 
     sql`SELECT id, staff_id, label, created_at, last_used_at FROM staff_passkeys ORDER BY created_at`,
   );
   const open = await query<{ id: string; email: string; role: StaffRole; invited_by: string; expires_at: Date }>(
-    sql`SELECT id, email, role, invited_by, expires_at FROM staff_invitations WHERE used_at IS NULL AND expires_at > ${new Date()} ORDER BY created_at DESC LIMIT 100`,
+    sql`SELECT id, email, role, invited_by, expires_at FROM staff_invitations WHERE used_at IS NULL AND voided_at IS NULL AND expires_at > ${new Date()} ORDER BY created_at DESC LIMIT 100`,
   );
   return {
     staff: people.map((person) => ({
@@ -548,16 +556,25 @@ export async function listStaff(): Promise<{ staff: StaffMember[]; invitations: 
   };
 }
 
-/** Another owner with a passkey than `staffId`: the condition for removing or demoting an owner. */
-const anotherOwner = (staffId: string) => sql`EXISTS (
-  SELECT 1 FROM staff o JOIN staff_passkeys k ON k.staff_id = o.id WHERE o.role = 'owner' AND o.id <> ${staffId})`;
+/**
+ * The owners, locked (`FOR UPDATE`) by the statement that may take one away: of two owners removing
+ * or demoting each other at once, the second waits, then sees the first's change and is refused.
+ */
+const lockedOwners = sql`owners AS (
+  SELECT o.id, EXISTS (SELECT 1 FROM staff_passkeys k WHERE k.staff_id = o.id) AS keyed
+  FROM staff o WHERE o.role = 'owner' ORDER BY o.id FOR UPDATE OF o)`;
+
+/** Another owner with a passkey than `staffId` (among the locked owners). */
+const anotherOwner = (staffId: string) => sql`EXISTS (SELECT 1 FROM owners WHERE id <> ${staffId} AND keyed)`;
 
 const lastOwner = () => new HttpError(409, 'last_owner', 'This is the last owner: invite another owner (or make someone an owner) first.');
 const noSuchPerson = () => new HttpError(404, 'not_found', 'This person is not on the staff (removed already?).');
 
 /** Removes a person; their passkeys and sessions end at once. The last owner cannot be removed. */
 export async function removePerson(by: Session, staffId: string, ip: string): Promise<void> {
+  // Their open invitations go with them (ON DELETE CASCADE): nobody joins on a removed person's word.
   const removed = await queryOne<{ email: string; role: StaffRole }>(sql`
+    WITH ${lockedOwners}
     DELETE FROM staff WHERE id = ${staffId} AND (role <> 'owner' OR ${anotherOwner(staffId)}) RETURNING email, role`);
   if (!removed) {
     if (await queryOne(sql`SELECT 1 FROM staff WHERE id = ${staffId}`)) throw lastOwner();
@@ -572,11 +589,12 @@ export async function removePerson(by: Session, staffId: string, ip: string): Pr
  */
 export async function removePasskey(by: Session, staffId: string, passkeyId: string, ip: string): Promise<void> {
   const removed = await queryOne<{ label: string; email: string }>(sql`
-    WITH gone AS (
+    WITH ${lockedOwners},
+    gone AS (
       DELETE FROM staff_passkeys k WHERE k.id = ${passkeyId} AND k.staff_id = ${staffId}
         AND (
           (SELECT role FROM staff WHERE id = ${staffId}) <> 'owner'
-          OR EXISTS (SELECT 1 FROM staff_passkeys k2 JOIN staff o ON o.id = k2.staff_id WHERE o.role = 'owner' AND k2.id <> ${passkeyId})
+          OR EXISTS (SELECT 1 FROM staff_passkeys k2 JOIN owners o ON o.id = k2.staff_id WHERE k2.id <> ${passkeyId})
         )
       RETURNING k.label, k.staff_id
     )
@@ -592,8 +610,17 @@ export async function removePasskey(by: Session, staffId: string, passkeyId: str
 
 /** Changes a person's role (at once, for their open sessions too). The last owner stays owner. */
 export async function changeRole(by: Session, staffId: string, newRole: StaffRole, ip: string): Promise<void> {
+  // A demoted owner's open invitations are voided in the same statement.
   const changed = await queryOne<{ email: string }>(sql`
-    UPDATE staff SET role = ${newRole} WHERE id = ${staffId} AND (${newRole}::text = 'owner' OR role = 'staff' OR ${anotherOwner(staffId)}) RETURNING email`);
+    WITH ${lockedOwners},
+    changed AS (
+      UPDATE staff SET role = ${newRole} WHERE id = ${staffId} AND (${newRole}::text = 'owner' OR role = 'staff' OR ${anotherOwner(staffId)}) RETURNING id, email
+    ),
+    voided AS (
+      UPDATE staff_invitations SET voided_at = now(), void_reason = 'inviter_demoted'
+      WHERE ${newRole}::text = 'staff' AND invited_by_id IN (SELECT id FROM changed) AND used_at IS NULL AND voided_at IS NULL
+    )
+    SELECT email FROM changed`);
   if (!changed) {
     if (await queryOne(sql`SELECT 1 FROM staff WHERE id = ${staffId}`)) throw lastOwner();
     throw noSuchPerson();
