@@ -81,9 +81,21 @@ export async function readJson<T extends z.ZodType>(req: Request, schema: T): Pr
   } catch {
     throw new HttpError(400, 'invalid_json', 'The body is not valid JSON.');
   }
+  // No text the site keeps may hold a NUL (the database refuses it): a clear 400, never a 5xx.
+  if (text.includes('\\u0000') && holdsNul(data)) {
+    throw new HttpError(400, 'invalid_request', 'The text contains a NUL character, which no field accepts.');
+  }
   const result = schema.safeParse(data);
   if (!result.success) throw new HttpError(400, 'invalid_request', describeIssues(result.error));
   return result.data;
+}
+
+/** Whether any string (or key) in a parsed JSON value holds U+0000. */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value && typeof value === 'object') return Object.entries(value).some(([key, item]) => key.includes('\u0000') || holdsNul(item));
+  return false;
 }
 
 export async function readLimited(req: Request, limit: number): Promise<string> {

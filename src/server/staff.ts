@@ -48,8 +48,9 @@ const b64url = z.string().regex(/^[A-Za-z0-9_-]*={0,2}$/).max(20_000);
 
 /** A WebAuthn response as `@simplewebauthn/browser` sends it; the library checks the rest. */
 const credentialBase = {
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,1400}$/),
-  rawId: z.string().regex(/^[A-Za-z0-9_-]{1,1400}$/),
+  // WebAuthn credential ids are at least 16 bytes (22 characters of base64url); shorter is no credential.
+  id: z.string().regex(/^[A-Za-z0-9_-]{22,1400}$/, 'Not a passkey credential id.'),
+  rawId: z.string().regex(/^[A-Za-z0-9_-]{22,1400}$/, 'Not a passkey credential id.'),
   type: z.literal('public-key'),
   clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
   authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),

@@ -177,6 +177,14 @@ describe('POST /api/subscribe', () => {
   });
 });
 
+test('a NUL in any field is a 400 naming it, never a 5xx', async () => {
+  for (const field of ['schoolName', 'yourName', 'city', 'sendTo']) {
+    const answer = await call(nominations, jsonRequest('/api/nominations', { ...nomination, [field]: `Oak\u0000wood` }));
+    expect(answer.status, field).toBe(400);
+    expect(answer.body.error.message).toMatch(/NUL/);
+  }
+});
+
 describe('GET /api/nominations (admin only)', () => {
   test('answers 401 without a session and lists newest first with one', async () => {
     const refused = await nominations(new Request('http://localhost/api/nominations'), {});
@@ -196,6 +204,7 @@ describe('GET /api/nominations (admin only)', () => {
     expect(page.nominations).toHaveLength(1);
     expect(page.nominations[0]?.data.schoolName).toBe('Second School');
     expect(page.nextCursor).toBeTruthy();
+    expect(await query(sql`SELECT actor, target FROM audit_log WHERE action = 'nomination.viewed'`)).toEqual([{ actor: 'admin', target: '1 nominations' }]);
     const bad = await nominations(new Request('https://localhost/api/nominations?limit=0', { headers: { cookie: `${SESSION_COOKIE}=${id}` } }), {});
     expect(bad.status).toBe(400);
   });

@@ -525,3 +525,14 @@ test('requests from another origin are refused before anything is read', async (
   }
   expect(ORIGIN).toBe('https://localhost:8888');
 });
+
+test('a short credential id, or a NUL in a sign-in name, is a 400, never a 5xx', async () => {
+  const { response } = await passkeySignIn(new SoftwareAuthenticator());
+  for (const id of ['AAAAAAAAAAA', 'A']) {
+    const answer = await call(passkeys, '/api/admin/passkeys/sign-in', { method: 'POST', body: { response: { ...response, id, rawId: id } } });
+    expect(answer.status, id).toBe(400);
+  }
+  const named = await call(session, '/api/admin/session', { method: 'POST', body: { username: 'ad\u0000min', password: 'x' } });
+  expect(named.status).toBe(400);
+  expect(named.body.error.message).toMatch(/NUL/);
+});
