@@ -2,10 +2,58 @@
  * Server-side configuration: the only module of the functions that reads the environment.
  * A missing secret is reported as "not configured" by the caller, never as a crash.
  */
-const read = (name: string): string | undefined => {
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const plain = (name: string): string | undefined => {
   const value = process.env[name]?.trim();
   return value ? value : undefined;
 };
+
+/**
+ * The secrets a deploy preview or branch deploy never reads under their production names: there it
+ * reads `PREVIEW_<NAME>` (a preview's own token, keys and bootstrap password, or none), so a
+ * variable scoped to every context still never hands a preview production's HubSpot token, keys
+ * or owners. README "Deploy previews".
+ */
+export const PREVIEW_SECRETS = new Set([
+  'HUBSPOT_ACCESS_TOKEN',
+  'CONFIG_ENCRYPTION_KEY',
+  'ADMIN_PASSWORD',
+  'ADMIN_PASSWORD_HASH',
+  'CALENDLY_ACCESS_TOKEN',
+  'SCHOOL_PAGE_SECRET',
+  'SMTP_URL',
+  'SMTP_PASS',
+  'DKIM_PRIVATE_KEY',
+  'MAILGUN_WEBHOOK_SIGNING_KEY',
+  'BUILD_HOOK_URL',
+]);
+
+let builtContext: string | undefined;
+
+/**
+ * Netlify's deploy context (`production`, `deploy-preview`, `branch-deploy`, `dev`): CONTEXT where
+ * the process has it (the build), else what the build wrote beside the functions
+ * (dist/api/deploy-context.json, src/pages/api/deploy-context.json.ts), else `dev`.
+ */
+export function deployContext(): string {
+  const given = plain('CONTEXT');
+  if (given) return given;
+  if (builtContext === undefined) {
+    try {
+      const file = JSON.parse(readFileSync(join(process.cwd(), 'dist', 'api', 'deploy-context.json'), 'utf8')) as { context?: unknown };
+      builtContext = typeof file.context === 'string' && /^[a-z-]{1,40}$/.test(file.context) ? file.context : 'dev';
+    } catch {
+      builtContext = 'dev';
+    }
+  }
+  return builtContext;
+}
+
+export const isPreviewContext = (context = deployContext()) => context === 'deploy-preview' || context === 'branch-deploy';
+
+const read = (name: string): string | undefined => (PREVIEW_SECRETS.has(name) && isPreviewContext() ? plain(`PREVIEW_${name}`) : plain(name));
 
 function positiveInt(name: string, fallback: number): number {
   const value = read(name);
