@@ -4,9 +4,11 @@
  * sends it); the limits taken at that confirmation; the letter sent whole, exactly once, in the
  * school's hours, by the configured sender (SMTP here; HubSpot's single-send below); kept 90 days.
  */
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import confirmSend from '../../netlify/functions/confirm-send.mts';
 import mailDeliver from '../../netlify/functions/mail-deliver.mts';
+import mailEvents from '../../netlify/functions/mail-events.mts';
 import outboxAdmin from '../../netlify/functions/outbox.mts';
 import { purgeOutbox } from '../../netlify/functions/outbox-purge.mts';
 import sendEmail, { config as sendEmailConfig } from '../../netlify/functions/send-email.mts';
@@ -562,5 +564,77 @@ describe('kept 90 days', () => {
     await purgeOutbox(new Date(Date.now() + 3600_000));
     expect((await readMessage(answer.body.id))!.message.status).toBe('awaiting_confirmation');
     expect(await readDraft(made.id)).toBeDefined();
+  });
+});
+
+describe("a provider's reports (Mailgun's signed webhook)", () => {
+  const KEY = 'key-mailgun-webhook-signing-test';
+  const report = (messageId: string, event: Record<string, unknown>, options: { key?: string; at?: number; token?: string } = {}) => {
+    const timestamp = String(Math.floor((options.at ?? Date.now()) / 1000));
+    const token = options.token ?? `${Date.now()}${++seq}abcdefghijklmnopqrstuvwxyz`;
+    const signature = createHmac('sha256', options.key ?? KEY).update(timestamp + token).digest('hex');
+    return { signature: { timestamp, token, signature }, 'event-data': { ...event, message: { headers: { 'message-id': messageId } } } };
+  };
+  const post = async (body: unknown) => {
+    const response = await mailEvents(new Request('https://site.example/api/mail/events/mailgun', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }), {});
+    return { status: response.status, body: (await response.json()) as { error?: { code: string; message: string }; changed?: boolean } };
+  };
+  /** A letter the platform sent, and the Message-ID it went with. */
+  async function sentLetter(school: string) {
+    const made = await draft({ school_contact_email: school });
+    await send({ submissionId: made.id, token: made.token });
+    await confirm(emailedLink(made.values.parentEmail));
+    const id = (await readDraft(made.id))!.draft.messageId!;
+    const letter = mail.to(school).at(-1)!;
+    return { id, parent: made.values.parentEmail, messageId: letter.messageId.replace(/^<|>$/g, '') };
+  }
+
+  beforeEach(() => {
+    process.env.MAILGUN_WEBHOOK_SIGNING_KEY = KEY;
+  });
+
+  test('a permanent failure bounces the letter, suppresses the address and tells the parent; a replay changes nothing', async () => {
+    const { id, parent, messageId } = await sentLetter('later-gone@school.edu');
+    expect((await readMessage(id))!.message.status).toBe('sent');
+    const bounce = report(messageId, { event: 'failed', severity: 'permanent', 'delivery-status': { code: 550, description: 'No such mailbox' } });
+    expect((await post(bounce)).status).toBe(200);
+    expect((await readMessage(id))!.message.status).toBe('bounced');
+    expect(await query(sql`SELECT reason FROM email_suppressions WHERE detail LIKE '%No such mailbox%'`)).toEqual([{ reason: 'bounced' }]);
+    await mailDeliver();
+    expect(mail.last(parent, /did not arrive/)?.text).toContain('later-gone@school.edu');
+    const replayed = await post(bounce);
+    expect(replayed.status).toBe(409);
+    expect(replayed.body.error!.code).toBe('replayed_report');
+  });
+
+  test.each([
+    ['signed with another key', { key: 'key-someone-else' }, 401, 'invalid_signature'],
+    ['from 20 minutes ago', { at: Date.now() - 20 * 60_000 }, 400, 'stale_report'],
+    ['from 20 minutes ahead (a wrong clock)', { at: Date.now() + 20 * 60_000 }, 400, 'stale_report'],
+  ])('a report %s changes nothing', async (_name, options, status, code) => {
+    const { id, messageId } = await sentLetter(`head-${++seq}@school.edu`);
+    const answer = await post(report(messageId, { event: 'failed', severity: 'permanent' }, options));
+    expect(answer.status).toBe(status);
+    expect(answer.body.error!.code).toBe(code);
+    expect((await readMessage(id))!.message.status).toBe('sent');
+  });
+
+  test('a temporary failure is not a bounce; an unknown Message-ID is a 404; a malformed report a 400', async () => {
+    const { id, messageId } = await sentLetter(`head-${++seq}@school.edu`);
+    expect((await post(report(messageId, { event: 'failed', severity: 'temporary' }))).body).toMatchObject({ ok: true });
+    expect((await readMessage(id))!.message.status).toBe('sent');
+    const unknown = await post(report(`9999999999999-00000000-0000-0000-0000-000000000000@${MAIL_FROM.split('@')[1]}`, { event: 'failed', severity: 'permanent' }));
+    expect(unknown.status).toBe(404);
+    for (const body of [{}, { signature: { timestamp: 'x', token: 'y', signature: 'z' } }, report(messageId, { event: 'failed\u0000' })]) {
+      expect((await post(body)).status).toBeGreaterThanOrEqual(400);
+      expect((await post(body)).status).toBeLessThan(500);
+    }
+  });
+
+  test('without a signing key nothing is taken (503, says what to set)', async () => {
+    delete process.env.MAILGUN_WEBHOOK_SIGNING_KEY;
+    const answer = await post(report('x@y', { event: 'delivered' }));
+    expect(answer.status).toBe(503);
+    expect(answer.body.error!.message).toContain('MAILGUN_WEBHOOK_SIGNING_KEY');
   });
 });
