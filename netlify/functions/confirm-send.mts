@@ -1,12 +1,11 @@
 import type { Config } from '@netlify/functions';
-import { composeLinks, emailAsText } from '../../src/lib/email/template';
-import { escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
+import { escapeHtml } from '../../src/lib/forms/render';
 import { buttonClass } from '../../src/lib/ui';
 import { responsePage } from '../../src/server/form-pages';
+import { actions, again, heading, home, lead, preview, sendYourself } from '../../src/server/letter-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { dataPath } from '../../src/server/links';
 import { whenLetterGoes } from '../../src/server/mail/schedule';
-import type { OutboxMessage } from '../../src/server/outbox';
 import { confirmPlatformSend, inspectConfirmation, refusalText, shareOf, timeZoneOf, type ConfirmOutcome, type SchoolShare } from '../../src/server/platform-send';
 import { shareBlockHtml } from '../../src/server/school-page-html';
 
@@ -18,26 +17,6 @@ import { shareBlockHtml } from '../../src/server/school-page-html';
  * offers what it promises: the letter to copy, and the mail-app, Gmail and Outlook links. Works
  * without JavaScript. The page is opened from the parent's own inbox, so it may show their "Your data" link.
  */
-const again = `<a class="${buttonClass('primary', 'md')}" href="/lead-the-change#email-form">Write your email again</a>`;
-const home = `<a class="${buttonClass('secondary', 'md')}" href="/">Go to the home page</a>`;
-const heading = (text: string) => `<h1 id="form-response-title" class="text-title font-extrabold tracking-tight">${escapeHtml(text)}</h1>`;
-const lead = (text: string) => `<p class="mt-4 text-lg text-ink-soft">${escapeHtml(text)}</p>`;
-const actions = (...buttons: string[]) => `<div class="mt-8 flex flex-wrap gap-3">${buttons.join('')}</div>`;
-
-/** The letter as it reads, in the page's own flow. */
-function preview(message: OutboxMessage): string {
-  const to = message.toName ? `${message.toName} <${message.to}>` : message.to;
-  return `<div class="mt-6 space-y-3 rounded-card border border-line bg-white p-5 shadow-card"><dl class="space-y-1 text-sm"><div class="flex flex-wrap gap-x-2"><dt class="font-semibold">To:</dt><dd class="break-all">${escapeHtml(to)}</dd></div><div class="flex flex-wrap gap-x-2"><dt class="font-semibold">Subject:</dt><dd>${escapeHtml(message.subject)}</dd></div></dl><div class="whitespace-pre-wrap break-words border-t border-line pt-4 text-base leading-relaxed text-ink" role="region" aria-label="Your letter">${escapeHtml(message.body)}</div></div>`;
-}
-
-/** The letter to send by hand: copy-ready text and the mail-app, Gmail and Outlook links. */
-function sendYourself(message: OutboxMessage): string {
-  const email = { to: message.to, toLine: message.toName ? `${message.toName} <${message.to}>` : message.to, subject: message.subject, body: message.body };
-  const links = composeLinks(email);
-  const external = (href: string, text: string) => `<a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${text}<span class="sr-only"> (opens in a new tab)</span></a>`;
-  return `<section aria-labelledby="send-yourself" class="mt-8 space-y-3"><h2 id="send-yourself" class="text-lg font-bold">Send it yourself</h2><div><label for="email-text" class="${labelClass}">Your letter</label><p class="${helpClass}">Select all of it and copy it into a new email.</p><textarea id="email-text" readonly rows="14" class="${inputClass} font-mono text-sm">${escapeHtml(emailAsText(email))}</textarea></div><div class="flex flex-wrap gap-2"><a class="${buttonClass('primary', 'sm')}" href="${escapeHtml(links.mailto)}">Open in my email app</a>${external(links.gmail, 'Gmail')}${external(links.outlook, 'Outlook')}</div></section>`;
-}
-
 /** After the parent's own confirmation: where their letter stands on the school's page. */
 function shareLead(share: SchoolShare): string {
   const school = share.schoolName;

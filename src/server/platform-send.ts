@@ -19,6 +19,8 @@ import { HttpError, StoreUnavailableError } from './http';
 import { hubspotClient } from './hubspot';
 import { counts } from './impact';
 import { deliverAndFollow, queueLetter } from './letter-delivery';
+import { mailboxKey } from './identity';
+import { addressSuppressed } from './mail/queue';
 import { mailSender } from './mail/senders';
 import { whenLetterGoes } from './mail/schedule';
 import { isTimeZone } from './mail/window';
@@ -327,4 +329,71 @@ export async function confirmPlatformSend(token: string, options: { timeZone?: s
   const settled = await sendConfirmed(message, timeZone, now);
   if (settled.status === 'queued' || settled.status === 'sent') return { kind: 'done', message: settled };
   return inspectConfirmation(token, now);
+}
+
+export type CorrectionOutcome =
+  | { kind: 'invalid' }
+  | { kind: 'expired'; message?: OutboxMessage }
+  | { kind: 'not_bounced'; message: OutboxMessage }
+  | { kind: 'corrected'; message: OutboxMessage; replacement?: OutboxMessage }
+  | { kind: 'ready'; message: OutboxMessage }
+  | { kind: 'refused'; message: OutboxMessage; reason: string; refusal?: LimitRefusal }
+  | { kind: 'sent'; message: OutboxMessage; replacement: OutboxMessage };
+
+/** What a "correct the address" link (the delivery-failure email's) leads to, changing nothing. */
+export async function inspectCorrection(token: string, now = new Date()): Promise<CorrectionOutcome> {
+  const check = verifyToken(token, 'fix-address', now.getTime());
+  if (!check.ok && check.reason !== 'expired') return { kind: 'invalid' };
+  const message = check.claims ? (await readMessage(check.claims.id))?.message : undefined;
+  if (!message) return { kind: 'invalid' };
+  if (!check.ok) return { kind: 'expired', message };
+  if (message.bounce?.correctedBy) {
+    const replacement = (await readMessage(message.bounce.correctedBy))?.message;
+    return { kind: 'corrected', message, ...(replacement ? { replacement } : {}) };
+  }
+  if (message.status !== 'bounced') return { kind: 'not_bounced', message };
+  return { kind: 'ready', message };
+}
+
+/**
+ * Sends the parent's bounced letter, unchanged, to the address they correct it to. The link came
+ * to their inbox (the proof a confirmation gives), so the new letter needs no second confirmation;
+ * it takes the day's limits for the new address as a confirmation would, goes in that school's
+ * hours, and the bounced letter then names it (one correction per letter).
+ */
+export async function correctAddress(token: string, address: string, options: { timeZone?: string } = {}, now = new Date()): Promise<CorrectionOutcome> {
+  const outcome = await inspectCorrection(token, now);
+  if (outcome.kind !== 'ready') return outcome;
+  const { message } = outcome;
+  const to = address.normalize('NFKC').trim();
+  if (!isEmail(to)) return { kind: 'refused', message, reason: 'Enter the school’s email address, like head@school.org.' };
+  if (mailboxKey(to) === mailboxKey(message.to)) return { kind: 'refused', message, reason: 'This is the address the letter bounced from. Enter a different one (the school’s website often lists it).' };
+  if (await addressSuppressed(to, 'school_letter')) return { kind: 'refused', message, reason: 'Letters to this address bounced before. Enter a different one.' };
+  const id = newMessageId(now);
+  // Claim the correction first: of two corrections at once, one sends.
+  const claimed = await updateMessage(message.id, (current) =>
+    current.status === 'bounced' && !current.bounce?.correctedBy ? { ...current, bounce: { ...current.bounce!, correctedBy: id }, updatedAt: now.toISOString() } : undefined,
+  );
+  if (!claimed) return inspectCorrection(token, now);
+  const { bounce: _bounce, delivery: _delivery, followUp: _followUp, lastError: _lastError, ...rest } = message;
+  const replacement: OutboxMessage = {
+    ...rest,
+    id,
+    to,
+    status: 'awaiting_confirmation',
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    attempts: 0,
+    nextAttemptAt: now.toISOString(),
+    confirmation: { ...message.confirmation!, confirmedAt: now.toISOString() },
+  };
+  await createMessage(replacement);
+  const refusal = await claimLimits(replacement.parentEmail, replacement.to, replacement.id, now);
+  if (refusal) {
+    await updateMessage(id, (current) => ({ ...current, status: 'failed', lastError: refusal, updatedAt: now.toISOString() }));
+    await updateMessage(message.id, (current) => ({ ...current, bounce: { ...current.bounce!, correctedBy: undefined }, updatedAt: now.toISOString() }));
+    return { kind: 'refused', message, reason: limitMessages[refusal], refusal };
+  }
+  const sent = await sendConfirmed(replacement, options.timeZone ?? message.delivery?.timeZone, now);
+  return { kind: 'sent', message: claimed, replacement: sent };
 }

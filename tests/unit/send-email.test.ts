@@ -8,6 +8,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import confirmSend from '../../netlify/functions/confirm-send.mts';
 import mailDeliver from '../../netlify/functions/mail-deliver.mts';
+import letterAddress from '../../netlify/functions/letter-address.mts';
 import mailEvents from '../../netlify/functions/mail-events.mts';
 import outboxAdmin from '../../netlify/functions/outbox.mts';
 import { purgeOutbox } from '../../netlify/functions/outbox-purge.mts';
@@ -605,6 +606,42 @@ describe("a provider's reports (Mailgun's signed webhook)", () => {
     const replayed = await post(bounce);
     expect(replayed.status).toBe(409);
     expect(replayed.body.error!.code).toBe('replayed_report');
+  });
+
+  test('the parent corrects the address from the email that told them: the same letter goes once to the new address', async () => {
+    const { id, parent, messageId } = await sentLetter('old-head@school.edu');
+    await post(report(messageId, { event: 'failed', severity: 'permanent' }));
+    await mailDeliver();
+    const link = linkIn(mail.last(parent, /did not arrive/), '/letter-address');
+    const open = async (init?: RequestInit) => {
+      const response = await letterAddress(new Request(init ? 'https://site.example/letter-address' : link, init));
+      const html = await response.text();
+      return { status: response.status, text: regionText(html), html };
+    };
+    const correct = (address: string, token = tokenOf(link)) =>
+      open({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token, address, tz: 'Europe/London' }).toString() });
+    const shown = await open();
+    expect(shown.status).toBe(200);
+    expect(shown.html).toMatch(/<input id="address" name="address" type="email"/);
+    // The bounced address again, a malformed one, a forged link: refused, nothing sent.
+    expect((await correct('Old-Head@school.edu')).status).toBe(400);
+    expect((await correct('not an address')).text).toContain('Enter the school’s email address');
+    expect((await correct('new-head@school.edu', `${tokenOf(link)}x`)).status).toBe(404);
+    expect(mail.to('new-head@school.edu')).toHaveLength(0);
+    const sent = await correct('new-head@school.edu');
+    expect(sent.status).toBe(200);
+    expect(sent.text).toContain('on its way again');
+    await mailDeliver();
+    const letters = mail.to('new-head@school.edu');
+    expect(letters).toHaveLength(1);
+    expect(letters[0]!.replyTo[0]!.address).toBe(parent);
+    expect((await readMessage(id))!.message.bounce?.correctedBy).toBeTruthy();
+    // Once per letter: again (or at the same time) sends nothing more.
+    const again = await correct('other-head@school.edu');
+    expect(again.status).toBe(409);
+    await mailDeliver();
+    expect(mail.to('other-head@school.edu')).toHaveLength(0);
+    expect(mail.to('new-head@school.edu')).toHaveLength(1);
   });
 
   test.each([
