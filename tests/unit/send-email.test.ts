@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import confirmSend from '../../netlify/functions/confirm-send.mts';
 import mailDeliver from '../../netlify/functions/mail-deliver.mts';
 import letterAddress from '../../netlify/functions/letter-address.mts';
+import mailAdmin from '../../netlify/functions/mail-admin.mts';
 import mailEvents from '../../netlify/functions/mail-events.mts';
 import outboxAdmin from '../../netlify/functions/outbox.mts';
 import { purgeOutbox } from '../../netlify/functions/outbox-purge.mts';
@@ -19,6 +20,7 @@ import { query, sql } from '../../src/server/db';
 import { createDraft, readDraft } from '../../src/server/email-drafts';
 import { confirmationLink } from '../../src/server/links';
 import { readMessage, type OutboxMessage } from '../../src/server/outbox';
+import { emailKinds } from '../../src/server/mail/states';
 import { refusalText } from '../../src/server/platform-send';
 import { signToken } from '../../src/server/tokens';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
@@ -666,6 +668,30 @@ describe("a provider's reports (Mailgun's signed webhook)", () => {
       expect((await post(body)).status).toBeGreaterThanOrEqual(400);
       expect((await post(body)).status).toBeLessThan(500);
     }
+  });
+
+  test("staff see every email's preview, the mail layer's emails without their content, and the bounced addresses, masked", async () => {
+    const { parent } = await sentLetter('gone-for-admin@school.edu');
+    const messageId = mail.to('gone-for-admin@school.edu').at(-1)!.messageId.replace(/^<|>$/g, '');
+    await post(report(messageId, { event: 'failed', severity: 'permanent' }));
+    const admin = mailAdmin as (req: Request, context: unknown) => Promise<Response>;
+    expect((await callAdmin(admin, '/api/admin/mail/previews')).status).toBe(401);
+    const cookie = await signIn();
+    const previews = await callAdmin(admin, '/api/admin/mail/previews', { cookie });
+    expect(previews.status).toBe(200);
+    expect(new Set(previews.body.previews.map((preview: { kind: string }) => preview.kind))).toEqual(new Set(emailKinds));
+    for (const preview of previews.body.previews) expect(preview.html).toMatch(/<html[^>]* lang="en"/);
+    const emails = await callAdmin(admin, '/api/admin/mail/emails?limit=200', { cookie });
+    expect(emails.status).toBe(200);
+    const listed = JSON.stringify(emails.body);
+    expect(listed).not.toContain(parent);
+    expect(listed).not.toMatch(/token=|confirm-send/);
+    expect(emails.body.emails.some((email: { kind: string; state: string }) => email.kind === 'school_letter' && email.state === 'bounced')).toBe(true);
+    const suppressions = await callAdmin(admin, '/api/admin/mail/suppressions', { cookie });
+    expect(JSON.stringify(suppressions.body)).not.toContain('gone-for-admin@school.edu');
+    expect(suppressions.body.suppressions.map((row: { masked: string }) => row.masked)).toContain('g•••@school.edu');
+    expect((await callAdmin(admin, '/api/admin/mail/emails?limit=0', { cookie })).status).toBe(400);
+    expect((await callAdmin(admin, "/api/admin/mail/emails?cursor=x'--", { cookie })).status).toBe(400);
   });
 
   test('without a signing key nothing is taken (503, says what to set)', async () => {
