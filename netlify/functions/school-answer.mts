@@ -5,7 +5,7 @@ import { site } from '../../src/config/site';
 import { normaliseNote } from '../../src/lib/email/note';
 import { composeLinks, emailAsText, followUpEmail } from '../../src/lib/email/template';
 import { boxClass, choiceClass, errorClass, escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
-import { answerKinds, answerLabels, COMMENT_MAX, type AnswerKind } from '../../src/lib/school-answers';
+import { answerKinds, answerLabels, COMMENT_MAX, DAYS_TAKEN_MAX, type AnswerKind } from '../../src/lib/school-answers';
 import { buttonClass } from '../../src/lib/ui';
 import { responsePage } from '../../src/server/form-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
@@ -20,9 +20,18 @@ import { openAnswerLink, saveAnswer, type AnswerLinkState, type SchoolAnswer } f
  * comment box; POST stores the answer (changeable while the link works) and thanks the parent with
  * the next step that fits. Plain HTML forms: works without JavaScript.
  */
+const CHOOSE = 'Please choose the answer that fits best.';
+const DAYS = `If you know it, give the number of days from 0 to ${DAYS_TAKEN_MAX}; or leave it empty.`;
+
 const answerSchema = z.object({
   token: z.string().max(600),
-  answer: z.enum(answerKinds, { error: 'Please choose one of the four answers.' }),
+  answer: z.enum(answerKinds, { error: CHOOSE }),
+  days: z
+    .string()
+    .trim()
+    .max(6)
+    .refine((text) => text === '' || (/^\d{1,3}$/.test(text) && Number(text) <= DAYS_TAKEN_MAX), DAYS)
+    .transform((text) => (text === '' ? undefined : Number(text))),
   comment: z
     .string()
     .max(COMMENT_MAX * 2)
@@ -37,7 +46,7 @@ const link = (href: string, text: string, variant: 'primary' | 'secondary' | 'ac
   `<a class="${buttonClass(variant, 'md')}" href="${escapeHtml(href)}"${external ? ' target="_blank" rel="noopener noreferrer"' : ''}>${escapeHtml(text)}${external ? '<span class="sr-only"> (opens in a new tab)</span>' : ''}</a>`;
 const home = link('/', 'Go to the home page', 'secondary');
 
-function questionForm(message: OutboxMessage, token: string, chosen: { kind?: AnswerKind; comment?: string; seen?: string }, errors: { answer?: string; comment?: string } = {}): string {
+function questionForm(message: OutboxMessage, token: string, chosen: { kind?: AnswerKind; comment?: string; days?: string; seen?: string }, errors: { answer?: string; comment?: string; days?: string } = {}): string {
   const school = message.schoolName || 'your school';
   const options = answerKinds
     .map(
@@ -49,11 +58,13 @@ function questionForm(message: OutboxMessage, token: string, chosen: { kind?: An
     .join('');
   const answerError = `<p id="answer-error" class="${errorClass}"${errors.answer ? '' : ' hidden'}>${escapeHtml(errors.answer ?? '')}</p>`;
   const commentError = `<p id="comment-error" class="${errorClass}"${errors.comment ? '' : ' hidden'}>${escapeHtml(errors.comment ?? '')}</p>`;
-  return `<form method="post" action="/school-answer" class="mt-8 space-y-6 rounded-card border border-line bg-white p-6 shadow-card"${errors.answer || errors.comment ? ' aria-describedby="answer-summary"' : ''}>${
-    errors.answer || errors.comment
+  const daysError = `<p id="days-error" class="${errorClass}"${errors.days ? '' : ' hidden'}>${escapeHtml(errors.days ?? '')}</p>`;
+  const daysField = `<div><label for="days" class="${labelClass}">If they replied: how many days did their reply take? <span class="font-normal text-muted">(optional)</span></label><p id="days-help" class="${helpClass}">Counted from the day you wrote. Leave it empty if they have not replied or you are not sure.</p><input id="days" name="days" type="text" inputmode="numeric" pattern="[0-9]*" maxlength="3" autocomplete="off" class="${inputClass} max-w-32" value="${escapeHtml(chosen.days ?? '')}" aria-describedby="days-help${errors.days ? ' days-error' : ''}"${errors.days ? ' aria-invalid="true"' : ''}>${daysError}</div>`;
+  return `<form method="post" action="/school-answer" class="mt-8 space-y-6 rounded-card border border-line bg-white p-6 shadow-card"${errors.answer || errors.comment || errors.days ? ' aria-describedby="answer-summary"' : ''}>${
+    errors.answer || errors.comment || errors.days
       ? `<div id="answer-summary" class="rounded-xl border border-danger-600 bg-danger-50 p-3 text-sm font-medium text-danger-600" role="alert">Please check your answer below.</div>`
       : ''
-  }<input type="hidden" name="token" value="${escapeHtml(token)}"><input type="hidden" name="seen" value="${escapeHtml(chosen.seen ?? '')}"><fieldset${errors.answer ? ' aria-invalid="true"' : ''}><legend class="${labelClass}">Did ${escapeHtml(school)} answer your email?</legend><div class="mt-2 grid gap-2 sm:grid-cols-2">${options}</div></fieldset>${answerError}<div><label for="comment" class="${labelClass}">Anything to add? <span class="font-normal text-muted">(optional)</span></label><p id="comment-help" class="${helpClass}">What they said, or what happens next. At most ${COMMENT_MAX} characters; only our team reads it.</p><textarea id="comment" name="comment" rows="4" maxlength="${COMMENT_MAX}" class="${inputClass}" aria-describedby="comment-help${errors.comment ? ' comment-error' : ''}"${errors.comment ? ' aria-invalid="true"' : ''}>${escapeHtml(chosen.comment ?? '')}</textarea>${commentError}</div><button type="submit" class="${buttonClass('primary', 'md')}">Save my answer</button></form>`;
+  }<input type="hidden" name="token" value="${escapeHtml(token)}"><input type="hidden" name="seen" value="${escapeHtml(chosen.seen ?? '')}"><fieldset${errors.answer ? ' aria-invalid="true"' : ''}><legend class="${labelClass}">Did ${escapeHtml(school)} answer your email?</legend><div class="mt-2 grid gap-2 sm:grid-cols-2">${options}</div></fieldset>${answerError}${daysField}<div><label for="comment" class="${labelClass}">Anything to add? <span class="font-normal text-muted">(optional)</span></label><p id="comment-help" class="${helpClass}">What they said, or what happens next. At most ${COMMENT_MAX} characters; only our team reads it.</p><textarea id="comment" name="comment" rows="4" maxlength="${COMMENT_MAX}" class="${inputClass}" aria-describedby="comment-help${errors.comment ? ' comment-error' : ''}"${errors.comment ? ' aria-invalid="true"' : ''}>${escapeHtml(chosen.comment ?? '')}</textarea>${commentError}</div><button type="submit" class="${buttonClass('primary', 'md')}">Save my answer</button></form>`;
 }
 
 function askPage(state: Extract<AnswerLinkState, { kind: 'open' }>, token: string): string {
@@ -61,7 +72,7 @@ function askPage(state: Extract<AnswerLinkState, { kind: 'open' }>, token: strin
   const sent = new Date(message.sentAt ?? message.createdAt).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
   return `${heading(`Did ${message.schoolName || 'your school'} answer?`)}${lead(
     `You wrote to ${message.toName || message.to} on ${sent}. Tell us how it went with one tap: it helps us support you, and shows other parents what their emails achieve.`,
-  )}${answer ? `<p class="mt-4 text-sm text-muted" role="status">Your answer so far: <strong>${escapeHtml(answerLabels[answer.kind])}</strong>. You can change it here.</p>` : ''}${questionForm(message, token, { kind: answer?.kind, comment: answer?.comment, seen: state.etag })}`;
+  )}${answer ? `<p class="mt-4 text-sm text-muted" role="status">Your answer so far: <strong>${escapeHtml(answerLabels[answer.kind])}</strong>. You can change it here.</p>` : ''}${questionForm(message, token, { kind: answer?.kind, comment: answer?.comment, days: answer?.daysTaken?.toString(), seen: state.etag })}`;
 }
 
 function thanksPage(message: OutboxMessage, answer: SchoolAnswer, token: string): string {
@@ -74,11 +85,13 @@ function thanksPage(message: OutboxMessage, answer: SchoolAnswer, token: string)
         : 'This is the moment to keep the conversation going. Book a short call with our team and we will help you plan your next step with the school.',
     )}${actions(link(publicEnv.bookingUrl, 'Book a call with our team', 'accent', true), link('/faqs', 'Read the questions schools ask', 'secondary'))}${change}`;
   }
-  if (kind === 'no_answer') {
+  if (kind === 'no_answer' || kind === 'replied_not_answered' || kind === 'acknowledged') {
     const followUp = followUpEmail({ subject: message.subject, toName: message.toName, to: message.to, schoolName: message.schoolName, parentName: message.parentName, sentAt: message.sentAt ?? message.createdAt, videoUrl: publicEnv.emailVideoUrl });
     const links = composeLinks(followUp);
     return `${heading('Thank you: a gentle nudge often helps')}${lead(
-      'School leaders get many emails. Here is a short, friendly follow-up, ready to send from your own email. Copy it, or open it in your email app.',
+      kind === 'no_answer'
+        ? 'School leaders get many emails. Here is a short, friendly follow-up, ready to send from your own email. Copy it, or open it in your email app.'
+        : 'A reply that does not answer yet is a start. Here is a short, friendly follow-up that asks again, ready to send from your own email.',
     )}<div class="mt-6"><label for="follow-up-text" class="${labelClass}">Your follow-up email</label><textarea id="follow-up-text" readonly rows="14" class="${inputClass} font-mono text-sm">${escapeHtml(
       emailAsText(followUp),
     )}</textarea></div>${actions(
@@ -88,7 +101,7 @@ function thanksPage(message: OutboxMessage, answer: SchoolAnswer, token: string)
     )}${change}`;
   }
   return `${heading('Thank you for telling us')}${lead(
-    'A no today is rarely the last word. Other parents at your school can add their voice, and our team can approach the school with you.',
+    'Other parents at your school can add their voice, and our team can approach the school with you.',
   )}${actions(link('/nominate-school', 'Nominate your school', 'primary'), link(site.ambassador.registerUrl, 'Join the Parent Ambassador Program', 'secondary', true))}${change}`;
 }
 
@@ -125,30 +138,30 @@ async function answer(req: Request): Promise<{ status: number; title: string; co
   const state = await openAnswerLink(token);
   if (state.kind === 'invalid') return invalidPage();
   if (state.kind === 'expired') return expiredPage(state);
-  const parsed = answerSchema.safeParse({ token, answer: form.get('answer') ?? undefined, comment: form.get('comment') ?? '' });
+  const parsed = answerSchema.safeParse({ token, answer: form.get('answer') ?? undefined, comment: form.get('comment') ?? '', days: form.get('days') ?? '' });
   if (!parsed.success) {
-    const errors: { answer?: string; comment?: string } = {};
+    const errors: { answer?: string; comment?: string; days?: string } = {};
     for (const issue of parsed.error.issues) {
       const field = issue.path[0];
-      if (field === 'answer' || field === 'comment') errors[field] ??= field === 'answer' ? 'Please choose one of the four answers.' : issue.message;
+      if (field === 'answer' || field === 'comment' || field === 'days') errors[field] ??= field === 'answer' ? CHOOSE : issue.message;
     }
     const kind = answerKinds.find((item) => item === form.get('answer'));
     return {
       status: 400,
       title: 'Please check your answer',
-      content: `${heading('Please check your answer')}${questionForm(state.message, token, { kind, comment: form.get('comment') ?? '', seen: form.get('seen') ?? state.etag }, errors)}`,
+      content: `${heading('Please check your answer')}${questionForm(state.message, token, { kind, comment: form.get('comment') ?? '', days: (form.get('days') ?? '').slice(0, 6), seen: form.get('seen') ?? state.etag }, errors)}`,
     };
   }
   // The answer the page showed (its version, or none): a change made meanwhile elsewhere wins and is shown.
   const seen = form.get('seen');
-  const saved = await saveAnswer(state, parsed.data.answer, parsed.data.comment, optionalHubSpot(), new Date(), seen === null ? undefined : seen.slice(0, 12));
+  const saved = await saveAnswer(state, parsed.data.answer, parsed.data.comment, optionalHubSpot(), new Date(), seen === null ? undefined : seen.slice(0, 12), parsed.data.days);
   if (saved.kind === 'changed_meanwhile') {
     return {
       status: 409,
       title: 'Your answer changed meanwhile',
       content: `${heading('Your answer changed meanwhile')}${lead(
         `Another answer was saved a moment ago (in another window, perhaps): "${answerLabels[saved.answer.kind]}". It stands; to change it, choose again below.`,
-      )}${questionForm(state.message, token, { kind: saved.answer.kind, comment: saved.answer.comment, seen: saved.version })}`,
+      )}${questionForm(state.message, token, { kind: saved.answer.kind, comment: saved.answer.comment, days: saved.answer.daysTaken?.toString(), seen: saved.version })}`,
     };
   }
   return { status: 200, title: 'Thank you', content: thanksPage(saved.message, saved.answer, token) + yourData(saved.message) };

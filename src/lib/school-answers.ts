@@ -1,20 +1,26 @@
 /**
- * "Did your school answer?": the four answers a parent can give ten days after their school email,
- * the words for each, and the next step each leads to. One list for the follow-up page, the
- * endpoint, the impact figures and the admin's Impact tab.
+ * "Did your school answer?": WriteToThem's five answers (replied; replied but didn't answer; only
+ * acknowledged; no reply expected; no reply) beside "We have a meeting", the words for each, and
+ * how many days a reply took. One list for the follow-up page, the endpoint, the impact figures and
+ * the admin's Impact tab.
  */
-export const answerKinds = ['replied', 'meeting', 'no_answer', 'said_no'] as const;
+export const answerKinds = ['replied', 'replied_not_answered', 'acknowledged', 'meeting', 'no_reply_expected', 'no_answer'] as const;
 export type AnswerKind = (typeof answerKinds)[number];
 
 export const answerLabels: Record<AnswerKind, string> = {
-  replied: 'They replied',
+  replied: 'They replied and answered',
+  replied_not_answered: 'They replied but didn’t answer',
+  acknowledged: 'They only acknowledged it',
   meeting: 'We have a meeting',
-  no_answer: 'No answer yet',
-  said_no: 'They said no',
+  no_reply_expected: 'I didn’t expect a reply',
+  no_answer: 'No reply yet',
 };
 
-/** The answers that mean the school answered. */
-export const schoolResponded: ReadonlySet<AnswerKind> = new Set(['replied', 'meeting', 'said_no']);
+/** The answers that mean the school answered (a reply of any kind, or a meeting). */
+export const schoolResponded: ReadonlySet<AnswerKind> = new Set(['replied', 'replied_not_answered', 'acknowledged', 'meeting']);
+
+/** The longest a reply can have taken, in days, as a parent may say it. */
+export const DAYS_TAKEN_MAX = 365;
 
 /** The longest comment a parent may add. */
 export const COMMENT_MAX = 500;

@@ -25,6 +25,8 @@ export interface AnswerEvent {
   school: string;
   kind: AnswerKind;
   at: string;
+  /** How many days the reply took, as the parent said it. */
+  daysTaken?: number;
 }
 
 export { parentKey };
@@ -78,8 +80,8 @@ export async function recordAnswer(event: AnswerEvent): Promise<void> {
     WITH previous AS (
       SELECT kind FROM impact_answers WHERE message_id = ${event.id} FOR UPDATE
     ), answer AS (
-      INSERT INTO impact_answers (message_id, school, kind, answered_at) VALUES (${event.id}, ${event.school}, ${kind}, ${new Date(event.at)})
-      ON CONFLICT (message_id) DO UPDATE SET kind = EXCLUDED.kind, answered_at = EXCLUDED.answered_at
+      INSERT INTO impact_answers (message_id, school, kind, answered_at, days_taken) VALUES (${event.id}, ${event.school}, ${kind}, ${new Date(event.at)}, ${event.daysTaken ?? null})
+      ON CONFLICT (message_id) DO UPDATE SET kind = EXCLUDED.kind, answered_at = EXCLUDED.answered_at, days_taken = EXCLUDED.days_taken
       RETURNING 1
     ), delta AS (
       SELECT
@@ -134,23 +136,26 @@ export type { SchoolImpactRow };
 export async function impactBySchool(period: { from?: Date; to?: Date }, comments: (ids: string[]) => Promise<Map<string, { comment: string; at: string }>>): Promise<SchoolImpactRow[]> {
   const from = period.from ?? null;
   const to = period.to ?? null;
-  const sent = await query<{ message_id: string; school: string; kind: AnswerKind | null }>(sql`
-    SELECT s.message_id, s.school, a.kind
+  const sent = await query<{ message_id: string; school: string; kind: AnswerKind | null; days_taken: number | null }>(sql`
+    SELECT s.message_id, s.school, a.kind, a.days_taken
     FROM impact_sends s LEFT JOIN impact_answers a ON a.message_id = s.message_id
     WHERE (${from}::timestamptz IS NULL OR s.sent_at >= ${from}) AND (${to}::timestamptz IS NULL OR s.sent_at < ${to})`);
   const found = await comments(sent.filter((event) => event.kind).map((event) => event.message_id));
   const rows = new Map<string, SchoolImpactRow>();
+  const days = new Map<string, number[]>();
   for (const event of sent) {
     const row = rows.get(event.school) ?? {
       school: event.school,
       emailsSent: 0,
-      answers: { replied: 0, meeting: 0, no_answer: 0, said_no: 0 },
+      answers: Object.fromEntries(answerKinds.map((kind) => [kind, 0])) as Record<AnswerKind, number>,
       responseRate: 0,
+      medianDaysToReply: null,
       latestComment: '',
       latestCommentAt: '',
     };
     row.emailsSent++;
     if (event.kind) row.answers[event.kind]++;
+    if (event.days_taken !== null) (days.get(event.school) ?? days.set(event.school, []).get(event.school)!).push(event.days_taken);
     const comment = found.get(event.message_id);
     if (comment?.comment && comment.at > row.latestCommentAt) Object.assign(row, { latestComment: comment.comment, latestCommentAt: comment.at });
     rows.set(event.school, row);
@@ -158,6 +163,7 @@ export async function impactBySchool(period: { from?: Date; to?: Date }, comment
   for (const row of rows.values()) {
     const respondedCount = [...schoolResponded].reduce((sum, kind) => sum + row.answers[kind], 0);
     row.responseRate = row.emailsSent ? respondedCount / row.emailsSent : 0;
+    row.medianDaysToReply = median(days.get(row.school) ?? []);
   }
   return [...rows.values()].sort((a, b) => b.emailsSent - a.emailsSent || a.school.localeCompare(b.school));
 }
@@ -169,10 +175,18 @@ const cell = (value: string | number) => {
   return `"${safe.replace(/"/g, '""')}"`;
 };
 
+/** The middle value (the mean of the two middle ones for an even count); null for none. */
+export function median(values: number[]): number | null {
+  if (!values.length) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
 export function impactCsv(rows: SchoolImpactRow[]): string {
-  const header = ['school', 'emails_sent', 'replied', 'meeting', 'no_answer', 'said_no', 'response_rate', 'latest_comment', 'latest_comment_at'];
+  const header = ['school', 'emails_sent', ...answerKinds, 'response_rate', 'median_days_to_reply', 'latest_comment', 'latest_comment_at'];
   const lines = rows.map((row) =>
-    [row.school, row.emailsSent, row.answers.replied, row.answers.meeting, row.answers.no_answer, row.answers.said_no, row.responseRate.toFixed(2), row.latestComment, row.latestCommentAt]
+    [row.school, row.emailsSent, ...answerKinds.map((kind) => row.answers[kind] ?? 0), row.responseRate.toFixed(2), row.medianDaysToReply ?? '', row.latestComment, row.latestCommentAt]
       .map(cell)
       .join(','),
   );

@@ -9,7 +9,7 @@
  * `sync_pending` marks an answer HubSpot has not got yet.
  */
 import type { Client } from '@hubspot/api-client';
-import { schoolKey, type AnswerKind } from '../lib/school-answers';
+import { schoolKey, schoolResponded, type AnswerKind } from '../lib/school-answers';
 import { serverEnv } from './env';
 import { getContact, searchContactsByEmail, updateContact } from './hubspot';
 import { counts, recordAnswer } from './impact';
@@ -114,12 +114,23 @@ export async function saveAnswer(
   now = new Date(),
   /** The version of the answer the parent's page showed ('' for none; anything but a whole number names no version); the one read now when not given. */
   seen?: string,
+  /** How many days the reply took (kept for replies only). */
+  daysTaken?: number,
 ): Promise<SaveOutcome> {
   const { message } = state;
   const current = state.answer;
-  if (current && current.kind === kind && current.comment === comment) return { kind: 'saved', answer: current, message };
+  const days = schoolResponded.has(kind) ? daysTaken : undefined;
+  if (current && current.kind === kind && current.comment === comment && current.daysTaken === days) return { kind: 'saved', answer: current, message };
   const expected = seen ?? (current ? (state.etag ?? '') : '');
-  const answer: SchoolAnswer = { messageId: message.id, kind, comment, answeredAt: current?.answeredAt ?? now.toISOString(), updatedAt: now.toISOString(), contact: 'pending' };
+  const answer: SchoolAnswer = {
+    messageId: message.id,
+    kind,
+    comment,
+    ...(days !== undefined ? { daysTaken: days } : {}),
+    answeredAt: current?.answeredAt ?? now.toISOString(),
+    updatedAt: now.toISOString(),
+    contact: 'pending',
+  };
   // The first answer only if there is none; a change only over the version the page showed.
   const written =
     expected !== ''
@@ -132,10 +143,10 @@ export async function saveAnswer(
   if (!written) {
     const latest = await readStoredAnswer(message.id);
     // Nothing stored yet (a stale page named a version): stored now as the first answer.
-    if (!latest) return saveAnswer({ ...state, answer: undefined, etag: undefined }, kind, comment, client, now, '');
+    if (!latest) return saveAnswer({ ...state, answer: undefined, etag: undefined }, kind, comment, client, now, '', daysTaken);
     return { kind: 'changed_meanwhile', answer: latest.answer, message, version: String(latest.version) };
   }
-  await countAnswer(message, kind, now);
+  await countAnswer(message, kind, now, days);
   return { kind: 'saved', answer: await syncAnswer(client, message, answer), message };
 }
 
@@ -147,14 +158,14 @@ export type Counted = 'counted' | 'review' | 'held';
  * ("they replied", "we have a meeting") claimed about a self-reported letter, once staff approve that
  * claim too. An answer about a letter that does not count yet is kept and counted when it does.
  */
-export async function countAnswer(message: OutboxMessage, kind: AnswerKind, now = new Date()): Promise<Counted> {
+export async function countAnswer(message: OutboxMessage, kind: AnswerKind, now = new Date(), daysTaken?: number): Promise<Counted> {
   if (!(await counts(message.id))) return 'held';
   const outcome = kind === 'replied' || kind === 'meeting';
   if (outcome && message.channel === 'self' && !(await approved(message.id, kind))) {
     await queueReview(message.id, kind, 'outcome_on_self_report', now);
     return 'review';
   }
-  await recordAnswer({ id: message.id, school: schoolKey(canonicalAddress(message.to)), kind, at: now.toISOString() });
+  await recordAnswer({ id: message.id, school: schoolKey(canonicalAddress(message.to)), kind, at: now.toISOString(), ...(daysTaken !== undefined ? { daysTaken } : {}) });
   // "They replied" or "We have a meeting": the school's other parents hear it (school-updates.ts).
   await queueSchoolUpdates(message, kind, now).catch((error: unknown) => console.error('[school-answer] updates not queued for', message.id, error instanceof Error ? error.message : ''));
   return 'counted';
@@ -163,7 +174,7 @@ export async function countAnswer(message: OutboxMessage, kind: AnswerKind, now 
 /** Counts the answer kept about a letter that has just come to count (an approval), if there is one. */
 export async function countStoredAnswer(message: OutboxMessage, now = new Date()): Promise<Counted | undefined> {
   const stored = await readStoredAnswer(message.id);
-  return stored ? countAnswer(message, stored.answer.kind, now) : undefined;
+  return stored ? countAnswer(message, stored.answer.kind, now, stored.answer.daysTaken) : undefined;
 }
 
 /** Writes the answer to the parent's contact; without HubSpot (or with it down) it waits. */

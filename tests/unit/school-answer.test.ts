@@ -68,9 +68,9 @@ async function open(token: string) {
   return { status: response.status, text: regionText(html), html };
 }
 /** As a browser does: opens the page, then sends the form with the version of the answer it showed. */
-async function answer(token: string, kind: string | undefined, comment = '') {
+async function answer(token: string, kind: string | undefined, comment = '', days = '') {
   const seen = /name="seen" value="([^"]*)"/.exec((await open(token)).html)?.[1] ?? '';
-  const body = new URLSearchParams({ token, seen, comment, ...(kind === undefined ? {} : { answer: kind }) });
+  const body = new URLSearchParams({ token, seen, comment, days, ...(kind === undefined ? {} : { answer: kind }) });
   const response = await schoolAnswer(new Request('http://localhost/school-answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }));
   const html = await response.text();
   return { status: response.status, text: regionText(html), html };
@@ -185,7 +185,7 @@ describe('the follow-up', () => {
 });
 
 describe('the answer page', () => {
-  test('shows the four answers and a comment box, without JavaScript', async () => {
+  test("shows WriteToThem's five answers beside the meeting, the days a reply took and a comment box, without JavaScript", async () => {
     const message = await sentEmail();
     const page = await open(linkToken(message));
     expect(page.status).toBe(200);
@@ -193,13 +193,59 @@ describe('the answer page', () => {
     for (const label of Object.values(answerLabels)) expect(page.text).toContain(label);
     expect(page.html).toMatch(/<form method="post" action="\/school-answer"/);
     expect(page.html).toContain('name="comment"');
+    expect(page.html).toMatch(/<input id="days" name="days" type="text" inputmode="numeric"/);
+    expect(page.html.match(/name="answer"/g)).toHaveLength(6);
+  });
+
+  test('how many days the reply took is kept with a reply, left out otherwise, and the figures use it', async () => {
+    const first = await sentEmail({ school_contact_email: 'head@days.edu' });
+    await approve(first);
+    expect((await answer(linkToken(first), 'replied_not_answered', '', '6')).status).toBe(200);
+    expect(await readAnswer(first.id)).toMatchObject({ kind: 'replied_not_answered', daysTaken: 6 });
+    const second = await sentEmail({ school_contact_email: 'head@days.edu' });
+    await approve(second);
+    await answer(linkToken(second), 'acknowledged', '', '2');
+    const none = await sentEmail({ school_contact_email: 'head@days.edu' });
+    await approve(none);
+    await answer(linkToken(none), 'no_answer', '', '9');
+    expect((await readAnswer(none.id))!.daysTaken).toBeUndefined();
+    const cookie = await signIn();
+    const row = (await callAdmin(impactAdmin, '/api/admin/impact', { cookie })).body.rows.find((item: { school: string }) => item.school === 'days.edu');
+    expect(row).toMatchObject({ answers: { replied_not_answered: 1, acknowledged: 1, no_answer: 1 }, medianDaysToReply: 4 });
+    expect(row.responseRate).toBeCloseTo(2 / 3);
+  });
+
+  test.each(['1.5', '-1', '1e3', '99999999999', 'abc'])('a "seen" version of %s names no version: never a 5xx', async (seen) => {
+    const message = await sentEmail();
+    const token = linkToken(message);
+    await answer(token, 'no_answer');
+    const response = await schoolAnswer(
+      new Request('http://localhost/school-answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token, seen, answer: 'meeting', comment: '' }) }),
+    );
+    expect([200, 409]).toContain(response.status);
+  });
+
+  test.each([
+    ['a negative number', '-1'],
+    ['a fraction', '1.5'],
+    ['words', 'a week'],
+    ['over a year', '400'],
+  ])('days given as %s: the form again, the answer kept as chosen, nothing stored', async (_name, days) => {
+    const message = await sentEmail();
+    const page = await answer(linkToken(message), 'replied', 'kept', days);
+    expect(page.status).toBe(400);
+    expect(page.text).toContain('number of days from 0 to 365');
+    expect(page.html).toMatch(/value="replied"[^>]*checked/);
+    expect(await readAnswer(message.id)).toBeUndefined();
   });
 
   test.each([
     ['replied', 'Book a call with our team'],
     ['meeting', 'Book a call with our team'],
     ['no_answer', 'Following up: How Oakwood Academy can unlock mastery learning for every student'],
-    ['said_no', 'Nominate your school'],
+    ['replied_not_answered', 'Following up: How Oakwood Academy can unlock mastery learning for every student'],
+    ['acknowledged', 'Following up: How Oakwood Academy can unlock mastery learning for every student'],
+    ['no_reply_expected', 'Nominate your school'],
   ])('answering "%s" stores it, writes it to the contact and shows the next step', async (kind, next) => {
     const message = await sentEmail();
     const page = await answer(linkToken(message), kind, 'Dr. Patel called me back.');
@@ -231,18 +277,19 @@ describe('the answer page', () => {
   test('two different answers racing: one is stored, the other told so, nothing mixed', async () => {
     const message = await sentEmail();
     const token = linkToken(message);
-    const pages = await Promise.all([answer(token, 'replied', 'A'), answer(token, 'said_no', 'B')]);
+    const pages = await Promise.all([answer(token, 'replied', 'A'), answer(token, 'no_reply_expected', 'B')]);
     expect(pages.map((page) => page.status).sort()).toEqual([200, 409]);
     const stored = await readAnswer(message.id);
-    expect(['replied', 'said_no']).toContain(stored!.kind);
+    expect(['replied', 'no_reply_expected']).toContain(stored!.kind);
     expect(pages.find((page) => page.status === 200)!.text).toContain(stored!.kind === 'replied' ? 'Great news: they replied!' : 'Thank you for telling us');
     expect(stored!.comment).toBe(stored!.kind === 'replied' ? 'A' : 'B');
     expect(pages.find((page) => page.status === 409)!.text).toContain('Your answer changed meanwhile');
   });
 
   test.each([
-    ['an unknown answer', 'maybe', '', 'Please choose one of the four answers.'],
-    ['no answer', undefined, '', 'Please choose one of the four answers.'],
+    ['an unknown answer', 'maybe', '', 'Please choose the answer that fits best.'],
+    ['no answer', undefined, '', 'Please choose the answer that fits best.'],
+    ['the old "They said no"', 'said_no', '', 'Please choose the answer that fits best.'],
     ['a comment over 500 characters', 'replied', 'x'.repeat(501), 'Please keep your comment to 500 characters.'],
   ])('%s: a clear page with the problem next to the field, the stored answer intact', async (_name, kind, comment, message) => {
     const sent = await sentEmail();
@@ -259,7 +306,7 @@ describe('the answer page', () => {
     const message = await sentEmail();
     await answer(linkToken(message), 'replied');
     const expired = signToken({ purpose: 'school-answer', id: message.id, exp: Date.now() - 1 });
-    const page = await answer(expired, 'said_no');
+    const page = await answer(expired, 'no_reply_expected');
     expect(page.status).toBe(410);
     expect(page.text).toContain('This link has expired');
     expect(page.text).toContain('They replied');
@@ -344,7 +391,7 @@ describe('impact', () => {
     for (const [id, school, kind] of [
       ['m-a.edu-0', 'a.edu', 'replied'],
       ['m-b.edu-0', 'b.edu', 'meeting'],
-      ['m-c.edu-0', 'c.edu', 'said_no'],
+      ['m-c.edu-0', 'c.edu', 'acknowledged'],
       ['m-d.edu-0', 'd.edu', 'no_answer'],
       ['m-e.edu-0', 'e.edu', 'replied'],
       ['m-e.edu-1', 'e.edu', 'replied'],
@@ -386,7 +433,7 @@ describe('impact', () => {
     expect((await callAdmin(impactAdmin, '/api/admin/impact')).status).toBe(401);
     const { body } = await callAdmin(impactAdmin, '/api/admin/impact', { cookie });
     const e = body.rows.find((row: { school: string }) => row.school === 'e.edu');
-    expect(e).toMatchObject({ emailsSent: 2, answers: { replied: 2, meeting: 0, no_answer: 0, said_no: 0 }, responseRate: 1 });
+    expect(e).toMatchObject({ emailsSent: 2, answers: { replied: 2, replied_not_answered: 0, acknowledged: 0, meeting: 0, no_reply_expected: 0, no_answer: 0 }, responseRate: 1 });
     // A school at a free mail provider counts by its address, in its canonical form (Gmail ignores dots).
     expect(body.rows.find((row: { school: string }) => row.school === 'principaljones@gmail.com')).toMatchObject({ emailsSent: 1 });
     const future = new Date(Date.now() + 2 * DAY).toISOString().slice(0, 10);
@@ -397,14 +444,14 @@ describe('impact', () => {
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(csv.headers.get('content-disposition')).toMatch(/attachment; filename="impact-start-to-now\.csv"/);
     const lines = (await csv.text()).trim().split('\r\n');
-    expect(lines[0]).toBe('school,emails_sent,replied,meeting,no_answer,said_no,response_rate,latest_comment,latest_comment_at');
-    expect(lines).toContain('"e.edu","2","2","0","0","0","1.00","",""');
+    expect(lines[0]).toBe('school,emails_sent,replied,replied_not_answered,acknowledged,meeting,no_reply_expected,no_answer,response_rate,median_days_to_reply,latest_comment,latest_comment_at');
+    expect(lines).toContain('"e.edu","2","2","0","0","0","0","0","1.00","","",""');
   });
 
   test('a comment that looks like a formula is defused in the CSV', async () => {
     const message = await sentEmail({ school_contact_email: 'head@formula.edu' });
     await approve(message);
-    await answer(linkToken(message), 'said_no', '=HYPERLINK("http://evil")');
+    await answer(linkToken(message), 'no_reply_expected', '=HYPERLINK("http://evil")');
     const cookie = await signIn();
     const csv = await impactAdmin(new Request('https://localhost:8888/api/admin/impact?format=csv', { headers: { cookie, origin: 'https://localhost:8888' } }), {});
     expect(await csv.text()).toContain(`"'=HYPERLINK(""http://evil"")"`);

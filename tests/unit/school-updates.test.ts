@@ -94,7 +94,7 @@ describe('an outcome reported', () => {
     await wrote(`dan${seq}@example.org`, { to: `head@elsewhere${seq}.edu` });
     await report(reporter, 'meeting');
     expect(await queued()).toEqual([{ parent: parentKey(other.parentEmail), state: 'pending', kind: 'meeting' }]);
-    // "No answer yet" and "They said no" tell nobody.
+    // "No reply yet" (and every answer but a reply or a meeting) tells nobody.
     await report(other, 'no_answer');
     expect(await queued()).toHaveLength(1);
   });

@@ -69,6 +69,8 @@ export const schoolAnswerSchema = z.object({
   messageId: z.string(),
   kind: z.enum(answerKinds),
   comment: z.string(),
+  /** How many days the school's reply took, as the parent said it (replies only). */
+  daysTaken: z.number().int().min(0).optional(),
   answeredAt: iso,
   updatedAt: iso,
   /** Whether HubSpot has the answer on the contact. */
@@ -125,8 +127,10 @@ export const schoolImpactRowSchema = z.object({
   school: z.string(),
   emailsSent: count,
   answers: z.record(z.enum(answerKinds), count),
-  /** Share of the emails whose parent says the school answered (replied, meeting, said no). */
+  /** Share of the emails whose parent says the school answered (any reply, or a meeting). */
   responseRate: z.number().min(0).max(1),
+  /** The median of the days the school's replies took, as parents said them (none said: null). */
+  medianDaysToReply: z.number().nullable(),
   latestComment: z.string(),
   latestCommentAt: z.string(),
 });
