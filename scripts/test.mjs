@@ -180,6 +180,8 @@ function perEngine(report) {
 }
 
 writeFileSync(join(reports, 'phases.json'), `${JSON.stringify(phases, null, 2)}\n`);
+console.log('\n=== Where the time went (npm run test:slowest lists more) ===');
+await run(process.execPath, [join(root, 'scripts', 'slowest.mjs'), '10']);
 console.log('\n=== Summary ===');
 for (const { name, ms, load: [from, to] } of phases) console.log(`${name}: ${(ms / 1000).toFixed(0)} s (load ${from} -> ${to})`);
 for (const line of summaries) console.log(line);
