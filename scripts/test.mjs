@@ -9,7 +9,8 @@
  * Playwright then finds it running (E2E_SITE_STARTED) and starts only the fakes.
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,11 +31,24 @@ function run(command, args, extraEnv = {}) {
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const summaries = [];
 
+/** Each phase's wall time and the machine's load average at its start and end (reports/phases.json, `npm run test:slowest`). */
+const phases = [];
+const load = () => loadavg()[0].toFixed(1);
+async function phase(name, work) {
+  const started = Date.now();
+  const startLoad = load();
+  try {
+    return await work();
+  } finally {
+    phases.push({ name, ms: Date.now() - started, load: [startLoad, load()] });
+  }
+}
+
 // 0. The site for the end-to-end tests, as playwright.config.ts would start it, from an empty local
 // database so that tests see the states a new site has.
 rmSync(join(root, '.netlify', 'db'), { recursive: true, force: true });
 console.log('\n=== Starting the site for the end-to-end tests (build now, functions packaged alongside the next steps) ===');
-const site = await startSite();
+const site = await phase('Astro build of the e2e site', startSite);
 
 /** Starts `npm start` with the e2e environment; resolves once Astro's build is written (the rest runs on). */
 async function startSite() {
@@ -106,7 +120,7 @@ async function startSite() {
 
 // 1. Type check: astro check (Astro files and content) and tsc (everything else).
 console.log('\n=== Type check (astro check + tsc) ===');
-const checkCode = await run('npm', ['run', '--silent', 'check']);
+const checkCode = await phase('type check', () => run('npm', ['run', '--silent', 'check']));
 if (checkCode === 0) totals.passed += 1;
 else totals.failed += 1;
 summaries.push(`typecheck: ${checkCode === 0 ? 'passed' : 'FAILED'}`);
@@ -114,7 +128,7 @@ summaries.push(`typecheck: ${checkCode === 0 ? 'passed' : 'FAILED'}`);
 // 2. Unit and function tests.
 console.log('\n=== Unit and function tests (Vitest) ===');
 const vitestReport = join(reports, 'vitest.json');
-const vitestCode = await run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);
+const vitestCode = await phase('Vitest', () => run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]));
 if (existsSync(vitestReport)) {
   const report = JSON.parse(readFileSync(vitestReport, 'utf8'));
   const failed = report.numFailedTests + (vitestCode !== 0 && report.numFailedTests === 0 ? 1 : 0);
@@ -130,9 +144,9 @@ if (existsSync(vitestReport)) {
 // 3. End-to-end tests against `npm start` (Playwright starts and stops it).
 console.log('\n=== End-to-end tests (Playwright: Chromium; Firefox and WebKitGTK in tests/engines, alongside) ===');
 const playwrightReport = join(reports, 'playwright.json');
-const siteReady = await site.ready();
+const siteReady = await phase('waiting for the functions to be packaged', () => site.ready());
 // When it did not come up here, Playwright starts it itself (and says why it cannot).
-const playwrightCode = await run(bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport, ...(siteReady ? { E2E_SITE_STARTED: '1' } : {}) });
+const playwrightCode = await phase('Playwright', () => run(bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport, ...(siteReady ? { E2E_SITE_STARTED: '1' } : {}) }));
 await site.stop();
 if (existsSync(playwrightReport)) {
   const { stats } = JSON.parse(readFileSync(playwrightReport, 'utf8'));
@@ -165,7 +179,11 @@ function perEngine(report) {
   return Object.entries(counts).map(([engine, { passed, failed }]) => `  ${engine}: ${passed} passed, ${failed} failed`);
 }
 
+writeFileSync(join(reports, 'phases.json'), `${JSON.stringify(phases, null, 2)}\n`);
+console.log('\n=== Where the time went (npm run test:slowest lists more) ===');
+await run(process.execPath, [join(root, 'scripts', 'slowest.mjs'), '10']);
 console.log('\n=== Summary ===');
+for (const { name, ms, load: [from, to] } of phases) console.log(`${name}: ${(ms / 1000).toFixed(0)} s (load ${from} -> ${to})`);
 for (const line of summaries) console.log(line);
 console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
 process.exit(totals.failed === 0 ? 0 : 1);

@@ -1,11 +1,62 @@
 /**
  * Netlify Database for function tests: Netlify's own local emulation (@netlify/database-dev,
- * PGlite behind the Postgres wire protocol), in memory, one per test file, with every migration
- * of netlify/database/migrations applied. The functions reach it as they do under `npm start`,
- * through NETLIFY_DB_URL with the server driver.
+ * PGlite behind the Postgres wire protocol), one per test file, with every migration of
+ * netlify/database/migrations applied (a copy of a migrated template, below). The functions reach
+ * it as they do under `npm start`, through NETLIFY_DB_URL with the server driver.
  */
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { LocalNetlifyDB, migrationsDirectory } from '../../../scripts/local-database.mjs';
 import { closeDatabase } from '../../../src/server/db';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+const templates = join(root, 'node_modules', '.cache', 'test-database');
+
+/** Names the migrated template: the migrations as they are, and the installed PGlite and emulator (package-lock.json). */
+function templateKey(): string {
+  const hash = createHash('sha256').update(readFileSync(join(root, 'package-lock.json')));
+  for (const name of readdirSync(migrationsDirectory).sort()) hash.update(name).update(readFileSync(join(migrationsDirectory, name)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * A data directory with every migration applied, made once per set of migrations and copied for
+ * each test database: Postgres's initdb and the migrations cost 2-5 s of CPU per test file, a copy
+ * about 0.1 s. Two workers may make it at once; the first rename wins and the other is dropped.
+ */
+async function migratedTemplate(): Promise<string> {
+  const key = templateKey();
+  const template = join(templates, key);
+  if (existsSync(join(template, 'PG_VERSION'))) return template;
+  mkdirSync(templates, { recursive: true });
+  const scratch = mkdtempSync(join(templates, 'making-'));
+  const db = new LocalNetlifyDB({ directory: scratch, logger: () => undefined });
+  await db.start();
+  await db.applyMigrations(migrationsDirectory);
+  await db.stop();
+  try {
+    renameSync(scratch, template);
+    for (const name of readdirSync(templates)) if (name !== key && !name.startsWith('making-')) rmSync(join(templates, name), { recursive: true, force: true });
+  } catch {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return template;
+}
+
+/**
+ * The local emulation on a fresh copy of the migrated template, its migrations applied (none left
+ * to apply unless the template is stale); `remove()` after `db.stop()` deletes the copy.
+ */
+export async function startMigratedDatabase(): Promise<{ db: LocalNetlifyDB; url: string; remove(): void }> {
+  const directory = mkdtempSync(join(tmpdir(), 'test-database-'));
+  cpSync(await migratedTemplate(), directory, { recursive: true });
+  const db = new LocalNetlifyDB({ directory, logger: () => undefined });
+  const url = await db.start();
+  await db.applyMigrations(migrationsDirectory);
+  return { db, url, remove: () => rmSync(directory, { recursive: true, force: true }) };
+}
 
 export interface TestDatabase {
   url: string;
@@ -23,9 +74,7 @@ async function tableNames(db: LocalNetlifyDB): Promise<string[]> {
 }
 
 export async function startTestDatabase(): Promise<TestDatabase> {
-  const db = new LocalNetlifyDB({ logger: () => undefined });
-  const url = await db.start();
-  await db.applyMigrations(migrationsDirectory);
+  const { db, url, remove } = await startMigratedDatabase();
   process.env.NETLIFY_DB_URL = url;
   process.env.NETLIFY_DB_DRIVER = 'server';
   return {
@@ -47,6 +96,7 @@ export async function startTestDatabase(): Promise<TestDatabase> {
     async stop() {
       await closeDatabase();
       await db.stop();
+      remove();
       delete process.env.NETLIFY_DB_URL;
       delete process.env.NETLIFY_DB_DRIVER;
     },

@@ -11,7 +11,7 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { closeDatabase } from '../../../src/server/db';
-import { LocalNetlifyDB, migrationsDirectory } from '../../../scripts/local-database.mjs';
+import { startMigratedDatabase } from './database';
 
 export type FaultKind = 'refuse' | 'lose-answer';
 
@@ -63,9 +63,7 @@ function sqlOf(type: number, body: Buffer): string | undefined {
 }
 
 export async function startFaultyDatabase(): Promise<FaultyDatabase> {
-  const db = new LocalNetlifyDB({ logger: () => undefined });
-  const directUrl = await db.start();
-  await db.applyMigrations(migrationsDirectory);
+  const { db, url: directUrl, remove } = await startMigratedDatabase();
   const target = Number(new URL(directUrl).port);
 
   let rule: FaultRule | undefined;
@@ -185,6 +183,7 @@ export async function startFaultyDatabase(): Promise<FaultyDatabase> {
       await closeDatabase();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
       await db.stop();
+      remove();
       delete process.env.NETLIFY_DB_URL;
       delete process.env.NETLIFY_DB_DRIVER;
     },
