@@ -9,6 +9,7 @@ import { blogLoader } from './lib/blog/loader';
 import { blogEntrySchema } from './lib/blog/schema';
 import { formPurposes } from './config/forms';
 import { letterSchema } from './lib/email/letters';
+import { experimentPlaceSchema } from './lib/analytics/experiments';
 import { formDefinitionSchema } from './lib/forms/definition';
 import { formsLoader } from './lib/forms/loader';
 import { iconPaths, type IconName } from './lib/icons';
@@ -157,4 +158,13 @@ const letters = defineCollection({
   schema: letterSchema,
 });
 
-export const collections = { faqCategories, faqs, stats, webinars, parentVideos, studentVideos, blog, cards, forms: formsCollection, letters };
+/**
+ * The places an experiment can test (src/lib/analytics/experiments.ts): each a file naming the
+ * pages it is on and the words it can show; staff start and end experiments on the admin page.
+ */
+const experiments = defineCollection({
+  loader: glob({ pattern: '*.yaml', base: './content/experiments' }),
+  schema: experimentPlaceSchema,
+});
+
+export const collections = { faqCategories, faqs, stats, webinars, parentVideos, studentVideos, blog, cards, forms: formsCollection, letters, experiments };

@@ -7,6 +7,7 @@ import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/
 import { confirmPlatformSend, inspectConfirmation, refusalText, shareOf, type ConfirmOutcome, type SchoolShare } from '../../src/server/platform-send';
 import { shareBlockHtml } from '../../src/server/school-page-html';
 import type { OutboxMessage } from '../../src/server/outbox';
+import { recordConfirmation } from '../../src/server/analytics/record';
 
 /**
  * /confirm-send?token=…: the link HubSpot emails a parent before the platform sends in their name.
@@ -109,6 +110,7 @@ export default async (req: Request): Promise<Response> => {
       }
       const token = new URLSearchParams(await readLimited(req, 8 * 1024)).get('token') ?? '';
       const outcome = await confirmPlatformSend(token);
+      await recordConfirmation(outcome);
       const view = page(outcome, token, await shareAfter(outcome));
       return responsePage(view.content, { status: view.status, title: view.title });
     }

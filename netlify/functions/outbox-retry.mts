@@ -5,6 +5,7 @@ import { readDraft } from '../../src/server/email-drafts';
 import { attemptWork, deleteMessage, pendingIds, readMessage, type OutboxMessage } from '../../src/server/outbox';
 import { optionalHubSpot } from '../../src/server/platform-send';
 import { schoolEmailSender } from '../../src/server/school-email-sender';
+import { recordDelivery } from '../../src/server/analytics/record';
 
 /** A request takes its draft within moments of making the message; one not taken by then never will be. */
 const ORPHAN_AFTER_MS = 2 * 60_000;
@@ -61,6 +62,7 @@ async function retryDue(client: Client | undefined, summary: Summary): Promise<v
       }
       const linking = message.status === 'awaiting_confirmation';
       const result = await attemptWork(client, message, found.etag, { lagAttempts: 1 });
+      await recordDelivery(result);
       if (linking) summary[result.confirmation?.link === 'delivered' ? 'linked' : 'skipped']++;
       else if (result.status === 'sent' || result.status === 'failed' || result.status === 'queued') summary[result.status]++;
     } catch (error) {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { sendEmailSchema } from '../../src/lib/schemas';
 import { allowMethods, describeIssues, handle, HttpError, json, readJson } from '../../src/server/http';
 import { requestPlatformSend } from '../../src/server/platform-send';
+import { recordSendRequest } from '../../src/server/analytics/record';
 
 /**
  * POST /api/send-email {submissionId, token, note?}: "Send via our platform". The server composes
@@ -23,6 +24,7 @@ export default handle(async (req) => {
   if (!parsed.success) throw new HttpError(400, 'invalid_request', describeIssues(parsed.error));
   const input = parsed.data;
   const answer = await requestPlatformSend(input);
+  await recordSendRequest(input.submissionId, answer.body.status);
   return json(answer.body, answer.status);
 });
 

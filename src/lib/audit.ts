@@ -36,6 +36,14 @@ export const auditActionLabels = {
   'staff.removed': 'Person removed',
   'staff.role_changed': 'Role changed',
   'staff.forbidden': 'Refused: owners only',
+  'insights.exported': 'Insights CSV downloaded',
+  'experiment.started': 'Experiment started',
+  'experiment.ended': 'Experiment ended',
+  'ambassador.added': 'Ambassador added',
+  'ambassador.link_made': 'Ambassador link made',
+  'words.viewed': "Parents' words read",
+  'words.starred': "Parent's words starred",
+  'words.unstarred': "Parent's words unstarred",
 } as const;
 export type AuditAction = keyof typeof auditActionLabels;
 export const auditActions = Object.keys(auditActionLabels) as AuditAction[];
