@@ -88,11 +88,11 @@ test('a campaign visit, a form, a confirmed send and an answer appear in the fun
     await signInAsAdmin(admin);
     await admin.getByRole('tab', { name: 'Insights' }).click();
     const panel = admin.getByRole('tabpanel');
-    const source = panel.getByRole('table', { name: 'Figures by source' });
+    const source = panel.getByRole('region', { name: 'Figures by source' });
     const row = source.getByRole('row').filter({ hasText: `${campaign} / email` });
     // Visitors, forms sent, confirmed, delivered, answers: one each, from this campaign.
     await expect(row.getByRole('cell')).toHaveText(['1', '1', '1', '1', '1']);
-    const funnel = panel.getByRole('table', { name: 'Funnel figures' });
+    const funnel = panel.getByRole('region', { name: 'Funnel figures' });
     for (const step of ['Visited', 'Sent the form', 'Asked us to send', 'Confirmed from their inbox', 'Delivered to the school', 'Told us the answer']) {
       await expect(funnel.getByRole('row').filter({ hasText: step }).getByRole('cell').first()).not.toHaveText('0');
     }
