@@ -7,6 +7,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import beacon from '../../netlify/functions/event.mts';
 import insightsAdmin from '../../netlify/functions/insights-admin.mts';
 import experimentsAdmin from '../../netlify/functions/experiments-admin.mts';
+import schoolPage from '../../netlify/functions/school-page.mts';
+import { schoolPageKey } from '../../src/server/school-pages';
+import { useSiteShell } from './helpers/site';
 import { insights } from '../../src/server/analytics/insights';
 import { recordAnswerStep, recordConfirmation, recordDelivery, recordFormSent, recordSendRequest } from '../../src/server/analytics/record';
 import { purgeInsights, rollUpDays } from '../../src/server/analytics/rollup';
@@ -18,16 +21,19 @@ import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { call, request, setAdminEnv, signIn, ORIGIN } from './helpers/admin';
 
 let database: TestDatabase;
+let shell: ReturnType<typeof useSiteShell>;
 let cookie = '';
 const AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
 
 beforeAll(async () => {
   database = await startTestDatabase();
+  shell = useSiteShell();
   setAdminEnv();
   process.env.SITE_URL = ORIGIN;
 });
 afterAll(async () => {
   await database.stop();
+  shell.remove();
   for (const name of ['SITE_URL', 'ADMIN_PASSWORD', 'CONFIG_ENCRYPTION_KEY']) delete process.env[name];
 });
 beforeEach(async () => {
@@ -128,6 +134,26 @@ describe('experiments', () => {
     const ended = await call(experimentsAdmin, `/api/admin/experiments/${experiment!.id}/end`, { method: 'POST', cookie, body: { winner: 'together' } });
     expect(ended.status).toBe(200);
     expect((await call(experimentsAdmin, `/api/admin/experiments/${experiment!.id}/end`, { method: 'POST', cookie, body: { winner: 'together' } })).status).toBe(409);
+  });
+
+  test('the school page draws the visitor\'s call to action in its HTML, and the CDN keeps no copy while the experiment runs', async () => {
+    const key = schoolPageKey('head@birch.edu');
+    await query({ text: `INSERT INTO school_pages (key, school_name, contact_address, created_at, updated_at) VALUES ($1, 'Birch School', 'head@birch.edu', now(), now())`, values: [key] });
+    const open = async (query = '') => {
+      const response = await schoolPage(new Request(`${ORIGIN}/schools/${key}${query}`, { headers: { 'user-agent': AGENT, 'x-nf-client-connection-ip': '198.51.100.4' } }));
+      return { cache: response.headers.get('cache-control'), html: await response.text() };
+    };
+    const before = await open();
+    expect(before.html).toContain('Add your voice. Write to Birch School in two minutes');
+    expect(before.cache).not.toBe('no-store');
+    expect((await call(experimentsAdmin, '/api/admin/experiments', { method: 'POST', cookie, body: { place: 'school-page-cta', name: 'CTA' } })).status).toBe(201);
+    const [experiment] = await runningExperiments(Date.now() + 10_000);
+    const carried = await open(`?v=${experiment!.id}.child`);
+    expect(carried.html).toContain('Ask Birch School for a school that fits your child.');
+    expect(carried.html).toContain(`data-variant="child"`);
+    expect(carried.cache).toBe('no-store');
+    const first = await open();
+    expect((await open()).html.match(/data-variant="([a-z]+)"/)?.[1]).toBe(first.html.match(/data-variant="([a-z]+)"/)?.[1]);
   });
 
   test('the comparison is honest: equal figures are a coin toss, a clear winner is near certain', () => {
