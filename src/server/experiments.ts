@@ -17,7 +17,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { experimentPlaceSchema, type ExperimentPlace, type ExperimentResult } from '../lib/analytics/experiments';
-import { dailyFigures } from './analytics/rollup';
+import { periodTotals } from './analytics/rollup';
 import { bucketOf, countable, dayOf, visitorHash } from './analytics/visitor';
 import { isUniqueViolation, query, queryOne, sql } from './db';
 import { HttpError } from './http';
@@ -269,7 +269,7 @@ export async function experimentResults(now = new Date()): Promise<ExperimentRes
       const experiment = toExperiment(row);
       const place = places.find((candidate) => candidate.id === experiment.place);
       const to = dayOf(experiment.endedAt ?? now);
-      const visits = await dailyFigures({ from: dayOf(experiment.startedAt), to, names: ['page_view'], dimension: 'variant', prefix: `${experiment.id}:` });
+      const visits = await periodTotals({ from: dayOf(experiment.startedAt), to, names: ['page_view'], dimension: 'variant', prefix: `${experiment.id}:` });
       const conversions = await query<{ variant: string; n: number }>(sql`
         SELECT variant, count(*)::int AS n FROM analytics_journeys
         WHERE variant LIKE ${`${experiment.id}:%`} AND confirmed_at IS NOT NULL GROUP BY variant`);

@@ -11,7 +11,7 @@
 import { breakdowns, funnelSteps, type Insights } from '../../lib/analytics/events';
 import { csvCell } from '../audit';
 import { query, queryOne, sql } from '../db';
-import { dailyFigures, type DailyFigure } from './rollup';
+import { dailyFigures, periodTotals, type DailyFigure } from './rollup';
 import { emailFormKinds } from './record';
 import { dayOf } from './visitor';
 
@@ -25,7 +25,7 @@ export async function firstDay(): Promise<string | undefined> {
   return row?.day ?? undefined;
 }
 
-const sum = (rows: DailyFigure[], name: string, field: 'events' | 'visitors') => rows.filter((row) => row.name === name).reduce((total, row) => total + row[field], 0);
+const sum = (rows: Array<Omit<DailyFigure, 'day'>>, name: string, field: 'events' | 'visitors') => rows.filter((row) => row.name === name).reduce((total, row) => total + row[field], 0);
 
 /** Names for the values of a breakdown: a school page's school, an ambassador's name. */
 async function labels(dimension: string, values: string[]): Promise<Map<string, string>> {
@@ -53,7 +53,7 @@ export async function insights(period: { from?: string; to?: string }, now = new
   const from = period.from ?? (await firstDay()) ?? to;
   const [all, kinds] = await Promise.all([
     dailyFigures({ from, to, names: stepEvents, dimension: 'all' }),
-    dailyFigures({ from, to, names: ['form_start', 'share', 'answer'], dimension: 'kind' }),
+    periodTotals({ from, to, names: ['form_start', 'share', 'answer'], dimension: 'kind' }),
   ]);
   const counts: Record<string, number> = {
     page_view: sum(all, 'page_view', 'visitors'),
@@ -88,7 +88,7 @@ export async function insights(period: { from?: string; to?: string }, now = new
 
   const breakdownTables = await Promise.all(
     breakdowns.map(async ({ dimension, label }) => {
-      const rows = await dailyFigures({ from, to, names: ['page_view', 'draft', 'confirmed', 'delivered', 'answer'], dimension });
+      const rows = await periodTotals({ from, to, names: ['page_view', 'draft', 'confirmed', 'delivered', 'answer'], dimension });
       const values = new Map<string, { visitors: number; drafts: number; confirmed: number; delivered: number; answers: number }>();
       for (const row of rows) {
         const entry = values.get(row.value) ?? { visitors: 0, drafts: 0, confirmed: 0, delivered: 0, answers: 0 };

@@ -83,22 +83,39 @@ export interface DailyFigure {
   visitors: number;
 }
 
+type FigureQuery = { from: string; to: string; names: readonly string[]; dimension: Dimension; prefix?: string };
+
 /**
- * One dimension's figures per day and event in a period: rolled days from the roll-up, the rest
+ * One dimension's rows per day and event in a period: rolled days from the roll-up, the rest
  * (today, and yesterday until it is rolled) from the raw events. `prefix` keeps the values that
  * start with it (an experiment's variants).
  */
-export async function dailyFigures(input: { from: string; to: string; names: readonly string[]; dimension: Dimension; prefix?: string }): Promise<DailyFigure[]> {
+function figureRows(input: FigureQuery) {
   const like = input.prefix ? `${input.prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '%';
   const value = valueOf[input.dimension];
-  const rows = await query<{ day: string; name: string; value: string; events: number; visitors: number }>(sql`
-    SELECT day::text AS day, name, value, events, visitors FROM analytics_daily
+  return sql`
+    SELECT day, name, value, events, visitors FROM analytics_daily
     WHERE dimension = ${input.dimension} AND day BETWEEN ${input.from}::date AND ${input.to}::date AND name = ANY(${[...input.names]}::text[]) AND value LIKE ${like}
     UNION ALL
-    SELECT e.day::text, e.name, ${value}::text, count(*)::int, count(DISTINCT e.visitor)::int FROM analytics_events e
+    SELECT e.day, e.name, ${value}::text, count(*)::int, count(DISTINCT e.visitor)::int FROM analytics_events e
     WHERE e.day BETWEEN ${input.from}::date AND ${input.to}::date AND e.name = ANY(${[...input.names]}::text[])
       AND ${value} IS NOT NULL AND ${value}::text LIKE ${like}
       AND NOT EXISTS (SELECT 1 FROM analytics_rolled_days r WHERE r.day = e.day)
-    GROUP BY 1, 2, 3`);
+    GROUP BY 1, 2, 3`;
+}
+
+/** One dimension's figures per day and event in a period (see `figureRows`). */
+export async function dailyFigures(input: FigureQuery): Promise<DailyFigure[]> {
+  const rows = await query<DailyFigure>(sql`SELECT day::text AS day, name, value, events, visitors FROM (${figureRows(input)}) t`);
+  return rows.map((row) => ({ ...row, events: Number(row.events), visitors: Number(row.visitors) }));
+}
+
+/**
+ * One dimension's totals over a period, per event and value (no days): what a breakdown shows,
+ * added up in the database, so the answer is one row per value however many days it spans.
+ */
+export async function periodTotals(input: FigureQuery): Promise<Array<Omit<DailyFigure, 'day'>>> {
+  const rows = await query<Omit<DailyFigure, 'day'>>(sql`
+    SELECT name, value, sum(events)::int AS events, sum(visitors)::int AS visitors FROM (${figureRows(input)}) t GROUP BY name, value`);
   return rows.map((row) => ({ ...row, events: Number(row.events), visitors: Number(row.visitors) }));
 }
