@@ -3,7 +3,8 @@
  * confirms from their inbox, the email is delivered and they tell us the school agreed to meet;
  * every step appears in the Insights tab under that campaign, walked at 1280 and 390 px. The
  * browser here says it is a person's Chrome (headless Chromium says so itself and is counted as
- * a bot), with a user agent of its own so that its daily visitor is not another test's.
+ * a bot), with a user agent of its own so that its daily visitor is not another test's (and
+ * without the word "insights", which `isbot` counts as a crawler's).
  */
 import type { Browser, Page } from '@playwright/test';
 import { fakeUrls } from '../../playwright.config';
@@ -15,7 +16,7 @@ test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
 const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 const campaign = `insights-${run}`;
-const person = (tag: string) => `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 insights-${tag}-${run}`;
+const person = (tag: string) => `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 parent-${tag}-${run}`;
 
 async function contactOf(email: string): Promise<Record<string, string> | undefined> {
   const response = await fetch(`${fakeUrls.hubspot}/__fake/contacts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });

@@ -118,7 +118,7 @@ export function ExperimentsSection() {
         <section aria-labelledby={`${id}-letters`} className="mt-6 rounded-card border border-line bg-white p-4">
           <h3 id={`${id}-letters`} className="text-lg font-bold">Letters</h3>
           <p className="text-sm text-muted">Each letter of the school email: sends delivered, answers (any but “no answer”) and meetings; compared with the first letter.</p>
-          <div className="mt-3 grid items-start gap-4 lg:grid-cols-2">
+          <div className="mt-3 grid items-start gap-4 lg:grid-cols-2 [&>*]:min-w-0">
             <IntervalChart label="Answer rate of each letter with its 95% credible interval; the figures are in the table beside it" rows={page.letters.map((letter) => ({ label: letter.letter.slice(0, 22), rate: letter.rate, interval: letter.interval }))} />
             <ScrollTable label="Letters compared" minWidth="min-w-[34rem]">
               <thead className={tableHeadClass}>
@@ -164,7 +164,7 @@ function ExperimentCard({ experiment, onEnd }: { experiment: ExperimentResult; o
         {experiment.placeLabel}. Started {formatDate(experiment.startedAt)}
         {experiment.endedAt ? `, ended ${formatDate(experiment.endedAt)}` : ''}.
       </p>
-      <div className="mt-3 grid items-start gap-4 lg:grid-cols-2">
+      <div className="mt-3 grid items-start gap-4 lg:grid-cols-2 [&>*]:min-w-0">
         <IntervalChart label={`Confirmed-send rate of each variant of ${experiment.name} with its 95% credible interval; the figures are in the table beside it`} rows={experiment.variants.map((variant) => ({ label: variant.id, rate: variant.rate, interval: variant.interval }))} />
         <ScrollTable label={`Variants of ${experiment.name}`} minWidth="min-w-[36rem]">
           <thead className={tableHeadClass}>

@@ -30,9 +30,9 @@ export function ChartWithTable({ title, id, chart, table, note }: { title: strin
         {title}
       </h3>
       {note && <p className="text-sm text-muted">{note}</p>}
-      <div className="mt-3 grid items-start gap-4 lg:grid-cols-2">
-        <div>{chart}</div>
-        <div>{table}</div>
+      <div className="mt-3 grid items-start gap-4 lg:grid-cols-2 [&>*]:min-w-0">
+        <div className="min-w-0">{chart}</div>
+        <div className="min-w-0">{table}</div>
       </div>
     </section>
   );
@@ -181,7 +181,7 @@ function Figures({ figures, base }: { figures: Insights; base: string }) {
           </div>
         }
       />
-      <div className="grid gap-x-4 lg:grid-cols-2">
+      <div className="grid gap-x-4 lg:grid-cols-2 [&>*]:min-w-0">
         <KindTable id={`${base}-shares`} title="Shares by channel" rows={figures.shares.map((share) => ({ label: share.channel, count: share.count }))} empty="No shares yet." />
         <KindTable id={`${base}-answers`} title="Answers by kind" rows={figures.answers.map((answer) => ({ label: answer.kind.replaceAll('_', ' '), count: answer.count }))} empty="No answers yet." />
       </div>
@@ -213,7 +213,7 @@ function Figures({ figures, base }: { figures: Insights; base: string }) {
               <tbody className="divide-y divide-line">
                 {table.rows.map((row) => (
                   <tr key={row.value}>
-                    <th scope="row" className="max-w-56 px-3 py-2 font-medium break-all">{row.label}</th>
+                    <th scope="row" className="px-3 py-2 font-medium break-words">{row.label}</th>
                     <td className={cell}>{row.visitors}</td>
                     <td className={cell}>{row.drafts}</td>
                     <td className={cell}>{row.confirmed}</td>

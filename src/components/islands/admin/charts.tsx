@@ -16,8 +16,8 @@ interface LineSeries {
 
 /** Lines over days, with a few day labels and a value axis; `days` are YYYY-MM-DD. */
 export function LineChart({ days, series, label }: { days: string[]; series: LineSeries[]; label: string }) {
-  const width = 640;
-  const height = 240;
+  const width = 480;
+  const height = 220;
   const margin = { top: 12, right: 12, bottom: 28, left: 40 };
   const max = Math.max(1, ...series.flatMap((entry) => entry.values));
   const x = scaleLinear()
@@ -50,7 +50,11 @@ export function LineChart({ days, series, label }: { days: string[]; series: Lin
           ) : null,
         )}
         {series.map((entry, index) => (
-          <path key={entry.label} d={path(entry.values) ?? ''} fill="none" stroke={seriesColours[index % seriesColours.length]} strokeWidth="2" strokeDasharray={index % 2 ? '5 3' : undefined} />
+          <g key={entry.label} stroke={seriesColours[index % seriesColours.length]} fill={seriesColours[index % seriesColours.length]}>
+            <path d={path(entry.values) ?? ''} fill="none" strokeWidth="2" strokeDasharray={index % 2 ? '5 3' : undefined} />
+            {/* A month or less: each day's point too, so a single day still shows. */}
+            {days.length <= 31 && entry.values.map((value, day) => <circle key={day} cx={x(day)} cy={y(value)} r="3" stroke="none" />)}
+          </g>
         ))}
       </svg>
       <figcaption className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-ink-soft">
@@ -69,9 +73,9 @@ export function LineChart({ days, series, label }: { days: string[]; series: Lin
 
 /** Horizontal bars, one per row, each with its value at its end. */
 export function BarChart({ rows, label, format = String }: { rows: Array<{ label: string; value: number }>; label: string; format?: (value: number) => string }) {
-  const width = 640;
+  const width = 480;
   const barHeight = 26;
-  const labelWidth = 190;
+  const labelWidth = 170;
   const height = Math.max(1, rows.length) * barHeight + 8;
   const x = scaleLinear()
     .domain([0, Math.max(1, ...rows.map((row) => row.value))])
@@ -85,7 +89,7 @@ export function BarChart({ rows, label, format = String }: { rows: Array<{ label
       {rows.map((row, index) => (
         <g key={`${row.label}-${index}`} transform={`translate(0, ${y(String(index)) ?? 0})`}>
           <text x={labelWidth - 8} y={y.bandwidth() / 2} dy="0.32em" textAnchor="end" fontSize="12" fill="#13213c">
-            {row.label.length > 28 ? `${row.label.slice(0, 27)}…` : row.label}
+            {row.label.length > 20 ? `${row.label.slice(0, 19)}…` : row.label}
           </text>
           <rect x={labelWidth} width={Math.max(1, x(row.value))} height={y.bandwidth()} rx="3" fill={seriesColours[0]} />
           <text x={labelWidth + x(row.value) + 6} y={y.bandwidth() / 2} dy="0.32em" fontSize="12" fill="#3d4a63">
@@ -99,9 +103,9 @@ export function BarChart({ rows, label, format = String }: { rows: Array<{ label
 
 /** Each variant's 95% credible interval as a bar, its rate as a dot: the comparison at a glance. */
 export function IntervalChart({ rows, label }: { rows: Array<{ label: string; rate: number; interval: [number, number] }>; label: string }) {
-  const width = 640;
+  const width = 480;
   const rowHeight = 30;
-  const labelWidth = 150;
+  const labelWidth = 130;
   const height = rows.length * rowHeight + 26;
   const x = scaleLinear()
     .domain([0, Math.max(0.05, ...rows.map((row) => row.interval[1]))])
