@@ -15,7 +15,7 @@ import { recordAnswerStep, recordConfirmation, recordDelivery, recordFormSent, r
 import { purgeInsights, rollUpDays } from '../../src/server/analytics/rollup';
 import { dayOf } from '../../src/server/analytics/visitor';
 import { addAmbassador, ambassadorLeaderboard, ambassadorLink, ambassadorPage, knownAmbassador } from '../../src/server/ambassadors';
-import { assignVariant, compareVariants, experimentResults, letterResults, runningExperiments, startExperiment } from '../../src/server/experiments';
+import { assignVariant, compareVariants, experimentResults, letterResults, runningExperiments } from '../../src/server/experiments';
 import { query } from '../../src/server/db';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { call, request, setAdminEnv, signIn, ORIGIN } from './helpers/admin';
@@ -50,7 +50,7 @@ function visit(body: Record<string, unknown>, options: { ip?: string; agent?: st
   return beacon(req, { ip: options.ip ?? '198.51.100.4' });
 }
 
-const formRequest = (ip = '198.51.100.4') => new Request(`${ORIGIN}/api/forms/x`, { method: 'POST', headers: { 'user-agent': AGENT } });
+const formRequest = () => new Request(`${ORIGIN}/api/forms/x`, { method: 'POST', headers: { 'user-agent': AGENT } });
 
 describe('the funnel', () => {
   test('a campaign visit, a form, a send request, a confirmation, a delivery and an answer each count once, for the campaign', async () => {
