@@ -10,6 +10,7 @@ import { blogEntrySchema } from './lib/blog/schema';
 import { formPurposes } from './config/forms';
 import { letterSchema } from './lib/email/letters';
 import { mailWordsSchema } from './lib/email/mail-words';
+import { experimentPlaceSchema } from './lib/analytics/experiments';
 import { formDefinitionSchema } from './lib/forms/definition';
 import { formsLoader } from './lib/forms/loader';
 import { iconPaths, type IconName } from './lib/icons';
@@ -168,4 +169,13 @@ const emails = defineCollection({
   schema: mailWordsSchema,
 });
 
-export const collections = { faqCategories, faqs, stats, webinars, parentVideos, studentVideos, blog, cards, forms: formsCollection, letters, emails };
+/**
+ * The places an experiment can test (src/lib/analytics/experiments.ts): each a file naming the
+ * pages it is on and the words it can show; staff start and end experiments on the admin page.
+ */
+const experiments = defineCollection({
+  loader: glob({ pattern: '*.yaml', base: './content/experiments' }),
+  schema: experimentPlaceSchema,
+});
+
+export const collections = { faqCategories, faqs, stats, webinars, parentVideos, studentVideos, blog, cards, forms: formsCollection, letters, emails, experiments };

@@ -8,6 +8,7 @@ import { dataPath } from '../../src/server/links';
 import { whenLetterGoes } from '../../src/server/mail/schedule';
 import { confirmPlatformSend, inspectConfirmation, refusalText, shareOf, timeZoneOf, type ConfirmOutcome, type SchoolShare } from '../../src/server/platform-send';
 import { shareBlockHtml } from '../../src/server/school-page-html';
+import { recordConfirmation } from '../../src/server/analytics/record';
 
 /**
  * /confirm-send?token=…: the link the site emails a parent before the platform sends in their name.
@@ -135,6 +136,7 @@ export default async (req: Request): Promise<Response> => {
       const form = new URLSearchParams(await readLimited(req, 8 * 1024));
       const token = (form.get('token') ?? '').slice(0, 2000);
       const outcome = await confirmPlatformSend(token, { timeZone: timeZoneOf(form.get('tz')) });
+      await recordConfirmation(outcome);
       const view = page(outcome, token, await shareAfter(outcome));
       return responsePage(view.content, { status: view.status, title: view.title });
     }

@@ -15,6 +15,7 @@ import { judgeSubmission } from '../../src/server/bot-check';
 import { clientAddressKey } from '../../src/server/identity';
 import { clientIp, HttpError, json, jsonError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { takeFormSubmission } from '../../src/server/rate-limit';
+import { recordFormSent } from '../../src/server/analytics/record';
 import { withoutContactAddress } from '../../src/server/school-page-html';
 import { attributionFor, fillFromSchoolPage } from '../../src/server/school-pages';
 
@@ -130,6 +131,7 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
     return accepted(definition, page.current, browser, { record, draft });
   }
   const stored = await storeSubmission(record);
+  await recordFormSent(req, context, { purpose: definition.purpose, page: page.current, draft: draft?.draft });
   const delivered = await deliverSubmission(await formsHubSpot(), stored).catch((error: unknown) => {
     // Stored: the scheduled run delivers it. The visitor's answer does not wait on this failure.
     console.error('[forms] delivery attempt of', record.id, 'failed:', error instanceof Error ? error.message : 'unknown error');

@@ -13,6 +13,7 @@ import { dataPath } from '../../src/server/links';
 import type { OutboxMessage } from '../../src/server/outbox';
 import { optionalHubSpot } from '../../src/server/platform-send';
 import { openAnswerLink, saveAnswer, type AnswerLinkState, type SchoolAnswer } from '../../src/server/school-answers';
+import { recordAnswerStep } from '../../src/server/analytics/record';
 
 /**
  * /school-answer?token=…: "Did your school answer?" The link the site emails a parent some days
@@ -164,6 +165,7 @@ async function answer(req: Request): Promise<{ status: number; title: string; co
       )}${questionForm(state.message, token, { kind: saved.answer.kind, comment: saved.answer.comment, days: saved.answer.daysTaken?.toString(), seen: saved.version })}`,
     };
   }
+  await recordAnswerStep(saved.message, saved.answer.kind);
   return { status: 200, title: 'Thank you', content: thanksPage(saved.message, saved.answer, token) + yourData(saved.message) };
 }
 

@@ -47,7 +47,7 @@ export default async (req: Request): Promise<Response> => {
       });
     }
     const attribution = attributionOf({ referral: parsed.data.ref, ambassadorId: parsed.data.ambassadorId });
-    return await schoolPageResponse(page, attribution, parsed.data.ref ?? undefined);
+    return await schoolPageResponse(page, attribution, parsed.data.ref ?? undefined, req);
   } catch (error) {
     if (error instanceof HttpError && error.code === 'school_pages_not_configured') {
       return api ? error.toResponse() : unknownSchoolResponse(503, error.message);

@@ -4,6 +4,7 @@ import { sendEmailSchema } from '../../src/lib/schemas';
 import { allowMethods, clientIp, describeIssues, handle, HttpError, json, readJson } from '../../src/server/http';
 import { networkKey } from '../../src/server/identity';
 import { requestPlatformSend, timeZoneOf } from '../../src/server/platform-send';
+import { recordSendRequest } from '../../src/server/analytics/record';
 
 /**
  * POST /api/send-email {submissionId, token, note?}: "Send via our platform". The server composes
@@ -25,6 +26,7 @@ export default handle(async (req, context) => {
   const input = parsed.data;
   const { timeZone, ...request } = input;
   const answer = await requestPlatformSend(request, { network: networkKey(clientIp(req, context)), timeZone: timeZoneOf(timeZone) });
+  await recordSendRequest(input.submissionId, answer.body.status);
   return json(answer.body, answer.status);
 });
 

@@ -15,6 +15,7 @@ import { clientIp, HttpError, readLimited, StoreUnavailableError } from '../../s
 import { clientAddressKey, networkKey } from '../../src/server/identity';
 import { optionalHubSpot } from '../../src/server/platform-send';
 import { takeFormSubmission } from '../../src/server/rate-limit';
+import { withdrawStarredWords } from '../../src/server/starred-words';
 
 /**
  * /your-data?token=…: what the site keeps about the address a signed link names (every way of
@@ -121,11 +122,13 @@ function overview(data: PersonalData, token: string): string {
   ].join('');
   const download = `<a class="${buttonClass('primary', 'md')}" href="/your-data?token=${encodeURIComponent(token)}&amp;format=json" download="your-data.json">Download my data (JSON)</a>`;
   const remove = `<form method="post" action="/your-data"><input type="hidden" name="action" value="review"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('secondary', 'md')}">Delete my data</button></form>`;
+  // Parents' words staff starred for a school page (src/server/starred-words.ts) come down at once.
+  const withdraw = `<form method="post" action="/your-data"><input type="hidden" name="action" value="withdraw_words"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('secondary', 'md')}">Withdraw my words from the school page</button></form>`;
   return `${heading('Your data')}${lead(
     total
       ? `This is everything our site keeps about ${data.email} (and other ways of writing this address that reach the same inbox): ${total} record${total === 1 ? '' : 's'}.`
       : `Our site keeps nothing about ${data.email}.`,
-  )}<p class="mt-4 text-sm text-muted">Why we keep it and for how long: form submissions for 30 days after they reach our CRM, so nothing you typed is lost; school emails and your answers for 90 days after sending, to follow up with you; drafts for 30 days. <a class="font-medium text-brand-700 underline" href="/faqs">Questions? See our FAQs.</a></p>${records}${actions(download, remove)}`;
+  )}<p class="mt-4 text-sm text-muted">Why we keep it and for how long: form submissions for 30 days after they reach our CRM, so nothing you typed is lost; school emails and your answers for 90 days after sending, to follow up with you; drafts for 30 days. <a class="font-medium text-brand-700 underline" href="/faqs">Questions? See our FAQs.</a></p>${records}${actions(download, remove, withdraw)}`;
 }
 
 function reviewPage(data: PersonalData): View {
@@ -228,6 +231,18 @@ async function view(req: Request, context?: Context): Promise<View | Response> {
     if (check.kind !== 'ok') return check.kind === 'expired' ? expiredPage() : invalidPage();
     return reviewPage(await findPersonalData(check.email));
   }
+  if (action === 'withdraw_words') {
+    const check = openDataToken(token);
+    if (check.kind !== 'ok') return check.kind === 'expired' ? expiredPage() : invalidPage();
+    const withdrawn = await withdrawStarredWords(check.email);
+    return {
+      status: 200,
+      title: 'Your words are withdrawn',
+      content: `${heading('Your words are withdrawn')}${lead(
+        `${withdrawn ? `We took ${withdrawn} quote${withdrawn === 1 ? '' : 's'} of yours off the school pages.` : 'None of your words were on a school page.'} Our team will not quote you there again.`,
+      )}${actions(home)}`,
+    };
+  }
   if (action === 'delete') {
     const check = openDataToken(token, 'your-data-delete');
     if (check.kind !== 'ok') return check.kind === 'expired' ? expiredPage() : invalidPage();
@@ -242,6 +257,7 @@ async function view(req: Request, context?: Context): Promise<View | Response> {
       };
     }
     const { counts, deletionIds } = erased;
+    await withdrawStarredWords(check.email);
     // Recorded without the address: the deletions' ids lead to the masked entries owners see.
     await recordAudit({ actor: 'parent', action: 'data_deletion.requested', target: deletionIds.join(' ') || undefined, ip: clientIp(req, context) });
     // HubSpot is asked now; what it does not do now, the scheduled run asks again.

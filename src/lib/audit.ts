@@ -45,6 +45,14 @@ export const auditActionLabels = {
   'invitation.cancelled': 'Invitation cancelled',
   'mail.viewed': 'Emails viewed',
   'mail.previewed': 'Email template previewed',
+  'insights.exported': 'Insights CSV downloaded',
+  'experiment.started': 'Experiment started',
+  'experiment.ended': 'Experiment ended',
+  'ambassador.added': 'Ambassador added',
+  'ambassador.link_made': 'Ambassador link made',
+  'words.viewed': "Parents' words read",
+  'words.starred': "Parent's words starred",
+  'words.unstarred': "Parent's words unstarred",
 } as const;
 export type AuditAction = keyof typeof auditActionLabels;
 export const auditActions = Object.keys(auditActionLabels) as AuditAction[];

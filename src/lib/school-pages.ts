@@ -50,9 +50,9 @@ export function shareMessage(school: string): string {
   return `I wrote to ${school} about mastery-based learning. Add your voice:`;
 }
 
-/** Plain links for the apps a parent shares with, each opening that app with the message and link. */
-export function shareLinks(school: string, url: string): Array<{ label: string; href: string }> {
-  const text = `${shareMessage(school)} ${url}`;
+/** Plain links for the apps a parent shares with, each opening that app with the message (`message`, else the usual one) and link. */
+export function shareLinks(school: string, url: string, message = shareMessage(school)): Array<{ label: string; href: string }> {
+  const text = `${message} ${url}`;
   return [
     { label: 'WhatsApp', href: `https://wa.me/?text=${encodeURIComponent(text)}` },
     { label: 'Text message', href: `sms:?&body=${encodeURIComponent(text)}` },

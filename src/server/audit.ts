@@ -147,7 +147,7 @@ export async function listAudit(filter: AuditFilter, limit: number): Promise<{ e
   return { entries, ...(rows.length > limit ? { nextCursor: entries[entries.length - 1]!.id } : {}) };
 }
 
-const csvCell = (value: string) => {
+export const csvCell = (value: string) => {
   // A cell a spreadsheet would run as a formula is prefixed with an apostrophe.
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;

@@ -8,6 +8,7 @@
  * The same run sends every other email that is due, gives a request nobody confirmed its one
  * reminder, and ends the ones whose link expired.
  */
+import { recordDelivery } from './analytics/record';
 import { dayInWords } from '../lib/dates';
 import { query, sql } from './db';
 import { recordSent } from './impact';
@@ -110,6 +111,7 @@ export async function afterDelivery(email: StoredEmail, state: StoredEmail['stat
   for (const id of letters) {
     if (state === 'sent' || state === 'delivered') {
       const message = await letterSent(id, at);
+      if (message) await recordDelivery(message, at);
       if (message && email.kind === 'school_digest' && !(await updatesStopped(parentKey(message.parentEmail)))) await tellDigested(message, letters.length, at);
     } else if (state === 'bounced') await letterBounced(id, at, detail);
     else if (state === 'failed') await letterFailed(id, at, detail);

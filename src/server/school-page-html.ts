@@ -13,6 +13,8 @@ import { buttonClass } from '../lib/ui';
 import { formDefinition } from './form-definitions';
 import { builtPage, pageHeaders, replaceRegion } from './form-pages';
 import { schoolPageHref, type Attribution, type SchoolPage } from './school-pages';
+import { placeText, type PlaceText } from './experiments';
+import { starredWordsFor } from './starred-words';
 
 /**
  * The CDN keeps a page a minute per school and share link (the count moves slowly; the page's
@@ -94,13 +96,45 @@ function withTitle(html: string, title: string): string {
   return html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)} | Mastery Parents</title>`);
 }
 
-/** The page of a school. */
-export async function schoolPageResponse(page: SchoolPage, attribution: Attribution, referral: string | undefined): Promise<Response> {
-  let html = replaceRegion(await shell(), SCHOOL_REGION, schoolRegionHtml(page));
+/** The page's call to action: the words of content/experiments/school-page-cta.yaml the visitor is given. */
+export function callToActionHtml(cta: PlaceText | undefined): string {
+  if (!cta) return '';
+  return `<p class="mt-6 text-lg font-semibold text-ink"${cta.experiment ? ` data-experiment="${escapeHtml(cta.experiment.id)}" data-variant="${escapeHtml(cta.experiment.variant)}"` : ''}>${escapeHtml(cta.text)} <a class="text-brand-700 underline" href="#${SCHOOL_FORM_INSTANCE}">Write your email</a></p>`;
+}
+
+/**
+ * Parents' own words that staff starred for this school (src/server/starred-words.ts): first name
+ * only, set apart from the figures so nobody mistakes them for the organisation's words.
+ */
+export function starredWordsHtml(schoolName: string, words: Array<{ firstName: string; words: string }>): string {
+  if (words.length === 0) return '';
+  const quotes = words
+    .map(
+      (entry) =>
+        `<figure class="rounded-card border border-line bg-white p-5"><blockquote class="whitespace-pre-line text-ink">“${escapeHtml(entry.words)}”</blockquote><figcaption class="mt-2 text-sm text-muted">${escapeHtml(entry.firstName)}, a parent at ${escapeHtml(schoolName)}</figcaption></figure>`,
+    )
+    .join('');
+  return `<section aria-labelledby="parents-words-title" class="mt-8 border-t border-line pt-6" data-parents-words><h2 id="parents-words-title" class="text-lg font-bold">In parents’ own words</h2><p class="mt-1 text-sm text-muted">Chosen by our team, shared with each parent’s agreement to be quoted by first name; a parent can withdraw theirs at any time.</p><div class="mt-4 grid gap-4">${quotes}</div></section>`;
+}
+
+/**
+ * The page of a school. `req`, when given, chooses the visitor's call to action (a running
+ * experiment's variant for them, drawn here so the page never shifts); while one runs the CDN
+ * keeps no copy, since the words differ by visitor.
+ */
+export async function schoolPageResponse(page: SchoolPage, attribution: Attribution, referral: string | undefined, req?: Request): Promise<Response> {
+  // A page waiting for its first delivered letter shows no name, so no words or call to action either.
+  const name = page.published ? page.schoolName : null;
+  const [cta, words] = await Promise.all([
+    req && name ? placeText(req, undefined, 'school-page-cta', { school: name }) : Promise.resolve(undefined),
+    name ? starredWordsFor(page.key).catch(() => []) : Promise.resolve([]),
+  ]);
+  let html = replaceRegion(await shell(), SCHOOL_REGION, `${schoolRegionHtml(page)}${callToActionHtml(cta)}${name ? starredWordsHtml(name, words) : ''}`);
   if (!html) throw new Error('dist/school-page.html has no school region.');
   const form = await schoolFormHtml(page, attribution, referral);
   if (form !== undefined) html = replaceRegion(html, SCHOOL_FORM_INSTANCE, form) ?? html;
-  return new Response(withTitle(html, page.schoolName ? `Add your voice at ${page.schoolName}` : 'Add your voice at your school'), { status: 200, headers: { ...pageHeaders, ...schoolPageCacheHeaders } });
+  const caching = cta?.experiment ? { 'Cache-Control': 'no-store' } : schoolPageCacheHeaders;
+  return new Response(withTitle(html, name ? `Add your voice at ${name}` : 'Add your voice at your school'), { status: 200, headers: { ...pageHeaders, ...caching } });
 }
 
 /** No school has this key (or it is forged): a 404 that still offers the email form. */
@@ -114,11 +148,27 @@ export async function unknownSchoolResponse(status = 404, message?: string): Pro
   return new Response(withTitle(html, status === 404 ? 'School page not found' : 'School pages unavailable'), { status, headers: { ...pageHeaders, 'Cache-Control': 'no-store' } });
 }
 
-/** The share block of a page drawn here (src/lib/school-share.ts wires its buttons). */
-export function shareBlockHtml(share: { url: string; schoolName: string }): string {
+/**
+ * The words a parent shares, for the visitor of `req` (content/experiments/share-text.yaml: a
+ * running experiment's variant, else its winner, else the control), for `shareBlockHtml`.
+ */
+export function shareTextFor(req: Request, context: unknown, schoolName: string): Promise<PlaceText | undefined> {
+  return placeText(req, context, 'share-text', { school: schoolName });
+}
+
+/**
+ * The share block of a page drawn here (src/lib/school-share.ts wires its buttons). With `text`
+ * (`shareTextFor`) it shares those words, and a running experiment's variant rides in the link.
+ */
+export function shareBlockHtml(share: { url: string; schoolName: string }, text?: PlaceText): string {
+  if (text?.experiment) {
+    const url = new URL(share.url);
+    url.searchParams.set('v', `${text.experiment.id}.${text.experiment.variant}`);
+    share = { ...share, url: url.toString() };
+  }
   const school = escapeHtml(share.schoolName);
-  const links = shareLinks(share.schoolName, share.url)
+  const links = shareLinks(share.schoolName, share.url, text?.text)
     .map((link) => `<a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(link.href)}" data-share-app>${escapeHtml(link.label)}</a>`)
     .join('');
-  return `<section aria-labelledby="share-title" class="mt-8 rounded-card border border-brand-200 bg-brand-50 p-6" data-share data-share-url="${escapeHtml(share.url)}" data-share-title="${escapeHtml(`Add your voice at ${share.schoolName}`)}" data-share-text="${escapeHtml(shareMessage(share.schoolName))}"><h2 id="share-title" class="text-lg font-bold">Bring the other parents at ${school}</h2><p class="mt-2 text-ink-soft">A school moves when many of its own families ask. Share your school’s page: everyone who writes through your link counts towards its next goal.</p><label for="share-link" class="mt-4 block text-sm font-semibold">Your link to ${school}’s page</label><input id="share-link" type="url" readonly value="${escapeHtml(share.url)}" class="mt-1 w-full rounded-xl border border-line bg-white px-3 py-2 text-sm text-ink" data-share-link><div class="mt-4 flex flex-wrap gap-2"><button type="button" class="${buttonClass('primary', 'sm')}" hidden data-share-copy>Copy link</button><button type="button" class="${buttonClass('accent', 'sm')}" hidden data-share-native>Share…</button>${links}</div></section>`;
+  return `<section aria-labelledby="share-title" class="mt-8 rounded-card border border-brand-200 bg-brand-50 p-6" data-share data-share-url="${escapeHtml(share.url)}" data-share-title="${escapeHtml(`Add your voice at ${share.schoolName}`)}" data-share-text="${escapeHtml(text?.text ?? shareMessage(share.schoolName))}"><h2 id="share-title" class="text-lg font-bold">Bring the other parents at ${school}</h2><p class="mt-2 text-ink-soft">A school moves when many of its own families ask. Share your school’s page: everyone who writes through your link counts towards its next goal.</p><label for="share-link" class="mt-4 block text-sm font-semibold">Your link to ${school}’s page</label><input id="share-link" type="url" readonly value="${escapeHtml(share.url)}" class="mt-1 w-full rounded-xl border border-line bg-white px-3 py-2 text-sm text-ink" data-share-link><div class="mt-4 flex flex-wrap gap-2"><button type="button" class="${buttonClass('primary', 'sm')}" hidden data-share-copy>Copy link</button><button type="button" class="${buttonClass('accent', 'sm')}" hidden data-share-native>Share…</button>${links}</div></section>`;
 }

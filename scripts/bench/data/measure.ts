@@ -9,7 +9,8 @@ import { useFormDefinitions } from '../../../tests/unit/helpers/forms';
 import { useSiteShell } from '../../../tests/unit/helpers/site';
 import { LocalNetlifyDB, migrationsDirectory } from '../../local-database.mjs';
 import { percentile } from '../_load.mjs';
-import { table } from '../_server.mjs';
+import { root, table } from '../_server.mjs';
+import { measureInsights } from './insights';
 
 type Handler = (req: Request, context?: unknown) => Promise<Response>;
 
@@ -17,6 +18,7 @@ const ORIGIN = 'http://localhost:8888';
 const RUNS = Number(process.env.BENCH_DATA_RUNS || 60);
 const SUBMISSIONS = Number(process.env.BENCH_DATA_SUBMISSIONS || 100_000);
 const MESSAGES = Number(process.env.BENCH_DATA_MESSAGES || 50_000);
+const EVENTS = Number(process.env.BENCH_DATA_EVENTS || 1_000_000);
 
 async function timed(runs: number, task: (i: number) => Promise<void>): Promise<number[]> {
   const times: number[] = [];
@@ -136,6 +138,8 @@ export async function measureData(): Promise<void> {
     const large = await measureAll(`${SUBMISSIONS.toLocaleString('en-US')} submissions, ${MESSAGES.toLocaleString('en-US')} messages`);
     table(['data', 'request', 'p50 ms', 'p99 ms'], [...small, ...large]);
     console.log(`\n${RUNS} requests each, one at a time, in this process against the local database emulation (PGlite: one session, no parallelism).`);
+    // The Insights tab at 1,000 and at 1,000,000 events (rolled up into days as the hourly run does).
+    table(['events', 'request', 'p50 ms', 'p99 ms'], await measureInsights(db, { origin: ORIGIN, cookie, runs: RUNS, events: EVENTS, load }));
   } finally {
     definitions.remove();
     shell.remove();

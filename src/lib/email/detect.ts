@@ -14,7 +14,7 @@
  * Pure and linear in the length of the text (no pattern here backtracks over a long run).
  */
 import { LinkifyIt } from 'linkify-it';
-import tlds from 'tlds';
+import tlds from 'tlds' with { type: 'json' };
 
 /**
  * Characters a reader does not see: format characters (bidirectional marks and overrides, zero-width

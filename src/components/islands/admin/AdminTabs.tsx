@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { ActivityLogsTab } from './ActivityLogsTab';
 import { AuditTab } from './AuditTab';
 import { CrmConfigTab } from './CrmConfigTab';
@@ -10,6 +10,9 @@ import { StaffTab } from './StaffTab';
 import { TestConnectionsTab } from './TestConnectionsTab';
 import { WebhooksTab } from './WebhooksTab';
 
+/** The Insights tab and its charts load only when it is opened. */
+const InsightsTab = lazy(() => import('./InsightsTab').then((module) => ({ default: module.InsightsTab })));
+
 /** Every tab; `owner`: only owners see it (the server refuses staff its calls too). */
 const allTabs = [
   { key: 'webhooks', label: 'Webhooks', Panel: WebhooksTab, owner: true },
@@ -19,6 +22,7 @@ const allTabs = [
   { key: 'submissions', label: 'Form Submissions', Panel: FormSubmissionsTab, owner: false },
   { key: 'outbox', label: 'Outbox', Panel: OutboxTab, owner: false },
   { key: 'impact', label: 'Impact', Panel: ImpactTab, owner: false },
+  { key: 'insights', label: 'Insights', Panel: InsightsTab, owner: false },
   { key: 'audit', label: 'Audit', Panel: AuditTab, owner: true },
   { key: 'staff', label: 'Staff', Panel: StaffTab, owner: true },
 ] as const;
@@ -74,7 +78,9 @@ export function AdminTabs() {
         tabIndex={0}
         className="mt-6 rounded-card"
       >
-        <Panel />
+        <Suspense fallback={<p className="text-sm text-muted" role="status">Loading…</p>}>
+          <Panel />
+        </Suspense>
       </div>
     </div>
   );

@@ -1,0 +1,253 @@
+/**
+ * Insights, tried as an abuser would: the beacon from another site, in floods, oversized, with
+ * unknown events or extra fields; identifying values in every field; forged and expired
+ * ambassador links; ambassador ids nobody added; experiments with no variants or on a busy place;
+ * unstarred words; a parent's withdrawal; the admin endpoints without a session. Every answer is a
+ * 4xx (or a silent 204 for what must not be counted), never a 500, and nothing identifying is kept.
+ */
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import ambassadorFunction from '../../netlify/functions/ambassador.mts';
+import ambassadorsAdmin from '../../netlify/functions/ambassadors-admin.mts';
+import beacon from '../../netlify/functions/event.mts';
+import experimentsAdmin from '../../netlify/functions/experiments-admin.mts';
+import insightsAdmin from '../../netlify/functions/insights-admin.mts';
+import wordsAdmin from '../../netlify/functions/words-admin.mts';
+import { BEACON_RATE_LIMIT, takeBeaconAllowance } from '../../src/server/analytics/record';
+import { addAmbassador, ambassadorLink, ambassadorToken } from '../../src/server/ambassadors';
+import { query, sql } from '../../src/server/db';
+import { starredWordsFor, starWords, withdrawStarredWords } from '../../src/server/starred-words';
+import { schoolPageKey } from '../../src/server/school-pages';
+import { startTestDatabase, type TestDatabase } from './helpers/database';
+import { call, setAdminEnv, signIn, ORIGIN } from './helpers/admin';
+import { useSiteShell } from './helpers/site';
+
+let database: TestDatabase;
+let shell: ReturnType<typeof useSiteShell>;
+let cookie = '';
+const AGENT = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15';
+const IP = '192.0.2.77';
+
+beforeAll(async () => {
+  database = await startTestDatabase();
+  shell = useSiteShell();
+  setAdminEnv();
+  process.env.SITE_URL = ORIGIN;
+});
+afterAll(async () => {
+  await database.stop();
+  shell.remove();
+  for (const name of ['SITE_URL', 'ADMIN_PASSWORD', 'CONFIG_ENCRYPTION_KEY']) delete process.env[name];
+});
+beforeEach(async () => {
+  await database.truncate();
+  cookie = await signIn();
+});
+
+function send(body: string, headers: Record<string, string> = {}, ip = IP) {
+  return beacon(
+    new Request(`${ORIGIN}/api/event`, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8', origin: ORIGIN, 'user-agent': AGENT, ...headers }, body }),
+    { ip },
+  );
+}
+const events = () => query<Record<string, unknown>>(sql`SELECT * FROM analytics_events`);
+const view = (extra: Record<string, unknown> = {}) => JSON.stringify({ n: 'page_view', p: '/', ...extra });
+
+describe('the beacon', () => {
+  test.each([
+    ['another site', { origin: 'https://evil.example' }, 403],
+    ['a look-alike of this site', { origin: `${ORIGIN}.evil.example` }, 403],
+    ['no origin, from a cross-site fetch', { 'sec-fetch-site': 'cross-site' }, 403],
+    ['no origin and no fetch metadata', {}, 403],
+    ['a form post', { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' }, 415],
+  ])('%s is refused and nothing is stored', async (_name, headers: Record<string, string>, status) => {
+    const req = new Request(`${ORIGIN}/api/event`, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': AGENT, ...headers }, body: view() });
+    expect((await beacon(req, { ip: IP })).status).toBe(status);
+    expect(await events()).toEqual([]);
+  });
+
+  test.each([
+    ['an unknown event name', JSON.stringify({ n: 'purchase', p: '/' }), 400],
+    ['a server step claimed by a browser', JSON.stringify({ n: 'confirmed', p: '/' }), 400],
+    ['an extra field', view({ email: 'mia@example.org' }), 400],
+    ['a page that is not a path', JSON.stringify({ n: 'page_view', p: 'https://evil.example/' }), 400],
+    ['an oversized referrer', view({ r: `https://x.example/${'a'.repeat(700)}` }), 400],
+    ['a body over 2 KB', view({ q: `?${'a'.repeat(3000)}` }), 413],
+    ['broken JSON', '{"n":', 400],
+    ['a kind with markup', JSON.stringify({ n: 'share', p: '/', k: '<b>' }), 400],
+  ])('%s is refused and nothing is stored', async (_name, body, status) => {
+    const response = await send(body);
+    expect(response.status).toBe(status);
+    const answer = await response.json();
+    expect(answer.error.code).toMatch(/^[a-z_]+$/);
+    expect(await events()).toEqual([]);
+  });
+
+  test.each([
+    ['Do-Not-Track', { dnt: '1' }],
+    ['Global Privacy Control', { 'sec-gpc': '1' }],
+    ['a crawler', { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' }],
+    ['headless Chromium', { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36' }],
+    ['no user agent', { 'user-agent': '' }],
+  ])('%s is answered 204 and not counted at all', async (_name, headers) => {
+    expect((await send(view(), headers)).status).toBe(204);
+    expect(await events()).toEqual([]);
+  });
+
+  test('a flood from one network is cut at the limit, and other networks still count', async () => {
+    const at = Date.UTC(2026, 10, 26, 12, 0, 30);
+    const req = new Request(`${ORIGIN}/api/event`, { method: 'POST' });
+    const taken = [];
+    for (let i = 0; i < BEACON_RATE_LIMIT + 5; i++) taken.push(await takeBeaconAllowance(req, { ip: IP }, at));
+    expect(taken.filter(Boolean)).toHaveLength(BEACON_RATE_LIMIT);
+    expect(await takeBeaconAllowance(req, { ip: '198.51.100.200' }, at)).toBe(true);
+    expect(await takeBeaconAllowance(req, { ip: IP }, at + 60_000)).toBe(true);
+    // Through the endpoint: a network whose minute is spent gets 429 and nothing is stored.
+    const now = Date.now();
+    for (const minute of [now - (now % 60_000), now - (now % 60_000) + 60_000]) {
+      const client = createHash('sha256').update(`beacon|${IP}`).digest('hex');
+      await query(sql`INSERT INTO analytics_rate_windows (client, window_start, events) VALUES (${client}, ${new Date(minute)}, ${BEACON_RATE_LIMIT}) ON CONFLICT DO NOTHING`);
+    }
+    expect((await send(view())).status).toBe(429);
+    expect(await events()).toEqual([]);
+  });
+
+  test('nothing identifying is stored: no address, no user agent, no query, no email, no token', async () => {
+    const secret = 'mia.victim@gmail.com';
+    await send(view({ p: '/confirm-send', q: `?utm_source=news&token=abc.def&email=${secret}&utm_campaign=${encodeURIComponent(secret)}`, r: `https://mail.example/read?to=${secret}` }));
+    await send(JSON.stringify({ n: 'form_start', p: `/your-data`, k: 'emailGenerator', q: `?utm_source=${encodeURIComponent('Mia Victim <mia@x.org>')}` }));
+    const stored = JSON.stringify(await database.snapshot(['admin_sessions', 'audit_log', 'staff', 'login_attempts']));
+    for (const needle of [IP, '192.0.2', 'Safari', 'Macintosh', 'token', 'abc.def', 'mail.example/read', '<', 'mia@x.org']) expect(stored).not.toContain(needle);
+    const [row] = await events();
+    expect(row).toMatchObject({ page: '/confirm-send', source: 'news' });
+    expect(String(row!.visitor)).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  test('an ambassador id nobody added is not credited', async () => {
+    await send(view({ q: '?ambassadorId=made-up' }));
+    await addAmbassador({ id: 'real-one', name: 'Rosa', email: 'rosa@example.org' }, 'staff');
+    await send(view({ q: '?ambassadorId=real-one' }));
+    expect((await events()).map((row) => row.ambassador)).toEqual([null, 'real-one']);
+  });
+});
+
+describe('ambassador links', () => {
+  beforeEach(async () => {
+    await addAmbassador({ id: 'amb-1', name: 'Rosa', email: 'rosa@example.org' }, 'staff');
+  });
+  const open = async (path: string) => {
+    const response = await ambassadorFunction(new Request(`${ORIGIN}${path}`));
+    return { status: response.status, text: await response.text() };
+  };
+
+  test('the signed link opens the page with counts only', async () => {
+    const page = await open(new URL(ambassadorLink('amb-1')).pathname + new URL(ambassadorLink('amb-1')).search);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Thank you, Rosa');
+    expect(page.text).not.toContain('rosa@example.org');
+  });
+
+  const forged = () => {
+    const token = ambassadorToken('amb-1');
+    const [payload] = token.split('.');
+    return {
+      'a flipped signature': `${payload}.${'A'.repeat(43)}`,
+      'another id under the same signature': `${Buffer.from(`amb-2|${Date.now() + 1e9}`).toString('base64url')}.${token.split('.')[1]}`,
+      'an expired link': ambassadorToken('amb-1', Date.now() - 400 * 24 * 3600_000),
+      'an id nobody added, signed': ambassadorToken('ghost'),
+      'no token': '',
+      'a 10 KB token': 'x'.repeat(10_000),
+      'a NUL': `${payload}\u0000.${token.split('.')[1]}`,
+    };
+  };
+  const forgeries = ['a flipped signature', 'another id under the same signature', 'an expired link', 'an id nobody added, signed', 'no token', 'a 10 KB token', 'a NUL'] as const;
+  test.each(forgeries)('%s is a 404 that says nothing more', async (name) => {
+    const token = forged()[name];
+    const page = await open(`/ambassador?t=${encodeURIComponent(token)}`);
+    expect(page.status).toBe(404);
+    expect(page.text).not.toContain('Rosa');
+  });
+
+  test('the page is not available to other methods', async () => {
+    expect((await ambassadorFunction(new Request(`${ORIGIN}/ambassador`, { method: 'POST' }))).status).toBe(405);
+  });
+});
+
+describe('the admin endpoints', () => {
+  test.each([
+    ['insights', insightsAdmin, '/api/admin/insights', 'GET'],
+    ['experiments', experimentsAdmin, '/api/admin/experiments', 'GET'],
+    ['ambassadors', ambassadorsAdmin, '/api/admin/ambassadors', 'GET'],
+    ['parents’ words', wordsAdmin, '/api/admin/words', 'GET'],
+    ['starring', wordsAdmin, '/api/admin/words/star', 'POST'],
+  ] as const)('%s needs a signed-in session', async (_name, handler, path, method) => {
+    expect((await call(handler, path, { method, body: method === 'POST' ? {} : undefined })).status).toBe(401);
+  });
+
+  test('another site cannot start an experiment with a staff session', async () => {
+    expect((await call(experimentsAdmin, '/api/admin/experiments', { method: 'POST', cookie, origin: 'https://evil.example', body: { place: 'school-page-cta', name: 'x' } })).status).toBe(403);
+  });
+
+  test.each([
+    ['no variants to compare', { place: 'school-page-cta', name: 'x', variants: ['control'] }, 400, 'no_variants'],
+    ['an unknown place', { place: 'nowhere', name: 'x' }, 400, 'unknown_place'],
+    ['an unknown variant', { place: 'school-page-cta', name: 'x', variants: ['control', 'made-up'] }, 400, 'unknown_variant'],
+    ['an empty name', { place: 'school-page-cta', name: ' ' }, 400, 'invalid_request'],
+    ['extra fields', { place: 'school-page-cta', name: 'x', sql: 'DROP TABLE' }, 400, 'invalid_request'],
+  ])('an experiment with %s is refused with a clear message', async (_name, body, status, code) => {
+    const answer = await call(experimentsAdmin, '/api/admin/experiments', { method: 'POST', cookie, body });
+    expect(answer.status).toBe(status);
+    expect(answer.body.error.code).toBe(code);
+    expect(answer.body.error.message.length).toBeGreaterThan(10);
+  });
+
+  test('two experiments on one place: the second is refused and names the place', async () => {
+    expect((await call(experimentsAdmin, '/api/admin/experiments', { method: 'POST', cookie, body: { place: 'school-page-cta', name: 'first' } })).status).toBe(201);
+    const second = await call(experimentsAdmin, '/api/admin/experiments', { method: 'POST', cookie, body: { place: 'school-page-cta', name: 'second' } });
+    expect(second.status).toBe(409);
+    expect(second.body.error.message).toContain('already running');
+  });
+
+  test.each([
+    ['an id with spaces', { id: 'a b', name: 'x', email: 'x@example.org' }],
+    ['markup in the name', { id: 'ok', name: '<script>', email: 'x@example.org' }],
+    ['no email', { id: 'ok', name: 'x', email: 'nope' }],
+  ])('an ambassador with %s is refused', async (_name, body) => {
+    expect((await call(ambassadorsAdmin, '/api/admin/ambassadors', { method: 'POST', cookie, body })).status).toBe(400);
+  });
+
+  test('a link for an ambassador nobody added is a 404, and a NUL in a cursor a 400', async () => {
+    expect((await call(ambassadorsAdmin, '/api/admin/ambassadors/ghost/link', { method: 'POST', cookie })).status).toBe(404);
+    expect((await call(wordsAdmin, '/api/admin/words?cursor=%00', { cookie })).status).toBe(400);
+    expect((await call(insightsAdmin, '/api/admin/insights?from=2026-01-01&format=xml', { cookie })).status).toBe(400);
+  });
+});
+
+describe("parents' words", () => {
+  const school = 'head@oak.edu';
+  async function sentMessage(id: string, parentEmail: string) {
+    const record = { id, draftId: `d-${id}`, channel: 'platform', status: 'sent', parentEmail, parentName: 'Mia Victim', schoolName: 'Oak', to: school, note: 'Please listen to us.', ownWords: 'She would love school again.' };
+    await query(sql`INSERT INTO outbox_messages (id, draft_id, channel, status, created_at, updated_at, sent_at, next_attempt_at, work_left, follow_up_waiting, record)
+      VALUES (${id}, ${record.draftId}, 'platform', 'sent', now(), now(), now(), now(), false, false, ${record})`);
+  }
+
+  test('nothing a parent wrote is on the page until starred; then first name only; a withdrawal takes it down for good', async () => {
+    await sentMessage('m1', 'mia@example.org');
+    const key = schoolPageKey(school);
+    expect(await starredWordsFor(key)).toEqual([]);
+    await starWords({ messageId: 'm1', field: 'own_words' }, 'staff@example.org');
+    expect(await starredWordsFor(key)).toEqual([{ firstName: 'Mia', words: 'She would love school again.' }]);
+    expect(await withdrawStarredWords('MIA+x@Example.org')).toBe(1);
+    expect(await starredWordsFor(key)).toEqual([]);
+    await expect(starWords({ messageId: 'm1', field: 'note' }, 'staff@example.org')).rejects.toMatchObject({ status: 409 });
+  });
+
+  test('reading the words is on the audit log', async () => {
+    await sentMessage('m2', 'ana@example.org');
+    const list = await call(wordsAdmin, '/api/admin/words', { cookie });
+    expect(list.status).toBe(200);
+    expect(list.body.words.map((entry: { field: string }) => entry.field)).toEqual(['note', 'own_words']);
+    const audit = await query<{ action: string }>(sql`SELECT action FROM audit_log WHERE action = 'words.viewed'`);
+    expect(audit).toHaveLength(1);
+  });
+});
