@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { MessageStatus, OutboxPage as Page, OutboxView as Message } from '../../../lib/schemas/admin';
-import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
+import { apiRequest, formatDateTime } from '../../../lib/admin-api';
 import { canRetryMessage } from '../../../lib/outbox';
 import { answerLabels } from '../../../lib/school-answers';
 import { buttonClass } from '../../../lib/ui';
@@ -8,8 +8,12 @@ import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { DataDeletions } from './DataDeletions';
 import { isOwner, useAdminSession } from './session';
-import { EmptyState, StatusBadge, ScrollTable, tableHeadClass, LoadOlder } from './fields';
+import { AdminList, RefreshButton, replacing, RowActions, useKeysetList, useRowTask, withCursor, type AdminColumn, type AdminListText } from './AdminList';
+import { BusyButton, SectionHeader, StatusBadge } from './fields';
 
+const PATH = '/api/admin/outbox';
+
+const text: AdminListText = { loading: 'Loading the outbox…', failure: 'The outbox could not be loaded.', empty: 'No school emails yet', emptyHint: 'Emails parents send from /lead-the-change and /form appear here.', more: 'Load older emails' };
 
 const statusLabels: Record<MessageStatus, string> = {
   awaiting_confirmation: 'Awaiting confirmation',
@@ -46,104 +50,70 @@ const describeError = (code: string) =>
  */
 export function OutboxTab() {
   const owner = isOwner(useAdminSession());
-  const [messages, setMessages] = useState<Message[] | null>(null);
-  const [cursor, setCursor] = useState<string>();
-  const [loadError, setLoadError] = useState<string>();
+  const list = useKeysetList(PATH, async (cursor) => {
+    const page = await apiRequest<Page>('GET', withCursor(PATH, cursor));
+    return { rows: page.messages, nextCursor: page.nextCursor };
+  });
   const [viewing, setViewing] = useState<Message | null>(null);
-  const [busy, setBusy] = useState<string>();
+  const { busy, run } = useRowTask();
 
-  const load = useCallback(async (after?: string) => {
-    try {
-      const page = await apiRequest<Page>('GET', `/api/admin/outbox${after ? `?cursor=${encodeURIComponent(after)}` : ''}`);
-      setMessages((current) => (after && current ? [...current, ...page.messages] : page.messages));
-      setCursor(page.nextCursor);
-      setLoadError(undefined);
-    } catch (error) {
-      setLoadError(failureMessage(error, 'The outbox could not be loaded.'));
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  async function retry(message: Message) {
-    setBusy(message.id);
-    try {
-      const { message: updated } = await apiRequest<{ message: Message }>('POST', `/api/admin/outbox/${message.id}/retry`);
-      setMessages((current) => current?.map((entry) => (entry.id === updated.id ? updated : entry)) ?? null);
+  const retry = (message: Message) =>
+    run(message.id, 'The email could not be retried.', async () => {
+      const { message: updated } = await apiRequest<{ message: Message }>('POST', `${PATH}/${message.id}/retry`);
+      list.update(replacing(updated));
       if (updated.status === 'sent') showToast({ title: 'Success', description: 'The email was handed to HubSpot.' });
       else showToast({ title: 'Not sent yet', description: updated.lastError ? describeError(updated.lastError) : 'It is queued for the next try.', variant: 'destructive' });
-    } catch (error) {
-      showToast({ title: 'Error', description: failureMessage(error, 'The email could not be retried.'), variant: 'destructive' });
-    } finally {
-      setBusy(undefined);
-    }
-  }
+    });
+
+  const columns: ReadonlyArray<AdminColumn<Message>> = [
+    { header: 'Created', cell: (message) => formatDateTime(message.createdAt), className: 'whitespace-nowrap' },
+    {
+      header: 'Recipient',
+      cell: (message) => (
+        <>
+          <p className="font-medium">{message.toName || message.to}</p>
+          <p className="text-xs text-muted break-words">
+            {message.to} · {message.schoolName}
+          </p>
+          <p className="text-xs text-muted">{message.channel === 'platform' ? `Sent by the platform for ${message.parentName}` : `Sent by ${message.parentName} themselves`}</p>
+        </>
+      ),
+    },
+    {
+      header: 'Status',
+      cell: (message) => (
+        <>
+          <StatusBadge tone={statusTones[message.status]}>{statusLabels[message.status]}</StatusBadge>
+          {message.lastError && <p className="mt-1 max-w-56 text-xs text-danger-600">{describeError(message.lastError)}</p>}
+          {message.answer && <p className="mt-1 text-xs text-muted">Answer: {answerLabels[message.answer.kind]}</p>}
+        </>
+      ),
+    },
+    { header: 'Attempts', cell: (message) => message.attempts, className: 'tabular-nums' },
+    {
+      header: 'Actions',
+      kind: 'actions',
+      cell: (message) => (
+        <RowActions>
+          <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => setViewing(message)}>
+            View email
+          </button>
+          {canRetryMessage(message) && (
+            <BusyButton busy={busy === message.id} busyLabel="Retrying…" onClick={() => retry(message)}>
+              Retry
+            </BusyButton>
+          )}
+        </RowActions>
+      ),
+    },
+  ];
 
   return (
     <section aria-labelledby="outbox-title">
-      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h2 id="outbox-title" className="text-xl font-bold">
-            Outbox
-          </h2>
-          <p className="text-sm text-muted">School emails, newest first. Kept 90 days after sending.</p>
-        </div>
-        <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => load()}>
-          Refresh
-        </button>
-      </div>
-
-      {loadError && <p role="alert" className="rounded-lg bg-danger-50 px-3 py-2 text-sm text-danger-600">{loadError}</p>}
-      {!messages && !loadError && <p className="text-sm text-muted" role="status">Loading the outbox…</p>}
-      {messages?.length === 0 && <EmptyState title="No school emails yet">Emails parents send from /lead-the-change and /form appear here.</EmptyState>}
-      {messages && messages.length > 0 && (
-        <ScrollTable label="Outbox table" minWidth="min-w-[48rem]">
-          <thead className={tableHeadClass}>
-            <tr>
-              <th scope="col" className="px-4 py-3">Created</th>
-              <th scope="col" className="px-4 py-3">Recipient</th>
-              <th scope="col" className="px-4 py-3">Status</th>
-              <th scope="col" className="px-4 py-3">Attempts</th>
-              <th scope="col" className="px-4 py-3">Actions</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-line">
-            {messages.map((message) => (
-              <tr key={message.id}>
-                <td className="px-4 py-3 whitespace-nowrap">{formatDateTime(message.createdAt)}</td>
-                <td className="px-4 py-3">
-                  <p className="font-medium">{message.toName || message.to}</p>
-                  <p className="text-xs text-muted break-all">
-                    {message.to} · {message.schoolName}
-                  </p>
-                  <p className="text-xs text-muted">{message.channel === 'platform' ? `Sent by the platform for ${message.parentName}` : `Sent by ${message.parentName} themselves`}</p>
-                </td>
-                <td className="px-4 py-3">
-                  <StatusBadge tone={statusTones[message.status]}>{statusLabels[message.status]}</StatusBadge>
-                  {message.lastError && <p className="mt-1 max-w-56 text-xs text-danger-600">{describeError(message.lastError)}</p>}
-                  {message.answer && <p className="mt-1 text-xs text-muted">Answer: {answerLabels[message.answer.kind]}</p>}
-                </td>
-                <td className="px-4 py-3 tabular-nums">{message.attempts}</td>
-                <td className="px-4 py-3">
-                  <div className="flex flex-wrap gap-2">
-                    <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => setViewing(message)}>
-                      View email
-                    </button>
-                    {canRetryMessage(message) && (
-                      <button type="button" className={buttonClass('secondary', 'sm')} disabled={busy === message.id} onClick={() => retry(message)}>
-                        {busy === message.id ? 'Retrying…' : 'Retry'}
-                      </button>
-                    )}
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </ScrollTable>
-      )}
-      {cursor && <LoadOlder onClick={() => load(cursor)}>Load older emails</LoadOlder>}
+      <SectionHeader id="outbox-title" title="Outbox" actions={<RefreshButton list={list} />}>
+        School emails, newest first. Kept 90 days after sending.
+      </SectionHeader>
+      <AdminList label="Outbox table" list={list} text={text} columns={columns} />
 
       <ReactDialog open={viewing !== null} onClose={() => setViewing(null)} title="School email" size="lg">
         {viewing && (
