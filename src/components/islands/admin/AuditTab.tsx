@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type SubmitEvent } from 'react';
 import { auditActionLabels, auditActions, type AuditEntry } from '../../../lib/audit';
 import { apiRequest, formatDateTime } from '../../../lib/admin-api';
 import { buttonClass } from '../../../lib/ui';
@@ -62,7 +62,7 @@ export function AuditTab() {
     return { rows: page.entries, nextCursor: page.nextCursor };
   });
 
-  function apply(event: FormEvent) {
+  function apply(event: SubmitEvent) {
     event.preventDefault();
     // The same filters again ask again: what was recorded since shows.
     if (auditUrl(filters) === auditUrl(applied)) void list.reload();

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import type { SchoolImpactRow } from '../../../lib/schemas/admin';
 import { apiRequest, formatDateTime } from '../../../lib/admin-api';
 import { answerKinds, answerLabels } from '../../../lib/school-answers';
@@ -50,7 +50,7 @@ export function ImpactTab() {
   const [applied, setApplied] = useState({ from: '', to: '' });
   const list = useKeysetList(query(applied), async () => ({ rows: (await apiRequest<{ rows: SchoolImpactRow[] }>('GET', query(applied))).rows }));
 
-  function apply(event: FormEvent) {
+  function apply(event: SubmitEvent) {
     event.preventDefault();
     if (query(period) === query(applied)) void list.reload();
     else setApplied(period);
