@@ -5,7 +5,7 @@ import { buttonClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { AdminList, RefreshButton, replacing, RowActions, useKeysetList, useRowTask, withCursor, type AdminColumn, type AdminListText } from './AdminList';
-import { BusyButton, DialogActions, StatusBadge } from './fields';
+import { BusyButton, Detail, Details, DialogActions, StatusBadge } from './fields';
 
 /** The delivery state as people read it: HubSpot has it, it will be tried again, or it waits. */
 function deliveryLabel(delivery: Delivery): { text: string; tone: 'success' | 'pending' | 'error' } {
@@ -183,30 +183,18 @@ export function FormSubmissionsTab() {
                 </ul>
               </div>
             )}
-            <dl className="space-y-1 rounded-xl border border-line bg-canvas p-4">
-              <div className="flex flex-wrap gap-x-2">
-                <dt className="font-semibold">Received:</dt>
-                <dd>{formatDateTime(viewing.createdAt)}</dd>
-              </div>
-              <div className="flex flex-wrap gap-x-2">
-                <dt className="font-semibold">Page:</dt>
-                <dd className="break-all">{viewing.pageUri}</dd>
-              </div>
-              <div className="flex flex-wrap gap-x-2">
-                <dt className="font-semibold">HubSpot:</dt>
-                <dd>
-                  {deliveryLabel(viewing.delivery).text}
-                  {viewing.delivery.deliveredAt ? ` on ${formatDateTime(viewing.delivery.deliveredAt)}` : ''}, {viewing.delivery.attempts} attempt
-                  {viewing.delivery.attempts === 1 ? '' : 's'}
-                </dd>
-              </div>
-              {viewing.deleteAfter && (
-                <div className="flex flex-wrap gap-x-2">
-                  <dt className="font-semibold">Deleted after:</dt>
-                  <dd>{formatDateTime(viewing.deleteAfter)}</dd>
-                </div>
-              )}
-            </dl>
+            <Details>
+              <Detail term="Received">{formatDateTime(viewing.createdAt)}</Detail>
+              <Detail term="Page" className="break-all">
+                {viewing.pageUri}
+              </Detail>
+              <Detail term="HubSpot">
+                {deliveryLabel(viewing.delivery).text}
+                {viewing.delivery.deliveredAt ? ` on ${formatDateTime(viewing.delivery.deliveredAt)}` : ''}, {viewing.delivery.attempts} attempt
+                {viewing.delivery.attempts === 1 ? '' : 's'}
+              </Detail>
+              {viewing.deleteAfter && <Detail term="Deleted after">{formatDateTime(viewing.deleteAfter)}</Detail>}
+            </Details>
           </div>
         )}
       </ReactDialog>

@@ -9,7 +9,7 @@ import { ReactDialog } from '../../ui/ReactDialog';
 import { DataDeletions } from './DataDeletions';
 import { isOwner, useAdminSession } from './session';
 import { AdminList, RefreshButton, replacing, RowActions, useKeysetList, useRowTask, withCursor, type AdminColumn, type AdminListText } from './AdminList';
-import { BusyButton, SectionHeader, StatusBadge } from './fields';
+import { BusyButton, Detail, Details, SectionHeader, StatusBadge } from './fields';
 
 const PATH = '/api/admin/outbox';
 
@@ -118,30 +118,16 @@ export function OutboxTab() {
       <ReactDialog open={viewing !== null} onClose={() => setViewing(null)} title="School email" size="lg">
         {viewing && (
           <div className="space-y-4 text-sm">
-            <dl className="space-y-1 rounded-xl border border-line bg-canvas p-4">
-              <div className="flex flex-wrap gap-x-2">
-                <dt className="font-semibold">To:</dt>
-                <dd className="break-all">
-                  {viewing.toName} &lt;{viewing.to}&gt;
-                </dd>
-              </div>
-              <div className="flex flex-wrap gap-x-2">
-                <dt className="font-semibold">From:</dt>
-                <dd className="break-all">
-                  {viewing.parentName} &lt;{viewing.parentEmail}&gt;
-                </dd>
-              </div>
-              <div className="flex flex-wrap gap-x-2">
-                <dt className="font-semibold">Subject:</dt>
-                <dd>{viewing.subject}</dd>
-              </div>
-              {viewing.sentAt && (
-                <div className="flex flex-wrap gap-x-2">
-                  <dt className="font-semibold">Sent:</dt>
-                  <dd>{formatDateTime(viewing.sentAt)}</dd>
-                </div>
-              )}
-            </dl>
+            <Details>
+              <Detail term="To" className="break-all">
+                {viewing.toName} &lt;{viewing.to}&gt;
+              </Detail>
+              <Detail term="From" className="break-all">
+                {viewing.parentName} &lt;{viewing.parentEmail}&gt;
+              </Detail>
+              <Detail term="Subject">{viewing.subject}</Detail>
+              {viewing.sentAt && <Detail term="Sent">{formatDateTime(viewing.sentAt)}</Detail>}
+            </Details>
             <div tabIndex={0} role="region" aria-label="Text sent" className="max-h-[40vh] overflow-auto whitespace-pre-wrap rounded-xl border border-line bg-white p-4">
               {viewing.body}
             </div>

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
+import { staffEmailSchema } from '../../../lib/schemas/admin';
 import { buttonClass, cardClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
@@ -72,16 +73,17 @@ export function StaffTab() {
     if (created) linkRef.current?.focus();
   }, [created]);
 
-  async function invite(event: FormEvent) {
+  async function invite(event: SubmitEvent) {
     event.preventDefault();
     setInviteError(undefined);
-    if (!/^\S+@\S+\.\S+$/.test(email.trim())) {
-      setInviteError('Enter a valid email address');
+    const checked = staffEmailSchema.safeParse(email);
+    if (!checked.success) {
+      setInviteError(checked.error.issues[0]?.message);
       return;
     }
     setBusy(true);
     try {
-      const answer = await apiRequest<{ invitation: Created }>('POST', `${PATH}/invitations`, { email: email.trim(), role });
+      const answer = await apiRequest<{ invitation: Created }>('POST', `${PATH}/invitations`, { email: checked.data, role });
       setCreated(answer.invitation);
       setEmail('');
       setStatus(`Invitation created for ${answer.invitation.email}.`);

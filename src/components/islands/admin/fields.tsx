@@ -291,6 +291,21 @@ export function ErrorNote({ children }: { children: ReactNode }) {
   );
 }
 
+/** A dialog's facts about one record (who, when, where), each a term and its value. */
+export function Details({ children }: { children: ReactNode }) {
+  return <dl className="space-y-1 rounded-xl border border-line bg-canvas p-4">{children}</dl>;
+}
+
+/** One of `Details`: "To: …". `className` goes on the value, e.g. `break-all` for an address. */
+export function Detail({ term, className, children }: { term: string; className?: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-wrap gap-x-2">
+      <dt className="font-semibold">{term}:</dt>
+      <dd className={className}>{children}</dd>
+    </div>
+  );
+}
+
 /** A tab's or a section's heading, the sentence under it, and its buttons on the right (Refresh, Add …). */
 export function SectionHeader({ id, title, children, actions }: { id: string; title: string; children: ReactNode; actions?: ReactNode }) {
   return (
@@ -328,6 +343,16 @@ export function PeriodFields({ value, onChange, inputClass }: { value: { from: s
 }
 
 /**
+ * A form's values as `schema` reads them, or undefined when a field is wrong; either way the form's
+ * messages (keyed by field) are set, to none when all is well.
+ */
+export function validate<T>(schema: z.ZodType<T>, values: unknown, setErrors: (errors: Record<string, string>) => void): T | undefined {
+  const parsed = schema.safeParse(values);
+  setErrors(parsed.success ? {} : fieldErrors(parsed.error.issues));
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
  * An "Add …" dialog's form: its values, set afresh from `initial()` each time the dialog opens; on
  * submit, `schema`'s messages beside the fields, or the parsed values posted to `path` and the
  * answer handed to `done`; a refusal is said in a toast with the server's sentence or `failure`.
@@ -358,15 +383,11 @@ export function useAddForm<Values extends object, Answer>(options: {
 
   async function submit(event: SubmitEvent) {
     event.preventDefault();
-    const parsed = schema.safeParse(form);
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error.issues));
-      return;
-    }
-    setErrors({});
+    const values = validate(schema, form, setErrors);
+    if (values === undefined) return;
     setBusy(true);
     try {
-      await done(await apiRequest<Answer>('POST', path, parsed.data));
+      await done(await apiRequest<Answer>('POST', path, values));
     } catch (error) {
       showToast({ title: 'Error', description: failureMessage(error, failure), variant: 'destructive' });
     } finally {
