@@ -1,5 +1,5 @@
 /**
- * The admin page's one list: a table from `md` up, a card per row on a phone (every value labelled
+ * The admin page's one list: a table from `lg` (1024 px) up, a card per row below it (every value labelled
  * with its column, the actions below), keyset paging with the server's cursor, a loading and an
  * empty state that keep their place and are announced, the failure, and the CSV download.
  *
@@ -157,7 +157,7 @@ export interface AdminColumn<Row> {
   kind?: 'title' | 'actions';
   /** The header is read by screen readers only (e.g. a column of "Open" buttons). */
   hideHeader?: boolean;
-  /** More classes on each cell, e.g. `whitespace-nowrap`, `tabular-nums`, `break-words`. */
+  /** More classes on each cell, e.g. `whitespace-nowrap`, `tabular-nums`, `wrap-anywhere` (a long address that may break anywhere, so the table fits). */
   className?: string;
 }
 
@@ -251,15 +251,15 @@ export function AdminList<Row>({ label, list, columns, text, csvHref, caption, r
       {rows && rows.length > 0 && (
         <div
           ref={region}
-          className={cx('relative md:overflow-x-auto md:rounded-card md:border md:border-line md:bg-white', list.stale && 'opacity-60')}
+          className={cx('relative lg:overflow-x-auto lg:rounded-card lg:border lg:border-line lg:bg-white', list.stale && 'opacity-60')}
           tabIndex={0}
           role="region"
           aria-label={label}
           aria-busy={list.loading === 'first' || undefined}
         >
-          <table className="block w-full text-left text-sm md:table">
+          <table className="block w-full text-left text-sm lg:table">
             {caption && <caption className="sr-only">{caption}</caption>}
-            <thead className="sr-only border-b border-line bg-canvas text-xs tracking-wide text-muted uppercase md:not-sr-only md:table-header-group">
+            <thead className="sr-only border-b border-line bg-canvas text-xs tracking-wide text-muted uppercase lg:not-sr-only lg:table-header-group">
               <tr>
                 {columns.map((column) => (
                   <th key={column.header} scope="col" className="px-4 py-3">
@@ -268,9 +268,9 @@ export function AdminList<Row>({ label, list, columns, text, csvHref, caption, r
                 ))}
               </tr>
             </thead>
-            <tbody className="block space-y-3 md:table-row-group md:space-y-0 md:divide-y md:divide-line">
+            <tbody className="block space-y-3 lg:table-row-group lg:space-y-0 lg:divide-y lg:divide-line">
               {rows.map((row) => (
-                <tr key={rowKey(row)} className="block max-md:rounded-card max-md:border max-md:border-line max-md:bg-white max-md:p-4 md:table-row">
+                <tr key={rowKey(row)} className="block max-lg:rounded-card max-lg:border max-lg:border-line max-lg:bg-white max-lg:p-4 lg:table-row">
                   {columns.map((column) => (
                     <Cell key={column.header} column={column} row={row} />
                   ))}
@@ -295,18 +295,18 @@ function Cell<Row>({ column, row }: { column: AdminColumn<Row>; row: Row }) {
   const value = column.cell(row);
   if (column.kind === 'title') {
     return (
-      <th scope="row" className={cx('block pb-2 text-base font-semibold md:table-cell md:px-4 md:py-3 md:text-sm md:font-medium', column.className)}>
+      <th scope="row" className={cx('block pb-2 text-base font-semibold lg:table-cell lg:px-4 lg:py-3 lg:text-sm lg:font-medium', column.className)}>
         {value}
       </th>
     );
   }
   if (column.kind === 'actions') {
-    return <td className={cx('block pt-3 md:table-cell md:px-4 md:py-3 md:whitespace-nowrap', column.className)}>{value}</td>;
+    return <td className={cx('block pt-3 lg:table-cell lg:px-4 lg:py-3 lg:whitespace-nowrap', column.className)}>{value}</td>;
   }
   return (
-    <td className={cx('grid grid-cols-[7.5rem_minmax(0,1fr)] items-baseline gap-x-3 py-1 md:table-cell md:px-4 md:py-3', column.className)}>
+    <td className={cx('grid grid-cols-[7.5rem_minmax(0,1fr)] items-baseline gap-x-3 py-1 lg:table-cell lg:px-4 lg:py-3', column.className)}>
       {/* The header already names the cell for screen readers; this label is for eyes on a phone. */}
-      <span aria-hidden="true" className="text-xs font-semibold text-muted md:hidden">
+      <span aria-hidden="true" className="text-xs font-semibold text-muted lg:hidden">
         {column.header}
       </span>
       <div className="min-w-0">{value}</div>
@@ -314,9 +314,9 @@ function Cell<Row>({ column, row }: { column: AdminColumn<Row>; row: Row }) {
   );
 }
 
-/** The row's buttons, side by side, wrapping on a narrow card. */
+/** The row's buttons, side by side: wrapping on a narrow card, on one line in the table. */
 export function RowActions({ children }: { children: ReactNode }) {
-  return <div className="flex flex-wrap gap-2">{children}</div>;
+  return <div className="flex flex-wrap gap-2 lg:flex-nowrap">{children}</div>;
 }
 
 /** Fetches the list's first page again (new rows at the top), keeping what is shown until it comes. */

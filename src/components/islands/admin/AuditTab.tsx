@@ -33,9 +33,9 @@ const text: AdminListText = { loading: 'Loading the audit log…', failure: 'The
 
 const columns: ReadonlyArray<AdminColumn<AuditEntry>> = [
   { header: 'When', cell: (entry) => formatDateTime(entry.at), className: 'whitespace-nowrap' },
-  { header: 'Who', cell: (entry) => entry.actor, className: 'break-words' },
+  { header: 'Who', cell: (entry) => entry.actor, className: 'wrap-anywhere' },
   { header: 'Action', cell: (entry) => labelOf(entry.action) },
-  { header: 'Target', cell: (entry) => (entry.target ? <code className="text-[0.8rem]">{entry.target}</code> : <span className="text-muted">None</span>), className: 'break-words' },
+  { header: 'Target', cell: (entry) => (entry.target ? <code className="text-[0.8rem]">{entry.target}</code> : <span className="text-muted">None</span>), className: 'wrap-anywhere' },
   {
     header: 'From (hashed)',
     cell: (entry) =>

@@ -82,7 +82,7 @@ export function FormSubmissionsTab() {
 
   const columns: ReadonlyArray<AdminColumn<Submission>> = [
     { header: 'Received', cell: (submission) => formatDateTime(submission.createdAt), className: 'whitespace-nowrap' },
-    { header: 'From', cell: who, className: 'break-words' },
+    { header: 'From', cell: who, className: 'wrap-anywhere' },
     {
       header: 'HubSpot delivery',
       cell: ({ delivery }) => {

@@ -23,7 +23,7 @@ const query = (current: { from: string; to: string }, format?: 'csv') => {
 const text: AdminListText = { loading: 'Loading the figures…', failure: 'The impact figures could not be loaded.', empty: 'No school emails in this period', emptyHint: 'Once parents send their emails, each school shows here.' };
 
 const columns: ReadonlyArray<AdminColumn<SchoolImpactRow>> = [
-  { header: 'School', kind: 'title', cell: (row) => row.school, className: 'break-words' },
+  { header: 'School', kind: 'title', cell: (row) => row.school, className: 'wrap-anywhere' },
   { header: 'Emails sent', cell: (row) => row.emailsSent, className: 'tabular-nums' },
   ...answerKinds.map((kind) => ({ header: answerLabels[kind], cell: (row: SchoolImpactRow) => row.answers[kind], className: 'tabular-nums' })),
   { header: 'Response rate', cell: (row) => percent(row.responseRate), className: 'tabular-nums' },

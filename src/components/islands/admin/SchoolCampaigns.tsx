@@ -169,7 +169,7 @@ export function SchoolCampaigns() {
       header: 'Open',
       kind: 'actions',
       hideHeader: true,
-      className: 'md:text-right',
+      className: 'lg:text-right',
       cell: (school) => (
         <button
           type="button"

@@ -127,7 +127,7 @@ export function StaffTab() {
     {
       header: 'Person',
       kind: 'title',
-      className: 'md:align-top',
+      className: 'lg:align-top',
       cell: (person) => (
         <>
           {person.email}
@@ -137,7 +137,7 @@ export function StaffTab() {
     },
     {
       header: 'Role',
-      className: 'md:align-top',
+      className: 'lg:align-top',
       cell: (person) => (
         <>
           <StatusBadge tone={person.role === 'owner' ? 'success' : 'neutral'}>{roleLabel[person.role]}</StatusBadge>
@@ -154,7 +154,7 @@ export function StaffTab() {
     },
     {
       header: 'Passkeys',
-      className: 'md:align-top',
+      className: 'lg:align-top',
       cell: (person) => (
         <ul className="space-y-2">
           {person.passkeys.map((passkey) => (
@@ -180,7 +180,7 @@ export function StaffTab() {
       header: 'Actions',
       kind: 'actions',
       hideHeader: true,
-      className: 'md:align-top md:text-right',
+      className: 'lg:align-top lg:text-right',
       cell: (person) => (
         <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => setRemoval({ kind: 'person', person })} aria-label={`Remove ${person.email}`}>
           Remove

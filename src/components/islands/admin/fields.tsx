@@ -230,7 +230,7 @@ const tones = {
 } as const;
 
 export function StatusBadge({ tone, children }: { tone: keyof typeof tones; children: ReactNode }) {
-  return <span className={`inline-flex items-center rounded-pill px-2.5 py-0.5 text-xs font-semibold md:whitespace-nowrap ${tones[tone]}`}>{children}</span>;
+  return <span className={`inline-flex items-center rounded-pill px-2.5 py-0.5 text-xs font-semibold lg:whitespace-nowrap ${tones[tone]}`}>{children}</span>;
 }
 
 /** The box of a loading or an empty state: one size, so that one does not move the page into the other. */
