@@ -5,14 +5,14 @@
 import { defineCollection, reference } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
-import { blogLoader } from './lib/blog/loader';
+import { blogLoader } from './content-loaders/blog';
 import { blogEntrySchema } from './lib/blog/schema';
 import { formPurposes } from './config/forms';
 import { letterSchema } from './lib/email/letters';
 import { mailWordsSchema } from './lib/email/mail-words';
 import { experimentPlaceSchema } from './lib/analytics/experiments';
 import { formDefinitionSchema } from './lib/forms/definition';
-import { formsLoader } from './lib/forms/loader';
+import { formsLoader } from './content-loaders/forms';
 import { iconPaths, type IconName } from './lib/icons';
 
 const slug = z
@@ -115,7 +115,7 @@ const studentVideos = defineCollection({
 
 /**
  * Blog posts: from the HubSpot CMS at build when configured, else `content/blog/*.mdx`
- * (see src/lib/blog/loader.ts). The schema is the spec's blog post.
+ * (see src/content-loaders/blog.ts). The schema is the spec's blog post.
  */
 const blog = defineCollection({
   loader: blogLoader(),
@@ -138,7 +138,7 @@ const cards = defineCollection({
 
 /**
  * The site's forms, one entry per purpose of src/config/forms.ts: from HubSpot's forms API at build
- * when configured, else content/forms/*.yaml (see src/lib/forms/loader.ts).
+ * when configured, else content/forms/*.yaml (see src/content-loaders/forms.ts).
  */
 const formsCollection = defineCollection({
   loader: formsLoader(),

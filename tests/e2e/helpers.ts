@@ -73,6 +73,6 @@ export async function auditFor(page: Page, actionLabel: string) {
   const panel = page.getByRole('tabpanel');
   await panel.getByLabel('Action').selectOption({ label: actionLabel });
   await panel.getByRole('button', { name: 'Show' }).click();
-  await expect(panel.getByRole('status')).toHaveCount(0, { timeout: 15_000 });
+  await expect(panel.getByRole('status').filter({ hasText: 'Loading' })).toHaveCount(0, { timeout: 15_000 });
   return panel;
 }

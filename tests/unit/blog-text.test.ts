@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { formatLongDate, htmlToText, markdownToText, readTimeMinutes, slugify, truncate } from '../../src/lib/blog/text';
 import { countText } from '../../src/lib/blog/list';
-import { isPublished } from '../../src/lib/blog/hubspot';
+import { isPublished } from '../../src/content-loaders/blog-hubspot';
 
 describe('blog text helpers', () => {
   test.each([

@@ -8,7 +8,7 @@ import { formDefinitionSchema, type FieldType, type FormDefinition } from '../..
 import { fieldErrors, submissionSchema } from '../../src/lib/forms/schema';
 import { messages } from '../../src/lib/forms/values';
 import { startHubSpotFake } from '../fakes/hubspot';
-import { fetchDefinition } from '../../src/lib/forms/loader';
+import { fetchDefinition } from '../../src/content-loaders/forms';
 import { hubspotClient } from '../../src/server/hubspot';
 
 const options = [

@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { loginSchema } from '../../lib/schemas';
-import { apiRequest, ApiError, failureMessage, fieldErrors, formatDateTime, setUnauthorizedHandler } from '../../lib/admin-api';
+import { staffEmailSchema } from '../../lib/schemas/admin';
+import { apiRequest, ApiError, failureMessage, formatDateTime, setUnauthorizedHandler } from '../../lib/admin-api';
 import { ceremonyFailure, passkeysSupported, registerPasskey, signInWithPasskey, type AdminSession } from '../../lib/passkeys-client';
 import { buttonClass, cardClass } from '../../lib/ui';
 import { showToast } from '../../stores/toast';
 import { ReactDialog } from '../ui/ReactDialog';
 import { AdminTabs } from './admin/AdminTabs';
 import { AdminSessionContext } from './admin/session';
-import { TextField } from './admin/fields';
+import { TextField, validate } from './admin/fields';
 
 type Session = AdminSession;
 
@@ -206,13 +207,14 @@ function FirstOwner({ onRegistered }: { onRegistered: (session: Session) => void
   async function submit(event: SubmitEvent) {
     event.preventDefault();
     setError(undefined);
-    if (!/^\S+@\S+\.\S+$/.test(email.trim())) {
-      setError('Enter a valid email address');
+    const checked = staffEmailSchema.safeParse(email);
+    if (!checked.success) {
+      setError(checked.error.issues[0]?.message);
       return;
     }
     setBusy(true);
     try {
-      const session = await registerPasskey({ purpose: 'bootstrap', email: email.trim() });
+      const session = await registerPasskey({ purpose: 'bootstrap', email: checked.data });
       showToast({ title: 'You are the owner', description: 'Sign in with your passkey from now on; the admin password no longer opens this page.' });
       onRegistered(session);
     } catch (failure) {
@@ -314,15 +316,11 @@ function SignInForm({ disabled, notice, onSignedIn }: { disabled: boolean; notic
   async function submit(event: SubmitEvent) {
     event.preventDefault();
     setFailure(undefined);
-    const parsed = loginSchema.safeParse({ username, password });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error.issues));
-      return;
-    }
-    setErrors({});
+    const credentials = validate(loginSchema, { username, password }, setErrors);
+    if (!credentials) return;
     setBusy(true);
     try {
-      const { session } = await apiRequest<{ session: Session }>('POST', '/api/admin/session', parsed.data, { quiet401: true });
+      const { session } = await apiRequest<{ session: Session }>('POST', '/api/admin/session', credentials, { quiet401: true });
       setPassword('');
       showToast({ title: 'Signed in', description: `Welcome back, ${session.username}.` });
       onSignedIn(session);

@@ -231,3 +231,14 @@ export const publicHubSpotConfigSchema = z.object({
 export type PublicHubSpotConfig = z.infer<typeof publicHubSpotConfigSchema>;
 export const hubSpotConfigAnswerSchema = z.object({ config: publicHubSpotConfigSchema.nullable(), environmentTokenConfigured: z.boolean() });
 export type HubSpotConfigAnswer = z.infer<typeof hubSpotConfigAnswerSchema>;
+
+// ---- Staff tab and the first owner (POST /api/admin/staff/invitations, the bootstrap passkey) ----
+
+/**
+ * A staff member's email address, checked in the form before it is sent; the server checks it again
+ * (src/server/staff.ts), and tests/unit/staff-email.test.ts holds the two to one answer.
+ */
+export const staffEmailSchema = z
+  .string()
+  .trim()
+  .pipe(z.email('Enter a valid email address').min(3, 'Enter a valid email address').max(254, 'Enter a valid email address'));

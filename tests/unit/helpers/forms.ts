@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formPurposes, forms, type FormPurpose } from '../../../src/config/forms';
-import { readLocalDefinition } from '../../../src/lib/forms/loader';
+import { readLocalDefinition } from '../../../src/content-loaders/forms';
 import { storedDefinitionSchema, type StoredDefinition } from '../../../src/server/form-definitions';
 
 export async function committedDefinitions(): Promise<Record<FormPurpose, StoredDefinition>> {

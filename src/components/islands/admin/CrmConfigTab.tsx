@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useState, type SubmitEvent } from 'react';
-import type { HubSpotConfigAnswer, PublicHubSpotConfig as HubSpotConfig } from '../../../lib/schemas/admin';
-import { apiRequest, failureMessage, fieldErrors, formatDateTime } from '../../../lib/admin-api';
+import { useCallback, useEffect, useState } from 'react';
+import type { HubSpotConfigAnswer } from '../../../lib/schemas/admin';
+import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
 import { hubspotConfigSchema } from '../../../lib/schemas';
 import { buttonClass, cardClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
-import { CheckboxField, EmptyState, StatusBadge, TextAreaField, TextField, DialogActions } from './fields';
+import { CheckboxField, DialogActions, EmptyState, ErrorNote, SectionHeader, StatusBadge, TextAreaField, TextField, useAddForm } from './fields';
 
 type Answer = HubSpotConfigAnswer;
 
@@ -30,19 +30,19 @@ export function CrmConfigTab() {
   const config = data?.config;
   return (
     <section aria-labelledby="crm-title">
-      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h2 id="crm-title" className="text-xl font-bold">
-            HubSpot Configuration
-          </h2>
-          <p className="text-sm text-muted">The private-app token the site uses to write bookings onto contacts.</p>
-        </div>
-        <button type="button" className={buttonClass('primary', 'sm')} onClick={() => setAdding(true)}>
-          Add Configuration
-        </button>
-      </div>
+      <SectionHeader
+        id="crm-title"
+        title="HubSpot Configuration"
+        actions={
+          <button type="button" className={buttonClass('primary', 'sm')} onClick={() => setAdding(true)}>
+            Add Configuration
+          </button>
+        }
+      >
+        The private-app token the site uses to write bookings onto contacts.
+      </SectionHeader>
 
-      {loadError && <p role="alert" className="rounded-lg bg-danger-50 px-3 py-2 text-sm text-danger-600">{loadError}</p>}
+      {loadError && <ErrorNote>{loadError}</ErrorNote>}
       {!data && !loadError && <p className="text-sm text-muted" role="status">Loading configuration…</p>}
       {data && !config && (
         <EmptyState title="No HubSpot configuration found">
@@ -93,37 +93,17 @@ export function CrmConfigTab() {
 const emptyForm = { name: '', description: '', accessToken: '', refreshToken: '', isActive: true };
 
 function AddConfigDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: () => Promise<void> }) {
-  const [form, setForm] = useState(emptyForm);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const set = <K extends keyof typeof emptyForm>(key: K) => (value: (typeof emptyForm)[K]) => setForm((current) => ({ ...current, [key]: value }));
-
-  useEffect(() => {
-    if (open) {
-      setForm(emptyForm);
-      setErrors({});
-    }
-  }, [open]);
-
-  async function submit(event: SubmitEvent) {
-    event.preventDefault();
-    const parsed = hubspotConfigSchema.safeParse(form);
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error.issues));
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      await apiRequest('POST', '/api/hubspot-config', parsed.data);
+  const { form, errors, busy, set, submit } = useAddForm({
+    open,
+    initial: () => emptyForm,
+    schema: hubspotConfigSchema,
+    path: '/api/hubspot-config',
+    failure: 'Failed to create CRM configuration',
+    done: async () => {
       showToast({ title: 'Success', description: 'HubSpot configuration created successfully' });
       await onCreated();
-    } catch (error) {
-      showToast({ title: 'Error', description: failureMessage(error, 'Failed to create CRM configuration'), variant: 'destructive' });
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+  });
 
   return (
     <ReactDialog open={open} onClose={onClose} title="Add HubSpot Configuration">

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { MessageStatus, OutboxPage as Page, OutboxView as Message } from '../../../lib/schemas/admin';
 import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
 import { canRetryMessage } from '../../../lib/outbox';
@@ -8,8 +8,12 @@ import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { DataDeletions } from './DataDeletions';
 import { isOwner, useAdminSession } from './session';
-import { EmptyState, StatusBadge, ScrollTable, tableHeadClass, LoadOlder } from './fields';
+import { AdminList, RefreshButton, replacing, RowActions, useKeysetList, useRowTask, withCursor, type AdminColumn, type AdminListText } from './AdminList';
+import { BusyButton, Detail, Details, SectionHeader, StatusBadge } from './fields';
 
+const PATH = '/api/admin/outbox';
+
+const text: AdminListText = { loading: 'Loading the outbox…', failure: 'The outbox could not be loaded.', empty: 'No school emails yet', emptyHint: 'Emails parents send from /lead-the-change and /form appear here.', more: 'Load older emails' };
 
 const statusLabels: Record<MessageStatus, string> = {
   awaiting_confirmation: 'Waiting for the parent to confirm',
@@ -70,38 +74,25 @@ const describeError = (code: string) =>
 /**
  * The Outbox: every school email, newest first — sent by the platform (with the parent's
  * confirmation) or by the parent themselves — its recipient, status, attempts and last error, and
- * the exact text sent. A failed delivery can be retried. Links HubSpot has not got (nothing
- * configured) are shown here, so the whole path can be walked locally.
+ * the exact text sent, and the emails about it. A failed delivery can be retried. Links go to
+ * parents' inboxes only: with no mail sender configured, an owner may see a waiting request's
+ * confirmation link (audited), so the path can still be walked.
  */
 export function OutboxTab() {
   const owner = isOwner(useAdminSession());
-  const [messages, setMessages] = useState<Message[] | null>(null);
-  const [cursor, setCursor] = useState<string>();
-  const [loadError, setLoadError] = useState<string>();
-  const [viewing, setViewing] = useState<Message | null>(null);
-  const [busy, setBusy] = useState<string>();
   const [mailConfigured, setMailConfigured] = useState(true);
   const [ownerLink, setOwnerLink] = useState<{ id: string; link: string }>();
-
-  const load = useCallback(async (after?: string) => {
-    try {
-      const page = await apiRequest<Page>('GET', `/api/admin/outbox${after ? `?cursor=${encodeURIComponent(after)}` : ''}`);
-      setMessages((current) => (after && current ? [...current, ...page.messages] : page.messages));
-      setMailConfigured(page.mailConfigured !== false);
-      setCursor(page.nextCursor);
-      setLoadError(undefined);
-    } catch (error) {
-      setLoadError(failureMessage(error, 'The outbox could not be loaded.'));
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const list = useKeysetList(PATH, async (cursor) => {
+    const page = await apiRequest<Page>('GET', withCursor(PATH, cursor));
+    setMailConfigured(page.mailConfigured !== false);
+    return { rows: page.messages, nextCursor: page.nextCursor };
+  });
+  const [viewing, setViewing] = useState<Message | null>(null);
+  const { busy, run } = useRowTask();
 
   async function showLink(message: Message) {
     try {
-      const { link } = await apiRequest<{ link: string }>('GET', `/api/admin/outbox/${message.id}/confirmation-link`);
+      const { link } = await apiRequest<{ link: string }>('GET', `${PATH}/${message.id}/confirmation-link`);
       setOwnerLink({ id: message.id, link });
       setViewing(message);
     } catch (error) {
@@ -109,120 +100,88 @@ export function OutboxTab() {
     }
   }
 
-  async function retry(message: Message) {
-    setBusy(message.id);
-    try {
-      const { message: updated } = await apiRequest<{ message: Message }>('POST', `/api/admin/outbox/${message.id}/retry`);
-      setMessages((current) => current?.map((entry) => (entry.id === updated.id ? updated : entry)) ?? null);
+  const retry = (message: Message) =>
+    run(message.id, 'The email could not be retried.', async () => {
+      const { message: updated } = await apiRequest<{ message: Message }>('POST', `${PATH}/${message.id}/retry`);
+      list.update(replacing(updated));
       if (updated.status === 'sent') showToast({ title: 'Success', description: 'The letter was sent.' });
       else if (updated.status === 'queued') showToast({ title: 'Scheduled', description: 'The letter goes in the school’s hours.' });
       else showToast({ title: 'Not sent yet', description: updated.lastError ? describeError(updated.lastError) : 'It is queued for the next try.', variant: 'destructive' });
-    } catch (error) {
-      showToast({ title: 'Error', description: failureMessage(error, 'The email could not be retried.'), variant: 'destructive' });
-    } finally {
-      setBusy(undefined);
-    }
-  }
+    });
+
+  const columns: ReadonlyArray<AdminColumn<Message>> = [
+    { header: 'Created', cell: (message) => formatDateTime(message.createdAt), className: 'whitespace-nowrap' },
+    {
+      header: 'Recipient',
+      cell: (message) => (
+        <>
+          <p className="font-medium">{message.toName || message.to}</p>
+          <p className="text-xs text-muted break-words">
+            {message.to} · {message.schoolName}
+          </p>
+          <p className="text-xs text-muted">{message.channel === 'platform' ? `Sent by the platform for ${message.parentName}` : `Sent by ${message.parentName} themselves`}</p>
+        </>
+      ),
+    },
+    {
+      header: 'Status',
+      cell: (message) => (
+        <>
+          <StatusBadge tone={statusTones[message.status]}>{statusLabels[message.status]}</StatusBadge>
+          {message.lastError && <p className="mt-1 max-w-56 text-xs text-danger-600">{describeError(message.lastError)}</p>}
+          {message.status === 'queued' && message.delivery && <p className="mt-1 text-xs text-muted">Goes {formatDateTime(message.delivery.at)}</p>}
+          {message.review && <p className="mt-1 text-xs text-muted">Self-report: {message.review === 'pending' ? 'waiting for review' : message.review}</p>}
+          {message.answer && <p className="mt-1 text-xs text-muted">Answer: {answerLabels[message.answer.kind]}</p>}
+        </>
+      ),
+    },
+    { header: 'Attempts', cell: (message) => message.attempts, className: 'tabular-nums' },
+    {
+      header: 'Actions',
+      kind: 'actions',
+      cell: (message) => (
+        <RowActions>
+          <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => setViewing(message)}>
+            View email
+          </button>
+          {owner && !mailConfigured && message.status === 'awaiting_confirmation' && message.channel === 'platform' && (
+            <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => showLink(message)}>
+              Show confirmation link
+            </button>
+          )}
+          {canRetryMessage(message) && (
+            <BusyButton busy={busy === message.id} busyLabel="Retrying…" onClick={() => retry(message)}>
+              Retry
+            </BusyButton>
+          )}
+        </RowActions>
+      ),
+    },
+  ];
 
   return (
     <section aria-labelledby="outbox-title">
-      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h2 id="outbox-title" className="text-xl font-bold">
-            Outbox
-          </h2>
-          <p className="text-sm text-muted">School emails, newest first. Kept 90 days after sending. Links go to parents’ inboxes only.</p>
-          {!mailConfigured && <p className="mt-1 text-sm font-medium text-danger-600">No mail sender is configured: nothing is emailed. Owners can see a waiting request’s confirmation link (recorded in the audit log).</p>}
-        </div>
-        <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => load()}>
-          Refresh
-        </button>
-      </div>
-
-      {loadError && <p role="alert" className="rounded-lg bg-danger-50 px-3 py-2 text-sm text-danger-600">{loadError}</p>}
-      {!messages && !loadError && <p className="text-sm text-muted" role="status">Loading the outbox…</p>}
-      {messages?.length === 0 && <EmptyState title="No school emails yet">Emails parents send from /lead-the-change and /form appear here.</EmptyState>}
-      {messages && messages.length > 0 && (
-        <ScrollTable label="Outbox table" minWidth="min-w-[48rem]">
-          <thead className={tableHeadClass}>
-            <tr>
-              <th scope="col" className="px-4 py-3">Created</th>
-              <th scope="col" className="px-4 py-3">Recipient</th>
-              <th scope="col" className="px-4 py-3">Status</th>
-              <th scope="col" className="px-4 py-3">Attempts</th>
-              <th scope="col" className="px-4 py-3">Actions</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-line">
-            {messages.map((message) => (
-              <tr key={message.id}>
-                <td className="px-4 py-3 whitespace-nowrap">{formatDateTime(message.createdAt)}</td>
-                <td className="px-4 py-3">
-                  <p className="font-medium">{message.toName || message.to}</p>
-                  <p className="text-xs text-muted break-all">
-                    {message.to} · {message.schoolName}
-                  </p>
-                  <p className="text-xs text-muted">{message.channel === 'platform' ? `Sent by the platform for ${message.parentName}` : `Sent by ${message.parentName} themselves`}</p>
-                </td>
-                <td className="px-4 py-3">
-                  <StatusBadge tone={statusTones[message.status]}>{statusLabels[message.status]}</StatusBadge>
-                  {message.lastError && <p className="mt-1 max-w-56 text-xs text-danger-600">{describeError(message.lastError)}</p>}
-                  {message.status === 'queued' && message.delivery && <p className="mt-1 text-xs text-muted">Goes {formatDateTime(message.delivery.at)}</p>}
-                  {message.review && <p className="mt-1 text-xs text-muted">Self-report: {message.review === 'pending' ? 'waiting for review' : message.review}</p>}
-                  {message.answer && <p className="mt-1 text-xs text-muted">Answer: {answerLabels[message.answer.kind]}</p>}
-                </td>
-                <td className="px-4 py-3 tabular-nums">{message.attempts}</td>
-                <td className="px-4 py-3">
-                  <div className="flex flex-wrap gap-2">
-                    <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => setViewing(message)}>
-                      View email
-                    </button>
-                    {owner && !mailConfigured && message.status === 'awaiting_confirmation' && message.channel === 'platform' && (
-                      <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => showLink(message)}>
-                        Show confirmation link
-                      </button>
-                    )}
-                    {canRetryMessage(message) && (
-                      <button type="button" className={buttonClass('secondary', 'sm')} disabled={busy === message.id} onClick={() => retry(message)}>
-                        {busy === message.id ? 'Retrying…' : 'Retry'}
-                      </button>
-                    )}
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </ScrollTable>
+      <SectionHeader id="outbox-title" title="Outbox" actions={<RefreshButton list={list} />}>
+        School emails, newest first. Kept 90 days after sending. Links go to parents’ inboxes only.
+      </SectionHeader>
+      {!mailConfigured && (
+        <p className="mb-4 text-sm font-medium text-danger-600">No mail sender is configured: nothing is emailed. Owners can see a waiting request’s confirmation link (recorded in the audit log).</p>
       )}
-      {cursor && <LoadOlder onClick={() => load(cursor)}>Load older emails</LoadOlder>}
+      <AdminList label="Outbox table" list={list} text={text} columns={columns} />
 
       <ReactDialog open={viewing !== null} onClose={() => setViewing(null)} title="School email" size="lg">
         {viewing && (
           <div className="space-y-4 text-sm">
-            <dl className="space-y-1 rounded-xl border border-line bg-canvas p-4">
-              <div className="flex flex-wrap gap-x-2">
-                <dt className="font-semibold">To:</dt>
-                <dd className="break-all">
-                  {viewing.toName} &lt;{viewing.to}&gt;
-                </dd>
-              </div>
-              <div className="flex flex-wrap gap-x-2">
-                <dt className="font-semibold">From:</dt>
-                <dd className="break-all">
-                  {viewing.parentName} &lt;{viewing.parentEmail}&gt;
-                </dd>
-              </div>
-              <div className="flex flex-wrap gap-x-2">
-                <dt className="font-semibold">Subject:</dt>
-                <dd>{viewing.subject}</dd>
-              </div>
-              {viewing.sentAt && (
-                <div className="flex flex-wrap gap-x-2">
-                  <dt className="font-semibold">Sent:</dt>
-                  <dd>{formatDateTime(viewing.sentAt)}</dd>
-                </div>
-              )}
-            </dl>
+            <Details>
+              <Detail term="To" className="break-all">
+                {viewing.toName} &lt;{viewing.to}&gt;
+              </Detail>
+              <Detail term="From" className="break-all">
+                {viewing.parentName} &lt;{viewing.parentEmail}&gt;
+              </Detail>
+              <Detail term="Subject">{viewing.subject}</Detail>
+              {viewing.sentAt && <Detail term="Sent">{formatDateTime(viewing.sentAt)}</Detail>}
+            </Details>
             <div tabIndex={0} role="region" aria-label="Text sent" className="max-h-[40vh] overflow-auto whitespace-pre-wrap rounded-xl border border-line bg-white p-4">
               {viewing.body}
             </div>

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Campaign, CampaignParent, CampaignSchool, Came } from '../../../lib/schemas/admin';
 import { apiRequest, failureMessage, formatDate, formatDateTime } from '../../../lib/admin-api';
 import { answerLabels } from '../../../lib/school-answers';
 import { buttonClass } from '../../../lib/ui';
-import { EmptyState, LoadOlder, ScrollTable, tableHeadClass } from './fields';
+import { AdminList, useKeysetList, withCursor, type AdminColumn, type AdminListText } from './AdminList';
+import { ErrorNote } from './fields';
 
 const cameLabels: Record<Came, string> = { direct: 'Direct', parent: 'Shared by another parent', ambassador: 'Ambassador' };
 const updateLabels: Record<string, string> = {
@@ -16,6 +17,8 @@ const updateLabels: Record<string, string> = {
   failed: 'Failed',
 };
 const PATH = '/api/admin/impact/schools';
+const parentsText: AdminListText = { loading: 'Loading the parents…', failure: 'More parents could not be loaded.', empty: 'No confirmed emails yet', more: 'Load more parents' };
+const schoolsText: AdminListText = { loading: 'Loading the schools…', failure: 'The schools could not be loaded.', empty: 'No school pages yet', emptyHint: 'A school gets its page when the first parent’s email to it is confirmed.', more: 'Load more schools' };
 
 function came(row: CampaignParent): string {
   if (row.came === 'parent') return `${cameLabels.parent}${row.referrer ? ` (${row.referrer})` : ''}${row.ambassadorId ? `, ambassador ${row.ambassadorId}` : ''}`;
@@ -23,42 +26,46 @@ function came(row: CampaignParent): string {
   return cameLabels.direct;
 }
 
+const parentColumns: ReadonlyArray<AdminColumn<CampaignParent>> = [
+  { header: 'Parent', kind: 'title', cell: (row) => row.parent || <span className="text-muted">Deleted</span> },
+  { header: 'How they came', cell: came },
+  {
+    header: 'Sent',
+    cell: (row) => (
+      <>
+        {formatDateTime(row.sentAt)} <span className="text-muted">({row.channel === 'platform' ? 'platform' : 'sent themselves'})</span>
+      </>
+    ),
+  },
+  { header: 'Letter', cell: (row) => row.letterId ?? <span className="text-muted">—</span> },
+  { header: 'Answer', cell: (row) => (row.answer ? answerLabels[row.answer] : <span className="text-muted">None yet</span>) },
+  { header: 'Updates sent', cell: (row) => row.updatesSent, className: 'tabular-nums' },
+];
+
 /** One school opened: who wrote and how they came, the letters, the answers over time, the updates sent. */
 function CampaignView({ schoolKey, onClose }: { schoolKey: string; onClose: () => void }) {
-  const [campaign, setCampaign] = useState<Campaign | null>(null);
-  const [error, setError] = useState<string>();
+  const path = `${PATH}?key=${schoolKey}`;
+  // The first page carries the whole campaign; the next ones add parents.
+  const parents = useKeysetList(path, async (cursor) => {
+    const found = await apiRequest<Campaign>('GET', withCursor(path, cursor));
+    return { rows: found.parents, nextCursor: found.nextCursor, summary: cursor ? undefined : found };
+  });
+  const campaign = parents.summary;
   const heading = useRef<HTMLHeadingElement>(null);
-
-  useEffect(() => {
-    let live = true;
-    apiRequest<Campaign>('GET', `${PATH}?key=${schoolKey}`)
-      .then((found) => {
-        if (!live) return;
-        setCampaign(found);
-        setError(undefined);
-      })
-      .catch((failure: unknown) => live && setError(failureMessage(failure, 'This school could not be loaded.')));
-    return () => {
-      live = false;
-    };
-  }, [schoolKey]);
 
   useEffect(() => {
     if (campaign) heading.current?.focus();
   }, [campaign?.school.key]);
 
-  async function more() {
-    if (!campaign?.nextCursor) return;
-    try {
-      const next = await apiRequest<Campaign>('GET', `${PATH}?key=${schoolKey}&cursor=${encodeURIComponent(campaign.nextCursor)}`);
-      setCampaign({ ...campaign, parents: [...campaign.parents, ...next.parents], nextCursor: next.nextCursor });
-    } catch (failure) {
-      setError(failureMessage(failure, 'More parents could not be loaded.'));
-    }
+  if (!campaign) {
+    return parents.error ? (
+      <ErrorNote>{failureMessage(parents.error, 'This school could not be loaded.')}</ErrorNote>
+    ) : (
+      <p className="text-sm text-muted" role="status">
+        Loading the school…
+      </p>
+    );
   }
-
-  if (error) return <p role="alert" className="rounded-lg bg-danger-50 px-3 py-2 text-sm text-danger-600">{error}</p>;
-  if (!campaign) return <p className="text-sm text-muted" role="status">Loading the school…</p>;
   const { school } = campaign;
   const updates = Object.entries(campaign.updates);
   return (
@@ -72,14 +79,9 @@ function CampaignView({ schoolKey, onClose }: { schoolKey: string; onClose: () =
             {school.contactAddress} · {school.parents} {school.parents === 1 ? 'parent' : 'parents'} · {school.emails} {school.emails === 1 ? 'email' : 'emails'}
           </p>
         </div>
-        <div className="flex flex-wrap gap-2">
-          <a className={buttonClass('secondary', 'sm')} href={`${PATH}?key=${school.key}&format=csv`} download>
-            Download CSV
-          </a>
-          <button type="button" className={buttonClass('secondary', 'sm')} onClick={onClose}>
-            Back to all schools
-          </button>
-        </div>
+        <button type="button" className={buttonClass('secondary', 'sm')} onClick={onClose}>
+          Back to all schools
+        </button>
       </div>
 
       <dl className="grid gap-3 sm:grid-cols-3">
@@ -93,39 +95,7 @@ function CampaignView({ schoolKey, onClose }: { schoolKey: string; onClose: () =
 
       <div>
         <h4 className="mb-2 font-semibold">Parents who wrote</h4>
-        {campaign.parents.length === 0 ? (
-          <EmptyState title="No confirmed emails yet" />
-        ) : (
-          <ScrollTable label={`Parents who wrote to ${school.schoolName}`} minWidth="min-w-[48rem]">
-            <thead className={tableHeadClass}>
-              <tr>
-                <th scope="col" className="px-4 py-3">Parent</th>
-                <th scope="col" className="px-4 py-3">How they came</th>
-                <th scope="col" className="px-4 py-3">Sent</th>
-                <th scope="col" className="px-4 py-3">Letter</th>
-                <th scope="col" className="px-4 py-3">Answer</th>
-                <th scope="col" className="px-4 py-3">Updates sent</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-line">
-              {campaign.parents.map((row) => (
-                <tr key={row.messageId}>
-                  <th scope="row" className="px-4 py-3 font-medium">
-                    {row.parent || <span className="text-muted">Deleted</span>}
-                  </th>
-                  <td className="px-4 py-3">{came(row)}</td>
-                  <td className="px-4 py-3">
-                    {formatDateTime(row.sentAt)} <span className="text-muted">({row.channel === 'platform' ? 'platform' : 'sent themselves'})</span>
-                  </td>
-                  <td className="px-4 py-3">{row.letterId ?? <span className="text-muted">—</span>}</td>
-                  <td className="px-4 py-3">{row.answer ? answerLabels[row.answer] : <span className="text-muted">None yet</span>}</td>
-                  <td className="px-4 py-3 tabular-nums">{row.updatesSent}</td>
-                </tr>
-              ))}
-            </tbody>
-          </ScrollTable>
-        )}
-        {campaign.nextCursor && <LoadOlder onClick={() => void more()}>Load more parents</LoadOlder>}
+        <AdminList label={`Parents who wrote to ${school.schoolName}`} list={parents} rowKey={(row) => row.messageId} text={parentsText} columns={parentColumns} csvHref={`${PATH}?key=${school.key}&format=csv`} />
       </div>
 
       <div className="grid gap-6 md:grid-cols-3">
@@ -178,32 +148,43 @@ function CampaignView({ schoolKey, onClose }: { schoolKey: string; onClose: () =
 
 /** The school pages, most recently written to first; each opens its campaign. */
 export function SchoolCampaigns() {
-  const [schools, setSchools] = useState<CampaignSchool[] | null>(null);
-  const [nextCursor, setNextCursor] = useState<string>();
-  const [error, setError] = useState<string>();
+  const list = useKeysetList(PATH, async (cursor) => {
+    const page = await apiRequest<{ schools: CampaignSchool[]; nextCursor?: string }>('GET', withCursor(PATH, cursor));
+    return { rows: page.schools, nextCursor: page.nextCursor };
+  });
   const [open, setOpen] = useState<string>();
   const opener = useRef<string | undefined>(undefined);
-
-  const load = useCallback(async (cursor?: string) => {
-    try {
-      const page = await apiRequest<{ schools: CampaignSchool[]; nextCursor?: string }>('GET', `${PATH}${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`);
-      setSchools((current) => (cursor && current ? [...current, ...page.schools] : page.schools));
-      setNextCursor(page.nextCursor);
-      setError(undefined);
-    } catch (failure) {
-      setError(failureMessage(failure, 'The schools could not be loaded.'));
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   function close() {
     const key = opener.current;
     setOpen(undefined);
     requestAnimationFrame(() => document.getElementById(`open-school-${key}`)?.focus());
   }
+
+  const columns: ReadonlyArray<AdminColumn<CampaignSchool>> = [
+    { header: 'School', kind: 'title', cell: (school) => school.schoolName },
+    { header: 'Parents', cell: (school) => school.parents, className: 'tabular-nums' },
+    { header: 'Last written to', cell: (school) => formatDateTime(school.updatedAt) },
+    {
+      header: 'Open',
+      kind: 'actions',
+      hideHeader: true,
+      className: 'lg:text-right',
+      cell: (school) => (
+        <button
+          type="button"
+          id={`open-school-${school.key}`}
+          className={buttonClass('secondary', 'sm')}
+          onClick={() => {
+            opener.current = school.key;
+            setOpen(school.key);
+          }}
+        >
+          Open<span className="sr-only"> {school.schoolName}</span>
+        </button>
+      ),
+    },
+  ];
 
   return (
     <section aria-labelledby="campaigns-title" className="mt-8">
@@ -214,46 +195,7 @@ export function SchoolCampaigns() {
       {open ? (
         <CampaignView schoolKey={open} onClose={close} />
       ) : (
-        <>
-          {error && <p role="alert" className="rounded-lg bg-danger-50 px-3 py-2 text-sm text-danger-600">{error}</p>}
-          {!schools && !error && <p className="text-sm text-muted" role="status">Loading the schools…</p>}
-          {schools?.length === 0 && <EmptyState title="No school pages yet">A school gets its page when the first parent’s email to it is confirmed.</EmptyState>}
-          {schools && schools.length > 0 && (
-            <ScrollTable label="School pages" minWidth="min-w-[32rem]">
-              <thead className={tableHeadClass}>
-                <tr>
-                  <th scope="col" className="px-4 py-3">School</th>
-                  <th scope="col" className="px-4 py-3">Parents</th>
-                  <th scope="col" className="px-4 py-3">Last written to</th>
-                  <th scope="col" className="px-4 py-3"><span className="sr-only">Open</span></th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-line">
-                {schools.map((school) => (
-                  <tr key={school.key}>
-                    <th scope="row" className="px-4 py-3 font-medium">{school.schoolName}</th>
-                    <td className="px-4 py-3 tabular-nums">{school.parents}</td>
-                    <td className="px-4 py-3">{formatDateTime(school.updatedAt)}</td>
-                    <td className="px-4 py-3 text-right">
-                      <button
-                        type="button"
-                        id={`open-school-${school.key}`}
-                        className={buttonClass('secondary', 'sm')}
-                        onClick={() => {
-                          opener.current = school.key;
-                          setOpen(school.key);
-                        }}
-                      >
-                        Open<span className="sr-only"> {school.schoolName}</span>
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </ScrollTable>
-          )}
-          {nextCursor && <LoadOlder onClick={() => void load(nextCursor)}>Load more schools</LoadOlder>}
-        </>
+        <AdminList label="School pages" list={list} rowKey={(school) => school.key} text={schoolsText} columns={columns} />
       )}
     </section>
   );

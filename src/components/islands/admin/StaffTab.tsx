@@ -1,9 +1,11 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
+import { staffEmailSchema } from '../../../lib/schemas/admin';
 import { buttonClass, cardClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
-import { EmptyState, ScrollTable, SelectField, StatusBadge, tableHeadClass, TextField } from './fields';
+import { AdminList, useKeysetList, type AdminColumn, type AdminListText } from './AdminList';
+import { SelectField, StatusBadge, TextField } from './fields';
 import { useAdminSession } from './session';
 
 interface Passkey {
@@ -41,6 +43,9 @@ interface Created {
 type Removal = { kind: 'person'; person: Person } | { kind: 'passkey'; person: Person; passkey: Passkey };
 
 const roleLabel = { owner: 'Owner', staff: 'Staff' } as const;
+const PATH = '/api/admin/staff';
+
+const text: AdminListText = { loading: 'Loading…', failure: 'The staff list could not be loaded.', empty: 'Nobody yet', emptyHint: 'The first owner appears here once they register a passkey.' };
 
 /**
  * Staff (owners only): the people who may sign in, with their passkeys; invitations by email and
@@ -49,9 +54,12 @@ const roleLabel = { owner: 'Owner', staff: 'Staff' } as const;
  */
 export function StaffTab() {
   const me = useAdminSession();
-  const [staff, setStaff] = useState<Person[] | null>(null);
-  const [invitations, setInvitations] = useState<Invitation[]>([]);
-  const [loadError, setLoadError] = useState<string>();
+  const people = useKeysetList(PATH, async () => {
+    const answer = await apiRequest<{ staff: Person[]; invitations: Invitation[] }>('GET', PATH);
+    return { rows: answer.staff, summary: answer.invitations };
+  });
+  const load = people.reload;
+  const invitations = people.summary ?? [];
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<'owner' | 'staff'>('staff');
   const [inviteError, setInviteError] = useState<string>();
@@ -61,35 +69,21 @@ export function StaffTab() {
   const [status, setStatus] = useState('');
   const linkRef = useRef<HTMLInputElement>(null);
 
-  const load = useCallback(async () => {
-    try {
-      const answer = await apiRequest<{ staff: Person[]; invitations: Invitation[] }>('GET', '/api/admin/staff');
-      setStaff(answer.staff);
-      setInvitations(answer.invitations);
-      setLoadError(undefined);
-    } catch (error) {
-      setLoadError(failureMessage(error, 'The staff list could not be loaded.'));
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
   useEffect(() => {
     if (created) linkRef.current?.focus();
   }, [created]);
 
-  async function invite(event: FormEvent) {
+  async function invite(event: SubmitEvent) {
     event.preventDefault();
     setInviteError(undefined);
-    if (!/^\S+@\S+\.\S+$/.test(email.trim())) {
-      setInviteError('Enter a valid email address');
+    const checked = staffEmailSchema.safeParse(email);
+    if (!checked.success) {
+      setInviteError(checked.error.issues[0]?.message);
       return;
     }
     setBusy(true);
     try {
-      const answer = await apiRequest<{ invitation: Created }>('POST', '/api/admin/staff/invitations', { email: email.trim(), role });
+      const answer = await apiRequest<{ invitation: Created }>('POST', `${PATH}/invitations`, { email: checked.data, role });
       setCreated(answer.invitation);
       setEmail('');
       setStatus(`Invitation created for ${answer.invitation.email}.`);
@@ -107,10 +101,10 @@ export function StaffTab() {
     setRemoval(undefined);
     try {
       if (current.kind === 'person') {
-        await apiRequest('DELETE', `/api/admin/staff/${current.person.id}`);
+        await apiRequest('DELETE', `${PATH}/${current.person.id}`);
         setStatus(`${current.person.email} was removed; their sessions have ended.`);
       } else {
-        await apiRequest('DELETE', `/api/admin/staff/${current.person.id}/passkeys/${current.passkey.id}`);
+        await apiRequest('DELETE', `${PATH}/${current.person.id}/passkeys/${current.passkey.id}`);
         setStatus(`The passkey "${current.passkey.label}" of ${current.person.email} was removed.`);
       }
       await load();
@@ -121,13 +115,79 @@ export function StaffTab() {
 
   async function changeRole(person: Person, next: 'owner' | 'staff') {
     try {
-      await apiRequest('PATCH', `/api/admin/staff/${person.id}`, { role: next });
+      await apiRequest('PATCH', `${PATH}/${person.id}`, { role: next });
       setStatus(`${person.email} is now ${roleLabel[next].toLowerCase()}.`);
       await load();
     } catch (error) {
       showToast({ title: 'Role not changed', description: failureMessage(error, 'The role could not be changed.'), variant: 'destructive' });
     }
   }
+
+  const columns: ReadonlyArray<AdminColumn<Person>> = [
+    {
+      header: 'Person',
+      kind: 'title',
+      className: 'lg:align-top',
+      cell: (person) => (
+        <>
+          {person.email}
+          {person.id === me?.staffId && <span className="ml-2 text-xs font-normal text-muted">(you)</span>}
+        </>
+      ),
+    },
+    {
+      header: 'Role',
+      className: 'lg:align-top',
+      cell: (person) => (
+        <>
+          <StatusBadge tone={person.role === 'owner' ? 'success' : 'neutral'}>{roleLabel[person.role]}</StatusBadge>
+          <button
+            type="button"
+            className={buttonClass('ghost', 'sm', 'mt-1 block')}
+            onClick={() => changeRole(person, person.role === 'owner' ? 'staff' : 'owner')}
+            aria-label={`Make ${person.email} ${person.role === 'owner' ? 'staff' : 'an owner'}`}
+          >
+            {person.role === 'owner' ? 'Make staff' : 'Make owner'}
+          </button>
+        </>
+      ),
+    },
+    {
+      header: 'Passkeys',
+      className: 'lg:align-top',
+      cell: (person) => (
+        <ul className="space-y-2">
+          {person.passkeys.map((passkey) => (
+            <li key={passkey.id} className="flex flex-wrap items-center gap-2">
+              <span>
+                <span className="font-medium">{passkey.label}</span>
+                <span className="block text-xs text-muted">{passkey.lastUsedAt ? `Last used ${formatDateTime(passkey.lastUsedAt)}` : 'Not used yet'}</span>
+              </span>
+              <button
+                type="button"
+                className={buttonClass('ghost', 'sm')}
+                onClick={() => setRemoval({ kind: 'passkey', person, passkey })}
+                aria-label={`Remove the passkey ${passkey.label} of ${person.email}`}
+              >
+                Remove passkey
+              </button>
+            </li>
+          ))}
+        </ul>
+      ),
+    },
+    {
+      header: 'Actions',
+      kind: 'actions',
+      hideHeader: true,
+      className: 'lg:align-top lg:text-right',
+      cell: (person) => (
+        <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => setRemoval({ kind: 'person', person })} aria-label={`Remove ${person.email}`}>
+          Remove
+        </button>
+      ),
+    },
+  ];
 
   return (
     <div className="space-y-6">
@@ -186,88 +246,9 @@ export function StaffTab() {
         <h2 id="staff-list-title" className="text-lg font-bold">
           People
         </h2>
-        {loadError && (
-          <p role="alert" className="mt-2 rounded-lg bg-danger-50 px-3 py-2 text-sm font-medium text-danger-600">
-            {loadError}
-          </p>
-        )}
-        {staff === null && !loadError && <p className="mt-2 text-sm text-muted">Loading…</p>}
-        {staff && staff.length === 0 && <EmptyState title="Nobody yet">The first owner appears here once they register a passkey.</EmptyState>}
-        {staff && staff.length > 0 && (
-          <div className="mt-3">
-            <ScrollTable label="People and their passkeys" minWidth="min-w-[44rem]">
-              <thead className={tableHeadClass}>
-                <tr>
-                  <th scope="col" className="px-3 py-2 text-left">
-                    Person
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-left">
-                    Role
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-left">
-                    Passkeys
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-left">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {staff.map((person) => (
-                  <tr key={person.id} className="border-b border-line align-top">
-                    <th scope="row" className="px-3 py-3 text-left font-semibold">
-                      {person.email}
-                      {person.id === me?.staffId && <span className="ml-2 text-xs font-normal text-muted">(you)</span>}
-                    </th>
-                    <td className="px-3 py-3">
-                      <StatusBadge tone={person.role === 'owner' ? 'success' : 'neutral'}>{roleLabel[person.role]}</StatusBadge>
-                      <button
-                        type="button"
-                        className={buttonClass('ghost', 'sm', 'mt-1 block')}
-                        onClick={() => changeRole(person, person.role === 'owner' ? 'staff' : 'owner')}
-                        aria-label={`Make ${person.email} ${person.role === 'owner' ? 'staff' : 'an owner'}`}
-                      >
-                        {person.role === 'owner' ? 'Make staff' : 'Make owner'}
-                      </button>
-                    </td>
-                    <td className="px-3 py-3">
-                      <ul className="space-y-2">
-                        {person.passkeys.map((passkey) => (
-                          <li key={passkey.id} className="flex flex-wrap items-center gap-2">
-                            <span>
-                              <span className="font-medium">{passkey.label}</span>
-                              <span className="block text-xs text-muted">
-                                {passkey.lastUsedAt ? `Last used ${formatDateTime(passkey.lastUsedAt)}` : 'Not used yet'}
-                              </span>
-                            </span>
-                            <button
-                              type="button"
-                              className={buttonClass('ghost', 'sm')}
-                              onClick={() => setRemoval({ kind: 'passkey', person, passkey })}
-                              aria-label={`Remove the passkey ${passkey.label} of ${person.email}`}
-                            >
-                              Remove passkey
-                            </button>
-                          </li>
-                        ))}
-                      </ul>
-                    </td>
-                    <td className="px-3 py-3 text-right">
-                      <button
-                        type="button"
-                        className={buttonClass('secondary', 'sm')}
-                        onClick={() => setRemoval({ kind: 'person', person })}
-                        aria-label={`Remove ${person.email}`}
-                      >
-                        Remove
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </ScrollTable>
-          </div>
-        )}
+        <div className="mt-3">
+          <AdminList label="People and their passkeys" list={people} text={text} columns={columns} />
+        </div>
         {invitations.length > 0 && (
           <div className="mt-6">
             <h3 className="text-base font-bold">Open invitations</h3>

@@ -1,10 +1,10 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { apiRequest, failureMessage, fieldErrors } from '../../../lib/admin-api';
+import { apiRequest, failureMessage } from '../../../lib/admin-api';
 import { connectionTestSchema } from '../../../lib/schemas';
 import { buttonClass, cardClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
-import { TextField, DialogActions } from './fields';
+import { TextField, DialogActions, validate } from './fields';
 
 const services = [
   {
@@ -62,15 +62,11 @@ function TestDialog({ service, onClose }: { service: Service | null; onClose: ()
   async function submit(event: SubmitEvent) {
     event.preventDefault();
     if (!service) return;
-    const parsed = connectionTestSchema.safeParse({ accessToken });
-    if (!parsed.success) {
-      setError(fieldErrors(parsed.error.issues).accessToken);
-      return;
-    }
-    setError(undefined);
+    const values = validate(connectionTestSchema, { accessToken }, (errors) => setError(errors.accessToken));
+    if (!values) return;
     setBusy(true);
     try {
-      await apiRequest('POST', service.path, parsed.data);
+      await apiRequest('POST', service.path, values);
       showToast({ title: 'Success', description: `${service.name} connection test successful` });
       onClose();
     } catch (failure) {

@@ -1,77 +1,53 @@
-import { useCallback, useEffect, useState, type SubmitEvent } from 'react';
+import { useState } from 'react';
 import type { PublicWebhook as Webhook } from '../../../lib/schemas/admin';
-import { apiRequest, failureMessage, fieldErrors, formatDate } from '../../../lib/admin-api';
+import { apiRequest, failureMessage, formatDate } from '../../../lib/admin-api';
 import { webhookConfigSchema, webhookEvents } from '../../../lib/schemas';
 import { buttonClass, cardClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
-import { CheckboxField, CheckboxGroup, EmptyState, SelectField, StatusBadge, TextAreaField, TextField, DialogActions } from './fields';
+import { replacing, useKeysetList, useRowTask } from './AdminList';
+import { CheckboxField, CheckboxGroup, DialogActions, EmptyState, ErrorNote, SectionHeader, SelectField, StatusBadge, TextAreaField, TextField, useAddForm } from './fields';
 
+const PATH = '/api/calendly-webhooks';
 
 export function WebhooksTab() {
-  const [webhooks, setWebhooks] = useState<Webhook[] | null>(null);
-  const [loadError, setLoadError] = useState<string>();
+  const list = useKeysetList(PATH, async () => ({ rows: (await apiRequest<{ webhooks: Webhook[] }>('GET', PATH)).webhooks }));
+  const webhooks = list.rows;
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
-  const [busyId, setBusyId] = useState<string>();
+  const { busy: busyId, run } = useRowTask();
 
-  const load = useCallback(async () => {
-    try {
-      const answer = await apiRequest<{ webhooks: Webhook[] }>('GET', '/api/calendly-webhooks');
-      setWebhooks(answer.webhooks);
-      setLoadError(undefined);
-    } catch (error) {
-      setLoadError(failureMessage(error, 'The webhook configurations could not be loaded.'));
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  async function toggle(webhook: Webhook) {
-    setBusyId(webhook.id);
-    try {
-      const answer = await apiRequest<{ webhook: Webhook }>('PATCH', `/api/calendly-webhooks/${webhook.id}`, { isActive: !webhook.isActive });
-      setWebhooks((current) => current?.map((entry) => (entry.id === webhook.id ? answer.webhook : entry)) ?? null);
+  const toggle = (webhook: Webhook) =>
+    run(webhook.id, 'Failed to update webhook configuration', async () => {
+      const answer = await apiRequest<{ webhook: Webhook }>('PATCH', `${PATH}/${webhook.id}`, { isActive: !webhook.isActive });
+      list.update(replacing(answer.webhook));
       showToast({ title: 'Success', description: `Webhook configuration ${webhook.isActive ? 'deactivated' : 'activated'}` });
-    } catch (error) {
-      showToast({ title: 'Error', description: failureMessage(error, 'Failed to update webhook configuration'), variant: 'destructive' });
-    } finally {
-      setBusyId(undefined);
-    }
-  }
+    });
 
-  async function remove(webhook: Webhook) {
-    setBusyId(webhook.id);
-    try {
-      await apiRequest('DELETE', `/api/calendly-webhooks/${webhook.id}`);
+  const remove = (webhook: Webhook) =>
+    run(webhook.id, 'Failed to delete webhook configuration', async () => {
+      await apiRequest('DELETE', `${PATH}/${webhook.id}`);
       showToast({ title: 'Success', description: 'Webhook configuration deleted' });
       setDeleting(null);
-      setWebhooks((current) => current?.filter((entry) => entry.id !== webhook.id) ?? null);
-    } catch (error) {
-      showToast({ title: 'Error', description: failureMessage(error, 'Failed to delete webhook configuration'), variant: 'destructive' });
-    } finally {
-      setBusyId(undefined);
-    }
-  }
+      list.update((rows) => rows.filter((entry) => entry.id !== webhook.id));
+    });
 
   return (
     <section aria-labelledby="webhooks-title">
-      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h2 id="webhooks-title" className="text-xl font-bold">
-            Calendly Webhooks
-          </h2>
-          <p className="text-sm text-muted">Bookings made in Calendly reach this site through these subscriptions.</p>
-        </div>
-        <button type="button" className={buttonClass('primary', 'sm')} onClick={() => setAdding(true)}>
-          Add Webhook
-        </button>
-      </div>
+      <SectionHeader
+        id="webhooks-title"
+        title="Calendly Webhooks"
+        actions={
+          <button type="button" className={buttonClass('primary', 'sm')} onClick={() => setAdding(true)}>
+            Add Webhook
+          </button>
+        }
+      >
+        Bookings made in Calendly reach this site through these subscriptions.
+      </SectionHeader>
 
-      {loadError && <p role="alert" className="rounded-lg bg-danger-50 px-3 py-2 text-sm text-danger-600">{loadError}</p>}
-      {!webhooks && !loadError && <p className="text-sm text-muted" role="status">Loading webhooks…</p>}
+      {list.error !== undefined && <ErrorNote>{failureMessage(list.error, 'The webhook configurations could not be loaded.')}</ErrorNote>}
+      {!webhooks && list.error === undefined && <p className="text-sm text-muted" role="status">Loading webhooks…</p>}
       {webhooks?.length === 0 && (
         <EmptyState title="No webhooks configured yet">Add one to send Calendly bookings to HubSpot.</EmptyState>
       )}
@@ -133,7 +109,7 @@ export function WebhooksTab() {
         onClose={() => setAdding(false)}
         onCreated={async () => {
           setAdding(false);
-          await load();
+          await list.reload();
         }}
       />
       <ReactDialog open={deleting !== null} onClose={() => setDeleting(null)} title="Delete webhook?">
@@ -172,29 +148,14 @@ const emptyForm = {
 };
 
 function AddWebhookDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: () => Promise<void> }) {
-  const [form, setForm] = useState(emptyForm);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const set = <K extends keyof typeof emptyForm>(key: K) => (value: (typeof emptyForm)[K]) => setForm((current) => ({ ...current, [key]: value }));
-
-  useEffect(() => {
-    if (open) {
-      setForm({ ...emptyForm, calendlyWebhookUrl: `${window.location.origin}/api/calendly/webhook` });
-      setErrors({});
-    }
-  }, [open]);
-
-  async function submit(event: SubmitEvent) {
-    event.preventDefault();
-    const parsed = webhookConfigSchema.safeParse(form);
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error.issues));
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      const answer = await apiRequest<{ webhook: Webhook }>('POST', '/api/calendly-webhooks', parsed.data);
+  const { form, errors, busy, set, submit } = useAddForm({
+    open,
+    // Where Calendly reaches this site, as the page knows it.
+    initial: () => ({ ...emptyForm, calendlyWebhookUrl: `${window.location.origin}/api/calendly/webhook` }),
+    schema: webhookConfigSchema,
+    path: PATH,
+    failure: 'Failed to create webhook configuration',
+    done: async (answer: { webhook: Webhook }) => {
       showToast({
         title: 'Success',
         description: answer.webhook.registered
@@ -202,12 +163,8 @@ function AddWebhookDialog({ open, onClose, onCreated }: { open: boolean; onClose
           : 'Webhook configuration created successfully. It is not registered with Calendly yet: no Calendly access token is configured.',
       });
       await onCreated();
-    } catch (error) {
-      showToast({ title: 'Error', description: failureMessage(error, 'Failed to create webhook configuration'), variant: 'destructive' });
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+  });
 
   return (
     <ReactDialog open={open} onClose={onClose} title="Add Webhook" size="lg">

@@ -5,10 +5,10 @@
  * A HubSpot failure throws, so the build stops instead of publishing an empty blog.
  */
 import { glob, type Loader, type LoaderContext } from 'astro/loaders';
-import { serverEnv } from '../../server/env';
-import { hubspotClient, statusOf } from '../../server/hubspot';
-import { fetchPosts, fetchTagNames, isPublished, mapHubSpotPost, type HubSpotPost } from './hubspot';
-import { htmlToText, readTimeMinutes } from './text';
+import { serverEnv } from '../server/env';
+import { hubspotClient, statusOf } from '../server/hubspot';
+import { fetchPosts, fetchTagNames, isPublished, mapHubSpotPost, type HubSpotPost } from './blog-hubspot';
+import { htmlToText, readTimeMinutes } from '../lib/blog/text';
 
 export class BlogSourceError extends Error {
   override name = 'BlogSourceError';

@@ -10,10 +10,10 @@ import type { Loader, LoaderContext } from 'astro/loaders';
 import yaml from 'js-yaml';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { formPurposes, forms, type FormPurpose, type FormRender } from '../../config/forms';
-import { serverEnv } from '../../server/env';
-import { hubspotClient, statusOf, withRetry } from '../../server/hubspot';
-import { unsupportedParts } from './fields';
+import { formPurposes, forms, type FormPurpose, type FormRender } from '../config/forms';
+import { serverEnv } from '../server/env';
+import { hubspotClient, statusOf, withRetry } from '../server/hubspot';
+import { unsupportedParts } from '../lib/forms/fields';
 
 export class FormSourceError extends Error {
   override name = 'FormSourceError';
