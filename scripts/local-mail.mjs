@@ -7,17 +7,29 @@
  * Ports: MAILDEV_SMTP_PORT (1025) and MAILDEV_WEB_PORT (1080). A port given and taken is an error
  * that names it; a default port that another checkout holds gives way to a free one.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The From address of local mail when MAIL_FROM_ADDRESS is not set. */
-export const localMailFrom = 'hello@localhost';
+/**
+ * The From address of local mail when MAIL_FROM_ADDRESS is not set: the organisation's own address
+ * (`site.email` in src/config/site.ts, read from its source since that module needs Vite to load).
+ * Not hello@localhost: the senders accept only addresses on a domain with a top-level domain.
+ */
+export const localMailFrom = (() => {
+  const address = /\bemail:\s*'([^'\s@]+@[^'\s@]+\.[^'\s@]+)'/.exec(readFileSync(join(root, 'src', 'config', 'site.ts'), 'utf8'))?.[1];
+  if (!address) throw new Error('src/config/site.ts names no site email address (site.email) for the local From address.');
+  return address;
+})();
 
-/** Which sender the environment already configures, or null when the site would send nothing. */
+/**
+ * Which sender the environment already configures, or null when the site would send nothing.
+ * @param {Record<string, string | undefined>} [env]
+ * @returns {string | null}
+ */
 export function configuredSender(env = process.env) {
   const wanted = (env.MAIL_SENDER || env.SCHOOL_EMAIL_SENDER || 'auto').toLowerCase();
   if (wanted === 'hubspot') return 'HubSpot single-send (MAIL_SENDER=hubspot)';
@@ -51,6 +63,8 @@ async function choosePort(variable, fallback, env) {
  * Starts MailDev unless another sender is configured. Returns the environment the site's functions
  * need (SMTP_URL, MAIL_SENDER, MAIL_FROM_ADDRESS), the web view's URL and `stop`; or, with another
  * sender, only a line saying which.
+ * @param {Record<string, string | undefined>} [env]
+ * @returns {Promise<{ env: Record<string, string>; sender: string; webUrl: string | undefined; stop: () => Promise<void> }>}
  */
 export async function startLocalMail(env = process.env) {
   const other = configuredSender(env);
