@@ -26,7 +26,7 @@ export interface ReceivedEmail {
   html: string;
   messageId: string;
   /** Every header as it came, lower-cased names, in order. */
-  headerLines: Array<{ key: string; line: string }>;
+  headerLines: ReadonlyArray<{ key: string; line: string }>;
   header(name: string): string | undefined;
 }
 
