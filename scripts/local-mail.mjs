@@ -72,8 +72,9 @@ export async function startLocalMail(env = process.env) {
 
   const smtpPort = await choosePort('MAILDEV_SMTP_PORT', 1025, env);
   const webPort = await choosePort('MAILDEV_WEB_PORT', 1080, env);
-  // Kept per checkout, so the inbox survives a restart and no other checkout's MailDev shares it.
-  const mailDirectory = join(root, '.netlify', 'maildev');
+  // Kept per checkout, so the inbox survives a restart and no other checkout's MailDev shares it
+  // (MAILDEV_MAIL_DIRECTORY, MailDev's own variable, puts it elsewhere).
+  const mailDirectory = env.MAILDEV_MAIL_DIRECTORY || join(root, '.netlify', 'maildev');
   mkdirSync(mailDirectory, { recursive: true });
   const { MailDev } = await import('maildev');
   const maildev = new MailDev({ smtp: smtpPort, web: webPort, ip: '127.0.0.1', webIp: '127.0.0.1', mailDirectory, maxEmails: 2000, silent: true });

@@ -3,7 +3,10 @@
  * another sender is configured, the site's own SMTP sender delivers to it, a port given and taken
  * stops the start by name, and the ticker runs each scheduled function at its schedule.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { configuredSender, localMailFrom, startLocalMail } from '../../scripts/local-mail.mjs';
 import { chosenFunctions, cronDue, scheduledFunctions } from '../../scripts/local-schedule.mjs';
@@ -40,7 +43,10 @@ describe('which sender the environment configures', () => {
 
 test('MailDev catches what the site’s SMTP sender sends, and its REST API lists it by recipient', async () => {
   const [smtp, web] = [await freePort(), await freePort()];
-  const mail = await startLocalMail({ MAILDEV_SMTP_PORT: String(smtp), MAILDEV_WEB_PORT: String(web) });
+  // Its own inbox, not the checkout's (.netlify/maildev).
+  const inbox = mkdtempSync(join(tmpdir(), 'maildev-test-'));
+  stops.push(async () => rmSync(inbox, { recursive: true, force: true }));
+  const mail = await startLocalMail({ MAILDEV_SMTP_PORT: String(smtp), MAILDEV_WEB_PORT: String(web), MAILDEV_MAIL_DIRECTORY: inbox });
   stops.push(mail.stop);
   expect(mail.env).toEqual({ SMTP_URL: `smtp://127.0.0.1:${smtp}`, MAIL_SENDER: 'smtp', MAIL_FROM_ADDRESS: localMailFrom });
   expect(mail.webUrl).toBe(`http://localhost:${web}`);
