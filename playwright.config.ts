@@ -1,21 +1,26 @@
 import { defineConfig, devices } from '@playwright/test';
 import type { EngineName } from './tests/engines/driver';
 import { chromiumFlags, chromiumPath } from './scripts/chromium.mjs';
+import { localMailFrom } from './scripts/local-mail.mjs';
 
 /** The e2e suite runs in Debian's Chromium against the production build served by `npm start`. */
 const port = Number(process.env.E2E_PORT || 8899);
 export const baseURL = process.env.E2E_BASE_URL || `http://localhost:${port}`;
 
 /** Local fakes of the services outside this machine, on ports next to the site's. */
-export const fakePorts = { hubspot: port + 12, calendly: port + 13, smtp: port + 14, smtpHttp: port + 15 };
+export const fakePorts = { hubspot: port + 12, calendly: port + 13 };
 export const fakeUrls = {
   hubspot: `http://127.0.0.1:${fakePorts.hubspot}`,
   calendly: `http://127.0.0.1:${fakePorts.calendly}`,
-  /** The SMTP sink's HTTP side: GET /__fake/messages lists what arrived over SMTP, parsed. */
-  smtp: `http://127.0.0.1:${fakePorts.smtpHttp}`,
 };
-/** The address confirmed school emails come from in the e2e run (sent over SMTP to the sink). */
-export const e2eSchoolEmailFrom = 'schools@masteryparents.example';
+/**
+ * MailDev, started by `npm start` as for anyone with no sender configured: every email the site
+ * sends arrives there over SMTP; its REST API (tests/e2e/mail.ts) is on the web port.
+ */
+export const mailDevPorts = { smtp: port + 14, web: port + 15 };
+export const mailDevUrl = `http://127.0.0.1:${mailDevPorts.web}`;
+/** The From address of every email in the e2e run: `npm start`'s local default. */
+export const e2eMailFrom = localMailFrom;
 /** `npm run edit` (dev server and decap-server) for tests/e2e/content-editor.spec.ts, in a copy of the project. */
 export const editorPorts = { dev: port + 50, backend: port + 51 };
 export const e2eAdminPassword = process.env.ADMIN_PASSWORD || 'e2e-admin-password';
@@ -85,14 +90,6 @@ export default defineConfig<object, { engineName: EngineName }>({
           stdout: 'ignore',
         },
         {
-          // A real SMTP server that keeps what it receives: the school emails the site sends.
-          command: `node tests/fakes/smtp.ts --port ${fakePorts.smtp} --http-port ${fakePorts.smtpHttp}`,
-          url: `${fakeUrls.smtp}/__fake/messages`,
-          reuseExistingServer: !process.env.CI,
-          timeout: 30_000,
-          stdout: 'ignore',
-        },
-        {
           command: 'node scripts/start.mjs',
           url: `${baseURL}/api/health`,
           env: {
@@ -103,10 +100,14 @@ export default defineConfig<object, { engineName: EngineName }>({
             HUBSPOT_FORMS_BASE_PATH: fakeUrls.hubspot,
             HUBSPOT_RETRY_BASE_MS: '50',
             CALENDLY_BASE_URL: fakeUrls.calendly,
-            // Confirmed school emails go over SMTP to the sink (the HubSpot single-send has its unit tests).
-            SCHOOL_EMAIL_SENDER: 'smtp',
-            SMTP_URL: `smtp://127.0.0.1:${fakePorts.smtp}`,
-            SCHOOL_EMAIL_FROM_ADDRESS: e2eSchoolEmailFrom,
+            // No sender is configured: npm start catches every email in MailDev, on these ports (the
+            // HubSpot single-send and real SMTP servers have their unit tests).
+            MAILDEV_SMTP_PORT: String(mailDevPorts.smtp),
+            MAILDEV_WEB_PORT: String(mailDevPorts.web),
+            // Letters go at the next run whatever the hour; the runs are the tests' to start
+            // (tests/e2e/mail.ts runMail), not a clock's, so that what a test sees is what it caused.
+            SCHOOL_DELIVERY_HOURS: 'off',
+            LOCAL_SCHEDULE: 'off',
             // /content-editor boots Decap with the GitHub backend (nothing is fetched before sign-in).
             DECAP_REPO: 'masteryparents/site',
             // The e2e build reads the committed sample posts and form definitions; the HubSpot

@@ -2,7 +2,9 @@
 /**
  * `npm start`: builds the site and serves the production build the way Netlify does (static
  * files, netlify.toml headers and redirects, functions) on http://localhost:${PORT:-8888},
- * with the local Netlify Database (scripts/local-database.mjs) started first and migrated.
+ * with the local Netlify Database (scripts/local-database.mjs) started first and migrated, MailDev
+ * catching every email unless another sender is configured (scripts/local-mail.mjs), and the
+ * scheduled functions run on their schedules (scripts/local-schedule.mjs).
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -11,6 +13,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLocalDatabase } from './local-database.mjs';
+import { startLocalMail } from './local-mail.mjs';
+import { chosenFunctions, startTicker } from './local-schedule.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.PORT || 8888);
@@ -70,9 +74,20 @@ function freePort() {
   });
 }
 
+// Checked before anything starts, so a wrong LOCAL_SCHEDULE fails at once.
+const scheduled = chosenFunctions();
 // netlify serve does not start the local database: it runs here, in this process, for as long as the site.
 const database = await startLocalDatabase();
 Object.assign(env, database.env);
+let mail;
+try {
+  mail = await startLocalMail();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  await database.db.stop().catch(() => undefined);
+  process.exit(1);
+}
+Object.assign(env, mail.env);
 
 const netlify = join(root, 'node_modules', '.bin', 'netlify');
 const staticServerPort = process.env.STATIC_SERVER_PORT || String(await freePort());
@@ -83,6 +98,7 @@ const child = spawn(netlify, ['serve', '--offline', '--port', String(port), '--s
 });
 
 let announced = false;
+let ticker;
 child.stdout.on('data', (chunk) => {
   const text = chunk.toString();
   // Netlify's own banner tries to open a browser inside a container; keep its output, drop that noise.
@@ -91,6 +107,8 @@ child.stdout.on('data', (chunk) => {
     announced = true;
     const user = process.env.ADMIN_USERNAME || 'admin';
     console.log(`\nThe site is running at http://localhost:${port}`);
+    console.log(mail.webUrl ? `Mail it sends (MailDev): ${mail.webUrl}` : `Mail goes out through ${mail.sender}.`);
+    ticker = startTicker(`http://localhost:${port}`, scheduled);
     if (generatedPassword) console.log(`Admin page: http://localhost:${port}/webhook-config (user "${user}", password "${env.ADMIN_PASSWORD}")`);
   }
 });
@@ -99,6 +117,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => child.kill(signal));
 }
 child.on('exit', async (code, signal) => {
+  ticker?.stop();
+  await mail.stop().catch(() => undefined);
   await database.db.stop().catch(() => undefined);
   process.exit(code ?? (signal ? 1 : 0));
 });

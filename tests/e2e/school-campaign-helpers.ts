@@ -1,8 +1,8 @@
-/** Two or more parents writing to one school through the site's own endpoints, and what HubSpot got. */
+/** Two or more parents writing to one school through the site's own endpoints, and the emails they got. */
 import type { APIRequestContext } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { fakeUrls } from '../../playwright.config';
 import { expect as baseExpect } from './fixtures';
+import { emailsTo, followUpLink, type ReceivedEmail } from './mail';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 
@@ -11,25 +11,8 @@ const emailFormId = () => {
   return Object.entries(definitions).find(([, definition]) => definition.purpose === 'emailGenerator')![0];
 };
 
-interface FakeContact {
-  id: string;
-  properties: Record<string, string>;
-}
-
-async function contacts(): Promise<FakeContact[]> {
-  const response = await fetch(`${fakeUrls.hubspot}/__fake/contacts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-  return ((await response.json()) as { contacts: FakeContact[] }).contacts;
-}
-export const contactOf = async (email: string) => (await contacts()).find((contact) => contact.properties.email === email);
-
-/** The PATCHes of a contact that carried a school update. */
-export async function updatesTo(email: string): Promise<number> {
-  const contact = await contactOf(email);
-  if (!contact) return 0;
-  const response = await fetch(`${fakeUrls.hubspot}/__fake/calls`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-  const { calls } = (await response.json()) as { calls: Array<{ method: string; path: string; body: unknown }> };
-  return calls.filter((call) => call.method === 'PATCH' && call.path.includes(`/contacts/${contact.id}`) && JSON.stringify(call.body).includes('school_update_text')).length;
-}
+/** The school updates ("News from …") in a parent's inbox, oldest first. */
+export const updatesTo = async (email: string): Promise<ReceivedEmail[]> => (await emailsTo(email)).filter((received) => received.subject.startsWith('News from '));
 
 /** An email the parent sent themselves, through the site's own endpoints; returns its share link. */
 export async function sentByParent(request: APIRequestContext, parent: string, school: { name: string; email: string }, ref?: string): Promise<string> {
@@ -54,19 +37,7 @@ export async function sentByParent(request: APIRequestContext, parent: string, s
   return ((await sent.json()) as { share?: { url: string } }).share?.url ?? '';
 }
 
-/** Runs the hourly follow-up now and returns the token set on the parent's contact. */
-export async function followUpToken(request: APIRequestContext, parent: string): Promise<string> {
-  let link = '';
-  await expect
-    .poll(
-      async () => {
-        await request.post('/.netlify/functions/school-followup');
-        link = (await contactOf(parent))?.properties.school_answer_followup_url ?? '';
-        return link;
-      },
-      { intervals: [1000] },
-    )
-    .toMatch(/\/school-answer\?token=/);
-  return new URL(link).searchParams.get('token')!;
+/** Runs the hourly follow-up now and returns the token of the link it emailed the parent. */
+export async function followUpToken(parent: string): Promise<string> {
+  return new URL(await followUpLink(parent), 'http://localhost').searchParams.get('token')!;
 }
-

@@ -9,7 +9,8 @@ import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { e2eAdminPassword } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
-import { contactOf, followUpToken, sentByParent, updatesTo } from './school-campaign-helpers';
+import { runScheduled } from './mail';
+import { followUpToken, sentByParent, updatesTo } from './school-campaign-helpers';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
@@ -30,28 +31,29 @@ test('a meeting one parent reports reaches the other parent once; the admin open
   await sentByParent(request, second, school, new URL(share).searchParams.get('ref')!);
 
   // Both confirm their self-reports from their follow-up links; the second has no news yet.
-  const secondToken = await followUpToken(request, second);
+  const secondToken = await followUpToken(second);
   expect((await request.post('/school-answer', { form: { token: secondToken, answer: 'no_answer', comment: '' } })).status()).toBe(200);
-  const firstToken = await followUpToken(request, first);
+  const firstToken = await followUpToken(first);
   expect((await request.post('/school-answer', { form: { token: firstToken, answer: 'meeting', comment: 'We meet on Friday.' } })).status()).toBe(200);
 
-  // The scheduled run hands the update to HubSpot; running it again sends nothing more.
+  // The scheduled run emails the update; running it again sends nothing more.
   await expect
     .poll(
       async () => {
-        await request.post('/.netlify/functions/school-updates');
-        return updatesTo(second);
+        await runScheduled('school-updates');
+        return (await updatesTo(second)).length;
       },
       { intervals: [1000] },
     )
     .toBe(1);
-  await request.post('/.netlify/functions/school-updates');
-  await request.post('/.netlify/functions/school-updates');
-  expect(await updatesTo(second)).toBe(1);
-  expect(await updatesTo(first)).toBe(0);
-  const properties = (await contactOf(second))!.properties;
-  expect(properties.school_update_text).toContain(`${school.name} agreed to meet`);
-  expect(properties.school_update_stop_url).toMatch(/\/school-updates\/stop\?token=/);
+  await runScheduled('school-updates');
+  await runScheduled('school-updates');
+  const [update] = await updatesTo(second);
+  expect(await updatesTo(second)).toHaveLength(1);
+  expect(await updatesTo(first)).toHaveLength(0);
+  expect(update!.subject).toBe(`News from ${school.name}`);
+  expect(update!.text).toContain(`${school.name} agreed to meet`);
+  expect(update!.text).toMatch(/\/school-updates\/stop\?token=/);
 
   // The admin opens the school in the Impact tab.
   await page.goto('/webhook-config');

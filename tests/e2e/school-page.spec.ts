@@ -6,10 +6,11 @@
  * px, and an unknown key is a 404 that offers the form. Serial: the second parent follows the first.
  */
 import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, Page } from '@playwright/test';
-import { baseURL, e2eAdminPassword, fakeUrls } from '../../playwright.config';
+import type { Page } from '@playwright/test';
+import { baseURL, e2eAdminPassword } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
 import { layoutShifts } from './helpers';
+import { followUpToken } from './school-campaign-helpers';
 import { htmlcsErrors } from './htmlcs';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -20,25 +21,6 @@ const school = { name: 'Springfield Academy', email: `head@springfield-${run}.ed
 const first = `first-${run}@example.org`;
 const second = `second-${run}@example.org`;
 let shareUrl = '';
-
-async function contactOf(email: string): Promise<Record<string, string> | undefined> {
-  const response = await fetch(`${fakeUrls.hubspot}/__fake/contacts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-  const { contacts } = (await response.json()) as { contacts: Array<{ properties: Record<string, string> }> };
-  return contacts.find((contact) => contact.properties.email === email)?.properties;
-}
-
-/** Runs the follow-up now and returns the token of the link set on the parent's contact. */
-async function followUpToken(request: APIRequestContext, parent: string): Promise<string> {
-  let link = '';
-  await expect
-    .poll(async () => {
-      await request.post('/.netlify/functions/school-followup');
-      link = (await contactOf(parent))?.school_answer_followup_url ?? '';
-      return link;
-    }, { intervals: [1000] })
-    .toMatch(/\/school-answer\?token=/);
-  return new URL(link).searchParams.get('token')!;
-}
 
 /** Fills the email form in `#email-form` (the school's fields only when `withSchool`). */
 async function fillEmailForm(page: Page, parent: string, withSchool: boolean) {
@@ -111,7 +93,7 @@ test('the shared link brings a second parent: the school is filled in, the addre
 });
 
 test('a confirmed send and its outcome show on the page, for both parents', async ({ page, request }) => {
-  const token = await followUpToken(request, first);
+  const token = await followUpToken(first);
   expect((await request.post('/school-answer', { form: { token, answer: 'meeting', comment: '' } })).status()).toBe(200);
   const link = new URL(shareUrl);
   await page.goto(link.pathname);
@@ -144,7 +126,7 @@ test('with JavaScript the count moves live, in the space the page reserved', asy
   await expect(page.locator('[data-school-count]')).toHaveText('1 parent has written');
   const before = await live.boundingBox();
   // The second parent confirms their self-report from the follow-up link.
-  const token = await followUpToken(request, second);
+  const token = await followUpToken(second);
   expect((await request.post('/school-answer', { form: { token, answer: 'replied', comment: '' } })).status()).toBe(200);
   // The page asks again every 30 s while visible, and when it becomes visible again.
   await expect

@@ -1,32 +1,15 @@
 /**
  * In Firefox and WebKitGTK: the school email, as a parent writes it. The form on /lead-the-change
  * opens "Your Email is Ready" (copy, the mail-app link, "I've sent it myself"), "Send via our
- * platform" leads to /confirm-send, the follow-up link to /school-answer; without JavaScript the
+ * platform" leads, by the confirmation email in MailDev, to /confirm-send and the letter, the
+ * follow-up email's link to /school-answer; without JavaScript the
  * form answers with its own page.
  */
-import { fakeUrls } from '../../playwright.config';
+import { followUpLink, linkTo, waitForEmail } from '../e2e/mail';
 import type { EnginePage } from './driver';
 import { expect, named, seen, sendEmailForm, test } from './fixtures';
 
 const unique = (name: string) => `${name}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.org`;
-
-/** The contact property the platform set on the parent's contact in (the fake) HubSpot, once set. */
-async function contactProperty(email: string, property: string): Promise<string> {
-  let value = '';
-  await expect
-    .poll(
-      async () => {
-        const response = await fetch(`${fakeUrls.hubspot}/__fake/contacts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-        const { contacts } = (await response.json()) as { contacts: Array<{ properties: Record<string, string> }> };
-        value = contacts.find((contact) => contact.properties.email === email)?.properties[property] ?? '';
-        return value;
-      },
-      { timeout: 20_000, message: `${property} of ${email}` },
-    )
-    .not.toBe('');
-  const url = new URL(value);
-  return url.pathname + url.search;
-}
 
 /**
  * Types the email form of /lead-the-change as a person does and sends it. Each test writes to a
@@ -44,7 +27,7 @@ const readyDialog = (site: EnginePage) =>
     return dialog ? { focused: dialog.contains(document.activeElement), modal: dialog.matches(':modal') } : null;
   });
 
-test('"Your Email is Ready": the email, copy, the mail-app link and "I\'ve sent it myself", then the school-answer page', async ({ site, baseURL }) => {
+test('"Your Email is Ready": the email, copy, the mail-app link and "I\'ve sent it myself", then the school-answer page', async ({ site }) => {
   const parent = unique('engines-self');
   const schoolEmail = `head-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@oakwood.edu`;
   await writeEmail(site, parent, 'Oakwood Academy', schoolEmail);
@@ -64,16 +47,8 @@ test('"Your Email is Ready": the email, copy, the mail-app link and "I\'ve sent 
   await site.click(await named(site, 'dialog[open] button', "I've sent it myself"));
   await expect.poll(() => seen(site, '[data-testid="sent-myself"]')).toContain('In about ten days');
 
-  // The follow-up HubSpot's workflow would email (due at once here): one tap answers it.
-  let link = '';
-  await expect
-    .poll(async () => {
-      await fetch(new URL('/.netlify/functions/school-followup', baseURL), { method: 'POST' });
-      link = await contactProperty(parent, 'school_answer_followup_url').catch(() => '');
-      return link;
-    }, { timeout: 30_000, intervals: [1000] })
-    .toMatch(/^\/school-answer\?token=/);
-  await site.goto(link);
+  // The follow-up email (due at once here, read from MailDev): one tap answers it.
+  await site.goto(await followUpLink(parent));
   await expect.poll(() => seen(site, 'h1')).toBe('Did Oakwood Academy answer?');
   await site.click(await named(site, 'label', 'They replied'));
   await site.click(await named(site, 'button', 'Save my answer'));
@@ -82,15 +57,18 @@ test('"Your Email is Ready": the email, copy, the mail-app link and "I\'ve sent 
 
 test('"Send via our platform" asks to confirm from the inbox; /confirm-send sends it', async ({ site }) => {
   const parent = unique('engines-platform');
-  await writeEmail(site, parent, 'Birch Hill School', `head-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@birchhill.edu`);
+  const schoolEmail = `head-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@birchhill.edu`;
+  await writeEmail(site, parent, 'Birch Hill School', schoolEmail);
   await expect.poll(() => readyDialog(site), { timeout: 20_000 }).toEqual({ focused: true, modal: true });
   await site.click(await named(site, 'dialog[open] button', 'Send via our platform'));
   await expect.poll(() => seen(site, '[data-testid="check-inbox"]'), { timeout: 20_000 }).toContain(`We sent a link to ${parent}`);
 
-  await site.goto(await contactProperty(parent, 'platform_send_confirmation_url'));
+  await site.goto(linkTo(await waitForEmail(parent, { subject: 'Please confirm your email to Birch Hill School' }), '/confirm-send'));
   await expect.poll(() => seen(site, 'h1')).toBe('Confirm your email to Birch Hill School');
   await site.click(await named(site, 'button', 'Send my email'));
   await expect.poll(() => seen(site, 'h1'), { timeout: 20_000 }).toMatch(/Your email has been sent|Your email is confirmed/);
+  // The mail run sends the letter to the school, Reply-To the parent.
+  expect((await waitForEmail(schoolEmail, { runs: true })).replyTo.map((box) => box.address)).toEqual([parent]);
 });
 
 test('without JavaScript the email form answers with "Your Email is Ready" as a page', async ({ noScript }) => {
