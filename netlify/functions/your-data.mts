@@ -1,6 +1,7 @@
 import type { Config, Context } from '@netlify/functions';
 import { z } from 'zod';
 import { answerLabels } from '../../src/lib/school-answers';
+import { letterStateText } from '../../src/lib/letter-status';
 import { escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
 import { isEmail } from '../../src/lib/forms/values';
 import { buttonClass } from '../../src/lib/ui';
@@ -102,7 +103,7 @@ function overview(data: PersonalData, token: string): string {
       'data-emails',
       'Your school emails',
       data.messages.map((message) =>
-        item(`To ${message.toName || message.to} at ${message.schoolName}, ${date(message.sentAt ?? message.createdAt)}`, `${message.channel === 'platform' ? 'Sent by our platform' : 'Sent by you'} · ${message.status} · “${message.subject}”`),
+        item(`To ${message.toName || message.to} at ${message.schoolName}, ${date(message.sentAt ?? message.createdAt)}`, `${letterStateText(message)} “${message.subject}”`),
       ),
     ),
     section('data-drafts', 'Email drafts', data.drafts.map((draft) => item(`For ${draft.data.schoolName || 'your school'}, ${date(draft.createdAt)}`, `${draft.data.parentFullName} · ${draft.data.childFullName} · ${draft.data.childGrade}`))),
@@ -116,7 +117,7 @@ function overview(data: PersonalData, token: string): string {
     total
       ? `This is everything our site keeps about ${data.email} (and other ways of writing this address that reach the same inbox): ${total} record${total === 1 ? '' : 's'}.`
       : `Our site keeps nothing about ${data.email}. Our CRM (HubSpot) may still have a contact for it: “Delete my data” asks HubSpot to delete it too.`,
-  )}<p class="mt-4 text-sm text-muted">Why we keep it and for how long: form submissions 30 days after they reach our CRM, school emails and your answers 90 days after sending, drafts 30 days. See “Your data” in our README.</p>${records}${actions(download, remove)}`;
+  )}<p class="mt-4 text-sm text-muted">Why we keep it and for how long: form submissions 30 days after they reach our CRM, school emails and your answers 90 days after sending, drafts 30 days.</p>${records}${actions(download, remove)}`;
 }
 
 function reviewPage(data: PersonalData): View {
