@@ -71,6 +71,27 @@ export function startDraft(answer: DraftAnswer): EmailDraft {
 export const openDraft = () => update({ open: true });
 export const closeDraft = () => update({ open: false });
 
+let editHandler: (() => void) | undefined;
+
+/** What "Edit details" does on this page: its form comes back, filled in (src/lib/email/flow.ts). */
+export function onEditDetails(handler: (() => void) | undefined): void {
+  editHandler = handler;
+}
+
+export const canEditDetails = (): boolean => editHandler !== undefined;
+
+/**
+ * "Edit details": the dialog and its panel go, and the form the email came from comes back with
+ * what the parent typed. Sending the form again makes a new email (the server lets it replace
+ * this one while neither was confirmed).
+ */
+export function editDetails(): void {
+  const handler = editHandler;
+  $emailDraft.set(null);
+  // After the dialog has left the page, which is inert while a modal dialog is open.
+  if (handler) setTimeout(handler, 0);
+}
+
 /** The parent edits their note: the preview follows, and a problem is said at once. */
 export function setNote(note: string): void {
   const draft = $emailDraft.get();
@@ -117,8 +138,8 @@ export async function sendDraftViaPlatform(options: { closeOnSuccess: boolean })
   }
   const code = body?.error?.code ?? '';
   if (body?.status === 'awaiting_confirmation' && body.confirmation) {
+    // The dialog says so in its own flow ("Check your inbox"); a notice over it would cover the letter.
     update({ send: 'awaiting_confirmation', confirmation: body.confirmation, sendMessage: null });
-    showToast({ title: 'Check your inbox', description: `We sent a link to ${body.confirmation.email}. Open it to send your email.` });
     return 'awaiting_confirmation';
   }
   if (status >= 200 && status < 300) {
@@ -135,8 +156,8 @@ export async function sendDraftViaPlatform(options: { closeOnSuccess: boolean })
     return 'idle';
   }
   if (REFUSALS.has(code)) {
+    // Said in the dialog's flow, with the ways to send it yourself beside it.
     update({ send: 'refused', sendMessage: body?.error?.message ?? emailMessages.sendFailed.description });
-    showToast({ title: 'We could not send it for you', description: 'Copy your email or send it from your own email app instead.', variant: 'destructive' });
     return 'refused';
   }
   update({ send: 'failed', sendMessage: emailMessages.sendFailed.description });
