@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { welcomeFor } from '../../lib/admin-welcome';
 import { loginSchema } from '../../lib/schemas';
 import { apiRequest, ApiError, failureMessage, fieldErrors, formatDateTime, setUnauthorizedHandler } from '../../lib/admin-api';
 import { ceremonyFailure, passkeysSupported, registerPasskey, signInWithPasskey, type AdminSession } from '../../lib/passkeys-client';
@@ -165,7 +166,7 @@ function PasskeySignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: (s
     setBusy(true);
     try {
       const session = await signInWithPasskey();
-      showToast({ title: 'Signed in', description: `Welcome back, ${session.username}.` });
+      showToast({ title: 'Signed in', description: welcomeFor(session.username) });
       onSignedIn(session);
     } catch (error) {
       setFailure(ceremonyFailure(error, failureMessage(error, 'Sign-in failed. Please try again.')));
@@ -324,7 +325,7 @@ function SignInForm({ disabled, notice, onSignedIn }: { disabled: boolean; notic
     try {
       const { session } = await apiRequest<{ session: Session }>('POST', '/api/admin/session', parsed.data, { quiet401: true });
       setPassword('');
-      showToast({ title: 'Signed in', description: `Welcome back, ${session.username}.` });
+      showToast({ title: 'Signed in', description: welcomeFor(session.username) });
       onSignedIn(session);
     } catch (error) {
       setFailure(error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Sign-in failed. Please try again.');
