@@ -88,8 +88,12 @@ export const canEditDetails = (): boolean => editHandler !== undefined;
 export function editDetails(): void {
   const handler = editHandler;
   $emailDraft.set(null);
-  // After the dialog has left the page, which is inert while a modal dialog is open.
-  if (handler) setTimeout(handler, 0);
+  if (!handler) return;
+  // Once the dialog has left the page (which is inert, so unfocusable, while a modal dialog is
+  // open): React removes it on its next render.
+  let frames = 0;
+  const run = () => (document.querySelector('dialog:modal') && frames++ < 30 ? requestAnimationFrame(run) : handler());
+  requestAnimationFrame(run);
 }
 
 /** The parent edits their note: the preview follows, and a problem is said at once. */

@@ -65,7 +65,7 @@ function keptDetailsNotice(region: NativeFormRegion, form: HTMLFormElement, form
     form.reset();
     form.dispatchEvent(new Event('change', { bubbles: true }));
     notice.remove();
-    form.querySelector<HTMLElement>('input:not([type="hidden"]), select, textarea')?.focus();
+    [...form.querySelectorAll<HTMLElement>('input:not([type="hidden"]), select, textarea')].find((control) => !control.closest('[hidden]'))?.focus();
   });
   notice.append(clear);
   region.after(notice);

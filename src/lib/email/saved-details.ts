@@ -16,7 +16,8 @@ function typedControls(form: HTMLFormElement): Control[] {
   );
 }
 
-const storageKey = (formId: string) => `${SAVED_DETAILS_KEY}:${formId}`;
+// Per page too: a school page's form comes with its school already filled in.
+const storageKey = (formId: string) => `${SAVED_DETAILS_KEY}:${location.pathname}:${formId}`;
 
 function storage(): Storage | undefined {
   try {

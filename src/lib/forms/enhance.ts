@@ -66,6 +66,13 @@ export function fillReferralSource(form: HTMLFormElement, url: URL = new URL(loc
   input.value = ambassadorId ? `${url.pathname}|ambassador:${ambassadorId}` : url.pathname;
 }
 
+/** The first field a visitor fills in (not the hidden ones, nor the honeypot in its hidden box). */
+export function firstField(form: HTMLFormElement): HTMLElement | undefined {
+  return [...form.querySelectorAll<HTMLElement>('input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled])')].find(
+    (control) => !control.closest('[hidden], [data-dependent-hidden]'),
+  );
+}
+
 export class NativeFormElement extends HTMLElement {
   private definition!: FormDefinition;
   private form!: HTMLFormElement;
@@ -257,7 +264,7 @@ export class NativeFormElement extends HTMLElement {
     if (success) success.hidden = true;
     this.form.hidden = false;
     this.updateDependents();
-    this.form.querySelector<HTMLElement>('input:not([type="hidden"]):not([disabled]), select, textarea')?.focus();
+    firstField(this.form)?.focus();
   }
 
   /** Replaces the form with its thank-you message and moves focus there. */
