@@ -18,9 +18,22 @@ import type { AstroIntegration } from 'astro';
 
 const MODULE_SCRIPT = /<script type="module" src="(\/_astro\/[\w.-]+\.js)"><\/script>/g;
 
-/** The loader for these scripts: after the next frame has been drawn, or at once in a hidden tab. */
+/**
+ * The loader for these scripts: after the next frame has been drawn, or at once in a hidden tab.
+ * Once they have all run, `<html data-scripts="ready">` says so (the tests wait for it before they
+ * act faster than a person could).
+ */
 export function loaderCode(sources: readonly string[]): string {
-  return `const load=()=>{for(const src of ${JSON.stringify(sources)})import(src)};document.visibilityState==='hidden'?load():requestAnimationFrame(()=>setTimeout(load));`;
+  return `const load=()=>Promise.all(${JSON.stringify(sources)}.map((src)=>import(src))).finally(()=>{document.documentElement.dataset.scripts='ready'});document.visibilityState==='hidden'?load():requestAnimationFrame(()=>setTimeout(load));`;
+}
+
+/**
+ * Whether the page's scripts have run, or it has none to wait for (no JavaScript, no loader). For
+ * tests, which run it in the page: self-contained.
+ */
+export function scriptsReady(): boolean {
+  const root = document.documentElement;
+  return root.classList.contains('no-js') || !document.querySelector('script[data-page-scripts]') || root.dataset.scripts === 'ready';
 }
 
 const cspHash = (code: string) => `'sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}'`;
@@ -32,7 +45,7 @@ export function deferPageScripts(html: string): string {
   const code = loaderCode([...new Set(sources)]);
   return html
     .replace(MODULE_SCRIPT, '')
-    .replace('</body>', () => `<script type="module">${code}</script></body>`)
+    .replace('</body>', () => `<script type="module" data-page-scripts>${code}</script></body>`)
     .replace(/(<meta http-equiv="content-security-policy" content="[^"]*?script-src)( )/, (_all, start: string, space: string) => `${start}${space}${cspHash(code)}${space}`);
 }
 

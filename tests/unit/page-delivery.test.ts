@@ -62,11 +62,12 @@ describe('each page loads its module scripts after its first paint', () => {
     const html = deferPageScripts(page('p{}', '<main id="main">Text</main>', scripts));
     expect(html).not.toContain('src="/_astro/');
     const code = loaderCode(['/_astro/a.X1.js', '/_astro/b.Y2.js']);
-    expect(html).toContain(`<script type="module">${code}</script></body>`);
+    expect(html).toContain(`<script type="module" data-page-scripts>${code}</script></body>`);
     expect(/script-src ([^;]*)/.exec(html)![1]).toContain(hash(code));
     // After the next frame is drawn; at once in a hidden tab, which draws none.
     expect(code).toMatch(/requestAnimationFrame\(\(\)=>setTimeout\(load\)\)/);
     expect(code).toContain("visibilityState==='hidden'?load()");
+    expect(code).toContain("dataset.scripts='ready'");
   });
 
   test('a page without module scripts is left as it is', () => {
