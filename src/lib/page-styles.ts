@@ -60,8 +60,37 @@ function requiredClasses(selector: SelectorComponent[]): string[] {
   return selector.flatMap((component) => (component.type === 'class' ? [component.name] : []));
 }
 
-/** The stylesheet without the rules no element of the page can match. */
+/**
+ * The stylesheet without the rules no element of the page can match, and then without the custom
+ * properties nothing left reads (the theme declares every design token the site uses anywhere).
+ */
 export function pruneStylesheet(css: string, tokens: ReadonlySet<string>): string {
+  const rules = pruneRules(css, tokens);
+  const reads = (text: string) => [...text.matchAll(/var\(\s*(--[\w-]+)/g)].map((match) => match[1]!);
+  const read = new Set(reads(rules));
+  // What the page's markup and scripts read or set themselves (a style attribute, setProperty).
+  for (const token of tokens) {
+    if (token.startsWith('--')) read.add(token.replace(/[:;,)].*$/, ''));
+    for (const name of reads(token)) read.add(name);
+  }
+  const { code } = transform({
+    filename: 'page.css',
+    code: Buffer.from(rules),
+    minify: true,
+    errorRecovery: true,
+    visitor: {
+      Declaration: {
+        custom: (property) => (read.has(property.name) ? undefined : []),
+      },
+      Rule: {
+        property: (rule) => (read.has(rule.value.name) ? undefined : []),
+      },
+    },
+  });
+  return code.toString();
+}
+
+function pruneRules(css: string, tokens: ReadonlySet<string>): string {
   const { code } = transform({
     filename: 'page.css',
     code: Buffer.from(css),

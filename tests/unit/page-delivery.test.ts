@@ -75,3 +75,14 @@ describe('each page loads its module scripts after its first paint', () => {
     expect(deferPageScripts(html)).toBe(html);
   });
 });
+
+describe('custom properties', () => {
+  test('a design token nothing left reads goes; one a kept rule, another token or a script reads stays', () => {
+    const theme = ':root{--color-used:red;--color-unused:blue;--color-chain:green;--color-scripted:pink}.a{color:var(--color-used);border-color:var(--color-chain2,var(--color-chain))}.gone{color:var(--color-unused)}@property --tw-kept{syntax:"*";inherits:false}@property --tw-gone{syntax:"*";inherits:false}.a{--tw-kept:1;translate:var(--tw-kept)}';
+    const tokens = classTokens('<p class="a">x</p>');
+    classTokens("el.style.getPropertyValue('--color-scripted')", tokens);
+    const pruned = pruneStylesheet(theme, tokens);
+    for (const kept of ['--color-used', '--color-chain', '--color-scripted', '@property --tw-kept']) expect(pruned).toContain(kept);
+    for (const gone of ['--color-unused', '@property --tw-gone']) expect(pruned).not.toContain(gone);
+  });
+});
