@@ -8,6 +8,8 @@ import { assertProductionSettings, publicEnv } from './src/config/env.ts';
 import { embedScriptOrigins } from './src/config/forms.ts';
 import { contentEditor } from './src/lib/content-editor/integration.ts';
 import { siteSearchIndex } from './src/lib/search/build-index.ts';
+import { pageStyles } from './src/lib/page-styles.ts';
+import { pageScriptsAfterFirstPaint } from './src/lib/page-scripts.ts';
 
 // The deployed origin: SITE_URL when given, else the URL Netlify sets, else the production domain.
 const site = publicEnv.siteUrl;
@@ -20,14 +22,14 @@ export default defineConfig({
   output: 'static',
   trailingSlash: 'never',
   build: { format: 'file', inlineStylesheets: 'always' },
-  prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
   integrations: [
-    // A published build must not carry the local placeholders of the school-email links.
+    // A published build says which links of the school email fall back to the site's own pages,
+    // and refuses one that is set but cannot work.
     {
       name: 'production-settings',
       hooks: {
-        'astro:config:setup': ({ command }) => {
-          if (command === 'build') assertProductionSettings();
+        'astro:config:setup': ({ command, logger }) => {
+          if (command === 'build') assertProductionSettings(undefined, (message) => logger.warn(message));
         },
       },
     },
@@ -39,6 +41,10 @@ export default defineConfig({
     contentEditor(),
     // dist/search-index.json, from the built pages src/config/search.ts names, for the `search` function.
     siteSearchIndex(),
+    // Each page's inline styles without the rules nothing on it can use (src/lib/page-styles.ts).
+    pageStyles(),
+    // Each page's module scripts load after its first paint (src/lib/page-scripts.ts).
+    pageScriptsAfterFirstPaint(),
   ],
   // No content has code blocks; Shiki's inline colours would need 'unsafe-inline' styles (and the
   // build warns about it each time).

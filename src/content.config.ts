@@ -11,6 +11,7 @@ import { formPurposes } from './config/forms';
 import { letterSchema } from './lib/email/letters';
 import { mailWordsSchema } from './lib/email/mail-words';
 import { experimentPlaceSchema } from './lib/analytics/experiments';
+import { statSchema } from './lib/stats';
 import { formDefinitionSchema } from './lib/forms/definition';
 import { formsLoader } from './content-loaders/forms';
 import { iconPaths, type IconName } from './lib/icons';
@@ -44,30 +45,10 @@ const faqs = defineCollection({
   }),
 });
 
-/**
- * Statistics shown as counters. A `target` counts up from 0; a `text` value ("1-2") is shown as is.
- * `group` says which band shows it.
- */
+/** Statistics shown as counters and quoted by the letters (src/lib/stats.ts). */
 const stats = defineCollection({
   loader: file('content/stats.yaml'),
-  schema: z
-    .object({
-      id: slug,
-      group: z.enum(['home-stats', 'home-results', 'why-results']),
-      target: z.number().nonnegative().optional(),
-      text: z.string().max(12).optional(),
-      prefix: z.string().max(8).default(''),
-      suffix: z.string().max(6).default(''),
-      /** One line under the number, e.g. "of 8th graders are proficient in math". */
-      label: z.string().min(3).max(120),
-      /** Where the figure comes from, shown in small print. */
-      source: z.string().max(160).optional(),
-      order: z.number().int().positive(),
-    })
-    .refine((stat) => (stat.target === undefined) !== (stat.text === undefined), {
-      message: 'give exactly one of "target" (a number to count up to) or "text"',
-      path: ['target'],
-    }),
+  schema: statSchema,
 });
 
 /** Recorded webinars shown on /events-webinars. */

@@ -1,6 +1,7 @@
 import type { Config, Context } from '@netlify/functions';
 import { z } from 'zod';
 import { answerLabels } from '../../src/lib/school-answers';
+import { letterStateText } from '../../src/lib/letter-status';
 import { escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
 import { isEmail } from '../../src/lib/forms/values';
 import { buttonClass } from '../../src/lib/ui';

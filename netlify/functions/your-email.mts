@@ -1,9 +1,14 @@
 import type { Config } from '@netlify/functions';
-import { NOTE_MAX } from '../../src/lib/email/note';
+import { emailFormFields, sendChoiceField } from '../../src/config/forms';
+import { NOTE_FIELD, NOTE_MAX, OWN_WORDS_FIELD } from '../../src/lib/email/note';
+import { isPlatformChoice } from '../../src/lib/email/submission';
 import { composeLinks, emailAsText } from '../../src/lib/email/template';
-import { errorClass, escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
+import { allFields } from '../../src/lib/forms/fields';
+import { errorClass, escapeHtml, helpClass, inputClass, labelClass, renderForm } from '../../src/lib/forms/render';
+import type { RawValues } from '../../src/lib/forms/values';
 import { buttonClass } from '../../src/lib/ui';
 import { composeDraft, readDraft, type LetteredDraft } from '../../src/server/email-drafts';
+import { formDefinitions } from '../../src/server/form-definitions';
 import { responsePage } from '../../src/server/form-pages';
 import { clientIp, HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { networkKey } from '../../src/server/identity';
@@ -47,9 +52,42 @@ function emailPage(draft: LetteredDraft, token: string, options: { note?: string
   const selfSent = draft.selfSentMessageId
     ? `<p class="text-sm text-success-600" role="status">Thank you! In about ten days we'll ask you whether the school answered.</p>`
     : `<form method="post" action="/your-email">${hidden}<input type="hidden" name="action" value="self"><input type="hidden" name="note" value="${escapeHtml(note)}"><button type="submit" class="${buttonClass('secondary', 'sm')}">I've sent it myself</button></form>`;
-  return `${heading('Your Email is Ready')}${lead('Read it through, then send it from your own email, or let our platform send it for you.')}${notice}<div class="mt-6 space-y-4 rounded-card border border-line bg-white p-6 shadow-card"><div><label for="email-text" class="${labelClass}">Your email</label><p class="${helpClass}">Select all of it and copy it into a new email.</p><textarea id="email-text" readonly rows="18" class="${inputClass} font-mono text-sm">${escapeHtml(
+  // Until the letter is on its way, the parent can go back to the form with what they typed.
+  const edit = draft.selfSentMessageId
+    ? ''
+    : `<p class="mt-2 text-sm"><a class="font-medium text-brand-700 underline" href="/your-email?id=${encodeURIComponent(draft.id)}&amp;t=${encodeURIComponent(token)}&amp;edit=1">Edit details</a>: fix a name, the grade or the school, and make the email again.</p>`;
+  // The letter reads in the page's own flow; one tap selects all of it to copy.
+  return `${heading('Your Email is Ready')}${lead('Read it through, then send it from your own email, or let our platform send it for you.')}${edit}${notice}<div class="mt-6 space-y-4 rounded-card border border-line bg-white p-6 shadow-card"><section aria-labelledby="email-text-title"><h2 id="email-text-title" class="${labelClass}">Your email</h2><p class="${helpClass}">Tap or click the email to select all of it, then copy it into a new email.</p><div class="mt-2 select-all whitespace-pre-wrap break-words rounded-xl border border-line bg-canvas p-4 text-sm leading-relaxed" data-email-text>${escapeHtml(
     emailAsText(email),
-  )}</textarea></div><div class="grid gap-6 border-t border-line pt-4 sm:grid-cols-2"><section aria-labelledby="send-yourself" class="space-y-3"><h2 id="send-yourself" class="text-sm font-semibold">Send it yourself</h2><div class="flex flex-wrap gap-2"><a class="${buttonClass('primary', 'sm')}" href="${escapeHtml(links.mailto)}">Open in my email app</a><a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(links.gmail)}" target="_blank" rel="noopener noreferrer">Gmail<span class="sr-only"> (opens in a new tab)</span></a><a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(links.outlook)}" target="_blank" rel="noopener noreferrer">Outlook<span class="sr-only"> (opens in a new tab)</span></a></div>${selfSent}</section><section aria-labelledby="send-platform" class="space-y-3"><h2 id="send-platform" class="text-sm font-semibold">Or let us send it</h2>${platform}</section></div></div>${yourData}`;
+  )}</div></section><div class="grid gap-6 border-t border-line pt-4 sm:grid-cols-2"><section aria-labelledby="send-yourself" class="space-y-3"><h2 id="send-yourself" class="text-sm font-semibold">Send it yourself</h2><div class="flex flex-wrap gap-2"><a class="${buttonClass('primary', 'sm')}" href="${escapeHtml(links.mailto)}">Open in my email app</a><a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(links.gmail)}" target="_blank" rel="noopener noreferrer">Gmail<span class="sr-only"> (opens in a new tab)</span></a><a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(links.outlook)}" target="_blank" rel="noopener noreferrer">Outlook<span class="sr-only"> (opens in a new tab)</span></a></div>${selfSent}</section><section aria-labelledby="send-platform" class="space-y-3"><h2 id="send-platform" class="text-sm font-semibold">Or let us send it</h2>${platform}</section></div></div>${yourData}`;
+}
+
+/** The values of the form a draft was made from, as the email form names them. */
+function formValuesOf(draft: LetteredDraft, sendOptions: string[]): RawValues {
+  const values: RawValues = Object.fromEntries(Object.entries(emailFormFields).map(([key, field]) => [field, draft.data[key as keyof typeof draft.data] ?? '']));
+  const choice = sendOptions.find((option) => isPlatformChoice(option) === draft.wantsPlatformSend);
+  if (choice) values[sendChoiceField.name] = choice;
+  values[OWN_WORDS_FIELD] = draft.ownWords ?? '';
+  values[NOTE_FIELD] = draft.note;
+  return values;
+}
+
+/**
+ * "Edit details" without JavaScript: the email form again, filled in with what the parent typed;
+ * sending it makes a new email, checked like the first.
+ */
+async function editPage(draft: LetteredDraft, token: string): Promise<{ status: number; title: string; content: string }> {
+  const definition = [...(await formDefinitions()).values()].find((item) => item.purpose === draft.purpose && item.render === 'native');
+  if (!definition) return { status: 200, title: 'Your Email is Ready', content: emailPage(draft, token) };
+  const sendOptions = allFields(definition).find((field) => field.name === sendChoiceField.name)?.options?.map((option) => option.value) ?? [];
+  const page = draft.purpose === 'referSchool' ? '/form' : '/lead-the-change';
+  const form = renderForm(definition, { purpose: draft.purpose, instance: 'form-response-form', page, values: formValuesOf(draft, sendOptions), note: true });
+  const back = `<div class="mt-8"><a class="${buttonClass('secondary', 'md')}" href="/your-email?id=${encodeURIComponent(draft.id)}&amp;t=${encodeURIComponent(token)}">Back to your email</a></div>`;
+  return {
+    status: 200,
+    title: 'Edit your details',
+    content: `${heading('Edit your details')}${lead('Change what needs fixing and send the form again: you get a new email to read before anything is sent.')}<div class="mt-8 rounded-card border border-line bg-white p-6 shadow-card">${form}</div>${back}`,
+  };
 }
 
 const notFound = () => ({
@@ -77,6 +115,7 @@ async function page(req: Request, context?: unknown): Promise<{ status: number; 
   const found = await readDraft(id);
   if (!found || !sameSecret(token, found.draft.tokenHash)) return notFound();
   let draft = found.draft;
+  if (!form && new URL(req.url).searchParams.has('edit') && !draft.selfSentMessageId) return editPage(draft, token);
   if (!form) return { status: 200, title: 'Your Email is Ready', content: emailPage(draft, token) };
 
   const note = form.get('note') ?? draft.note;

@@ -6,13 +6,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { root, table } from './_server.mjs';
 
 export const title = 'Bytes per route (gzip, from dist/)';
 
-const dist = join(root, 'dist');
+// BENCH_STATIC=<dir>: another build's files (e.g. a copy of main's, for a before and after).
+const dist = process.env.BENCH_STATIC ? resolve(root, process.env.BENCH_STATIC) : join(root, 'dist');
 const gz = (buffer) => gzipSync(buffer, { level: 9 }).length;
 const kb = (bytes) => (bytes / 1024).toFixed(1);
 
@@ -41,7 +42,12 @@ export async function run() {
   for (const file of htmlFiles(dist).sort()) {
     const html = readFileSync(file, 'utf8');
     const route = `/${relative(dist, file).replace(/\.html$/, '').replace(/(^|\/)index$/, '')}`;
-    const frameScripts = [...html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g)].map((m) => m[1]);
+    // Module scripts, and those the page's loader imports after the first paint (src/lib/page-scripts.ts).
+    const loader = /<script type="module" data-page-scripts>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
+    const frameScripts = [
+      ...[...html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g)].map((m) => m[1]),
+      ...[...loader.matchAll(/"(\/_astro\/[\w.-]+\.js)"/g)].map((m) => m[1]),
+    ];
     const islandUrls = [...html.matchAll(/(?:component-url|renderer-url)="([^"]+)"/g)].map((m) => m[1]);
     const inline = [...html.matchAll(/<script(?![^>]*type="application\/ld\+json")[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('');
     const files = (urls) => {

@@ -64,6 +64,12 @@ async function schoolPageRoute(base) {
 const kb = (bytes) => (bytes / 1024).toFixed(1);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
+/** The largest element's markup and text (Lighthouse 13 names it in its LCP breakdown). */
+function lcpNode(lhr) {
+  const node = (lhr.audits['lcp-breakdown-insight']?.details?.items ?? []).find((item) => item.type === 'node');
+  return node ? `${node.snippet} ${node.nodeLabel ?? ''}` : '?';
+}
+
 /** One run's figures. */
 function figures(lhr) {
   const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
@@ -84,6 +90,8 @@ function figures(lhr) {
     total: items.reduce((sum, i) => sum + (i.transferSize ?? 0), 0),
     // What moved, for BENCH_VERBOSE.
     shifted: (lhr.audits['layout-shifts']?.details?.items ?? []).map((item) => `${item.node?.selector ?? '?'} (${(item.score ?? 0).toFixed(3)})`),
+    // The largest element, for BENCH_VERBOSE: what to look at when LCP comes after FCP.
+    lcpElement: lcpNode(lhr),
   };
 }
 
@@ -112,6 +120,10 @@ export async function run() {
           if (failing.length && process.env.BENCH_VERBOSE) {
             console.log(route, `run ${run + 1}`, failing.map((a) => a.id).join(', '));
             for (const audit of failing) for (const item of audit.details?.items ?? []) console.log('  ', audit.id, JSON.stringify(item).slice(0, 300));
+          }
+          if (process.env.BENCH_VERBOSE) {
+            const last = results.at(-1);
+            console.log(route, `run ${run + 1}`, `FCP ${Math.round(last.fcp)} ms, LCP ${Math.round(last.lcp)} ms:`, last.lcpElement.slice(0, 200));
           }
           if (process.env.BENCH_VERBOSE && results.at(-1).cls > 0) console.log(route, `run ${run + 1}`, 'CLS', results.at(-1).cls.toFixed(3), results.at(-1).shifted.join(', '));
         }

@@ -25,9 +25,14 @@ function readList(name: string): string[] {
     .filter(Boolean);
 }
 
+/** Absolute origin of the deployed site. Netlify sets URL; SITE_URL wins when given. */
+/** The site's own pages the school email links to when its links are not set. */
+const siteDefaults = { PUBLIC_EMAIL_VIDEO_URL: '/real-stories', PUBLIC_BOOKING_URL: '/partnership-form' } as const;
+
+const siteUrl = read('SITE_URL', read('URL', 'https://masteryparents.org')).replace(/\/+$/, '');
+
 export const publicEnv = {
-  /** Absolute origin of the deployed site. Netlify sets URL; SITE_URL wins when given. */
-  siteUrl: read('SITE_URL', read('URL', 'https://masteryparents.org')).replace(/\/+$/, ''),
+  siteUrl,
   /** A host name containing this marker is a staging site and is not indexed. */
   stagingMarker: read('STAGING_HOST_MARKER', 'staging'),
   /** The separate Parent Ambassador application (join and sign-in pages). */
@@ -80,30 +85,28 @@ export const publicEnv = {
    * prebuilt pages carry them. On Netlify: the site's own URL; elsewhere none (the page starts
    * with "fewer than 5" and the live figures replace it).
    */
-  impactSourceUrl: read('IMPACT_SOURCE_URL', env.NETLIFY === 'true' ? `${read('SITE_URL', read('URL', 'https://masteryparents.org')).replace(/\/+$/, '')}/api/impact` : ''),
+  impactSourceUrl: read('IMPACT_SOURCE_URL', env.NETLIFY === 'true' ? `${siteUrl}/api/impact` : ''),
   /**
-   * Links inside the generated school email (and the booking button). They have no real default:
-   * locally they are placeholders on the reserved `.example` domain, which never resolves, and a
-   * production build without them fails (assertProductionSettings).
+   * Links inside the generated school email (and the booking button). Unset, they are the site's
+   * own pages (the stories with their videos, and the partnership form that books a call), so a
+   * letter never carries a link to nowhere; a production build without them says so
+   * (productionSettingWarnings).
    */
-  emailVideoUrl: read('PUBLIC_EMAIL_VIDEO_URL', localPlaceholder('PUBLIC_EMAIL_VIDEO_URL')),
-  bookingUrl: read('PUBLIC_BOOKING_URL', localPlaceholder('PUBLIC_BOOKING_URL')),
+  emailVideoUrl: read('PUBLIC_EMAIL_VIDEO_URL', `${siteUrl}${siteDefaults.PUBLIC_EMAIL_VIDEO_URL}`),
+  bookingUrl: read('PUBLIC_BOOKING_URL', `${siteUrl}${siteDefaults.PUBLIC_BOOKING_URL}`),
   /** The webinar sign-up shared from /webinar-share; by default the site's own sign-up section. */
-  webinarRegistrationUrl: read(
-    'PUBLIC_WEBINAR_REGISTRATION_URL',
-    `${read('SITE_URL', read('URL', 'https://masteryparents.org')).replace(/\/+$/, '')}/events-webinars#join-the-conversation`,
-  ),
+  webinarRegistrationUrl: read('PUBLIC_WEBINAR_REGISTRATION_URL', `${siteUrl}/events-webinars#join-the-conversation`),
 } as const;
 
-/** A stand-in link for a setting that is not set, visibly so: `https://placeholder.example/set-NAME`. */
+/** A link that can never be a real page (the reserved `.example` domain), as older builds used. */
 export function localPlaceholder(name: string): string {
   return `https://placeholder.example/set-${name}`;
 }
 
-/** Public settings with no real default, which a production build must be given. */
+/** Public settings a production build should be given: the links of every generated school email. */
 export const requiredInProduction = [
-  { name: 'PUBLIC_EMAIL_VIDEO_URL', use: 'the overview-video link in every generated school email' },
-  { name: 'PUBLIC_BOOKING_URL', use: 'the call-booking link in every generated school email' },
+  { name: 'PUBLIC_EMAIL_VIDEO_URL', use: 'the overview-video link in every generated school email', fallback: 'the stories page' },
+  { name: 'PUBLIC_BOOKING_URL', use: 'the call-booking link in every generated school email', fallback: 'the partnership form' },
 ] as const;
 
 const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/;
@@ -128,11 +131,16 @@ export function isProductionBuild(source: Record<string, string | undefined> = e
   }
 }
 
-/** What a production build lacks: each required setting that is unset or not an https URL. */
+/** What a production build lacks: each setting that is unset (its letters link to the site's own page). */
+export function productionSettingWarnings(source: Record<string, string | undefined> = env): string[] {
+  return requiredInProduction.flatMap(({ name, use, fallback }) => (source[name]?.trim() ? [] : [`${name} is not set (${use}): letters link to ${fallback} instead`]));
+}
+
+/** What a production build must not publish: each setting that is set but not an https URL. */
 export function productionSettingProblems(source: Record<string, string | undefined> = env): string[] {
   return requiredInProduction.flatMap(({ name, use }) => {
     const value = source[name]?.trim();
-    if (!value) return [`${name} is not set (${use})`];
+    if (!value) return [];
     let url: URL | undefined;
     try {
       url = new URL(value);
@@ -143,12 +151,15 @@ export function productionSettingProblems(source: Record<string, string | undefi
   });
 }
 
-/** Fails a production build that would publish a placeholder, naming every missing setting. */
-export function assertProductionSettings(source: Record<string, string | undefined> = env): void {
+/**
+ * A production build warns (`warn`) about each unset link of the school email, and fails on a link
+ * that is set but could not work, naming every one.
+ */
+export function assertProductionSettings(source: Record<string, string | undefined> = env, warn: (message: string) => void = console.warn): void {
   if (!isProductionBuild(source)) return;
+  const warnings = productionSettingWarnings(source);
+  if (warnings.length) warn(`This production build lacks public settings (see .env.example):\n${warnings.map((warning) => `  - ${warning}`).join('\n')}`);
   const problems = productionSettingProblems(source);
   if (problems.length === 0) return;
-  throw new Error(
-    `This production build is missing public settings (see .env.example):\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
-  );
+  throw new Error(`This production build has public settings that cannot work (see .env.example):\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
 }

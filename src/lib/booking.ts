@@ -19,6 +19,23 @@ export interface Booking {
 
 const MAX_TEXT = 200;
 
+/** The query parameters that carry a booking: a visit with none of them has nothing to confirm. */
+export const bookingParameters = [
+  'assigned_to',
+  'event_type_name',
+  'event_start_time',
+  'event_end_time',
+  'invitee_full_name',
+  'invitee_email',
+  'invitee_first_name',
+  'invitee_last_name',
+  'meeting_url',
+  'join_url',
+  'event_uuid',
+  'event_type_uuid',
+  'invitee_uuid',
+] as const;
+
 function text(params: URLSearchParams, ...names: string[]): string {
   for (const name of names) {
     const value = params.get(name)?.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();

@@ -1,5 +1,5 @@
 /** `<impact-figures>`: puts the live figures of GET /api/impact into a prebuilt band when it nears the viewport. */
-import type { Impact } from './school-answers';
+import { isImpactStarting, type Impact } from './school-answers';
 
 const KEYS = ['schoolsReached', 'schoolsAnswered', 'meetings', 'parentsWrote'] as const;
 
@@ -12,12 +12,26 @@ export function liveImpact(fetchImpl: typeof fetch = fetch): Promise<Impact | nu
   return live;
 }
 
-export function applyImpact(root: ParentNode, impact: Impact): void {
+/**
+ * Puts the figures in; and the sentence for a movement that is starting, or the four figures, as
+ * they now call for. That changes the band's height, so it happens while the band is out of view,
+ * or in view only when the sentence ("fewer than 5 parents") is no longer true.
+ */
+export function applyImpact(root: HTMLElement, impact: Impact, viewportHeight = window.innerHeight): void {
   for (const key of KEYS) {
     const slot = root.querySelector<HTMLElement>(`[data-impact-figure="${key}"]`);
     const display = impact[key]?.display;
     if (slot && typeof display === 'string' && slot.textContent !== display) slot.textContent = display;
   }
+  if (!KEYS.every((key) => typeof impact[key]?.display === 'string')) return;
+  const sentence = root.querySelector<HTMLElement>('[data-impact-starting]');
+  const list = root.querySelector<HTMLElement>('[data-impact-list]');
+  const starting = isImpactStarting(impact);
+  if (!sentence || !list || sentence.hidden === !starting) return;
+  const { top, bottom } = root.getBoundingClientRect();
+  if (starting && bottom > 0 && top < viewportHeight) return;
+  sentence.hidden = !starting;
+  list.hidden = starting;
 }
 
 export function defineImpactFigures(): void {

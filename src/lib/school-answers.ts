@@ -49,6 +49,14 @@ export function figure(count: number): ImpactFigure {
   return count >= IMPACT_MIN_SHOWN ? { value: count, display: count.toLocaleString('en-US') } : { display: `fewer than ${IMPACT_MIN_SHOWN}` };
 }
 
+/** Every public figure is below the threshold: the movement is starting. */
+export function isImpactStarting(impact: Pick<Impact, 'schoolsReached' | 'schoolsAnswered' | 'meetings' | 'parentsWrote'>): boolean {
+  return [impact.schoolsReached, impact.schoolsAnswered, impact.meetings, impact.parentsWrote].every((item) => item.value === undefined);
+}
+
+/** What the impact band says while every figure is below the threshold: true, once, and a way on. */
+export const impactStarting = `We are just getting started: fewer than ${IMPACT_MIN_SHOWN} parents have written to their school through this site so far, so your letter could be one of the very first a school receives.`;
+
 export const impactLabels: Record<keyof Omit<Impact, 'updatedAt'>, string> = {
   schoolsReached: 'schools reached by parents’ emails',
   schoolsAnswered: 'schools that answered',

@@ -14,7 +14,8 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
-import { letterSchema } from '../lib/email/letters';
+import { letterSchema, STAT_PLACEHOLDER, withStatistics } from '../lib/email/letters';
+import { statSchema, type Stat } from '../lib/stats';
 import type { Letter } from '../lib/email/template';
 import { queryOne, sql } from './db';
 import { serverEnv } from './env';
@@ -25,14 +26,23 @@ export const LETTERS_DIR = 'content/letters';
 
 let cache: { dir: string; letters: Promise<Letter[]> } | undefined;
 
+/** The statistics the letters quote (content/stats.yaml, beside the letters' folder). */
+async function readStatistics(dir: string): Promise<Stat[]> {
+  return statSchema.array().parse(yaml.load(await readFile(join(dir, '..', 'stats.yaml'), 'utf8')));
+}
+
 async function read(dir: string): Promise<Letter[]> {
   const files = (await readdir(dir)).filter((name) => name.endsWith('.yaml')).sort();
+  let stats: Promise<Stat[]> | undefined;
   const letters = await Promise.all(
     files.map(async (name) => {
       const parsed = letterSchema.safeParse(yaml.load(await readFile(join(dir, name), 'utf8')));
       if (!parsed.success) throw new Error(`${LETTERS_DIR}/${name}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
       const { order, introduction, body, closing } = parsed.data;
-      return { order, letter: { id: name.replace(/\.yaml$/, ''), introduction, body, closing } };
+      const letter = { id: name.replace(/\.yaml$/, ''), introduction, body, closing };
+      // A figure is quoted as the site shows it (one source; src/lib/stats.ts).
+      const quotes = [introduction, body, closing].some((text) => new RegExp(STAT_PLACEHOLDER.source).test(text));
+      return { order, letter: quotes ? withStatistics(letter, await (stats ??= readStatistics(dir)), `${LETTERS_DIR}/${name}`) : letter };
     }),
   );
   if (letters.length === 0) throw new Error(`${LETTERS_DIR} has no letters.`);

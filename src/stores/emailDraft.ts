@@ -69,6 +69,31 @@ export function startDraft(answer: DraftAnswer): EmailDraft {
 export const openDraft = () => update({ open: true });
 export const closeDraft = () => update({ open: false });
 
+let editHandler: (() => void) | undefined;
+
+/** What "Edit details" does on this page: its form comes back, filled in (src/lib/email/flow.ts). */
+export function onEditDetails(handler: (() => void) | undefined): void {
+  editHandler = handler;
+}
+
+export const canEditDetails = (): boolean => editHandler !== undefined;
+
+/**
+ * "Edit details": the dialog and its panel go, and the form the email came from comes back with
+ * what the parent typed. Sending the form again makes a new email (the server lets it replace
+ * this one while neither was confirmed).
+ */
+export function editDetails(): void {
+  const handler = editHandler;
+  $emailDraft.set(null);
+  if (!handler) return;
+  // Once the dialog has left the page (which is inert, so unfocusable, while a modal dialog is
+  // open): React removes it on its next render.
+  let frames = 0;
+  const run = () => (document.querySelector('dialog:modal') && frames++ < 30 ? requestAnimationFrame(run) : handler());
+  requestAnimationFrame(run);
+}
+
 /** The parent edits their note: the preview follows, and a problem is said at once. */
 export function setNote(note: string): void {
   const draft = $emailDraft.get();
@@ -115,8 +140,8 @@ export async function sendDraftViaPlatform(options: { closeOnSuccess: boolean })
   }
   const code = body?.error?.code ?? '';
   if (body?.status === 'awaiting_confirmation' && body.confirmation) {
+    // The dialog says so in its own flow ("Check your inbox"); a notice over it would cover the letter.
     update({ send: 'awaiting_confirmation', confirmation: body.confirmation, sendMessage: null });
-    showToast({ title: 'Check your inbox', description: `We sent a link to ${body.confirmation.email}. Open it to send your email.` });
     return 'awaiting_confirmation';
   }
   if (status >= 200 && status < 300) {
@@ -133,8 +158,8 @@ export async function sendDraftViaPlatform(options: { closeOnSuccess: boolean })
     return 'idle';
   }
   if (REFUSALS.has(code)) {
+    // Said in the dialog's flow, with the ways to send it yourself beside it.
     update({ send: 'refused', sendMessage: body?.error?.message ?? emailMessages.sendFailed.description });
-    showToast({ title: 'We could not send it for you', description: 'Copy your email or send it from your own email app instead.', variant: 'destructive' });
     return 'refused';
   }
   update({ send: 'failed', sendMessage: emailMessages.sendFailed.description });

@@ -81,7 +81,9 @@ test.describe('/real-stories', () => {
       const boxes = await Promise.all((await cards.all()).map((card) => card.boundingBox()));
       expect(new Set(boxes.map((box) => Math.round(box!.y))).size).toBe(1);
       for (const card of await cards.all()) {
-        await expect(card.locator('video')).toHaveAttribute('poster', /\.(webp|jpg)$/);
+        // The poster is a lazy image under the video (a <video poster> loads with the page).
+        await expect(card.locator('img[data-video-poster]')).toHaveAttribute('src', /\.(webp|jpg)$/);
+        await expect(card.locator('img[data-video-poster]')).toHaveAttribute('loading', 'lazy');
         await expect(card.locator('video')).toHaveAttribute('width', /\d+/);
         await expect(card.getByRole('heading')).not.toBeEmpty();
         await expect(card.locator('p').first()).not.toBeEmpty();

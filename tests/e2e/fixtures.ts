@@ -6,9 +6,10 @@
  * aborted, as it would fail here anyway. Use `embed: 'fail'` to simulate embeds that cannot load.
  * Any Content-Security-Policy violation is logged as a console error.
  */
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scriptsReady } from '../../src/lib/page-scripts';
 
 const fakeEmbed = readFileSync(join(import.meta.dirname, '..', 'fakes', 'form-embed.js'), 'utf8');
 const fakeEmbedV4 = readFileSync(join(import.meta.dirname, '..', 'fakes', 'form-embed-v4.js'), 'utf8');
@@ -41,6 +42,16 @@ export const test = base.extend<{ embed: 'fake' | 'fail'; consoleErrors: string[
       ),
     );
     await page.route(/^https?:\/\/(?!localhost|127\.0\.0\.1)/, (route) => route.abort('blockedbyclient'));
+    // A page's scripts load just after its first paint (src/lib/page-scripts.ts): a test, faster than
+    // any person, acts once they have run.
+    for (const name of ['goto', 'reload'] as const) {
+      const navigate = page[name].bind(page) as Page['reload'];
+      page[name] = (async (...args: unknown[]) => {
+        const response = await (navigate as (...rest: unknown[]) => ReturnType<Page['reload']>)(...args);
+        await page.waitForFunction(scriptsReady, null, { timeout: 15_000 });
+        return response;
+      }) as never;
+    }
     await page.route(/^https:\/\/js(-[a-z]{2,3}\d{1,2})?\.hsforms\.net\//, (route) => {
       const body = embed === 'fake' ? standInFor(route.request().url()) : undefined;
       return body ? route.fulfill({ body, contentType: 'application/javascript' }) : route.abort('failed');

@@ -42,9 +42,11 @@ test.describe('/form', () => {
       await page.goto(`/form${search}`);
       await expect(heading(page)).toHaveText('Form Not Found');
       await expect(page.getByText('Please specify a valid form type in the URL.')).toBeVisible();
+      // Each form by its title (issue 32: no code on a public page), linking to its type.
       for (const type of ['referSchool', 'toolkit', 'newsletter']) {
-        await expect(page.getByRole('link', { name: new RegExp(type) })).toHaveAttribute('href', `/form?type=${type}`);
+        await expect(page.locator(`[data-form-not-found] a[href="/form?type=${type}"]`)).toBeVisible();
       }
+      await expect(page.locator('[data-form-not-found] code')).toHaveCount(0);
       await expect(page.locator('main native-form:visible')).toHaveCount(0);
       expect(consoleErrors).toEqual([]);
     });

@@ -86,7 +86,7 @@ test.describe('header', () => {
     await page.goto('/faqs');
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(nav.getByRole('link', { name: 'FAQs', exact: true })).toBeHidden();
-    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.locator('[data-menu-toggle]').click();
     const link = nav.getByRole('link', { name: 'Why This Matters' });
     await expect(link).toBeVisible();
     expect((await link.boundingBox())!.height).toBeLessThan(48);
@@ -128,7 +128,8 @@ test.describe('header', () => {
     const nav = page.getByRole('navigation', { name: 'Main' });
     const current = nav.getByRole('link', { name: 'Real Stories' });
     await expect(current).toHaveAttribute('aria-current', 'page');
-    await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+    // One link is current in the links shown (the narrow screens' menu has its own, hidden here).
+    await expect(nav.locator('[aria-current="page"]:visible')).toHaveCount(1);
     const other = nav.getByRole('link', { name: 'FAQs' });
     const [currentColour, otherColour] = await Promise.all([
       current.evaluate((el) => getComputedStyle(el).backgroundColor),
@@ -175,33 +176,55 @@ test.describe('header', () => {
 test.describe('mobile menu at 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test('the toggle opens a vertical menu, Escape closes it and focus returns', async ({ page }) => {
+  test('the menu button opens a vertical menu, Escape closes it and focus returns', async ({ page }) => {
     await page.goto('/');
-    const toggle = page.getByRole('button', { name: 'Open menu' });
+    const menu = page.locator('details#site-menu');
+    const toggle = menu.locator('summary[data-menu-toggle]');
     const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'How It Works' });
-    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
-    await expect(toggle).toHaveAttribute('aria-controls', 'site-menu');
+    await expect(toggle).toHaveAccessibleName('Menu');
+    await expect(menu).not.toHaveAttribute('open');
     await expect(link).toBeHidden();
     await toggle.click();
-    await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute('aria-expanded', 'true');
+    await expect(menu).toHaveAttribute('open', '');
     await expect(link).toBeVisible();
     const faq = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'FAQs' });
     const [a, b] = await Promise.all([link.boundingBox(), faq.boundingBox()]);
     expect(b!.y).toBeGreaterThan(a!.y);
     expect(Math.abs(b!.x - a!.x)).toBeLessThan(2);
+    // The ambassador's two links are in the menu too.
+    await expect(menu.getByRole('link', { name: /Join The Movement/ })).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(link).toBeHidden();
-    await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
+    await expect(toggle).toBeFocused();
   });
 
-  test('the links are reachable without JavaScript', async ({ browser }) => {
+  // Issue 32: without JavaScript every page opened with the whole menu (about 520 px) on top.
+  test('without JavaScript the menu is closed, the page starts at the top of the screen, and the button opens the links', async ({ browser }) => {
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
-    await page.goto('/');
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'FAQs' })).toBeVisible();
+    await page.goto('/lead-the-change');
+    const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'FAQs' });
+    await expect(link).toBeHidden();
+    expect((await page.getByRole('heading', { level: 1 }).boundingBox())!.y).toBeLessThan(300);
+    await page.locator('summary[data-menu-toggle]').click();
+    await expect(link).toBeVisible();
+    await link.click();
+    await expect(page).toHaveURL(/\/faqs$/);
     await context.close();
   });
 });
+
+/**
+ * The button hides wherever text lies under it (tested on its own below); tests of what it does
+ * show it wherever it would otherwise be shown, on every page the test opens (a constructed
+ * stylesheet: the pages' policy allows no inline <style>).
+ */
+const ignoreWhatLiesUnder = (page: import('@playwright/test').Page) =>
+  page.addInitScript(() => {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync('floating-cta[data-covering] { visibility: visible !important; opacity: 1 !important; }');
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  });
 
 test.describe('floating button', () => {
   test('appears after 300 px of scroll and links to the email form', async ({ page }) => {
@@ -214,13 +237,47 @@ test.describe('floating button', () => {
     await page.evaluate(() => window.scrollTo(0, 300));
     await page.waitForTimeout(100);
     await expect(cta).toBeHidden();
-    await page.evaluate(() => window.scrollTo(0, 301));
+    // Past 300 px it shows where nothing lies under it: the empty end of the stretched page.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await expect(cta).toBeVisible();
     await expect(cta).toHaveAttribute('href', '/lead-the-change#email-form');
     await expect(cta).toContainText('Join the Movement');
   });
 
+  // Issue 32: the pill covered text on the confirmation, data, search and FAQ pages.
+  test('never lies over text, a heading, a field or a button, and shows again where the place under it is clear', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/faqs');
+    await page.evaluate(() => {
+      document.body.style.minHeight = `${document.body.scrollHeight + 2000}px`;
+    });
+    const cta = page.locator('floating-cta');
+    for (const y of [400, 900, 1500, 2600]) {
+      await page.evaluate((top) => window.scrollTo(0, top), y);
+      await page.waitForTimeout(400);
+      if (!(await cta.isVisible())) continue;
+      const covered = await cta.evaluate((pill) => {
+        const box = pill.getBoundingClientRect();
+        return [...document.querySelectorAll('h1,h2,h3,h4,p,li,a,button,input,select,textarea,label,summary')]
+          .filter((element) => !pill.contains(element) && element.checkVisibility())
+          .map((element) => element.getBoundingClientRect())
+          .some((rect) => rect.width > 0 && rect.left < box.right && rect.right > box.left && rect.top < box.bottom && rect.bottom > box.top);
+      });
+      expect(covered, `at ${y} px`).toBe(false);
+    }
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect(cta).toBeVisible();
+  });
+
+  test('is not on the pages where its action is done or beside the point', async ({ page }) => {
+    for (const path of ['/search?q=mastery', '/form?type=referSchool', '/your-data', '/thank-you']) {
+      await page.goto(path);
+      await expect(page.locator('floating-cta'), path).toHaveCount(0);
+    }
+  });
+
   test('is dismissed and stays hidden on later pages and reloads', async ({ page }) => {
+    await ignoreWhatLiesUnder(page);
     await page.goto('/faqs');
     await page.evaluate(() => {
       document.body.style.minHeight = '4000px';
@@ -251,6 +308,7 @@ test.describe('floating button', () => {
 
   test('on /lead-the-change it scrolls to the form instead of navigating, then keeps out of its way', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
+    await ignoreWhatLiesUnder(page);
     await page.goto('/lead-the-change');
     // Past the 300 px threshold, with the form still below the screen.
     await page.evaluate(() => window.scrollTo(0, 320));
@@ -273,6 +331,7 @@ test.describe('floating button', () => {
   test('with reduced motion it jumps to the form instead of scrolling smoothly', async ({ page }) => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.setViewportSize({ width: 390, height: 844 });
+    await ignoreWhatLiesUnder(page);
     await page.goto('/lead-the-change');
     await page.evaluate(() => window.scrollTo(0, 320));
     await page.locator('[data-floating-link]').click();
@@ -284,6 +343,7 @@ test.describe('floating button', () => {
 
   test('hides while a form field has focus, and comes back after', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
+    await ignoreWhatLiesUnder(page);
     await page.goto('/why-this-matters');
     await page.evaluate(() => {
       document.body.style.minHeight = '4000px';

@@ -164,7 +164,8 @@ test('on a phone the floating button keeps away from the school page\'s form, an
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
   await expect(form).toBeInViewport();
   await expect(cta).toBeHidden();
-  // Far below the form it comes back, and takes the parent to the form on this page.
+  // Far below the form, where nothing lies under it, it comes back, and takes the parent to the
+  // form on this page.
   await page.evaluate(() => {
     document.body.style.minHeight = '8000px';
     window.scrollTo(0, 7000);

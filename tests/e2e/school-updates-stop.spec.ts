@@ -83,7 +83,7 @@ test('the stop link from a real update stops further updates, with JavaScript on
   // With JavaScript: the link asks first (a mail scanner opening it stops nothing), the button stops.
   await page.goto(stopPath);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Stop school updates?');
-  await expect(page.getByRole('link', { name: 'Your data' })).toHaveAttribute('href', '/your-data');
+  await expect(page.getByRole('main').getByRole('link', { name: 'Your data' })).toHaveAttribute('href', '/your-data');
   await page.getByRole('button', { name: 'Stop all updates' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Updates stopped');
 

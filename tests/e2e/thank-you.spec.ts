@@ -42,14 +42,38 @@ test.describe('/thank-you', () => {
     await reduced.close();
   });
 
-  test('without parameters it still confirms, with no empty rows', async ({ page, consoleErrors }) => {
+  // Issue 32: without a booking it said "You're Booked!" with no way on.
+  test('without a booking it says what to do next, with no confetti', async ({ page, consoleErrors }) => {
     await page.goto('/thank-you');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Looking for your booking?');
+    await expect(page.getByText("You're Booked!")).toBeHidden();
+    await expect(page.getByRole('link', { name: 'Book a call about your school' })).toHaveAttribute('href', '/partnership-form');
+    await expect(page.getByRole('link', { name: 'Write to your school' })).toHaveAttribute('href', '/lead-the-change#email-form');
+    await page.waitForTimeout(500);
+    await expect(page.locator('canvas')).toHaveCount(0);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('with only part of a booking it confirms, with no empty rows', async ({ page, consoleErrors }) => {
+    await page.goto('/thank-you?event_type_name=Intro%20Call');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText("You're Booked!");
     await expect(page.getByRole('heading', { name: 'Meeting Confirmation Details' })).toBeVisible();
-    await expect(page.getByText('The details of your meeting are in the confirmation email we sent you.')).toBeVisible();
-    await expect(page.locator('dl')).toHaveCount(0);
+    await expect(page.locator('dl')).toContainText('Meeting TypeIntro Call');
     await expect(page.getByRole('link', { name: /Join Meeting/ })).toHaveCount(0);
     await expect(page.getByText('Speak Soon!')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Looking for your booking?' })).toBeHidden();
     expect(consoleErrors).toEqual([]);
+  });
+
+  test('without JavaScript it confirms the booking it cannot read, and offers the ways on below', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto('/thank-you');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText("You're Booked!");
+    await expect(page.getByText('The details of your meeting are in the confirmation email we sent you.')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Write to your school' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+    await context.close();
   });
 
   test('hostile parameters are shown as text and unsafe links are dropped', async ({ page, consoleErrors }) => {
@@ -116,14 +140,15 @@ test.describe('/thank-you', () => {
     await expect(page.getByText('Speak Soon!')).toBeVisible();
   });
 
-  for (const [name, url] of [
-    ['without parameters', '/thank-you'],
-    ['with a booking', full],
+  for (const [name, url, settled] of [
+    ['without parameters', '/thank-you', 'Not yet? Choose how to start'],
+    ['with a booking', full, 'Speak Soon!'],
   ] as const) {
-    test(`nothing moves while the booking is filled in (${name})`, async ({ page }) => {
+    test(`nothing moves while the page is filled in (${name})`, async ({ page }) => {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(url);
-      await expect(page.getByText('Speak Soon!')).toBeVisible();
+      await expect(page.getByText(settled)).toBeVisible();
+      await page.waitForTimeout(500);
       const shifts = await layoutShifts(page);
       expect(shifts).toEqual([]);
     });

@@ -58,7 +58,8 @@ test('a parent sees, downloads and deletes their data; HubSpot is asked once; th
     await expect(parent).toHaveURL(/\/your-email\?id=/);
     await expect(parent.getByRole('heading', { level: 1 })).toHaveText('Your Email is Ready');
 
-    await parent.getByRole('link', { name: 'Your data' }).click();
+    // The page's own signed link (the footer's asks by address).
+    await parent.getByRole('main').getByRole('link', { name: 'Your data' }).click();
     await expect(parent).toHaveURL(/\/your-data\?token=/);
     const dataUrl = parent.url();
     await expect(parent.getByRole('heading', { level: 1 })).toHaveText('Your data');

@@ -76,5 +76,5 @@ test('without JavaScript the email form answers with "Your Email is Ready" as a 
   await writeEmail(noScript, parent, 'Cedar Academy', `head-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@cedar.edu`);
   await expect.poll(() => noScript.path(), { timeout: 20_000 }).toMatch(/^\/your-email\?id=/);
   await expect.poll(() => seen(noScript, 'h1')).toBe('Your Email is Ready');
-  expect(await noScript.evaluate(() => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value ?? '')).toContain('Cedar Academy');
+  expect(await noScript.evaluate(() => document.querySelector('[data-email-text]')?.textContent ?? '')).toContain('Cedar Academy');
 });

@@ -45,7 +45,8 @@ export function seen(page: EnginePage, selector: string): Promise<string | null>
   return page.evaluate((css: string) => {
     for (const element of Array.from(document.querySelectorAll<HTMLElement>(css))) {
       const box = element.getBoundingClientRect();
-      if (box.width > 0 && box.height > 0 && getComputedStyle(element).visibility !== 'hidden') return element.innerText.trim();
+      // checkVisibility: Firefox keeps a box for what a closed <details> hides (content-visibility).
+      if (box.width > 0 && box.height > 0 && getComputedStyle(element).visibility !== 'hidden' && element.checkVisibility?.() !== false) return element.innerText.trim();
     }
     return null;
   }, selector);

@@ -219,14 +219,14 @@ describe('what the build refuses, the editor refuses with the field named', () =
       field: 'body',
       value: 'Book a short call with the team here: {booking}',
       message:
-        "Main text didn't match the pattern: 20 to 1500 characters; must contain {video}, {booking}; braces only around the placeholders {parent}, {child}, {grade}, {school}, {video}, {booking}.",
+        "Main text didn't match the pattern: 20 to 1500 characters; must contain {video}, {booking}; braces only around the placeholders {parent}, {child}, {grade}, {school}, {video}, {booking} or a statistic, {stat:<its id>}; a percentage only as {stat:<id>}.",
     },
     {
       name: 'a letter closing with an unknown placeholder',
       collection: 'letters',
       field: 'closing',
       value: 'Thank you, {principal}, for your time.',
-      message: "Closing didn't match the pattern: 20 to 400 characters; braces only around the placeholders {parent}, {child}, {grade}, {school}, {video}, {booking}.",
+      message: "Closing didn't match the pattern: 20 to 400 characters; braces only around the placeholders {parent}, {child}, {grade}, {school}, {video}, {booking} or a statistic, {stat:<its id>}; a percentage only as {stat:<id>}.",
     },
     { name: 'nine tags on a post', collection: 'blog', field: 'tags', value: Array.from({ length: 9 }, (_, index) => `Tag ${index}`), message: 'Tags must be 8 or less item(s).' },
   ] as const)('$name', ({ collection, field, value, message }) => {

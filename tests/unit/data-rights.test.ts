@@ -237,6 +237,14 @@ describe('the export', () => {
     expect(page.text).toContain('format=json');
     expect(page.text).toContain('Delete my data');
   });
+
+  // Issue 32: the page listed "awaiting_confirmation", "queued" and "See 'Your data' in our README".
+  test('every state is a sentence: no stored state, code or file the parent would not understand', async () => {
+    await parentRecords('sentences@example.org');
+    const page = await get(`/your-data?token=${dataToken('sentences@example.org')}`);
+    expect(page.region).toMatch(/Waiting for you to confirm|Confirmed, and waiting to be sent|Sent by our platform|You sent it yourself/);
+    expect(page.region).not.toMatch(/awaiting_confirmation|\bqueued\b|\bfailed\b|README|\.ts\b|\.yaml\b/);
+  });
 });
 
 describe('the deletion', () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import yourEmail from '../../netlify/functions/your-email.mts';
-import { LETTER_LIMITS, letterSchema } from '../../src/lib/email/letters';
+import { LETTER_LIMITS, letterSchema, withStatistics } from '../../src/lib/email/letters';
 import { noteMessages, ownWordsMessages, ownWordsProblem, noteProblem } from '../../src/lib/email/note';
 import { generateEmail } from '../../src/lib/email/template';
 import { query, sql } from '../../src/server/db';
@@ -20,7 +20,7 @@ import { readMessage } from '../../src/server/outbox';
 import { recordSelfSent, requestPlatformSend } from '../../src/server/platform-send';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { emailFormValues } from './helpers/forms';
-import { committedLetters, firstLetter } from './helpers/letters';
+import { committedLetters, committedStats, firstLetter } from './helpers/letters';
 import { regionText, useSiteShell } from './helpers/site';
 
 const links = { videoUrl: 'https://www.youtube.com/watch?v=abc123', bookingUrl: 'https://calendly.com/team/intro' };
@@ -52,6 +52,9 @@ describe('a letter holds the template’s rules', () => {
     ['an introduction without {child}', { introduction: 'My name is {parent}, and I write about {school} and {grade}.' }, 'introduction', /must contain \{parent\}, \{child\}, \{grade\}, \{school\}/],
     ['an unknown placeholder', { closing: 'Thank you, {principal}, for everything you do.' }, 'closing', /braces only around the placeholders/],
     ['a stray brace', { closing: 'Thank you for everything you do } for {school}.' }, 'closing', /braces only around the placeholders/],
+    // Issue 32: the letters said 85 % while the site's figure could say another; a figure is quoted.
+    ['a percentage typed in', { body: 'Here is a short video: {video}. 85% of students improve. Book: {booking}' }, 'body', /a percentage only as \{stat:<id>\}/],
+    ['a percentage with a space', { body: 'Here is a short video: {video}. 85 % of students improve. Book: {booking}' }, 'body', /a percentage only as \{stat:<id>\}/],
     ['a body over its limit', { body: `{video} {booking} ${'word '.repeat(LETTER_LIMITS.body / 5)}` }, 'body', /at most|too big|<=/i],
     ['a closing over its limit', { closing: 'thanks '.repeat(LETTER_LIMITS.closing / 6) }, 'closing', /at most|too big|<=/i],
     ['no title', { title: undefined }, 'title', /./],
@@ -73,6 +76,27 @@ describe('a letter holds the template’s rules', () => {
       delete process.env.LETTERS_DIR;
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test('a figure is quoted from the statistics as the site shows it; one the statistics lack fails, naming the file', () => {
+    const quoting = { id: 'quoting', introduction: 'My name is {parent}.', body: 'Results: {stat:improvement-8-weeks} of students improve. {video} {booking}', closing: 'Thanks.' };
+    const stats = committedStats();
+    const shown = stats.find((stat) => stat.id === 'improvement-8-weeks')!;
+    expect(withStatistics(quoting, stats, 'content/letters/quoting.yaml').body).toBe(`Results: ${shown.target}${shown.suffix} of students improve. {video} {booking}`);
+    expect(() => withStatistics({ ...quoting, body: '{stat:no-such-figure} {video} {booking}' }, stats, 'content/letters/quoting.yaml')).toThrow(
+      'content/letters/quoting.yaml: {stat:no-such-figure} names no statistic of content/stats.yaml',
+    );
+    expect(letterSchema.safeParse({ ...raw, body: 'Results: {stat:improvement-8-weeks}. Video {video}, call {booking}' }).success).toBe(true);
+  });
+
+  test('every committed letter quotes the home page’s figure of improvement within 8 weeks, 85%', () => {
+    for (const letter of committedLetters()) expect(letter.body).toContain('85% of students');
+  });
+
+  test('the server fills the figures in from content/stats.yaml', async () => {
+    const all = await letters();
+    expect(all.map((letter) => letter.body).join('\n')).not.toContain('{stat:');
+    expect(all[0]!.body).toContain('85% of students show measurable improvement');
   });
 
   test('the first letter is today’s email, word for word', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { assertProductionSettings, isProductionBuild, localPlaceholder, productionSettingProblems, publicEnv } from '../../src/config/env';
+import { assertProductionSettings, isProductionBuild, localPlaceholder, productionSettingProblems, productionSettingWarnings, publicEnv } from '../../src/config/env';
 
 const configured = { PUBLIC_EMAIL_VIDEO_URL: 'https://www.youtube.com/watch?v=abc123&t=10s', PUBLIC_BOOKING_URL: 'https://calendly.com/team/intro' };
 
@@ -23,37 +23,43 @@ describe('which builds are production builds', () => {
   });
 });
 
-describe('a production build names every missing public setting', () => {
-  test('nothing set: both settings named, with what they are for', () => {
-    expect(() => assertProductionSettings({ NETLIFY: 'true', CONTEXT: 'production' })).toThrow(
-      /PUBLIC_EMAIL_VIDEO_URL is not set \(the overview-video link[^\n]*\n\s+- PUBLIC_BOOKING_URL is not set \(the call-booking link/,
-    );
+describe('a production build names every link of the school email it lacks', () => {
+  test('nothing set: it warns, naming both settings, what they are for and the page used instead, and builds', () => {
+    const warnings: string[] = [];
+    expect(() => assertProductionSettings({ NETLIFY: 'true', CONTEXT: 'production' }, (message) => warnings.push(message))).not.toThrow();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/PUBLIC_EMAIL_VIDEO_URL is not set \(the overview-video link[^\n]*the stories page[^\n]*\n\s+- PUBLIC_BOOKING_URL is not set \(the call-booking link[^\n]*the partnership form/);
   });
 
   test.each([
-    ['only the video', { PUBLIC_EMAIL_VIDEO_URL: configured.PUBLIC_EMAIL_VIDEO_URL }, ['PUBLIC_BOOKING_URL is not set']],
-    ['only the booking link', { PUBLIC_BOOKING_URL: configured.PUBLIC_BOOKING_URL }, ['PUBLIC_EMAIL_VIDEO_URL is not set']],
-    ['blanks', { PUBLIC_EMAIL_VIDEO_URL: '  ', PUBLIC_BOOKING_URL: '' }, ['PUBLIC_EMAIL_VIDEO_URL is not set', 'PUBLIC_BOOKING_URL is not set']],
-    ['not URLs', { ...configured, PUBLIC_BOOKING_URL: 'calendly' }, ['PUBLIC_BOOKING_URL must be an https URL']],
-    ['plain http', { ...configured, PUBLIC_EMAIL_VIDEO_URL: 'http://youtu.be/abc' }, ['PUBLIC_EMAIL_VIDEO_URL must be an https URL']],
-    ['the local placeholders', { PUBLIC_EMAIL_VIDEO_URL: localPlaceholder('PUBLIC_EMAIL_VIDEO_URL'), PUBLIC_BOOKING_URL: configured.PUBLIC_BOOKING_URL }, ['PUBLIC_EMAIL_VIDEO_URL must be an https URL']],
-    ['both set', configured, []],
-  ] as const)('%s', (_name, env, expected) => {
-    const problems = productionSettingProblems(env);
-    expect(problems).toHaveLength(expected.length);
-    expected.forEach((start, index) => expect(problems[index]).toContain(start));
+    ['only the video', { PUBLIC_EMAIL_VIDEO_URL: configured.PUBLIC_EMAIL_VIDEO_URL }, ['PUBLIC_BOOKING_URL is not set'], []],
+    ['only the booking link', { PUBLIC_BOOKING_URL: configured.PUBLIC_BOOKING_URL }, ['PUBLIC_EMAIL_VIDEO_URL is not set'], []],
+    ['blanks', { PUBLIC_EMAIL_VIDEO_URL: '  ', PUBLIC_BOOKING_URL: '' }, ['PUBLIC_EMAIL_VIDEO_URL is not set', 'PUBLIC_BOOKING_URL is not set'], []],
+    ['not URLs', { ...configured, PUBLIC_BOOKING_URL: 'calendly' }, [], ['PUBLIC_BOOKING_URL must be an https URL']],
+    ['plain http', { ...configured, PUBLIC_EMAIL_VIDEO_URL: 'http://youtu.be/abc' }, [], ['PUBLIC_EMAIL_VIDEO_URL must be an https URL']],
+    ['a placeholder', { PUBLIC_EMAIL_VIDEO_URL: localPlaceholder('PUBLIC_EMAIL_VIDEO_URL'), PUBLIC_BOOKING_URL: configured.PUBLIC_BOOKING_URL }, [], ['PUBLIC_EMAIL_VIDEO_URL must be an https URL']],
+    ['both set', configured, [], []],
+  ] as const)('%s', (_name, env, warned, refused) => {
+    for (const [found, expected] of [
+      [productionSettingWarnings(env), warned],
+      [productionSettingProblems(env), refused],
+    ] as const) {
+      expect(found).toHaveLength(expected.length);
+      expected.forEach((start, index) => expect(found[index]).toContain(start));
+    }
   });
 
-  test('a configured production build and any local build pass', () => {
+  test('a setting that cannot work fails the production build; any local build passes', () => {
+    expect(() => assertProductionSettings({ NETLIFY: 'true', CONTEXT: 'production', ...configured, PUBLIC_BOOKING_URL: 'calendly' }, () => {})).toThrow(/PUBLIC_BOOKING_URL must be an https URL/);
     expect(() => assertProductionSettings({ NETLIFY: 'true', CONTEXT: 'production', ...configured })).not.toThrow();
-    expect(() => assertProductionSettings({ NODE_ENV: 'production', SITE_URL: 'http://localhost:8888' })).not.toThrow();
+    expect(() => assertProductionSettings({ NODE_ENV: 'production', SITE_URL: 'http://localhost:8888', PUBLIC_BOOKING_URL: 'calendly' })).not.toThrow();
     expect(() => assertProductionSettings({ NETLIFY: 'true', CONTEXT: 'deploy-preview' })).not.toThrow();
-    expect(() => assertProductionSettings({ NETLIFY_LOCAL: 'true', CONTEXT: 'production', NODE_ENV: 'production', SITE_URL: 'http://localhost:8888' })).not.toThrow();
   });
 });
 
-test('locally the links are visible placeholders on a reserved domain, never a real page', () => {
+// Issue 32: a parent copied `https://placeholder.example/set-PUBLIC_EMAIL_VIDEO_URL` as is.
+test("unset, the links are the site's own pages: the stories (videos) and the partnership form (a call)", () => {
   // The test environment sets neither.
-  expect(publicEnv.emailVideoUrl).toBe('https://placeholder.example/set-PUBLIC_EMAIL_VIDEO_URL');
-  expect(publicEnv.bookingUrl).toBe('https://placeholder.example/set-PUBLIC_BOOKING_URL');
+  expect(publicEnv.emailVideoUrl).toBe(`${publicEnv.siteUrl}/real-stories`);
+  expect(publicEnv.bookingUrl).toBe(`${publicEnv.siteUrl}/partnership-form`);
 });

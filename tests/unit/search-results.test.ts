@@ -15,7 +15,8 @@ import { searchRowHtml } from '../../src/lib/search/row-html';
 import { excerpt, loadSiteIndex, pageOf, SEARCH_REGION, searchSite, SECTIONS_REGION, type SiteIndex } from '../../src/lib/search/site-index';
 import { isSearchShortcut } from '../../src/lib/search/trigger';
 
-const frame = (main: string, title = 'Page') =>
+// A page's <title> names it as its <h1> does, as the site's pages do (the home page aside).
+const frame = (main: string, title = /<h1[^>]*>([^<]*)</.exec(main)?.[1] ?? 'Page') =>
   `<!doctype html><html lang="en"><head><title>${title} | Mastery Parents</title><style>h1{color:red}</style></head><body><header><nav>Why This Matters How It Works</nav></header>${main}<footer data-pagefind-ignore>Newsletter footerword</footer></body></html>`;
 
 /** Built pages of the shapes the site has: the FAQ page, a content page, a blog post, pages left out. */
@@ -94,6 +95,21 @@ describe('reading a built page', () => {
     // Words either side of an element boundary stay apart.
     expect(readPage(pages['how-it-works.html']!, '/how-it-works')!.sections[0]!.text).toBe("Two focused hours of mastery learning each morning. Tom & Jerry's school tried it.");
     expect(readPage(pages['thank-you.html']!, '/thank-you')).toBeUndefined();
+  });
+
+  // Issue 32: results showed hidden text ("the video tag.", "(opens in a new tab)") and the home
+  // page's slogan as its title.
+  test('only the text a reader sees is indexed, and a page is named by its <title>, without the site name', () => {
+    const home = readPage(
+      frame(
+        `<main data-pagefind-body><h1>Transform Learning. Empower your Child.</h1><p>Two focused hours <span class="sr-only">(opens in a new tab)</span>a day.</p><video><source src="/a.mp4">Your browser does not support the video tag.</video><p hidden>Hidden words</p><p class="text-sm sr-only">Reader words</p><p aria-hidden="true">85%</p></main>`,
+        'Mastery Parents | Bring 2-Hour Mastery Learning to Your School',
+      ),
+      '/',
+    )!;
+    expect(home.page.title).toBe('Bring 2-Hour Mastery Learning to Your School');
+    expect(home.sections[0]!.text).toBe('Two focused hours a day. 85%');
+    expect(readPage(frame('<main data-pagefind-body><h1>Frequently Asked Questions</h1><p>All of them.</p></main>', 'FAQs | Your Questions Answered'), '/faqs')!.page.title).toBe('FAQs');
   });
 });
 

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { welcomeFor } from '../../lib/admin-welcome';
 import { loginSchema } from '../../lib/schemas';
 import { staffEmailSchema } from '../../lib/schemas/admin';
 import { apiRequest, ApiError, failureMessage, formatDateTime, setUnauthorizedHandler } from '../../lib/admin-api';
@@ -166,7 +167,7 @@ function PasskeySignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: (s
     setBusy(true);
     try {
       const session = await signInWithPasskey();
-      showToast({ title: 'Signed in', description: `Welcome back, ${session.username}.` });
+      showToast({ title: 'Signed in', description: welcomeFor(session.username) });
       onSignedIn(session);
     } catch (error) {
       setFailure(ceremonyFailure(error, failureMessage(error, 'Sign-in failed. Please try again.')));
@@ -322,7 +323,7 @@ function SignInForm({ disabled, notice, onSignedIn }: { disabled: boolean; notic
     try {
       const { session } = await apiRequest<{ session: Session }>('POST', '/api/admin/session', credentials, { quiet401: true });
       setPassword('');
-      showToast({ title: 'Signed in', description: `Welcome back, ${session.username}.` });
+      showToast({ title: 'Signed in', description: welcomeFor(session.username) });
       onSignedIn(session);
     } catch (error) {
       setFailure(error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Sign-in failed. Please try again.');

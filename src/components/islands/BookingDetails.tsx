@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { crmErrors } from '../../lib/email/messages';
-import { formatMeetingTime, readBooking, safeHttpUrl, type Booking } from '../../lib/booking';
+import { bookingParameters, formatMeetingTime, readBooking, safeHttpUrl, type Booking } from '../../lib/booking';
 import { buttonClass, cx } from '../../lib/ui';
 
 /** §9: the contact lookup starts 300 ms after load and gives up after 5 s. */
@@ -64,7 +64,9 @@ export default function BookingDetails() {
   useEffect(() => {
     const read = readBooking(location.search);
     setBooking(read);
-    if (!prefersReducedMotion()) setConfettiOn(true);
+    // A visit without a booking is shown what to do next (thank-you.astro): nothing to celebrate.
+    const booked = bookingParameters.some((name) => new URLSearchParams(location.search).get(name));
+    if (booked && !prefersReducedMotion()) setConfettiOn(true);
     if (!read.email || !read.inviteeUuid) return;
     const controller = new AbortController();
     let timeout: ReturnType<typeof setTimeout> | undefined;

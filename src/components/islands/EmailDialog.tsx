@@ -4,7 +4,7 @@ import { emailMessages } from '../../lib/email/messages';
 import { NOTE_MAX } from '../../lib/email/personal-fields';
 import { composeLinks, emailAsText } from '../../lib/email/template';
 import { buttonClass } from '../../lib/ui';
-import { $emailDraft, canSendViaPlatform, closeDraft, markSentMyself, openDraft, sendDraftViaPlatform, setNote } from '../../stores/emailDraft';
+import { $emailDraft, canEditDetails, canSendViaPlatform, closeDraft, editDetails, markSentMyself, openDraft, sendDraftViaPlatform, setNote } from '../../stores/emailDraft';
 import { showToast } from '../../stores/toast';
 import { ReactDialog } from '../ui/ReactDialog';
 import { SchoolShare } from './SchoolShare';
@@ -49,6 +49,8 @@ export default function EmailDialog() {
   const sending = send === 'sending';
   const settled = send === 'sent' || send === 'awaiting_confirmation';
   const noteLocked = send !== 'idle' && send !== 'failed';
+  // Details can be fixed until the email is on its way (sent, or the parent said they sent it).
+  const editable = canEditDetails() && send !== 'sent' && draft.selfSent !== 'yes';
 
   async function copy() {
     try {
@@ -75,9 +77,16 @@ export default function EmailDialog() {
       {!draft.open && (
         <div className="mt-6 flex flex-col items-start gap-3 rounded-card border border-brand-200 bg-brand-50 p-5 sm:flex-row sm:items-center sm:justify-between">
           <p className="text-sm text-ink">{panelText}</p>
-          <button ref={reopen} type="button" className={buttonClass('primary', 'sm')} onClick={openDraft}>
-            View your email
-          </button>
+          <div className="flex flex-wrap gap-2">
+            <button ref={reopen} type="button" className={buttonClass('primary', 'sm')} onClick={openDraft}>
+              View your email
+            </button>
+            {editable && (
+              <button type="button" className={buttonClass('secondary', 'sm')} onClick={editDetails}>
+                Edit details
+              </button>
+            )}
+          </div>
         </div>
       )}
       <ReactDialog open={draft.open} onClose={closeDraft} title="Your Email is Ready" size="lg" returnFocusTo={reopen}>
@@ -94,13 +103,8 @@ export default function EmailDialog() {
               <dd data-testid="email-subject">{email.subject}</dd>
             </div>
           </dl>
-          <div
-            className="max-h-[30vh] overflow-y-auto sm:max-h-[40vh] whitespace-pre-wrap break-words rounded-xl border border-line bg-white p-4 text-sm leading-relaxed"
-            data-testid="email-body"
-            tabIndex={0}
-            role="region"
-            aria-label="Email body"
-          >
+          {/* The letter reads in the dialog's own flow (the dialog scrolls), not in a box of its own. */}
+          <div className="whitespace-pre-wrap break-words rounded-xl border border-line bg-white p-4 text-sm leading-relaxed" data-testid="email-body">
             {email.body}
           </div>
 
@@ -165,7 +169,14 @@ export default function EmailDialog() {
               </svg>
               {copied ? 'Copied!' : 'Copy'}
             </button>
+            {editable && (
+              <button type="button" className={buttonClass('secondary', 'sm')} onClick={editDetails} data-testid="edit-details">
+                Edit details
+              </button>
+            )}
           </div>
+          {/* Notices ("Copied!") appear here, below what they are about, never over the letter. */}
+          <div data-toast-slot />
 
           {!settled && (
             <div className="grid gap-4 border-t border-line pt-4 sm:grid-cols-2" data-testid="send-options">

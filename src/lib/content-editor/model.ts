@@ -248,7 +248,7 @@ export const editorCollections: EditorCollection[] = [
     label: 'School email letters',
     labelSingular: 'Letter',
     description:
-      'The bodies of the email parents send their school. Parents writing to one school get them in turn, in the order below, so the school does not read the same text twice in a row. Keep at least three. In each text, {parent}, {child}, {grade}, {school}, {video} and {booking} are filled in for each parent.',
+      'The bodies of the email parents send their school. Parents writing to one school get them in turn, in the order below, so the school does not read the same text twice in a row. Keep at least three. In each text, {parent}, {child}, {grade}, {school}, {video} and {booking} are filled in for each parent, and a figure of the Statistics as {stat:<its id>}, e.g. {stat:improvement-8-weeks} for 85%, so the letter always says what the site says.',
     folder: 'content/letters',
     identifierField: 'title',
     sortableFields: ['order', 'title'],
@@ -262,7 +262,7 @@ export const editorCollections: EditorCollection[] = [
       },
       body: {
         label: 'Main text',
-        hint: 'The model, its results and the two links. Must contain {video} and {booking}. Plain text: a blank line between paragraphs, "•" for a bullet.',
+        hint: 'The model, its results and the two links. Must contain {video} and {booking}. A percentage only as {stat:<id of a statistic>}. Plain text: a blank line between paragraphs, "•" for a bullet.',
         widget: 'text',
       },
       closing: { label: 'Closing', hint: 'The last paragraph before "Warm regards," and the parent’s name. May use {school}.', widget: 'text' },

@@ -5,16 +5,20 @@
  */
 import { createRoot } from 'react-dom/client';
 import EmailDialog from '../../components/islands/EmailDialog';
-import { openDraft, sendDraftViaPlatform, startDraft, type DraftAnswer } from '../../stores/emailDraft';
+import { onEditDetails, openDraft, sendDraftViaPlatform, startDraft, type DraftAnswer } from '../../stores/emailDraft';
 
 const roots = new WeakSet<HTMLElement>();
 
-/** Shows "Your Email is Ready" for `draft` in `container`; sends at once when the parent chose so. */
-export async function showEmailDialog(container: HTMLElement, draft: DraftAnswer): Promise<void> {
+/**
+ * Shows "Your Email is Ready" for `draft` in `container`; sends at once when the parent chose so.
+ * `onEdit` brings back the form the email came from ("Edit details").
+ */
+export async function showEmailDialog(container: HTMLElement, draft: DraftAnswer, onEdit?: () => void): Promise<void> {
   if (!roots.has(container)) {
     roots.add(container);
     createRoot(container).render(<EmailDialog />);
   }
+  onEditDetails(onEdit);
   startDraft(draft);
   openDraft();
   if (draft.wantsPlatformSend && draft.token) await sendDraftViaPlatform({ closeOnSuccess: false });

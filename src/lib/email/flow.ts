@@ -11,6 +11,7 @@ import type { SubmittedDetail as EmbedSubmittedDetail } from '../hubspot-embed';
 import type { SubmittedDetail as NativeSubmittedDetail } from '../forms/enhance';
 import type { SubmittedValues } from '../hubspot-values';
 import type { DraftAnswer } from '../../stores/emailDraft';
+import { clearDetails, restoreDetails, saveDetails } from './saved-details';
 import type { EmailLinks, Letter } from './template';
 
 export interface EmailFlowOptions {
@@ -45,19 +46,54 @@ export async function draftFromValues(values: SubmittedValues, links: EmailLinks
   }
 }
 
+type NativeFormRegion = HTMLElement & { showSuccess?: () => void; showForm?: () => void };
+
+/**
+ * Under the form, when it was filled in with what the parent typed before (saved-details.ts):
+ * says so, and clears it on request.
+ */
+function keptDetailsNotice(region: NativeFormRegion, form: HTMLFormElement, formId: string): HTMLElement {
+  const notice = document.createElement('p');
+  notice.className = 'mt-4 text-sm text-muted';
+  notice.append('We filled in the details you typed before, kept on this device only. ');
+  const clear = document.createElement('button');
+  clear.type = 'button';
+  clear.className = 'font-medium text-brand-700 underline';
+  clear.textContent = 'Clear them';
+  clear.addEventListener('click', () => {
+    clearDetails(formId);
+    form.reset();
+    form.dispatchEvent(new Event('change', { bubbles: true }));
+    notice.remove();
+    [...form.querySelectorAll<HTMLElement>('input:not([type="hidden"]), select, textarea')].find((control) => !control.closest('[hidden]'))?.focus();
+  });
+  notice.append(clear);
+  region.after(notice);
+  return notice;
+}
+
 export function listenForEmailForm(root: HTMLElement, options: EmailFlowOptions): () => void {
-  const show = async (draft: DraftAnswer | undefined) => {
+  const region = root.querySelector<NativeFormRegion>(`native-form[data-form-id="${CSS.escape(options.formId)}"]`);
+  const form = region?.querySelector('form');
+  let notice = region && form && restoreDetails(form, options.formId) ? keptDetailsNotice(region, form, options.formId) : undefined;
+  const show = async (draft: DraftAnswer | undefined, onEdit?: () => void) => {
     if (!draft) return;
     const { showEmailDialog } = await loadEmailDialog();
-    await showEmailDialog(options.container, draft);
+    await showEmailDialog(options.container, draft, onEdit);
   };
   const onNative = (event: Event) => {
-    const { formId, answer, region } = (event as CustomEvent<NativeSubmittedDetail>).detail;
+    const { formId, answer, region: submitted } = (event as CustomEvent<NativeSubmittedDetail>).detail;
     if (formId !== options.formId) return;
     event.preventDefault();
-    (region as HTMLElement & { showSuccess?: () => void }).showSuccess?.();
+    const native = submitted as NativeFormRegion;
+    const submittedForm = native.querySelector('form');
+    // Kept for "Edit details" after a reload; the notice about earlier details no longer applies.
+    if (submittedForm) saveDetails(submittedForm, formId);
+    notice?.remove();
+    notice = undefined;
+    native.showSuccess?.();
     options.onSubmission?.(answer.values);
-    void show(answer.draft as DraftAnswer | undefined);
+    void show(answer.draft as DraftAnswer | undefined, native.showForm ? () => native.showForm?.() : undefined);
   };
   const onEmbed = (event: Event) => {
     const { formId, values } = (event as CustomEvent<EmbedSubmittedDetail>).detail;

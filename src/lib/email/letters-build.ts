@@ -1,14 +1,20 @@
 /**
  * The letters at build: the first one (in `order`) is the letter a page writes itself, when the
  * form is HubSpot's embed and no server draft picks one (src/lib/email/flow.ts reads it from the
- * page's `data-letter`).
+ * page's `data-letter`). Every letter's figures are checked against the statistics here, so a
+ * letter quoting a figure the site does not have fails the build, naming the file.
  */
 import { getCollection } from 'astro:content';
+import { withStatistics } from './letters';
 import type { Letter } from './template';
 
 export async function firstLetter(): Promise<Letter> {
-  const [first] = (await getCollection('letters')).sort((a, b) => a.data.order - b.data.order || a.id.localeCompare(b.id));
+  const [all, stats] = await Promise.all([getCollection('letters'), getCollection('stats')]);
+  const figures = stats.map((entry) => entry.data);
+  const letters = all
+    .sort((a, b) => a.data.order - b.data.order || a.id.localeCompare(b.id))
+    .map(({ id, data: { introduction, body, closing } }) => withStatistics({ id, introduction, body, closing }, figures, `content/letters/${id}.yaml`));
+  const [first] = letters;
   if (!first) throw new Error('content/letters has no letters: the school email needs at least one.');
-  const { introduction, body, closing } = first.data;
-  return { id: first.id, introduction, body, closing };
+  return first;
 }

@@ -11,7 +11,8 @@
  * reviewed in the content editor's pull request like every page.
  */
 import { z } from 'zod';
-import { LETTER_PLACEHOLDER, type LetterPlaceholder } from './template';
+import { statDisplay, type Stat } from '../stats';
+import type { Letter, LetterPlaceholder } from './template';
 
 /** What each placeholder stands for in a letter's text. */
 export const letterPlaceholders: Record<LetterPlaceholder, string> = {
@@ -37,15 +38,20 @@ export const requiredPlaceholders = {
 const names = Object.keys(letterPlaceholders) as LetterPlaceholder[];
 const listed = (items: readonly string[]) => items.map((name) => `{${name}}`).join(', ');
 
+/** A figure of the site's statistics, by its id in content/stats.yaml: `{stat:improvement-8-weeks}`. */
+export const STAT_PLACEHOLDER = /\{stat:([a-z0-9-]+)\}/g;
+
 /**
  * One text of a letter: its length, and one pattern for its placeholders (the content editor
- * shows the same rule): each one the part needs, and no "{" or "}" but in a placeholder.
+ * shows the same rule): each one the part needs, no "{" or "}" but in a placeholder, and no
+ * percentage typed in (a figure is quoted from the statistics, so the letter and the site never
+ * say different things).
  */
 function letterText(part: keyof typeof LETTER_LIMITS) {
   const required = requiredPlaceholders[part];
   const needs = required.map((name) => `(?=[\\s\\S]*\\{${name}\\})`).join('');
-  const pattern = new RegExp(`^${needs}(?:[^{}]|\\{(?:${names.join('|')})\\})*$`);
-  const message = `${required.length ? `must contain ${listed(required)}; ` : ''}braces only around the placeholders ${listed(names)}`;
+  const pattern = new RegExp(`^(?![\\s\\S]*\\d\\s*%)${needs}(?:[^{}]|\\{(?:${names.join('|')}|stat:[a-z0-9-]+)\\})*$`);
+  const message = `${required.length ? `must contain ${listed(required)}; ` : ''}braces only around the placeholders ${listed(names)} or a statistic, {stat:<its id>}; a percentage only as {stat:<id>}`;
   return z.string().min(20).max(LETTER_LIMITS[part]).regex(pattern, message);
 }
 
@@ -64,3 +70,18 @@ export const letterSchema = z.object({
 });
 
 export type LetterText = z.infer<typeof letterSchema>;
+
+/**
+ * The letter with each `{stat:id}` written as the site shows that figure. A letter naming a
+ * statistic that does not exist fails, naming its file (`where`) and the id.
+ */
+export function withStatistics(letter: Letter, stats: ReadonlyArray<Pick<Stat, 'id' | 'target' | 'text' | 'prefix' | 'suffix'>>, where: string): Letter {
+  const byId = new Map(stats.map((stat) => [stat.id, statDisplay(stat)]));
+  const fill = (text: string) =>
+    text.replace(STAT_PLACEHOLDER, (_whole, id: string) => {
+      const figure = byId.get(id);
+      if (figure === undefined) throw new Error(`${where}: {stat:${id}} names no statistic of content/stats.yaml`);
+      return figure;
+    });
+  return { ...letter, introduction: fill(letter.introduction), body: fill(letter.body), closing: fill(letter.closing) };
+}

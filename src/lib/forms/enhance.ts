@@ -7,8 +7,8 @@
  * A successful submission dispatches a bubbling, cancelable `native-form:submitted` event with
  * the server's answer; a page that takes over (the email dialog) calls `preventDefault()`.
  */
+import type { ExtraFormChecks } from '../email/form-checks';
 import type { FormDefinition, FormField } from './definition';
-import { personalFieldNames } from '../email/personal-fields';
 import { checkSubmission, conditionHolds, messages, metaFields, type RawValues } from './values';
 
 /** The server's answer to an accepted submission (netlify/functions/forms.mts). */
@@ -66,11 +66,20 @@ export function fillReferralSource(form: HTMLFormElement, url: URL = new URL(loc
   input.value = ambassadorId ? `${url.pathname}|ambassador:${ambassadorId}` : url.pathname;
 }
 
+/** The first field a visitor fills in (not the hidden ones, nor the honeypot in its hidden box). */
+export function firstField(form: HTMLFormElement): HTMLElement | undefined {
+  return [...form.querySelectorAll<HTMLElement>('input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled])')].find(
+    (control) => !control.closest('[hidden], [data-dependent-hidden]'),
+  );
+}
+
 export class NativeFormElement extends HTMLElement {
   private definition!: FormDefinition;
   private form!: HTMLFormElement;
   private busy = false;
   private readyAt = 0;
+  /** The email forms' own checks, loaded only with such a form (`data-note`). */
+  private extraChecks?: Promise<ExtraFormChecks | undefined>;
 
   connectedCallback(): void {
     const form = this.querySelector<HTMLFormElement>('form[data-native-form]');
@@ -81,8 +90,13 @@ export class NativeFormElement extends HTMLElement {
     this.definition = JSON.parse(data.textContent ?? '{}') as FormDefinition;
     // The script shows its own messages next to the fields; the browser's bubbles would repeat them.
     form.noValidate = true;
-    // The fill time is measured on the page's monotonic clock, which no wrong device date moves.
-    this.readyAt = performance.now();
+    if (this.dataset.note !== undefined) {
+      // Should they fail to load, the server's answer names the same problems.
+      this.extraChecks = import('../email/form-checks').then((module) => module.emailFormChecks).catch(() => undefined);
+    }
+    // The fill time is measured on the page's monotonic clock, which no wrong device date moves,
+    // from when the page made the form ready (on-demand.ts), before this code loaded.
+    this.readyAt = Number(this.dataset.readyAt) || performance.now();
     fillReferralSource(form);
     this.updateDependents();
     form.addEventListener('change', () => this.updateDependents());
@@ -195,17 +209,15 @@ export class NativeFormElement extends HTMLElement {
 
   async submit(): Promise<void> {
     if (this.busy) return;
+    this.busy = true;
+    const extra = await this.extraChecks;
+    this.busy = false;
     const values = this.values();
     // The email forms carry the parent's own words (the question and the note), which the site
-    // keeps (never HubSpot fields).
-    const hasNote = this.dataset.note !== undefined;
-    const { errors } = checkSubmission(this.definition, values, hasNote ? personalFieldNames : []);
-    // The email forms' names and own words: the same rules as the server's (src/lib/email/fields.ts),
-    // loaded only by the email forms (its link detector knows every top-level domain).
-    if (hasNote) {
-      const { emailFormProblems } = await import('../email/fields');
-      for (const [name, problem] of Object.entries(emailFormProblems(values))) errors[name] ??= problem;
-    }
+    // keeps (never HubSpot fields), and check names as the server does (src/lib/email/fields.ts).
+    // Without their checks (they did not load) the server's answer is the check.
+    const errors: Record<string, string> = this.extraChecks && !extra ? {} : checkSubmission(this.definition, values, extra?.extraNames ?? []).errors;
+    if (extra) for (const [name, problem] of Object.entries(extra.problems(values))) errors[name] ??= problem;
     if (Object.keys(errors).length) return this.showErrors(errors);
     this.showErrors({});
     this.setBusy(true);
@@ -241,6 +253,18 @@ export class NativeFormElement extends HTMLElement {
       return;
     }
     this.showSuccess();
+  }
+
+  /**
+   * Brings the form back after its thank-you message, with what the visitor typed still in it
+   * ("Edit details"), and moves focus to its first field.
+   */
+  showForm(): void {
+    const success = this.querySelector<HTMLElement>('[data-form-success]');
+    if (success) success.hidden = true;
+    this.form.hidden = false;
+    this.updateDependents();
+    firstField(this.form)?.focus();
   }
 
   /** Replaces the form with its thank-you message and moves focus there. */

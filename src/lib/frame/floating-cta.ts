@@ -1,10 +1,27 @@
 /**
  * Shows the floating call to action after 300 px of scroll until the visitor dismisses it. It keeps
  * out of the way of what it points to: hidden while the email form (#email-form) is on screen or
- * while a form field has focus (on a phone it would cover the field being typed in).
+ * while a form field has focus (on a phone it would cover the field being typed in). And it never
+ * lies over the page's text, headings, fields or buttons: while any is under it, it is hidden
+ * (`data-covering`), and it shows again once the place under it has stayed clear for a moment, so
+ * that scrolling past a gap does not make it flicker.
  */
 export const FLOATING_CTA_THRESHOLD = 300;
 export const FLOATING_CTA_STORAGE_KEY = 'floating-cta-dismissed';
+/** How long the place under it must stay clear before it shows again. */
+export const FLOATING_CTA_REVEAL_MS = 250;
+/** The spacing of the points under it that are checked for content. */
+const PROBE_STEP = 12;
+
+/** What a reader reads or uses: text, headings, fields, buttons, links, media. */
+const CONTENT = 'h1,h2,h3,h4,h5,h6,p,li,dt,dd,th,td,a,button,input,select,textarea,label,summary,img,video,iframe,figcaption,blockquote,pre,[role="button"],[role="slider"]';
+
+/** Whether this element (the topmost at a point) is or holds something a reader reads or uses. */
+export function isContent(element: Element | null | undefined): boolean {
+  if (!element || element === document.documentElement || element === document.body) return false;
+  if (element.closest(CONTENT)) return true;
+  return [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && (node.textContent ?? '').trim() !== '');
+}
 
 function isDismissed(): boolean {
   try {
@@ -17,9 +34,16 @@ function isDismissed(): boolean {
 const isField = (target: EventTarget | null) => target instanceof HTMLElement && target.matches('input, textarea, select, [contenteditable="true"]');
 
 class FloatingCta extends HTMLElement {
-  #onScroll = () => this.#update();
+  #frame = 0;
+  #onScroll = () => {
+    this.#frame ||= requestAnimationFrame(() => {
+      this.#frame = 0;
+      this.#update();
+    });
+  };
   #formOnScreen = false;
   #fieldFocused = false;
+  #reveal: ReturnType<typeof setTimeout> | undefined;
   #observer?: IntersectionObserver;
   #onFocusIn = (event: FocusEvent) => {
     this.#fieldFocused = isField(event.target);
@@ -33,6 +57,7 @@ class FloatingCta extends HTMLElement {
   connectedCallback() {
     if (isDismissed()) return this.remove();
     window.addEventListener('scroll', this.#onScroll, { passive: true });
+    window.addEventListener('resize', this.#onScroll, { passive: true });
     document.addEventListener('focusin', this.#onFocusIn);
     document.addEventListener('focusout', this.#onFocusOut);
     const form = document.getElementById('email-form');
@@ -59,6 +84,9 @@ class FloatingCta extends HTMLElement {
 
   disconnectedCallback() {
     window.removeEventListener('scroll', this.#onScroll);
+    window.removeEventListener('resize', this.#onScroll);
+    cancelAnimationFrame(this.#frame);
+    clearTimeout(this.#reveal);
     document.removeEventListener('focusin', this.#onFocusIn);
     document.removeEventListener('focusout', this.#onFocusOut);
     this.#observer?.disconnect();
@@ -66,6 +94,31 @@ class FloatingCta extends HTMLElement {
 
   #update() {
     this.hidden = window.scrollY <= FLOATING_CTA_THRESHOLD || this.#formOnScreen || this.#fieldFocused;
+    if (this.hidden) {
+      clearTimeout(this.#reveal);
+      this.#reveal = undefined;
+      this.setAttribute('data-covering', '');
+      return;
+    }
+    if (this.#covers()) {
+      clearTimeout(this.#reveal);
+      this.#reveal = undefined;
+      this.setAttribute('data-covering', '');
+    } else if (this.hasAttribute('data-covering')) {
+      this.#reveal ??= setTimeout(() => {
+        this.#reveal = undefined;
+        if (!this.hidden && !this.#covers()) this.removeAttribute('data-covering');
+      }, FLOATING_CTA_REVEAL_MS);
+    }
+  }
+
+  /** Whether anything a reader reads or uses lies under it (its own box, at a few points). */
+  #covers(): boolean {
+    const box = this.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) return false;
+    const xs = steps(box.left, box.right);
+    const ys = steps(box.top, box.bottom);
+    return ys.some((y) => xs.some((x) => isContent(document.elementsFromPoint(x, y).find((element) => !this.contains(element)))));
   }
 
   #dismiss() {
@@ -77,6 +130,14 @@ class FloatingCta extends HTMLElement {
     this.remove();
     document.querySelector<HTMLElement>('#main')?.focus({ preventScroll: true });
   }
+}
+
+/** Points from `start` to `end` (both just inside), PROBE_STEP apart. */
+function steps(start: number, end: number): number[] {
+  const points: number[] = [];
+  for (let at = start + 1; at < end - 1; at += PROBE_STEP) points.push(at);
+  points.push(end - 1);
+  return points;
 }
 
 export function defineFloatingCta(): void {

@@ -1,40 +1,29 @@
 /**
- * The header's behaviour without React: the narrow-screen menu toggle and the
- * Parent Ambassador dropdown (a native <details>, so it also works without JavaScript).
+ * The header's two disclosures, the narrow-screen menu and the Parent Ambassador dropdown, are
+ * native <details>, so they open and close without JavaScript. This adds what a menu is expected
+ * to do besides: Escape closes the open one and returns focus to its button, a click outside
+ * closes it, and leaving the narrow layout closes the menu.
  */
 export function initSiteHeader(root: ParentNode = document): void {
-  const toggle = root.querySelector<HTMLButtonElement>('[data-menu-toggle]');
-  const menu = root.querySelector<HTMLElement>('[data-menu]');
-  const label = toggle?.querySelector<HTMLElement>('[data-menu-label]');
-  const dropdown = root.querySelector<HTMLDetailsElement>('[data-ambassador]');
-
-  const setMenu = (open: boolean, returnFocus = false) => {
-    if (!toggle || !menu) return;
-    toggle.setAttribute('aria-expanded', String(open));
-    if (label) label.textContent = open ? 'Close menu' : 'Open menu';
-    menu.toggleAttribute('data-open', open);
-    if (!open && returnFocus) toggle.focus();
-  };
-
-  toggle?.addEventListener('click', () => setMenu(toggle.getAttribute('aria-expanded') !== 'true'));
+  const disclosures = [...root.querySelectorAll<HTMLDetailsElement>('details[data-menu], details[data-ambassador]')];
+  const menu = root.querySelector<HTMLDetailsElement>('details[data-menu]');
 
   document.addEventListener('keydown', (event) => {
     if (event.key !== 'Escape') return;
-    if (dropdown?.open) {
-      dropdown.open = false;
-      dropdown.querySelector('summary')?.focus();
-      return;
-    }
-    if (toggle?.getAttribute('aria-expanded') === 'true') setMenu(false, true);
+    // The dropdown sits in front of the menu when both are open.
+    const open = disclosures.filter((details) => details.open).at(-1);
+    if (!open) return;
+    open.open = false;
+    open.querySelector('summary')?.focus();
   });
 
   document.addEventListener('click', (event) => {
     const target = event.target as Node | null;
-    if (dropdown?.open && target && !dropdown.contains(target)) dropdown.open = false;
+    for (const details of disclosures) if (details.open && target && !details.contains(target)) details.open = false;
   });
 
   // Leaving the narrow layout with the menu open must not leave a stale state behind.
   window.matchMedia('(min-width: 64rem)').addEventListener('change', (event) => {
-    if (event.matches) setMenu(false);
+    if (event.matches && menu) menu.open = false;
   });
 }

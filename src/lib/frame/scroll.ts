@@ -1,9 +1,3 @@
-/** Every page starts at the top (or at its #target), not where the browser left it last time. */
-export function scrollToTopOnLoad(): void {
-  if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
-  if (!location.hash) window.scrollTo(0, 0);
-}
-
 /** Smooth-scrolls to an element by id; instant under reduced motion. */
 export function scrollToId(id: string, options: { delay?: number } = {}): void {
   const run = () => {

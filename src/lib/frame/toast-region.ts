@@ -40,7 +40,9 @@ export function topModalDialog(root: ParentNode = document): HTMLDialogElement |
 /**
  * The toast live regions. While a modal dialog is open they live inside it (moved there as it
  * opens, so the regions exist before any toast and are announced), which is the only place a toast
- * can be seen, read and dismissed; they return to their place in the page when it closes.
+ * can be seen, read and dismissed; they return to their place in the page when it closes. In a
+ * dialog they sit in its flow, where it keeps a place for them (`[data-toast-slot]`, else at its
+ * end), never on top of what the parent is reading (`data-in-dialog` drops the fixed position).
  */
 class ToastRegion extends HTMLElement {
   #home: ParentNode | null = null;
@@ -65,7 +67,9 @@ class ToastRegion extends HTMLElement {
 
   /** Into the modal dialog on top, or home when none is open (or the dialog it was in went away). */
   #follow() {
-    const place = topModalDialog() ?? this.#home;
+    const dialog = topModalDialog();
+    const place = dialog ? (dialog.querySelector('[data-toast-slot]') ?? dialog) : this.#home;
+    this.toggleAttribute('data-in-dialog', Boolean(dialog));
     if (place && this.parentNode !== place) place.appendChild(this);
   }
 }

@@ -2,8 +2,10 @@
  * Writes the site search's index at the end of `astro build` (dist/search-index.json, bundled with
  * the `search` function by netlify.toml), from the built pages src/config/search.ts names, read the
  * way Pagefind read them: only <main data-pagefind-body>, without what is marked
- * data-pagefind-ignore, the title from data-pagefind-meta="title" or the first <h1>, and a new
- * section at every heading with an id.
+ * data-pagefind-ignore, and a new section at every heading with an id. Only what a reader sees
+ * counts: not what is there for screen readers alone (`sr-only`), hidden, or a media element's
+ * fallback text. The title is data-pagefind-meta="title"'s, else the page's <title> (without the
+ * site's name), else its first <h1>: the home page's <h1> is a slogan, not a name for the page.
  */
 import { globSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,11 +13,12 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import { indexedPages } from '../../config/search';
+import { site } from '../../config/site';
 import { INDEX_FILE } from './query';
 import { buildSiteIndex, type IndexedPage, type IndexedSection } from './site-index';
 
-/** Elements whose text is not content. */
-const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'form', 'dialog', 'iframe', 'button']);
+/** Elements whose text is not content (a <video>'s is for browsers that cannot play it). */
+const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'form', 'dialog', 'iframe', 'button', 'video', 'audio', 'canvas', 'object']);
 const HEADING = /^h[1-6]$/;
 /** Elements that separate words (text on either side of them is not one word). */
 const BLOCK = /^(?:p|div|li|ul|ol|dl|dt|dd|h[1-6]|section|article|aside|header|footer|nav|main|summary|details|blockquote|figure|figcaption|table|tr|td|th|br|hr|pre)$/;
@@ -37,12 +40,23 @@ function find(node: Node, test: (element: Element) => boolean): Element | undefi
   return undefined;
 }
 
+/** Text no reader sees: hidden, or for screen readers only (`sr-only`). */
+function unseen(element: Element): boolean {
+  return SKIPPED.has(element.tagName) || attr(element, 'hidden') !== undefined || (attr(element, 'class') ?? '').split(/\s+/).includes('sr-only');
+}
+
 function textOf(node: Node): string {
   if (node.nodeName === '#text') return (node as DefaultTreeAdapterMap['textNode']).value;
-  if (isElement(node) && SKIPPED.has(node.tagName)) return '';
+  if (isElement(node) && unseen(node)) return '';
   return children(node)
     .map((child) => (isElement(child) && BLOCK.test(child.tagName) ? ` ${textOf(child)} ` : textOf(child)))
     .join('');
+}
+
+/** A page's name from its <title>: "FAQs | Your Questions…" is "FAQs"; the site's own name is skipped. */
+export function pageTitle(documentTitle: string): string {
+  const parts = documentTitle.split(' | ').map(squash).filter(Boolean);
+  return parts.find((part) => part !== site.name && part !== site.legalName) ?? parts[0] ?? '';
 }
 
 /** The site's URL of a built file: "faqs.html" → "/faqs", "index.html" → "/". */
@@ -56,8 +70,12 @@ export function readPage(html: string, url: string): { page: IndexedPage; sectio
   const document = parse(html);
   const body = find(document, (element) => attr(element, 'data-pagefind-body') !== undefined);
   if (!body) return undefined;
-  const titled = find(body, (element) => attr(element, 'data-pagefind-meta') === 'title') ?? find(body, (element) => element.tagName === 'h1') ?? find(document, (element) => element.tagName === 'title');
-  const title = squash(titled ? textOf(titled) : url);
+  const meta = find(body, (element) => attr(element, 'data-pagefind-meta') === 'title');
+  const documentTitle = find(document, (element) => element.tagName === 'title');
+  const h1 = find(body, (element) => element.tagName === 'h1');
+  const title = (meta && squash(textOf(meta))) || (documentTitle && pageTitle(textOf(documentTitle))) || (h1 && squash(textOf(h1))) || url;
+  // The heading that names the page is the first section's title already, not its text.
+  const titled = meta ?? h1;
   const sections: Array<Omit<IndexedSection, 'page'> & { parts: string[] }> = [{ title, parts: [], text: '' }];
 
   const walk = (node: Node) => {
@@ -65,8 +83,7 @@ export function readPage(html: string, url: string): { page: IndexedPage; sectio
       sections.at(-1)!.parts.push((node as DefaultTreeAdapterMap['textNode']).value);
       return;
     }
-    // The title is the section's title already, not its text.
-    if (!isElement(node) || node === titled || SKIPPED.has(node.tagName) || attr(node, 'data-pagefind-ignore') !== undefined) return;
+    if (!isElement(node) || node === titled || unseen(node) || attr(node, 'data-pagefind-ignore') !== undefined) return;
     const id = attr(node, 'id');
     if (HEADING.test(node.tagName) && id) {
       sections.push({ anchor: id, title: squash(textOf(node)), parts: [], text: '' });
