@@ -15,6 +15,7 @@
  * - A referral code names the sharing parent's message, signed, so a share link attributes the
  *   parents it brings; a code that does not verify is ignored.
  */
+import { knownAmbassador } from './ambassadors';
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { pageOutcomes, type PageOutcome } from '../lib/school-pages';
@@ -221,7 +222,10 @@ export function attributionOf(input: { referral?: string | null; ambassadorId?: 
  * their own link came on their own (their ambassador, if the link carried one, still counts).
  */
 export async function attributionFor(input: { referral?: string | null; ambassadorId?: string | null; parentEmail: string }): Promise<Attribution> {
-  const attribution = attributionOf(input);
+  // Only an ambassador on the list is credited: an id typed into a link is a claim, not a person.
+  const named = attributionOf(input).ambassadorId;
+  const known = named && (await knownAmbassador(named)) ? named : undefined;
+  const attribution = attributionOf({ referral: input.referral, ambassadorId: known ?? null });
   if (attribution.via !== 'parent') return attribution;
   const referrer = await queryOne<{ parent: string | null }>(sql`SELECT record->>'parentEmail' AS parent FROM outbox_messages WHERE id = ${attribution.referrerMessageId}`);
   if (!referrer?.parent || canonicalAddress(referrer.parent) !== canonicalAddress(input.parentEmail)) return attribution;

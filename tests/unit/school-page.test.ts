@@ -20,6 +20,7 @@ import { confirmationLink } from '../../src/server/links';
 import { readMessage } from '../../src/server/outbox';
 import { attributionOf, ensureSchoolPage, referralCode, schoolPageKey, schoolPageKeyIfConfigured, shareLink, slugOf } from '../../src/server/school-pages';
 import { shareOf } from '../../src/server/platform-send';
+import { addAmbassador } from '../../src/server/ambassadors';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { emailFormValues, useFormDefinitions } from './helpers/forms';
 import { call, jsonRequest } from './helpers/requests';
@@ -250,6 +251,7 @@ describe('referrals', () => {
   });
 
   test('a share link brings the next parent, whose draft (and message) say who recruited them', async () => {
+    await addAmbassador({ id: 'amb-7', name: 'Amy Ambassador', email: 'amy@example.org' }, 'test').catch(() => undefined);
     const sharer = await delivered('head@springfield.edu', 'Springfield Academy', { via: 'ambassador', ambassadorId: 'amb-7' });
     expect(sharer.share).toMatchObject({ schoolName: 'Springfield Academy' });
     const link = new URL(sharer.share.url);
@@ -272,6 +274,16 @@ describe('referrals', () => {
 
     const answer = await call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: posted.body.id, token: posted.body.draft.token }));
     expect((await readMessage(answer.body.id))!.message.attribution).toEqual(draft.attribution);
+  });
+
+  test('an ambassador id nobody was given is no credit: the draft says the parent came through the sharer alone', async () => {
+    const sharer = await delivered('head@elmwood.edu', 'Elmwood Academy');
+    const link = new URL(sharer.share.url);
+    const values = emailFormValues({ school_name: 'Elmwood Academy', _page: link.pathname, _elapsed: '30000', _school: schoolPageKey('head@elmwood.edu'), _ref: link.searchParams.get('ref')!, _ambassador: 'made-up-ambassador' }) as Record<string, string>;
+    delete values.school_contact_email;
+    const posted = await postEmailForm(values);
+    expect(posted.status).toBe(201);
+    expect((await readDraft(posted.body.id))!.draft.attribution).toEqual({ via: 'parent', referrerMessageId: sharer.id });
   });
 
   test('a parent who comes through their own link came on their own', async () => {
