@@ -419,7 +419,7 @@ export const serverEnv = {
     get staffInvitationUrl() {
       return read('HUBSPOT_PROP_STAFF_INVITATION_URL') ?? 'staff_invitation_url';
     },
-    /** The parent's answer: replied, meeting, no_answer or said_no. */
+    /** The parent's answer: one of src/lib/school-answers.ts answerKinds. */
     get schoolAnswer() {
       return read('HUBSPOT_PROP_SCHOOL_ANSWER') ?? 'school_answer';
     },

@@ -223,7 +223,8 @@ export function attributionOf(input: { referral?: string | null; ambassadorId?: 
  */
 export async function attributionFor(input: { referral?: string | null; ambassadorId?: string | null; parentEmail: string }): Promise<Attribution> {
   // Only an ambassador on the list is credited: an id typed into a link is a claim, not a person.
-  const named = attributionOf(input).ambassadorId;
+  const given = attributionOf(input);
+  const named = given.via === 'direct' ? undefined : given.ambassadorId;
   const known = named && (await knownAmbassador(named)) ? named : undefined;
   const attribution = attributionOf({ referral: input.referral, ambassadorId: known ?? null });
   if (attribution.via !== 'parent') return attribution;
