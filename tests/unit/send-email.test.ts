@@ -322,6 +322,33 @@ describe('the limits are taken when the parent confirms', () => {
     expect(pages[3]!.text).toContain('the most emails our platform sends for one parent');
   });
 
+  test("a stranger's throwaway requests cannot spend a school's day or a parent's: the real parent's confirmation still sends", async () => {
+    // Eight unconfirmed requests to one school from throwaway addresses on one network.
+    const strangerNetwork = '198.51.100.250';
+    const answers = [];
+    for (let n = 0; n < 8; n++) {
+      const throwaway = await draft({ email: `throwaway${n}-${++seq}@mailinator.example`, school_contact_email: 'head@victim-school.edu' });
+      answers.push((await send({ submissionId: throwaway.id, token: throwaway.token }, strangerNetwork)).status);
+    }
+    // All answered alike (nothing tells the stranger where a bound is); past the network's bound to
+    // that school nothing more is even emailed.
+    expect(new Set(answers)).toEqual(new Set([202]));
+    const emailed = await query<{ n: number }>(sql`SELECT count(*)::int AS n FROM emails WHERE kind = 'confirmation' AND recipient LIKE 'throwaway%'`);
+    expect(emailed[0]!.n).toBe(5);
+    // Three requests under spellings of the parent's address: the parent's own sends are untouched.
+    for (const spelling of ['Victim.Parent+x@example.org', 'victim.parent+y@example.org', 'VICTIM.PARENT@example.org']) {
+      const spoof = await draft({ email: spelling, school_contact_email: `other${++seq}@school.edu` });
+      await send({ submissionId: spoof.id, token: spoof.token }, strangerNetwork);
+    }
+    // The real parent, from their own network, confirms and the letter goes.
+    const real = await draft({ email: 'victim.parent@example.org', school_contact_email: 'head@victim-school.edu' });
+    expect((await send({ submissionId: real.id, token: real.token }, '192.0.2.77')).status).toBe(202);
+    const page = await confirm(emailedLink('victim.parent@example.org'));
+    expect(page.status).toBe(200);
+    expect(mail.to('head@victim-school.edu')).toHaveLength(1);
+    expect(mail.to('head@victim-school.edu')[0]!.replyTo[0]!.address).toBe('victim.parent@example.org');
+  });
+
   test('exact under 50 parents confirming at once for one school: 5 sent, 45 told the limit', async () => {
     const requested: OutboxMessage[] = [];
     for (let n = 0; n < 50; n++) {
