@@ -2,9 +2,8 @@ import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import type { ExperimentResult } from '../../../lib/analytics/experiments';
 import { apiRequest, failureMessage, formatDate } from '../../../lib/admin-api';
 import { buttonClass } from '../../../lib/ui';
-import { IntervalChart } from './charts';
+import { IntervalChart, percent } from './charts';
 import { ScrollTable, StatusBadge, tableHeadClass } from './fields';
-import { percent } from './InsightsTab';
 
 interface Place {
   id: string;

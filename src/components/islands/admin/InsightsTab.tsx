@@ -3,12 +3,11 @@ import type { Insights } from '../../../lib/analytics/events';
 import { apiRequest, failureMessage } from '../../../lib/admin-api';
 import { buttonClass } from '../../../lib/ui';
 import { AmbassadorsSection } from './AmbassadorsSection';
-import { BarChart, LineChart } from './charts';
+import { BarChart, LineChart, percent } from './charts';
 import { ExperimentsSection } from './ExperimentsSection';
 import { ParentWordsSection } from './ParentWordsSection';
 import { ScrollTable, tableHeadClass } from './fields';
 
-export const percent = (rate: number | null) => (rate === null ? '–' : `${Math.round(rate * 1000) / 10}%`);
 
 const query = (period: { from: string; to: string }, format?: 'csv') => {
   const params = new URLSearchParams();

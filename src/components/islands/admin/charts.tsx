@@ -7,6 +7,9 @@
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { line } from 'd3-shape';
 
+/** A rate as the Insights tab writes it (one decimal), or a dash for none. */
+export const percent = (rate: number | null) => (rate === null ? '–' : `${Math.round(rate * 1000) / 10}%`);
+
 export const seriesColours = ['#2453d6', '#c2560a', '#15803d', '#7c3aed', '#b91c1c'] as const;
 
 interface LineSeries {
