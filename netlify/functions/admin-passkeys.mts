@@ -62,7 +62,7 @@ export default handle(async (req, context) => {
       return json({ options: await signInOptions() });
     case '/api/admin/passkeys/sign-in': {
       const { response } = await readJson(req, signInSchema);
-      const { cookie, session } = await signInWithPasskey(req, response, ip);
+      const { cookie, session } = await signInWithPasskey(response, ip);
       const headers = new Headers({ 'Set-Cookie': cookie });
       const device = knownDeviceCookie(session.username);
       if (device) headers.append('Set-Cookie', device);

@@ -1,14 +1,12 @@
 import type { Config, Context } from '@netlify/functions';
 import { z } from 'zod';
 import { answerLabels } from '../../src/lib/school-answers';
-import { letterStateText } from '../../src/lib/letter-status';
 import { escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
 import { isEmail } from '../../src/lib/forms/values';
 import { buttonClass } from '../../src/lib/ui';
 import { attemptContactDeletion, countRecords, deletionStepUsed, erasePersonalData, exportPersonalData, findPersonalData, sendDataLink, waitingLetters, type PersonalData } from '../../src/server/data-rights';
 import { dataToken, DELETE_STEP_TTL_MS, openDataToken } from '../../src/server/links';
-import { whenLetterGoes } from '../../src/server/mail/schedule';
-import type { OutboxMessage } from '../../src/server/outbox';
+import { letterStateText } from '../../src/server/letter-pages';
 import { serverEnv } from '../../src/server/env';
 import { responsePage } from '../../src/server/form-pages';
 import { recordAudit } from '../../src/server/audit';
@@ -80,23 +78,6 @@ function section(id: string, title: string, items: string[]): string {
 }
 
 /** Where a letter stands, as a sentence a parent reads. */
-function letterState(message: OutboxMessage): string {
-  if (message.channel === 'self') return message.review === 'approved' ? 'Sent by you; counted on your school’s page' : 'Sent by you';
-  switch (message.status) {
-    case 'awaiting_confirmation':
-      return message.confirmation?.refusal ? 'Not sent: our platform’s limits stopped it' : 'Waiting for you to confirm it from your inbox';
-    case 'queued':
-      return message.delivery ? `Confirmed; going to the school at ${whenLetterGoes(message.delivery)}` : 'Confirmed; going to the school soon';
-    case 'sent':
-      return 'Sent by our platform';
-    case 'bounced':
-      return 'Not delivered: the school’s address refused it';
-    case 'replaced':
-      return 'Replaced by a newer letter; never sent';
-    case 'failed':
-      return message.lastError === 'not_confirmed_in_time' ? 'Never sent: not confirmed in time' : 'Not sent';
-  }
-}
 
 function overview(data: PersonalData, token: string): string {
   const counts = countRecords(data);
@@ -113,7 +94,7 @@ function overview(data: PersonalData, token: string): string {
       'data-emails',
       'Your school emails',
       data.messages.map((message) =>
-        item(`To ${message.toName || message.to} at ${message.schoolName}, ${date(message.sentAt ?? message.createdAt)}`, `${letterState(message)} · “${message.subject}”`),
+        item(`To ${message.toName || message.to} at ${message.schoolName}, ${date(message.sentAt ?? message.createdAt)}`, `${letterStateText(message)} · “${message.subject}”`),
       ),
     ),
     section('data-drafts', 'Email drafts', data.drafts.map((draft) => item(`For ${draft.data.schoolName || 'your school'}, ${date(draft.createdAt)}`, `${draft.data.parentFullName} · ${draft.data.childFullName} · ${draft.data.childGrade}`))),
@@ -149,7 +130,7 @@ function reviewPage(data: PersonalData): View {
   const waiting = waitingLetters(data);
   const withdrawn = waiting.length
     ? `<div class="mt-6 rounded-xl border border-danger-600 bg-danger-50 p-4 text-ink" role="note"><p class="font-semibold">${waiting.length === 1 ? 'This letter has not gone yet and will not be sent:' : `These ${waiting.length} letters have not gone yet and will not be sent:`}</p><ul class="mt-2 list-disc pl-6">${waiting
-        .map((message) => `<li>${escapeHtml(`To ${message.toName || message.to} at ${message.schoolName || 'your school'}: ${letterState(message).toLowerCase()}`)}</li>`)
+        .map((message) => `<li>${escapeHtml(`To ${message.toName || message.to} at ${message.schoolName || 'your school'}: ${letterStateText(message).toLowerCase()}`)}</li>`)
         .join('')}</ul></div>`
     : '';
   return {

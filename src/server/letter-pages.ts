@@ -5,6 +5,7 @@
 import { composeLinks, emailAsText } from '../lib/email/template';
 import { escapeHtml, helpClass, inputClass, labelClass } from '../lib/forms/render';
 import { buttonClass } from '../lib/ui';
+import { whenLetterGoes } from './mail/schedule';
 import type { OutboxMessage } from './outbox';
 
 export const again = `<a class="${buttonClass('primary', 'md')}" href="/lead-the-change#email-form">Write your email again</a>`;
@@ -27,3 +28,22 @@ export function sendYourself(message: OutboxMessage): string {
   return `<section aria-labelledby="send-yourself" class="mt-8 space-y-3"><h2 id="send-yourself" class="text-lg font-bold">Send it yourself</h2><div><label for="email-text" class="${labelClass}">Your letter</label><p class="${helpClass}">Select all of it and copy it into a new email.</p><textarea id="email-text" readonly rows="14" class="${inputClass} font-mono text-sm">${escapeHtml(emailAsText(email))}</textarea></div><div class="flex flex-wrap gap-2"><a class="${buttonClass('primary', 'sm')}" href="${escapeHtml(links.mailto)}">Open in my email app</a>${external(links.gmail, 'Gmail')}${external(links.outlook, 'Outlook')}</div></section>`;
 }
 
+
+/** Where a parent's letter stands, as a sentence for their own pages (/your-data): never a stored state's name. */
+export function letterStateText(message: Pick<OutboxMessage, 'channel' | 'status' | 'review' | 'confirmation' | 'delivery' | 'lastError'>, now = new Date()): string {
+  if (message.channel === 'self') return message.review === 'approved' ? 'Sent by you; counted on your school’s page' : 'Sent by you';
+  switch (message.status) {
+    case 'awaiting_confirmation':
+      return message.confirmation?.refusal ? 'Not sent: our platform’s limits stopped it' : 'Waiting for you to confirm it from your inbox';
+    case 'queued':
+      return message.delivery ? `Confirmed; going to the school at ${whenLetterGoes(message.delivery, now)}` : 'Confirmed; going to the school soon';
+    case 'sent':
+      return 'Sent by our platform';
+    case 'bounced':
+      return 'Not delivered: the school’s address refused it';
+    case 'replaced':
+      return 'Replaced by a newer letter; never sent';
+    case 'failed':
+      return message.lastError === 'not_confirmed_in_time' ? 'Never sent: not confirmed in time' : 'Not sent';
+  }
+}

@@ -40,7 +40,7 @@ const RP_NAME = 'Mastery Parents staff';
 // ---------------------------------------------------------------------------------------------
 // Request schemas (shared by the functions and the fuzz tests)
 
-const email = z.string().trim().min(3).max(254).email('Enter a valid email address');
+const email = z.string().trim().min(3).max(254).pipe(z.email('Enter a valid email address'));
 const role = z.enum(['owner', 'staff']);
 const token = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'This invitation link is not valid.');
 const label = z.string().trim().min(1).max(100).optional();
@@ -91,7 +91,7 @@ export const signInSchema = z.object({ response: authenticationResponseSchema })
 export const invitationCheckSchema = z.object({ token }).strict();
 export const invitationSchema = z.object({ email, role }).strict();
 export const roleChangeSchema = z.object({ role }).strict();
-export const staffIdSchema = z.string().uuid();
+export const staffIdSchema = z.uuid();
 export const passkeyIdSchema = z.string().regex(/^[1-9]\d{0,17}$/);
 
 export type RegistrationCeremony = z.infer<typeof registrationOptionsSchema>;
@@ -214,7 +214,7 @@ interface PasskeyRow {
  * Verifies a sign-in response and opens a session for its person. Every refusal is a 4xx and an
  * audit entry (the actor is the person the passkey belongs to, when it is one of ours).
  */
-export async function signInWithPasskey(req: Request, response: AuthenticationResponseJSON, ip: string): Promise<{ cookie: string; session: Session }> {
+export async function signInWithPasskey(response: AuthenticationResponseJSON, ip: string): Promise<{ cookie: string; session: Session }> {
   const { rpID, origins } = relyingParty();
   const refuse = async (reason: string, actor = 'unknown passkey', status = 401): Promise<never> => {
     // A stranger's refusals fold into one row a window; a registered passkey's stay one row each.

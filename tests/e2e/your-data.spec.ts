@@ -7,7 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
-import { e2eAdminPassword, fakeUrls } from '../../playwright.config';
+import { fakeUrls } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
 import { signInAsAdmin } from './helpers';
 

@@ -24,7 +24,7 @@ import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { setAdminEnv } from './helpers/admin';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { emailFormValues, useFormDefinitions } from './helpers/forms';
-import { linkIn, useMail, type MailCatcher } from './helpers/mail';
+import { useMail, type MailCatcher } from './helpers/mail';
 import { call, jsonRequest } from './helpers/requests';
 import { regionText, useSiteShell } from './helpers/site';
 

@@ -5,7 +5,6 @@
  * List-Unsubscribe) that works once signed.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
 import schoolAnswer from '../../netlify/functions/school-answer.mts';
 import schoolUpdatesRun from '../../netlify/functions/school-updates.mts';
 import stopEndpoint from '../../netlify/functions/school-updates-stop.mts';
@@ -23,7 +22,6 @@ import { signToken } from '../../src/server/tokens';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
-import { call, jsonRequest } from './helpers/requests';
 import { useSiteShell } from './helpers/site';
 import { deliveredLetter } from './helpers/delivered';
 import { linkIn, MAIL_FROM, useMail, type MailCatcher } from './helpers/mail';

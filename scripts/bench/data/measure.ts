@@ -9,7 +9,7 @@ import { useFormDefinitions } from '../../../tests/unit/helpers/forms';
 import { useSiteShell } from '../../../tests/unit/helpers/site';
 import { LocalNetlifyDB, migrationsDirectory } from '../../local-database.mjs';
 import { percentile } from '../_load.mjs';
-import { root, table } from '../_server.mjs';
+import { table } from '../_server.mjs';
 import { measureInsights } from './insights';
 
 type Handler = (req: Request, context?: unknown) => Promise<Response>;

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type SubmitEvent } from 'react';
 import { NOMINATION_FAILURE, NOMINATION_SUCCESS, submitNomination } from '../../lib/nomination';
 import type { Nomination } from '../../lib/schemas';
 import { showToast } from '../../stores/toast';
@@ -34,7 +34,7 @@ export default function NominationSection({ bookingUrl, initialView = 'form' }: 
   const [errors, setErrors] = useState<Partial<Record<keyof Nomination, string>>>({});
   const [failure, setFailure] = useState<string | null>(null);
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     setBusy(true);
     setFailure(null);

@@ -19,13 +19,13 @@ export const mailgunReportSchema = z.object({
     token: z.string().min(20).max(200).regex(/^[A-Za-z0-9]+$/),
     signature: z.string().regex(/^[0-9a-f]{64}$/),
   }),
-  'event-data': z.object({
+  'event-data': z.looseObject({
     event: z.string().max(40),
     severity: z.string().max(40).optional(),
     reason: z.string().max(200).optional(),
-    message: z.object({ headers: z.object({ 'message-id': z.string().max(300) }).passthrough() }).passthrough(),
-    'delivery-status': z.object({ code: z.union([z.number(), z.string()]).optional(), message: z.string().max(2000).optional(), description: z.string().max(2000).optional() }).passthrough().optional(),
-  }).passthrough(),
+    message: z.looseObject({ headers: z.looseObject({ 'message-id': z.string().max(300) }) }),
+    'delivery-status': z.looseObject({ code: z.union([z.number(), z.string()]).optional(), message: z.string().max(2000).optional(), description: z.string().max(2000).optional() }).optional(),
+  }),
 });
 
 export type MailgunReport = z.infer<typeof mailgunReportSchema>;

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useState, type SubmitEvent } from 'react';
 import { apiRequest, failureMessage, formatDate } from '../../../lib/admin-api';
 import { buttonClass } from '../../../lib/ui';
 import { ScrollTable, tableHeadClass } from './fields';
@@ -48,7 +48,7 @@ export function AmbassadorsSection() {
     void load();
   }, [load]);
 
-  async function add(event: FormEvent) {
+  async function add(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     setStatus(undefined);
     try {

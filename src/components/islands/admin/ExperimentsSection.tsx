@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useState, type SubmitEvent } from 'react';
 import type { ExperimentResult } from '../../../lib/analytics/experiments';
 import { apiRequest, failureMessage, formatDate } from '../../../lib/admin-api';
 import { buttonClass } from '../../../lib/ui';
@@ -56,7 +56,7 @@ export function ExperimentsSection() {
     void load();
   }, [load]);
 
-  async function start(event: FormEvent) {
+  async function start(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     setBusy(true);
     setMessage(undefined);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useState, type SubmitEvent, type ReactNode } from 'react';
 import type { Insights } from '../../../lib/analytics/events';
 import { apiRequest, failureMessage } from '../../../lib/admin-api';
 import { buttonClass } from '../../../lib/ui';
@@ -63,7 +63,7 @@ export function InsightsTab() {
     void load(applied);
   }, [load, applied]);
 
-  function apply(event: FormEvent) {
+  function apply(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     setApplied(period);
   }
