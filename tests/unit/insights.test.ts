@@ -138,7 +138,7 @@ describe('experiments', () => {
 
   test('the school page draws the visitor\'s call to action in its HTML, and the CDN keeps no copy while the experiment runs', async () => {
     const key = schoolPageKey('head@birch.edu');
-    await query({ text: `INSERT INTO school_pages (key, school_name, contact_address, created_at, updated_at) VALUES ($1, 'Birch School', 'head@birch.edu', now(), now())`, values: [key] });
+    await query({ text: `INSERT INTO school_pages (key, school_name, contact_address, created_at, updated_at, published_at, name_set_by) VALUES ($1, 'Birch School', 'head@birch.edu', now(), now(), now(), 'letter')`, values: [key] });
     const open = async (query = '') => {
       const response = await schoolPage(new Request(`${ORIGIN}/schools/${key}${query}`, { headers: { 'user-agent': AGENT, 'x-nf-client-connection-ip': '198.51.100.4' } }));
       return { cache: response.headers.get('cache-control'), html: await response.text() };
