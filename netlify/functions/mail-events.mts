@@ -15,9 +15,10 @@ import { recordProviderEvent } from '../../src/server/mail/queue';
 export default handle(async (req) => {
   const refused = allowMethods(req, ['POST']);
   if (refused) return refused;
+  // A malformed report is a 400 whatever the configuration; a well-formed one needs the key.
+  const report = await readJson(req, mailgunReportSchema);
   const key = serverEnv.mailgunWebhookSigningKey;
   if (!key) throw new HttpError(503, 'not_configured', 'Mailgun reports are not taken: MAILGUN_WEBHOOK_SIGNING_KEY is not set.');
-  const report = await readJson(req, mailgunReportSchema);
   await acceptMailgunReport(report, key);
   const event = readMailgunEvent(report);
   if (!event) return json({ ok: true, ignored: true });
