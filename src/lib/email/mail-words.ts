@@ -8,22 +8,10 @@
  */
 import { z } from 'zod';
 import { forbiddenContent } from './detect';
+import { emailKinds, type EmailKind } from './mail-kinds';
 
 /** The kinds whose words are content (the school letter has its own). */
-export const wordKinds = [
-  'confirmation',
-  'reminder',
-  'refusal',
-  'follow_up',
-  'second_follow_up',
-  'school_update',
-  'data_link',
-  'staff_invitation',
-  'delivery_failure',
-  'digest_notice',
-  'ambassador_link',
-  'school_digest',
-] as const;
+export const wordKinds = emailKinds.filter((kind): kind is Exclude<EmailKind, 'school_letter'> => kind !== 'school_letter');
 export type WordKind = (typeof wordKinds)[number];
 
 const parent = { parent: "the parent's name" };
