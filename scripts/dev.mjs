@@ -8,18 +8,11 @@ import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLocalDatabase } from './local-database.mjs';
-import { startLocalMail } from './local-mail.mjs';
+import { startLocalMailOrExit } from './local-mail.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const database = await startLocalDatabase();
-let mail;
-try {
-  mail = await startLocalMail();
-} catch (error) {
-  console.error(error instanceof Error ? error.message : error);
-  await database.db.stop().catch(() => undefined);
-  process.exit(1);
-}
+const mail = await startLocalMailOrExit(database);
 console.log(mail.webUrl ? `Mail (MailDev): ${mail.webUrl}` : `Mail goes out through ${mail.sender}.`);
 const child = spawn(join(root, 'node_modules', '.bin', 'astro'), ['dev', ...process.argv.slice(2)], {
   cwd: root,

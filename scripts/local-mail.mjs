@@ -92,3 +92,14 @@ export async function startLocalMail(env = process.env) {
     stop: () => maildev.stop(),
   };
 }
+
+/** startLocalMail for a script that has started the local database: on failure, says why, stops it and exits. */
+export async function startLocalMailOrExit(database) {
+  try {
+    return await startLocalMail();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    await database.db.stop().catch(() => undefined);
+    process.exit(1);
+  }
+}

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLocalDatabase } from './local-database.mjs';
-import { startLocalMail } from './local-mail.mjs';
+import { startLocalMailOrExit } from './local-mail.mjs';
 import { chosenFunctions, startTicker } from './local-schedule.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -79,14 +79,7 @@ const scheduled = chosenFunctions();
 // netlify serve does not start the local database: it runs here, in this process, for as long as the site.
 const database = await startLocalDatabase();
 Object.assign(env, database.env);
-let mail;
-try {
-  mail = await startLocalMail();
-} catch (error) {
-  console.error(error instanceof Error ? error.message : error);
-  await database.db.stop().catch(() => undefined);
-  process.exit(1);
-}
+const mail = await startLocalMailOrExit(database);
 Object.assign(env, mail.env);
 
 const netlify = join(root, 'node_modules', '.bin', 'netlify');
