@@ -37,7 +37,7 @@ const emailColumns: ReadonlyArray<AdminColumn<MailEmail>> = [
   { header: 'Attempts', cell: (email) => email.attempts, className: 'tabular-nums' },
   {
     header: 'When',
-    className: 'whitespace-nowrap',
+    className: 'lg:whitespace-nowrap',
     cell: (email) => (email.sentAt ? `Sent ${formatDateTime(email.sentAt)}` : `Not before ${formatDateTime(email.notBefore)}`),
   },
   { header: 'Last error', cell: (email) => (email.lastError ? <code className="text-[0.8rem]">{email.lastError}</code> : <span className="text-muted">None</span>), className: 'wrap-anywhere' },
@@ -47,7 +47,7 @@ const suppressionColumns: ReadonlyArray<AdminColumn<Suppression>> = [
   { header: 'Address', kind: 'title', cell: (entry) => entry.masked, className: 'wrap-anywhere' },
   { header: 'Why', cell: (entry) => <StatusBadge tone="error">{entry.reason === 'bounced' ? 'Bounced' : 'Marked as spam'}</StatusBadge> },
   { header: 'Detail', cell: (entry) => (entry.detail ? <code className="text-[0.8rem]">{entry.detail}</code> : <span className="text-muted">None</span>), className: 'wrap-anywhere' },
-  { header: 'Since', cell: (entry) => formatDateTime(entry.createdAt), className: 'whitespace-nowrap' },
+  { header: 'Since', cell: (entry) => formatDateTime(entry.createdAt), className: 'lg:whitespace-nowrap' },
 ];
 
 /**
@@ -163,7 +163,7 @@ function Previews() {
               sandbox=""
               srcDoc={preview.html}
               title={`${preview.label}: the HTML part`}
-              className="mt-2 h-[36rem] w-full rounded-lg border border-line bg-white"
+              className="mt-2 h-[28rem] w-full lg:h-[36rem] rounded-lg border border-line bg-white"
             />
             <h4 className="mt-4 text-sm font-semibold">Text part</h4>
             <pre className="mt-2 max-h-[28rem] overflow-auto rounded-lg border border-line bg-canvas p-3 text-xs whitespace-pre-wrap wrap-anywhere" tabIndex={0} aria-label={`${preview.label}: the text part`}>

@@ -121,20 +121,22 @@ export function ReviewTab() {
     {
       header: 'Claim',
       kind: 'title',
+      className: 'lg:align-top',
       cell: (item) => (
         <>
           {claimLabels[item.claim]}
           <span className="block text-xs font-normal text-muted">{reasonLabels[item.reason]}</span>
+          <span className="block text-xs font-normal text-muted">{formatDateTime(item.createdAt)}</span>
         </>
       ),
     },
     {
       header: 'Letter',
-      className: 'wrap-anywhere',
+      className: 'lg:align-top',
       cell: (item) => (
         <>
           <span className="font-medium">{item.letter.schoolName}</span>
-          <span className="block text-xs text-muted">
+          <span className="block text-xs text-muted wrap-anywhere">
             To {item.letter.contactName ? `${item.letter.contactName}, ` : ''}
             {item.letter.contact}
           </span>
@@ -143,80 +145,67 @@ export function ReviewTab() {
       ),
     },
     {
-      header: 'Parent',
-      className: 'wrap-anywhere',
-      cell: (item) => (
-        <>
-          {item.letter.parentFirstName || 'Unnamed'}
-          <span className="block text-xs text-muted">at {item.letter.parentDomain}</span>
-        </>
-      ),
-    },
-    {
       header: 'School page',
-      cell: (item) =>
-        item.page ? (
+      className: 'lg:align-top',
+      cell: (item) => {
+        const page = item.page;
+        if (!page) return <span className="text-muted">None yet</span>;
+        return (
           <>
-            {item.page.schoolName ?? <span className="text-muted">No name yet</span>}
-            <span className="block text-xs text-muted">{item.page.published ? 'Published' : 'Not published'}</span>
+            {page.schoolName ?? <span className="text-muted">No name yet</span>}
+            <span className="block text-xs text-muted">{page.published ? 'Published' : 'Not published'}</span>
+            {page.schoolName && (
+              <button type="button" className="mt-1 block min-h-6 text-left text-xs font-semibold whitespace-nowrap text-brand-700 underline" onClick={() => open({ kind: 'rename', item, key: page.key })} aria-label={`Rename the page of ${page.schoolName}`}>
+                Rename page
+              </button>
+            )}
           </>
-        ) : (
-          <span className="text-muted">None</span>
-        ),
+        );
+      },
     },
     {
-      header: 'Answer',
-      cell: (item) =>
-        item.answer ? (
-          <>
-            {answerLabels[item.answer.kind]}
-            {item.answer.comment && <span className="block text-xs text-muted">“{item.answer.comment}”</span>}
-          </>
-        ) : (
-          <span className="text-muted">None</span>
-        ),
-    },
-    {
-      header: 'When',
-      className: 'whitespace-nowrap',
+      header: 'Parent and answer',
+      className: 'lg:align-top',
       cell: (item) => (
         <>
-          {formatDateTime(item.createdAt)}
-          {item.decidedAt && (
+          {item.letter.parentFirstName || 'Unnamed'} <span className="text-xs text-muted">at {item.letter.parentDomain}</span>
+          {item.answer && (
             <span className="block text-xs text-muted">
-              {stateLabels[item.state]} {formatDateTime(item.decidedAt)}
-              {item.decidedBy ? ` by ${item.decidedBy}` : ''}
+              {answerLabels[item.answer.kind]}
+              {item.answer.comment && `: “${item.answer.comment}”`}
             </span>
           )}
         </>
       ),
     },
     {
-      header: 'Actions',
+      header: 'Decision',
       kind: 'actions',
       hideHeader: true,
+      className: 'lg:align-top',
       cell: (item) => {
         const what = `${claimLabels[item.claim].toLowerCase()}, ${item.letter.schoolName}`;
-        const page = item.page;
+        if (item.state !== 'pending') {
+          return (
+            <>
+              <StatusBadge tone={item.state === 'approved' ? 'success' : 'neutral'}>{stateLabels[item.state]}</StatusBadge>
+              {item.decidedAt && (
+                <span className="mt-1 block text-xs text-muted">
+                  {formatDateTime(item.decidedAt)}
+                  {item.decidedBy ? ` by ${item.decidedBy}` : ''}
+                </span>
+              )}
+            </>
+          );
+        }
         return (
           <RowActions>
-            {item.state === 'pending' ? (
-              <>
-                <button type="button" className={buttonClass('primary', 'sm')} disabled={task.busy === item.id} onClick={() => approve(item)} aria-label={`Approve: ${what}`}>
-                  {task.busy === item.id ? 'Approving…' : 'Approve'}
-                </button>
-                <button type="button" className={buttonClass('secondary', 'sm')} disabled={task.busy === item.id} onClick={() => open({ kind: 'reject', item })} aria-label={`Reject: ${what}`}>
-                  Reject
-                </button>
-              </>
-            ) : (
-              <StatusBadge tone={item.state === 'approved' ? 'success' : 'neutral'}>{stateLabels[item.state]}</StatusBadge>
-            )}
-            {page?.schoolName && (
-              <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => open({ kind: 'rename', item, key: page.key })} aria-label={`Rename the page of ${page.schoolName}`}>
-                Rename page
-              </button>
-            )}
+            <button type="button" className={buttonClass('primary', 'sm')} disabled={task.busy === item.id} onClick={() => approve(item)} aria-label={`Approve: ${what}`}>
+              {task.busy === item.id ? 'Approving…' : 'Approve'}
+            </button>
+            <button type="button" className={buttonClass('secondary', 'sm')} disabled={task.busy === item.id} onClick={() => open({ kind: 'reject', item })} aria-label={`Reject: ${what}`}>
+              Reject
+            </button>
           </RowActions>
         );
       },
