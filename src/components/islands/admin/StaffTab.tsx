@@ -49,9 +49,8 @@ const text: AdminListText = { loading: 'Loading…', failure: 'The staff list co
 
 /**
  * Staff (owners only): the people who may sign in, with their passkeys; invitations by email and
- * role (the link is shown here, and emailed by the site's mail layer when a sender is configured), each
- * open one cancellable;
- * removing a person or one passkey ends their sessions at once.
+ * role (the link is shown here, and emailed by the mail layer when a sender is configured), each
+ * open one cancellable; removing a person or one passkey ends their sessions at once.
  */
 export function StaffTab() {
   const me = useAdminSession();
