@@ -2,18 +2,23 @@
  * The admin islands read the endpoints' answers through the shared schemas of
  * `src/lib/schemas/admin.ts` (issue 20, part 7). Each endpoint's real answer, with records in every
  * list (a school email answered by its parent, a held form submission, a Calendly delivery, a
- * parent's HubSpot deletion, a HubSpot configuration), must parse with the schema its island uses.
+ * parent's HubSpot deletion, a HubSpot configuration, a self-reported letter waiting for review and
+ * the same decided, every email preview, an email that bounced), must parse with the schema its
+ * island uses.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { z } from 'zod';
 import calendlyWebhooks from '../../netlify/functions/calendly-webhooks.mts';
 import receiver from '../../netlify/functions/calendly-webhook.mts';
+import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
 import dataDeletionsAdmin from '../../netlify/functions/data-deletions-admin.mts';
 import formsAdmin from '../../netlify/functions/form-submissions-admin.mts';
 import hubspotConfig from '../../netlify/functions/hubspot-config.mts';
+import mailAdmin from '../../netlify/functions/mail-admin.mts';
 import impactAdmin from '../../netlify/functions/impact-admin.mts';
 import campaignAdmin from '../../netlify/functions/impact-schools-admin.mts';
 import outboxAdmin from '../../netlify/functions/outbox.mts';
+import reviewAdmin from '../../netlify/functions/review-admin.mts';
 import schoolAnswer from '../../netlify/functions/school-answer.mts';
 import webhookLogs from '../../netlify/functions/webhook-logs.mts';
 import { forms as formConfig } from '../../src/config/forms';
@@ -23,13 +28,21 @@ import {
   deletionsSchema,
   hubSpotConfigAnswerSchema,
   impactRowsSchema,
+  mailEmailsPageSchema,
+  mailPreviewsSchema,
   outboxPageSchema,
+  reviewDecisionSchema,
+  reviewPageSchema,
+  schoolPageRenamedSchema,
+  suppressionsSchema,
   submissionsPageSchema,
   webhookLogsPageSchema,
   webhooksSchema,
 } from '../../src/lib/schemas/admin';
 import { signPayload } from '../../src/server/calendly-webhook';
 import { erasePersonalData } from '../../src/server/data-rights';
+import { createDraft } from '../../src/server/email-drafts';
+import { claimEmail, enqueueEmail, recordSendResult } from '../../src/server/mail/queue';
 import { newSubmissionId, storeSubmission } from '../../src/server/form-submissions';
 import { readMessage } from '../../src/server/outbox';
 import { answerLink } from '../../src/server/links';
@@ -38,6 +51,7 @@ import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { call, ORIGIN, setAdminEnv, signIn } from './helpers/admin';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { deliveredLetter } from './helpers/delivered';
+import { call as callFunction, jsonRequest } from './helpers/requests';
 import { useSiteShell } from './helpers/site';
 
 type Handler = (req: Request, context: unknown) => Promise<Response>;
@@ -123,6 +137,30 @@ beforeAll(async () => {
   // A HubSpot configuration saved on the admin page.
   const saved = await call(hubspotConfig as Handler, '/api/hubspot-config', { method: 'POST', cookie, body: { name: 'Main portal', description: 'Payload test', accessToken: 'pat-na1-payload-token-0123456789', refreshToken: '' } });
   expect(saved.status).toBe(201);
+
+  // A letter its parent says they sent themselves: it waits in the review queue.
+  hubspot.addContact('payload-self@example.org');
+  const draftId = `sub-payload-self-${Date.now()}`;
+  const { token } = await createDraft({
+    id: draftId,
+    purpose: 'emailGenerator',
+    values: {
+      full_name: 'Ana Lopez',
+      email: 'payload-self@example.org',
+      child_full_name: 'Leo Lopez',
+      child_grade: '5th grade',
+      school_name: 'Birch Academy',
+      school_contact_name: 'Dr. Chen',
+      school_contact_email: 'head@birch-payload.edu',
+      choose_how_to_send_your_email: 'I will send it myself',
+    },
+  });
+  expect((await callFunction(emailSentMyself as Handler, jsonRequest('/api/email-sent-myself', { submissionId: draftId, token }))).status).toBe(201);
+
+  // An email whose address refused it for good: the address is suppressed.
+  const bouncing = await enqueueEmail({ kind: 'data_link', to: 'gone@bounce-payload.edu', content: { subject: 'Your data', text: 'Your data', from: { address: 'hello@site.example' } } });
+  const claimed = await claimEmail(bouncing.id);
+  await recordSendResult(claimed!, 'smtp', { outcome: 'bounced', providerStatus: '550', detail: '550 5.1.1 no such user' });
 }, 60_000);
 
 afterAll(async () => {
@@ -136,7 +174,7 @@ describe('every admin answer parses with the schema its island reads it through'
     const page = await call(outboxAdmin as Handler, '/api/admin/outbox', { cookie });
     expect(page.status).toBe(200);
     expect(page.body.messages.length).toBeGreaterThan(0);
-    expect(page.body.messages[0].answer?.kind).toBe('meeting');
+    expect(page.body.messages.find((message: { to: string }) => message.to === 'head@oakwood-payload.edu')?.answer?.kind).toBe('meeting');
     expectParses(outboxPageSchema, page.body);
   });
 
@@ -186,6 +224,41 @@ describe('every admin answer parses with the schema its island reads it through'
     expect(config.status).toBe(200);
     expect(config.body.config?.name).toBe('Main portal');
     expectParses(hubSpotConfigAnswerSchema, config.body);
+  });
+
+  test('Review tab: the queue, a decision and a page renamed', async () => {
+    const queue = await call(reviewAdmin as Handler, '/api/admin/review?state=pending', { cookie });
+    expect(queue.status).toBe(200);
+    expect(queue.body.items.length).toBeGreaterThan(0);
+    expectParses(reviewPageSchema, queue.body);
+    const item = queue.body.items.find((entry: { letter: { schoolName: string } }) => entry.letter.schoolName === 'Birch Academy');
+    const decided = await call(reviewAdmin as Handler, `/api/admin/review/${item.id}`, { method: 'POST', cookie, body: { decision: 'approved', schoolName: 'Birch Academy' } });
+    expect(decided.status).toBe(200);
+    expect(decided.body.item.state).toBe('approved');
+    expectParses(reviewDecisionSchema, decided.body);
+    const key = decided.body.item.page?.key;
+    expect(key).toBeTruthy();
+    const renamed = await call(reviewAdmin as Handler, `/api/admin/school-pages/${key}`, { method: 'POST', cookie, body: { schoolName: 'Birch Academy North' } });
+    expect(renamed.status).toBe(200);
+    expectParses(schoolPageRenamedSchema, renamed.body);
+    const approved = await call(reviewAdmin as Handler, '/api/admin/review?state=approved', { cookie });
+    expect(approved.body.items.map((entry: { id: string }) => entry.id)).toContain(item.id);
+    expectParses(reviewPageSchema, approved.body);
+  });
+
+  test('Mail tab: every preview, the emails and the bounced addresses', async () => {
+    const previews = await call(mailAdmin as Handler, '/api/admin/mail/previews', { cookie });
+    expect(previews.status).toBe(200);
+    expect(previews.body.previews.length).toBeGreaterThan(0);
+    expectParses(mailPreviewsSchema, previews.body);
+    const emails = await call(mailAdmin as Handler, '/api/admin/mail/emails?limit=200', { cookie });
+    expect(emails.status).toBe(200);
+    expect(emails.body.emails.map((email: { state: string }) => email.state)).toContain('bounced');
+    expectParses(mailEmailsPageSchema, emails.body);
+    const suppressions = await call(mailAdmin as Handler, '/api/admin/mail/suppressions', { cookie });
+    expect(suppressions.status).toBe(200);
+    expect(suppressions.body.suppressions).toHaveLength(1);
+    expectParses(suppressionsSchema, suppressions.body);
   });
 
   test('a schema that does not fit the answer is caught (the check can fail)', async () => {

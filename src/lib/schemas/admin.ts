@@ -5,6 +5,7 @@
  * parses every endpoint's real answer with these schemas.
  */
 import { z } from 'zod';
+import { emailKinds } from '../email/mail-kinds';
 import { answerKinds } from '../school-answers';
 
 const iso = z.string().min(1);
@@ -172,6 +173,70 @@ export const campaignSchema = z.object({
   updates: z.partialRecord(z.enum(updateStates), count),
 });
 export type Campaign = z.infer<typeof campaignSchema>;
+
+// ---- Review tab (GET /api/admin/review, POST /api/admin/review/{id}, POST /api/admin/school-pages/{key}) ----
+
+export const reviewStates = ['pending', 'approved', 'rejected'] as const;
+export type ReviewState = (typeof reviewStates)[number];
+
+/** One claim nobody could check by themselves, with what staff read to judge it (the contact masked). */
+export const reviewItemSchema = z.object({
+  id: z.string(),
+  messageId: z.string(),
+  /** `self_report`: "I've sent it myself"; `replied`, `meeting`: an outcome reported on such a letter. */
+  claim: z.enum(['self_report', 'replied', 'meeting']),
+  reason: z.enum(['self_report', 'outcome_on_self_report', 'own_domain']),
+  state: z.enum(reviewStates),
+  createdAt: iso,
+  decidedAt: iso.optional(),
+  decidedBy: z.string().optional(),
+  letter: z.object({
+    channel: z.enum(['platform', 'self']),
+    schoolName: z.string(),
+    contact: z.string(),
+    contactName: z.string(),
+    parentFirstName: z.string(),
+    parentDomain: z.string(),
+    sentAt: iso.nullable(),
+    subject: z.string(),
+  }),
+  /** The school page the letter counts for; its name is null until it is published. */
+  page: z.object({ key: z.string(), published: z.boolean(), schoolName: z.string().nullable() }).nullable(),
+  answer: z.object({ kind: z.enum(answerKinds), comment: z.string(), at: iso }).nullable(),
+});
+export type ReviewItemView = z.infer<typeof reviewItemSchema>;
+export const reviewPageSchema = z.object({ items: z.array(reviewItemSchema), nextCursor: z.string().optional() });
+export type ReviewPage = z.infer<typeof reviewPageSchema>;
+export const reviewDecisionSchema = z.object({ item: reviewItemSchema });
+export const schoolPageRenamedSchema = z.object({ key: z.string(), schoolName: z.string() });
+
+// ---- Mail tab (GET /api/admin/mail/previews, /emails, /suppressions) ----
+
+export const mailPreviewSchema = z.object({ kind: z.enum(emailKinds), label: z.string(), to: z.string(), subject: z.string(), html: z.string(), text: z.string() });
+export type MailPreview = z.infer<typeof mailPreviewSchema>;
+export const mailPreviewsSchema = z.object({ previews: z.array(mailPreviewSchema) });
+
+/** One email of the mail layer: never its content (a confirmation's link is for the parent alone). */
+export const mailEmailSchema = z.object({
+  id: z.string(),
+  kind: z.enum(emailKinds),
+  /** Masked, or "(erased)" once the person took their data back. */
+  to: z.string(),
+  state: z.string(),
+  stateLabel: z.string(),
+  notBefore: iso,
+  attempts: count,
+  lastError: z.string().nullable(),
+  sentAt: iso.nullable(),
+  updatedAt: iso,
+});
+export type MailEmail = z.infer<typeof mailEmailSchema>;
+export const mailEmailsPageSchema = z.object({ emails: z.array(mailEmailSchema), nextCursor: z.string().optional() });
+export type MailEmailsPage = z.infer<typeof mailEmailsPageSchema>;
+
+export const suppressionSchema = z.object({ masked: z.string(), reason: z.enum(['bounced', 'complained']), detail: z.string().nullable(), createdAt: iso });
+export type Suppression = z.infer<typeof suppressionSchema>;
+export const suppressionsSchema = z.object({ suppressions: z.array(suppressionSchema) });
 
 // ---- Activity Logs tab (GET /api/admin/webhook-logs) ----
 

@@ -4,7 +4,9 @@ import { AuditTab } from './AuditTab';
 import { CrmConfigTab } from './CrmConfigTab';
 import { FormSubmissionsTab } from './FormSubmissionsTab';
 import { ImpactTab } from './ImpactTab';
+import { MailTab } from './MailTab';
 import { OutboxTab } from './OutboxTab';
+import { ReviewTab } from './ReviewTab';
 import { isOwner, useAdminSession } from './session';
 import { StaffTab } from './StaffTab';
 import { TestConnectionsTab } from './TestConnectionsTab';
@@ -21,6 +23,8 @@ const allTabs = [
   { key: 'tests', label: 'Test Connections', Panel: TestConnectionsTab, owner: true },
   { key: 'submissions', label: 'Form Submissions', Panel: FormSubmissionsTab, owner: false },
   { key: 'outbox', label: 'Outbox', Panel: OutboxTab, owner: false },
+  { key: 'review', label: 'Review', Panel: ReviewTab, owner: false },
+  { key: 'mail', label: 'Mail', Panel: MailTab, owner: false },
   { key: 'impact', label: 'Impact', Panel: ImpactTab, owner: false },
   { key: 'insights', label: 'Insights', Panel: InsightsTab, owner: false },
   { key: 'audit', label: 'Audit', Panel: AuditTab, owner: true },

@@ -33,8 +33,33 @@ const text: AdminListText = { loading: 'Loading the audit log…', failure: 'The
 
 const columns: ReadonlyArray<AdminColumn<AuditEntry>> = [
   { header: 'When', cell: (entry) => formatDateTime(entry.at), className: 'whitespace-nowrap' },
-  { header: 'Who', cell: (entry) => entry.actor, className: 'wrap-anywhere' },
-  { header: 'Action', cell: (entry) => labelOf(entry.action) },
+  {
+    header: 'Who',
+    className: 'wrap-anywhere',
+    // A refused sign-in keeps what was typed apart from the actor, so nobody can write a name into the log as its author.
+    cell: (entry) =>
+      entry.typedName ? (
+        <>
+          {entry.actor} <span className="text-muted">(typed “{entry.typedName}”)</span>
+        </>
+      ) : (
+        entry.actor
+      ),
+  },
+  {
+    header: 'Action',
+    cell: (entry) => (
+      <>
+        {labelOf(entry.action)}
+        {entry.count !== undefined && entry.count > 1 && (
+          <span className="ml-2 inline-block rounded-pill bg-canvas px-2 text-xs font-semibold text-ink-soft tabular-nums" title={`${entry.count} times in this 10-minute window`}>
+            <span aria-hidden="true">×{entry.count}</span>
+            <span className="sr-only">{entry.count} times in this 10-minute window</span>
+          </span>
+        )}
+      </>
+    ),
+  },
   { header: 'Target', cell: (entry) => (entry.target ? <code className="text-[0.8rem]">{entry.target}</code> : <span className="text-muted">None</span>), className: 'wrap-anywhere' },
   {
     header: 'From (hashed)',

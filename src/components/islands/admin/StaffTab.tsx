@@ -40,7 +40,7 @@ interface Created {
   emailed: boolean;
 }
 
-type Removal = { kind: 'person'; person: Person } | { kind: 'passkey'; person: Person; passkey: Passkey };
+type Removal = { kind: 'person'; person: Person } | { kind: 'passkey'; person: Person; passkey: Passkey } | { kind: 'invitation'; invitation: Invitation };
 
 const roleLabel = { owner: 'Owner', staff: 'Staff' } as const;
 const PATH = '/api/admin/staff';
@@ -49,8 +49,8 @@ const text: AdminListText = { loading: 'Loading…', failure: 'The staff list co
 
 /**
  * Staff (owners only): the people who may sign in, with their passkeys; invitations by email and
- * role (the link is shown here, and emailed by a HubSpot workflow when HubSpot is configured);
- * removing a person or one passkey ends their sessions at once.
+ * role (the link is shown here, and emailed by the mail layer when a sender is configured), each
+ * open one cancellable; removing a person or one passkey ends their sessions at once.
  */
 export function StaffTab() {
   const me = useAdminSession();
@@ -100,7 +100,10 @@ export function StaffTab() {
     const current = removal;
     setRemoval(undefined);
     try {
-      if (current.kind === 'person') {
+      if (current.kind === 'invitation') {
+        await apiRequest('DELETE', `${PATH}/invitations/${current.invitation.id}`);
+        showToast({ title: 'Invitation cancelled', description: `The link sent to ${current.invitation.email} no longer works.` });
+      } else if (current.kind === 'person') {
         await apiRequest('DELETE', `${PATH}/${current.person.id}`);
         setStatus(`${current.person.email} was removed; their sessions have ended.`);
       } else {
@@ -109,7 +112,13 @@ export function StaffTab() {
       }
       await load();
     } catch (error) {
-      showToast({ title: 'Not removed', description: failureMessage(error, 'It could not be removed.'), variant: 'destructive' });
+      showToast(
+        current.kind === 'invitation'
+          ? { title: 'Not cancelled', description: failureMessage(error, 'The invitation could not be cancelled.'), variant: 'destructive' }
+          : { title: 'Not removed', description: failureMessage(error, 'It could not be removed.'), variant: 'destructive' },
+      );
+      // An invitation used or cancelled meanwhile is no longer open: the list says so.
+      if (current.kind === 'invitation') await load();
     }
   }
 
@@ -235,8 +244,8 @@ export function StaffTab() {
             />
             <p className="mt-2 text-muted">
               {created.emailed
-                ? 'It was also set on their HubSpot contact for the invitation email.'
-                : 'Send it to them yourself: HubSpot is not configured to email it.'}
+                ? 'It was also emailed to them.'
+                : 'Send it to them yourself: no mail sender is configured to email it.'}
             </p>
           </div>
         )}
@@ -252,10 +261,15 @@ export function StaffTab() {
         {invitations.length > 0 && (
           <div className="mt-6">
             <h3 className="text-base font-bold">Open invitations</h3>
-            <ul className="mt-2 space-y-1 text-sm">
+            <ul className="mt-2 space-y-2 text-sm">
               {invitations.map((invitation) => (
-                <li key={invitation.id}>
-                  {invitation.email} ({roleLabel[invitation.role].toLowerCase()}), invited by {invitation.invitedBy}, valid until {formatDateTime(invitation.expiresAt)}
+                <li key={invitation.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 rounded-lg border border-line bg-white px-3 py-2">
+                  <span className="min-w-0 wrap-anywhere">
+                    {invitation.email} ({roleLabel[invitation.role].toLowerCase()}), invited by {invitation.invitedBy}, valid until {formatDateTime(invitation.expiresAt)}
+                  </span>
+                  <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => setRemoval({ kind: 'invitation', invitation })} aria-label={`Cancel the invitation of ${invitation.email}`}>
+                    Cancel
+                  </button>
                 </li>
               ))}
             </ul>
@@ -266,19 +280,29 @@ export function StaffTab() {
       <ReactDialog
         open={removal !== undefined}
         onClose={() => setRemoval(undefined)}
-        title={removal?.kind === 'person' ? `Remove ${removal.person.email}?` : removal ? `Remove the passkey "${removal.passkey.label}"?` : 'Remove?'}
+        title={
+          removal?.kind === 'invitation'
+            ? `Cancel the invitation of ${removal.invitation.email}?`
+            : removal?.kind === 'person'
+              ? `Remove ${removal.person.email}?`
+              : removal
+                ? `Remove the passkey "${removal.passkey.label}"?`
+                : 'Remove?'
+        }
       >
         <p className="text-sm text-ink-soft">
-          {removal?.kind === 'person'
-            ? 'Their passkeys stop working and their sessions end at once. They need a new invitation to come back.'
-            : 'It stops working, and the sessions opened with it end at once.'}
+          {removal?.kind === 'invitation'
+            ? 'The link stops working at once. You can invite them again later.'
+            : removal?.kind === 'person'
+              ? 'Their passkeys stop working and their sessions end at once. They need a new invitation to come back.'
+              : 'It stops working, and the sessions opened with it end at once.'}
         </p>
         <div className="mt-6 flex justify-end gap-2">
           <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => setRemoval(undefined)}>
-            Cancel
+            {removal?.kind === 'invitation' ? 'Keep it' : 'Cancel'}
           </button>
           <button type="button" className={buttonClass('primary', 'sm', 'bg-danger-600 hover:bg-danger-600/90')} onClick={confirmRemoval}>
-            Remove
+            {removal?.kind === 'invitation' ? 'Cancel invitation' : 'Remove'}
           </button>
         </div>
       </ReactDialog>

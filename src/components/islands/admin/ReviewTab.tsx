@@ -1,0 +1,268 @@
+import { useId, useState, type SubmitEvent } from 'react';
+import { ApiError, apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
+import type { ReviewItemView as Item, ReviewPage, ReviewState } from '../../../lib/schemas/admin';
+import { answerLabels } from '../../../lib/school-answers';
+import { buttonClass } from '../../../lib/ui';
+import { showToast } from '../../../stores/toast';
+import { ReactDialog } from '../../ui/ReactDialog';
+import { AdminList, RefreshButton, RowActions, useKeysetList, useRowTask, withCursor, type AdminColumn, type AdminListText } from './AdminList';
+import { DialogActions, SectionHeader, StatusBadge, TextField } from './fields';
+
+const PATH = '/api/admin/review';
+
+const stateLabels: Record<ReviewState, string> = { pending: 'Waiting for a decision', approved: 'Approved', rejected: 'Rejected' };
+const claimLabels: Record<Item['claim'], string> = { self_report: 'Sent it themselves', replied: 'The school replied', meeting: 'The school agreed to meet' };
+const reasonLabels: Record<Item['reason'], string> = {
+  self_report: 'Self-reported: the site did not send it',
+  outcome_on_self_report: 'An outcome on a self-reported letter',
+  own_domain: 'Sent to the parent’s own domain',
+};
+
+const texts: Record<ReviewState, AdminListText> = {
+  pending: { loading: 'Loading the review queue…', failure: 'The review queue could not be loaded.', empty: 'Nothing to review', emptyHint: 'Self-reported letters and the outcomes reported on them wait here.' },
+  approved: { loading: 'Loading the approved claims…', failure: 'The approved claims could not be loaded.', empty: 'Nothing approved yet' },
+  rejected: { loading: 'Loading the rejected claims…', failure: 'The rejected claims could not be loaded.', empty: 'Nothing rejected yet' },
+};
+
+/** What a dialog is about to do: approve a self-report with the page's name, reject, or rename a page. */
+type Pending = { kind: 'approve'; item: Item } | { kind: 'reject'; item: Item } | { kind: 'rename'; item: Item; key: string };
+
+/** A self-report publishes its school's page: when the page has no name yet, staff confirm the one it gets. */
+const needsName = (item: Item) => item.claim === 'self_report' && !item.page?.schoolName;
+
+/**
+ * Review (staff and owners): the claims nobody could check by themselves (a letter the parent says
+ * they sent, an outcome reported on one, a letter to the parent's own domain) count, show and notify
+ * only once a person approves them. Each decision is taken once and audited by the server.
+ */
+export function ReviewTab() {
+  const [state, setState] = useState<ReviewState>('pending');
+  const [pending, setPending] = useState<Pending>();
+  const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const task = useRowTask();
+  const id = useId();
+  const query = `${PATH}?state=${state}`;
+  const list = useKeysetList(query, async (cursor) => {
+    const page = await apiRequest<ReviewPage>('GET', withCursor(query, cursor));
+    return { rows: page.items, nextCursor: page.nextCursor };
+  });
+
+  function open(next: Pending) {
+    setName(next.kind === 'rename' ? (next.item.page?.schoolName ?? next.item.letter.schoolName) : next.item.letter.schoolName);
+    setNameError(undefined);
+    setPending(next);
+  }
+
+  /** A decided item leaves the pending list; elsewhere it is shown as the server now has it. */
+  function decided(item: Item) {
+    list.update((rows) => (state === 'pending' ? rows.filter((row) => row.id !== item.id) : rows.map((row) => (row.id === item.id ? item : row))));
+  }
+
+  async function decide(item: Item, decision: 'approved' | 'rejected', schoolName?: string) {
+    const answer = await apiRequest<{ item?: Item }>('POST', `${PATH}/${item.id}`, { decision, ...(schoolName ? { schoolName } : {}) });
+    decided(answer.item ?? item);
+    showToast(
+      decision === 'approved'
+        ? { title: 'Approved', description: `${claimLabels[item.claim]} — ${schoolName ?? item.letter.schoolName} now counts.` }
+        : { title: 'Rejected', description: `${claimLabels[item.claim]} — ${item.letter.schoolName}: nothing public changed.` },
+    );
+  }
+
+  /** A decision someone else took first: said, and the queue read again. */
+  async function failed(error: unknown, fallback: string) {
+    showToast({ title: 'Not done', description: failureMessage(error, fallback), variant: 'destructive' });
+    if (error instanceof ApiError && (error.status === 409 || error.status === 404)) await list.reload();
+  }
+
+  function approve(item: Item) {
+    if (needsName(item)) return open({ kind: 'approve', item });
+    void task.run(item.id, 'The claim could not be approved.', async () => {
+      try {
+        await decide(item, 'approved');
+      } catch (error) {
+        await failed(error, 'The claim could not be approved.');
+      }
+    });
+  }
+
+  async function confirm(event: SubmitEvent) {
+    event.preventDefault();
+    if (!pending) return;
+    const named = name.trim();
+    if (pending.kind !== 'reject' && !named) {
+      setNameError('Please give the school’s name.');
+      return;
+    }
+    setBusy(true);
+    try {
+      if (pending.kind === 'rename') {
+        await apiRequest('POST', `/api/admin/school-pages/${pending.key}`, { schoolName: named });
+        list.update((rows) => rows.map((row) => (row.page?.key === pending.key ? { ...row, page: { ...row.page, schoolName: named } } : row)));
+        showToast({ title: 'Page renamed', description: `The school’s page is now called “${named}”.` });
+      } else {
+        await decide(pending.item, pending.kind === 'approve' ? 'approved' : 'rejected', pending.kind === 'approve' ? named : undefined);
+      }
+      setPending(undefined);
+    } catch (error) {
+      // A name the server refuses is said beside the field; anything else closes the dialog with a toast.
+      if (pending.kind !== 'reject' && error instanceof ApiError && error.status === 400) setNameError(failureMessage(error, 'This name cannot be used.'));
+      else {
+        setPending(undefined);
+        await failed(error, pending.kind === 'rename' ? 'The page could not be renamed.' : 'The decision could not be saved.');
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const columns: ReadonlyArray<AdminColumn<Item>> = [
+    {
+      header: 'Claim',
+      kind: 'title',
+      className: 'lg:align-top',
+      cell: (item) => (
+        <>
+          {claimLabels[item.claim]}
+          <span className="block text-xs font-normal text-muted">{reasonLabels[item.reason]}</span>
+          <span className="block text-xs font-normal text-muted">{formatDateTime(item.createdAt)}</span>
+        </>
+      ),
+    },
+    {
+      header: 'Letter',
+      className: 'lg:align-top',
+      cell: (item) => (
+        <>
+          <span className="font-medium">{item.letter.schoolName}</span>
+          <span className="block text-xs text-muted wrap-anywhere">
+            To {item.letter.contactName ? `${item.letter.contactName}, ` : ''}
+            {item.letter.contact}
+          </span>
+          <span className="block text-xs text-muted">“{item.letter.subject}”</span>
+        </>
+      ),
+    },
+    {
+      header: 'School page',
+      className: 'lg:align-top',
+      cell: (item) => {
+        const page = item.page;
+        if (!page) return <span className="text-muted">None yet</span>;
+        return (
+          <>
+            {page.schoolName ?? <span className="text-muted">No name yet</span>}
+            <span className="block text-xs text-muted">{page.published ? 'Published' : 'Not published'}</span>
+            {page.schoolName && (
+              <button type="button" className="mt-1 block min-h-6 text-left text-xs font-semibold whitespace-nowrap text-brand-700 underline" onClick={() => open({ kind: 'rename', item, key: page.key })} aria-label={`Rename the page of ${page.schoolName}`}>
+                Rename page
+              </button>
+            )}
+          </>
+        );
+      },
+    },
+    {
+      header: 'Parent and answer',
+      className: 'lg:align-top',
+      cell: (item) => (
+        <>
+          {item.letter.parentFirstName || 'Unnamed'} <span className="text-xs text-muted">at {item.letter.parentDomain}</span>
+          {item.answer && (
+            <span className="block text-xs text-muted">
+              {answerLabels[item.answer.kind]}
+              {item.answer.comment && `: “${item.answer.comment}”`}
+            </span>
+          )}
+        </>
+      ),
+    },
+    {
+      header: 'Decision',
+      kind: 'actions',
+      hideHeader: true,
+      className: 'lg:align-top',
+      cell: (item) => {
+        const what = `${claimLabels[item.claim].toLowerCase()}, ${item.letter.schoolName}`;
+        if (item.state !== 'pending') {
+          return (
+            <>
+              <StatusBadge tone={item.state === 'approved' ? 'success' : 'neutral'}>{stateLabels[item.state]}</StatusBadge>
+              {item.decidedAt && (
+                <span className="mt-1 block text-xs text-muted">
+                  {formatDateTime(item.decidedAt)}
+                  {item.decidedBy ? ` by ${item.decidedBy}` : ''}
+                </span>
+              )}
+            </>
+          );
+        }
+        return (
+          <RowActions>
+            <button type="button" className={buttonClass('primary', 'sm')} disabled={task.busy === item.id} onClick={() => approve(item)} aria-label={`Approve: ${what}`}>
+              {task.busy === item.id ? 'Approving…' : 'Approve'}
+            </button>
+            <button type="button" className={buttonClass('secondary', 'sm')} disabled={task.busy === item.id} onClick={() => open({ kind: 'reject', item })} aria-label={`Reject: ${what}`}>
+              Reject
+            </button>
+          </RowActions>
+        );
+      },
+    },
+  ];
+
+  const titles = {
+    approve: 'Approve and publish the school’s page?',
+    reject: 'Reject this claim?',
+    rename: 'Rename the school’s page',
+  };
+
+  return (
+    <section aria-labelledby="review-title">
+      <SectionHeader id="review-title" title="Review" actions={<RefreshButton list={list} />}>
+        Claims the site could not check: letters parents say they sent themselves, the outcomes reported on them, letters to a parent’s own domain. They count, show
+        and notify only once approved.
+      </SectionHeader>
+
+      <div className="mb-4 flex flex-wrap items-center gap-3">
+        <label htmlFor={`${id}-state`} className="text-sm font-semibold">
+          Show
+        </label>
+        <select id={`${id}-state`} value={state} onChange={(event) => setState(event.target.value as ReviewState)} className="rounded-lg border border-line bg-white px-3 py-2 text-sm">
+          <option value="pending">Waiting for a decision</option>
+          <option value="approved">Approved</option>
+          <option value="rejected">Rejected</option>
+        </select>
+      </div>
+
+      <AdminList label="Review queue" list={list} text={texts[state]} columns={columns} />
+
+      <ReactDialog open={pending !== undefined} onClose={() => setPending(undefined)} title={pending ? titles[pending.kind] : ''}>
+        <form onSubmit={confirm} noValidate aria-busy={busy} className="space-y-4">
+          {pending?.kind === 'reject' ? (
+            <p className="text-sm text-ink-soft">
+              “{claimLabels[pending.item.claim]}” for {pending.item.letter.schoolName} will not count, show or notify anyone. A decision is taken once: it cannot be
+              changed afterwards.
+            </p>
+          ) : (
+            <>
+              <p className="text-sm text-ink-soft">
+                {pending?.kind === 'rename'
+                  ? 'The page and its form show this name from now on. The name parents typed stays on their letters.'
+                  : 'The letter counts, and the school’s page is published under this name (the parent’s spelling until you change it). A decision is taken once.'}
+              </p>
+              <TextField label="School’s name" name="school-name" required value={name} onChange={setName} error={nameError} />
+            </>
+          )}
+          <DialogActions
+            onCancel={() => setPending(undefined)}
+            busy={busy}
+            label={pending?.kind === 'reject' ? 'Reject' : pending?.kind === 'rename' ? 'Rename' : 'Approve'}
+            busyLabel={pending?.kind === 'reject' ? 'Rejecting…' : pending?.kind === 'rename' ? 'Renaming…' : 'Approving…'}
+          />
+        </form>
+      </ReactDialog>
+    </section>
+  );
+}
