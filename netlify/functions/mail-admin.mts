@@ -50,8 +50,11 @@ export default handle(async (req, context) => {
         ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
       });
     }
-    case '/api/admin/mail/suppressions':
-      return json({ suppressions: await listSuppressions() });
+    case '/api/admin/mail/suppressions': {
+      const suppressions = await listSuppressions();
+      await auditRequest(req, context, session, 'mail.viewed', 'suppressions');
+      return json({ suppressions });
+    }
     default:
       throw new HttpError(404, 'not_found', 'No such mail endpoint.');
   }

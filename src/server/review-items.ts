@@ -66,6 +66,11 @@ export async function takeDecision(id: string, decision: 'approved' | 'rejected'
   return row && toItem(row);
 }
 
+/** Puts a decision whose effects could not all be applied back in the queue, to be decided again. */
+export async function reopenReviewItem(id: string, decidedAt: Date): Promise<void> {
+  await query(sql`UPDATE review_items SET state = 'pending', decided_at = NULL, decided_by = NULL WHERE id = ${id} AND decided_at = ${decidedAt}`);
+}
+
 export async function readReviewItem(id: string): Promise<ReviewItem | undefined> {
   const row = await queryOne<Row>(sql`SELECT id, message_id, claim, reason, state, created_at, decided_at, decided_by FROM review_items WHERE id = ${id}`);
   return row && toItem(row);

@@ -9,7 +9,7 @@
 import { HttpError } from './http';
 import { recordSent } from './impact';
 import { readMessage, updateMessage, type OutboxMessage } from './outbox';
-import { readReviewItem, takeDecision, type ReviewItem } from './review-items';
+import { readReviewItem, takeDecision, reopenReviewItem, type ReviewItem } from './review-items';
 import { countAnswer, countStoredAnswer } from './school-answers';
 import { publishSchoolPage } from './school-pages';
 
@@ -30,15 +30,22 @@ export async function decideReview(id: string, decision: 'approved' | 'rejected'
   const item = await takeDecision(id, decision, by, now);
   if (!item) throw new HttpError(409, 'already_decided', 'Someone decided this item already; reload the queue.');
   let message = found.message;
-  if (item.claim === 'self_report') {
-    if (message.channel === 'self') message = (await updateMessage(message.id, (current) => ({ ...current, review: decision }))) ?? message;
-    if (decision === 'approved') {
-      await publishSchoolPage({ to: message.to, schoolName: options.schoolName?.trim() || message.schoolName }, 'staff', now);
-      await recordSent(message);
-      await countStoredAnswer(message, now);
+  // Each effect is idempotent: if one fails (the store down), the item goes back to the queue and
+  // deciding it again applies what is missing, never anything twice.
+  try {
+    if (item.claim === 'self_report') {
+      if (message.channel === 'self') message = (await updateMessage(message.id, (current) => ({ ...current, review: decision }))) ?? message;
+      if (decision === 'approved') {
+        await publishSchoolPage({ to: message.to, schoolName: options.schoolName?.trim() || message.schoolName }, 'staff', now);
+        await recordSent(message);
+        await countStoredAnswer(message, now);
+      }
+    } else if (decision === 'approved') {
+      await countAnswer(message, item.claim, now);
     }
-  } else if (decision === 'approved') {
-    await countAnswer(message, item.claim, now);
+  } catch (error) {
+    await reopenReviewItem(id, now).catch(() => undefined);
+    throw error;
   }
   return { item, message };
 }
