@@ -7,7 +7,7 @@
  * without the word "insights", which `isbot` counts as a crawler's).
  */
 import type { Browser, Page } from '@playwright/test';
-import { fakeUrls } from '../../playwright.config';
+import { followUpLink, linkTo, runMail, waitForEmail } from './mail';
 import { signInAsAdmin } from './helpers';
 import { expect as baseExpect, test } from './fixtures';
 
@@ -18,25 +18,13 @@ const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 const campaign = `insights-${run}`;
 const person = (tag: string) => `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 parent-${tag}-${run}`;
 
-async function contactOf(email: string): Promise<Record<string, string> | undefined> {
-  const response = await fetch(`${fakeUrls.hubspot}/__fake/contacts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-  const { contacts } = (await response.json()) as { contacts: Array<{ properties: Record<string, string> }> };
-  return contacts.find((contact) => contact.properties.email === email)?.properties;
-}
-
-async function linkOf(email: string, property: string, shape: RegExp): Promise<string> {
-  let link = '';
-  await expect.poll(async () => (link = (await contactOf(email))?.[property] ?? ''), { intervals: [500] }).toMatch(shape);
-  const url = new URL(link);
-  return url.pathname + url.search;
-}
 
 async function personPage(browser: Browser, tag: string, width: number): Promise<Page> {
   const context = await browser.newContext({ userAgent: person(tag), viewport: { width, height: 900 }, baseURL: test.info().project.use.baseURL });
   return context.newPage();
 }
 
-test('a campaign visit, a form, a confirmed send and an answer appear in the funnel, and the tab reads well at 1280 and 390 px', async ({ browser, request }) => {
+test('a campaign visit, a form, a confirmed send and an answer appear in the funnel, and the tab reads well at 1280 and 390 px', async ({ browser }) => {
   const parent = `insights-${run}@example.org`;
   const schoolEmail = `head-${run}@insights.edu`;
   const page = await personPage(browser, 'parent', 1280);
@@ -64,21 +52,13 @@ test('a campaign visit, a form, a confirmed send and an answer appear in the fun
   await expect(dialog.getByTestId('check-inbox')).toContainText(`We sent a link to ${parent}`);
 
   // The parent confirms from their inbox; the outbox run delivers if the request did not.
-  await page.goto(await linkOf(parent, 'platform_send_confirmation_url', /\/confirm-send\?token=/));
+  await page.goto(linkTo(await waitForEmail(parent, { subject: /^Please confirm your email to /, timeout: 20_000 }), '/confirm-send'));
   await page.getByRole('button', { name: 'Send my email' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(/Your email has been sent|Your email is confirmed/);
-  await request.post('/.netlify/functions/outbox-retry');
+  await runMail();
 
   // "Did your school answer?" (the follow-up is due at once in this run).
-  let answerLink = '';
-  await expect
-    .poll(async () => {
-      await request.post('/.netlify/functions/school-followup');
-      answerLink = (await contactOf(parent))?.school_answer_followup_url ?? '';
-      return answerLink;
-    }, { intervals: [1000] })
-    .toMatch(/\/school-answer\?token=/);
-  await page.goto(new URL(answerLink).pathname + new URL(answerLink).search);
+  await page.goto(await followUpLink(parent));
   await page.getByLabel('We have a meeting').check();
   await page.getByRole('button', { name: 'Save my answer' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toContainText('meeting');

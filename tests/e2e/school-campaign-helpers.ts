@@ -2,7 +2,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { expect as baseExpect } from './fixtures';
-import { emailsTo, followUpLink, type ReceivedEmail } from './mail';
+import { emailsTo, followUpLink, linkTo, runMail, waitForEmail, type ReceivedEmail } from './mail';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 
@@ -40,4 +40,37 @@ export async function sentByParent(request: APIRequestContext, parent: string, s
 /** Runs the hourly follow-up now and returns the token of the link it emailed the parent. */
 export async function followUpToken(parent: string): Promise<string> {
   return new URL(await followUpLink(parent), 'http://localhost').searchParams.get('token')!;
+}
+
+/**
+ * A letter the platform sent for the parent, the real way: the form, "Send via our platform", the
+ * confirmation link from their inbox (MailDev), confirmed, and the mail run; returns the share link
+ * the confirmation page offers (the school's page, with the parent's referral code).
+ */
+export async function platformSentByParent(request: APIRequestContext, parent: string, school: { name: string; email: string }, ref?: string): Promise<string> {
+  const submitted = await request.post(`/api/forms/${emailFormId()}`, {
+    data: {
+      full_name: 'Ana Lopez',
+      email: parent,
+      child_full_name: 'Maya Lopez',
+      child_grade: '5',
+      school_name: school.name,
+      school_contact_name: 'Dr. Patel',
+      school_contact_email: school.email,
+      choose_how_to_send_your_email: 'Send via our platform',
+      _page: '/lead-the-change',
+      ...(ref ? { _ref: ref } : {}),
+    },
+  });
+  expect(submitted.status()).toBe(201);
+  const { draft } = await submitted.json();
+  const asked = await request.post('/api/send-email', { data: { submissionId: draft.id, token: draft.token } });
+  expect(asked.status()).toBe(202);
+  const link = linkTo(await waitForEmail(parent, { subject: /^Please confirm your email to /, timeout: 20_000 }), '/confirm-send');
+  const confirmed = await request.post('/confirm-send', { form: { token: new URL(link, 'http://localhost').searchParams.get('token')!, tz: '' } });
+  expect(confirmed.status()).toBe(200);
+  await runMail();
+  await waitForEmail(school.email, { runs: true, timeout: 20_000 });
+  const share = /data-share-url="([^"]+)"/.exec(await confirmed.text())?.[1] ?? '';
+  return share.replace(/&amp;/g, '&');
 }

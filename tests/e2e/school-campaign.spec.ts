@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { e2eAdminPassword } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
 import { runScheduled } from './mail';
-import { followUpToken, sentByParent, updatesTo } from './school-campaign-helpers';
+import { followUpToken, platformSentByParent, updatesTo } from './school-campaign-helpers';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
@@ -26,11 +26,13 @@ test('a meeting one parent reports reaches the other parent once; the admin open
   const first = `first-${run}@example.org`;
   const second = `second-${run}@example.org`;
 
-  const share = await sentByParent(request, first, school);
-  expect(share).toMatch(/\/schools\/[0-9a-f]{32}\?ref=/);
-  await sentByParent(request, second, school, new URL(share).searchParams.get('ref')!);
+  // Both letters go through the platform after each parent confirms from their inbox (only those
+  // count, and only their outcomes reach other parents); the second parent came through the first's link.
+  const share = await platformSentByParent(request, first, school);
+  expect(share).toMatch(/\/schools\/[a-z0-9-]+-[0-9a-f]{32}\?ref=/);
+  await platformSentByParent(request, second, school, new URL(share).searchParams.get('ref')!);
 
-  // Both confirm their self-reports from their follow-up links; the second has no news yet.
+  // Both answer from their follow-up links; the second has no news yet.
   const secondToken = await followUpToken(second);
   expect((await request.post('/school-answer', { form: { token: secondToken, answer: 'no_answer', comment: '' } })).status()).toBe(200);
   const firstToken = await followUpToken(first);
@@ -71,7 +73,7 @@ test('a meeting one parent reports reaches the other parent once; the admin open
   await expect(rowOf('f•••@example.org')).toContainText('Direct');
   await expect(rowOf('f•••@example.org')).toContainText('We have a meeting');
   await expect(rowOf('s•••@example.org')).toContainText('Shared by another parent (f•••@example.org)');
-  await expect(rowOf('s•••@example.org')).toContainText('No answer yet');
+  await expect(rowOf('s•••@example.org')).toContainText('No reply yet');
   await expect(campaign).toContainText('Sent: 1');
   await expect(campaign).not.toContainText(first);
   expect(await axe(page)).toEqual([]);
