@@ -84,6 +84,8 @@ test.describe('/lead-the-change email flow', () => {
   });
 
   test('"Send via our platform": check your inbox, confirm once from the link, sent exactly once, shown in the outbox', async ({ page, browser }) => {
+    // The whole walk, from the form to the admin's outbox (its first sign-in bundles that function).
+    test.slow();
     const email = unique('confirm');
     await page.goto('/lead-the-change');
     const schoolEmail = `head-${Date.now()}@birch.edu`;

@@ -10,6 +10,7 @@ import type { Locator, Page } from '@playwright/test';
 import { fakeUrls } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
 import { signInAsAdmin } from './helpers';
+import { linkTo, waitForEmail } from './mail';
 
 // Each step is a function call with a database read or two: on a busy two-core machine that is slow.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -58,8 +59,13 @@ test('a parent sees, downloads and deletes their data; HubSpot is asked once; th
     await expect(parent).toHaveURL(/\/your-email\?id=/);
     await expect(parent.getByRole('heading', { level: 1 })).toHaveText('Your Email is Ready');
 
-    // The page's own signed link (the footer's asks by address).
+    // A page reached by typing an address never carries the data link: it asks for one, which only
+    // the address's own inbox gets.
     await parent.getByRole('main').getByRole('link', { name: 'Your data' }).click();
+    await expect(parent).toHaveURL(/\/your-data$/);
+    await parent.getByLabel('Your email address').fill(email);
+    await parent.getByRole('button', { name: 'Email me a link' }).click();
+    await parent.goto(linkTo(await waitForEmail(email, { subject: 'Your data at Mastery Parents', timeout: 20_000 }), '/your-data'));
     await expect(parent).toHaveURL(/\/your-data\?token=/);
     const dataUrl = parent.url();
     await expect(parent.getByRole('heading', { level: 1 })).toHaveText('Your data');

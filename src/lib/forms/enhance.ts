@@ -9,6 +9,7 @@
  */
 import type { ExtraFormChecks } from '../email/form-checks';
 import type { FormDefinition, FormField } from './definition';
+import { fillReferralSource } from './referral';
 import { checkSubmission, conditionHolds, messages, metaFields, type RawValues } from './values';
 
 /** The server's answer to an accepted submission (netlify/functions/forms.mts). */
@@ -56,14 +57,6 @@ export function rawValuesOf(data: FormData): RawValues {
     values[name] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
   }
   return values;
-}
-
-/** The hidden `referral_source` field (§3): the page, and the ambassador id when the link has one. */
-export function fillReferralSource(form: HTMLFormElement, url: URL = new URL(location.href)): void {
-  const input = form.elements.namedItem('referral_source');
-  if (!(input instanceof HTMLInputElement)) return;
-  const ambassadorId = url.searchParams.get('ambassadorId')?.replace(/[\u0000-\u001f\u007f|]/g, '').trim().slice(0, 100);
-  input.value = ambassadorId ? `${url.pathname}|ambassador:${ambassadorId}` : url.pathname;
 }
 
 /** The first field a visitor fills in (not the hidden ones, nor the honeypot in its hidden box). */

@@ -6,6 +6,7 @@
  * JavaScript); the fill time is measured from the page's load, as the enhancement always did.
  */
 import type { NativeFormElement } from './enhance';
+import { fillReferralSource } from './referral';
 
 let loading: Promise<unknown> | undefined;
 const load = () => (loading ??= import('./enhance'));
@@ -19,7 +20,10 @@ export function loadFormsOnDemand(root: Document = document): void {
     // The enhancement shows its own messages beside each field; the browser's bubbles would stop
     // the submit before it could.
     const form = region.querySelector('form');
-    if (form) form.noValidate = true;
+    if (form) {
+      form.noValidate = true;
+      fillReferralSource(form);
+    }
   }
   const warm = (event: Event) => {
     if (regionOf(event.target)) void load();
