@@ -7,7 +7,8 @@ import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/
 import { dataPath } from '../../src/server/links';
 import { whenLetterGoes } from '../../src/server/mail/schedule';
 import { confirmPlatformSend, inspectConfirmation, refusalText, shareOf, timeZoneOf, type ConfirmOutcome, type SchoolShare } from '../../src/server/platform-send';
-import { shareBlockHtml } from '../../src/server/school-page-html';
+import type { PlaceText } from '../../src/server/experiments';
+import { shareBlockHtml, shareTextFor } from '../../src/server/school-page-html';
 import { recordConfirmation } from '../../src/server/analytics/record';
 
 /**
@@ -28,7 +29,7 @@ function shareLead(share: SchoolShare): string {
   return `<p class="mt-8 font-semibold text-ink" role="status">${escapeHtml(text)}</p>`;
 }
 
-function page(outcome: ConfirmOutcome, token: string, share?: SchoolShare): { status: number; title: string; content: string } {
+function page(outcome: ConfirmOutcome, token: string, share?: Shared): { status: number; title: string; content: string } {
   const view = outcomePage(outcome, token, share);
   if (!('message' in outcome) || !outcome.message) return view;
   let path: string | undefined;
@@ -41,7 +42,7 @@ function page(outcome: ConfirmOutcome, token: string, share?: SchoolShare): { st
   return { ...view, content: `${view.content}<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">Your data</a>: see, download or delete what we keep about you.</p>` };
 }
 
-function outcomePage(outcome: ConfirmOutcome, token: string, share?: SchoolShare): { status: number; title: string; content: string } {
+function outcomePage(outcome: ConfirmOutcome, token: string, share?: Shared): { status: number; title: string; content: string } {
   switch (outcome.kind) {
     case 'ready':
       return {
@@ -64,7 +65,7 @@ function outcomePage(outcome: ConfirmOutcome, token: string, share?: SchoolShare
       return {
         status: 200,
         title: sent ? 'Your email has been sent' : 'Your email is confirmed',
-        content: `${heading(sent ? 'Your email has been sent' : 'Your email is confirmed')}${lead(text)}${share ? `${shareLead(share)}${shareBlockHtml(share)}` : ''}${preview(message)}${actions(`<a class="${buttonClass('primary', 'md')}" href="/nominate-school">Next: bring us in to help</a>`, home)}`,
+        content: `${heading(sent ? 'Your email has been sent' : 'Your email is confirmed')}${lead(text)}${share ? `${shareLead(share)}${shareBlockHtml(share, share.text)}` : ''}${preview(message)}${actions(`<a class="${buttonClass('primary', 'md')}" href="/nominate-school">Next: bring us in to help</a>`, home)}`,
       };
     }
     case 'expired':
@@ -116,15 +117,23 @@ function outcomePage(outcome: ConfirmOutcome, token: string, share?: SchoolShare
   }
 }
 
-/** A confirmed letter is the moment to share: the school's page, with the parent's referral code. */
-const shareAfter = (outcome: ConfirmOutcome) => (outcome.kind === 'done' ? shareOf(outcome.message) : Promise.resolve(undefined));
+type Shared = SchoolShare & { text?: PlaceText };
+
+/** A confirmed letter is the moment to share: the school's page, with the parent's referral code and the share text a running experiment gives this visitor. */
+async function shareAfter(outcome: ConfirmOutcome, req: Request): Promise<Shared | undefined> {
+  if (outcome.kind !== 'done') return undefined;
+  const share = await shareOf(outcome.message);
+  if (!share) return undefined;
+  const text = await shareTextFor(req, undefined, share.schoolName).catch(() => undefined);
+  return text ? { ...share, text } : share;
+}
 
 export default async (req: Request): Promise<Response> => {
   try {
     if (req.method === 'GET' || req.method === 'HEAD') {
       const token = (new URL(req.url).searchParams.get('token') ?? '').slice(0, 2000);
       const outcome = await inspectConfirmation(token);
-      const view = page(outcome, token, await shareAfter(outcome));
+      const view = page(outcome, token, await shareAfter(outcome, req));
       return responsePage(view.content, { status: view.status, title: view.title });
     }
     if (req.method === 'POST') {
@@ -137,7 +146,7 @@ export default async (req: Request): Promise<Response> => {
       const token = (form.get('token') ?? '').slice(0, 2000);
       const outcome = await confirmPlatformSend(token, { timeZone: timeZoneOf(form.get('tz')) });
       await recordConfirmation(outcome);
-      const view = page(outcome, token, await shareAfter(outcome));
+      const view = page(outcome, token, await shareAfter(outcome, req));
       return responsePage(view.content, { status: view.status, title: view.title });
     }
     const response = await responsePage(`${heading('Not available')}${lead('Open the link from your email to confirm your email.')}${actions(home)}`, { status: 405, title: 'Not available' });
