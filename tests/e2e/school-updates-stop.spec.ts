@@ -83,21 +83,21 @@ test('the stop link from a real update stops further updates, with JavaScript on
 
   // With JavaScript: the link asks first (a mail scanner opening it stops nothing), the button stops.
   await page.goto(stopPath);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Stop school updates?');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Stop emails about your letter?');
   await expect(page.getByRole('main').getByRole('link', { name: 'Your data' })).toHaveAttribute('href', '/your-data');
-  await page.getByRole('button', { name: 'Stop all updates' }).click();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Updates stopped');
+  await page.getByRole('button', { name: 'Stop these emails' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Emails stopped');
 
   // Without JavaScript: the same plain form.
   const context = await browser.newContext({ javaScriptEnabled: false });
   const plain = await context.newPage();
   await plain.goto(noJsPath);
-  await expect(plain.getByRole('heading', { level: 1 })).toHaveText('Stop school updates?');
-  await plain.getByRole('button', { name: 'Stop all updates' }).click();
-  await expect(plain.getByRole('heading', { level: 1 })).toHaveText('Updates stopped');
+  await expect(plain.getByRole('heading', { level: 1 })).toHaveText('Stop emails about your letter?');
+  await plain.getByRole('button', { name: 'Stop these emails' }).click();
+  await expect(plain.getByRole('heading', { level: 1 })).toHaveText('Emails stopped');
   // Used again: nothing more changes, and the page says so.
   await plain.goto(noJsPath);
-  await plain.getByRole('button', { name: 'Stop all updates' }).click();
+  await plain.getByRole('button', { name: 'Stop these emails' }).click();
   await expect(plain.getByRole('main')).toContainText('were already stopped');
   await context.close();
 
@@ -127,7 +127,7 @@ test('a forged, cut-short or empty stop link gets a page that says so, and stops
     const response = await page.goto(link);
     expect(response?.status()).toBe(404);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('This link is not valid');
-    await expect(page.getByRole('button', { name: 'Stop all updates' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Stop these emails' })).toHaveCount(0);
   }
 });
 
@@ -136,10 +136,10 @@ for (const width of [390, 1280]) {
     expect(stopPath).not.toBe('');
     await page.setViewportSize({ width, height: 900 });
     await page.goto(stopPath);
-    await expect(page.getByRole('button', { name: 'Stop all updates' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Stop these emails' })).toBeVisible();
     await a11y(page);
-    await page.getByRole('button', { name: 'Stop all updates' }).click();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Updates stopped');
+    await page.getByRole('button', { name: 'Stop these emails' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Emails stopped');
     await a11y(page);
     await page.goto('/school-updates/stop?token=forged');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('This link is not valid');
