@@ -14,8 +14,8 @@ const emailFormId = () => {
 /** The school updates ("News from …") in a parent's inbox, oldest first. */
 export const updatesTo = async (email: string): Promise<ReceivedEmail[]> => (await emailsTo(email)).filter((received) => received.subject.startsWith('News from '));
 
-/** An email the parent sent themselves, through the site's own endpoints; returns its share link. */
-export async function sentByParent(request: APIRequestContext, parent: string, school: { name: string; email: string }, ref?: string): Promise<string> {
+/** The email form sent through its endpoint as a parent fills it; returns the draft and its token. */
+async function submitEmailForm(request: APIRequestContext, parent: string, school: { name: string; email: string }, choice: string, ref?: string): Promise<{ id: string; token: string }> {
   const submitted = await request.post(`/api/forms/${emailFormId()}`, {
     data: {
       full_name: 'Ana Lopez',
@@ -25,13 +25,18 @@ export async function sentByParent(request: APIRequestContext, parent: string, s
       school_name: school.name,
       school_contact_name: 'Dr. Patel',
       school_contact_email: school.email,
-      choose_how_to_send_your_email: 'I will send it myself',
+      choose_how_to_send_your_email: choice,
       _page: '/lead-the-change',
       ...(ref ? { _ref: ref } : {}),
     },
   });
   expect(submitted.status()).toBe(201);
-  const { draft } = await submitted.json();
+  return ((await submitted.json()) as { draft: { id: string; token: string } }).draft;
+}
+
+/** An email the parent sent themselves, through the site's own endpoints; returns its share link. */
+export async function sentByParent(request: APIRequestContext, parent: string, school: { name: string; email: string }, ref?: string): Promise<string> {
+  const draft = await submitEmailForm(request, parent, school, 'I will send it myself', ref);
   const sent = await request.post('/api/email-sent-myself', { data: { submissionId: draft.id, token: draft.token } });
   expect(sent.status()).toBe(201);
   return ((await sent.json()) as { share?: { url: string } }).share?.url ?? '';
@@ -48,22 +53,7 @@ export async function followUpToken(parent: string): Promise<string> {
  * the confirmation page offers (the school's page, with the parent's referral code).
  */
 export async function platformSentByParent(request: APIRequestContext, parent: string, school: { name: string; email: string }, ref?: string): Promise<string> {
-  const submitted = await request.post(`/api/forms/${emailFormId()}`, {
-    data: {
-      full_name: 'Ana Lopez',
-      email: parent,
-      child_full_name: 'Maya Lopez',
-      child_grade: '5',
-      school_name: school.name,
-      school_contact_name: 'Dr. Patel',
-      school_contact_email: school.email,
-      choose_how_to_send_your_email: 'Send via our platform',
-      _page: '/lead-the-change',
-      ...(ref ? { _ref: ref } : {}),
-    },
-  });
-  expect(submitted.status()).toBe(201);
-  const { draft } = await submitted.json();
+  const draft = await submitEmailForm(request, parent, school, 'Send via our platform', ref);
   const asked = await request.post('/api/send-email', { data: { submissionId: draft.id, token: draft.token } });
   expect(asked.status()).toBe(202);
   const link = linkTo(await waitForEmail(parent, { subject: /^Please confirm your email to /, timeout: 20_000 }), '/confirm-send');
