@@ -2,11 +2,9 @@ import type { Config } from '@netlify/functions';
 import { escapeHtml } from '../../src/lib/forms/render';
 import { buttonClass } from '../../src/lib/ui';
 import { ambassadorPage } from '../../src/server/ambassadors';
-import { responsePage } from '../../src/server/form-pages';
+import { heading, lead, responsePage } from '../../src/server/form-pages';
 import { StoreUnavailableError } from '../../src/server/http';
 
-const heading = (text: string) => `<h1 id="form-response-title" class="text-title font-extrabold tracking-tight">${escapeHtml(text)}</h1>`;
-const lead = (text: string) => `<p class="mt-4 text-lg text-ink-soft">${escapeHtml(text)}</p>`;
 const home = `<div class="mt-8 flex flex-wrap gap-3"><a class="${buttonClass('secondary', 'md')}" href="/">Go to the home page</a></div>`;
 
 const figure = (value: number, label: string) =>

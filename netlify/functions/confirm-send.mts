@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { escapeHtml } from '../../src/lib/forms/render';
 import { buttonClass } from '../../src/lib/ui';
-import { responsePage } from '../../src/server/form-pages';
-import { actions, again, heading, home, lead, preview, sendYourself } from '../../src/server/letter-pages';
+import { actions, heading, lead, responsePage } from '../../src/server/form-pages';
+import { again, home, preview, sendYourself } from '../../src/server/letter-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { dataPath } from '../../src/server/links';
 import { whenLetterGoes } from '../../src/server/mail/schedule';

@@ -1,9 +1,9 @@
 import type { Config } from '@netlify/functions';
 import { errorClass, escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
 import { buttonClass } from '../../src/lib/ui';
-import { responsePage } from '../../src/server/form-pages';
+import { actions, heading, lead, responsePage } from '../../src/server/form-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
-import { actions, heading, home, lead, preview, sendYourself } from '../../src/server/letter-pages';
+import { home, preview, sendYourself } from '../../src/server/letter-pages';
 import { whenLetterGoes } from '../../src/server/mail/schedule';
 import { correctAddress, inspectCorrection, timeZoneOf, type CorrectionOutcome } from '../../src/server/platform-send';
 

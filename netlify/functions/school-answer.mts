@@ -7,7 +7,7 @@ import { composeLinks, emailAsText, followUpEmail } from '../../src/lib/email/te
 import { boxClass, choiceClass, errorClass, escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
 import { answerKinds, answerLabels, COMMENT_MAX, DAYS_TAKEN_MAX, type AnswerKind } from '../../src/lib/school-answers';
 import { buttonClass } from '../../src/lib/ui';
-import { responsePage } from '../../src/server/form-pages';
+import { actions, heading, lead, responsePage } from '../../src/server/form-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { dataPath } from '../../src/server/links';
 import type { OutboxMessage } from '../../src/server/outbox';
@@ -40,9 +40,6 @@ const answerSchema = z.object({
     .refine((text) => text.length <= COMMENT_MAX, `Please keep your comment to ${COMMENT_MAX} characters.`),
 });
 
-const heading = (text: string) => `<h1 id="form-response-title" class="text-title font-extrabold tracking-tight">${escapeHtml(text)}</h1>`;
-const lead = (text: string) => `<p class="mt-4 text-lg text-ink-soft">${escapeHtml(text)}</p>`;
-const actions = (...buttons: string[]) => `<div class="mt-8 flex flex-wrap gap-3">${buttons.join('')}</div>`;
 const link = (href: string, text: string, variant: 'primary' | 'secondary' | 'accent' = 'primary', external = false) =>
   `<a class="${buttonClass(variant, 'md')}" href="${escapeHtml(href)}"${external ? ' target="_blank" rel="noopener noreferrer"' : ''}>${escapeHtml(text)}${external ? '<span class="sr-only"> (opens in a new tab)</span>' : ''}</a>`;
 const home = link('/', 'Go to the home page', 'secondary');

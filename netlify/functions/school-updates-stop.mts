@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { escapeHtml } from '../../src/lib/forms/render';
 import { buttonClass } from '../../src/lib/ui';
-import { responsePage } from '../../src/server/form-pages';
+import { heading, lead, responsePage } from '../../src/server/form-pages';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { openStopLink } from '../../src/server/links';
 import { stopSchoolUpdates, updatesStopped } from '../../src/server/school-updates';
@@ -15,8 +15,6 @@ import { stopSchoolUpdates, updatesStopped } from '../../src/server/school-updat
  * forged or expired link changes nothing. Every page offers "Your data" (the link names only a
  * keyed hash of the address, so it is the page that asks for a link by address).
  */
-const heading = (text: string) => `<h1 id="form-response-title" class="text-title font-extrabold tracking-tight">${escapeHtml(text)}</h1>`;
-const lead = (text: string) => `<p class="mt-4 text-lg text-ink-soft">${escapeHtml(text)}</p>`;
 const yourData = `<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="/your-data">Your data</a>: see, download or delete what we keep about you.</p>`;
 const home = `<div class="mt-8 flex flex-wrap gap-3"><a class="${buttonClass('secondary', 'md')}" href="/">Go to the home page</a></div>${yourData}`;
 

@@ -8,7 +8,7 @@ import { attemptContactDeletion, countRecords, deletionStepUsed, erasePersonalDa
 import { dataToken, DELETE_STEP_TTL_MS, openDataToken } from '../../src/server/links';
 import { letterStateText } from '../../src/server/letter-pages';
 import { serverEnv } from '../../src/server/env';
-import { responsePage } from '../../src/server/form-pages';
+import { actions, heading, lead, responsePage } from '../../src/server/form-pages';
 import { recordAudit } from '../../src/server/audit';
 import { clientIp, HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { clientAddressKey, networkKey } from '../../src/server/identity';
@@ -24,9 +24,6 @@ import { withdrawStarredWords } from '../../src/server/starred-words';
  * only, and the answer is the same whether or not the address is known. Plain HTML: works without
  * JavaScript. Every POST carries its signed token (no cookie to ride on) and must come from this site.
  */
-const heading = (text: string) => `<h1 id="form-response-title" class="text-title font-extrabold tracking-tight">${escapeHtml(text)}</h1>`;
-const lead = (text: string) => `<p class="mt-4 text-lg text-ink-soft">${escapeHtml(text)}</p>`;
-const actions = (...buttons: string[]) => `<div class="mt-8 flex flex-wrap gap-3">${buttons.join('')}</div>`;
 const home = `<a class="${buttonClass('secondary', 'md')}" href="/">Go to the home page</a>`;
 const date = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
 

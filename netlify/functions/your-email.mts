@@ -9,7 +9,7 @@ import type { RawValues } from '../../src/lib/forms/values';
 import { buttonClass } from '../../src/lib/ui';
 import { composeDraft, readDraft, type LetteredDraft } from '../../src/server/email-drafts';
 import { formDefinitions } from '../../src/server/form-definitions';
-import { responsePage } from '../../src/server/form-pages';
+import { heading, lead, responsePage } from '../../src/server/form-pages';
 import { clientIp, HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { networkKey } from '../../src/server/identity';
 import { recordSelfSent, requestPlatformSend, timeZoneOf } from '../../src/server/platform-send';
@@ -22,8 +22,6 @@ import { sameSecret } from '../../src/server/tokens';
  * links, the personal note, and "Send via our platform" and "I've sent it myself" as plain forms
  * (POST here). The address carries the one-time token only the submitting browser got.
  */
-const heading = (text: string) => `<h1 id="form-response-title" class="text-title font-extrabold tracking-tight">${escapeHtml(text)}</h1>`;
-const lead = (text: string) => `<p class="mt-4 text-lg text-ink-soft">${escapeHtml(text)}</p>`;
 const home = `<div class="mt-8"><a class="${buttonClass('secondary', 'md')}" href="/lead-the-change#email-form">Back to the email form</a></div>`;
 
 interface Notice {

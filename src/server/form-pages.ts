@@ -68,7 +68,10 @@ export async function responsePage(content: string, options: { status?: number; 
   return new Response(html, { status: options.status ?? 200, headers: pageHeaders });
 }
 
-const heading = (text: string) => `<h1 id="form-response-title" class="text-title font-extrabold tracking-tight">${escapeHtml(text)}</h1>`;
+/** The pieces of every page a function answers with (the frame is the built response page's). */
+export const heading = (text: string) => `<h1 id="form-response-title" class="text-title font-extrabold tracking-tight">${escapeHtml(text)}</h1>`;
+export const lead = (text: string) => `<p class="mt-4 text-lg text-ink-soft">${escapeHtml(text)}</p>`;
+export const actions = (...buttons: string[]) => `<div class="mt-8 flex flex-wrap gap-3">${buttons.join('')}</div>`;
 const backLink = (page: string | undefined) =>
   `<div class="mt-8 flex flex-wrap gap-3"><a class="${buttonClass('secondary', 'md')}" href="${escapeHtml(page ?? '/')}">${page && page !== '/' ? 'Back to the page you were on' : 'Go to the home page'}</a></div>`;
 

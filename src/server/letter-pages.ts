@@ -10,9 +10,6 @@ import type { OutboxMessage } from './outbox';
 
 export const again = `<a class="${buttonClass('primary', 'md')}" href="/lead-the-change#email-form">Write your email again</a>`;
 export const home = `<a class="${buttonClass('secondary', 'md')}" href="/">Go to the home page</a>`;
-export const heading = (text: string) => `<h1 id="form-response-title" class="text-title font-extrabold tracking-tight">${escapeHtml(text)}</h1>`;
-export const lead = (text: string) => `<p class="mt-4 text-lg text-ink-soft">${escapeHtml(text)}</p>`;
-export const actions = (...buttons: string[]) => `<div class="mt-8 flex flex-wrap gap-3">${buttons.join('')}</div>`;
 
 /** The letter as it reads, in the page's own flow. */
 export function preview(message: OutboxMessage): string {
