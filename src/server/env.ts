@@ -345,12 +345,6 @@ export const serverEnv = {
     get sendChoice() {
       return read('HUBSPOT_PROP_SEND_CHOICE') ?? 'choose_how_to_send_your_email';
     },
-    get emailSubject() {
-      return read('HUBSPOT_PROP_EMAIL_SUBJECT') ?? 'generated_email_subject';
-    },
-    get emailBody() {
-      return read('HUBSPOT_PROP_EMAIL_BODY') ?? 'generated_email_body';
-    },
     get meetingLink() {
       return read('HUBSPOT_PROP_MEETING_LINK') ?? 'meeting_link';
     },
@@ -372,53 +366,10 @@ export const serverEnv = {
     get meetingStatus() {
       return read('HUBSPOT_PROP_MEETING_STATUS') ?? 'calendly_meeting_status';
     },
-    /** The parent's confirmation link for a platform send; a HubSpot workflow emails it. */
-    get confirmSendUrl() {
-      return read('HUBSPOT_PROP_CONFIRM_SEND_URL') ?? 'platform_send_confirmation_url';
-    },
-    /** The school the confirmation link is for, for that workflow's email. */
-    get confirmSendSchool() {
-      return read('HUBSPOT_PROP_CONFIRM_SEND_SCHOOL') ?? 'platform_send_school_name';
-    },
-    /** The "did your school answer?" link; a HubSpot workflow emails it to the parent. */
-    get followUpUrl() {
-      return read('HUBSPOT_PROP_FOLLOWUP_URL') ?? 'school_answer_followup_url';
-    },
-    /** The school the follow-up asks about, for that workflow's email. */
-    get followUpSchool() {
-      return read('HUBSPOT_PROP_FOLLOWUP_SCHOOL') ?? 'school_answer_school_name';
-    },
     /**
      * The parent's "Your data" link (see, download or delete what the site keeps about them), set
      * with every link a workflow emails, and alone when a parent asks for it by address.
      */
-    get yourDataUrl() {
-      return read('HUBSPOT_PROP_YOUR_DATA_URL') ?? 'your_data_url';
-    },
-    /** A school update (another parent reported an outcome): its id, which changes with every update, for the workflow's trigger. */
-    get schoolUpdateId() {
-      return read('HUBSPOT_PROP_SCHOOL_UPDATE_ID') ?? 'school_update_id';
-    },
-    /** The school the update is about, as this parent wrote its name. */
-    get schoolUpdateSchool() {
-      return read('HUBSPOT_PROP_SCHOOL_UPDATE_SCHOOL') ?? 'school_update_school_name';
-    },
-    /** The update itself, one short sentence. */
-    get schoolUpdateText() {
-      return read('HUBSPOT_PROP_SCHOOL_UPDATE_TEXT') ?? 'school_update_text';
-    },
-    /** The school's page (empty when school pages are not configured). */
-    get schoolUpdatePageUrl() {
-      return read('HUBSPOT_PROP_SCHOOL_UPDATE_PAGE_URL') ?? 'school_update_page_url';
-    },
-    /** The one-click stop of all further updates. */
-    get schoolUpdateStopUrl() {
-      return read('HUBSPOT_PROP_SCHOOL_UPDATE_STOP_URL') ?? 'school_update_stop_url';
-    },
-    /** A staff invitation's link (72 hours, used once); a HubSpot workflow emails it to the person invited. */
-    get staffInvitationUrl() {
-      return read('HUBSPOT_PROP_STAFF_INVITATION_URL') ?? 'staff_invitation_url';
-    },
     /** The parent's answer: one of src/lib/school-answers.ts answerKinds. */
     get schoolAnswer() {
       return read('HUBSPOT_PROP_SCHOOL_ANSWER') ?? 'school_answer';
