@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -136,6 +136,13 @@ if (existsSync(vitestReport)) {
   totals.failed += failed;
   totals.skipped += report.numPendingTests + report.numTodoTests;
   summaries.push(`vitest: ${report.numPassedTests} passed, ${failed} failed`);
+  // The failed tests by name (with the first line of their error): the summary is what a CI log keeps.
+  for (const file of report.testResults ?? []) {
+    for (const t of file.assertionResults ?? []) {
+      if (t.status === 'failed') summaries.push(`  FAILED ${relative(root, file.name)} › ${t.fullName}: ${String(t.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300)}`);
+    }
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed')) summaries.push(`  FAILED ${relative(root, file.name)}: ${String(file.message ?? '').split('\n')[0].slice(0, 300)}`);
+  }
 } else {
   totals.failed += 1;
   summaries.push('vitest: did not report (crashed)');
@@ -155,10 +162,28 @@ if (existsSync(playwrightReport)) {
   totals.failed += failed;
   totals.skipped += stats.skipped;
   summaries.push(`playwright: ${stats.expected} passed, ${failed} failed, ${stats.skipped} skipped`);
-  summaries.push(...perEngine(JSON.parse(readFileSync(playwrightReport, 'utf8'))));
+  const report = JSON.parse(readFileSync(playwrightReport, 'utf8'));
+  summaries.push(...perEngine(report), ...failedSpecs(report));
 } else {
   totals.failed += 1;
   summaries.push('playwright: did not report (crashed)');
+}
+
+/** The Playwright tests that failed or were flaky, by project, file and title, with the first line of the error. */
+function failedSpecs(report) {
+  const lines = [];
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests) {
+        if (t.status === 'expected' || t.status === 'skipped') continue;
+        const error = t.results?.find((r) => r.error)?.error?.message ?? '';
+        lines.push(`  ${t.status === 'flaky' ? 'FLAKY' : 'FAILED'} [${t.projectName}] ${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}: ${error.replace(/\x1b\[[0-9;]*m/g, '').split('\n')[0].slice(0, 300)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, child.title && !child.title.endsWith('.ts') ? [...titles, child.title] : titles);
+  };
+  for (const suite of report.suites ?? []) walk(suite, []);
+  return lines;
 }
 
 /** The Playwright report's results per browser: "  firefox: N passed, N failed" (tests/engines runs in Firefox and WebKitGTK). */

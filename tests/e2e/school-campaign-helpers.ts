@@ -1,5 +1,5 @@
 /** Two or more parents writing to one school through the site's own endpoints, and the emails they got. */
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, Locator } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { expect as baseExpect } from './fixtures';
 import { emailsTo, followUpLink, linkTo, runMail, waitForEmail, type ReceivedEmail } from './mail';
@@ -63,4 +63,18 @@ export async function platformSentByParent(request: APIRequestContext, parent: s
   await waitForEmail(school.email, { runs: true, timeout: 20_000 });
   const share = /data-share-url="([^"]+)"/.exec(await confirmed.text())?.[1] ?? '';
   return share.replace(/&amp;/g, '&');
+}
+
+/**
+ * Opens a school's campaign from the Impact tab's list. The list is newest-written first, fifty
+ * at a time, and other specs write to schools meanwhile: load more until the school shows.
+ */
+export async function openSchoolCampaign(panel: Locator, schoolName: string): Promise<void> {
+  const open = panel.getByRole('button', { name: `Open ${schoolName}` });
+  const more = panel.getByRole('button', { name: 'Load more schools' });
+  await expect(async () => {
+    if (!(await open.isVisible()) && (await more.isVisible())) await more.click();
+    await open.click({ timeout: 2000 });
+    await expect(panel.getByTestId('school-campaign').getByRole('heading', { name: schoolName })).toBeVisible({ timeout: 3000 });
+  }).toPass({ timeout: 60_000 });
 }

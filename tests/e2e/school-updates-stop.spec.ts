@@ -11,7 +11,7 @@ import { expect as baseExpect, test } from './fixtures';
 import { signInAsAdmin } from './helpers';
 import { htmlcsErrors } from './htmlcs';
 import { linkTo, runScheduled } from './mail';
-import { followUpToken, platformSentByParent, updatesTo } from './school-campaign-helpers';
+import { followUpToken, openSchoolCampaign, platformSentByParent, updatesTo } from './school-campaign-helpers';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
@@ -110,11 +110,7 @@ test('the stop link from a real update stops further updates, with JavaScript on
   await page.getByRole('tab', { name: 'Impact' }).click();
   const panel = page.getByRole('tabpanel');
   const campaign = panel.getByTestId('school-campaign');
-  // The list may render again as its figures arrive: click until the school opens.
-  await expect(async () => {
-    await panel.getByRole('button', { name: `Open ${school.name}` }).click({ timeout: 5000 });
-    await expect(campaign.getByRole('heading', { name: school.name })).toBeVisible({ timeout: 3000 });
-  }).toPass({ timeout: 30_000 });
+  await openSchoolCampaign(panel, school.name);
   await expect(campaign).toContainText('Stopped by the parent: 2');
   await expect(campaign).toContainText('Sent: 2');
 });
