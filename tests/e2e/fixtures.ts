@@ -41,6 +41,11 @@ export const test = base.extend<{ embed: 'fake' | 'fail'; consoleErrors: string[
         console.error(`Content-Security-Policy violation: ${event.violatedDirective} ${event.blockedURI} (${event.sourceFile}:${event.lineNumber})`),
       ),
     );
+    // The page-view beacon stays quiet, as for a visitor who sends Global Privacy Control (the
+    // beacon's own opt-out): each beacon is a function run that packs a fresh worker on the local
+    // server, and half of the suite's function runs were page views nobody read. The beacon and its
+    // counting are proven in tests/e2e/insights.spec.ts (its own contexts) and tests/unit.
+    await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { configurable: true, get: () => true }));
     await page.route(/^https?:\/\/(?!localhost|127\.0\.0\.1)/, (route) => route.abort('blockedbyclient'));
     // A page's scripts load just after its first paint (src/lib/page-scripts.ts): a test, faster than
     // any person, acts once they have run.

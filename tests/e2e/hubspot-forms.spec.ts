@@ -112,10 +112,14 @@ test.describe('the legacy v2 embed', () => {
     await page.goto('/partnership-form');
     const slot = page.locator('[data-hubspot-form][data-purpose="partnership"]');
     await expect(slot.locator('form.hs-form')).toBeVisible();
-    // The container is emptied, as a re-render would.
-    await slot.evaluate((el) => el.querySelector('[data-hubspot-target]')?.replaceChildren());
-    await expect(slot.locator('form.hs-form')).toHaveCount(0);
-    await expect(slot.locator('form.hs-form')).toBeVisible();
+    // The container is emptied, as a re-render would. The form is attached again at once (too soon
+    // for a check to see the empty container), so the old form is marked: a new one replaces it.
+    await slot.evaluate((el) => {
+      el.querySelector<HTMLElement>('form.hs-form')!.dataset.before = 'emptied';
+      el.querySelector('[data-hubspot-target]')?.replaceChildren();
+    });
+    await expect(slot.locator('form.hs-form:not([data-before])')).toBeVisible();
+    await expect(slot.locator('form.hs-form')).toHaveCount(1);
     // The whole slot is re-rendered from its markup.
     await slot.evaluate((el) => el.replaceChildren());
     await expect(slot.locator('form.hs-form')).toBeVisible();

@@ -67,14 +67,18 @@ export async function platformSentByParent(request: APIRequestContext, parent: s
 
 /**
  * Opens a school's campaign from the Impact tab's list. The list is newest-written first, fifty
- * at a time, and other specs write to schools meanwhile: load more until the school shows.
+ * at a time, and other specs write to schools meanwhile: load more until the school shows. The
+ * list may render again as its figures arrive, and on a busy machine the campaign takes a while to
+ * open (its button is gone by then): each round first looks whether it is open already.
  */
 export async function openSchoolCampaign(panel: Locator, schoolName: string): Promise<void> {
+  const heading = panel.getByTestId('school-campaign').getByRole('heading', { name: schoolName });
   const open = panel.getByRole('button', { name: `Open ${schoolName}` });
   const more = panel.getByRole('button', { name: 'Load more schools' });
   await expect(async () => {
-    if (!(await open.isVisible()) && (await more.isVisible())) await more.click();
-    await open.click({ timeout: 2000 });
-    await expect(panel.getByTestId('school-campaign').getByRole('heading', { name: schoolName })).toBeVisible({ timeout: 3000 });
+    if (await heading.isVisible()) return;
+    if (await open.isVisible()) await open.click({ timeout: 2000 });
+    else if (await more.isVisible()) await more.click({ timeout: 2000 });
+    await expect(heading).toBeVisible({ timeout: 5000 });
   }).toPass({ timeout: 60_000 });
 }
