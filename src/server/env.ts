@@ -366,10 +366,6 @@ export const serverEnv = {
     get meetingStatus() {
       return read('HUBSPOT_PROP_MEETING_STATUS') ?? 'calendly_meeting_status';
     },
-    /**
-     * The parent's "Your data" link (see, download or delete what the site keeps about them), set
-     * with every link a workflow emails, and alone when a parent asks for it by address.
-     */
     /** The parent's answer: one of src/lib/school-answers.ts answerKinds. */
     get schoolAnswer() {
       return read('HUBSPOT_PROP_SCHOOL_ANSWER') ?? 'school_answer';
