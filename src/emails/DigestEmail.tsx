@@ -3,7 +3,10 @@
  * change since the first letter, a few words parents let us share, and each letter whole with a
  * link that replies to its parent.
  */
-import { Hr, Link, Section, Text } from '@react-email/components';
+import { Hr } from '@react-email/hr';
+import { Link } from '@react-email/link';
+import { Section } from '@react-email/section';
+import { Text } from '@react-email/text';
 import type { MailWords } from '../lib/email/mail-words';
 import { Layout, type FooterLink } from './Layout';
 import { Paragraphs, Title } from './parts';

@@ -3,7 +3,11 @@
  * another, in plain type. It is one-to-one mail from a person, so it looks like one: no button, no
  * banner; the footer only says how it was sent.
  */
-import { Body, Container, Head, Html, Text } from '@react-email/components';
+import { Body } from '@react-email/body';
+import { Container } from '@react-email/container';
+import { Head } from '@react-email/head';
+import { Html } from '@react-email/html';
+import { Text } from '@react-email/text';
 import { theme } from './theme';
 
 export interface LetterEmailProps {

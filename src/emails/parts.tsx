@@ -1,5 +1,8 @@
 /** The pieces the site's emails are made of: a heading, paragraphs, one button with its link written out. */
-import { Button, Heading, Link, Text } from '@react-email/components';
+import { Button } from '@react-email/button';
+import { Heading } from '@react-email/heading';
+import { Link } from '@react-email/link';
+import { Text } from '@react-email/text';
 import { theme } from './theme';
 
 export function Title({ children }: { children: string }) {

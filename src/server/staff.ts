@@ -13,15 +13,7 @@
  *   must be the request's or one of the site's (`serverEnv.siteOrigins`).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, AuthenticatorTransport, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { z } from 'zod';
 import { recordAudit, recordRefusal } from './audit';
 import { createSession, requestSessionHash, type Session, type StaffRole } from './auth';
@@ -36,6 +28,13 @@ import { hashSecret, macMatches, macOf, newSecret } from './tokens';
 export const INVITATION_TTL_MS = 72 * 3600_000;
 export const CHALLENGE_TTL_MS = 5 * 60_000;
 const RP_NAME = 'Mastery Parents staff';
+
+/**
+ * The WebAuthn library, loaded by the ceremonies that use it: every admin request checks a session
+ * through this module, and loading the library costs each function call about 0.2 s of CPU where
+ * the function starts cold (every call under `netlify serve`).
+ */
+const webauthn = () => import('@simplewebauthn/server');
 
 // ---------------------------------------------------------------------------------------------
 // Request schemas (shared by the functions and the fuzz tests)
@@ -181,7 +180,7 @@ export async function signInOptions() {
   body.writeBigUInt64BE(BigInt(Date.now() + CHALLENGE_TTL_MS), 0);
   randomBytes(16).copy(body, 8);
   const challenge = Buffer.concat([body, macOf(SIGN_IN_CHALLENGE, body)]);
-  return generateAuthenticationOptions({ rpID, userVerification: 'required', timeout: CHALLENGE_TTL_MS, challenge: new Uint8Array(challenge) });
+  return (await webauthn()).generateAuthenticationOptions({ rpID, userVerification: 'required', timeout: CHALLENGE_TTL_MS, challenge: new Uint8Array(challenge) });
 }
 
 const SIGN_IN_CHALLENGE = 'passkey sign-in challenge v1';
@@ -231,7 +230,7 @@ export async function signInWithPasskey(response: AuthenticationResponseJSON, ip
   if (!key) return refuse('passkey not registered');
   let verification;
   try {
-    verification = await verifyAuthenticationResponse({
+    verification = await (await webauthn()).verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge,
       expectedOrigin: origins,
@@ -368,7 +367,7 @@ export async function registrationOptions(req: Request, input: RegistrationCerem
     const keys = await query<{ credential_id: string; transports: string }>(sql`SELECT credential_id, transports FROM staff_passkeys WHERE staff_id = ${staffId}`);
     exclude = keys.map((key) => ({ id: key.credential_id, transports: transportsOf(key.transports) }));
   }
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName: RP_NAME,
     rpID,
     userName,
@@ -420,7 +419,7 @@ export async function registerPasskey(req: Request, input: Registration, session
   }
   let verification;
   try {
-    verification = await verifyRegistrationResponse({
+    verification = await (await webauthn()).verifyRegistrationResponse({
       response: input.response as RegistrationResponseJSON,
       expectedChallenge: challenge.challenge,
       expectedOrigin: origins,

@@ -6,7 +6,6 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { render } from '@react-email/render';
 import yaml from 'js-yaml';
 import { createElement, type ReactElement } from 'react';
 import { site } from '../../config/site';
@@ -61,6 +60,8 @@ export function organisationSender(name: string = site.name): { name: string; ad
 }
 
 async function rendered(subject: string, element: ReactElement, text: string): Promise<Rendered> {
+  // Loaded when an email is written, not by every function that imports this module.
+  const { render } = await import('@react-email/render');
   return { subject, html: await render(element), text: `${text.trim()}\n` };
 }
 

@@ -15,7 +15,6 @@
  * policy would have the school's server refuse it). Every header is written by nodemailer from
  * address objects, or encoded here (`fromHeader`), never put together from text a visitor typed.
  */
-import { createTransport } from 'nodemailer';
 import { encodeWord } from 'nodemailer/lib/mime-funcs';
 import { z } from 'zod';
 import { site } from '../../config/site';
@@ -208,6 +207,8 @@ export function smtpSender(config: { smtp: SmtpConfig; dkim?: DkimConfig; timeou
       'url' in config.smtp
         ? { url: config.smtp.url }
         : { host: config.smtp.host, port: config.smtp.port, secure: config.smtp.secure, ...(config.smtp.user ? { auth: { user: config.smtp.user, pass: config.smtp.pass ?? '' } } : {}) };
+    // Loaded by the SMTP sender only: the functions that never send pay nothing for it.
+    const { createTransport } = await import('nodemailer');
     const transport = createTransport({ ...connection, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs, ...(config.dkim ? { dkim: config.dkim } : {}) });
     try {
       const info = await withTimeout(transport.sendMail(nodemailerMessage(email)), timeoutMs);

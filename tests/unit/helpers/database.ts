@@ -81,8 +81,14 @@ export async function startTestDatabase(): Promise<TestDatabase> {
     url,
     db,
     async truncate() {
+      // DELETE, not TRUNCATE: PGlite writes new files for each of the ~50 tables and their indexes
+      // on a TRUNCATE (about 0.45 s, before every test), and deletes the few rows a test wrote in
+      // about 0.03 s. Foreign keys are not checked meanwhile (replica role), so the order is free;
+      // nothing else runs on the database between two tests.
       const tables = await tableNames(db);
-      if (tables.length) await db.exec(`TRUNCATE ${tables.map((name) => `"${name}"`).join(', ')} CASCADE`);
+      if (tables.length) {
+        await db.exec(`SET session_replication_role = replica; ${tables.map((name) => `DELETE FROM "${name}";`).join(' ')} SET session_replication_role = DEFAULT;`);
+      }
     },
     async snapshot(except = []) {
       const lines: string[] = [];
