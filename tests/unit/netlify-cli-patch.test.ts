@@ -4,7 +4,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain .mjs script without types
 import { MARK, ORIGINAL, PROXY_FILE, patchProxySource } from '../../scripts/patch-netlify-cli.mjs';
 
 describe('netlify-cli patch', () => {
