@@ -118,8 +118,9 @@ async function startSite() {
   };
 }
 
-// 1. Type check: astro check (Astro files and content) and tsc (everything else).
-console.log('\n=== Type check (astro check + tsc) ===');
+// 1. Type check: astro check, which checks every file tsconfig.json includes (.astro and TypeScript alike;
+// a separate `tsc --noEmit` found nothing more and cost about 50 s).
+console.log('\n=== Type check (astro check) ===');
 const checkCode = await phase('type check', () => run('npm', ['run', '--silent', 'check']));
 if (checkCode === 0) totals.passed += 1;
 else totals.failed += 1;
