@@ -16,9 +16,8 @@ import { expect as baseExpect, test } from './fixtures';
 import { signInAsAdmin } from './helpers';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
-// Locally each refused POST is tried four more times by `netlify serve` as a static path
-// (/api/admin/session.html, .htm, /index.html, /index.htm), each a function run: about 8 s a guess.
-test.describe.configure({ timeout: 420_000 });
+// One long walk: registrations, invitations, removals and a stranger's twelve refused guesses.
+test.describe.configure({ timeout: 240_000 });
 test.use({ actionTimeout: 20_000 });
 
 const OWNER = 'owner@passkeys.example';
