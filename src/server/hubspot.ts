@@ -21,8 +21,7 @@ export interface ContactResult {
  */
 let clientClass: typeof Client | undefined;
 function hubspotClientClass(): typeof Client {
-  const load = createRequire(import.meta.url);
-  clientClass ??= (load(['@hubspot', 'api-client'].join('/')) as typeof import('@hubspot/api-client')).Client;
+  clientClass ??= (createRequire(import.meta.url)(['@hubspot', 'api-client'].join('/')) as typeof import('@hubspot/api-client')).Client;
   return clientClass;
 }
 

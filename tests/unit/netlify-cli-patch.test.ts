@@ -10,7 +10,7 @@ describe('netlify-cli patch', () => {
   it('is applied to the installed netlify-cli (npm install runs it)', () => {
     const source = readFileSync(PROXY_FILE, 'utf8');
     expect(source).toContain(MARK);
-    expect(source).not.toContain(`\n            ${ORIGINAL}`);
+    expect(source).not.toContain(ORIGINAL);
     // The patched line skips the static-path retries only for requests routed to a function.
     expect(source).toMatch(/options\?\.headers\?\.\[NFFunctionName\] \? \[\] : alternativePathsFor/);
   });
