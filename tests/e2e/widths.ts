@@ -1,0 +1,78 @@
+/**
+ * Checking a page at the phone width and the desktop width without loading it (and signing in,
+ * and making its data) twice: the page is loaded once, checked, resized, and checked again. The
+ * site's CSS is responsive and its scripts follow a resize (the header's matchMedia listener closes
+ * the phone menu, the floating button listens to `resize`; nothing reads the width only at load),
+ * so a page resized to a width is laid out as one loaded at that width.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect } from './fixtures';
+import { htmlcsErrors } from './htmlcs';
+
+export interface Size {
+  width: number;
+  height: number;
+}
+
+export const phone: Size = { width: 390, height: 844 };
+export const desktop: Size = { width: 1280, height: 800 };
+
+/** WCAG 2.1 A and AA. */
+export const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+/** WCAG 2.1 A and AA and axe's best practices: what the suite's axe checks ask for. */
+export const axeTags = [...wcagTags, 'best-practice'];
+
+/** axe's violations on the page as it is now, one line each: the rule, then the elements. */
+export async function axeViolations(page: Page, tags: string[] = axeTags): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(tags).analyze();
+  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * Expects axe (WCAG 2.1 A and AA and best practices) and, with `htmlcs`, HTML_CodeSniffer (WCAG 2
+ * AA errors, as pa11y checks by default) to find nothing on the page as it is now, at `width`.
+ */
+export async function expectAccessible(page: Page, width: number, { htmlcs }: { htmlcs: boolean }): Promise<void> {
+  expect(await axeViolations(page), `axe at ${width} px`).toEqual([]);
+  if (htmlcs) expect((await htmlcsErrors(page)).map((e) => `${e.code}: ${e.element}`), `HTML_CodeSniffer at ${width} px`).toEqual([]);
+}
+
+/** The page's width; more than the viewport's means the page scrolls sideways (WCAG 1.4.10, reflow). */
+export function pageWidth(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth);
+}
+
+/** Waits until no animation or transition that ends is running (colours mid-transition are not what anyone reads). */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().endTime === Infinity),
+  );
+}
+
+/**
+ * Resizes the viewport and waits until the page has laid itself out at the new size: the window
+ * has the new width, two frames have been drawn since (the resize and media-query listeners have
+ * run, and the layout they caused is on screen), and the transitions a changed media query
+ * started have ended.
+ */
+export async function resizeTo(page: Page, size: Size): Promise<void> {
+  await page.setViewportSize(size);
+  await page.waitForFunction((width) => window.innerWidth === width, size.width);
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  await animationsDone(page);
+}
+
+/**
+ * Runs `check` on the page as it is at each of `sizes`, resizing (not reloading) between them;
+ * the viewport's present size, if it is one of them, goes first, so that no resize is wasted.
+ */
+export async function atEachSize(page: Page, sizes: Size[], check: (size: Size) => Promise<void>): Promise<void> {
+  const now = page.viewportSize();
+  const isNow = (size: Size) => now !== null && size.width === now.width && size.height === now.height;
+  for (const size of [...sizes.filter(isNow), ...sizes.filter((size) => !isNow(size))]) {
+    const current = page.viewportSize();
+    if (!current || current.width !== size.width || current.height !== size.height) await resizeTo(page, size);
+    await check(size);
+  }
+}
