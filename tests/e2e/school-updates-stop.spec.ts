@@ -5,25 +5,17 @@
  * again changes nothing and says so; a forged or cut-short link gets a clear page. axe and
  * HTML_CodeSniffer on the stop pages at 390 and 1280 px.
  */
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { expect as baseExpect, test } from './fixtures';
 import { signInAsAdmin } from './helpers';
-import { htmlcsErrors } from './htmlcs';
 import { linkTo, runScheduled } from './mail';
 import { followUpToken, openSchoolCampaign, platformSentByParent, updatesTo } from './school-campaign-helpers';
+import { atEachSize, expectAccessible } from './widths';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
 /** The stop link of the parent whose updates were stopped with JavaScript on (for the later checks). */
 let stopPath = '';
-
-async function a11y(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), 'axe').toEqual([]);
-  expect((await htmlcsErrors(page)).map((e) => `${e.code}: ${e.element}`), 'HTML_CodeSniffer').toEqual([]);
-}
 
 /** What the last scheduled run answered (its counts: sent, waiting, …), said when a wait fails. */
 let lastRun = '';
@@ -127,18 +119,19 @@ test('a forged, cut-short or empty stop link gets a page that says so, and stops
   }
 });
 
-for (const width of [390, 1280]) {
-  test(`axe and HTML_CodeSniffer on the stop pages at ${width} px`, async ({ page }) => {
-    expect(stopPath).not.toBe('');
-    await page.setViewportSize({ width, height: 900 });
-    await page.goto(stopPath);
-    await expect(page.getByRole('button', { name: 'Stop these emails' })).toBeVisible();
-    await a11y(page);
-    await page.getByRole('button', { name: 'Stop these emails' }).click();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Emails stopped');
-    await a11y(page);
-    await page.goto('/school-updates/stop?token=forged');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('This link is not valid');
-    await a11y(page);
-  });
-}
+// Each page is loaded once, checked at one width, resized to the other and checked again
+// (tests/e2e/widths.ts).
+test('axe and HTML_CodeSniffer on the stop pages at 390 and 1280 px', async ({ page }) => {
+  expect(stopPath).not.toBe('');
+  const sizes = [390, 1280].map((width) => ({ width, height: 900 }));
+  await page.setViewportSize(sizes[0]!);
+  await page.goto(stopPath);
+  await expect(page.getByRole('button', { name: 'Stop these emails' })).toBeVisible();
+  await atEachSize(page, sizes, ({ width }) => expectAccessible(page, width, { htmlcs: true }));
+  await page.getByRole('button', { name: 'Stop these emails' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Emails stopped');
+  await atEachSize(page, sizes, ({ width }) => expectAccessible(page, width, { htmlcs: true }));
+  await page.goto('/school-updates/stop?token=forged');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('This link is not valid');
+  await atEachSize(page, sizes, ({ width }) => expectAccessible(page, width, { htmlcs: true }));
+});
