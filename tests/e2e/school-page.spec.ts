@@ -5,14 +5,13 @@
  * confirmed; the page works without JavaScript, passes axe and HTML_CodeSniffer at 390 and 1280
  * px, and an unknown key is a 404 that offers the form. Serial: the second parent follows the first.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { baseURL, e2eAdminPassword } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
 import { layoutShifts } from './helpers';
 import { linkTo, runMail, waitForEmail } from './mail';
 import { followUpToken, platformSentByParent } from './school-campaign-helpers';
-import { htmlcsErrors } from './htmlcs';
+import { atEachSize, expectAccessible } from './widths';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ mode: 'serial', timeout: 150_000 });
@@ -47,12 +46,6 @@ async function sendItMyself(page: Page) {
   await dialog.getByRole('button', { name: "I've sent it myself" }).click();
   await expect(dialog.getByTestId('sent-myself')).toContainText('In about ten days');
   return dialog;
-}
-
-async function a11y(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), 'axe').toEqual([]);
-  expect((await htmlcsErrors(page)).map((e) => `${e.code}: ${e.element}`), 'HTML_CodeSniffer').toEqual([]);
 }
 
 test('after confirming from their inbox and the letter going, the parent is offered the school page to share', async ({ page }) => {
@@ -157,14 +150,14 @@ test('with JavaScript the count moves live, in the space the page reserved', asy
   expect((await layoutShifts(page)).reduce((sum, shift) => sum + shift, 0)).toBeLessThan(0.01);
 });
 
-for (const width of [390, 1280]) {
-  test(`axe and HTML_CodeSniffer on a school page at ${width} px`, async ({ page }) => {
-    await page.setViewportSize({ width, height: 900 });
-    await page.goto(new URL(shareUrl).pathname);
-    await expect(page.locator('[data-school-count]')).toBeVisible();
-    await a11y(page);
-  });
-}
+// The page is loaded once, checked at one width, resized to the other and checked again (tests/e2e/widths.ts).
+test('axe and HTML_CodeSniffer on a school page at 390 and 1280 px', async ({ page }) => {
+  const sizes = [390, 1280].map((width) => ({ width, height: 900 }));
+  await page.setViewportSize(sizes[0]!);
+  await page.goto(new URL(shareUrl).pathname);
+  await expect(page.locator('[data-school-count]')).toBeVisible();
+  await atEachSize(page, sizes, ({ width }) => expectAccessible(page, width, { htmlcs: true }));
+});
 
 test('on a phone the floating button keeps away from the school page\'s form, and leads to it', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
