@@ -9,9 +9,10 @@
  *     email sent reaching HubSpot exactly once (scripts/load/platform-send.mjs).
  * HubSpot is the local fake (tests/fakes/hubspot.ts), started here on loopback.
  * The clients keep 50 requests open; the origin sees at most LOAD_ORIGIN_CONCURRENCY (default 6)
- * at once, as Netlify would spread them over warm instances. `netlify serve` instead starts a new
- * worker thread, a cold start of ~150-300 ms CPU, for every call: with 50 at once on two cores
- * the threads pile up faster than they exit and the process runs out of memory after ~1,000 calls.
+ * at once, as Netlify would spread them over warm instances (npm start keeps warm instances too,
+ * scripts/local-functions/warm-pool.mjs, but each call at once needs an instance of its own, and 50
+ * threads importing a function at once on two cores ran netlify-cli out of memory when every call
+ * was a cold start).
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
