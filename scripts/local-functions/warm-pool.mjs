@@ -40,8 +40,7 @@ function start(cliWorkerFile, env) {
     if (!call) return;
     worker.pending.delete(id);
     if (failed) {
-      worker.retired = true;
-      void worker.terminate();
+      retire(worker);
       call.reject(error);
     } else call.resolve(result);
   });
@@ -50,18 +49,26 @@ function start(cliWorkerFile, env) {
   return worker;
 }
 
+/** Takes an instance out of use; it ends once netlify-cli has read the bodies it is still streaming. */
+function retire(worker) {
+  if (worker.retired) return;
+  worker.retired = true;
+  clearTimeout(worker.idleTimer);
+  worker.postMessage({ retire: true });
+}
+
 function release(key, worker) {
   if (worker.retired) return;
   const list = idle.get(key) ?? [];
   if (list.length >= MAX_IDLE) {
-    void worker.terminate();
+    retire(worker);
     return;
   }
   clearTimeout(worker.idleTimer);
   worker.idleTimer = setTimeout(() => {
     const current = idle.get(key) ?? [];
     idle.set(key, current.filter((w) => w !== worker));
-    void worker.terminate();
+    retire(worker);
   }, IDLE_MS);
   worker.idleTimer.unref();
   list.push(worker);

@@ -17,11 +17,26 @@ lambdaLocal.getLogger().level = 'alert';
 /** netlify-cli's `isStream` (the is-stream package): something with a `pipe`. */
 const isStream = (value) => value !== null && typeof value === 'object' && typeof value.pipe === 'function';
 
-/** A streamed body is served once on a local port, as netlify-cli's worker does; resolves with the port. */
+/** Streamed bodies not yet read by netlify-cli, and whether the pool asked this instance to end. */
+let streaming = 0;
+let retiring = false;
+const endIfRetired = () => {
+  if (retiring && streaming === 0) process.exit(0);
+};
+
+/**
+ * A streamed body is served once on a local port, as netlify-cli's worker does; resolves with the
+ * port. The instance stays up until netlify-cli has read it, even when the pool retires it meanwhile.
+ */
 function serveStream(body) {
   return new Promise((resolve, reject) => {
     const server = createServer((socket) => {
       body.pipe(socket).on('end', () => server.close());
+    });
+    streaming += 1;
+    server.on('close', () => {
+      streaming -= 1;
+      endIfRetired();
     });
     server.on('error', reject);
     server.listen({ port: 0, host: 'localhost' }, () => resolve(server.address().port));
@@ -40,7 +55,12 @@ async function invoke({ clientContext, entryFilePath, environment = {}, event, t
   return lambdaEvent;
 }
 
-parentPort.on('message', async ({ id, invocation }) => {
+parentPort.on('message', async ({ id, invocation, retire }) => {
+  if (retire) {
+    retiring = true;
+    endIfRetired();
+    return;
+  }
   try {
     parentPort.postMessage({ id, result: await invoke(invocation) });
   } catch (error) {

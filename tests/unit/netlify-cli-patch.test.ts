@@ -95,6 +95,19 @@ describe('netlify-cli patch: warm function instances', () => {
       expect(new Set(answers.map((answer) => answer.threadId)).size).toBe(3);
     });
 
+    it('streams every body to its end, also from an instance retired meanwhile (more calls at once than are kept idle)', async () => {
+      process.env.LOCAL_WARM_FUNCTIONS = '1';
+      const answers = await Promise.all(Array.from({ length: 5 }, () => call('/stream')));
+      const bodies = await Promise.all(
+        answers.map(async ({ body }) => {
+          let text = '';
+          for await (const chunk of body as unknown as AsyncIterable<Buffer>) text += chunk.toString();
+          return text;
+        }),
+      );
+      for (const text of bodies) expect(text).toMatch(/^first last \d+$/);
+    });
+
     it('fails a call as netlify-cli does, with the same error, and retires that instance', async () => {
       delete process.env.LOCAL_WARM_FUNCTIONS;
       const cold = await call('/fail').catch((error: unknown) => error);
