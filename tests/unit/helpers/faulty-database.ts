@@ -11,7 +11,7 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { closeDatabase } from '../../../src/server/db';
-import { startMigratedDatabase } from './database';
+import { snapshotTables, startMigratedDatabase } from './database';
 
 export type FaultKind = 'refuse' | 'lose-answer';
 
@@ -141,9 +141,6 @@ export async function startFaultyDatabase(): Promise<FaultyDatabase> {
   };
   await useUrl(proxyUrl);
 
-  const tables = async () =>
-    (await db.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`)).rows.map((row) => row.tablename);
-
   return {
     statements,
     failed,
@@ -161,13 +158,8 @@ export async function startFaultyDatabase(): Promise<FaultyDatabase> {
     async direct<Row>(text: string, params?: unknown[]) {
       return (await db.query<Row>(text, params)).rows;
     },
-    async snapshot() {
-      const lines: string[] = [];
-      for (const table of await tables()) {
-        const { rows } = await db.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM "${table}" t`);
-        lines.push(...rows.map(({ row }) => `${table}: ${row}`));
-      }
-      return lines.sort();
+    snapshot() {
+      return snapshotTables(db);
     },
     async pointAtClosedPort() {
       const probe = createServer();
