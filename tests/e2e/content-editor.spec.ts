@@ -4,7 +4,7 @@
  * and by a build of the copy. The last tests check the production page served by `npm start`.
  */
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import { devices, type BrowserContext, type Page } from '@playwright/test';
 import { load } from 'js-yaml';
 import { editorPorts } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
@@ -13,7 +13,8 @@ import { startEditorWorkspace, type EditorWorkspace } from './editor-workspace';
 // The tests drive one editor in turn. Under the dev server Decap's modules load one by one, so a
 // visit takes seconds; a wide window shows the preview beside the form.
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
-test.use({ viewport: { width: 1440, height: 900 }, screenshot: 'only-on-failure' });
+const viewport = { width: 1440, height: 900 };
+test.use({ viewport, screenshot: 'only-on-failure' });
 const expect = baseExpect.configure({ timeout: 20_000 });
 
 let editor: EditorWorkspace;
@@ -23,30 +24,85 @@ const faqFile = 'content/faqs/what-does-the-end-to-end-test-ask.mdx';
 const statsFile = 'content/stats.yaml';
 const newStat = { id: 'e2e-figure', group: 'home-results', target: 12, suffix: '%', label: 'of families changed this through the editor', order: 4 };
 
-test.beforeAll(async () => {
+/**
+ * The editing tests share one browser window, signed in once: a fresh browser per test loaded
+ * every one of Decap's modules from the dev server again and signed in again (6-20 s a test).
+ * What a fresh browser gave each test besides, it still gets: each visit is a fresh load of the
+ * page (`open`), and no local backup of an entry left unsaved by an earlier test is offered
+ * (`forgetUnsavedEntries`). Like the suite's `page` (./fixtures.ts), it reaches nothing off this
+ * machine and sends no page views.
+ */
+let context: BrowserContext;
+let page: Page;
+
+test.beforeAll(async ({ browser }) => {
   editor = await startEditorWorkspace(editorPorts);
   originalStats = load(editor.read(statsFile)) as unknown[];
+  // Requests off this machine go to a proxy that is not there and fail, as ./fixtures.ts has them
+  // aborted; not by routing, which would turn off the browser's cache (Decap's dependencies are one
+  // 48 MB module under the dev server, fetched again at every visit without it).
+  context = await browser.newContext({ ...devices['Desktop Chrome'], viewport, proxy: { server: 'http://127.0.0.1:9', bypass: 'localhost,127.0.0.1' } });
+  await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { configurable: true, get: () => true }));
+  page = await context.newPage();
+  page.on('dialog', (dialog) => dialog.accept());
+  // The dev server's first visit optimises Decap's dependencies and reloads the page once.
+  test.setTimeout(240_000);
+  await page.goto(editor.url);
+  await page.getByRole('button', { name: 'Login' }).click({ timeout: 120_000 });
+  await expect(page.getByRole('link', { name: 'FAQs' }).first()).toBeVisible();
 });
 
 test.afterAll(async () => {
+  await context?.close();
   await editor?.stop();
 });
 
-/** Opens the editor and signs in to the local backend (decap-server). */
-async function signIn(page: Page): Promise<void> {
-  page.on('dialog', (dialog) => dialog.accept());
-  await page.goto(editor.url);
-  // The dev server's first visit optimises Decap's dependencies and reloads the page once.
-  await page.getByRole('button', { name: 'Login' }).click({ timeout: 90_000 });
-  await expect(page.getByRole('link', { name: 'FAQs' }).first()).toBeVisible();
+test.afterEach(async ({}, testInfo) => {
+  if (testInfo.status !== testInfo.expectedStatus && page && !page.isClosed()) await page.screenshot({ path: testInfo.outputPath('editor-failed.png') }).catch(() => {});
+});
+
+/** The editor's window, signed in (in `beforeAll`), with no local backups of unsaved entries. */
+async function editorPage(): Promise<Page> {
+  await forgetUnsavedEntries();
+  return page;
 }
 
-/** A fresh load of the editor at a route: a hash change alone can race Decap's own navigation after a save. */
+/**
+ * Removes the local backups Decap keeps of entries changed and not saved (localForage's IndexedDB
+ * store), which it offers to restore when the entry is opened again: a new browser has none.
+ */
+async function forgetUnsavedEntries(): Promise<void> {
+  await page.evaluate(async () => {
+    if (!(await indexedDB.databases()).some((database) => database.name === 'localforage')) return;
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.open('localforage');
+      request.onerror = () => reject(request.error);
+      request.onsuccess = () => {
+        const database = request.result;
+        if (!database.objectStoreNames.contains('keyvaluepairs')) return database.close(), resolve();
+        const transaction = database.transaction('keyvaluepairs', 'readwrite');
+        const store = transaction.objectStore('keyvaluepairs');
+        store.getAllKeys().onsuccess = (event) => {
+          for (const key of (event.target as IDBRequest<IDBValidKey[]>).result) if (String(key).startsWith('backup')) store.delete(key);
+        };
+        transaction.oncomplete = () => (database.close(), resolve());
+        transaction.onerror = () => (database.close(), reject(transaction.error));
+      };
+    });
+  });
+}
+
+/**
+ * A fresh load of the editor at a route: a hash change alone can race Decap's own navigation after
+ * a save, and shows a file collection's entry without its items ("0 statistics").
+ */
 async function open(page: Page, hash: string): Promise<void> {
   await page.goto('about:blank');
   await page.goto(`${editor.url}#/${hash}`);
   // Under the dev server an entry can take longer to load than an assertion waits on a busy machine.
-  await expect(page.getByText('Loading entry...')).toHaveCount(0, { timeout: 60_000 });
+  // The toolbar's way back ("Writing in … collection") is drawn with the entry, once it has loaded.
+  await expect(page.getByRole('link', { name: /Writing in .+ collection/ })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText('Loading entry...')).toHaveCount(0);
 }
 
 /** The statistics file, once its entries are in the editor (an "Add" before that is lost when they arrive). */
@@ -85,8 +141,8 @@ function listItem(page: Page, summary: string | RegExp) {
   return { toggle: topBar.getByRole('button').first(), remove: topBar.getByRole('button').last() };
 }
 
-test('an FAQ and a statistic created in the editor are written as the build reads them', async ({ page }) => {
-  await signIn(page);
+test('an FAQ and a statistic created in the editor are written as the build reads them', async () => {
+  const page = await editorPage();
 
   await open(page, 'collections/faqs/new');
   await fillFaq(page, { question: 'What does the end-to-end test ask?', category: 'Advocacy & Getting Involved', order: 9, answer: 'An answer written in the editor.' });
@@ -116,8 +172,8 @@ test('an FAQ and a statistic created in the editor are written as the build read
   );
 });
 
-test('editing them changes the same files', async ({ page }) => {
-  await signIn(page);
+test('editing them changes the same files', async () => {
+  const page = await editorPage();
 
   await open(page, 'collections/faqs/entries/what-does-the-end-to-end-test-ask');
   await expect(page.getByLabel('Question')).toHaveValue('What does the end-to-end test ask?');
@@ -148,8 +204,8 @@ test('the build accepts the saved files and shows the changes on /faqs and the h
   expect(build.page('/')).toContain('of families edited this through the editor');
 });
 
-test('deleting them removes the FAQ file and the statistic', async ({ page }) => {
-  await signIn(page);
+test('deleting them removes the FAQ file and the statistic', async () => {
+  const page = await editorPage();
 
   await open(page, 'collections/faqs/entries/what-does-the-end-to-end-test-ask');
   await expect(page.getByLabel('Question')).toHaveValue('What does the end-to-end test ask now?');
@@ -163,8 +219,8 @@ test('deleting them removes the FAQ file and the statistic', async ({ page }) =>
   await expect.poll(() => load(editor.read(statsFile))).toEqual(originalStats);
 });
 
-test('bad input is refused in the editor with the field named', async ({ page }) => {
-  await signIn(page);
+test('bad input is refused in the editor with the field named', async () => {
+  const page = await editorPage();
 
   // An empty required field.
   await open(page, 'collections/faqs/new');
@@ -208,8 +264,8 @@ test('bad input is refused in the editor with the field named', async ({ page })
   expect(load(editor.read(statsFile))).toEqual(originalStats);
 });
 
-test('the previews show an FAQ as the accordion and statistics as cards, and pass axe', async ({ page }) => {
-  await signIn(page);
+test('the previews show an FAQ as the accordion and statistics as cards, and pass axe', async () => {
+  const page = await editorPage();
   const preview = page.frameLocator('#preview-pane');
 
   await open(page, 'collections/faqs/entries/what-is-the-mastery-threshold');
