@@ -268,18 +268,21 @@ test.describe('bad input', () => {
   });
 });
 
+// HubSpot is down for this visitor's calls only (the fake's `downFor`): the tests running beside it,
+// this file's admin list among them, see HubSpot up.
 test.describe('HubSpot down', () => {
   test.describe.configure({ mode: 'serial' });
   test.afterEach(async () => {
-    await fake('config', { down: false });
+    await fake('config', { downFor: '' });
   });
 
   test('the visitor is thanked, nothing is lost, and the retry run delivers it exactly once when HubSpot is back', async ({ page, request }) => {
     await page.goto('/faqs');
     const region = page.locator('native-form#form-contact');
     const formId = (await region.getAttribute('data-form-id'))!;
-    await fake('config', { down: true });
-    const email = await fillForm(region.locator('form'));
+    const email = unique('visitor');
+    await fake('config', { downFor: email });
+    await fillForm(region.locator('form'), { email });
     await region.locator('[data-submit]').click();
     await expect(region.locator('[data-form-success]')).toBeVisible();
     expect(await receivedBy(formId, email)).toHaveLength(0);
@@ -289,7 +292,7 @@ test.describe('HubSpot down', () => {
     expect((await request.post('/.netlify/functions/forms-deliver')).ok()).toBe(true);
     expect(await receivedBy(formId, email)).toHaveLength(0);
 
-    await fake('config', { down: false });
+    await fake('config', { downFor: '' });
     await expect
       .poll(
         async () => {

@@ -6,7 +6,7 @@
  * submissions (Forms v1), the transactional single-send (POST
  * /marketing/v3/transactional/single-email/send, at most one email per sendId), and the GDPR delete of a
  * contact (POST /crm/v3/objects/contacts/gdpr-delete: 204, or 404 for no such contact). It checks the bearer token, and can be told to fail (`failNext`), to be
- * down altogether (`down`), to be slow (`delayMs`) and to lag search behind writes (`searchLagMs`),
+ * down altogether (`down`) or for the calls that name one address (`downFor`), to be slow (`delayMs`) and to lag search behind writes (`searchLagMs`),
  * as the real one does.
  *
  * In-process: `const fake = await startHubSpotFake()`. As a process (for `npm start` in e2e):
@@ -83,6 +83,11 @@ export interface HubSpotFake {
   searchLagMs: number;
   /** Every call answers 503, as during an outage, until set back. */
   down: boolean;
+  /**
+   * Only the calls that name this text (an address, say) in their URL or body answer 503: an outage
+   * as one test's requests see it, which the tests running beside it do not share.
+   */
+  downFor: string;
   /** Single-sends made: one per sendId (a repeat is answered, not sent again). */
   transactionalSends: FakeTransactionalSend[];
   /** The sendResult HubSpot gives a recipient, by address or `@domain` (e.g. INVALID_TO_ADDRESS, BLOCKED_DOMAIN); SENT otherwise. */
@@ -215,6 +220,7 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
     delayMs: 0,
     searchLagMs: 0,
     down: false,
+    downFor: '',
     transactionalSends: [] as FakeTransactionalSend[],
     gdprDeletions: [] as HubSpotFake['gdprDeletions'],
     sendResults: new Map<string, string>(),
@@ -250,6 +256,7 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
       fake.delayMs = 0;
       fake.searchLagMs = 0;
       fake.down = false;
+      fake.downFor = '';
       fake.transactionalSends = [];
       fake.gdprDeletions = [];
       fake.sendResults.clear();
@@ -281,7 +288,8 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
     fake.calls.push({ method: req.method ?? 'GET', path, body, authorization: req.headers.authorization });
     if (fake.delayMs) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
 
-    if (fake.down) return hubspotError(res, 503, 'SERVICE_UNAVAILABLE', 'Service Unavailable');
+    const named = fake.downFor !== '' && `${decodeURIComponent(req.url ?? '')} ${JSON.stringify(body ?? '')}`.toLowerCase().includes(fake.downFor.toLowerCase());
+    if (fake.down || named) return hubspotError(res, 503, 'SERVICE_UNAVAILABLE', 'Service Unavailable');
     const failure = failures.shift();
     if (failure === 429) {
       return hubspotError(res, 429, 'RATE_LIMITS', 'You have reached your secondly limit.', { 'retry-after': '1' });
@@ -530,6 +538,7 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
         if (typeof input.delayMs === 'number') fake.delayMs = input.delayMs;
         if (typeof input.searchLagMs === 'number') fake.searchLagMs = input.searchLagMs;
         if (typeof input.down === 'boolean') fake.down = input.down;
+        if (typeof input.downFor === 'string') fake.downFor = input.downFor;
         if (typeof input.transactionalPending === 'boolean') fake.transactionalPending = input.transactionalPending;
         if (input.sendResults && typeof input.sendResults === 'object') for (const [key, value] of Object.entries(input.sendResults)) fake.sendResults.set(key.toLowerCase(), String(value));
         return send(res, 200, { ok: true });
