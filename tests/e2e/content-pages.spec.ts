@@ -110,7 +110,10 @@ test.describe('/real-stories', () => {
     const page = await context.newPage();
     await page.goto('/real-stories');
     const card = page.locator('[data-video-card="my-own-pace"]');
-    await expect(card.locator('video')).toHaveAttribute('controls', '');
+    // The <noscript> copy with the browser's controls shows; the one the overlay would play does not.
+    await expect(card.locator('video[controls]')).toBeVisible();
+    await expect(card.locator('video[controls]')).toHaveAttribute('src', '/media/student-story-1.mp4');
+    await expect(card.locator('video[data-video-inline]')).toBeHidden();
     await expect(card.locator('[data-video-overlay]')).toBeHidden();
     await expect(card.getByRole('link', { name: /Watch in the large player/ })).toHaveAttribute('href', '/media/student-story-1.mp4');
     await context.close();

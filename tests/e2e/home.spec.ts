@@ -49,6 +49,8 @@ test.describe('home hero', () => {
     await page.goto('/');
     const particle = page.locator('[data-hero-particle]').first();
     expect(await particle.evaluate((el) => getComputedStyle(el).animationName)).not.toBe('none');
+    // Held still while the first frames are drawn, floating once the page's scripts have run.
+    expect(await particle.evaluate((el) => getComputedStyle(el).animationPlayState)).toBe('running');
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.reload();
     expect(await particle.evaluate((el) => getComputedStyle(el).animationName)).toBe('none');

@@ -19,7 +19,7 @@ class VideoCardElement extends HTMLElement {
 
   connectedCallback(): void {
     if (this.dataset.enhanced) return;
-    const video = this.querySelector('video');
+    const video = this.querySelector<HTMLVideoElement>('video[data-video-inline]');
     const overlay = this.querySelector<HTMLButtonElement>('[data-video-overlay]');
     const frame = this.querySelector<HTMLElement>('[data-video-frame]');
     const open = this.querySelector<HTMLAnchorElement>('a[data-video-open]');
@@ -31,7 +31,6 @@ class VideoCardElement extends HTMLElement {
       if (!openVideoModal(source, open)) window.location.assign(open.href);
     };
 
-    video.controls = false;
     overlay.hidden = false;
     overlay.addEventListener('click', () => {
       if (this.dataset.youtube !== undefined) return openModal();
@@ -63,7 +62,7 @@ class VideoCardElement extends HTMLElement {
     this.playing = change.playing ?? this.playing;
     this.hovered = change.hovered ?? this.hovered;
     this.focused = change.focused ?? this.focused;
-    const video = this.querySelector('video');
+    const video = this.querySelector<HTMLVideoElement>('video[data-video-inline]');
     const overlay = this.querySelector<HTMLButtonElement>('[data-video-overlay]');
     if (!video || !overlay) return;
     const visible = !this.playing || this.hovered || this.focused;
