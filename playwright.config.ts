@@ -1,6 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import type { EngineName } from './tests/engines/driver';
-import { chromiumFlags, chromiumPath } from './scripts/chromium.mjs';
+import { chromiumFlags, testChromiumPath } from './scripts/chromium.mjs';
 import { localMailFrom } from './scripts/local-mail.mjs';
 
 /** The e2e suite runs in Debian's Chromium against the production build served by `npm start`. */
@@ -25,7 +25,10 @@ export const e2eMailFrom = localMailFrom;
 export const editorPorts = { dev: port + 50, backend: port + 51 };
 export const e2eAdminPassword = process.env.ADMIN_PASSWORD || 'e2e-admin-password';
 
-const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } };
+// The headless shell (scripts/chromium.mjs) refuses navigator.clipboard.writeText unless it is
+// granted, where a person's browser allows it after their click; the copy buttons are tested as a
+// person meets them. Tests of a refused clipboard replace navigator.clipboard themselves.
+const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, permissions: ['clipboard-write'] };
 const embedSpecs = /hubspot-forms\.spec\.ts$/;
 // Provokes the per-username sign-in lock; runs alone, after the desktop tests (see the spec).
 const lockoutSpecs = /sign-in-lockout\.spec\.ts$/;
@@ -47,7 +50,7 @@ export default defineConfig<object, { engineName: EngineName }>({
   use: {
     baseURL,
     trace: 'off',
-    launchOptions: { executablePath: chromiumPath, args: chromiumFlags },
+    launchOptions: { executablePath: testChromiumPath, args: chromiumFlags },
   },
   projects: [
     { name: 'desktop', use: desktop, testIgnore: [embedSpecs, lockoutSpecs, passkeySpecs] },
