@@ -30,6 +30,10 @@ export const e2eAdminPassword = process.env.ADMIN_PASSWORD || 'e2e-admin-passwor
 // person meets them. Tests of a refused clipboard replace navigator.clipboard themselves.
 const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, permissions: ['clipboard-write'] };
 const embedSpecs = /hubspot-forms\.spec\.ts$/;
+// The content editor's serial spec (`npm run edit` in a copy, two builds of it: about 100 s on one
+// worker) is a project of its own, listed first so that it starts at once beside the desktop tests;
+// within the desktop project Playwright gave it a worker of its own last, alone for its 100 s.
+const editorSpecs = /content-editor\.spec\.ts$/;
 // Provokes the per-username sign-in lock; runs alone, after the desktop tests (see the spec).
 const lockoutSpecs = /sign-in-lockout\.spec\.ts$/;
 // Registers the site's first owner, after which the admin password is refused: every other spec
@@ -53,7 +57,8 @@ export default defineConfig<object, { engineName: EngineName }>({
     launchOptions: { executablePath: testChromiumPath, args: chromiumFlags },
   },
   projects: [
-    { name: 'desktop', use: desktop, testIgnore: [embedSpecs, lockoutSpecs, passkeySpecs] },
+    { name: 'editor', use: desktop, testMatch: editorSpecs },
+    { name: 'desktop', use: desktop, testIgnore: [editorSpecs, embedSpecs, lockoutSpecs, passkeySpecs] },
     { name: 'lockout', use: desktop, testMatch: lockoutSpecs, dependencies: ['desktop'] },
     // Last of all: after the desktop specs, the lockout, and the Firefox and WebKitGTK flows.
     { name: 'passkeys', use: desktop, testMatch: passkeySpecs, dependencies: ['lockout', 'firefox', 'webkit'] },
