@@ -28,6 +28,13 @@ export const e2eAdminPassword = process.env.ADMIN_PASSWORD || 'e2e-admin-passwor
 // The headless shell (scripts/chromium.mjs) refuses navigator.clipboard.writeText unless it is
 // granted, where a person's browser allows it after their click; the copy buttons are tested as a
 // person meets them. Tests of a refused clipboard replace navigator.clipboard themselves.
+/**
+ * Every request for another host goes to a proxy that is not there and fails, as it would on this
+ * machine anyway, and no page reaches anything outside it (loopback is never proxied). The browser
+ * does this itself; a `page.route` catch-all did it before, at the cost of every request of every
+ * page making a round trip through the test runner (tests/e2e/fixtures.ts).
+ */
+const offlineProxy = '--proxy-server=http://127.0.0.1:9';
 const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, permissions: ['clipboard-write'] };
 const embedSpecs = /hubspot-forms\.spec\.ts$/;
 // The content editor's serial spec (`npm run edit` in a copy, two builds of it: about 100 s on one
@@ -41,7 +48,7 @@ const lockoutSpecs = /sign-in-lockout\.spec\.ts$/;
 const passkeySpecs = /staff-passkeys\.spec\.ts$/;
 
 
-export default defineConfig<object, { engineName: EngineName }>({
+export default defineConfig<{ embed: 'none' | 'fake' | 'fail' }, { engineName: EngineName }>({
   testDir: 'tests/e2e',
   fullyParallel: true,
   workers: 2,
@@ -54,18 +61,13 @@ export default defineConfig<object, { engineName: EngineName }>({
   use: {
     baseURL,
     trace: 'off',
-    launchOptions: { executablePath: testChromiumPath, args: chromiumFlags },
+    launchOptions: { executablePath: testChromiumPath, args: [...chromiumFlags, offlineProxy] },
   },
   projects: [
+    // The projects that need nothing before them come first, so that each starts as soon as a worker
+    // is free instead of waiting for the desktop tests to drain the queue (they ran after them, and
+    // the run ended with a worker idle): the editor, the other engines, the embed build and specs.
     { name: 'editor', use: desktop, testMatch: editorSpecs },
-    { name: 'desktop', use: desktop, testIgnore: [editorSpecs, embedSpecs, lockoutSpecs, passkeySpecs] },
-    { name: 'lockout', use: desktop, testMatch: lockoutSpecs, dependencies: ['desktop'] },
-    // Last of all: after the desktop specs, the lockout, and the Firefox and WebKitGTK flows.
-    { name: 'passkeys', use: desktop, testMatch: passkeySpecs, dependencies: ['lockout', 'firefox', 'webkit'] },
-    // The embed specs run against a second build with every form embedded (tests/e2e/embed-build.ts),
-    // made once per run, and only when one of them is run.
-    { name: 'embed-build', testMatch: /embed-build\.setup\.ts$/ },
-    { name: 'embed', use: desktop, testMatch: embedSpecs, dependencies: ['embed-build'] },
     // The main flows in Firefox and WebKitGTK (tests/engines/driver.ts), one browser per worker;
     // a file's tests run in order so that a worker launches its engine once.
     ...(['firefox', 'webkit'] as const).map((engineName) => ({
@@ -78,6 +80,16 @@ export default defineConfig<object, { engineName: EngineName }>({
       ...(engineName === 'webkit' ? { workers: 1 } : {}),
       use: { engineName },
     })),
+    // The embed specs run against a second build with every form embedded (tests/e2e/embed-build.ts),
+    // made once per run, and only when one of them is run.
+    { name: 'embed-build', testMatch: /embed-build\.setup\.ts$/ },
+    { name: 'embed', use: { ...desktop, embed: 'fake' }, testMatch: embedSpecs, dependencies: ['embed-build'] },
+    { name: 'desktop', use: desktop, testIgnore: [editorSpecs, embedSpecs, lockoutSpecs, passkeySpecs] },
+    // After every project that signs in with the admin password (the desktop specs and the engines'
+    // admin flow), which would meet the lock it provokes.
+    { name: 'lockout', use: desktop, testMatch: lockoutSpecs, dependencies: ['desktop', 'firefox', 'webkit'] },
+    // Last of all: after the desktop specs, the lockout, and the Firefox and WebKitGTK flows.
+    { name: 'passkeys', use: desktop, testMatch: passkeySpecs, dependencies: ['lockout', 'firefox', 'webkit'] },
   ],
   webServer: process.env.E2E_BASE_URL
     ? undefined

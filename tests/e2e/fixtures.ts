@@ -1,10 +1,13 @@
 /**
- * The e2e `test`: every page runs hermetically. HubSpot's form embeds are replaced by the local
- * stand-ins: the legacy v2 script (`/forms/embed/v2.js`) by tests/fakes/form-embed.js, the v4
- * script of a portal (`/forms/embed/{portalId}.js`, on js.hsforms.net or a region's
- * js-{region}.hsforms.net) by tests/fakes/form-embed-v4.js. Every other request off this machine is
- * aborted, as it would fail here anyway. Use `embed: 'fail'` to simulate embeds that cannot load.
- * Any Content-Security-Policy violation is logged as a console error.
+ * The e2e `test`: every page runs hermetically. Nothing leaves this machine: the browser sends
+ * every request for another host to a proxy that is not there (playwright.config.ts,
+ * `offlineProxy`), so it fails as it would here anyway, without routing, which would pass every
+ * request of every page through the test runner (a third of a run's CPU went to the browser and the
+ * runner). Only the embed specs route: HubSpot's form embeds are replaced by the local stand-ins,
+ * the legacy v2 script (`/forms/embed/v2.js`) by tests/fakes/form-embed.js, the v4 script of a
+ * portal (`/forms/embed/{portalId}.js`, on js.hsforms.net or a region's js-{region}.hsforms.net) by
+ * tests/fakes/form-embed-v4.js (`embed: 'fake'`, the embed project's); `embed: 'fail'` simulates
+ * embeds that cannot load. Any Content-Security-Policy violation is logged as a console error.
  */
 import { test as base, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
@@ -22,8 +25,8 @@ function standInFor(url: string): string | undefined {
   return undefined;
 }
 
-export const test = base.extend<{ embed: 'fake' | 'fail'; consoleErrors: string[] }>({
-  embed: ['fake', { option: true }],
+export const test = base.extend<{ embed: 'none' | 'fake' | 'fail'; consoleErrors: string[] }>({
+  embed: ['none', { option: true }],
   consoleErrors: async ({ page }, use) => {
     const errors: string[] = [];
     page.on('console', (message) => {
@@ -46,7 +49,6 @@ export const test = base.extend<{ embed: 'fake' | 'fail'; consoleErrors: string[
     // server, and half of the suite's function runs were page views nobody read. The beacon and its
     // counting are proven in tests/e2e/insights.spec.ts (its own contexts) and tests/unit.
     await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { configurable: true, get: () => true }));
-    await page.route(/^https?:\/\/(?!localhost|127\.0\.0\.1)/, (route) => route.abort('blockedbyclient'));
     // A page's scripts load just after its first paint (src/lib/page-scripts.ts): a test, faster than
     // any person, acts once they have run.
     for (const name of ['goto', 'reload'] as const) {
@@ -57,10 +59,12 @@ export const test = base.extend<{ embed: 'fake' | 'fail'; consoleErrors: string[
         return response;
       }) as never;
     }
-    await page.route(/^https:\/\/js(-[a-z]{2,3}\d{1,2})?\.hsforms\.net\//, (route) => {
-      const body = embed === 'fake' ? standInFor(route.request().url()) : undefined;
-      return body ? route.fulfill({ body, contentType: 'application/javascript' }) : route.abort('failed');
-    });
+    if (embed !== 'none') {
+      await page.route(/^https:\/\/js(-[a-z]{2,3}\d{1,2})?\.hsforms\.net\//, (route) => {
+        const body = embed === 'fake' ? standInFor(route.request().url()) : undefined;
+        return body ? route.fulfill({ body, contentType: 'application/javascript' }) : route.abort('failed');
+      });
+    }
     await use(page);
   },
 });
