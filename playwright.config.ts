@@ -66,7 +66,7 @@ export default defineConfig<{ embed: 'none' | 'fake' | 'fail' }, { engineName: E
   projects: [
     // The projects that need nothing before them come first, so that each starts as soon as a worker
     // is free instead of waiting for the desktop tests to drain the queue (they ran after them, and
-    // the run ended with a worker idle): the editor, the other engines, the embed build and specs.
+    // the run ended with a worker idle): the editor, the other engines, the embed spec.
     { name: 'editor', use: desktop, testMatch: editorSpecs },
     // The main flows in Firefox and WebKitGTK (tests/engines/driver.ts), one browser per worker;
     // a file's tests run in order so that a worker launches its engine once.
@@ -80,10 +80,11 @@ export default defineConfig<{ embed: 'none' | 'fake' | 'fail' }, { engineName: E
       ...(engineName === 'webkit' ? { workers: 1 } : {}),
       use: { engineName },
     })),
-    // The embed specs run against a second build with every form embedded (tests/e2e/embed-build.ts),
-    // made once per run, and only when one of them is run.
-    { name: 'embed-build', testMatch: /embed-build\.setup\.ts$/ },
-    { name: 'embed', use: { ...desktop, embed: 'fake' }, testMatch: embedSpecs, dependencies: ['embed-build'] },
+    // The embed spec runs against a second build with every form embedded (tests/e2e/embed-build.ts),
+    // which it makes itself in its beforeAll: its tests run in order in one worker, so once per run
+    // and only when it runs. (As a setup project the spec depended on, the build put the spec in a
+    // later phase, after every desktop test, with a worker idle beside it.)
+    { name: 'embed', use: { ...desktop, embed: 'fake' }, testMatch: embedSpecs, fullyParallel: false },
     { name: 'desktop', use: desktop, testIgnore: [editorSpecs, embedSpecs, lockoutSpecs, passkeySpecs] },
     // After every project that signs in with the admin password (the desktop specs and the engines'
     // admin flow), which would meet the lock it provokes.

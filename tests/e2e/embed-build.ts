@@ -1,7 +1,7 @@
 /**
  * The site's pages show native forms; the HubSpot embed is a per-form setting. To test the embed,
- * the site is built a second time with every form embedded, into dist-embed/ (the `embed-build`
- * setup project of playwright.config.ts, once per run and only when an embed spec runs), and the
+ * the site is built a second time with every form embedded, into dist-embed/ (in the embed spec's
+ * `beforeAll`, once per run and only when it runs: the `embed` project runs it in one worker), and the
  * embed specs serve its pages and assets in place of the running server's with `page.route`. What
  * the pages call (/api/*, other functions, files only the main build has) still goes to the server.
  */

@@ -6,10 +6,17 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { serveEmbedBuild } from './embed-build';
+import { buildEmbedSite, serveEmbedBuild } from './embed-build';
 
 const EMBED_V2 = 'https://js.hsforms.net/forms/embed/v2.js';
 const EMBED_V4 = /^https:\/\/js\.hsforms\.net\/forms\/embed\/\d+\.js$/;
+
+// Built once per run, by the one worker that runs this file (the embed project runs its tests in
+// order); a project of its own that the specs depended on put them after every other Chromium test.
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  await buildEmbedSite();
+});
 
 test.beforeEach(async ({ page }) => {
   await serveEmbedBuild(page);

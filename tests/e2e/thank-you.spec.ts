@@ -34,7 +34,6 @@ test.describe('/thank-you', () => {
     await page.goto(full);
     await expect(page.locator('canvas')).toHaveCount(1, { timeout: 3000 });
     const reduced = await browser.newPage({ reducedMotion: 'reduce' });
-    await reduced.route(/^https?:\/\/(?!localhost|127\.0\.0\.1)/, (route) => route.abort());
     await reduced.goto(new URL(full, page.url()).toString());
     await expect(reduced.getByRole('heading', { name: 'Meeting Confirmation Details' })).toBeVisible();
     await reduced.waitForTimeout(500);

@@ -50,7 +50,6 @@ test('a parent sees, downloads and deletes their data; HubSpot is asked once; th
 
   const context = await browser.newContext({ javaScriptEnabled: false, acceptDownloads: true });
   const parent = await context.newPage();
-  await parent.route(/^https?:\/\/(?!localhost|127\.0\.0\.1)/, (route) => route.abort('blockedbyclient'));
   try {
     await parent.goto('/lead-the-change');
     const region = parent.locator('native-form#form-emailGenerator');
