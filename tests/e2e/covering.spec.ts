@@ -8,6 +8,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { fillEmailForm } from './helpers';
+import { twoFrames } from './widths';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { routes } from './routes';
@@ -67,7 +68,7 @@ function coverings(page: Page, { asShown = false } = {}): Promise<string[]> {
  * one runs.
  */
 async function settle(page: Page): Promise<void> {
-  const frames = () => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  const frames = () => twoFrames(page);
   await frames();
   if ((await coverings(page, { asShown: true })).some((found) => found.startsWith('<floating-cta>'))) {
     await page.evaluate(
@@ -82,14 +83,18 @@ async function settle(page: Page): Promise<void> {
       revealMs + 150,
     );
   }
-  // The fades and slides of the moment (the button's 150 ms), not the endless ones.
+  // The fades and slides of the moment (the button's 150 ms), not the endless ones; a second at
+  // most, as animations advance only with the frames (see twoFrames).
   await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+          .map((animation) => animation.finished.catch(() => undefined)),
+      ),
+      new Promise((resolve) => setTimeout(resolve, 1000)),
+    ]),
   );
   await frames();
 }

@@ -59,8 +59,24 @@ export async function animationsDone(page: Page): Promise<void> {
 export async function resizeTo(page: Page, size: Size): Promise<void> {
   await page.setViewportSize(size);
   await page.waitForFunction((width) => window.innerWidth === width, size.width);
-  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  await twoFrames(page);
   await animationsDone(page);
+}
+
+/**
+ * Waits for two frames to be drawn, or half a second should the browser draw none: the headless
+ * shell once stopped issuing frames to a page after a resize and a scroll, and a wait on
+ * requestAnimationFrame alone then held its test until the five-minute timeout. What a test checks
+ * next reads the layout, which the browser brings up to date when asked, frames or not.
+ */
+export function twoFrames(page: Page): Promise<void> {
+  return page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 500);
+        requestAnimationFrame(() => requestAnimationFrame(() => (clearTimeout(timer), resolve())));
+      }),
+  );
 }
 
 /**
