@@ -25,16 +25,17 @@ export const e2eMailFrom = localMailFrom;
 export const editorPorts = { dev: port + 50, backend: port + 51 };
 export const e2eAdminPassword = process.env.ADMIN_PASSWORD || 'e2e-admin-password';
 
-// The headless shell (scripts/chromium.mjs) refuses navigator.clipboard.writeText unless it is
-// granted, where a person's browser allows it after their click; the copy buttons are tested as a
-// person meets them. Tests of a refused clipboard replace navigator.clipboard themselves.
 /**
  * Every request for another host goes to a proxy that is not there and fails, as it would on this
  * machine anyway, and no page reaches anything outside it (loopback is never proxied). The browser
  * does this itself; a `page.route` catch-all did it before, at the cost of every request of every
- * page making a round trip through the test runner (tests/e2e/fixtures.ts).
+ * page making a round trip through the test runner (tests/e2e/fixtures.ts). tests/e2e/offline.spec.ts
+ * fails without it.
  */
 const offlineProxy = '--proxy-server=http://127.0.0.1:9';
+// The headless shell (scripts/chromium.mjs) refuses navigator.clipboard.writeText unless it is
+// granted, where a person's browser allows it after their click; the copy buttons are tested as a
+// person meets them. Tests of a refused clipboard replace navigator.clipboard themselves.
 const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, permissions: ['clipboard-write'] };
 const embedSpecs = /hubspot-forms\.spec\.ts$/;
 // The content editor's serial spec (`npm run edit` in a copy, two builds of it: about 100 s on one
