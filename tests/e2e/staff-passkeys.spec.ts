@@ -56,6 +56,8 @@ test('staff sign in with their own passkeys; the admin password only made the fi
       await firstOwner.getByRole('button', { name: 'Register a passkey' }).click();
       await expect(owner.page.getByText(`Signed in as ${OWNER} (owner)`)).toBeVisible();
       await expect(firstOwner).toHaveCount(0);
+      // The registration's button is gone with its card: focus moves to the signed-in line.
+      await expect(owner.page.getByText(`Signed in as ${OWNER} (owner)`)).toBeFocused();
       expect(await owner.credentials()).toBe(1);
       await expect(owner.page.getByRole('tab', { name: 'Staff' })).toBeVisible();
     });
@@ -93,7 +95,7 @@ test('staff sign in with their own passkeys; the admin password only made the fi
       await expect(staff.page.getByRole('heading', { name: 'Join the staff' })).toBeVisible();
       await expect(staff.page.getByText(STAFF)).toBeVisible();
       await staff.page.getByRole('button', { name: 'Create a passkey' }).click();
-      await expect(staff.page.getByText(`Signed in as ${STAFF} (staff)`)).toBeVisible();
+      await expect(staff.page.getByText(`Signed in as ${STAFF} (staff)`)).toBeFocused();
       expect(new URL(staff.page.url()).searchParams.has('invite')).toBe(false);
       expect(await staff.credentials()).toBe(1);
     });
@@ -131,6 +133,8 @@ test('staff sign in with their own passkeys; the admin password only made the fi
       expect((await staff.page.request.get('/api/admin/outbox')).status()).toBe(401);
       await staff.page.getByRole('tab', { name: 'Impact' }).click();
       await expect(staff.page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
+      // The tab they were on is gone: focus moves to the sign-in's heading.
+      await expect(staff.page.getByRole('heading', { name: 'Sign in' })).toBeFocused();
       // Their passkey no longer signs in.
       await staff.page.getByRole('button', { name: 'Sign in with a passkey' }).click();
       await expect(staff.page.getByRole('alert')).toContainText('This passkey could not sign you in');
@@ -152,7 +156,7 @@ test('staff sign in with their own passkeys; the admin password only made the fi
       }
       await owner.page.getByRole('button', { name: 'Sign out', exact: true }).click();
       await owner.page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-      await expect(owner.page.getByText(`Signed in as ${OWNER} (owner)`)).toBeVisible();
+      await expect(owner.page.getByText(`Signed in as ${OWNER} (owner)`)).toBeFocused();
     });
 
     await test.step('the audit log lists each step once', async () => {

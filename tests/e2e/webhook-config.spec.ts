@@ -33,6 +33,8 @@ test('sign-in refuses a wrong password, then signs in and out', async ({ page, c
   await page.getByLabel('Password').fill(e2eAdminPassword);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('tablist', { name: 'Admin sections' })).toBeVisible();
+  // The form is gone: focus moves to the signed-in view instead of falling to the page's body.
+  await expect(page.getByText('Signed in as')).toBeFocused();
   // Over plain http to this machine the cookie has no __Host- prefix and is not Secure (Firefox and
   // Safari refuse those there); over https it is `__Host-admin_session`, Secure (unit-tested).
   const cookie = (await page.context().cookies()).find((c) => c.name === 'admin_session');
@@ -41,8 +43,10 @@ test('sign-in refuses a wrong password, then signs in and out', async ({ page, c
   // The session survives a reload, and signing out ends it.
   await page.reload();
   await expect(page.getByText('Signed in as')).toBeVisible();
+  // Opening the page signed in takes no focus; only a person's own action moves it.
+  await expect(page.getByText('Signed in as')).not.toBeFocused();
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeFocused();
   await expect(page.getByText('You have signed out.')).toBeVisible();
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();

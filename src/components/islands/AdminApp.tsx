@@ -43,6 +43,18 @@ export default function AdminApp() {
   const [state, setState] = useState<State>({ kind: 'checking' });
   const [confirmingEveryone, setConfirmingEveryone] = useState(false);
   const [adding, setAdding] = useState(false);
+  // Where focus goes once the next state is drawn: the view a person's action replaced is gone, and
+  // focus would fall to the page's body. Not on the page's first check, which takes no focus.
+  const focusAfter = useRef<'signed-in' | 'signed-out'>(undefined);
+  const signedInRef = useRef<HTMLParagraphElement>(null);
+
+  useEffect(() => {
+    const target = focusAfter.current;
+    if (!target || state.kind !== target) return;
+    focusAfter.current = undefined;
+    if (target === 'signed-in') signedInRef.current?.focus();
+    else document.getElementById('sign-in-title')?.focus();
+  }, [state]);
 
   const checkSession = useCallback(async (notice?: string) => {
     try {
@@ -57,7 +69,10 @@ export default function AdminApp() {
     const token = invitationToken();
     if (token) setState({ kind: 'invitation', token });
     else void checkSession();
-    setUnauthorizedHandler((message) => void checkSession(message));
+    setUnauthorizedHandler((message) => {
+      focusAfter.current = 'signed-out';
+      void checkSession(message);
+    });
     return () => setUnauthorizedHandler(undefined);
   }, [checkSession]);
 
@@ -67,6 +82,7 @@ export default function AdminApp() {
     } catch {
       // Signed out on the server or not, this browser forgets the session.
     }
+    focusAfter.current = 'signed-out';
     await checkSession('You have signed out.');
   }, [checkSession]);
 
@@ -74,6 +90,7 @@ export default function AdminApp() {
     setConfirmingEveryone(false);
     try {
       await apiRequest('DELETE', '/api/admin/sessions');
+      focusAfter.current = 'signed-out';
       await checkSession('Everyone has been signed out, you too.');
     } catch (error) {
       showToast({ title: 'Error', description: error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Could not sign everyone out.', variant: 'destructive' });
@@ -92,13 +109,18 @@ export default function AdminApp() {
     }
   }, []);
 
+  const onSignedIn = (session: Session) => {
+    focusAfter.current = 'signed-in';
+    setState({ kind: 'signed-in', session });
+  };
+
   if (state.kind === 'invitation') {
     return (
       <InvitationPanel
         token={state.token}
         onDone={(session) => {
           forgetInvitation();
-          if (session) setState({ kind: 'signed-in', session });
+          if (session) onSignedIn(session);
           else void checkSession();
         }}
       />
@@ -111,7 +133,7 @@ export default function AdminApp() {
     return (
       <AdminSessionContext.Provider value={session}>
         <div className="mb-6 flex flex-wrap items-center justify-between gap-3 rounded-card border border-line bg-white px-4 py-3">
-          <p className="text-sm text-muted">
+          <p ref={signedInRef} tabIndex={-1} className="text-sm text-muted outline-none">
             Signed in as <strong className="text-ink">{session.username}</strong>
             {!session.bootstrap && <span> ({owner ? 'owner' : 'staff'})</span>}
           </p>
@@ -131,7 +153,7 @@ export default function AdminApp() {
             </button>
           </div>
         </div>
-        {session.bootstrap && <FirstOwner onRegistered={(next) => setState({ kind: 'signed-in', session: next })} />}
+        {session.bootstrap && <FirstOwner onRegistered={onSignedIn} />}
         <AdminTabs key={`${session.username}|${session.role}`} />
         <ReactDialog open={confirmingEveryone} onClose={() => setConfirmingEveryone(false)} title="Sign everyone out?">
           <p className="text-sm text-ink-soft">Every admin session ends at once, on every device, this one too. Everyone has to sign in again.</p>
@@ -148,7 +170,6 @@ export default function AdminApp() {
     );
   }
 
-  const onSignedIn = (session: Session) => setState({ kind: 'signed-in', session });
   const notice = state.kind === 'signed-out' ? state.notice : undefined;
   if (state.kind === 'signed-out' && !state.passwordSignIn) {
     return <PasskeySignIn notice={notice} onSignedIn={onSignedIn} />;
@@ -179,7 +200,7 @@ function PasskeySignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: (s
 
   return (
     <section aria-labelledby="sign-in-title" className={`${cardClass} mx-auto max-w-md`} aria-busy={busy}>
-      <h2 id="sign-in-title" className="text-xl font-bold">
+      <h2 id="sign-in-title" tabIndex={-1} className="text-xl font-bold outline-none">
         Sign in
       </h2>
       <p className="mt-1 text-sm text-muted">Staff sign in with their own passkey: your device asks for your fingerprint, face or screen lock.</p>
@@ -336,7 +357,7 @@ function SignInForm({ disabled, notice, onSignedIn }: { disabled: boolean; notic
 
   return (
     <section aria-labelledby="sign-in-title" className={`${cardClass} mx-auto max-w-md`}>
-      <h2 id="sign-in-title" className="text-xl font-bold">
+      <h2 id="sign-in-title" tabIndex={-1} className="text-xl font-bold outline-none">
         Sign in
       </h2>
       <p className="mt-1 text-sm text-muted">
