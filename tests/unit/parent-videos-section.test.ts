@@ -29,12 +29,21 @@ describe('parent-videos section (switched on)', () => {
     expect(html).toContain('She finally loves maths again');
     expect(html).toContain('Aug 14, 2025');
     expect(html).toMatch(/<noscript>\s*<video[^>]*src="\/media\/parent-story-1\.mp4"[^>]*controls/);
+    // Without scripts the video shows its picture, not a black box, until it plays.
+    expect(html).toMatch(/<noscript>\s*<video[^>]*poster="\/_astro\/p\.webp"/);
     // With scripts there are no browser controls to build before the first paint (the overlay plays it).
     const outsideNoscript = html.replace(/<noscript>[\s\S]*?<\/noscript>/g, '');
     expect(outsideNoscript).toMatch(/<video[^>]*src="\/media\/parent-story-1\.mp4"[^>]*data-video-inline/);
     expect(outsideNoscript).not.toMatch(/<video[^>]*controls/);
     expect(html).toContain('Your browser does not support the video tag.');
     expect(html).toMatch(/<a[^>]*href="\/media\/parent-story-1\.mp4"[^>]*data-video-open/);
+  });
+
+  test('a YouTube story has no video to play without JavaScript: its picture and a link to YouTube', async () => {
+    const html = await render([{ ...video, youtubeUrl: 'https://www.youtube.com/watch?v=abc123' }]);
+    expect(html).not.toContain('<noscript>');
+    expect(html).toMatch(/<img[^>]*src="\/_astro\/p\.webp"/);
+    expect(html).toMatch(/<a[^>]*href="https:\/\/www\.youtube\.com\/watch\?v=abc123"[^>]*data-video-open/);
   });
 
   test('an empty list shows the unavailable message', async () => {
