@@ -43,7 +43,11 @@ function emailPage(draft: LetteredDraft, token: string, options: { note?: string
   const requested = Boolean(draft.messageId);
   const notice = options.notice
     ? `<div class="mt-6 rounded-xl border p-4 ${options.notice.tone === 'alert' ? 'border-danger-600 bg-danger-50 text-danger-600' : 'border-brand-200 bg-brand-50 text-ink'}" role="${options.notice.tone}">${escapeHtml(options.notice.text)}</div>`
-    : '';
+    : draft.wantsPlatformSend && !requested && !draft.selfSentMessageId
+      ? // The parent chose our platform in the form; without scripts nothing was asked for yet (a
+        // page this address opens changes nothing), so the page says where that choice is made.
+        `<p class="mt-6 rounded-xl border border-brand-200 bg-brand-50 p-4 text-ink" data-chosen-platform>You chose to let us send it. Read it through, then press <a class="font-medium text-brand-700 underline" href="#send-platform">Send via our platform</a> below: we email you a link to confirm first, and nothing is sent until you do.</p>`
+      : '';
   const platform = requested
     ? `<p class="text-sm text-muted">You asked us to send this email. Check your inbox for the link to confirm it.</p>`
     : `<form method="post" action="/your-email" class="space-y-3">${hidden}<input type="hidden" name="action" value="send"><input type="hidden" name="tz" value="" data-time-zone><div><label for="note" class="${labelClass}">Add a personal note <span class="font-normal text-muted">(optional)</span></label><p id="note-help" class="${helpClass}">A few words of your own, shown after your introduction. Plain text, no links or email addresses, at most ${NOTE_MAX} characters.</p><textarea id="note" name="note" rows="3" maxlength="${NOTE_MAX}" class="${inputClass}" aria-describedby="note-help${options.noteError ? ' note-error' : ''}"${options.noteError ? ' aria-invalid="true"' : ''}>${escapeHtml(note)}</textarea><p id="note-error" class="${errorClass}"${options.noteError ? '' : ' hidden'}>${escapeHtml(options.noteError ?? '')}</p></div><button type="submit" class="${buttonClass('accent', 'md')}">Send via our platform</button><p class="text-xs text-muted">We email you a link to confirm first. Nothing is sent until you do.</p></form>`;

@@ -229,6 +229,18 @@ describe('parents writing to one school get the letters in rotation', () => {
     expect(await page(second)).not.toContain(fillStart(committedLetters()[0]!.introduction));
   });
 
+  test('/your-email without JavaScript, after choosing "Send via our platform" in the form, says where that send is asked for', async () => {
+    const page = async (made: Awaited<ReturnType<typeof draftFor>>) =>
+      regionText(await (await yourEmail(new Request(`http://localhost/your-email?id=${made.draft.id}&t=${made.token}`))).text());
+    const chosen = await draftFor({ choose_how_to_send_your_email: 'Send via our platform' });
+    expect(await page(chosen)).toContain('You chose to let us send it. Read it through, then press Send via our platform below');
+    expect(await page(await draftFor({ choose_how_to_send_your_email: "I'll send it myself" }))).not.toContain('You chose to let us send it');
+    // Once asked for, the page says so instead.
+    await requestPlatformSend({ submissionId: chosen.draft.id, token: chosen.token }, { network: 'b'.repeat(32) });
+    expect(await page(chosen)).not.toContain('You chose to let us send it');
+    expect(await page(chosen)).toContain('You asked us to send this email. Check your inbox for the link to confirm it.');
+  });
+
   test('a draft made before the letters reads as the first letter', async () => {
     const made = await draftFor();
     const { letter: _letter, ...old } = made.draft;
