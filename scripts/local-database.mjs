@@ -9,6 +9,7 @@ import { NetlifyDB } from '@netlify/database-dev';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seedSampleSchools } from './sample-schools.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const databaseDirectory = join(root, '.netlify', 'db');
@@ -30,12 +31,17 @@ export class LocalNetlifyDB extends NetlifyDB {
   }
 }
 
-/** Starts the local database and applies the migrations; returns the environment the functions need. */
-export async function startLocalDatabase({ directory = databaseDirectory, log = console.log } = {}) {
+/**
+ * Starts the local database and applies the migrations, with the sample verified schools of the
+ * local site (scripts/sample-schools.mjs; `samples: false` leaves them out); returns the
+ * environment the functions need.
+ */
+export async function startLocalDatabase({ directory = databaseDirectory, log = console.log, samples = true } = {}) {
   const db = new LocalNetlifyDB({ directory, logger: () => undefined });
   const url = await db.start();
   const applied = await db.applyMigrations(migrationsDirectory);
   if (applied.length) log(`Local database: applied ${applied.join(', ')}`);
+  if (samples) await seedSampleSchools(db);
   mkdirSync(dirname(databaseUrlFile), { recursive: true });
   writeFileSync(databaseUrlFile, `${url}\n`);
   return { db, url, env: { NETLIFY_DB_URL: url, NETLIFY_DB_DRIVER: 'server' } };

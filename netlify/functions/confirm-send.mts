@@ -6,7 +6,7 @@ import { again, home, preview, sendYourself } from '../../src/server/letter-page
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { dataPath } from '../../src/server/links';
 import { whenLetterGoes } from '../../src/server/mail/schedule';
-import { confirmPlatformSend, inspectConfirmation, refusalText, shareOf, timeZoneOf, type ConfirmOutcome, type SchoolShare } from '../../src/server/platform-send';
+import { confirmPlatformSend, inspectConfirmation, refusalText, shareOf, timeZoneOf, type ConfirmOutcome, type SchoolShare } from '../../src/server/letter/request';
 import type { PlaceText } from '../../src/server/experiments';
 import { shareBlockHtml, shareTextFor } from '../../src/server/school-page-html';
 import { recordConfirmation } from '../../src/server/analytics/record';
@@ -54,14 +54,18 @@ function outcomePage(outcome: ConfirmOutcome, token: string, share?: Shared): { 
       };
     case 'done': {
       const { message } = outcome;
-      const sent = message.status === 'sent';
+      const sent = message.status === 'sent' || message.status === 'delivered';
       const who = message.toName || message.to;
-      const when = message.delivery ? whenLetterGoes(message.delivery) : 'now';
+      const when = outcome.goesAt ? whenLetterGoes({ at: outcome.goesAt, timeZone: message.delivery?.timeZone }) : message.delivery ? whenLetterGoes(message.delivery) : 'now';
       const text = sent
-        ? `Our platform has sent your letter to ${who}. We'll ask you in about ten days whether the school answered.`
-        : when === 'now'
-          ? `Thank you for confirming. Your letter goes to ${who} in the next few minutes.`
-          : `Thank you for confirming. Your letter reaches ${who} at ${when}, when the school's office is open (the school's time). We'll ask you in about ten days whether they answered.`;
+        ? message.status === 'delivered'
+          ? `Your letter arrived at ${who}'s mail server. We'll ask you in about ten days whether the school answered.`
+          : `Our platform has sent your letter to ${who}. We'll ask you in about ten days whether the school answered.`
+        : outcome.checking
+          ? `We handed your letter to the mail server for ${who}, but did not hear back whether it took it. We are checking, and will not send it twice; if it did not arrive, we email you.`
+          : when === 'now'
+            ? `Thank you for confirming. Your letter goes to ${who} in the next few minutes.`
+            : `Thank you for confirming. Your letter reaches ${who} at ${when}, when the school's office is open (the school's time). We'll ask you in about ten days whether they answered.`;
       return {
         status: 200,
         title: sent ? 'Your email has been sent' : 'Your email is confirmed',
@@ -79,17 +83,37 @@ function outcomePage(outcome: ConfirmOutcome, token: string, share?: Shared): { 
     case 'replaced':
       return {
         status: 409,
-        title: 'You wrote a newer version',
-        content: `${heading('You wrote a newer version of this letter')}${lead(
-          'After this one you asked us to send a newer letter to the same school, so this link sends nothing. Open the link in the newest email from us to send the letter you wrote last.',
+        title: 'You confirmed a newer version',
+        content: `${heading('You confirmed a newer version of this letter')}${lead(
+          'You confirmed a newer letter to the same school from your inbox, so this link sends nothing. The letter you confirmed is the one the school gets.',
         )}${actions(home)}`,
+      };
+    case 'ended':
+      return { status: 409, title: 'Your letter was not sent', content: `${heading('Your letter was not sent')}${lead(outcome.reason)}${sendYourself(outcome.message)}${actions(again, home)}` };
+    case 'self_ready':
+      return {
+        status: 200,
+        title: 'Did you send your letter?',
+        content: `${heading(`Did you send your letter to ${outcome.message.toName || outcome.message.to}?`)}${lead(
+          'You told us you sent this letter yourself. Confirm it, and in about ten days we will ask you whether the school answered. Nothing is recorded until you do.',
+        )}${preview(outcome.message)}<form method="post" action="/confirm-send" class="mt-8 flex flex-wrap items-center gap-3"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('accent', 'lg')}">Yes, I sent it</button><span class="text-sm text-muted">Didn't tell us this? Ignore it and nothing happens.</span></form>`,
+      };
+    case 'self_done':
+      return {
+        status: 200,
+        title: 'Thank you',
+        content: `${heading('Thank you for writing to your school')}${lead(
+          'We noted that you sent your letter. In about ten days we will ask you whether the school answered. Our team checks letters parents sent themselves before they count on a school’s page.',
+        )}${actions(`<a class="${buttonClass('primary', 'md')}" href="/nominate-school">Next: bring us in to help</a>`, home)}`,
       };
     case 'bounced':
       return {
         status: 409,
         title: 'Your letter did not arrive',
         content: `${heading('Your letter did not arrive')}${lead(
-          `The mail server at ${outcome.message.to} refused your letter, so the school did not get it. We emailed you a link to correct the address; you can also send it from your own email app.`,
+          outcome.message.lastError === 'address_blocked'
+            ? `Letters to ${outcome.message.to} bounced before (its mail server said the mailbox does not exist), so we did not send yours. We emailed you a link to correct the address; you can also send it from your own email app.`
+            : `The mail server at ${outcome.message.to} said the mailbox does not exist, so the school did not get your letter. We emailed you a link to correct the address; you can also send it from your own email app.`,
         )}${sendYourself(outcome.message)}${actions(home)}`,
       };
     case 'refused':
@@ -97,14 +121,6 @@ function outcomePage(outcome: ConfirmOutcome, token: string, share?: Shared): { 
         status: 409,
         title: 'We did not send this email',
         content: `${heading('We did not send this email')}${lead(refusalText(outcome.message, outcome.refusal))}${sendYourself(outcome.message)}${actions(home)}`,
-      };
-    case 'failed':
-      return {
-        status: 409,
-        title: 'We could not send this email',
-        content: `${heading('We could not send this email')}${lead(
-          'Something went wrong while handing your letter over, and our team can see it. Nothing more will be sent from this link; you can send it from your own email app below.',
-        )}${sendYourself(outcome.message)}${actions(again, home)}`,
       };
     case 'invalid':
       return {

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { attemptContactDeletion, DELETION_LOG_RETENTION_MS, dueContactDeletions, purgeContactDeletions, purgeUsedDeletionSteps } from '../../src/server/data-rights';
 import { StoreUnavailableError, storeUnavailable } from '../../src/server/http';
-import { optionalHubSpot } from '../../src/server/platform-send';
+import { optionalHubSpot } from '../../src/server/letter/request';
 
 /**
  * Scheduled: the HubSpot contact deletions parents asked for (`/your-data`) that HubSpot has not

@@ -1,5 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { formPurposes, forms, type FormPurpose } from '../../src/config/forms';
+import { releaseDraft } from '../../src/server/email-drafts';
 import { auditRequest } from '../../src/server/audit';
 import { requireAdmin } from '../../src/server/auth';
 import {
@@ -90,6 +91,8 @@ export default handle(async (req, context) => {
     if (found.record.delivery.state !== 'held') throw new HttpError(409, 'not_held', 'Only a held submission can be released.');
     const released = await releaseSubmission(found);
     if (!released) throw new HttpError(409, 'changed', 'This submission changed meanwhile; reload the list.');
+    // Its school email (if it made one) may now ask for a send, as any parent's.
+    await releaseDraft(id);
     await auditRequest(req, context, session, 'submission.released', `${purpose}/${id}`);
     return json({ submission: view(await deliverSubmission(await formsHubSpot(), released)) });
   }

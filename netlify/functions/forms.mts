@@ -17,7 +17,8 @@ import { clientIp, HttpError, json, jsonError, readLimited, StoreUnavailableErro
 import { takeFormSubmission } from '../../src/server/rate-limit';
 import { recordFormSent } from '../../src/server/analytics/record';
 import { withoutContactAddress } from '../../src/server/school-page-html';
-import { attributionFor, fillFromSchoolPage } from '../../src/server/school-pages';
+import { attributionFor } from '../../src/server/school-pages';
+import { fillFromSchool } from '../../src/server/schools/letters';
 
 /** The largest body a form may post. */
 export const MAX_FORM_BODY_BYTES = 64 * 1024;
@@ -87,11 +88,13 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
     return { kind: 'json', status: 429, body: { error: { code: 'rate_limited', message: tooManyMessage(limit.retryAfterSeconds) } }, headers: { 'Retry-After': String(limit.retryAfterSeconds) } };
   }
 
-  // The email form of a school page names its school by the page's key: the contact address is
-  // filled in here and never travels through the page. Its share link's referral rides along.
+  // The email form names a known school by its page key (a suggestion the parent picked, or the
+  // school page the form is on): its name and, left out, its address come from the record. A
+  // school page's form never carries the address. Its share link's referral rides along.
   const shown = { ...raw };
-  const schoolPage = email ? await fillFromSchoolPage(raw, emailFormFields, metaFields.school) : undefined;
-  const pageInputs = schoolPage ? schoolPageInputs(schoolPage, raw) : undefined;
+  const known = email ? await fillFromSchool(raw, emailFormFields, metaFields.school) : undefined;
+  const onSchoolPage = known !== undefined && !textOf(shown[emailFormFields.schoolContactEmail]);
+  const pageInputs = known ? schoolPageInputs(known.pageKey, raw) : undefined;
   const parsed = submissionSchema(definition, email ? personalFieldNames : []).safeParse(raw);
   const errors = parsed.success ? {} : fieldErrors(parsed.error);
   // The email forms: every value the email interpolates is a name and the note is plain text
@@ -100,9 +103,9 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
   if (!parsed.success || Object.keys(errors).length) {
     const message = summaryOf(definition, errors, email ? personalFieldLabels : {});
     if (browser) {
-      const form = schoolPage
-        ? { definition: withoutContactAddress(definition), values: shown, hiddenInputs: pageInputs }
-        : { definition, values: raw };
+      const form = onSchoolPage
+        ? { definition: withoutContactAddress(definition), values: shown, hiddenInputs: pageInputs, schoolSearch: false }
+        : { definition, values: raw, ...(pageInputs ? { hiddenInputs: pageInputs } : {}) };
       return { kind: 'page', response: await invalidPage({ ...form, purpose: definition.purpose, page: page.current, errors, note: email }) };
     }
     return { kind: 'json', status: 400, body: { error: { code: 'invalid_submission', message, fields: errors } } };
@@ -115,18 +118,21 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
     definition,
     values: email ? normaliseEmailFields(parsed.data.values) : parsed.data.values,
     consent: parsed.data.consent,
-    context: contextOf(req, page.current),
+    context: contextOf(page.current),
   });
   // The email first: a draft without its submission is harmless (it is purged), a submission whose
   // email could not be made would leave the parent without it.
   const attribution = email
     ? await attributionFor({ referral: textOf(raw[metaFields.referral]), ambassadorId: textOf(raw[metaFields.ambassador]), parentEmail: record.values[emailFormFields.parentEmail] ?? '' })
     : undefined;
-  const draft = email ? await createDraft({ id: record.id, purpose: definition.purpose, values: record.values, note, ownWords, attribution }) : undefined;
+  // A submission that looks automated gets its email too (a misjudged parent still copies it), but
+  // its draft asks for nothing until a person releases the submission.
+  const held = judgement.verdict === 'suspect';
+  const draft = email ? await createDraft({ id: record.id, purpose: definition.purpose, values: record.values, note, ownWords, attribution, held, ...(known ? { schoolKey: known.pageKey } : {}) }) : undefined;
   // A submission that looks automated (the honeypot, far too fast) is answered like any other and
   // kept as "held": not sent to HubSpot until a person releases it on the admin page, so nothing a
   // misjudged parent typed is lost.
-  if (judgement.verdict === 'suspect') {
+  if (held) {
     await storeSubmission(heldSubmission(record, judgement.reason));
     return accepted(definition, page.current, browser, { record, draft });
   }
@@ -165,14 +171,13 @@ function formIdOf(url: string): string {
   }
 }
 
-function contextOf(req: Request, page: string | undefined): StoredSubmission['context'] {
+/**
+ * Where the form was sent from. Not the visitor's HubSpot cookie: the address a form names is
+ * typed, not proven, and the cookie would tie this browser to that person's contact.
+ */
+function contextOf(page: string | undefined): StoredSubmission['context'] {
   const path = page ?? '/';
-  const hutk = /(?:^|;\s*)hubspotutk=([0-9a-f]{32})(?:;|$)/i.exec(req.headers.get('cookie') ?? '')?.[1];
-  return {
-    pageUri: `${serverEnv.siteOrigin}${path}`,
-    pageName: (routeMetadata[path] ?? defaultMetadata).title,
-    ...(hutk ? { hutk } : {}),
-  };
+  return { pageUri: `${serverEnv.siteOrigin}${path}`, pageName: (routeMetadata[path] ?? defaultMetadata).title };
 }
 
 function accepted(

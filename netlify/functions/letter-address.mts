@@ -5,7 +5,7 @@ import { actions, heading, lead, responsePage } from '../../src/server/form-page
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { home, preview, sendYourself } from '../../src/server/letter-pages';
 import { whenLetterGoes } from '../../src/server/mail/schedule';
-import { correctAddress, inspectCorrection, timeZoneOf, type CorrectionOutcome } from '../../src/server/platform-send';
+import { correctAddress, inspectCorrection, timeZoneOf, type CorrectionOutcome } from '../../src/server/letter/request';
 
 /**
  * /letter-address?token=…: the link in the "did not arrive" email. GET shows the bounced letter and

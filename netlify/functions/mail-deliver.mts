@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { StoreUnavailableError, storeUnavailable } from '../../src/server/http';
-import { runMail } from '../../src/server/letter-delivery';
+import { runMail } from '../../src/server/letter/delivery';
 
 /**
  * Every minute: the mail layer's run. Requests whose confirmation link expired end; a request

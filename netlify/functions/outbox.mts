@@ -4,11 +4,13 @@ import type { OutboxView } from '../../src/lib/schemas/admin';
 import { auditRequest } from '../../src/server/audit';
 import { requireAdmin, requireOwner } from '../../src/server/auth';
 import { allowMethods, handle, HttpError, json } from '../../src/server/http';
-import { deliverAndFollow, queueLetter } from '../../src/server/letter-delivery';
+import { deliverAndFollow, queueLetter } from '../../src/server/letter/delivery';
 import { confirmationLink } from '../../src/server/links';
 import { emailsAboutMany, retryEmail } from '../../src/server/mail/queue';
 import { mailSender } from '../../src/server/mail/senders';
-import { listMessages, readMessage, updateMessage, type OutboxMessage } from '../../src/server/outbox';
+import { serverEnv } from '../../src/server/env';
+import { retry } from '../../src/server/letter/life';
+import { listMessages, readMessage, type OutboxMessage } from '../../src/server/outbox';
 import { readAnswer } from '../../src/server/school-answers';
 
 const PAGE_SIZE = 20;
@@ -23,7 +25,7 @@ async function views(messages: OutboxMessage[]): Promise<OutboxView[]> {
   const emails = await emailsAboutMany(messages.map((message) => message.id));
   return Promise.all(
     messages.map(async (message) => {
-      const answer = message.status === 'sent' ? await readAnswer(message.id) : undefined;
+      const answer = message.status === 'sent' || message.status === 'delivered' ? await readAnswer(message.id) : undefined;
       return { ...message, emails: emails.get(message.id) ?? [], ...(answer ? { answer } : {}) };
     }),
   );
@@ -58,12 +60,13 @@ export default handle(async (req, context) => {
     throw new HttpError(409, 'not_retryable', 'Only a confirmed message whose delivery failed can be retried; a message a sending limit refused cannot.');
   }
   const now = new Date();
-  // Its email goes again under the same id (the provider sends nothing twice); a letter that never
-  // reached the mail layer is written to it now.
-  const again = (await retryEmail(id, now)) ? found.message : await queueLetter(found.message, found.message.delivery?.timeZone, now);
-  const queued = await updateMessage(id, (current) =>
-    current.status === 'failed' ? { ...current, status: 'queued', lastError: undefined, delivery: again.delivery ? { ...again.delivery, state: 'scheduled' } : current.delivery, updatedAt: now.toISOString() } : undefined,
-  );
+  // Its email goes again under the same id (the provider sends nothing twice), in its school's hours
+  // and within the hourly maximum, re-checked when a run claims it; a letter that never reached the
+  // mail layer is written to it now. The letter's move is life.ts's.
+  const delivery = (await retryEmail(id, now))
+    ? { ...(found.message.delivery ?? { at: now.toISOString(), timeZone: serverEnv.schoolTimeZone }), at: now.toISOString(), state: 'scheduled' as const }
+    : await queueLetter(found.message, found.message.delivery?.timeZone, now);
+  const queued = await retry(id, delivery, now);
   if (!queued) throw new HttpError(409, 'changed', 'This message changed meanwhile; reload the list.');
   await auditRequest(req, context, session, 'outbox.retried', id);
   const sender = mailSender();

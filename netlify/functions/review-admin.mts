@@ -1,6 +1,5 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
-import { lineProblem, SCHOOL_MAX } from '../../src/lib/email/fields';
 import { auditRequest } from '../../src/server/audit';
 import { requireAdmin } from '../../src/server/auth';
 import { maskAddress } from '../../src/server/data-rights';
@@ -9,7 +8,7 @@ import { readMessage } from '../../src/server/outbox';
 import { decideReview } from '../../src/server/review';
 import { listReviewItems, type ReviewItem } from '../../src/server/review-items';
 import { readAnswer } from '../../src/server/school-answers';
-import { readSchoolPage, renameSchoolPage, SCHOOL_KEY, schoolPageKeyIfConfigured } from '../../src/server/school-pages';
+import { schoolOfLetter, type LetterSchool } from '../../src/server/schools/letters';
 
 const ID = /^[\w-]{1,120}$/;
 
@@ -21,26 +20,14 @@ const listSchema = z
   })
   .strict();
 
-/** A school's name as staff type it: a name, like every name the letters carry. */
-const schoolName = z
-  .string()
-  .max(SCHOOL_MAX * 2)
-  .superRefine((value, context) => {
-    const problem = value.trim() ? lineProblem(value, SCHOOL_MAX) : 'Please give the school’s name.';
-    if (problem) context.addIssue({ code: 'custom', message: problem });
-  })
-  .transform((value) => value.normalize('NFKC').replace(/ {2,}/g, ' ').trim());
-
-const decisionSchema = z.object({ decision: z.enum(['approved', 'rejected']), schoolName: schoolName.optional() }).strict();
-const renameSchema = z.object({ schoolName }).strict();
+const decisionSchema = z.object({ decision: z.enum(['approved', 'rejected']) }).strict();
 
 /** What staff read to decide: the claim, the letter's school and its contact (masked), the parent's first name, their answer. */
 async function view(item: ReviewItem) {
   const found = await readMessage(item.messageId);
   if (!found) return undefined;
   const { message } = found;
-  const key = schoolPageKeyIfConfigured(message.to);
-  const page = key ? await readSchoolPage(key).catch(() => undefined) : undefined;
+  const place = await schoolOfLetter(message).catch(() => ({ onRecord: false }) as LetterSchool);
   const answer = await readAnswer(message.id);
   return {
     ...item,
@@ -54,7 +41,7 @@ async function view(item: ReviewItem) {
       sentAt: message.sentAt ?? null,
       subject: message.subject,
     },
-    page: page ? { key: page.key, published: page.published, schoolName: page.schoolName } : null,
+    school: place.school ? { id: place.school.id, name: place.school.name, status: place.school.status, onRecord: place.onRecord } : null,
     answer: answer ? { kind: answer.kind, comment: answer.comment, at: answer.updatedAt } : null,
   };
 }
@@ -63,8 +50,8 @@ async function view(item: ReviewItem) {
  * The review queue (signed-in staff). GET /api/admin/review?state=pending: the claims nobody could
  * check themselves (self-reported letters, outcomes reported on them, letters to the parent's own
  * domain), newest first, each with what a person needs to judge it; reading it is audited.
- * POST /api/admin/review/{id} {decision, schoolName?}: approve or reject, once, audited.
- * POST /api/admin/school-pages/{key} {schoolName}: staff give a school page its name, audited.
+ * POST /api/admin/review/{id} {decision}: approve or reject, once, audited. A school's name and page
+ * are its record's, changed in the Schools tab (/api/admin/schools), never here.
  */
 export default handle(async (req, context) => {
   const refused = allowMethods(req, ['GET', 'POST']);
@@ -80,20 +67,12 @@ export default handle(async (req, context) => {
     const items = (await Promise.all(page.items.map(view))).filter((item) => item !== undefined);
     return json({ items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
   }
-  const rename = url.pathname.match(/^\/api\/admin\/school-pages\/([^/]+)$/)?.[1];
-  if (rename !== undefined) {
-    if (!SCHOOL_KEY.test(rename)) throw new HttpError(404, 'not_found', 'There is no school page with this key.');
-    const input = await readJson(req, renameSchema);
-    if (!(await renameSchoolPage(rename, input.schoolName))) throw new HttpError(404, 'not_found', 'There is no school page with this key.');
-    await auditRequest(req, context, session, 'school_page.renamed', rename);
-    return json({ key: rename, schoolName: input.schoolName });
-  }
   const id = url.pathname.match(/^\/api\/admin\/review\/([^/]+)$/)?.[1];
   if (!id || !ID.test(id)) throw new HttpError(404, 'not_found', 'Decide an item with POST /api/admin/review/{id}.');
   const input = await readJson(req, decisionSchema);
-  const decided = await decideReview(id, input.decision, session.username, { schoolName: input.schoolName });
+  const decided = await decideReview(id, input.decision, session.username);
   await auditRequest(req, context, session, input.decision === 'approved' ? 'review.approved' : 'review.rejected', `${decided.item.claim} ${decided.message.id}`);
   return json({ item: await view(decided.item) });
 });
 
-export const config: Config = { path: ['/api/admin/review', '/api/admin/review/:id', '/api/admin/school-pages/:key'], method: ['GET', 'POST'] };
+export const config: Config = { path: ['/api/admin/review', '/api/admin/review/:id'], method: ['GET', 'POST'] };

@@ -11,7 +11,7 @@ import { actions, heading, lead, responsePage } from '../../src/server/form-page
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { dataPath } from '../../src/server/links';
 import type { OutboxMessage } from '../../src/server/outbox';
-import { optionalHubSpot } from '../../src/server/platform-send';
+import { optionalHubSpot } from '../../src/server/letter/request';
 import { openAnswerLink, saveAnswer, type AnswerLinkState, type SchoolAnswer } from '../../src/server/school-answers';
 import { recordAnswerStep } from '../../src/server/analytics/record';
 

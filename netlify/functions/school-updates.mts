@@ -1,18 +1,16 @@
 import type { Config } from '@netlify/functions';
 import { StoreUnavailableError, storeUnavailable } from '../../src/server/http';
-import { runMail } from '../../src/server/letter-delivery';
 import { runSchoolUpdates } from '../../src/server/school-updates';
 
 /**
  * Every 15 minutes: the school updates (an outcome that counts was reported) whose time has come,
- * each written once to the mail layer for its parent, then sent with every other due email
- * (`src/server/school-updates.ts`).
+ * each written once to the mail layer for its parent (`src/server/school-updates.ts`). The
+ * every-minute `mail-deliver` run sends them: only it runs the mail layer, so two runs never start
+ * at one minute.
  */
 export default async (_req?: Request): Promise<Response> => {
   try {
-    const updates = await runSchoolUpdates();
-    const mail = await runMail();
-    const summary = { ...updates, mailed: mail.sent, ...(mail.notConfigured ? { notConfigured: true } : {}) };
+    const summary = await runSchoolUpdates();
     console.log('[school-updates]', JSON.stringify(summary));
     return Response.json(summary);
   } catch (error) {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { sendEmailSchema } from '../../src/lib/schemas';
 import { allowMethods, clientIp, describeIssues, handle, HttpError, json, readJson } from '../../src/server/http';
 import { networkKey } from '../../src/server/identity';
-import { requestPlatformSend, timeZoneOf } from '../../src/server/platform-send';
+import { requestPlatformSend, timeZoneOf } from '../../src/server/letter/request';
 import { recordSendRequest } from '../../src/server/analytics/record';
 
 /**

@@ -12,7 +12,7 @@ import { actions, heading, lead, responsePage } from '../../src/server/form-page
 import { recordAudit } from '../../src/server/audit';
 import { clientIp, HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { clientAddressKey, networkKey } from '../../src/server/identity';
-import { optionalHubSpot } from '../../src/server/platform-send';
+import { optionalHubSpot } from '../../src/server/letter/request';
 import { takeFormSubmission } from '../../src/server/rate-limit';
 import { withdrawStarredWords } from '../../src/server/starred-words';
 
@@ -150,6 +150,13 @@ function fromThisSite(req: Request): boolean {
   return origin === new URL(req.url).origin || serverEnv.siteOrigins.includes(origin);
 }
 
+/** Work that goes on after the answer: Netlify's `waitUntil`, else (a test's direct call) left to run. */
+function afterAnswer(context: Context | undefined, work: Promise<void>): void {
+  const waitUntil = (context as { waitUntil?: (promise: Promise<unknown>) => void } | undefined)?.waitUntil;
+  if (typeof waitUntil === 'function') waitUntil.call(context, work);
+  else void work;
+}
+
 async function view(req: Request, context?: Context): Promise<View | Response> {
   if (req.method === 'GET' || req.method === 'HEAD') {
     const params = new URL(req.url).searchParams;
@@ -189,11 +196,15 @@ async function view(req: Request, context?: Context): Promise<View | Response> {
     if (!limit.allowed) {
       return { status: 429, title: 'Please wait a moment', content: `${heading('Please wait a moment')}${lead(`Too many requests from your network. Please try again in ${Math.ceil(limit.retryAfterSeconds / 60)} minutes.`)}${actions(home)}`, headers: { 'Retry-After': String(limit.retryAfterSeconds) } };
     }
-    const outcome = await sendDataLink(parsed.data.email, networkKey(clientIp(req, context))).catch((error: unknown) => {
-      if (!(error instanceof StoreUnavailableError)) console.error('[your-data] link request failed:', error instanceof Error ? error.message : 'unknown error');
-      return 'failed';
-    });
-    if (outcome === 'failed') console.warn('[your-data] a requested link was not written:', outcome);
+    // Looked up and sent after the answer (the function's waitUntil): the answer takes the same time
+    // whether or not we know the address, so its timing tells nothing either.
+    const sending = sendDataLink(parsed.data.email, networkKey(clientIp(req, context))).then(
+      () => undefined,
+      (error: unknown) => {
+        if (!(error instanceof StoreUnavailableError)) console.error('[your-data] link request failed:', error instanceof Error ? error.message : 'unknown error');
+      },
+    );
+    afterAnswer(context, sending);
     // The same answer whatever happened: it never tells whether we know the address.
     return {
       status: 202,

@@ -12,8 +12,7 @@ import { formDefinitions } from '../../src/server/form-definitions';
 import { heading, lead, responsePage } from '../../src/server/form-pages';
 import { clientIp, HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { networkKey } from '../../src/server/identity';
-import { recordSelfSent, requestPlatformSend, timeZoneOf } from '../../src/server/platform-send';
-import { shareBlockHtml } from '../../src/server/school-page-html';
+import { recordSelfSent, requestPlatformSend, timeZoneOf } from '../../src/server/letter/request';
 import { sameSecret } from '../../src/server/tokens';
 
 /**
@@ -123,11 +122,12 @@ async function page(req: Request, context?: unknown): Promise<{ status: number; 
   const note = form.get('note') ?? draft.note;
   try {
     if (form.get('action') === 'self') {
-      const answer = await recordSelfSent({ submissionId: id, token, note });
+      const answer = await recordSelfSent({ submissionId: id, token, note }, { network: networkKey(clientIp(req, context)) });
       draft = (await readDraft(id))?.draft ?? draft;
-      // Sent: the moment to share the school's page (with this parent's referral code).
-      const share = answer.body.share ? shareBlockHtml(answer.body.share) : '';
-      return { status: 200, title: 'Your Email is Ready', content: `${emailPage(draft, token, { note })}${share}` };
+      const text = answer.body.status === 'sent'
+        ? 'Thank you: you confirmed that you sent it. In about ten days we will ask you whether the school answered.'
+        : `Check your inbox: we sent a link to ${answer.body.confirmation?.email ?? 'your address'}. Open it to confirm you sent your letter, and in about ten days we will ask whether the school answered.`;
+      return { status: 200, title: 'Check your inbox', content: emailPage(draft, token, { note, notice: { tone: 'status', text } }) };
     }
     const answer = await requestPlatformSend({ submissionId: id, token, note }, { network: networkKey(clientIp(req, context)), timeZone: timeZoneOf(form.get('tz')) });
     draft = (await readDraft(id))?.draft ?? draft;

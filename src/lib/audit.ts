@@ -53,6 +53,16 @@ export const auditActionLabels = {
   'words.viewed': "Parents' words read",
   'words.starred': "Parent's words starred",
   'words.unstarred': "Parent's words unstarred",
+  'schools.viewed': 'Schools viewed',
+  'school.created': 'School added',
+  'school.edited': 'School record changed',
+  'school.verified': 'School verified',
+  'school.retired': 'School retired',
+  'school.merged': 'Schools merged',
+  'school.imported': 'Schools imported from a CSV',
+  'school.flag_settled': 'An address parents wrote to settled',
+  'mail.suppression_lifted': 'An address’s block lifted',
+  'mail.unknown_settled': 'An email whose outcome was unknown settled',
 } as const;
 export type AuditAction = keyof typeof auditActionLabels;
 export const auditActions = Object.keys(auditActionLabels) as AuditAction[];

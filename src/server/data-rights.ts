@@ -208,13 +208,13 @@ export async function erasePersonalData(email: string, now = new Date(), stepTok
       WHERE d.parent = r.parent AND d.day = r.day
       RETURNING 1
     ), withdrawn AS (
-      DELETE FROM outbox_messages WHERE id = ANY(${messageIds}::text[]) AND NOT (status IN ('sent', 'bounced') AND channel = 'platform') AND EXISTS (SELECT 1 FROM go) RETURNING 1
+      DELETE FROM outbox_messages WHERE id = ANY(${messageIds}::text[]) AND NOT (status IN ('sent', 'delivered', 'bounced') AND channel = 'platform') AND EXISTS (SELECT 1 FROM go) RETURNING 1
     ), emptied AS (
       UPDATE outbox_messages
       SET erased_at = ${now}, work_left = false, follow_up_waiting = false, updated_at = ${now}, version = version + 1,
           record = jsonb_build_object('id', id, 'draftId', '', 'channel', channel, 'status', status, 'createdAt', record->'createdAt',
                                       'updatedAt', ${now.toISOString()}::text, 'sentAt', record->'sentAt', 'erasedAt', ${now.toISOString()}::text)
-      WHERE id = ANY(${messageIds}::text[]) AND status IN ('sent', 'bounced') AND channel = 'platform' AND EXISTS (SELECT 1 FROM go)
+      WHERE id = ANY(${messageIds}::text[]) AND status IN ('sent', 'delivered', 'bounced') AND channel = 'platform' AND EXISTS (SELECT 1 FROM go)
       RETURNING 1
     ), mail AS (
       ${erasedEmails(mailboxKey(email), messageIds, now)} AND EXISTS (SELECT 1 FROM go) RETURNING 1

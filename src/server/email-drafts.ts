@@ -44,6 +44,8 @@ export interface EmailDraft {
   selfSentMessageId?: string;
   /** How the parent came: on their own, through another parent's share link, or an ambassador's. */
   attribution?: Attribution;
+  /** The verified school the parent picked (a suggestion, or the school page the form was on), by its page key. */
+  schoolKey?: string;
 }
 
 /** A draft as it is read: with its letter. */
@@ -76,7 +78,7 @@ async function withLetter(draft: EmailDraft): Promise<LetteredDraft> {
  * Stores the draft of an accepted submission and returns the one-time send token (only this
  * answer ever holds it) with the email as composed now.
  */
-export async function createDraft(input: { id: string; purpose: string; values: Record<string, string>; note?: string; ownWords?: string; attribution?: Attribution; now?: Date }) {
+export async function createDraft(input: { id: string; purpose: string; values: Record<string, string>; note?: string; ownWords?: string; attribution?: Attribution; schoolKey?: string; held?: boolean; now?: Date }) {
   const token = newSecret();
   const data = emailDataOf(input.values);
   // The school's next letter: a parent who sends the form twice moves the rotation on too.
@@ -93,16 +95,23 @@ export async function createDraft(input: { id: string; purpose: string; values: 
     tokenHash: hashSecret(token),
     createdAt: (input.now ?? new Date()).toISOString(),
     attribution: input.attribution ?? { via: 'direct' },
+    ...(input.schoolKey ? { schoolKey: input.schoolKey } : {}),
   };
   await query(sql`
-    INSERT INTO email_drafts (id, token_hash, created_at, letter_id, record) VALUES (${draft.id}, ${draft.tokenHash}, ${draft.createdAt}, ${letter.id}, ${draft})
+    INSERT INTO email_drafts (id, token_hash, created_at, letter_id, held, record) VALUES (${draft.id}, ${draft.tokenHash}, ${draft.createdAt}, ${letter.id}, ${input.held ?? false}, ${draft})
     ON CONFLICT (id) DO NOTHING`);
   return { token, draft, email: composeDraft(draft, draft.note) };
 }
 
-export async function readDraft(id: string): Promise<{ draft: LetteredDraft; etag: string } | undefined> {
-  const row = await queryOne<{ record: EmailDraft; version: number }>(sql`SELECT record, version FROM email_drafts WHERE id = ${id}`);
-  return row ? { draft: await withLetter(row.record), etag: String(row.version) } : undefined;
+/** A draft with its version; `held` while its submission is held as automated (it gives no power until released). */
+export async function readDraft(id: string): Promise<{ draft: LetteredDraft; etag: string; held: boolean } | undefined> {
+  const row = await queryOne<{ record: EmailDraft; version: number; held: boolean }>(sql`SELECT record, version, held FROM email_drafts WHERE id = ${id}`);
+  return row ? { draft: await withLetter(row.record), etag: String(row.version), held: row.held } : undefined;
+}
+
+/** Staff released a held submission: its draft may now ask for a send. */
+export async function releaseDraft(id: string): Promise<void> {
+  await query(sql`UPDATE email_drafts SET held = false WHERE id = ${id}`);
 }
 
 /** Records a change to a draft only if nobody changed it since `etag` was read; false otherwise. */

@@ -14,7 +14,7 @@ const plain = (name: string): string | undefined => {
  * The secrets a deploy preview or branch deploy never reads under their production names: there it
  * reads `PREVIEW_<NAME>` (a preview's own token, keys and bootstrap password, or none), so a
  * variable scoped to every context still never hands a preview production's HubSpot token, keys
- * or owners. README "Deploy previews".
+ * or owners. docs/deploying.md, "Deploy previews".
  */
 export const PREVIEW_SECRETS = new Set([
   'HUBSPOT_ACCESS_TOKEN',
@@ -314,6 +314,22 @@ export const serverEnv = {
   /** Emails one mailbox gets a day for one purpose, from one network that asked. */
   get mailDailyPerPurpose() {
     return positiveInt('MAIL_DAILY_PER_PURPOSE', 3);
+  },
+  /**
+   * Emails one mailbox gets a day in all, whatever asked for them and from however many networks:
+   * the ceiling a stranger typing someone's address cannot pass. Waiting requests over it are
+   * gathered into one email the next day.
+   */
+  get mailDailyPerRecipient() {
+    return positiveInt('MAIL_DAILY_PER_RECIPIENT', 6);
+  },
+  /** Requests not yet confirmed from one network in a day (a confirmed one gives its place back). */
+  get requestsPerNetworkDay() {
+    return positiveInt('PLATFORM_SEND_NETWORK_DAILY_REQUESTS', 60);
+  },
+  /** How long an address stays blocked after its mailbox was reported not to exist (days; a new bounce renews it). */
+  get suppressionDays() {
+    return positiveInt('MAIL_SUPPRESSION_DAYS', 180);
   },
   /** Mailgun's webhook signing key: its signed delivery, bounce and complaint reports are taken. */
   get mailgunWebhookSigningKey() {

@@ -22,7 +22,7 @@ import type { ConsentGiven } from '../lib/forms/values';
 import { activeHubSpotToken } from './admin-config';
 import { serverEnv } from './env';
 import { HttpError, StoreUnavailableError } from './http';
-import { hubspotClient } from './hubspot';
+import { hubspotClient, searchContactsByEmail, statusOf, updateContact } from './hubspot';
 import { query, queryOne, sql } from './db';
 import { recordKey } from './ids';
 
@@ -252,20 +252,55 @@ function withDeadline<T>(operation: Promise<T>, ms: number): Promise<T> {
   ]).finally(() => clearTimeout(timer));
 }
 
-/** The body of HubSpot's submit endpoint for a stored record. */
+/**
+ * The body of HubSpot's submit endpoint for a stored record. Never the visitor's HubSpot cookie
+ * (`hutk`): the address a form names is typed, not proven, and the cookie would tie whoever typed
+ * it to that person's contact.
+ */
 export function hubspotSubmitBody(record: StoredSubmission): Record<string, unknown> {
   return {
     submittedAt: String(record.submittedAt),
     fields: Object.entries(record.values)
       .filter(([, value]) => value !== '')
       .map(([name, value]) => ({ objectTypeId: record.objectTypeIds?.[name] ?? '0-1', name, value })),
-    context: {
-      pageUri: record.context.pageUri,
-      pageName: record.context.pageName,
-      ...(record.context.hutk ? { hutk: record.context.hutk } : {}),
-    },
+    context: { pageUri: record.context.pageUri, pageName: record.context.pageName },
     ...(record.legalConsentOptions ? { legalConsentOptions: record.legalConsentOptions } : {}),
   };
+}
+
+/** The contact properties a record holds (its fields that are the contact's, but the address). */
+const contactValues = (record: StoredSubmission) =>
+  Object.fromEntries(Object.entries(record.values).filter(([name, value]) => value !== '' && name !== 'email' && (record.objectTypeIds?.[name] ?? '0-1') === '0-1'));
+
+/**
+ * A form names an address it has not proven: when HubSpot has a contact for it already, the
+ * submission only fills that contact's empty properties (nothing a stranger types overwrites what a
+ * person or staff set) and is not submitted as a form. True when it was handled that way.
+ */
+async function fillExistingContact(client: Client, record: StoredSubmission, budgetMs: number): Promise<boolean> {
+  const email = record.values.email?.trim();
+  if (!email) return false;
+  const values = contactValues(record);
+  let found: Awaited<ReturnType<typeof searchContactsByEmail>>;
+  try {
+    found = await withDeadline(searchContactsByEmail(client, email, Object.keys(values)), budgetMs);
+  } catch (error) {
+    // Nothing was submitted yet: whatever went wrong, the next attempt asks again.
+    const status = statusOf(error);
+    throw new AttemptError(status ? `hubspot_${status}` : error instanceof AttemptError ? error.code : 'hubspot_unreachable', status === undefined || status === 429 || status >= 500, false);
+  }
+  const existing = found.results[0];
+  if (!existing) return false;
+  const empty = Object.fromEntries(Object.entries(values).filter(([name]) => (existing.properties[name] ?? '').trim() === ''));
+  if (Object.keys(empty).length === 0) return true;
+  try {
+    await withDeadline(updateContact(client, existing.id, empty), budgetMs);
+  } catch (error) {
+    if (error instanceof AttemptError) throw error;
+    const status = statusOf(error);
+    throw new AttemptError(status ? `hubspot_${status}` : 'hubspot_unreachable', status === undefined || status === 429 || status >= 500, false);
+  }
+  return true;
 }
 
 /** HubSpot's error type of a 400 answer (`errors[0].errorType`), for the record. */
@@ -276,6 +311,7 @@ async function refusalOf(response: Response): Promise<string> {
 }
 
 async function postToHubSpot(client: Client, record: StoredSubmission, budgetMs: number): Promise<void> {
+  if (await fillExistingContact(client, record, budgetMs)) return;
   const url = `${serverEnv.hubspotFormsBasePath}/submissions/v3/integration/secure/submit/${encodeURIComponent(serverEnv.hubspotPortalId)}/${encodeURIComponent(record.formId)}`;
   let response: Response;
   try {

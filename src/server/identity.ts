@@ -36,11 +36,32 @@ export function canonicalAddress(email: string): string {
 }
 
 /**
- * The mailbox an address reaches, as a hash (32 hex): what limits, budgets and the suppression
- * list count and keep instead of the address.
+ * The mailbox an address reaches, as a hash (32 hex): what counts one person's emails (budgets,
+ * the daily ceiling), so that `sam+1@` and `sam+2@` share one allowance.
  */
 export function mailboxKey(email: string): string {
   return createHash('sha256').update(canonicalAddress(email)).digest('hex').slice(0, 32);
+}
+
+/** An address exactly as written (NFKC, trimmed, lower case; its `+tag` kept). */
+export const exactAddress = (email: string) => email.normalize('NFKC').trim().toLowerCase();
+
+/**
+ * An address exactly as written, as a hash (32 hex): what the suppression list keys, so that a
+ * stranger who makes `head+x@school` bounce never blocks `head@school` for everyone. (For an
+ * address without a tag or Gmail dots it is the same hash as `mailboxKey`.)
+ */
+export function exactAddressKey(email: string): string {
+  return createHash('sha256').update(exactAddress(email)).digest('hex').slice(0, 32);
+}
+
+/**
+ * A school as the mail layer keys it (32 hex): its record, or, for a school the site does not know,
+ * the exact address a letter goes to. Digests, the hourly maximum and the daily cap count by it.
+ */
+export function schoolGroupKey(school: { schoolId?: string; onRecord?: boolean; to: string }): string {
+  const key = school.onRecord && school.schoolId ? `school:${school.schoolId}` : `address:${exactAddress(school.to)}`;
+  return createHash('sha256').update(key).digest('hex').slice(0, 32);
 }
 
 /** A parent's address as a keyed hash: counts distinct parents (and names their stop link), names none. */
@@ -55,7 +76,12 @@ export function parentKey(email: string): string {
  * otherwise be its own "school", so such a letter counts only once staff approve it.
  */
 export function sameDomain(parent: string, school: string): boolean {
-  return schoolKey(canonicalAddress(parent)) === schoolKey(canonicalAddress(school)) || canonicalAddress(parent) === canonicalAddress(school);
+  return schoolOf(parent) === schoolOf(school) || canonicalAddress(parent) === canonicalAddress(school);
+}
+
+/** The school an address stands for in the impact figures: its domain, or the whole address at a free provider. */
+export function schoolOf(address: string): string {
+  return schoolKey(canonicalAddress(address));
 }
 
 /** A network (`clientAddressKey`) as a hash (32 hex), for counts kept per requesting network. */

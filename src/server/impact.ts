@@ -7,10 +7,9 @@
  * the per-school counts (`impact_schools`) and the public totals (`impact_totals`, one row) are kept
  * up to date by the same statement that adds an event, so `computeImpact` reads one row.
  */
-import { answerKinds, figure, schoolKey, schoolResponded, type AnswerKind, type Impact } from '../lib/school-answers';
+import { answerKinds, figure, schoolResponded, type AnswerKind, type Impact } from '../lib/school-answers';
 import { query, queryOne, sql } from './db';
-import { canonicalAddress, parentKey } from './identity';
-import { schoolPageKeyIfConfigured } from './school-pages';
+import { parentKey, schoolOf } from './identity';
 
 export interface SentEvent {
   id: string;
@@ -32,16 +31,15 @@ export interface AnswerEvent {
 export { parentKey };
 
 /**
- * Records that a school letter counts (once per message, whatever calls it how often): a letter
- * the platform delivered after the parent confirmed it, or a self-report staff approved. Only what
- * this records moves the public figures and a school page's count.
+ * Records that a school letter counts on the page of its verified school (once per message,
+ * whatever calls it how often): a letter the platform delivered to an address the school's record
+ * lists, or a self-report staff approved. Only what this records moves the public figures and a
+ * school page's count; the caller has checked the letter is on record (src/server/schools/letters.ts).
  */
-export async function recordSent(message: { id: string; to: string; parentEmail: string; channel: 'platform' | 'self'; sentAt?: string }): Promise<void> {
-  const school = schoolKey(canonicalAddress(message.to));
+export async function recordSent(message: { id: string; to: string; parentEmail: string; channel: 'platform' | 'self'; sentAt?: string }, page: string): Promise<void> {
+  const school = schoolOf(message.to);
   const parent = parentKey(message.parentEmail);
   const at = new Date(message.sentAt ?? Date.now());
-  // The school page it counts towards (published by the caller before).
-  const page = schoolPageKeyIfConfigured(message.to) ?? null;
   await query(sql`
     WITH event AS (
       INSERT INTO impact_sends (message_id, school, parent, channel, sent_at, page)

@@ -28,7 +28,11 @@ export function sendYourself(message: OutboxMessage): string {
 
 /** Where a parent's letter stands, as a sentence for their own pages (/your-data): never a stored state's name. */
 export function letterStateText(message: Pick<OutboxMessage, 'channel' | 'status' | 'review' | 'confirmation' | 'delivery' | 'lastError'>, now = new Date()): string {
-  if (message.channel === 'self') return message.review === 'approved' ? 'Sent by you; counted on your school’s page' : 'Sent by you';
+  if (message.channel === 'self') {
+    if (message.status === 'awaiting_confirmation') return 'Waiting for you to confirm from your inbox that you sent it';
+    if (message.status !== 'sent') return 'Not confirmed in time; nothing was recorded';
+    return message.review === 'approved' ? 'Sent by you; counted on your school’s page' : 'Sent by you';
+  }
   switch (message.status) {
     case 'awaiting_confirmation':
       return message.confirmation?.refusal ? 'Not sent: our platform’s limits stopped it' : 'Waiting for you to confirm it from your inbox';
@@ -36,11 +40,17 @@ export function letterStateText(message: Pick<OutboxMessage, 'channel' | 'status
       return message.delivery ? `Confirmed; going to the school at ${whenLetterGoes(message.delivery, now)}` : 'Confirmed; going to the school soon';
     case 'sent':
       return 'Sent by our platform';
+    case 'delivered':
+      return 'Delivered to the school’s mail server';
     case 'bounced':
-      return 'Not delivered: the school’s address refused it';
+      return 'Not delivered: the school’s mailbox does not exist';
     case 'replaced':
-      return 'Replaced by a newer letter; never sent';
+      return 'Replaced by a newer letter you confirmed; never sent';
     case 'failed':
-      return message.lastError === 'not_confirmed_in_time' ? 'Never sent: not confirmed in time' : 'Not sent';
+      return message.confirmation?.refusal ? 'Not sent: our platform’s limits stopped it' : 'Not sent: the school’s mail server refused it';
+    case 'withdrawn':
+      return message.lastError === 'school_complained' ? 'Not sent: the school asked its provider to stop our emails' : 'Not sent: stopped before it went';
+    case 'expired':
+      return message.lastError === 'not_confirmed_in_time' ? 'Never sent: not confirmed in time' : 'Not sent: the school’s mail server did not take it in time';
   }
 }

@@ -3,7 +3,7 @@
  * link names, what it is for and how long it works. Every link is an HMAC-signed token
  * (`tokens.ts`) bound to one purpose, so a link handed out for one thing opens nothing else.
  *
- * Who may hold which link is the site's model of proof (README "Abuse and privacy"): a "Your data"
+ * Who may hold which link is the site's model of proof (docs/security.md, "Abuse and privacy"): a "Your data"
  * link is only ever emailed to the address it names, or shown on a page opened from a link in that
  * inbox; no form answer and no page reached by typing an address carries one.
  */
@@ -72,6 +72,15 @@ export function confirmationLink(message: { id: string; confirmation?: { expires
 }
 
 /** A follow-up link ("did your school answer?"), valid ANSWER_WINDOW_DAYS after it is due. */
+/**
+ * The link to a letter's own page (/confirm-send), as the emails that tell a parent what became of
+ * their letter carry it: it says where the letter stands and offers it to send by hand. Valid 30 days.
+ */
+export function letterLink(messageId: string, now = new Date()): string {
+  const token = signToken({ purpose: 'confirm-send', id: messageId, exp: now.getTime() + 30 * DAY });
+  return `${serverEnv.siteOrigin}/confirm-send?token=${token}`;
+}
+
 export function answerLink(messageId: string, dueAt: string): string {
   const exp = Date.parse(dueAt) + ANSWER_WINDOW_DAYS * DAY;
   return `${serverEnv.siteOrigin}/school-answer?token=${signToken({ purpose: 'school-answer', id: messageId, exp })}`;

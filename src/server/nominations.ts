@@ -1,13 +1,15 @@
 /**
- * School nominations: one row per nomination (table `nominations`), then the nominating parent's
- * HubSpot contact is created or updated when HubSpot is configured. The nomination is kept
- * whatever HubSpot answers; its sync outcome is recorded with it.
+ * School nominations: one row per nomination (table `nominations`), the school proposed to staff
+ * (one proposal per school and city, however many nominate it), then the nominating parent's
+ * HubSpot contact is created or filled when HubSpot is configured. The nomination is kept whatever
+ * HubSpot answers; its sync outcome is recorded with it.
  */
 import type { Nomination, SchoolNomination } from '../lib/schemas';
 import { serverEnv } from './env';
 import { createOrFillContactByEmail, hubspotClient } from './hubspot';
 import { query, queryOne, sql } from './db';
 import { recordKey } from './ids';
+import { proposalInsert } from './schools/records';
 
 export type NominationKind = 'nomination' | 'school-nomination';
 export type HubSpotSync = 'synced' | 'failed' | 'not_configured';
@@ -67,7 +69,10 @@ export async function saveNomination(kind: NominationKind, data: Nomination | Sc
       SELECT ${fresh.id}, ${kind}, ${fresh.createdAt}, ${fresh.hubspot}, ${fresh}
       WHERE NOT EXISTS (SELECT 1 FROM earlier)
       RETURNING record
-    )
+    ),
+    -- The nominated school is proposed to staff, once however often it is nominated, in the same
+    -- statement: nothing public rests on it until they verify it (src/server/schools).
+    ${proposalInsert({ kind: 'nomination', name: data.schoolName, city: data.city, timeZone: serverEnv.schoolTimeZone }, now)}
     SELECT record FROM added UNION ALL SELECT record FROM earlier`);
   const stored = kept?.record ?? fresh;
   const record: NominationRecord = { ...stored, hubspot: await syncToHubSpot(data) };

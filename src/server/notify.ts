@@ -9,9 +9,12 @@
 import { site } from '../config/site';
 import { dayInWords } from '../lib/dates';
 import { outcomeText, type PageOutcome } from '../lib/school-pages';
-import { dataLink, fixAddressLink, REQUESTED_DATA_LINK_TTL_MS, sitePage, stopLink, answerLink, confirmationLink, EMAILED_DATA_LINK_TTL_MS } from './links';
+import { dataLink, fixAddressLink, letterLink, REQUESTED_DATA_LINK_TTL_MS, sitePage, stopLink, answerLink, confirmationLink, EMAILED_DATA_LINK_TTL_MS } from './links';
 import { composeEmail, organisationSender, type Rendered } from './mail/compose';
-import { deliverEmail, enqueueEmail, type EmailContent, type Enqueued } from './mail/queue';
+import { deliverEmail, enqueueCoalesced, enqueueEmail, type EmailContent, type Enqueued } from './mail/queue';
+import { mailboxKey } from './identity';
+import { query, sql } from './db';
+import { schoolNameOf, schoolOfLetter } from './schools/letters';
 import { mailSender } from './mail/senders';
 import type { EmailKind } from './mail/states';
 import type { EmailHandOver, OutboxMessage } from './outbox';
@@ -30,7 +33,24 @@ const content = (rendered: Rendered, extra: Partial<EmailContent> = {}): EmailCo
 });
 
 /** What a write to the mail layer means for the message that caused it. */
-export const handOver = (enqueued: Enqueued): EmailHandOver => (enqueued.state === 'over_budget' ? 'limit' : enqueued.state === 'suppressed' ? 'suppressed' : 'queued');
+export const handOver = (enqueued: Enqueued): EmailHandOver =>
+  enqueued.state === 'over_budget' || enqueued.state === 'over_ceiling' ? 'limit' : enqueued.state === 'suppressed' ? 'suppressed' : 'queued';
+
+/**
+ * The school's name an email about a letter may carry: the record's when the letter is on record,
+ * never what was typed ("your school" otherwise): these emails go out from the organisation's own
+ * address to an address someone typed.
+ */
+async function schoolName(message: Pick<OutboxMessage, 'schoolId' | 'to'>, fallback = 'your school'): Promise<string> {
+  return schoolNameOf(await schoolOfLetter(message), fallback);
+}
+
+/** The contact's name as an email about a letter says it: the leader's on record, else "the school". */
+async function contactName(message: Pick<OutboxMessage, 'schoolId' | 'to' | 'toName'>): Promise<string> {
+  const place = await schoolOfLetter(message);
+  const leader = place.onRecord ? place.school?.leaders.find((one) => one.address === message.to.trim().toLowerCase()) : undefined;
+  return leader?.name || (place.onRecord ? place.school!.name : 'the school');
+}
 
 /**
  * Tries a just-written email at once (a person is waiting for it), within the sender's own time
@@ -46,7 +66,7 @@ export async function sendSoon(id: string): Promise<void> {
   }
 }
 
-async function write(kind: EmailKind, to: string, rendered: Rendered, options: { ref?: string; network?: string; id?: string; unsubscribeUrl?: string; now?: Date; soon?: boolean }): Promise<Enqueued> {
+async function write(kind: EmailKind, to: string, rendered: Rendered, options: { ref?: string; network?: string; id?: string; unsubscribeUrl?: string; now?: Date; soon?: boolean; notBefore?: Date }): Promise<Enqueued> {
   const enqueued = await enqueueEmail(
     {
       ...(options.id ? { id: options.id } : {}),
@@ -55,6 +75,7 @@ async function write(kind: EmailKind, to: string, rendered: Rendered, options: {
       content: content(rendered, options.unsubscribeUrl ? { unsubscribeUrl: options.unsubscribeUrl } : {}),
       ...(options.ref ? { ref: options.ref } : {}),
       ...(options.network ? { network: options.network } : {}),
+      ...(options.notBefore ? { notBefore: options.notBefore } : {}),
     },
     options.now,
   );
@@ -64,24 +85,66 @@ async function write(kind: EmailKind, to: string, rendered: Rendered, options: {
 
 const yourDataLink = (email: string, now?: Date) => ({ label: 'Your data (see, download or delete it)', url: dataLink(email, { now, ttlMs: EMAILED_DATA_LINK_TTL_MS }) });
 
-/** The link that asks the parent to confirm their letter, sent to them alone, tried at once. */
+/** The start of the next UTC day: when a mailbox over today's ceiling gets its one gathered email. */
+const tomorrow = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1, 8));
+
+/**
+ * The link that asks the parent to confirm their letter, sent to them alone, tried at once (its
+ * reminder under its own id, so two runs never send it twice). A mailbox over its daily ceiling
+ * gets its waiting requests gathered into one email the next morning, updated as more wait.
+ */
 export async function emailConfirmation(message: OutboxMessage, kind: 'confirmation' | 'reminder' = 'confirmation', now = new Date()): Promise<EmailHandOver> {
   const link = confirmationLink(message)!;
+  const school = await schoolName(message);
   const rendered = await composeEmail(
     kind,
-    { parent: message.parentName, school: message.schoolName || 'your school', contact: message.toName || message.to, expires: until(Date.parse(message.confirmation!.expiresAt)) },
+    { parent: message.parentName, school, contact: await contactName(message), expires: until(Date.parse(message.confirmation!.expiresAt)) },
     {
       actionUrl: link,
       reason: `Someone asked ${site.name} to send a letter to a school in the name of this address. Nothing is sent unless you confirm.`,
       footerLinks: [yourDataLink(message.parentEmail, now)],
     },
   );
-  return handOver(await write(kind, message.parentEmail, rendered, { ref: message.id, network: message.confirmation?.network, now, soon: kind === 'confirmation' }));
+  const enqueued = await write(kind, message.parentEmail, rendered, { id: `${message.id}.${kind}`, ref: message.id, network: message.confirmation?.network, now, soon: kind === 'confirmation' });
+  if (enqueued.state === 'over_ceiling' && kind === 'confirmation') return gatherConfirmations(message.parentEmail, now);
+  return handOver(enqueued);
+}
+
+/**
+ * Every request waiting for this mailbox's confirmation, in one email for the next morning (the
+ * mailbox had its emails for today): written once, and rewritten as more requests wait, never sent
+ * twice. Each request keeps its own link, so a stranger's request never stands in for the parent's.
+ */
+export async function gatherConfirmations(address: string, now = new Date()): Promise<EmailHandOver> {
+  const rows = await query<{ id: string; record: OutboxMessage }>(sql`
+    SELECT id, record FROM outbox_messages
+    WHERE status = 'awaiting_confirmation' AND channel = 'platform' AND erased_at IS NULL
+      AND canonical_address(record->>'parentEmail') = canonical_address(${address})
+      AND (record->'confirmation'->>'expiresAt')::timestamptz > ${now}
+      AND NOT EXISTS (SELECT 1 FROM emails e WHERE e.id = outbox_messages.id || '.confirmation')
+    ORDER BY id DESC LIMIT 10`);
+  if (rows.length === 0) return 'queued';
+  const links = await Promise.all(rows.map(async ({ record }, index) => ({ label: `Letter ${index + 1}: confirm your letter to ${await schoolName(record)}`, url: confirmationLink(record)! })));
+  const first = rows[0]!.record;
+  const rendered = await composeEmail(
+    'confirmation',
+    { parent: first.parentName, school: rows.length === 1 ? await schoolName(first) : `${rows.length} schools`, contact: await contactName(first), expires: until(Date.parse(first.confirmation!.expiresAt)) },
+    {
+      actionUrl: confirmationLink(first),
+      reason: `Someone asked ${site.name} to send ${rows.length === 1 ? 'a letter' : `${rows.length} letters`} to schools in the name of this address. Nothing is sent unless you confirm each one with its own link.`,
+      footerLinks: [...links, yourDataLink(address, now)],
+    },
+  );
+  const enqueued = await enqueueCoalesced(
+    { kind: 'confirmation', to: address, content: content(rendered), notBefore: tomorrow(now), coalesceKey: `confirm:${mailboxKey(address)}`, network: 'system' },
+    now,
+  );
+  return handOver(enqueued);
 }
 
 /** Why the platform did not send a letter (PLATFORM_SEND_CONFIRMATION=off), with the page that shows the letter. */
 export async function emailRefusal(message: OutboxMessage, reason: string, now = new Date()): Promise<EmailHandOver> {
-  const rendered = await composeEmail('refusal', { parent: message.parentName, school: message.schoolName || 'your school', reason }, {
+  const rendered = await composeEmail('refusal', { parent: message.parentName, school: await schoolName(message), reason }, {
     actionUrl: confirmationLink(message),
     reason: `You asked ${site.name} to send a letter to a school in your name.`,
     footerLinks: [yourDataLink(message.parentEmail, now)],
@@ -92,17 +155,18 @@ export async function emailRefusal(message: OutboxMessage, reason: string, now =
 /** "Did your school answer?", the first time or the second. */
 export async function emailFollowUp(message: OutboxMessage, which: 'follow_up' | 'second_follow_up', dueAt: string, now = new Date()): Promise<EmailHandOver> {
   const stop = stopLink(message.parentEmail, now);
-  const rendered = await composeEmail(which, { parent: message.parentName, school: message.schoolName || 'your school', sent: dayInWords(message.sentAt ?? message.createdAt) }, {
+  const school = await schoolName(message);
+  const rendered = await composeEmail(which, { parent: message.parentName, school, sent: dayInWords(message.sentAt ?? message.createdAt) }, {
     actionUrl: answerLink(message.id, dueAt),
-    reason: `You wrote to ${message.schoolName || 'your school'} with ${site.name}, and we ask how it went.`,
+    reason: `You wrote to ${school} with ${site.name}, and we ask how it went.`,
     footerLinks: [yourDataLink(message.parentEmail, now), { label: 'Stop emails about your letter', url: stop }],
   });
-  return handOver(await write(which, message.parentEmail, rendered, { ref: message.id, unsubscribeUrl: stop, now }));
+  return handOver(await write(which, message.parentEmail, rendered, { id: `${message.id}.${which}`, ref: message.id, unsubscribeUrl: stop, now }));
 }
 
 /** Another parent's news from the school, to a parent who wrote to it too. */
 export async function emailSchoolUpdate(message: OutboxMessage, kind: PageOutcome, updateId: string, pageUrl: string | undefined, now = new Date()): Promise<EmailHandOver> {
-  const school = message.schoolName || 'Your school';
+  const school = await schoolName(message, 'Your school');
   const stop = stopLink(message.parentEmail, now);
   const rendered = await composeEmail('school_update', { parent: message.parentName, school, outcome: `${outcomeText(school, kind)}, a parent who wrote to them tells us.` }, {
     ...(pageUrl ? { actionUrl: pageUrl } : {}),
@@ -121,25 +185,51 @@ export async function emailDataLink(address: string, network: string, now = new 
   return handOver(await write('data_link', address, rendered, { network, now, soon: true }));
 }
 
-/** A letter the school's server refused: the parent is told once, with a way to correct the address. */
+/** A letter the school's mailbox refused for good: the parent is told once (its own id), with a way to correct the address. */
 export async function emailDeliveryFailure(message: OutboxMessage, now = new Date()): Promise<EmailHandOver> {
-  const rendered = await composeEmail('delivery_failure', { parent: message.parentName, school: message.schoolName || 'your school', contact: message.toName || message.to, address: message.to }, {
+  const school = await schoolName(message);
+  const rendered = await composeEmail('delivery_failure', { parent: message.parentName, school, contact: await contactName(message), address: message.to }, {
     actionUrl: fixAddressLink(message.id, now),
-    reason: `You asked ${site.name} to send a letter to ${message.schoolName || 'your school'} in your name.`,
+    reason: `You asked ${site.name} to send a letter to ${school} in your name.`,
     footerLinks: [yourDataLink(message.parentEmail, now)],
   });
-  return handOver(await write('delivery_failure', message.parentEmail, rendered, { ref: message.id, now }));
+  return handOver(await write('delivery_failure', message.parentEmail, rendered, { id: `${message.id}.bounced`, ref: message.id, now }));
 }
 
-/** A letter went inside the school's digest: its parent is told. */
+/** A confirmed letter that did not go and will not: the parent is told why, once, with their letter to send themselves. */
+export async function emailLetterNotSent(message: OutboxMessage, reason: string, now = new Date()): Promise<EmailHandOver> {
+  const school = await schoolName(message);
+  const rendered = await composeEmail('letter_not_sent', { parent: message.parentName, school, contact: await contactName(message), reason }, {
+    actionUrl: letterLink(message.id, now),
+    reason: `You asked ${site.name} to send a letter to ${school} in your name.`,
+    footerLinks: [yourDataLink(message.parentEmail, now)],
+  });
+  return handOver(await write('letter_not_sent', message.parentEmail, rendered, { id: `${message.id}.ended`, ref: message.id, now }));
+}
+
+/** "Did you send your letter?": the one email a self-report causes before its parent confirms it. */
+export async function emailSelfReport(message: OutboxMessage, network: string, now = new Date()): Promise<EmailHandOver> {
+  const rendered = await composeEmail(
+    'self_report',
+    { parent: message.parentName, school: await schoolName(message), contact: await contactName(message), expires: until(Date.parse(message.confirmation!.expiresAt)) },
+    {
+      actionUrl: confirmationLink(message),
+      reason: `Someone told ${site.name} that this address sent a letter to a school. Nothing is recorded unless you confirm.`,
+    },
+  );
+  return handOver(await write('self_report', message.parentEmail, rendered, { id: `${message.id}.self_report`, ref: message.id, network, now, soon: true }));
+}
+
+/** A letter went inside the school's digest: its parent is told (once, its own id). */
 export async function emailDigestNotice(message: OutboxMessage, count: number, pageUrl: string | undefined, now = new Date()): Promise<EmailHandOver> {
+  const school = await schoolName(message);
   const stop = stopLink(message.parentEmail, now);
-  const rendered = await composeEmail('digest_notice', { parent: message.parentName, school: message.schoolName || 'your school', contact: message.toName || message.to, count: String(count) }, {
+  const rendered = await composeEmail('digest_notice', { parent: message.parentName, school, contact: await contactName(message), count: String(count) }, {
     actionUrl: pageUrl ?? sitePage('/lead-the-change'),
-    reason: `You asked ${site.name} to send a letter to ${message.schoolName || 'your school'} in your name.`,
+    reason: `You asked ${site.name} to send a letter to ${school} in your name.`,
     footerLinks: [yourDataLink(message.parentEmail, now), { label: 'Stop emails about your letter', url: stop }],
   });
-  return handOver(await write('digest_notice', message.parentEmail, rendered, { ref: message.id, unsubscribeUrl: stop, now }));
+  return handOver(await write('digest_notice', message.parentEmail, rendered, { id: `${message.id}.digested`, ref: message.id, unsubscribeUrl: stop, now }));
 }
 
 /** An invitation to the admin page, to the address invited only, tried at once. */

@@ -1,17 +1,11 @@
 /**
- * School letters, and the life of each in one place: the ones the platform sends in a parent's
- * name, and the ones a parent says they sent themselves (for the follow-up, and, once staff
- * approve them, the school's page). Every other module asks this one to move a message; only it
- * sets `status`.
+ * The store of school letters: the ones the platform sends in a parent's name, and the ones a parent
+ * says they sent themselves. One row per letter in `outbox_messages` (ids sort newest first), the
+ * letter as `record`, and `version`, which every change must name.
  *
- *   awaiting_confirmation ──confirmed──► queued ──its email sent──► sent
- *        │      │                          └──refused for good──► failed
- *        │      └──a newer request of the same parent to the same school──► replaced
- *        └──expired / a limit at confirmation──► failed          sent ──the school's server refused──► bounced
- *
- * A platform letter is written to the mail layer (src/server/mail) when the parent confirms it, to
- * go in the school's hours; the mail layer says when it went. Table `outbox_messages`: one row per
- * message (ids sort newest first), the message as `record`, and `version`, which every change must name.
+ * A letter's life (its states and every move between them) is src/server/letter/life.ts: it is the
+ * only caller of `moveMessage` and of the statements here that set `status`. Everything else may
+ * change a letter's other fields with `updateMessage`, which refuses a change of status.
  */
 import { messageStatuses, type MessageStatus } from '../lib/schemas/admin';
 import { query, queryOne, sql } from './db';
@@ -45,7 +39,13 @@ export interface OutboxMessage {
   updatedAt: string;
   parentEmail: string;
   parentName: string;
+  /** The school's name as the parent typed it (or the record's, when they picked a known school). */
   schoolName: string;
+  /**
+   * The school record the letter was written to: a verified school (picked, or whose record lists
+   * the address), or the proposal its typed school made at confirmation (src/server/schools).
+   */
+  schoolId?: string;
   /** The school contact's address and name. */
   to: string;
   toName: string;
@@ -65,8 +65,8 @@ export interface OutboxMessage {
     reminder?: EmailHandOver;
     /** The network that asked (a hash), whose allowance the confirmation and reminder count under. */
     network?: string;
-    /** The limit this request met at its confirmation; the parent reads it on the page their link opens. */
-    refusal?: LimitRefusal;
+    /** The limit (or blocked address) this request met at its confirmation; the parent reads it on the page their link opens. */
+    refusal?: LimitRefusal | 'address_blocked';
     /** With `already_sent`: when the parent's earlier letter to this school went. */
     earlierAt?: string;
   };
@@ -110,14 +110,27 @@ export interface SecondFollowUp {
   lastError?: string;
 }
 
-/** Every move a message may make, by status. */
+/**
+ * Every move a letter may make, by status (src/server/letter/life.ts names what each means).
+ *
+ *   awaiting_confirmation ─confirm─► queued ─sent─► sent ─report─► delivered
+ *     │ │ │ └─self-report confirmed─► sent      │ │ │    │             │
+ *     │ │ └─a newer one confirmed─► replaced    │ │ │    └─► bounced | failed (a report after it went)
+ *     │ └─a limit at confirmation─► failed      │ │ └─► bounced | failed
+ *     └─not confirmed in time─► expired         │ └─► withdrawn (school complained, data deleted, staff)
+ *                                               └─► expired (could not go within its time)
+ *   failed ─staff retry─► queued
+ */
 export const messageMoves: Record<MessageStatus, readonly MessageStatus[]> = {
-  awaiting_confirmation: ['queued', 'failed', 'replaced'],
-  queued: ['sent', 'failed', 'bounced'],
-  sent: ['bounced'],
+  awaiting_confirmation: ['queued', 'sent', 'failed', 'replaced', 'expired', 'withdrawn'],
+  queued: ['sent', 'delivered', 'bounced', 'failed', 'withdrawn', 'expired'],
+  sent: ['delivered', 'bounced', 'failed'],
+  delivered: ['bounced'],
   failed: ['queued'],
-  replaced: [],
   bounced: [],
+  withdrawn: [],
+  expired: [],
+  replaced: [],
 };
 
 /** The follow-up of a message sent at `sentAt`. */
@@ -131,9 +144,12 @@ export function newSecondFollowUp(sentAt: string | undefined, now: Date): Second
   return { dueAt: new Date(from + serverEnv.secondFollowUpAfterDays * 24 * 3600_000).toISOString(), link: 'pending', attempts: 0 };
 }
 
+/** The letter reached (or was handed to) the school: sent, or reported delivered. */
+export const wentOut = (status: MessageStatus) => status === 'sent' || status === 'delivered';
+
 const followUpWaiting = (message: OutboxMessage) => {
   const followUp = message.followUp;
-  if (!followUp || message.status !== 'sent') return false;
+  if (!followUp || !wentOut(message.status)) return false;
   if (message.channel === 'self' && message.review === 'rejected') return false;
   if (followUp.link === 'delivered') return followUp.second?.link === 'pending';
   return followUp.link === 'pending';
@@ -162,8 +178,8 @@ const columnsOf = (message: OutboxMessage) => ({
 export async function createMessage(message: OutboxMessage): Promise<void> {
   const c = columnsOf(message);
   await query(sql`
-    INSERT INTO outbox_messages (id, draft_id, channel, status, created_at, updated_at, sent_at, next_attempt_at, work_left, follow_up_waiting, letter_id, record)
-    VALUES (${message.id}, ${message.draftId}, ${message.channel}, ${c.status}, ${message.createdAt}, ${c.updatedAt}, ${c.sentAt}, ${c.nextAttemptAt}, false, ${c.followUpWaiting}, ${message.letterId ?? null}, ${message})
+    INSERT INTO outbox_messages (id, draft_id, channel, status, created_at, updated_at, sent_at, next_attempt_at, work_left, follow_up_waiting, letter_id, school_id, record)
+    VALUES (${message.id}, ${message.draftId}, ${message.channel}, ${c.status}, ${message.createdAt}, ${c.updatedAt}, ${c.sentAt}, ${c.nextAttemptAt}, false, ${c.followUpWaiting}, ${message.letterId ?? null}, ${message.schoolId ?? null}, ${message})
     ON CONFLICT (id) DO NOTHING`);
 }
 
@@ -176,25 +192,36 @@ export async function saveMessage(message: OutboxMessage, etag: string, from?: M
   const c = columnsOf(message);
   const row = await queryOne<{ version: number }>(sql`
     UPDATE outbox_messages SET status = ${c.status}, updated_at = ${c.updatedAt}, sent_at = ${c.sentAt}, next_attempt_at = ${c.nextAttemptAt},
-      work_left = false, follow_up_waiting = ${c.followUpWaiting}, record = ${message}, version = version + 1
+      work_left = false, follow_up_waiting = ${c.followUpWaiting}, school_id = ${message.schoolId ?? null}, record = ${message}, version = version + 1
     WHERE id = ${message.id} AND erased_at IS NULL AND version = ${Number(etag)}::integer
     RETURNING version`);
   return row ? String(row.version) : undefined;
 }
 
-/**
- * Changes a message by `change`, reading it again when another run changed it meanwhile (a few
- * times). Returns the message as saved, or undefined when it is gone or `change` declines (undefined).
- */
-export async function updateMessage(id: string, change: (message: OutboxMessage) => OutboxMessage | undefined): Promise<OutboxMessage | undefined> {
+async function change(id: string, change: (message: OutboxMessage) => OutboxMessage | undefined, statusMayChange: boolean): Promise<OutboxMessage | undefined> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const found = await readMessage(id);
     if (!found) return undefined;
     const next = change(found.message);
     if (!next) return undefined;
+    if (!statusMayChange && next.status !== found.message.status) throw new Error(`outbox: ${id} may move from ${found.message.status} to ${next.status} only through letter/life.ts`);
     if ((await saveMessage(next, found.etag, found.message.status)) !== undefined) return next;
   }
   throw new Error(`outbox: ${id} kept changing; not saved`);
+}
+
+/**
+ * Changes a letter's other fields by `change` (never its status), reading it again when another
+ * run changed it meanwhile (a few times). Returns the letter as saved, or undefined when it is gone
+ * or `change` declines (undefined).
+ */
+export async function updateMessage(id: string, update: (message: OutboxMessage) => OutboxMessage | undefined): Promise<OutboxMessage | undefined> {
+  return change(id, update, false);
+}
+
+/** Moves a letter to another status (and whatever changes with it): for src/server/letter/life.ts only. */
+export async function moveMessage(id: string, move: (message: OutboxMessage) => OutboxMessage | undefined): Promise<OutboxMessage | undefined> {
+  return change(id, move, true);
 }
 
 /** Every message, newest first, a page at a time (keyset on the id). */
@@ -208,26 +235,27 @@ export async function listMessages(limit: number, cursor?: string): Promise<{ me
 }
 
 /**
- * Marks `replaced` every request of this parent to this school that still waits for its
- * confirmation (other than `keep`): one statement. Their links then send nothing. Returns their ids.
+ * Marks `replaced` every older request of this parent to this school address that still waits for
+ * its confirmation (made before `keep`, which was just confirmed): one statement. Their links then
+ * send nothing. Returns their ids. For src/server/letter/life.ts only.
  */
 export async function replaceWaitingRequests(parentEmail: string, school: string, keep: string, now = new Date()): Promise<string[]> {
   const rows = await query<{ id: string }>(sql`
     UPDATE outbox_messages
     SET status = 'replaced', updated_at = ${now}, version = version + 1,
         record = record || jsonb_build_object('status', 'replaced', 'updatedAt', ${now.toISOString()}::text, 'lastError', 'replaced', 'replacedBy', ${keep}::text)
-    WHERE canonical_address(record->>'parentEmail') = ${canonicalAddress(parentEmail)} AND canonical_address(record->>'to') = ${canonicalAddress(school)}
-      AND status = 'awaiting_confirmation' AND id <> ${keep} AND erased_at IS NULL
+    WHERE canonical_address(record->>'parentEmail') = ${canonicalAddress(parentEmail)} AND lower(trim(record->>'to')) = ${school.normalize('NFKC').trim().toLowerCase()}
+      AND status = 'awaiting_confirmation' AND channel = 'platform' AND id > ${keep} AND erased_at IS NULL
     RETURNING id`);
   return rows.map((row) => row.id);
 }
 
-/** Marks failed ("not confirmed in time") the requests whose confirmation link has expired; returns their ids. */
+/** Marks expired ("not confirmed in time") the requests whose confirmation link has expired; returns their ids. For life.ts only. */
 export async function expireUnconfirmed(now = new Date()): Promise<string[]> {
   const rows = await query<{ id: string }>(sql`
     UPDATE outbox_messages
-    SET status = 'failed', updated_at = ${now},
-        record = record || jsonb_build_object('status', 'failed', 'lastError', 'not_confirmed_in_time', 'updatedAt', ${now.toISOString()}::text),
+    SET status = 'expired', updated_at = ${now},
+        record = record || jsonb_build_object('status', 'expired', 'lastError', 'not_confirmed_in_time', 'updatedAt', ${now.toISOString()}::text),
         version = version + 1
     WHERE status = 'awaiting_confirmation' AND (record->'confirmation'->>'expiresAt')::timestamptz < ${now}
     RETURNING id`);
@@ -262,7 +290,7 @@ export async function dropFollowUp(id: string): Promise<void> {
  */
 export async function purgeMessages(before: Date): Promise<number> {
   const rows = await query(sql`
-    DELETE FROM outbox_messages WHERE status IN ('sent', 'failed', 'replaced', 'bounced') AND coalesce(sent_at, created_at) < ${before} RETURNING 1`);
+    DELETE FROM outbox_messages WHERE status NOT IN ('awaiting_confirmation', 'queued') AND coalesce(sent_at, created_at) < ${before} RETURNING 1`);
   return rows.length;
 }
 

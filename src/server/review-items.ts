@@ -9,7 +9,7 @@ import { query, queryOne, sql } from './db';
 import { recordKey } from './ids';
 
 export type ReviewClaim = 'self_report' | 'replied' | 'meeting';
-export type ReviewReason = 'self_report' | 'outcome_on_self_report' | 'own_domain';
+export type ReviewReason = 'self_report' | 'outcome_on_self_report' | 'outcome_reported' | 'own_domain';
 export type ReviewState = 'pending' | 'approved' | 'rejected';
 
 export interface ReviewItem {

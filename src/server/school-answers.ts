@@ -9,13 +9,13 @@
  * `sync_pending` marks an answer HubSpot has not got yet.
  */
 import type { Client } from '@hubspot/api-client';
-import { schoolKey, schoolResponded, type AnswerKind } from '../lib/school-answers';
+import { schoolResponded, type AnswerKind } from '../lib/school-answers';
 import { serverEnv } from './env';
 import { getContact, searchContactsByEmail, updateContact } from './hubspot';
 import { counts, recordAnswer } from './impact';
 import { query, queryOne, sql } from './db';
 import { dropFollowUp, followUpIds, newSecondFollowUp, readMessage, updateMessage, type OutboxMessage } from './outbox';
-import { canonicalAddress, parentKey } from './identity';
+import { parentKey, schoolOf } from './identity';
 import { emailFollowUp } from './notify';
 import { approved, queueReview } from './review-items';
 import { queueSchoolUpdates, updatesStopped } from './school-updates';
@@ -153,19 +153,21 @@ export async function saveAnswer(
 export type Counted = 'counted' | 'review' | 'held';
 
 /**
- * Counts an answer towards the figures, the school's page and its other parents: at once when its
- * letter counts (the platform delivered it, or staff approved the self-report), and for an outcome
- * ("they replied", "we have a meeting") claimed about a self-reported letter, once staff approve that
- * claim too. An answer about a letter that does not count yet is kept and counted when it does.
+ * Counts an answer towards the figures, the school's page and its other parents, once its letter
+ * counts (src/server/schools/publication.ts: on record, delivered or an approved self-report). An
+ * outcome ("they replied", "we have a meeting") speaks for the school, and the school's answer went
+ * to the parent, not to us: it counts, shows and reaches the other parents only once staff approve
+ * it in the review queue. An answer about a letter that does not count yet is kept and counted when
+ * it does.
  */
 export async function countAnswer(message: OutboxMessage, kind: AnswerKind, now = new Date(), daysTaken?: number): Promise<Counted> {
   if (!(await counts(message.id))) return 'held';
   const outcome = kind === 'replied' || kind === 'meeting';
-  if (outcome && message.channel === 'self' && !(await approved(message.id, kind))) {
-    await queueReview(message.id, kind, 'outcome_on_self_report', now);
+  if (outcome && !(await approved(message.id, kind))) {
+    await queueReview(message.id, kind, message.channel === 'self' ? 'outcome_on_self_report' : 'outcome_reported', now);
     return 'review';
   }
-  await recordAnswer({ id: message.id, school: schoolKey(canonicalAddress(message.to)), kind, at: now.toISOString(), ...(daysTaken !== undefined ? { daysTaken } : {}) });
+  await recordAnswer({ id: message.id, school: schoolOf(message.to), kind, at: now.toISOString(), ...(daysTaken !== undefined ? { daysTaken } : {}) });
   // "They replied" or "We have a meeting": the school's other parents hear it (school-updates.ts).
   await queueSchoolUpdates(message, kind, now).catch((error: unknown) => console.error('[school-answer] updates not queued for', message.id, error instanceof Error ? error.message : ''));
   return 'counted';

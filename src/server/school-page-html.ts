@@ -80,6 +80,8 @@ export async function schoolFormHtml(page: SchoolPage, attribution: Attribution,
     values: page.schoolName ? { school_name: page.schoolName } : {},
     note: true,
     hiddenInputs: hidden,
+    // The page names its school: nothing to search for.
+    schoolSearch: false,
   });
   // The frame keeps the region's markers; only what is between them is replaced.
   const { start, end } = regionMarkers(SCHOOL_FORM_INSTANCE);

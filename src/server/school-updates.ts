@@ -3,8 +3,8 @@
  * platform delivered says the school replied or agreed to meet, or staff approved such a claim),
  * every OTHER parent who wrote to that school gets one short email about it.
  *
- * - Who: the parents whose letters count (`impact_sends`: delivered platform letters, approved
- *   self-reports) to the same school contact, as the person it reaches (`canonicalAddress`), never
+ * - Who: the parents whose letters count on the same verified school's page (`impact_sends.page`:
+ *   delivered platform letters and approved self-reports to an address its record lists), never
  *   the reporter (by the keyed parent hash, so `sam+x@` is `sam@`), never a parent who stopped
  *   emails about their letter. One statement queues them, once per outcome and parent (a constraint).
  * - When: the scheduled `school-updates` run writes each due update to the mail layer exactly once
@@ -23,10 +23,11 @@ import { outcomeText, type PageOutcome } from '../lib/school-pages';
 import type { AnswerKind } from '../lib/school-answers';
 import { query, queryOne, sql } from './db';
 import { serverEnv } from './env';
-import { canonicalAddress, parentKey } from './identity';
+import { parentKey } from './identity';
 import { emailSchoolUpdate } from './notify';
 import { readMessage, type OutboxMessage } from './outbox';
-import { readSchoolPage, schoolPageHref, schoolPageKeyIfConfigured } from './school-pages';
+import { readSchoolPage, schoolPageHref } from './school-pages';
+import { pageKeyOf, schoolOfLetter } from './schools/letters';
 
 const DAY = 24 * 3600_000;
 /** At most one update a week to one parent. */
@@ -47,16 +48,17 @@ const isOutcome = (kind: AnswerKind): kind is PageOutcome => kind === 'replied' 
  * `message` (the reporter's). One statement; the same outcome reported again queues nothing more.
  * Returns how many were queued.
  */
-export async function queueSchoolUpdates(message: Pick<OutboxMessage, 'id' | 'to' | 'parentEmail'>, kind: AnswerKind, now = new Date()): Promise<number> {
+export async function queueSchoolUpdates(message: Pick<OutboxMessage, 'id' | 'to' | 'parentEmail' | 'schoolId'>, kind: AnswerKind, now = new Date()): Promise<number> {
   if (!isOutcome(kind)) return 0;
-  const school = canonicalAddress(message.to);
+  // Only a verified school's page has parents to tell: the letters that count on it.
+  const page = pageKeyOf(await schoolOfLetter(message));
+  if (!page) return 0;
   const reporter = parentKey(message.parentEmail);
-  const page = schoolPageKeyIfConfigured(message.to) ?? null;
   const rows = await query(sql`
     INSERT INTO school_updates (id, source_message_id, kind, parent, message_id, page, state, next_attempt_at, created_at)
     SELECT DISTINCT ON (s.parent) ${message.id}::text || ':' || ${kind}::text || ':' || s.parent, ${message.id}, ${kind}, s.parent, m.id, ${page}::text, 'pending', ${now}, ${now}
     FROM impact_sends s JOIN outbox_messages m ON m.id = s.message_id
-    WHERE canonical_address(m.record->>'to') = ${school} AND m.erased_at IS NULL AND m.status = 'sent'
+    WHERE s.page = ${page} AND m.erased_at IS NULL AND m.status IN ('sent', 'delivered')
       AND s.parent <> ${reporter} AND m.id <> ${message.id}
       AND NOT EXISTS (SELECT 1 FROM school_update_stops x WHERE x.parent = s.parent)
     ORDER BY s.parent, m.id DESC
@@ -108,7 +110,7 @@ export async function attemptSchoolUpdate(id: string, now = new Date()): Promise
     RETURNING id, message_id, parent, kind, page, attempts`);
   if (!claimed) return 'skipped';
   const found = await readMessage(claimed.message_id);
-  if (!found || found.message.status !== 'sent') {
+  if (!found || !['sent', 'delivered'].includes(found.message.status)) {
     await settle(id, 'gone', null);
     return 'gone';
   }
@@ -136,9 +138,9 @@ export async function attemptSchoolUpdate(id: string, now = new Date()): Promise
     return 'stopped';
   }
   try {
-    const pageKey = claimed.page ?? schoolPageKeyIfConfigured(message.to);
+    const pageKey = claimed.page ?? pageKeyOf(await schoolOfLetter(message));
     const page = pageKey ? await readSchoolPage(pageKey).catch(() => undefined) : undefined;
-    const pageUrl = page?.published ? `${serverEnv.siteOrigin}${schoolPageHref(page)}` : undefined;
+    const pageUrl = page ? `${serverEnv.siteOrigin}${schoolPageHref(page)}` : undefined;
     const emailed = await emailSchoolUpdate(message, claimed.kind, updateEmailId(claimed.id), pageUrl, now);
     if (emailed === 'limit' || emailed === 'suppressed') {
       await settle(id, 'limit', emailed === 'limit' ? 'recipient_limit' : 'suppressed');

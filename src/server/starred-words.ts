@@ -14,7 +14,6 @@ import { isUniqueViolation, query, queryOne, sql } from './db';
 import { serverEnv } from './env';
 import { HttpError } from './http';
 import { canonicalAddress } from './identity';
-import { schoolPageKeyIfConfigured } from './school-pages';
 
 export const wordFields = ['note', 'own_words', 'answer_comment'] as const;
 export type WordField = (typeof wordFields)[number];
@@ -98,15 +97,16 @@ export async function listParentWords(cursor: string | undefined, limit = 30): P
 
 /** Stars one of a parent's words for their school's page. */
 export async function starWords(input: z.infer<typeof starSchema>, by: string, now = new Date()): Promise<void> {
-  const row = await queryOne<{ to: string; parent_email: string; parent_name: string; note: string | null; own_words: string | null; comment: string | null }>(sql`
-    SELECT m.record->>'to' AS to, m.record->>'parentEmail' AS parent_email, m.record->>'parentName' AS parent_name,
+  const row = await queryOne<{ page: string | null; parent_email: string; parent_name: string; note: string | null; own_words: string | null; comment: string | null }>(sql`
+    SELECT i.page, m.record->>'parentEmail' AS parent_email, m.record->>'parentName' AS parent_name,
            nullif(m.record->>'note', '') AS note, nullif(m.record->>'ownWords', '') AS own_words, nullif(a.record->>'comment', '') AS comment
-    FROM outbox_messages m LEFT JOIN school_answers a ON a.message_id = m.id
-    WHERE m.id = ${input.messageId} AND m.status = 'sent'`);
+    FROM outbox_messages m LEFT JOIN school_answers a ON a.message_id = m.id LEFT JOIN impact_sends i ON i.message_id = m.id
+    WHERE m.id = ${input.messageId} AND m.status IN ('sent', 'delivered')`);
   const words = row && { note: row.note, own_words: row.own_words, answer_comment: row.comment }[input.field];
   if (!row || !words) throw new HttpError(404, 'unknown_words', 'These words are no longer here (the email may have been deleted).');
-  const page = schoolPageKeyIfConfigured(row.to);
-  if (!page) throw new HttpError(503, 'school_pages_not_configured', 'School pages are not configured on this site, so there is no page to show the words on.');
+  // Words show only on a verified school's page, from a letter that counts there.
+  const page = row.page;
+  if (!page) throw new HttpError(409, 'not_on_a_page', 'This letter does not count on a verified school’s page (its school is not verified, or the letter is not delivered or approved yet), so its words cannot be shown.');
   const parent = parentHash(row.parent_email);
   try {
     const inserted = await queryOne(sql`

@@ -37,8 +37,13 @@ export interface EmailDraft extends DraftAnswer {
   sendMessage: string | null;
   /** Where the confirmation link went, and until when it works. */
   confirmation: { email: string; expiresAt: string } | null;
-  /** The parent said they sent it themselves (so we ask later whether the school answered). */
-  selfSent: 'no' | 'saving' | 'yes' | 'failed';
+  /**
+   * The parent said they sent it themselves: 'check' while they confirm it from their inbox (only
+   * then is it recorded, so we ask later whether the school answered).
+   */
+  selfSent: 'no' | 'saving' | 'check' | 'yes' | 'failed';
+  /** What the self-report's answer says: where its confirmation link went, or why it was refused. */
+  selfSentMessage: string | null;
   /** Once sent: the school's page to share, with this parent's referral code. */
   share: { url: string; schoolName: string } | null;
 }
@@ -60,6 +65,7 @@ export function startDraft(answer: DraftAnswer): EmailDraft {
     sendMessage: null,
     confirmation: null,
     selfSent: 'no',
+    selfSentMessage: null,
     share: null,
   };
   $emailDraft.set(draft);
@@ -112,7 +118,8 @@ interface SendAnswer {
   error?: { code?: string; message?: string };
 }
 
-const REFUSALS = new Set(['already_sent', 'school_limit', 'parent_limit']);
+/** Refusals the dialog says in its flow, with the ways to send it yourself beside them. */
+const REFUSALS = new Set(['already_sent', 'school_limit', 'parent_limit', 'address_blocked', 'network_busy', 'held_for_review']);
 
 /**
  * Asks the platform to send the draft. With confirmation on (the default) the dialog then says to
@@ -180,15 +187,17 @@ function shareOf(body: unknown): EmailDraft['share'] {
 }
 
 /**
- * The parent says they sent the email themselves: recorded once, so that about ten days later we
- * ask whether the school answered. Only a draft the server made (with its token) can be recorded.
+ * The parent says they sent the email themselves: the server emails them one link to confirm it,
+ * and only then records it (so about ten days later we ask whether the school answered). Only a
+ * draft the server made (with its token) can be reported.
  */
 export async function markSentMyself(): Promise<boolean> {
   const draft = $emailDraft.get();
-  if (!draft?.token || draft.selfSent === 'saving' || draft.selfSent === 'yes') return draft?.selfSent === 'yes';
-  update({ selfSent: 'saving' });
-  let ok = false;
-  let share: EmailDraft['share'] = null;
+  if (!draft?.token || draft.selfSent === 'saving' || draft.selfSent === 'yes' || draft.selfSent === 'check') return draft?.selfSent === 'yes' || draft?.selfSent === 'check';
+  update({ selfSent: 'saving', selfSentMessage: null });
+  let status = 0;
+  type Answer = { status?: string; confirmation?: { email: string }; error?: { message?: string } };
+  let body: Answer | null = null;
   try {
     const response = await fetch('/api/email-sent-myself', {
       method: 'POST',
@@ -196,11 +205,16 @@ export async function markSentMyself(): Promise<boolean> {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ submissionId: draft.id, token: draft.token, note: draft.note }),
     });
-    ok = response.ok;
-    if (ok) share = shareOf(await response.json().catch(() => null));
+    status = response.status;
+    body = (await response.json().catch(() => null)) as Answer | null;
   } catch (error) {
     console.warn('email-sent-myself failed', error instanceof Error ? error.message : error);
   }
-  update({ selfSent: ok ? 'yes' : 'failed', share });
-  return ok;
+  if (status >= 200 && status < 300) {
+    const confirmed = body?.status === 'sent';
+    update({ selfSent: confirmed ? 'yes' : 'check', selfSentMessage: confirmed ? null : (body?.confirmation?.email ?? null), share: shareOf(body) });
+    return true;
+  }
+  update({ selfSent: 'failed', selfSentMessage: status >= 400 && status < 500 ? (body?.error?.message ?? null) : null });
+  return false;
 }

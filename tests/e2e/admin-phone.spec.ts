@@ -19,7 +19,7 @@ for (const viewport of [
     test.use({ viewport });
 
     test(`at ${width} px the Outbox and Form Submissions show each row's status and actions on screen`, async ({ page, request }) => {
-      const run = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+      const run = `${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
       const parent = `phone-${run}@example.org`;
       const school = { name: `Phone School ${run}`, email: `office-${run}@phone.edu` };
       await sentByParent(request, parent, school);

@@ -100,11 +100,18 @@ export function linkTo(email: ReceivedEmail, path: string): string {
   return link.pathname + link.search;
 }
 
-/** Runs a scheduled function now, as Netlify's scheduler would (under `netlify serve`, a POST to its path). */
+/** The scheduled functions that write emails for the mail layer, which the every-minute `mail-deliver` run sends. */
+const writesMail = new Set(['school-followup', 'school-updates']);
+
+/**
+ * Runs a scheduled function now, as Netlify's scheduler would (under `netlify serve`, a POST to its
+ * path). After one that writes emails, the mail run that follows it within a minute runs too.
+ */
 export async function runScheduled(name: string): Promise<void> {
   const response = await fetch(new URL(`/.netlify/functions/${name}`, baseURL), { method: 'POST' });
   await response.arrayBuffer();
   if (!response.ok) throw new Error(`The scheduled function ${name} failed (${response.status}); see the site's log`);
+  if (writesMail.has(name)) await runScheduled('mail-deliver');
 }
 
 /** The mail run (`mail-deliver`, every minute when deployed) now: letters, reminders and every other due email go. */

@@ -1,6 +1,7 @@
 /** Two or more parents writing to one school through the site's own endpoints, and the emails they got. */
 import type { APIRequestContext, Locator } from '@playwright/test';
 import { readFileSync } from 'node:fs';
+import { baseURL, e2eAdminPassword } from '../../playwright.config';
 import { expect as baseExpect } from './fixtures';
 import { emailsTo, followUpLink, linkTo, runMail, waitForEmail, type ReceivedEmail } from './mail';
 
@@ -34,12 +35,52 @@ async function submitEmailForm(request: APIRequestContext, parent: string, schoo
   return ((await submitted.json()) as { draft: { id: string; token: string } }).draft;
 }
 
-/** An email the parent sent themselves, through the site's own endpoints; returns its share link. */
+/**
+ * An email the parent sent themselves, through the site's own endpoints, confirmed from their inbox
+ * (the "Did you send your letter?" email in MailDev) as only its parent can. Returns the message id.
+ */
 export async function sentByParent(request: APIRequestContext, parent: string, school: { name: string; email: string }, ref?: string): Promise<string> {
   const draft = await submitEmailForm(request, parent, school, 'I will send it myself', ref);
   const sent = await request.post('/api/email-sent-myself', { data: { submissionId: draft.id, token: draft.token } });
-  expect(sent.status()).toBe(201);
-  return ((await sent.json()) as { share?: { url: string } }).share?.url ?? '';
+  expect(sent.status()).toBe(202);
+  const link = linkTo(await waitForEmail(parent, { subject: /^Did you send your letter/, timeout: 20_000 }), '/confirm-send');
+  const confirmed = await request.post('/confirm-send', { form: { token: new URL(link, 'http://localhost').searchParams.get('token')!, tz: '' } });
+  expect(confirmed.status()).toBe(200);
+  return ((await sent.json()) as { id: string }).id;
+}
+
+/** The request contexts signed in already (a sign-in is a slow password check; the cookie stays). */
+const signedInContexts = new WeakSet<APIRequestContext>();
+
+/** Signs this request context in as the e2e admin (the session cookie stays with it). */
+export async function signInApi(request: APIRequestContext): Promise<void> {
+  if (signedInContexts.has(request)) return;
+  signedInContexts.add(request);
+  const signedIn = await request.post('/api/admin/session', { data: { username: 'admin', password: e2eAdminPassword }, headers: { origin: baseURL } });
+  expect(signedIn.ok()).toBe(true);
+}
+
+/**
+ * A school staff verified, added through the Schools tab's API with their evidence: letters to its
+ * address count on its page. Each test makes its own (a school takes 5 platform letters a day).
+ */
+export async function knownSchool(request: APIRequestContext, school: { name: string; email: string }, leader = 'Dr. Patel'): Promise<{ id: string; pageKey: string; slug: string }> {
+  await signInApi(request);
+  const made = await request.post('/api/admin/schools', {
+    headers: { origin: baseURL },
+    data: { school: { name: school.name, leaders: [{ name: leader, role: 'Head of School', address: school.email }], timeZone: 'America/New_York' }, evidence: { kind: 'website', detail: `Listed on the school's website (${school.email})` } },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  return ((await made.json()) as { school: { id: string; pageKey: string; slug: string } }).school;
+}
+
+/** Staff approve what parents reported about a school (the Review tab's API): outcomes, self-reports. */
+export async function approveClaims(request: APIRequestContext, schoolName: string, claims: string[] = ['replied', 'meeting']): Promise<number> {
+  await signInApi(request);
+  const { items } = (await (await request.get('/api/admin/review?state=pending&limit=100')).json()) as { items: Array<{ id: string; claim: string; school: { name: string } | null }> };
+  const mine = items.filter((item) => item.school?.name === schoolName && claims.includes(item.claim));
+  for (const item of mine) expect((await request.post(`/api/admin/review/${item.id}`, { data: { decision: 'approved' }, headers: { origin: baseURL } })).status()).toBe(200);
+  return mine.length;
 }
 
 /** Runs the hourly follow-up now and returns the token of the link it emailed the parent. */

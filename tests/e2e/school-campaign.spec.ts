@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { e2eAdminPassword } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
 import { runScheduled } from './mail';
-import { followUpToken, openSchoolCampaign, platformSentByParent, updatesTo } from './school-campaign-helpers';
+import { approveClaims, followUpToken, knownSchool, openSchoolCampaign, platformSentByParent, updatesTo } from './school-campaign-helpers';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
@@ -26,8 +26,10 @@ test('a meeting one parent reports reaches the other parent once; the admin open
   const first = `first-${run}@example.org`;
   const second = `second-${run}@example.org`;
 
-  // Both letters go through the platform after each parent confirms from their inbox (only those
-  // count, and only their outcomes reach other parents); the second parent came through the first's link.
+  // A school staff verified: only its letters count, and only its outcomes reach other parents.
+  await knownSchool(request, school);
+  // Both letters go through the platform after each parent confirms from their inbox; the second
+  // parent came through the first's link.
   const share = await platformSentByParent(request, first, school);
   expect(share).toMatch(/\/schools\/[a-z0-9-]+-[0-9a-f]{32}\?ref=/);
   await platformSentByParent(request, second, school, new URL(share).searchParams.get('ref')!);
@@ -37,6 +39,10 @@ test('a meeting one parent reports reaches the other parent once; the admin open
   expect((await request.post('/school-answer', { form: { token: secondToken, answer: 'no_answer', comment: '' } })).status()).toBe(200);
   const firstToken = await followUpToken(first);
   expect((await request.post('/school-answer', { form: { token: firstToken, answer: 'meeting', comment: 'We meet on Friday.' } })).status()).toBe(200);
+  // A meeting speaks for the school: nobody hears of it until staff approve it in the Review tab.
+  await runScheduled('school-updates');
+  expect(await updatesTo(second)).toHaveLength(0);
+  expect(await approveClaims(request, school.name, ['meeting'])).toBe(1);
 
   // The scheduled run emails the update; running it again sends nothing more.
   await expect

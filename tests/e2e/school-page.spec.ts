@@ -10,14 +10,14 @@ import { baseURL, e2eAdminPassword } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
 import { layoutShifts } from './helpers';
 import { linkTo, runMail, waitForEmail } from './mail';
-import { followUpToken, platformSentByParent } from './school-campaign-helpers';
+import { approveClaims, followUpToken, knownSchool, platformSentByParent } from './school-campaign-helpers';
 import { atEachSize, expectAccessible } from './widths';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ mode: 'serial', timeout: 150_000 });
 
 const run = Date.now().toString(36);
-const school = { name: 'Springfield Academy', email: `head@springfield-${run}.edu` };
+const school = { name: `Springfield Academy ${run}`, email: `head@springfield-${run}.edu` };
 const first = `first-${run}@example.org`;
 const second = `second-${run}@example.org`;
 let shareUrl = '';
@@ -30,10 +30,15 @@ async function fillEmailForm(page: Page, parent: string, withSchool: boolean) {
   await form.getByLabel(/Child's full name/).fill('Maya Lopez');
   await form.getByLabel(/Child's grade/).fill('Grade 5');
   if (withSchool) {
-    await form.getByLabel(/^School name/).fill(school.name);
-    await form.getByLabel(/School contact email/).fill(school.email);
+    // A school the site knows: typing its name suggests it, and picking it fills its leader and address from its record.
+    await form.getByRole('combobox', { name: /^School name/ }).pressSequentially(`Springf ${run}`);
+    await page.getByRole('option', { name: new RegExp(`^${school.name}`) }).click();
+    await expect(form.getByLabel(/School contact email/)).toHaveValue(school.email);
+    await expect(form.getByLabel(/School contact name/)).toHaveValue('Dr. Patel');
+    await expect(form.getByRole('combobox', { name: /^School name/ })).toHaveValue(school.name);
+  } else {
+    await form.getByLabel(/School contact name/).fill('Dr. Patel');
   }
-  await form.getByLabel(/School contact name/).fill('Dr. Patel');
   await form.getByLabel("I'll send it myself").check();
   return form;
 }
@@ -44,11 +49,14 @@ async function sendItMyself(page: Page) {
   const dialog = page.getByRole('dialog', { name: 'Your Email is Ready' });
   await dialog.getByRole('button', { name: 'Copy' }).click();
   await dialog.getByRole('button', { name: "I've sent it myself" }).click();
-  await expect(dialog.getByTestId('sent-myself')).toContainText('In about ten days');
+  // Recorded once the parent confirms it from their inbox.
+  await expect(dialog.getByTestId('self-check-inbox')).toContainText('Check your inbox.');
   return dialog;
 }
 
-test('after confirming from their inbox and the letter going, the parent is offered the school page to share', async ({ page }) => {
+test('after confirming from their inbox and the letter going, the parent is offered the school page to share', async ({ page, request }) => {
+  // Springfield Academy is a school staff verified (the Schools tab): its page counts its letters.
+  await knownSchool(request, school);
   await page.goto('/lead-the-change');
   await fillEmailForm(page, first, true);
   await page.locator('#email-form form[data-native-form] [data-submit]').click();
@@ -64,7 +72,7 @@ test('after confirming from their inbox and the letter going, the parent is offe
   const share = page.locator('[data-share]');
   await expect(share).toContainText(`Bring the other parents at ${school.name}`);
   shareUrl = await share.getByRole('textbox').inputValue();
-  expect(shareUrl).toMatch(/\/schools\/springfield-academy-[0-9a-f]{32}\?ref=/);
+  expect(shareUrl).toMatch(/\/schools\/springfield-academy-[a-z0-9-]+-[0-9a-f]{32}\?ref=/);
   await expect(share.getByRole('link', { name: 'WhatsApp' })).toHaveAttribute('href', /^https:\/\/wa\.me\/\?text=.*schools/);
   await expect(share.getByRole('link', { name: 'Text message' })).toHaveAttribute('href', /^sms:/);
   await expect(share.getByRole('link', { name: 'Email' })).toHaveAttribute('href', /^mailto:\?subject=/);
@@ -98,6 +106,11 @@ test('a confirmed send and its outcome show on the page, for both parents', asyn
   const token = await followUpToken(first);
   expect((await request.post('/school-answer', { form: { token, answer: 'meeting', comment: '' } })).status()).toBe(200);
   const link = new URL(shareUrl);
+  // A meeting a parent reports speaks for the school: the page says it once staff approve it.
+  await page.goto(link.pathname);
+  await expect(page.locator('[data-school-count]')).toHaveText('1 parent has written');
+  await expect(page.locator('[data-school-outcome]')).toHaveText(`No answer from ${school.name} yet`);
+  expect(await approveClaims(request, school.name, ['meeting'])).toBe(1);
   await page.goto(link.pathname);
   await expect(page.locator('[data-school-count]')).toHaveText('1 parent has written');
   await expect(page.locator('[data-school-goal]')).toHaveText('4 more to reach 5');
@@ -133,6 +146,7 @@ test('with JavaScript the count moves live, in the space the page reserved', asy
   await platformSentByParent(request, third, school);
   const token = await followUpToken(third);
   expect((await request.post('/school-answer', { form: { token, answer: 'replied', comment: '' } })).status()).toBe(200);
+  expect(await approveClaims(request, school.name, ['replied'])).toBe(1);
   // The page asks again every 30 s while visible, and when it becomes visible again.
   await expect
     .poll(
@@ -178,7 +192,7 @@ test('on a phone the floating button keeps away from the school page\'s form, an
   await expect(cta).toBeVisible();
   await cta.click();
   await expect(form).toBeInViewport();
-  await expect(page).toHaveURL(/\/schools\/springfield-academy-[0-9a-f]{32}#email-form$/);
+  await expect(page).toHaveURL(/\/schools\/springfield-academy-[a-z0-9-]+-[0-9a-f]{32}#email-form$/);
 });
 
 test('an unknown or forged key is a 404 page that offers the email form', async ({ page }) => {

@@ -8,7 +8,7 @@
 import { expect as baseExpect, test } from './fixtures';
 import { signInAsAdmin } from './helpers';
 import { linkTo, runScheduled } from './mail';
-import { followUpToken, openSchoolCampaign, platformSentByParent, updatesTo } from './school-campaign-helpers';
+import { approveClaims, followUpToken, knownSchool, openSchoolCampaign, platformSentByParent, updatesTo } from './school-campaign-helpers';
 import { atEachSize, expectAccessible } from './widths';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -34,7 +34,9 @@ test('the stop link from a real update stops further updates, with JavaScript on
   const reporter = `reporter-${run}@example.org`;
   const withJs = `with-js-${run}@example.org`;
   const withoutJs = `without-js-${run}@example.org`;
-  // Letters the platform delivered after each parent confirmed: only their outcomes reach other parents.
+  // Letters the platform delivered to a school staff verified, after each parent confirmed: only
+  // their outcomes, once staff approve them, reach other parents.
+  await knownSchool(request, school);
   await platformSentByParent(request, reporter, school);
   await platformSentByParent(request, withJs, school);
   await platformSentByParent(request, withoutJs, school);
@@ -43,6 +45,7 @@ test('the stop link from a real update stops further updates, with JavaScript on
   }
   const reporterToken = await followUpToken(reporter);
   expect((await request.post('/school-answer', { form: { token: reporterToken, answer: 'replied', comment: '' } })).status()).toBe(200);
+  expect(await approveClaims(request, school.name, ['replied'])).toBe(1);
 
   // The first update reaches both other parents, with its stop link.
   await expect
@@ -72,6 +75,7 @@ test('the stop link from a real update stops further updates, with JavaScript on
 
   // The school then agrees to meet: a second update is queued for each of them.
   expect((await request.post('/school-answer', { form: { token: reporterToken, answer: 'meeting', comment: 'Friday at 9.' } })).status()).toBe(200);
+  expect(await approveClaims(request, school.name, ['meeting'])).toBe(1);
 
   // With JavaScript: the link asks first (a mail scanner opening it stops nothing), the button stops.
   await page.goto(stopPath);

@@ -1,11 +1,15 @@
 /**
  * In Firefox and WebKitGTK: the school email, as a parent writes it. The form on /lead-the-change
- * opens "Your Email is Ready" (copy, the mail-app link, "I've sent it myself"), "Send via our
- * platform" leads, by the confirmation email in MailDev, to /confirm-send and the letter, the
- * follow-up email's link to /school-answer; without JavaScript the
- * form answers with its own page.
+ * opens "Your Email is Ready" (copy, the mail-app link, "I've sent it myself", confirmed from the
+ * inbox), the follow-up email's link to /school-answer; a parent picks a school the site knows from
+ * the school field's suggestions, and "Send via our platform" leads, by the confirmation email in
+ * MailDev, to /confirm-send and the letter at the record's address; without JavaScript the form
+ * answers with its own page.
  */
+import { request } from '@playwright/test';
+import { baseURL } from '../../playwright.config';
 import { followUpLink, linkTo, waitForEmail } from '../e2e/mail';
+import { knownSchool } from '../e2e/school-campaign-helpers';
 import type { EnginePage } from './driver';
 import { expect, named, seen, sendEmailForm, test } from './fixtures';
 
@@ -45,7 +49,12 @@ test('"Your Email is Ready": the email, copy, the mail-app link and "I\'ve sent 
   expect(decodeURIComponent(mailto!)).toContain('Ana Lopez');
 
   await site.click(await named(site, 'dialog[open] button', "I've sent it myself"));
-  await expect.poll(() => seen(site, '[data-testid="sent-myself"]')).toContain('In about ten days');
+  // Recorded only once the parent confirms it from their own inbox.
+  await expect.poll(() => seen(site, '[data-testid="self-check-inbox"]')).toContain('Check your inbox.');
+  await site.goto(linkTo(await waitForEmail(parent, { subject: /^Did you send your letter/ }), '/confirm-send'));
+  await expect.poll(() => seen(site, 'h1')).toBe('Did you send your letter to Dr. Patel?');
+  await site.click(await named(site, 'button', 'Yes, I sent it'));
+  await expect.poll(() => seen(site, 'h1'), { timeout: 20_000 }).toBe('Thank you for writing to your school');
 
   // The follow-up email (due at once here, read from MailDev): one tap answers it.
   await site.goto(await followUpLink(parent));
@@ -55,20 +64,36 @@ test('"Your Email is Ready": the email, copy, the mail-app link and "I\'ve sent 
   await expect.poll(() => seen(site, 'h1')).toBe('Great news: they replied!');
 });
 
-test('"Send via our platform" asks to confirm from the inbox; /confirm-send sends it', async ({ site }) => {
+test('a parent picks a school the site knows, "Send via our platform" asks to confirm from the inbox; /confirm-send sends it to the record\'s address', async ({ site }) => {
+  const id = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
   const parent = unique('engines-platform');
-  const schoolEmail = `head-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@birchhill.edu`;
-  await writeEmail(site, parent, 'Birch Hill School', schoolEmail);
+  const school = { name: `Birch Hill School ${id}`, email: `head-${id}@birchhill.edu` };
+  const api = await request.newContext({ baseURL });
+  await knownSchool(api, school, 'Dr. Birch');
+  await api.dispose();
+
+  await site.goto('/lead-the-change');
+  const form = '#email-form form[data-native-form]';
+  for (const [name, value] of [['full_name', 'Ana Lopez'], ['email', parent], ['child_full_name', 'Maya Lopez'], ['child_grade', '5th grade']] as const) await site.type(`${form} [name="${name}"]`, value);
+  // The school field suggests the schools the site knows as the parent types; picking one fills its leader and address.
+  await site.type(`${form} [name="school_name"]`, `Birch Hill School ${id}`.slice(0, 24));
+  await site.click(await named(site, '[role="option"]', school.name));
+  await expect.poll(() => site.evaluate(() => (document.querySelector('#email-form [name="school_contact_email"]') as HTMLInputElement).value)).toBe(school.email);
+  expect(await site.evaluate(() => (document.querySelector('#email-form [name="school_contact_name"]') as HTMLInputElement).value)).toBe('Dr. Birch');
+  await site.click(`${form} input[name="choose_how_to_send_your_email"][value="I will send it myself"]`);
+  await site.click(`${form} [data-submit]`);
   await expect.poll(() => readyDialog(site), { timeout: 20_000 }).toEqual({ focused: true, modal: true });
   await site.click(await named(site, 'dialog[open] button', 'Send via our platform'));
   await expect.poll(() => seen(site, '[data-testid="check-inbox"]'), { timeout: 20_000 }).toContain(`We sent a link to ${parent}`);
 
-  await site.goto(linkTo(await waitForEmail(parent, { subject: 'Please confirm your email to Birch Hill School' }), '/confirm-send'));
-  await expect.poll(() => seen(site, 'h1')).toBe('Confirm your email to Birch Hill School');
+  await site.goto(linkTo(await waitForEmail(parent, { subject: `Please confirm your email to ${school.name}` }), '/confirm-send'));
+  await expect.poll(() => seen(site, 'h1')).toBe(`Confirm your email to ${school.name}`);
   await site.click(await named(site, 'button', 'Send my email'));
   await expect.poll(() => seen(site, 'h1'), { timeout: 20_000 }).toMatch(/Your email has been sent|Your email is confirmed/);
-  // The mail run sends the letter to the school, Reply-To the parent.
-  expect((await waitForEmail(schoolEmail, { runs: true })).replyTo.map((box) => box.address)).toEqual([parent]);
+  // The mail run sends the letter to the school, Reply-To the parent, under the record's name.
+  const letter = await waitForEmail(school.email, { runs: true });
+  expect(letter.replyTo.map((box) => box.address)).toEqual([parent]);
+  expect(letter.subject).toBe(`How ${school.name} can unlock mastery learning for every student`);
 });
 
 test('without JavaScript the email form answers with "Your Email is Ready" as a page', async ({ noScript }) => {

@@ -1,12 +1,13 @@
 /**
  * In Firefox and WebKitGTK: a school's page, as a parent meets it. A delivered letter's share link
+ * (to a school staff verified)
  * opens the page with the school's name, its count and goal, and "Add your voice" with the school
  * filled in (its address never on the page); the second parent writes from there; an unknown key is
  * a 404 page that offers the form.
  */
 import { request } from '@playwright/test';
 import { baseURL } from '../../playwright.config';
-import { platformSentByParent } from '../e2e/school-campaign-helpers';
+import { knownSchool, platformSentByParent } from '../e2e/school-campaign-helpers';
 import type { EnginePage } from './driver';
 import { expect, seen, sendEmailForm, test } from './fixtures';
 
@@ -18,9 +19,11 @@ const openDialogText = (site: EnginePage) =>
 test('the share link of a delivered letter opens the school\'s page, where a second parent adds their voice', async ({ site }) => {
   const id = run();
   const school = { name: 'Juniper Academy', email: `head@juniper-${id}.edu` };
-  // Only a delivered letter publishes the page: the first parent's goes through the platform the
-  // real way (the form, the confirmation link from their inbox in MailDev, the mail run).
+  // Juniper Academy is a school staff verified; a letter delivered to it counts on its page. The
+  // first parent's goes through the platform the real way (the form, the confirmation link from
+  // their inbox in MailDev, the mail run).
   const api = await request.newContext({ baseURL });
+  await knownSchool(api, school);
   const shareUrl = await platformSentByParent(api, `engines-first-${id}@example.org`, school);
   await api.dispose();
   expect(shareUrl).toMatch(/\/schools\/juniper-academy-[0-9a-f]{32}\?ref=/);

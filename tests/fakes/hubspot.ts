@@ -80,6 +80,8 @@ export interface HubSpotFake {
   /** The next answers, in order, are these error statuses (e.g. [429, 500]). */
   failNext(...statuses: number[]): void;
   delayMs: number;
+  /** Only the form submission endpoints answer this late (a search or a contact answers at once). */
+  submitDelayMs: number;
   searchLagMs: number;
   /** Every call answers 503, as during an outage, until set back. */
   down: boolean;
@@ -218,6 +220,7 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
     },
     calls: [] as FakeCall[],
     delayMs: 0,
+    submitDelayMs: 0,
     searchLagMs: 0,
     down: false,
     downFor: '',
@@ -254,6 +257,7 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
       fake.forms.clear();
       fake.calls = [];
       fake.delayMs = 0;
+      fake.submitDelayMs = 0;
       fake.searchLagMs = 0;
       fake.down = false;
       fake.downFor = '';
@@ -287,6 +291,7 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
 
     fake.calls.push({ method: req.method ?? 'GET', path, body, authorization: req.headers.authorization });
     if (fake.delayMs) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
+    if (fake.submitDelayMs && path.startsWith('/submissions/')) await new Promise((resolve) => setTimeout(resolve, fake.submitDelayMs));
 
     const named = fake.downFor !== '' && `${decodeURIComponent(req.url ?? '')} ${JSON.stringify(body ?? '')}`.toLowerCase().includes(fake.downFor.toLowerCase());
     if (fake.down || named) return hubspotError(res, 503, 'SERVICE_UNAVAILABLE', 'Service Unavailable');

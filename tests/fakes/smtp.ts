@@ -47,7 +47,11 @@ export interface SmtpFake {
   smtpUrl: string;
   messages: ReceivedMessage[];
   /** The next recipients (RCPT TO), in order, are answered with these reply codes (e.g. 550, 451). */
-  failNext(...codes: number[]): void;
+  /**
+   * The next recipients are refused, each with a code (its RFC 5321 text) or a whole reply as real
+   * servers write it ("550 5.1.1 The email account that you tried to reach does not exist").
+   */
+  failNext(...replies: Array<number | string>): void;
   delayMs: number;
   reset(): void;
   close(): Promise<void>;
@@ -68,7 +72,7 @@ const addresses = (field: AddressObject | AddressObject[] | undefined): Received
   (Array.isArray(field) ? field : field ? [field] : []).flatMap((group) => group.value).map((entry) => ({ name: entry.name ?? '', address: entry.address ?? '' }));
 
 export async function startSmtpFake(options: { port?: number; auth?: { user: string; pass: string } } = {}): Promise<SmtpFake> {
-  let failures: number[] = [];
+  let failures: Array<number | string> = [];
   const fake = {
     port: 0,
     smtpUrl: '',
@@ -96,9 +100,10 @@ export async function startSmtpFake(options: { port?: number; auth?: { user: str
       return callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
     },
     onRcptTo(_address, _session, callback) {
-      const code = failures.shift();
-      if (code) return callback(Object.assign(new Error(replies[code] ?? 'Refused'), { responseCode: code }));
-      callback();
+      const failure = failures.shift();
+      if (failure === undefined) return callback();
+      const [code, text] = typeof failure === 'number' ? [failure, replies[failure] ?? 'Refused'] : [Number(failure.slice(0, 3)), failure.slice(4)];
+      callback(Object.assign(new Error(text), { responseCode: code }));
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];

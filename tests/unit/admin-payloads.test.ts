@@ -11,6 +11,8 @@ import type { z } from 'zod';
 import calendlyWebhooks from '../../netlify/functions/calendly-webhooks.mts';
 import receiver from '../../netlify/functions/calendly-webhook.mts';
 import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
+import schoolsAdmin from '../../netlify/functions/schools-admin.mts';
+import { confirmedSelfReport } from './helpers/delivered';
 import dataDeletionsAdmin from '../../netlify/functions/data-deletions-admin.mts';
 import formsAdmin from '../../netlify/functions/form-submissions-admin.mts';
 import hubspotConfig from '../../netlify/functions/hubspot-config.mts';
@@ -33,7 +35,8 @@ import {
   outboxPageSchema,
   reviewDecisionSchema,
   reviewPageSchema,
-  schoolPageRenamedSchema,
+  schoolFlagsSchema,
+  schoolsPageSchema,
   suppressionsSchema,
   submissionsPageSchema,
   webhookLogsPageSchema,
@@ -155,7 +158,9 @@ beforeAll(async () => {
       choose_how_to_send_your_email: 'I will send it myself',
     },
   });
-  expect((await callFunction(emailSentMyself as Handler, jsonRequest('/api/email-sent-myself', { submissionId: draftId, token }))).status).toBe(201);
+  const reported = await callFunction(emailSentMyself as Handler, jsonRequest('/api/email-sent-myself', { submissionId: draftId, token }));
+  expect(reported.status).toBe(202);
+  await confirmedSelfReport(reported.body.id);
 
   // An email whose address refused it for good: the address is suppressed.
   const bouncing = await enqueueEmail({ kind: 'data_link', to: 'gone@bounce-payload.edu', content: { subject: 'Your data', text: 'Your data', from: { address: 'hello@site.example' } } });
@@ -226,24 +231,32 @@ describe('every admin answer parses with the schema its island reads it through'
     expectParses(hubSpotConfigAnswerSchema, config.body);
   });
 
-  test('Review tab: the queue, a decision and a page renamed', async () => {
+  test('Review tab: the queue and a decision', async () => {
     const queue = await call(reviewAdmin as Handler, '/api/admin/review?state=pending', { cookie });
     expect(queue.status).toBe(200);
     expect(queue.body.items.length).toBeGreaterThan(0);
     expectParses(reviewPageSchema, queue.body);
     const item = queue.body.items.find((entry: { letter: { schoolName: string } }) => entry.letter.schoolName === 'Birch Academy');
-    const decided = await call(reviewAdmin as Handler, `/api/admin/review/${item.id}`, { method: 'POST', cookie, body: { decision: 'approved', schoolName: 'Birch Academy' } });
+    const decided = await call(reviewAdmin as Handler, `/api/admin/review/${item.id}`, { method: 'POST', cookie, body: { decision: 'approved' } });
     expect(decided.status).toBe(200);
     expect(decided.body.item.state).toBe('approved');
     expectParses(reviewDecisionSchema, decided.body);
-    const key = decided.body.item.page?.key;
-    expect(key).toBeTruthy();
-    const renamed = await call(reviewAdmin as Handler, `/api/admin/school-pages/${key}`, { method: 'POST', cookie, body: { schoolName: 'Birch Academy North' } });
-    expect(renamed.status).toBe(200);
-    expectParses(schoolPageRenamedSchema, renamed.body);
+    // A decision names no school: the old "rename a page" is the Schools tab's record now.
+    expect((await call(reviewAdmin as Handler, `/api/admin/review/${item.id}`, { method: 'POST', cookie, body: { decision: 'approved', schoolName: 'Birch' } })).status).toBe(400);
     const approved = await call(reviewAdmin as Handler, '/api/admin/review?state=approved', { cookie });
     expect(approved.body.items.map((entry: { id: string }) => entry.id)).toContain(item.id);
     expectParses(reviewPageSchema, approved.body);
+  });
+
+  test('Schools tab: the proposals (the self-reported school is one), the verified schools, and the flagged addresses', async () => {
+    const proposed = await call(schoolsAdmin as Handler, '/api/admin/schools?status=proposed', { cookie });
+    expect(proposed.status).toBe(200);
+    expectParses(schoolsPageSchema, proposed.body);
+    expect(proposed.body.schools.map((school: { name: string }) => school.name)).toContain('Birch Academy');
+    const verified = await call(schoolsAdmin as Handler, '/api/admin/schools?status=verified', { cookie });
+    expectParses(schoolsPageSchema, verified.body);
+    const flags = await call(schoolsAdmin as Handler, '/api/admin/schools/flags', { cookie });
+    expectParses(schoolFlagsSchema, flags.body);
   });
 
   test('Mail tab: every preview, the emails and the bounced addresses', async () => {

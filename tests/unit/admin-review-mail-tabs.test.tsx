@@ -20,7 +20,7 @@ import { $toast } from '../../src/stores/toast';
 
 const NOW = '2026-11-27T04:00:00.000Z';
 
-function item(id: string, claim: ReviewItemView['claim'], page: ReviewItemView['page']): ReviewItemView {
+function item(id: string, claim: ReviewItemView['claim'], school: ReviewItemView['school']): ReviewItemView {
   return {
     id,
     messageId: `m-${id}`,
@@ -29,7 +29,7 @@ function item(id: string, claim: ReviewItemView['claim'], page: ReviewItemView['
     state: 'pending',
     createdAt: NOW,
     letter: { channel: 'self', schoolName: `School ${id}`, contact: 'h•••@school.example', contactName: 'Dr. Lee', parentFirstName: 'Ana', parentDomain: 'example.org', sentAt: NOW, subject: 'Reading' },
-    page,
+    school,
     answer: null,
   };
 }
@@ -91,7 +91,7 @@ const posts = () => calls.filter((call) => !call.startsWith('GET'));
 
 describe('Review tab', () => {
   beforeEach(() => {
-    const items = [item('r1', 'meeting', { key: 'k1', published: true, schoolName: 'Oak School' }), item('r2', 'self_report', null)];
+    const items = [item('r1', 'meeting', { id: 's1', name: 'Oak School', status: 'verified', onRecord: true }), item('r2', 'self_report', { id: 's2', name: 'School r2', status: 'proposed', onRecord: false })];
     routes['GET /api/admin/review'] = (_init, url) => ({ body: { items: url.searchParams.get('state') === 'pending' ? items : [] } });
     routes['POST /api/admin/review/r1'] = (init) => ({ body: { item: { ...items[0], state: JSON.parse(String(init!.body)).decision, decidedAt: NOW, decidedBy: 'owner' } } });
     routes['POST /api/admin/review/r2'] = () => ({ status: 409, body: { error: { code: 'already_decided', message: 'Someone decided this item already; reload the queue.' } } });
@@ -119,14 +119,13 @@ describe('Review tab', () => {
     expect($toast.get()?.title).toBe('Rejected');
   });
 
-  test('a self-report whose page has no name asks for it; a decision taken elsewhere first is said and the queue read again', async () => {
+  test('a claim names no school: its school’s record is shown as it stands; a decision taken elsewhere first is said and the queue read again', async () => {
     await render(<ReviewTab />);
+    expect(container.textContent).toContain('Proposed: not verified yet (Schools tab)');
+    expect(container.textContent).toContain('Verified; the address is on its record');
     await click(button('Approve: sent it themselves, School r2'));
-    const field = container.querySelector<HTMLInputElement>('dialog[open] input[name="school-name"]');
-    expect(field?.value).toBe('School r2');
-    expect(posts()).toEqual([]);
-    await click(dialogButton('Approve'));
-    expect(posts()).toEqual(['POST /api/admin/review/r2 {"decision":"approved","schoolName":"School r2"}']);
+    expect(container.querySelector('dialog[open] input[name="school-name"]')).toBeNull();
+    expect(posts()).toEqual(['POST /api/admin/review/r2 {"decision":"approved"}']);
     expect($toast.get()).toMatchObject({ title: 'Not done', description: 'Someone decided this item already; reload the queue.', variant: 'destructive' });
     expect(calls.filter((call) => call.startsWith('GET /api/admin/review'))).toHaveLength(2);
   });
@@ -145,7 +144,8 @@ test('Mail tab: the chosen preview is in a sandboxed frame with a title, its tex
   ];
   routes['GET /api/admin/mail/previews'] = () => ({ body: { previews } });
   routes['GET /api/admin/mail/emails'] = () => ({ body: { emails: [{ id: 'e1', kind: 'school_letter', to: 'h•••@school.example', state: 'bounced', stateLabel: 'Bounced', notBefore: NOW, attempts: 1, lastError: '550 no such user', sentAt: NOW, updatedAt: NOW }] } });
-  routes['GET /api/admin/mail/suppressions'] = () => ({ body: { suppressions: [{ masked: 'h•••@school.example', reason: 'bounced', detail: '550 no such user', createdAt: NOW }] } });
+  routes['GET /api/admin/mail/suppressions'] = () => ({ body: { suppressions: [{ key: 'a'.repeat(32), masked: 'h•••@school.example', reason: 'bounced', detail: '550 5.1.1 no such user', createdAt: NOW, expiresAt: NOW, renewedAt: null }] } });
+  routes['GET /api/admin/mail/unknown'] = () => ({ body: { emails: [] } });
   await render(<MailTab />);
   let frame = container.querySelector('iframe')!;
   expect(frame.getAttribute('sandbox')).toBe('');
@@ -157,7 +157,14 @@ test('Mail tab: the chosen preview is in a sandboxed frame with a title, its tex
   expect(frame.getAttribute('title')).toBe('Letter to the school: the HTML part');
   expect(button('Letter to the school')?.getAttribute('aria-pressed')).toBe('true');
   expect(container.textContent).toContain('550 no such user');
-  expect(container.textContent).toContain('Schools whose address bounced');
+  expect(container.textContent).toContain('Blocked addresses');
+  expect(container.textContent).toContain('The mailbox does not exist');
+  expect(container.textContent).toContain('Every email’s outcome is known');
+  // Staff lift a block: one POST naming the address's key, and the row leaves the list.
+  routes[`POST /api/admin/mail/suppressions/${'a'.repeat(32)}/lift`] = () => ({ body: { lifted: 'h•••@school.example' } });
+  await click(button('Lift the block of h•••@school.example'));
+  expect(posts()).toEqual([`POST /api/admin/mail/suppressions/${'a'.repeat(32)}/lift {}`]);
+  expect(button('Lift the block of h•••@school.example')).toBeUndefined();
 });
 
 test('Staff tab: an open invitation is cancelled after a confirmation, and the list is read again', async () => {

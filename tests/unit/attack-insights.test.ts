@@ -17,7 +17,8 @@ import { BEACON_RATE_LIMIT, takeBeaconAllowance } from '../../src/server/analyti
 import { addAmbassador, ambassadorLink, ambassadorToken } from '../../src/server/ambassadors';
 import { query, sql } from '../../src/server/db';
 import { starredWordsFor, starWords, withdrawStarredWords } from '../../src/server/starred-words';
-import { schoolPageKey } from '../../src/server/school-pages';
+import { verifiedSchool } from './helpers/schools';
+import { countSchoolLetters } from '../../src/server/schools/publication';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { call, setAdminEnv, signIn, ORIGIN } from './helpers/admin';
 import { useSiteShell } from './helpers/site';
@@ -233,7 +234,10 @@ describe("parents' words", () => {
 
   test('nothing a parent wrote is on the page until starred; then first name only; a withdrawal takes it down for good', async () => {
     await sentMessage('m1', 'mia@example.org');
-    const key = schoolPageKey(school);
+    // Words show only on a verified school's page, from a letter that counts there.
+    await expect(starWords({ messageId: 'm1', field: 'own_words' }, 'staff@example.org')).rejects.toMatchObject({ status: 409, code: 'not_on_a_page' });
+    const key = (await verifiedSchool(school, 'Oak')).pageKey;
+    await countSchoolLetters((await verifiedSchool(school)).id);
     expect(await starredWordsFor(key)).toEqual([]);
     await starWords({ messageId: 'm1', field: 'own_words' }, 'staff@example.org');
     expect(await starredWordsFor(key)).toEqual([{ firstName: 'Mia', words: 'She would love school again.' }]);

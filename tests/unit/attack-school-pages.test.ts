@@ -19,14 +19,16 @@ import schoolPage, { config } from '../../netlify/functions/school-page.mts';
 import { query, sql } from '../../src/server/db';
 import { createDraft, readDraft } from '../../src/server/email-drafts';
 import { computeImpact } from '../../src/server/impact';
-import { runMail } from '../../src/server/letter-delivery';
+import { runMail } from '../../src/server/letter/delivery';
 import { answerLink } from '../../src/server/links';
 import { readMessage } from '../../src/server/outbox';
 import { decideReview } from '../../src/server/review';
 import { runSchoolUpdates } from '../../src/server/school-updates';
-import { referralCode, schoolPageKey } from '../../src/server/school-pages';
+import { referralCode } from '../../src/server/school-pages';
+import { proposeSchool } from '../../src/server/schools/records';
+import { verifiedSchool } from './helpers/schools';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
-import { deliveredLetter } from './helpers/delivered';
+import { confirmedSelfReport, deliveredLetter } from './helpers/delivered';
 import { emailFormValues, useFormDefinitions } from './helpers/forms';
 import { MAIL_FROM, useMail, type MailCatcher } from './helpers/mail';
 import { call, jsonRequest } from './helpers/requests';
@@ -67,7 +69,7 @@ beforeEach(async () => {
   // One real page, made as a letter the platform delivered makes it.
   const message = await deliveredLetter(`parent${++seq}@example.org`, school, { schoolName: 'Springfield Academy' });
   messageId = message.id;
-  key = schoolPageKey(school);
+  key = (await verifiedSchool(school)).pageKey;
 });
 
 /** A stranger's "I've sent it myself", as the dialog records it. */
@@ -75,8 +77,9 @@ async function claimSent(values: Record<string, string>) {
   const id = `sub-${Date.now()}-${++seq}`;
   const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues(values) });
   const answer = await call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: id, token }));
-  expect(answer.status).toBe(201);
-  return (await readMessage(answer.body.id))!.message;
+  expect(answer.status).toBe(202);
+  // The claimant confirms from their own inbox (it is theirs): a confirmed self-report, still only a claim.
+  return confirmedSelfReport(answer.body.id);
 }
 
 /** Answers "did your school answer?" from the follow-up link, as the claimant can (it is their own inbox). */
@@ -97,12 +100,8 @@ function tellsNothing(text: string, sent: string) {
   expect(text).not.toMatch(/\bat .+\.(?:ts|mts|js):\d+|Error:|stack/i);
 }
 
-const anotherSitesKey = () => {
-  process.env.CONFIG_ENCRYPTION_KEY = OTHER_SITE;
-  const forged = schoolPageKey(school);
-  process.env.CONFIG_ENCRYPTION_KEY = SECRET;
-  return forged;
-};
+/** The key a typed school's proposal has: a school nobody verified has no page. */
+let proposalKey = '';
 
 describe('keys', () => {
   test('the real key opens the page (the cases below differ only in their key)', async () => {
@@ -112,7 +111,7 @@ describe('keys', () => {
 
   test.each<[string, () => string]>([
     ['a key of the right shape nobody was given', () => 'f'.repeat(32)],
-    ['another site’s key for the same school', anotherSitesKey],
+    ['a proposed (typed, unverified) school’s own key', () => proposalKey],
     ['the key cut short', () => key.slice(0, 31)],
     ['the key and one more digit', () => `${key}0`],
     ['a line break in the key', () => `${key.slice(0, 16)}%0D%0A${key.slice(16)}`],
@@ -123,6 +122,7 @@ describe('keys', () => {
     ['a path that climbs', () => `..%2F..%2F${key}`],
     ['fullwidth digits', () => key.replace(/[0-9]/g, (d) => String.fromCharCode(0xff10 + Number(d)))],
   ])('%s: a 404 page that offers the form, and the JSON error shape', async (_name, make) => {
+    proposalKey = (await proposeSchool({ kind: 'letter', address: 'head@typed-academy.example', name: 'Typed Academy', timeZone: 'UTC' })).pageKey;
     const sent = make();
     const page = await open(`/schools/${sent}`);
     expect(page.status).toBe(404);
@@ -216,7 +216,8 @@ describe('nothing public without proof', () => {
     const response = await forms(new Request(`http://localhost/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(values) }), { ip: '198.51.100.7' } as never);
     const draft = (await readDraft(((await response.json()) as { id: string }).id))!.draft;
     expect(draft.data.schoolContactEmail).toBe(school);
-    expect(draft.data.schoolName).toBe('Oakwood Academy');
+    // The record's name: nothing typed names a school on its own page.
+    expect(draft.data.schoolName).toBe('Springfield Academy');
   });
 
   test('a self-report answered "they agreed to meet" from the reporter’s own link sets no outcome, moves no count and emails no parent', async () => {
@@ -240,15 +241,18 @@ describe('nothing public without proof', () => {
     await deliveredLetter('p9@catchall.example', 'principal@catchall.example', { schoolName: 'Catchall Academy' });
     expect(await (await impact(new Request('http://localhost/api/impact'), {})).json()).toMatchObject({ schoolsReached: before.schoolsReached, meetings: before.meetings, parentsWrote: before.parentsWrote });
     expect(await computeImpact()).toMatchObject({ parentsWrote: { display: 'fewer than 5' }, meetings: { display: 'fewer than 5' } });
-    expect((await open(`/schools/${schoolPageKey('principal@catchall.example')}`)).status).toBe(404);
+    expect(JSON.parse((await open(`/api/schools/${(await verifiedSchool('principal@catchall.example')).pageKey}`)).text)).toMatchObject({ parents: 0, outcome: null });
     expect(await query(sql`SELECT reason FROM review_items WHERE reason = 'own_domain'`)).toEqual([{ reason: 'own_domain' }]);
   });
 
-  test('staff approval is the proof: an approved self-report counts and publishes the page under the name staff confirm', async () => {
+  test('staff approval and a verified school are the proof: an approved self-report counts on the page, under the record’s name', async () => {
+    const maple = await verifiedSchool('office@maple.edu', 'Maple School');
     const claim = await claimSent({ school_name: 'Maple School CLOSED', school_contact_email: 'office@maple.edu' });
+    expect(JSON.parse((await open(`/api/schools/${maple.pageKey}`)).text)).toMatchObject({ parents: 0 });
     const [item] = await query<{ id: string }>(sql`SELECT id FROM review_items WHERE message_id = ${claim.id}`);
-    await decideReview(item!.id, 'approved', 'staff@example.org', { schoolName: 'Maple School' });
-    const page = await open(`/api/schools/${schoolPageKey('office@maple.edu')}`);
+    await decideReview(item!.id, 'approved', 'staff@example.org');
+    const page = await open(`/api/schools/${maple.pageKey}`);
     expect(JSON.parse(page.text)).toMatchObject({ schoolName: 'Maple School', published: true, parents: 1 });
+    expect(page.text).not.toContain('CLOSED');
   });
 });

@@ -9,6 +9,8 @@ import formsAdmin from '../../netlify/functions/form-submissions-admin.mts';
 import formsDeliver from '../../netlify/functions/forms-deliver.mts';
 import formsPurge from '../../netlify/functions/forms-purge.mts';
 import forms from '../../netlify/functions/forms.mts';
+import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
+import sendEmail from '../../netlify/functions/send-email.mts';
 import { readDraft } from '../../src/server/email-drafts';
 import { deliverDue, deliverSubmission, formsHubSpot, purgeSettled, readSubmission, saveSubmission, SUBMISSION_RETENTION_MS, type StoredSubmission } from '../../src/server/form-submissions';
 import { query, sql } from '../../src/server/db';
@@ -94,7 +96,7 @@ beforeEach(() => {
 });
 
 describe('an accepted submission', () => {
-  test('JSON: stored, then forwarded once to the authenticated endpoint with the page and the consent', async () => {
+  test('JSON: stored, then forwarded once to the authenticated endpoint with the page and the consent, never the visitor’s HubSpot cookie', async () => {
     const answer = await post('newsletter', newsletter(), { cookie: 'hubspotutk=0123456789abcdef0123456789abcdef; other=1' });
     expect(answer.status).toBe(201);
     expect(answer.body).toMatchObject({ form: 'newsletter', status: 'accepted', delivery: 'delivered', values: { email: expect.stringMatching(/@example\.org$/) } });
@@ -102,7 +104,8 @@ describe('an accepted submission', () => {
     expect(sent).toHaveLength(1);
     const body = sent[0]!.body as { fields: Array<{ name: string; value: string }>; context: Record<string, string>; submittedAt: string; legalConsentOptions: unknown };
     expect(body.fields).toEqual([{ objectTypeId: '0-1', name: 'email', value: answer.body.values.email }]);
-    expect(body.context).toEqual({ pageUri: 'http://localhost:8888/faqs', pageName: expect.stringContaining('FAQs'), hutk: '0123456789abcdef0123456789abcdef' });
+    // The address is typed, not proven: the cookie would tie this browser to that person's contact.
+    expect(body.context).toEqual({ pageUri: 'http://localhost:8888/faqs', pageName: expect.stringContaining('FAQs') });
     expect(body.legalConsentOptions).toEqual({
       consent: { consentToProcess: true, text: expect.any(String), communications: [{ subscriptionTypeId: 1001, value: true, text: expect.any(String) }] },
     });
@@ -110,6 +113,20 @@ describe('an accepted submission', () => {
     const { record } = (await readSubmission('newsletter', answer.body.id))!;
     expect(record.delivery).toMatchObject({ state: 'delivered', attempts: 1 });
     expect(Number(body.submittedAt)).toBe(record.submittedAt);
+  });
+
+  test('a form naming an address HubSpot knows rewrites nothing of that contact: only its empty properties are filled, and no form is submitted in its name', async () => {
+    const victim = fake.addContact('sam@example.org', { firstname: 'Samantha', school_name: 'Pine Ridge School' });
+    victim.searchableAt = 0;
+    const answer = await post('toolkit', { firstname: 'Mallory', email: 'SAM@example.org', school_name: 'Fraud Desk Academy', referral_source: 'A friend', _page: '/resources' }, { cookie: 'hubspotutk=0123456789abcdef0123456789abcdef' });
+    expect(answer.status).toBe(201);
+    expect(answer.body.delivery).toBe('delivered');
+    expect(fake.findContact('sam@example.org')!.properties).toMatchObject({ firstname: 'Samantha', school_name: 'Pine Ridge School', referral_source: 'A friend' });
+    expect(submissionsOf(formId('toolkit'))).toEqual([]);
+    // An address HubSpot does not know is submitted as a form (it makes the contact), without the cookie.
+    await post('toolkit', { firstname: 'Ana', email: 'new-reader@example.org', school_name: 'Oakwood Academy', referral_source: 'A friend', _page: '/resources' }, { cookie: 'hubspotutk=0123456789abcdef0123456789abcdef' });
+    const [made] = submissionsOf(formId('toolkit'));
+    expect(JSON.stringify(made!.body)).not.toContain('0123456789abcdef');
   });
 
   test('form-encoded from a browser without JavaScript: 303 to the thank-you page of that form', async () => {
@@ -191,6 +208,22 @@ describe('bad input: a 4xx naming the field, nothing stored, nothing sent', () =
     expect(fake.formSubmissions).toHaveLength(0);
   });
 
+  // The outside reading found a NUL in the toolkit or newsletter form answered with a 500.
+  test.each<[FormPurpose, Record<string, string>]>([
+    ['newsletter', newsletter()],
+    ['toolkit', { firstname: 'Ana', email: 'ana@example.org', school_name: 'Oakwood Academy', referral_source: 'A friend', _page: '/resources' }],
+    ['emailGenerator', emailForm()],
+  ])('a NUL in any field of the %s form (or an escape, or half a surrogate pair) is a 400 naming that field, in JSON and in a form encoding', async (purpose, body) => {
+    for (const name of Object.keys(body).filter((key) => !key.startsWith('_'))) {
+      for (const [type, bad] of [['application/json', '\u0000x'], ['application/x-www-form-urlencoded', '\u0000x'], ['application/json', '\ud800'], ['application/json', '\u001b[2J']]) {
+        const answer = await post(purpose, { ...body, [name]: `${body[name]}${bad}` }, { type });
+        expect(answer.status, `${name} as ${type}`).toBe(400);
+        expect(answer.body.error.fields[name], `${name} as ${type}`).toBeTruthy();
+      }
+    }
+    expect(fake.formSubmissions).toHaveLength(0);
+  });
+
   const requests: Array<[string, () => Request, number]> = [
     ['an unknown form', () => new Request('http://localhost/api/forms/no-such-form', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }), 404],
     ['GET', () => new Request(`http://localhost/api/forms/${formId('newsletter')}`), 405],
@@ -248,6 +281,24 @@ describe('bots and floods', () => {
     expect((await callAdmin(formsAdmin, `/api/admin/form-submissions/newsletter/${answer.body.id}/release`, { method: 'POST', cookie })).status).toBe(409);
   });
 
+  test('an email form caught by the honeypot gets its email (a misjudged parent can copy it) but no power: its draft sends and records nothing until staff release it', async () => {
+    const answer = await post('emailGenerator', emailForm({ _website: 'http://spam.example', choose_how_to_send_your_email: 'Send via our platform' }));
+    expect(answer.status).toBe(201);
+    expect(answer.body.draft.email.body).toContain('Dear Dr. Patel');
+    const asked = { submissionId: answer.body.id, token: answer.body.draft.token };
+    for (const handler of [sendEmail, emailSentMyself]) {
+      const response = await handler(new Request('http://localhost/api/x', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(asked) }), { ip: nextIp() } as never);
+      expect(response.status).toBe(409);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('held_for_review');
+    }
+    expect(await query(sql`SELECT id FROM outbox_messages`)).toEqual([]);
+
+    const cookie = await signIn();
+    expect((await callAdmin(formsAdmin, `/api/admin/form-submissions/emailGenerator/${answer.body.id}/release`, { method: 'POST', cookie })).status).toBe(200);
+    const released = await sendEmail(new Request('http://localhost/api/send-email', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(asked) }), { ip: nextIp() } as never);
+    expect(released.status).toBe(202);
+  });
+
   test('a form sent faster than a person fills it is held, not dropped; one that took a while is delivered', async () => {
     const fast = await post('newsletter', newsletter({ _elapsed: '300' }));
     expect(fast.status).toBe(201);
@@ -302,10 +353,10 @@ describe('nothing lost, delivered once', () => {
   });
 
   test('HubSpot too slow: the request answers in time, and the late-recorded submission is found, not sent again', async () => {
-    fake.delayMs = 2500;
+    fake.submitDelayMs = 2500;
     const answer = await post('newsletter', newsletter());
     expect(answer.body.delivery).toBe('queued');
-    fake.delayMs = 0;
+    fake.submitDelayMs = 0;
     // HubSpot recorded it after all.
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(submissionsOf(formId('newsletter'))).toHaveLength(1);
@@ -317,9 +368,10 @@ describe('nothing lost, delivered once', () => {
   });
 
   test('a 500 that recorded nothing is looked for, then sent; a 429 is retried without looking', async () => {
-    fake.failNext(500);
+    // Each attempt first asks whether the address has a contact (0: that answer succeeds), then submits.
+    fake.failNext(0, 500);
     const first = await post('newsletter', newsletter());
-    fake.failNext(429);
+    fake.failNext(0, 429);
     const second = await post('newsletter', newsletter());
     await deliverDue((await formsHubSpot())!, later(10));
     expect(submissionsOf(formId('newsletter'))).toHaveLength(2);

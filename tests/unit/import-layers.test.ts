@@ -50,3 +50,18 @@ test('the check sees an import that reaches up', () => {
   // The test above would pass on a folder it cannot read; the loaders themselves do import src/server.
   expect(sources('src/content-loaders').flatMap(importedPaths).some((target) => target.startsWith('src/server/'))).toBe(true);
 });
+
+test('a letter’s status changes in one module: only src/server/letter/life.ts imports the moves of outbox.ts', () => {
+  // outbox.ts's `updateMessage` refuses a change of status; these are the only ways to make one.
+  const moves = ['moveMessage', 'saveMessage', 'replaceWaitingRequests', 'expireUnconfirmed'];
+  const importers = [...sources('src'), ...sources('netlify')].filter((file) => {
+    const code = readFileSync(join(root, file), 'utf8');
+    return [...code.matchAll(/import\s*\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]/g)].some(
+      ([, names, from]) => /(^|\/)outbox$/.test(from!) && moves.some((name) => new RegExp(`\\b${name}\\b`).test(names!)),
+    );
+  });
+  expect(importers).toEqual(['src/server/letter/life.ts']);
+  // And no statement outside outbox.ts sets a letter's status.
+  const writers = [...sources('src'), ...sources('netlify/functions')].filter((file) => file !== 'src/server/outbox.ts' && /UPDATE outbox_messages[^;`]*\bSET\s+status\b/i.test(readFileSync(join(root, file), 'utf8')));
+  expect(writers).toEqual([]);
+});

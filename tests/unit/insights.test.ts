@@ -8,7 +8,7 @@ import beacon from '../../netlify/functions/event.mts';
 import insightsAdmin from '../../netlify/functions/insights-admin.mts';
 import experimentsAdmin from '../../netlify/functions/experiments-admin.mts';
 import schoolPage from '../../netlify/functions/school-page.mts';
-import { schoolPageKey } from '../../src/server/school-pages';
+import { verifiedSchool } from './helpers/schools';
 import { useSiteShell } from './helpers/site';
 import { insights } from '../../src/server/analytics/insights';
 import { recordAnswerStep, recordConfirmation, recordDelivery, recordFormSent, recordSendRequest } from '../../src/server/analytics/record';
@@ -137,8 +137,7 @@ describe('experiments', () => {
   });
 
   test('the school page draws the visitor\'s call to action in its HTML, and the CDN keeps no copy while the experiment runs', async () => {
-    const key = schoolPageKey('head@birch.edu');
-    await query({ text: `INSERT INTO school_pages (key, school_name, contact_address, created_at, updated_at, published_at, name_set_by) VALUES ($1, 'Birch School', 'head@birch.edu', now(), now(), now(), 'letter')`, values: [key] });
+    const key = (await verifiedSchool('head@birch.edu', 'Birch School')).pageKey;
     const open = async (query = '') => {
       const response = await schoolPage(new Request(`${ORIGIN}/schools/${key}${query}`, { headers: { 'user-agent': AGENT, 'x-nf-client-connection-ip': '198.51.100.4' } }));
       return { cache: response.headers.get('cache-control'), html: await response.text() };
@@ -186,6 +185,8 @@ describe('ambassadors', () => {
     expect(await knownAmbassador('amb-7')).toBe(true);
     expect(await knownAmbassador('amb-8')).toBe(false);
     await visit({ n: 'page_view', p: '/', q: '?ambassadorId=amb-7' });
+    // A school reached is a school staff verified (a typed one reaches no figure).
+    await verifiedSchool('head@oak.edu', 'Oak School');
     await recordFormSent(formRequest(), { ip: '198.51.100.4' }, { purpose: 'emailGenerator', page: '/', draft: { id: 'd-a', data: { schoolContactEmail: 'head@oak.edu' } } });
     await recordConfirmation({ kind: 'done', message: { draftId: 'd-a', status: 'sent' } });
     const [row] = await ambassadorLeaderboard();

@@ -17,7 +17,7 @@ import { query, sql } from '../../src/server/db';
 import { createDraft, readDraft } from '../../src/server/email-drafts';
 import { letters, pickLetter, rotationKey } from '../../src/server/letters';
 import { readMessage } from '../../src/server/outbox';
-import { recordSelfSent, requestPlatformSend } from '../../src/server/platform-send';
+import { recordSelfSent, requestPlatformSend } from '../../src/server/letter/request';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { emailFormValues } from './helpers/forms';
 import { committedLetters, committedStats, firstLetter } from './helpers/letters';
@@ -214,7 +214,7 @@ describe('parents writing to one school get the letters in rotation', () => {
   test('“I’ve sent it myself” records the parent’s letter', async () => {
     await draftFor();
     const made = await draftFor();
-    const answer = await recordSelfSent({ submissionId: made.draft.id, token: made.token });
+    const answer = await recordSelfSent({ submissionId: made.draft.id, token: made.token }, { network: 'a'.repeat(32) });
     const message = (await readMessage(answer.body.id))!.message;
     expect(message).toMatchObject({ letterId: made.draft.letter.id, body: made.email.body });
   });

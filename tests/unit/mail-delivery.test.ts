@@ -8,12 +8,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { query, sql } from '../../src/server/db';
 import { createDraft } from '../../src/server/email-drafts';
 import { mailboxKey, networkKey } from '../../src/server/identity';
-import { runMail } from '../../src/server/letter-delivery';
+import { runMail } from '../../src/server/letter/delivery';
 import { mailSender } from '../../src/server/mail/senders';
 import { letterTime } from '../../src/server/mail/schedule';
 import { isOpen, nextOpening } from '../../src/server/mail/window';
-import { confirmPlatformSend, requestPlatformSend } from '../../src/server/platform-send';
+import { confirmPlatformSend, requestPlatformSend } from '../../src/server/letter/request';
 import { setAdminEnv } from './helpers/admin';
+import { verifiedSchool } from './helpers/schools';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { emailFormValues } from './helpers/forms';
 import { linkIn, tokenOf, useMail, type MailCatcher } from './helpers/mail';
@@ -97,6 +98,8 @@ describe('one email a night per school (SCHOOL_DELIVERY=digest)', () => {
   test('three letters confirmed at night reach the school as one digest in the morning; each parent is told', async () => {
     process.env.SCHOOL_DELIVERY = 'digest';
     const school = `digest-${++seq}@school.edu`;
+    // Digests are for a school staff verified, in its own hours.
+    await verifiedSchool(school, 'Digest Academy', { timeZone: ZONE });
     const parents = [];
     for (let n = 0; n < 3; n++) parents.push(await confirmedLetter(school, NIGHT));
     await runMail(() => NIGHT);
@@ -111,6 +114,16 @@ describe('one email a night per school (SCHOOL_DELIVERY=digest)', () => {
     for (const parent of parents) expect(mail.last(parent, /digest|went|together/i), parent).toBeDefined();
     expect(await query(sql`SELECT count(*)::int AS n FROM emails WHERE state = 'digested' AND recipient = ${school}`)).toEqual([{ n: 3 }]);
     expect(mailSender()).not.toBeNull();
+  });
+
+  test('letters to a school the site does not know never become a digest: each goes on its own, to the address its parent typed', async () => {
+    process.env.SCHOOL_DELIVERY = 'digest';
+    const school = `typed-${++seq}@school.edu`;
+    for (let n = 0; n < 3; n++) await confirmedLetter(school, NIGHT);
+    const summary = await runMail(() => MORNING);
+    expect(summary).toMatchObject({ digests: 0 });
+    expect(mail.to(school)).toHaveLength(3);
+    expect(mail.to(school).every((letter) => letter.subject === 'How our school can unlock mastery learning for every student')).toBe(true);
   });
 
   test('a single letter of the night goes on its own', async () => {

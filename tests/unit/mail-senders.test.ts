@@ -105,10 +105,20 @@ describe('SMTP, read from the wire of a real SMTP server', () => {
     expect(received!.from[0]!.name).not.toMatch(/[\r\n"<>]/);
   });
 
-  test.each([
-    ['550 (mailbox unavailable) is a bounce', [550], { outcome: 'bounced', providerStatus: '550' }],
-    ['553 (mailbox name not allowed) is a bounce', [553], { outcome: 'bounced', providerStatus: '553' }],
-    ['552 (storage exceeded) is final', [552], { outcome: 'rejected', providerStatus: '552' }],
+  test.each<[string, Array<number | string>, Record<string, string>]>([
+    // Only a mailbox that does not exist blocks its address (RFC 3463 X.1.x, or words that say so).
+    ['550 5.1.1 (no such user) is a bounce', ['550 5.1.1 The email account that you tried to reach does not exist'], { outcome: 'bounced', providerStatus: '5.1.1' }],
+    ['550 5.1.10 (null MX) is a bounce', ['550 5.1.10 RESOLVER.ADR.RecipientNotFound; Recipient not found'], { outcome: 'bounced', providerStatus: '5.1.10' }],
+    ['550 "User unknown" without an enhanced code is a bounce', ['550 <head@school.edu>: Recipient address rejected: User unknown'], { outcome: 'bounced', providerStatus: '550' }],
+    // A policy, a spam filter, relaying denied: that one email fails, the address stays open.
+    ['550 5.7.1 (spam) fails that email only', ['550 5.7.1 Message rejected as spam by Content Filtering'], { outcome: 'rejected', providerStatus: '5.7.1' }],
+    ['554 5.7.1 (relaying denied) fails that email only', ['554 5.7.1 <head@school.edu>: Relay access denied'], { outcome: 'rejected', providerStatus: '5.7.1' }],
+    ['550 (mailbox unavailable, RFC 5321’s bare words) fails that email only', [550], { outcome: 'rejected', providerStatus: '550' }],
+    ['553 (mailbox name not allowed) fails that email only', [553], { outcome: 'rejected', providerStatus: '553' }],
+    ['554 (transaction failed) fails that email only', [554], { outcome: 'rejected', providerStatus: '554' }],
+    // A full mailbox refuses for now: tried again later, never blocked.
+    ['552 5.2.2 (mailbox full) is tried again later', ['552 5.2.2 The email account that you tried to reach is over quota'], { outcome: 'soft_bounce', providerStatus: '5.2.2' }],
+    ['552 (storage exceeded) fails that email only', [552], { outcome: 'rejected', providerStatus: '552' }],
     ['451 (try later) is retried', [451], { outcome: 'retry', providerStatus: '451' }],
     ['452 (storage) is retried', [452], { outcome: 'retry', providerStatus: '452' }],
   ])('%s', async (_name, codes, expected) => {
@@ -117,9 +127,12 @@ describe('SMTP, read from the wire of a real SMTP server', () => {
     expect(sink.messages).toEqual([]);
   });
 
-  test('a mail server that answers too slowly is retried', async () => {
+  test('a mail server that took the message and answers too slowly: the outcome is unknown, never resent blindly', async () => {
     sink.delayMs = 1500;
-    expect(await sender({ timeoutMs: 300 }).send(email())).toMatchObject({ outcome: 'retry', providerStatus: 'timeout' });
+    expect(await sender({ timeoutMs: 300 }).send(email())).toMatchObject({ outcome: 'unknown', providerStatus: 'timeout' });
+    // It had the whole message: a resend would be a second letter.
+    await new Promise((resolve) => setTimeout(resolve, 1400));
+    expect(sink.messages).toHaveLength(1);
   });
 
   test('a mail server that is not there is retried', async () => {
@@ -205,7 +218,7 @@ describe('HubSpot transactional single-send, against the fake', () => {
 
   test.each([
     ['INVALID_TO_ADDRESS is a bounce', 'head@oakwood.edu', 'INVALID_TO_ADDRESS', 'bounced'],
-    ['BLOCKED_DOMAIN is a bounce', '@oakwood.edu', 'BLOCKED_DOMAIN', 'bounced'],
+    ['BLOCKED_DOMAIN (HubSpot’s policy) fails that email only', '@oakwood.edu', 'BLOCKED_DOMAIN', 'rejected'],
     ['PREVIOUSLY_BOUNCED is a bounce', 'head@oakwood.edu', 'PREVIOUSLY_BOUNCED', 'bounced'],
     ['PORTAL_SUSPENDED is final', 'head@oakwood.edu', 'PORTAL_SUSPENDED', 'rejected'],
     ['THROTTLED is retried', 'head@oakwood.edu', 'THROTTLED', 'retry'],
@@ -337,6 +350,18 @@ describe('DKIM: signed when configured, verified by a real verifier', () => {
     const result = await authenticate(sink.messages[0]!.raw, { resolver, trustReceived: false, sender: FROM });
     expect(result.dkim.results).toHaveLength(1);
     expect(result.dkim.results[0]).toMatchObject({ status: { result: 'pass' }, signingDomain: 'masteryparents.example', selector: 'mp2026' });
+  });
+
+  test('the signature covers List-Unsubscribe and List-Unsubscribe-Post (RFC 8058 §4): changing the one-click header fails it', async () => {
+    await smtpSender({ smtp: { url: sink.smtpUrl }, dkim, timeoutMs: 3000 }).send({ ...email(), unsubscribeUrl: 'https://site.example/stop?token=x' });
+    const raw = sink.messages[0]!.raw;
+    const signature = /^DKIM-Signature:[\s\S]*?(?=\r?\n\S)/im.exec(raw)![0].replace(/\s+/g, '');
+    const signed = /;h=([^;]+)/.exec(signature)![1]!.toLowerCase().split(':');
+    expect(signed).toEqual(expect.arrayContaining(['list-unsubscribe', 'list-unsubscribe-post']));
+    const tampered = raw.replace('List-Unsubscribe-Post: List-Unsubscribe=One-Click', 'List-Unsubscribe-Post: List-Unsubscribe=Two-Click');
+    expect(tampered).not.toBe(raw);
+    const result = await authenticate(tampered, { resolver, trustReceived: false, sender: FROM });
+    expect(result.dkim.results[0]!.status.result).not.toBe('pass');
   });
 
   test('a changed body fails the same check (the verifier is not a rubber stamp)', async () => {

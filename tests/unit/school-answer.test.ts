@@ -11,9 +11,10 @@ import impact, { CACHE_CONTROL } from '../../netlify/functions/impact.mts';
 import reviewAdmin from '../../netlify/functions/review-admin.mts';
 import schoolAnswer from '../../netlify/functions/school-answer.mts';
 import schoolFollowUp from '../../netlify/functions/school-followup.mts';
+import mailDeliver from '../../netlify/functions/mail-deliver.mts';
 import { createDraft } from '../../src/server/email-drafts';
 import { computeImpact, recordAnswer, recordSent } from '../../src/server/impact';
-import { runMail } from '../../src/server/letter-delivery';
+import { runMail } from '../../src/server/letter/delivery';
 import { answerLink } from '../../src/server/links';
 import { readMessage, type OutboxMessage } from '../../src/server/outbox';
 import { decideReview } from '../../src/server/review';
@@ -23,6 +24,8 @@ import { signToken } from '../../src/server/tokens';
 import { answerLabels } from '../../src/lib/school-answers';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';
+import { confirmedSelfReport } from './helpers/delivered';
+import { verifiedSchool } from './helpers/schools';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { call, jsonRequest } from './helpers/requests';
 import { regionText, useSiteShell } from './helpers/site';
@@ -35,8 +38,8 @@ let shell: ReturnType<typeof useSiteShell>;
 let seq = 0;
 const DAY = 24 * 3600_000;
 
-/** A school email the parent says they sent themselves, as the dialog records it. */
-async function sentEmail(overrides: Record<string, string> = {}): Promise<OutboxMessage> {
+/** A school email the parent says they sent themselves, as the dialog records it, confirmed from their inbox. */
+async function sentEmail(overrides: Record<string, string> = {}, options: { verified?: boolean } = {}): Promise<OutboxMessage> {
   const id = `sub-${Date.now()}-${++seq}`;
   const values = {
     full_name: 'Ana Lopez',
@@ -50,10 +53,13 @@ async function sentEmail(overrides: Record<string, string> = {}): Promise<Outbox
     ...overrides,
   };
   if (!fake.findContact(values.email)) fake.addContact(values.email);
+  // The school is one staff verified (unless a test says otherwise): its letters can count.
+  if (options.verified !== false) await verifiedSchool(values.school_contact_email, values.school_name);
   const { token } = await createDraft({ id, purpose: 'emailGenerator', values });
   const answer = await call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: id, token }));
-  expect(answer.status).toBe(201);
-  return (await readMessage(answer.body.id))!.message;
+  // One email asks the parent to confirm it; confirmed from their inbox, it is recorded.
+  expect(answer.status).toBe(202);
+  return confirmedSelfReport(answer.body.id);
 }
 
 const linkToken = (message: OutboxMessage) => new URL(answerLink(message.id, message.followUp!.dueAt)).searchParams.get('token')!;
@@ -113,7 +119,7 @@ describe('the follow-up', () => {
     const message = await sentEmail();
     await runFollowUps(new Date(Date.now() + 9 * DAY));
     await runMail();
-    expect(mail.to(message.parentEmail)).toEqual([]);
+    expect(mail.to(message.parentEmail).filter((email) => /answer your letter/.test(email.subject))).toEqual([]);
     const due = new Date(Date.now() + 10 * DAY + 1000);
     await runFollowUps(due);
     await runMail(() => due);
@@ -149,11 +155,15 @@ describe('the follow-up', () => {
     const message = await sentEmail();
     await runFollowUps();
     await runMail();
-    expect(mail.to(message.parentEmail)).toEqual([]);
+    const followUps = () => mail.to(message.parentEmail).filter((email) => /answer your letter/.test(email.subject));
+    expect(followUps()).toEqual([]);
     expect(await query(sql`SELECT state FROM emails WHERE ref = ${message.id} AND kind = 'follow_up'`)).toEqual([{ state: 'scheduled' }]);
     process.env.MAIL_FROM_ADDRESS = MAIL_FROM;
+    // The hourly run writes follow-ups; only the every-minute mail run sends (never three runs at minute 0).
     expect((await schoolFollowUp()).status).toBe(200);
-    expect(mail.to(message.parentEmail)).toHaveLength(1);
+    expect(followUps()).toEqual([]);
+    expect((await mailDeliver()).status).toBe(200);
+    expect(followUps()).toHaveLength(1);
   });
 
   test('the same email said to be sent twice is one record', async () => {
@@ -165,7 +175,11 @@ describe('the follow-up', () => {
       call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: id, token })),
     ]);
     expect(a.body.id).toBe(b.body.id);
-    expect([a.status, b.status].sort()).toEqual([200, 201]);
+    expect([a.status, b.status].sort()).toEqual([200, 202]);
+    // One email asks the parent to confirm it; until then nothing is recorded, nothing is queued for staff.
+    expect(mail.to(`twice${seq}@example.org`).filter((email) => /Did you send/.test(email.subject))).toHaveLength(1);
+    expect(await query(sql`SELECT 1 FROM review_items WHERE message_id = ${a.body.id}`)).toEqual([]);
+    await confirmedSelfReport(a.body.id);
     expect((await computeImpact()).parentsWrote.display).toBe('fewer than 5');
     // Said, not proven: counted only once staff approve it in the review queue.
     expect(await query(sql`SELECT message_id FROM impact_sends`)).toHaveLength(0);
@@ -380,13 +394,13 @@ describe('impact', () => {
     let n = 0;
     for (const domain of schools) {
       for (let parent = 0; parent < 2; parent++) {
-        await recordSent({ id: `m-${domain}-${parent}`, to: `head@${domain}`, parentEmail: `p${parent}-${domain}@example.org`, channel: 'platform' });
+        await recordSent({ id: `m-${domain}-${parent}`, to: `head@${domain}`, parentEmail: `p${parent}-${domain}@example.org`, channel: 'platform' }, 'a'.repeat(32));
         n++;
       }
     }
-    await recordSent({ id: 'm-free', to: 'principal.jones@gmail.com', parentEmail: 'p9@example.org', channel: 'self' });
+    await recordSent({ id: 'm-free', to: 'principal.jones@gmail.com', parentEmail: 'p9@example.org', channel: 'self' }, 'b'.repeat(32));
     // The same message counted twice is still one.
-    await recordSent({ id: 'm-a.edu-0', to: 'head@a.edu', parentEmail: 'p0-a.edu@example.org', channel: 'platform' });
+    await recordSent({ id: 'm-a.edu-0', to: 'head@a.edu', parentEmail: 'p0-a.edu@example.org', channel: 'platform' }, 'a'.repeat(32));
     const at = new Date().toISOString();
     for (const [id, school, kind] of [
       ['m-a.edu-0', 'a.edu', 'replied'],

@@ -18,10 +18,14 @@ import { createDraft, readDraft } from '../../src/server/email-drafts';
 import { recordAnswer } from '../../src/server/impact';
 import { confirmationLink } from '../../src/server/links';
 import { readMessage } from '../../src/server/outbox';
-import { attributionOf, ensureSchoolPage, referralCode, schoolPageKey, schoolPageKeyIfConfigured, shareLink, slugOf } from '../../src/server/school-pages';
-import { shareOf } from '../../src/server/platform-send';
+import { attributionOf, readSchoolPage, referralCode, shareLink, slugOf } from '../../src/server/school-pages';
+import { editSchool, proposeSchool, retireSchool, verifySchool } from '../../src/server/schools/records';
+import { countSchoolLetters } from '../../src/server/schools/publication';
+import { query, sql } from '../../src/server/db';
+import { confirmedSelfReport } from './helpers/delivered';
+import { verifiedSchool } from './helpers/schools';
+import { shareOf } from '../../src/server/letter/request';
 import { addAmbassador } from '../../src/server/ambassadors';
-import { isOpen } from '../../src/server/mail/window';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { emailFormValues, useFormDefinitions } from './helpers/forms';
 import { call, jsonRequest } from './helpers/requests';
@@ -78,49 +82,38 @@ async function delivered(to: string, schoolName = 'Springfield Academy', attribu
   return { id: message.id, message, share: (await shareOf(message))! };
 }
 
-/** A parent who says they sent their email to `to` themselves, as the dialog records it. */
+/** A parent who says they sent their email to `to` themselves, as the dialog records it, confirmed from their inbox. */
 async function selfSent(to: string, schoolName = 'Springfield Academy', attribution?: Parameters<typeof createDraft>[0]['attribution']) {
   const id = `sub-${Date.now()}-${++seq}`;
   const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues({ school_name: schoolName, school_contact_email: to }), attribution });
   const answer = await call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: id, token }));
-  expect(answer.status).toBe(201);
-  return { ...answer.body, message: (await readMessage(answer.body.id))!.message };
+  expect(answer.status).toBe(202);
+  // Nothing about any page in the answer before the parent confirms from their inbox.
+  expect(answer.body.share).toBeUndefined();
+  return { ...answer.body, message: await confirmedSelfReport(answer.body.id) };
 }
 
 describe('school page keys', () => {
-  test('are stable, 32 hex digits, and one per canonical address', () => {
-    const key = schoolPageKey('head@springfield.edu');
-    expect(key).toMatch(/^[0-9a-f]{32}$/);
-    expect(schoolPageKey('head@springfield.edu')).toBe(key);
-    expect(schoolPageKey('office@springfield.edu')).not.toBe(key);
+  test('are a verified school’s own: random, 32 hex digits, one page for every address its record lists', async () => {
+    const school = await verifiedSchool('head@springfield.edu', 'Springfield Academy');
+    expect(school.pageKey).toMatch(/^[0-9a-f]{32}$/);
+    const other = await verifiedSchool('head@elmwood.edu', 'Elmwood Academy');
+    expect(other.pageKey).not.toBe(school.pageKey);
+    // Two leaders of one school: their letters count on one page.
+    const edited = await editSchool(school.id, { name: school.name, leaders: [...school.leaders, { name: 'Office', role: '', address: 'office@springfield.edu' }], emailDomains: [], timeZone: 'UTC', hours: school.hours, holidays: [] });
+    expect(edited.pageKey).toBe(school.pageKey);
+    await delivered('head@springfield.edu');
+    await delivered('office@springfield.edu');
+    expect((await readSchoolPage(school.pageKey))!.parents).toBe(2);
   });
 
-  test.each([['Head@Springfield.EDU'], ['head+parents@springfield.edu'], ['  head@springfield.edu '], ['ｈｅａｄ@springfield.edu'], ['head@springfield.edu.']])(
-    '%s has the key of head@springfield.edu',
-    (variant) => {
-      expect(schoolPageKey(variant)).toBe(schoolPageKey('head@springfield.edu'));
-    },
-  );
-
-  test('depend on the secret: another secret, other keys; SCHOOL_PAGE_SECRET wins over the derived one', () => {
-    const before = schoolPageKey('head@springfield.edu');
-    process.env.CONFIG_ENCRYPTION_KEY = Buffer.alloc(32, 9).toString('base64');
-    expect(schoolPageKey('head@springfield.edu')).not.toBe(before);
-    process.env.SCHOOL_PAGE_SECRET = 'a-secret-of-its-own';
-    const own = schoolPageKey('head@springfield.edu');
-    process.env.CONFIG_ENCRYPTION_KEY = SECRET;
-    expect(schoolPageKey('head@springfield.edu')).toBe(own);
-  });
-
-  test('without a secret: "not configured", never a crash', async () => {
-    delete process.env.CONFIG_ENCRYPTION_KEY;
-    expect(schoolPageKeyIfConfigured('head@springfield.edu')).toBeUndefined();
-    expect(() => schoolPageKey('head@springfield.edu')).toThrow(/not configured/);
-    const page = await open(`/schools/${'a'.repeat(32)}`);
-    expect(page.status).toBe(503);
-    expect(page.html).toContain('not configured');
-    const api = await call(schoolPage, new Request(`http://localhost/api/schools/${'a'.repeat(32)}`));
-    expect(api).toMatchObject({ status: 503, body: { error: { code: 'school_pages_not_configured' } } });
+  test('a school the site does not know has no page, whatever its letters; its proposal’s key opens nothing', async () => {
+    const letter = await deliveredLetter('parent@example.org', 'head@unknown-academy.edu', { schoolName: 'Unknown Academy', verified: false });
+    expect(letter.status).toBe('sent');
+    expect(await shareOf(letter)).toBeUndefined();
+    const proposal = await proposeSchool({ kind: 'letter', address: 'head@unknown-academy.edu', name: 'Unknown Academy', timeZone: 'UTC' });
+    expect((await open(`/schools/${proposal.pageKey}`)).status).toBe(404);
+    expect(await query(sql`SELECT 1 FROM impact_sends`)).toEqual([]);
   });
 });
 
@@ -149,12 +142,13 @@ describe('milestones', () => {
 });
 
 describe('the page', () => {
-  test('shows the name the first delivered letter gave it, the count of delivered letters, the goal and the latest outcome; never an address', async () => {
-    const first = await delivered('Head@Springfield.edu');
-    const second = await delivered('head+office@springfield.edu', 'Springfield Academy CANCELLED');
+  test('shows its record’s name, the count of delivered letters, the goal and the latest outcome staff accepted; never an address or a typed name', async () => {
+    const school = await verifiedSchool('head@springfield.edu', 'Springfield Academy');
+    const first = await delivered('Head@Springfield.edu', 'Springfield Academy');
+    const second = await delivered('head@springfield.edu', 'Springfield Academy CANCELLED');
     await selfSent('head@springfield.edu', 'Springfield closed, do not write'); // a claim nobody checked: never counted, never shown
     await recordAnswer({ id: second.message.id, school: 'springfield.edu', kind: 'meeting', at: new Date().toISOString() });
-    const key = schoolPageKey('head@springfield.edu');
+    const key = school.pageKey;
     const page = await open(`/schools/springfield-academy-${key}`);
     expect(page.status).toBe(200);
     expect(page.headers.get('x-robots-tag')).toBe('noindex');
@@ -171,7 +165,8 @@ describe('the page', () => {
     expect(page.html).toContain(`name="_school" value="${key}"`);
     expect(page.html).not.toContain('name="school_contact_email"');
     expect(page.html).toMatch(/name="school_name"[^>]*value="Springfield Academy"/);
-    // The key alone finds it too, and the readable name is the first letter's.
+    expect(page.html).not.toContain('data-school-search');
+    // The key alone finds it too, and the readable name is the record's.
     expect((await open(`/schools/${key}`)).status).toBe(200);
     expect(new URL(first.share.url).pathname).toBe(`/schools/springfield-academy-${key}`);
 
@@ -179,27 +174,33 @@ describe('the page', () => {
     expect(api).toMatchObject({ status: 200, body: { published: true, parents: 2, goal: 5, outcome: 'meeting', outcomeText: 'Springfield Academy agreed to meet' } });
   });
 
-  test('a page whose first letter is confirmed but not yet delivered shows no name and no count, only what comes next', async () => {
-    await deliveredLetter('parent@example.org', 'head@oakwood.edu', { schoolName: 'Oakwood Academy', delivered: false });
-    await ensureSchoolPage({ to: 'head@oakwood.edu' });
-    const page = await open(`/schools/${schoolPageKey('head@oakwood.edu')}`);
+  test('verifying a proposed school opens its page with the letters it already has; retiring it closes the page', async () => {
+    const letters = [];
+    for (let n = 0; n < 3; n++) letters.push(await deliveredLetter(`proposal-parent${n}@example.org`, 'head@lincoln-high.example', { schoolName: 'Lincoln High School', verified: false }));
+    const proposal = await proposeSchool({ kind: 'letter', address: 'head@lincoln-high.example', name: 'Lincoln High School', timeZone: 'UTC' });
+    expect(proposal.status).toBe('proposed');
+    expect((await open(`/schools/${proposal.pageKey}`)).status).toBe(404);
+    const verified = await verifySchool(proposal.id, { kind: 'website', detail: 'lincoln-high.example/contact lists head@' }, 'staff@example.org');
+    expect(await countSchoolLetters(verified.id)).toBe(3);
+    const page = await open(`/schools/${verified.pageKey}`);
     expect(page.status).toBe(200);
-    expect(page.html).toContain('The first letter is on its way');
-    expect(page.html).not.toContain('Oakwood Academy');
-    expect(page.html).not.toMatch(/\d+ parents? ha(?:ve|s) written/);
-    expect(page.html).not.toMatch(/name="school_name"[^>]*value=/);
+    expect(page.html).toContain('3 parents have written');
+    expect(await shareOf(letters[0]!)).toMatchObject({ schoolName: 'Lincoln High School', others: 2 });
+    await retireSchool(verified.id);
+    expect((await open(`/schools/${verified.pageKey}`)).status).toBe(404);
   });
 
-  test('a self-report alone makes no page', async () => {
+  test('a self-report alone makes no page count', async () => {
+    const school = await verifiedSchool('head@maple.edu', 'Maple School');
     await selfSent('head@maple.edu', 'Maple School');
-    expect((await open(`/schools/${schoolPageKey('head@maple.edu')}`)).status).toBe(404);
+    expect((await readSchoolPage(school.pageKey))!.parents).toBe(0);
   });
 
   test.each([
     ['Springfield Academy', 'springfield-academy'],
     ['École Jean-Jacques Rousseau', 'ecole-jean-jacques-rousseau'],
     ["St. Mary's Academy", 'st-mary-s-academy'],
-    ['李小龙学校', ''],
+    ['李小龙学校', 'school'],
   ])('the readable name of %j is %j', (name, slug) => {
     expect(slugOf(name)).toBe(slug);
   });
@@ -254,17 +255,18 @@ describe('referrals', () => {
   test('a share link brings the next parent, whose draft (and message) say who recruited them', async () => {
     await addAmbassador({ id: 'amb-7', name: 'Amy Ambassador', email: 'amy@example.org' }, 'test').catch(() => undefined);
     const sharer = await delivered('head@springfield.edu', 'Springfield Academy', { via: 'ambassador', ambassadorId: 'amb-7' });
+    const key = (await verifiedSchool('head@springfield.edu')).pageKey;
     expect(sharer.share).toMatchObject({ schoolName: 'Springfield Academy' });
     const link = new URL(sharer.share.url);
     expect(link.origin).toBe('https://site.example');
-    expect(link.pathname).toBe(`/schools/springfield-academy-${schoolPageKey('head@springfield.edu')}`);
+    expect(link.pathname).toBe(`/schools/springfield-academy-${key}`);
     expect(link.searchParams.get('ambassadorId')).toBe('amb-7');
-    expect(link).toEqual(new URL(shareLink(sharer.message, 'springfield-academy')!));
+    expect(link).toEqual(new URL(shareLink(sharer.message, { key, slug: 'springfield-academy' })));
 
     // The page carries the code into its form; the form posts it back with the key.
     const page = await open(`${link.pathname}${link.search}`);
     const hidden = Object.fromEntries([...page.html.matchAll(/<input type="hidden" name="(_school|_ref|_ambassador)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]));
-    expect(hidden).toEqual({ _school: schoolPageKey('head@springfield.edu'), _ref: link.searchParams.get('ref'), _ambassador: 'amb-7' });
+    expect(hidden).toEqual({ _school: key, _ref: link.searchParams.get('ref'), _ambassador: 'amb-7' });
     const values = emailFormValues({ school_name: 'Springfield Academy', _page: link.pathname, _elapsed: '30000', ...hidden }) as Record<string, string>;
     delete values.school_contact_email;
     const posted = await postEmailForm(values);
@@ -275,12 +277,14 @@ describe('referrals', () => {
 
     const answer = await call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: posted.body.id, token: posted.body.draft.token }));
     expect((await readMessage(answer.body.id))!.message.attribution).toEqual(draft.attribution);
+    // The letter names its verified school: it is on record.
+    expect((await readMessage(answer.body.id))!.message.schoolId).toBe((await verifiedSchool('head@springfield.edu')).id);
   });
 
   test('an ambassador id nobody was given is no credit: the draft says the parent came through the sharer alone', async () => {
     const sharer = await delivered('head@elmwood.edu', 'Elmwood Academy');
     const link = new URL(sharer.share.url);
-    const values = emailFormValues({ school_name: 'Elmwood Academy', _page: link.pathname, _elapsed: '30000', _school: schoolPageKey('head@elmwood.edu'), _ref: link.searchParams.get('ref')!, _ambassador: 'made-up-ambassador' }) as Record<string, string>;
+    const values = emailFormValues({ school_name: 'Elmwood Academy', _page: link.pathname, _elapsed: '30000', _school: (await verifiedSchool('head@elmwood.edu')).pageKey, _ref: link.searchParams.get('ref')!, _ambassador: 'made-up-ambassador' }) as Record<string, string>;
     delete values.school_contact_email;
     const posted = await postEmailForm(values);
     expect(posted.status).toBe(201);
@@ -290,7 +294,7 @@ describe('referrals', () => {
   test('a parent who comes through their own link came on their own', async () => {
     const sharer = await delivered('head@springfield.edu');
     const link = new URL(sharer.share.url);
-    const key = schoolPageKey('head@springfield.edu');
+    const key = (await verifiedSchool('head@springfield.edu')).pageKey;
     const values = emailFormValues({ email: sharer.message.parentEmail.toUpperCase(), _page: link.pathname, _elapsed: '30000', _school: key, _ref: link.searchParams.get('ref')! }) as Record<string, string>;
     delete values.school_contact_email;
     const posted = await postEmailForm(values);
@@ -299,8 +303,7 @@ describe('referrals', () => {
   });
 
   test('a bad code on the page is ignored: the page answers 200 and the draft is "direct"', async () => {
-    await ensureSchoolPage({ to: 'head@springfield.edu' });
-    const key = schoolPageKey('head@springfield.edu');
+    const key = (await verifiedSchool('head@springfield.edu', 'Springfield Academy')).pageKey;
     const page = await open(`/schools/${key}?ref=nonsense&ambassadorId=`);
     expect(page.status).toBe(200);
     expect(page.html).not.toContain('name="_ref"');
@@ -312,8 +315,7 @@ describe('referrals', () => {
   });
 
   test('without JavaScript, a form with problems comes back without the address and with the key', async () => {
-    await ensureSchoolPage({ to: 'head@springfield.edu' });
-    const key = schoolPageKey('head@springfield.edu');
+    const key = (await verifiedSchool('head@springfield.edu', 'Springfield Academy')).pageKey;
     const body = new URLSearchParams({ ...emailFormValues({ _page: `/schools/${key}`, _school: key, full_name: '' }), school_contact_email: '' });
     body.delete('school_contact_email');
     const response = await forms(
@@ -329,6 +331,7 @@ describe('referrals', () => {
 
 describe('shared at the right moment', () => {
   test('the page after confirming a platform send offers the school page: link, WhatsApp, SMS, email', async () => {
+    const lincoln = await verifiedSchool('head@lincoln.edu', 'Lincoln High');
     const id = `sub-${Date.now()}-${++seq}`;
     const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues({ school_contact_email: 'head@lincoln.edu', school_name: 'Lincoln High', choose_how_to_send_your_email: 'Send via our platform' }) });
     const requested = await call(sendEmail, jsonRequest('/api/send-email', { submissionId: id, token }));
@@ -342,7 +345,7 @@ describe('shared at the right moment', () => {
     const url = /data-share-url="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
     expect(url).toBeDefined();
     const share = new URL(url!);
-    expect(share.pathname).toBe(`/schools/lincoln-high-${schoolPageKey('head@lincoln.edu')}`);
+    expect(share.pathname).toBe(`/schools/lincoln-high-${lincoln.pageKey}`);
     expect(attributionOf({ referral: share.searchParams.get('ref') })).toEqual({ via: 'parent', referrerMessageId: requested.body.id });
     expect(html).toContain('Bring the other parents at Lincoln High');
     expect(html.replace(/&#39;/g, "'")).toContain("Your letter is on its way: you're the first parent of Lincoln High here");
@@ -352,37 +355,22 @@ describe('shared at the right moment', () => {
     expect((await open(share.pathname)).status).toBe(200);
   });
 
-  /**
-   * A time zone where schools are closed now and an hour from now, whatever the hour of the run:
-   * the letter waits for the school's hours, so the page is not yet published. (With New York's
-   * hours the test failed on weekdays from 13:00 to 21:00 UTC, when the letter went at once.)
-   */
-  function closedZone(now = new Date()): string {
-    const zones = ['Pacific/Kiritimati', 'Asia/Tokyo', 'Asia/Kolkata', 'Europe/London', 'America/New_York', 'America/Los_Angeles', 'Pacific/Honolulu', 'Pacific/Pago_Pago'];
-    const zone = zones.find((candidate) => !isOpen(now, candidate) && !isOpen(new Date(now.getTime() + 3600_000), candidate));
-    if (!zone) throw new Error('No time zone where schools are closed now');
-    return zone;
-  }
-
-  test('a page not yet published: the share link works at once, with the key alone', async () => {
-    process.env.SCHOOL_DELIVERY_HOURS = 'on';
-    process.env.SCHOOL_TIME_ZONE = closedZone();
-    try {
-      const id = `sub-${Date.now()}-${++seq}`;
-      const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues({ school_contact_email: 'head@later.edu', school_name: 'Later High', choose_how_to_send_your_email: 'Send via our platform' }) });
-      const requested = await call(sendEmail, jsonRequest('/api/send-email', { submissionId: id, token }));
-      const link = confirmationLink((await readMessage(requested.body.id))!.message)!;
-      const html = await (await confirmSend(new Request('http://localhost/confirm-send', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(new URL(link).searchParams.get('token')!)}` }))).text();
-      const url = /data-share-url="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
-      expect(new URL(url!).pathname).toBe(`/schools/${schoolPageKey('head@later.edu')}`);
-      expect((await open(new URL(url!).pathname)).html).toContain('The first letter is on its way');
-    } finally {
-      process.env.SCHOOL_DELIVERY_HOURS = 'off';
-      delete process.env.SCHOOL_TIME_ZONE;
-    }
+  test('a school the site does not know: its letter goes to the typed address, the page offers nothing to share, and staff see a proposal', async () => {
+    const id = `sub-${Date.now()}-${++seq}`;
+    const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues({ school_contact_email: 'head@later.edu', school_name: 'Later High', choose_how_to_send_your_email: 'Send via our platform' }) });
+    const requested = await call(sendEmail, jsonRequest('/api/send-email', { submissionId: id, token }));
+    const link = confirmationLink((await readMessage(requested.body.id))!.message)!;
+    const html = await (await confirmSend(new Request('http://localhost/confirm-send', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(new URL(link).searchParams.get('token')!)}` }))).text();
+    expect(html).toContain('Your email has been sent');
+    expect(html).not.toContain('data-share-url');
+    expect(mail.to('head@later.edu')).toHaveLength(1);
+    // The subject of a letter the platform sends never carries a typed school name.
+    expect(mail.to('head@later.edu')[0]!.subject).toBe('How our school can unlock mastery learning for every student');
+    const proposals = await query<{ name: string; status: string }>(sql`SELECT name, status FROM schools WHERE proposal_key = 'address:head@later.edu'`);
+    expect(proposals).toEqual([{ name: 'Later High', status: 'proposed' }]);
   });
 
-  test('without JavaScript, "I\'ve sent it myself" on /your-email offers the school page when the school has one', async () => {
+  test('without JavaScript, "I\'ve sent it myself" on /your-email asks the parent to confirm from their inbox, and says nothing about a page', async () => {
     await delivered('head@lincoln.edu', 'Lincoln High');
     const id = `sub-${Date.now()}-${++seq}`;
     const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues({ school_contact_email: 'head@lincoln.edu', school_name: 'Lincoln High' }) });
@@ -391,14 +379,16 @@ describe('shared at the right moment', () => {
     );
     const html = await response.text();
     expect(response.status).toBe(200);
-    expect(html).toContain('Bring the other parents at Lincoln High');
-    expect(html).toContain(`/schools/lincoln-high-${schoolPageKey('head@lincoln.edu')}?ref=`);
+    expect(html).toContain('Check your inbox');
+    expect(html).not.toContain('/schools/');
   });
 
-  test('without a secret "I\'ve sent it myself" is still recorded, with nothing to share', async () => {
+  test('without a secret, a share link has no referral code, and the page still works', async () => {
+    const sharer = await delivered('head@lincoln.edu', 'Lincoln High');
     delete process.env.CONFIG_ENCRYPTION_KEY;
-    const answer = await selfSent('head@lincoln.edu');
-    expect(answer.share).toBeUndefined();
+    const share = await shareOf(sharer.message);
+    expect(new URL(share!.url).searchParams.get('ref')).toBeNull();
+    expect((await open(new URL(share!.url).pathname)).status).toBe(200);
   });
 });
 

@@ -10,13 +10,16 @@ import schoolUpdatesRun from '../../netlify/functions/school-updates.mts';
 import stopEndpoint from '../../netlify/functions/school-updates-stop.mts';
 import yourData from '../../netlify/functions/your-data.mts';
 import { parentKey } from '../../src/server/impact';
-import { runMail } from '../../src/server/letter-delivery';
+import { runMail } from '../../src/server/letter/delivery';
 import { answerLink, stopLink } from '../../src/server/links';
 import { readMessage, type OutboxMessage } from '../../src/server/outbox';
 import { runFollowUps } from '../../src/server/school-answers';
 import { runSchoolUpdates } from '../../src/server/school-updates';
+import { decideReview } from '../../src/server/review';
+import { createSchool } from '../../src/server/schools/records';
 import { query, sql } from '../../src/server/db';
-import { schoolPageKey, type Attribution } from '../../src/server/school-pages';
+import type { Attribution } from '../../src/server/school-pages';
+import { verifiedSchool } from './helpers/schools';
 import campaignAdmin from '../../netlify/functions/impact-schools-admin.mts';
 import { signToken } from '../../src/server/tokens';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
@@ -38,11 +41,18 @@ const DAY = 24 * 3600_000;
 const wrote = (email: string, options: { to?: string; confirmed?: boolean; attribution?: Attribution } = {}) =>
   deliveredLetter(email, options.to ?? school, { attribution: options.attribution, delivered: options.confirmed !== false });
 
-async function report(message: OutboxMessage, kind: string) {
+/**
+ * The parent answers from their follow-up link; an outcome ("replied", "meeting") speaks for the
+ * school, so staff approve it in the review queue before anyone hears it (`approve: false` leaves it waiting).
+ */
+async function report(message: OutboxMessage, kind: string, options: { approve?: boolean } = {}) {
   const token = new URL(answerLink(message.id, message.followUp!.dueAt)).searchParams.get('token')!;
   const body = new URLSearchParams({ token, seen: '', comment: '', answer: kind });
   const response = await schoolAnswer(new Request('http://localhost/school-answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }));
   expect(response.status).toBe(200);
+  if (options.approve === false) return;
+  const items = await query<{ id: string }>(sql`SELECT id FROM review_items WHERE message_id = ${message.id} AND claim = ${kind} AND state = 'pending'`);
+  for (const item of items) await decideReview(item.id, 'approved', 'staff@example.org');
 }
 
 const queued = async () => query<{ parent: string; state: string; kind: string }>(sql`SELECT parent, state, kind FROM school_updates ORDER BY created_at, id`);
@@ -85,11 +95,17 @@ beforeEach(async () => {
 describe('an outcome reported', () => {
   test('queues an update for the other parents whose letters count only: never the reporter, never a letter not delivered, never another school', async () => {
     const n = seq;
+    // One verified school with two addresses on its record: its letters count on one page.
+    const office = school.replace('head', 'office');
+    await createSchool({ name: 'Oakwood Academy', leaders: [{ name: '', role: '', address: school }, { name: '', role: '', address: office }], emailDomains: [], timeZone: 'UTC', hours: { days: [1, 2, 3, 4, 5], opens: '08:00', closes: '16:00' }, holidays: [] }, 'tests', { kind: 'note', detail: 'two addresses' });
     const reporter = await wrote(`ana${n}@example.org`);
-    const other = await wrote(`ben${n}@example.org`, { to: school.replace('@', '+office@').toUpperCase() });
+    const other = await wrote(`ben${n}@example.org`, { to: office.toUpperCase() });
     await wrote(`ana${n}+kids@example.org`); // the reporter again, under another way of writing the address
     await wrote(`cat${seq}@example.org`, { confirmed: false });
     await wrote(`dan${seq}@example.org`, { to: `head@elsewhere${seq}.edu` });
+    // Reported, not yet approved: nobody hears it.
+    await report(reporter, 'meeting', { approve: false });
+    expect(await queued()).toEqual([]);
     await report(reporter, 'meeting');
     expect(await queued()).toEqual([{ parent: parentKey(other.parentEmail), state: 'pending', kind: 'meeting' }]);
     // "No reply yet" (and every answer but a reply or a meeting) tells nobody.
@@ -263,7 +279,7 @@ describe('the school campaign (admin)', () => {
     await wrote(`lee${n}@example.org`, { confirmed: false });
     await report(first, 'meeting');
     await runUpdates();
-    const key = schoolPageKey(school);
+    const key = (await verifiedSchool(school)).pageKey;
     const cookie = await signIn();
 
     const list = await callAdmin(campaignAdmin, '/api/admin/impact/schools', { cookie });
@@ -303,7 +319,7 @@ describe('the school campaign (admin)', () => {
   });
 
   test('refuses without a session, and refuses bad input with a 4xx', async () => {
-    const key = schoolPageKey(school);
+    const key = (await verifiedSchool(school)).pageKey;
     for (const path of ['/api/admin/impact/schools', `/api/admin/impact/schools?key=${key}`, `/api/admin/impact/schools?key=${key}&format=csv`]) {
       const answer = await callAdmin(campaignAdmin, path);
       expect(answer.status).toBe(401);

@@ -204,6 +204,11 @@ export default function EmailDialog() {
                         </p>
                         {draft.share && <SchoolShare url={draft.share.url} schoolName={draft.share.schoolName} />}
                       </>
+                    ) : draft.selfSent === 'check' ? (
+                      <p role="status" className="text-sm text-ink" data-testid="self-check-inbox">
+                        <strong>Check your inbox.</strong> We sent a link to {draft.selfSentMessage ? <strong>{draft.selfSentMessage}</strong> : 'your address'}: open it to
+                        confirm you sent your letter, and in about ten days we&apos;ll ask whether the school answered.
+                      </p>
                     ) : (
                       <>
                         <p className="text-sm">Sent it? Tell us, and we&apos;ll check in with you in about ten days.</p>
@@ -218,7 +223,7 @@ export default function EmailDialog() {
                         </button>
                         {draft.selfSent === 'failed' && (
                           <p role="alert" className="text-sm text-danger-600">
-                            We could not note that just now. Please try again.
+                            {draft.selfSentMessage ?? 'We could not note that just now. Please try again.'}
                           </p>
                         )}
                       </>

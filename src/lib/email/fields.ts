@@ -6,10 +6,12 @@
  *
  * A name is one line (no line breaks, tabs or other control or direction characters, nothing
  * invisible), trimmed, NFKC-normalised, within its limit, and carries no link, bare domain, email
- * address, markup or MIME encoded-word (`=?utf-8?b?…?=`, which a mail client would decode into
- * whatever it hides). A parent's or child's name may not name the organisation: the letter goes
- * out as "{parent} via Mastery Parents", and "Mastery Parents Billing Team via Mastery Parents"
- * would speak for it. The grade must also be one `normaliseGrade` can read or a short phrase.
+ * address, markup, phone number or MIME encoded-word (`=?utf-8?b?…?=`, which a mail client would
+ * decode into whatever it hides). No typed name may name the organisation: the letter goes out as
+ * "{parent} via Mastery Parents", and "Mastery Parents Billing Team via Mastery Parents" would speak
+ * for it; a school named "Mastery Parents Fraud Desk - call +1 202 555 0147" would put those words
+ * in emails sent from the organisation's address. The grade must also be one `normaliseGrade` can
+ * read or a short phrase.
  */
 import { emailFormFields } from '../../config/forms';
 import { site } from '../../config/site';
@@ -45,7 +47,9 @@ export const fieldMessages = {
   markup: 'Please write only the name here, without < > or HTML.',
   encoded: 'Please write the name as it reads, without =? ?= codes.',
   organisation: `Please write your own name here; ${site.name} signs its own emails.`,
-} as const satisfies Record<TextProblem | 'oneLine' | 'tooLong' | 'encoded' | 'organisation', unknown>;
+  organisationSchool: `Please write the school’s or person’s own name here; ${site.name} signs its own emails.`,
+  phone: 'Please write only the name here, without a phone number.',
+} as const satisfies Record<TextProblem | 'oneLine' | 'tooLong' | 'encoded' | 'organisation' | 'organisationSchool' | 'phone', unknown>;
 
 // C0 and C1 controls (line breaks and tabs among them), the line and paragraph separators, and the
 // direction overrides and isolates that can reorder what a reader sees.
@@ -53,8 +57,16 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u20
 // A MIME encoded-word, or the start of one: nothing in a real name begins with "=?".
 const ENCODED_WORD = /=\?/;
 
-/** The names that may not name the organisation: the ones the letter is signed and sent with. */
+/** The parent's and child's own names: the ones the letter is signed and sent with. */
 const ownNameFields: ReadonlySet<EmailFieldKey> = new Set(['parentFullName', 'childFullName']);
+/** Every other name the email carries: none may name the organisation either. */
+const otherNameFields: ReadonlySet<EmailFieldKey> = new Set(['schoolName', 'schoolContactName', 'city', 'state']);
+
+// A phone number: seven or more digits, with the spaces, dots, dashes and brackets people write them with.
+const PHONE = /(?:\+\s*)?\d(?:[\s().\-\u2010-\u2015/]*\d){6,}/;
+
+/** Whether a name carries a phone number ("call +1 202 555 0147"). */
+export const hasPhoneNumber = (value: string) => PHONE.test(value.normalize('NFKC'));
 
 // Latin look-alikes from Cyrillic and Greek, so that "Mastеry Parents" with a Cyrillic е is read as
 // what it shows.
@@ -90,6 +102,7 @@ export function lineProblem(value: string, max: number): string | undefined {
   if (ENCODED_WORD.test(line)) return fieldMessages.encoded;
   const forbidden = forbiddenContent(line);
   if (forbidden) return fieldMessages[forbidden];
+  if (hasPhoneNumber(line)) return fieldMessages.phone;
   // A "<" or ">" on its own has no place in a name either.
   return /[<>]/.test(line) ? fieldMessages.markup : undefined;
 }
@@ -118,7 +131,8 @@ export function emailFieldProblems(values: Record<string, unknown>): Record<stri
     const problem =
       lineProblem(value, max) ??
       (key === 'childGrade' ? gradeProblem(normaliseLine(value)) : undefined) ??
-      (ownNameFields.has(key) && namesOrganisation(value) ? fieldMessages.organisation : undefined);
+      (ownNameFields.has(key) && namesOrganisation(value) ? fieldMessages.organisation : undefined) ??
+      (otherNameFields.has(key) && namesOrganisation(value) ? fieldMessages.organisationSchool : undefined);
     if (problem) errors[name] = problem;
   }
   return errors;

@@ -15,7 +15,7 @@ export const wordKinds = emailKinds.filter((kind): kind is Exclude<EmailKind, 's
 export type WordKind = (typeof wordKinds)[number];
 
 const parent = { parent: "the parent's name" };
-const school = { school: "the school's name, as the parent wrote it" };
+const school = { school: "the school's name on its record (\"your school\" when the site does not know it yet)" };
 const contact = { contact: "the school contact's name (or address)" };
 
 /** The placeholders each kind's words may use, and those it must use somewhere. */
@@ -29,6 +29,8 @@ export const wordPlaceholders: Record<WordKind, { placeholders: Record<string, s
   data_link: { placeholders: { expires: 'when the link stops working' }, required: ['expires'] },
   staff_invitation: { placeholders: { role: '"an owner" or "staff"', inviter: 'who invited them', expires: 'when the link stops working' }, required: ['role', 'expires'] },
   delivery_failure: { placeholders: { ...parent, ...school, ...contact, address: 'the school address that refused it' }, required: ['address'] },
+  letter_not_sent: { placeholders: { ...parent, ...school, ...contact, reason: 'what happened, and what the parent can do, in a sentence or two' }, required: ['reason'] },
+  self_report: { placeholders: { ...parent, ...school, ...contact, expires: 'when the link stops working' }, required: ['expires'] },
   digest_notice: { placeholders: { ...parent, ...school, ...contact, count: 'how many letters went in the digest' }, required: ['school'] },
   ambassador_link: { placeholders: { name: "the ambassador's name" }, required: [] },
   school_digest: { placeholders: { ...school, count: 'how many parents wrote this time', change: 'the count since the first letter, in a sentence' }, required: ['count'] },

@@ -27,6 +27,8 @@ export interface RenderOptions {
   note?: boolean;
   /** Hidden inputs the page adds to the form's own (a school page names its school with one). */
   hiddenInputs?: Record<string, string>;
+  /** The email forms suggest known schools in their school field (a school page's form, which names its school, does not). */
+  schoolSearch?: boolean;
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -71,6 +73,9 @@ const AUTOCOMPLETE: Record<string, string> = {
   website: 'url',
 };
 const ABOUT_SOMEONE_ELSE = /^(school_|child_)/;
+
+/** The email forms' school name field (HubSpot's name), where known schools are suggested. */
+const SCHOOL_NAME_FIELD = 'school_name';
 
 export function autocompleteFor(field: FormField): string | undefined {
   if (ABOUT_SOMEONE_ELSE.test(field.name)) return 'off';
@@ -212,7 +217,14 @@ function fieldHtml(field: FormField, context: FieldContext): string {
       else if (field.fieldType === 'number') Object.assign(input, { type: 'text', inputmode: 'decimal', pattern: '-?[0-9]+([.][0-9]+)?', maxlength: 40 });
       else if (field.fieldType === 'datepicker') Object.assign(input, { type: 'date' });
       else Object.assign(input, { type: 'text', maxlength: MAX_VALUE_LENGTH });
-      return wrapper(`<label for="${id}" class="${labelClass}">${label}${marker}</label>${help ?? ''}<input${attrs(input)}>${errorHtml}`);
+      // The email forms' school name: the schools the site knows are suggested as the parent types
+      // (school-combobox.ts, with the enhancement); without JavaScript, a link to the list.
+      const schoolSearch = options.note && field.name === SCHOOL_NAME_FIELD && options.schoolSearch !== false;
+      if (schoolSearch) Object.assign(input, { autocomplete: 'off', 'data-school-search': true });
+      const find = schoolSearch
+        ? `<p class="${helpClass}"><a class="font-medium text-brand-700 underline" href="/find-school" data-school-find>Find your school in the list of schools we know</a></p>`
+        : '';
+      return wrapper(`<label for="${id}" class="${labelClass}">${label}${marker}</label>${help ?? ''}<input${attrs(input)}>${find}${errorHtml}`);
     }
   }
 }
@@ -344,8 +356,8 @@ export function renderForm(definition: FormDefinition, options: RenderOptions, s
     type: 'hidden',
     name: metaFields.elapsed,
     value: '',
-  })}>${Object.entries(options.hiddenInputs ?? {})
-    .map(([name, value]) => `<input${attrs({ type: 'hidden', name, value })}>`)
+  })}>${Object.entries({ ...(options.note && options.schoolSearch !== false ? { [metaFields.school]: '' } : {}), ...(options.hiddenInputs ?? {}) })
+    .map(([name, value]) => `<input${attrs({ type: 'hidden', name, value, 'data-school-key': name === metaFields.school ? true : undefined })}>`)
     .join('')}<div hidden><label for="${instance}-website">Leave this field empty</label><input${attrs({ type: 'text', id: `${instance}-website`, name: metaFields.honeypot, tabindex: -1, autocomplete: 'off' })}></div>${groups}${options.note ? personalHtml(options) : ''}${consentHtml(
     definition.legalConsentOptions,
     options,

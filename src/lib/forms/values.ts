@@ -51,6 +51,7 @@ export const messages = {
   requiredChoice: 'Please choose an option.',
   requiredCheckbox: 'Please tick this box to continue.',
   tooLong: (max: number) => `Please use at most ${max.toLocaleString('en-US')} characters.`,
+  unreadable: 'Please remove the invisible control characters from this field (pasted text can carry them).',
   email: 'Please enter a valid email address, like name@example.com.',
   blockedEmail: 'Please use another email address; this domain is not accepted.',
   phone: (min: number, max: number) => `Please enter a phone number of ${min} to ${max} digits.`,
@@ -182,6 +183,7 @@ export function fieldProblem(field: FormField, raw: string | string[] | undefine
   }
   const options = new Set((field.options ?? []).map((option) => option.value));
   for (const item of list) if (item.length > MAX_VALUE_LENGTH) return messages.tooLong(MAX_VALUE_LENGTH);
+  for (const item of list) if (unreadable(item)) return messages.unreadable;
   switch (field.fieldType) {
     case 'email': {
       if (!isEmail(value)) return messages.email;
@@ -277,6 +279,13 @@ export function allowedExtraNames(definition: FormDefinition): Set<string> {
  * dependent field whose condition does not hold) are dropped; a name the form does not have is an
  * error, so nothing unexpected is stored or sent. `extraNames` are accepted and left out of values.
  */
+/**
+ * Text no form may carry: control characters other than tab and line breaks (a NUL cannot even be
+ * stored), and halves of a surrogate pair (not text at all).
+ */
+// eslint-disable-next-line no-control-regex
+const unreadable = (value: string) => /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value) || !value.isWellFormed();
+
 export function checkSubmission(definition: FormDefinition, raw: RawValues, extraNames: Iterable<string> = []): CheckedSubmission {
   const errors: Record<string, string> = {};
   const known = new Set(allFields(definition).map((field) => field.name));
@@ -288,7 +297,13 @@ export function checkSubmission(definition: FormDefinition, raw: RawValues, extr
   for (const field of visibleFields(definition, raw)) {
     // A hidden field takes what the page filled in, or its default.
     const given = field.hidden && asList(raw[field.name]).length === 0 ? field.defaultValue : raw[field.name];
-    const problem = field.hidden ? (asList(given).some((item) => item.length > MAX_VALUE_LENGTH) ? messages.tooLong(MAX_VALUE_LENGTH) : undefined) : fieldProblem(field, given);
+    const problem = field.hidden
+      ? asList(given).some((item) => item.length > MAX_VALUE_LENGTH)
+        ? messages.tooLong(MAX_VALUE_LENGTH)
+        : asList(given).some(unreadable)
+          ? messages.unreadable
+          : undefined
+      : fieldProblem(field, given);
     if (problem) errors[field.name] = problem;
     else values[field.name] = hubspotValue(field, given);
   }

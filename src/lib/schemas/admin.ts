@@ -62,7 +62,7 @@ export type SubmissionsPage = z.infer<typeof submissionsPageSchema>;
 
 // ---- Outbox tab (GET /api/admin/outbox) ----
 
-export const messageStatuses = ['awaiting_confirmation', 'queued', 'sent', 'failed', 'replaced', 'bounced'] as const;
+export const messageStatuses = ['awaiting_confirmation', 'queued', 'sent', 'delivered', 'bounced', 'failed', 'withdrawn', 'expired', 'replaced'] as const;
 export type MessageStatus = (typeof messageStatuses)[number];
 export type Channel = 'platform' | 'self';
 
@@ -185,7 +185,7 @@ export const reviewItemSchema = z.object({
   messageId: z.string(),
   /** `self_report`: "I've sent it myself"; `replied`, `meeting`: an outcome reported on such a letter. */
   claim: z.enum(['self_report', 'replied', 'meeting']),
-  reason: z.enum(['self_report', 'outcome_on_self_report', 'own_domain']),
+  reason: z.enum(['self_report', 'outcome_on_self_report', 'outcome_reported', 'own_domain']),
   state: z.enum(reviewStates),
   createdAt: iso,
   decidedAt: iso.optional(),
@@ -200,15 +200,14 @@ export const reviewItemSchema = z.object({
     sentAt: iso.nullable(),
     subject: z.string(),
   }),
-  /** The school page the letter counts for; its name is null until it is published. */
-  page: z.object({ key: z.string(), published: z.boolean(), schoolName: z.string().nullable() }).nullable(),
+  /** The school record the letter was written to: verified or a proposal, and whether the letter's address is on it. */
+  school: z.object({ id: z.string(), name: z.string(), status: z.enum(['proposed', 'verified', 'retired']), onRecord: z.boolean() }).nullable(),
   answer: z.object({ kind: z.enum(answerKinds), comment: z.string(), at: iso }).nullable(),
 });
 export type ReviewItemView = z.infer<typeof reviewItemSchema>;
 export const reviewPageSchema = z.object({ items: z.array(reviewItemSchema), nextCursor: z.string().optional() });
 export type ReviewPage = z.infer<typeof reviewPageSchema>;
 export const reviewDecisionSchema = z.object({ item: reviewItemSchema });
-export const schoolPageRenamedSchema = z.object({ key: z.string(), schoolName: z.string() });
 
 // ---- Mail tab (GET /api/admin/mail/previews, /emails, /suppressions) ----
 
@@ -234,9 +233,12 @@ export type MailEmail = z.infer<typeof mailEmailSchema>;
 export const mailEmailsPageSchema = z.object({ emails: z.array(mailEmailSchema), nextCursor: z.string().optional() });
 export type MailEmailsPage = z.infer<typeof mailEmailsPageSchema>;
 
-export const suppressionSchema = z.object({ masked: z.string(), reason: z.enum(['bounced', 'complained']), detail: z.string().nullable(), createdAt: iso });
+export const suppressionSchema = z.object({ key: z.string(), masked: z.string(), reason: z.enum(['bounced', 'complained']), detail: z.string().nullable(), createdAt: iso, expiresAt: iso, renewedAt: iso.nullable() });
 export type Suppression = z.infer<typeof suppressionSchema>;
 export const suppressionsSchema = z.object({ suppressions: z.array(suppressionSchema) });
+/** An email whose outcome never came (the connection ended after it was handed over): staff settle it. */
+export const unknownEmailSchema = z.object({ id: z.string(), kind: z.string(), to: z.string(), detail: z.string().nullable(), updatedAt: iso });
+export type UnknownEmail = z.infer<typeof unknownEmailSchema>;
 
 // ---- Activity Logs tab (GET /api/admin/webhook-logs) ----
 
@@ -307,3 +309,32 @@ export const staffEmailSchema = z
   .string()
   .trim()
   .pipe(z.email('Enter a valid email address').min(3, 'Enter a valid email address').max(254, 'Enter a valid email address'));
+
+// ---- Schools tab (GET /api/admin/schools, /api/admin/schools/{id}, /api/admin/schools/flags) ----
+
+const leaderView = z.object({ name: z.string(), role: z.string(), address: z.string() });
+/** A school as the Schools tab reads it, with how many letters it has. */
+export const schoolViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  city: z.string().nullable(),
+  status: z.enum(['proposed', 'verified', 'retired']),
+  source: z.enum(['nomination', 'letter', 'staff', 'import']),
+  pageKey: z.string().regex(/^[0-9a-f]{32}$/),
+  leaders: z.array(leaderView),
+  emailDomains: z.array(z.string()),
+  website: z.string().nullable(),
+  timeZone: z.string(),
+  hours: z.object({ days: z.array(z.number().int().min(0).max(6)), opens: z.string(), closes: z.string() }),
+  holidays: z.array(z.string()),
+  evidence: z.object({ kind: z.enum(['website', 'reply', 'note']), detail: z.string() }).nullable(),
+  mergedInto: z.string().nullable(),
+  createdAt: iso,
+  updatedAt: iso,
+  verifiedAt: iso.nullable(),
+  verifiedBy: z.string().nullable(),
+  letters: z.object({ letters: count, confirmed: count }),
+});
+export const schoolsPageSchema = z.object({ schools: z.array(schoolViewSchema), nextCursor: z.string().optional() });
+export const schoolFlagsSchema = z.object({ flags: z.array(z.object({ schoolId: z.string(), schoolName: z.string(), address: z.string(), letters: count, createdAt: iso })) });

@@ -3,6 +3,7 @@
  * functions that receive them. Types come from z.infer, never a second hand-written interface.
  */
 import { z } from 'zod';
+import { fieldMessages, lineProblem, namesOrganisation } from '../email/fields';
 
 // The site's Content-Security-Policy forbids eval; zod's JIT parser probes for it, which the
 // browser reports as a violation. Parsing without it is fast enough for forms of a few fields.
@@ -11,12 +12,22 @@ z.config({ jitless: true });
 const text = (max = 200) => z.string().trim().min(1).max(max);
 const email = z.email().max(254);
 
+/**
+ * A name the site keeps and may show or send (a school, a city, a person): one line, no link,
+ * address, markup or phone number, and not the organisation's name (src/lib/email/fields.ts).
+ */
+const name = (max: number) =>
+  text(max).superRefine((value, context) => {
+    const problem = lineProblem(value, max) ?? (namesOrganisation(value) ? fieldMessages.organisationSchool : undefined);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
+
 /** POST /api/nominations: every field required, email valid (§5). */
 export const nominationSchema = z
   .object({
-    schoolName: text(),
-    city: text(120),
-    yourName: text(120),
+    schoolName: name(150),
+    city: name(120),
+    yourName: name(120),
     email,
     childGrade: text(40),
     sendTo: text(200),

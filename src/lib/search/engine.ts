@@ -1,7 +1,7 @@
 /**
  * The search dialog's results come from the `search` function (GET /api/search?q=…), the same
  * index, ranking and excerpts as the /search page: one small request per query, cached at the CDN,
- * instead of a search engine and index loaded into the phone (see README, Performance).
+ * instead of a search engine and index loaded into the phone (see docs/performance.md).
  */
 import type { SearchRow } from './site-index';
 

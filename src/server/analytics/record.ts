@@ -18,7 +18,7 @@ import { query, queryOne, sql } from '../db';
 import { variantForPage } from '../experiments';
 import { clientIp } from '../http';
 import { clientAddressKey } from '../identity';
-import { schoolPageKeyIfConfigured } from '../school-pages';
+import { pageKeyAt } from '../schools/letters';
 import { countable, dayOf, visitorHash } from './visitor';
 import { createHash } from 'node:crypto';
 
@@ -130,7 +130,7 @@ export async function recordFormSent(req: Request, context: unknown, input: { pu
     const { page, school: pageSchool } = pageOf(input.page ?? '/');
     const draft = input.draft;
     const address = draft?.data?.schoolContactEmail?.trim();
-    const school = (address ? schoolPageKeyIfConfigured(address) : undefined) ?? pageSchool;
+    const school = (address ? await pageKeyAt(address) : undefined) ?? pageSchool;
     const asked = draft?.attribution?.ambassadorId;
     const ambassador = asked && (await knownAmbassador(asked)) ? asked : null;
     const assigned = (await variantForPage(input.page ?? '/', visitor)) ?? null;
@@ -214,7 +214,7 @@ export async function recordConfirmation(outcome: { kind: string; message?: { dr
 
 /** A school email was delivered (the scheduled outbox run, or the mail layer): counted once. */
 export async function recordDelivery(message: { draftId: string; status: string; channel?: string }, now = new Date()): Promise<void> {
-  if (message.status !== 'sent' || message.channel === 'self') return;
+  if ((message.status !== 'sent' && message.status !== 'delivered') || message.channel === 'self') return;
   await recordStep('delivered', message.draftId, undefined, now);
 }
 

@@ -55,6 +55,8 @@ export async function sampleEmails(now = new Date()): Promise<SampleEmail[]> {
     { ...(await toParent('data_link', { expires: dayInWords(new Date(now.getTime() + 24 * 3600_000)) }, '/your-data', `Someone asked ${site.name} for a link to the data it keeps about this address. It was sent to this address only.`, [])) },
     { ...(await toParent('staff_invitation', { role: 'staff', inviter: 'Maria Chen', expires }, '/webhook-config', `Someone on the ${site.name} team invited this address to the admin page.`, [])), to: 'new.colleague@example.org' },
     await toParent('delivery_failure', { ...names, address: school.email }, '/letter-address', reasonLetter),
+    await toParent('letter_not_sent', { ...names, reason: `${school.name} asked its mail provider not to receive email from us, so we stopped your letter before it went.` }, '/confirm-send', reasonLetter),
+    await toParent('self_report', { ...names, expires }, '/confirm-send', `Someone told ${site.name} that this address sent a letter to a school. Nothing is recorded unless you confirm.`, []),
     await toParent('digest_notice', { ...names, count: '4' }, '/schools/oakwood-academy', reasonLetter, [yourData, stop]),
     { ...(await toParent('ambassador_link', { name: 'Sam Rivera' }, '/ambassadors', `You are a ${site.name} Parent Ambassador.`, [])), to: 'sam.rivera@example.org' },
   ];

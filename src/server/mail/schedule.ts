@@ -6,7 +6,7 @@
  */
 import { isCheckViolation, queryOne, sql } from '../db';
 import { serverEnv } from '../env';
-import { describeDelivery, nextOpening, openHours } from './window';
+import { describeDelivery, nextOpening, openHours, type SchoolWindow } from './window';
 
 /** How many open hours ahead a letter looks for a place (about six working weeks). */
 const HOURS_AHEAD = 240;
@@ -15,6 +15,8 @@ export interface LetterTime {
   at: Date;
   /** The school's time zone the time was chosen in. */
   timeZone: string;
+  /** The clock hour whose place the letter took (none in digest mode, or with SCHOOL_DELIVERY_HOURS=off). */
+  hour?: Date;
 }
 
 /**
@@ -23,10 +25,11 @@ export interface LetterTime {
  * is open), so the letters of one night go together. Otherwise the first open hour with a place,
  * each letter of an hour a fair share of it after the one before.
  */
-export async function letterTime(school: string, timeZone: string | undefined, now = new Date()): Promise<LetterTime> {
-  const zone = timeZone ?? serverEnv.schoolTimeZone;
-  if (serverEnv.schoolDeliveryHours === 'off') return { at: now, timeZone: zone };
-  if (serverEnv.schoolDelivery === 'digest') return { at: nextOpening(now, zone), timeZone: zone };
+export async function letterTime(school: string, window: string | SchoolWindow | undefined, now = new Date()): Promise<LetterTime> {
+  const zone = window ?? serverEnv.schoolTimeZone;
+  const timeZone = typeof zone === 'string' ? zone : zone.timeZone;
+  if (serverEnv.schoolDeliveryHours === 'off') return { at: now, timeZone };
+  if (serverEnv.schoolDelivery === 'digest') return { at: nextOpening(now, zone), timeZone };
   const cap = serverEnv.schoolHourlyLimit;
   const spacing = 3600_000 / cap;
   for (const hour of openHours(now, zone, HOURS_AHEAD)) {
@@ -41,11 +44,12 @@ export async function letterTime(school: string, timeZone: string | undefined, n
       throw error;
     }
     const slot = hour.getTime() + (taken!.letters - 1) * spacing + Math.floor(Math.random() * Math.min(spacing / 2, 5 * 60_000));
-    return { at: new Date(Math.max(slot, now.getTime())), timeZone: zone };
+    // A school that opens at half past has its first hour's places from then.
+    return { at: new Date(Math.max(slot, now.getTime(), nextOpening(hour, zone).getTime())), timeZone, hour };
   }
   // Every hour for weeks is full: the letter goes at the next opening after them (the day's cap
-  // of the platform send keeps this from happening).
-  return { at: nextOpening(new Date(now.getTime() + HOURS_AHEAD * 3 * 3600_000), zone), timeZone: zone };
+  // of the platform send keeps this from happening); its run finds it a place then.
+  return { at: nextOpening(new Date(now.getTime() + HOURS_AHEAD * 3 * 3600_000), zone), timeZone };
 }
 
 /** "8:00 on Monday": when a letter goes, in the school's time, or "now" when it goes at once. */

@@ -8,7 +8,7 @@
  *   this machine) through nodemailer, DKIM-signed when DKIM_PRIVATE_KEY, DKIM_SELECTOR and
  *   DKIM_DOMAIN are set.
  * - `hubspot`: HubSpot's transactional single-send, a published email whose subject and body are
- *   custom properties (the README says how to make it).
+ *   custom properties (docs/letters.md says how to make it).
  *
  * From is always an address on the organisation's own authenticated domain; a parent's name may be
  * its display name ("Ana Lopez via Mastery Parents"), never their address (their domain's DMARC
@@ -40,10 +40,13 @@ export type OutgoingEmail = z.infer<typeof outgoingEmailSchema>;
 
 export interface SendResult {
   /**
-   * sent/queued: taken by the provider; bounced: the recipient's address refused for good (it is
-   * suppressed); rejected: never for this email; retry: try again later.
+   * sent/queued: taken by the provider; bounced: the recipient's mailbox does not exist (the
+   * address is blocked); soft_bounce: the mailbox refuses for now (full): tried again later;
+   * rejected: refused for another reason (a policy, spam): never for this email, the address stays
+   * open; retry: nothing was handed over, try again later; unknown: the message may have been handed
+   * over before the connection ended (never resent blindly).
    */
-  outcome: 'sent' | 'queued' | 'bounced' | 'rejected' | 'retry';
+  outcome: 'sent' | 'queued' | 'bounced' | 'soft_bounce' | 'rejected' | 'retry' | 'unknown';
   /** The provider's own word: HubSpot's sendResult or HTTP status, the SMTP reply code or error code. */
   providerStatus: string;
   /** A short line for the admin page; never a token or a response body. */
@@ -107,8 +110,12 @@ function withTimeout<T>(operation: Promise<T>, ms: number): Promise<T> {
 
 /** HubSpot's sendResult values that a later try may change. */
 const HUBSPOT_TRANSIENT = new Set(['THROTTLED', 'PORTAL_OVER_LIMIT']);
-/** HubSpot's sendResult values that say the recipient's address refuses mail: the address is suppressed. */
-const HUBSPOT_BOUNCED = new Set(['INVALID_TO_ADDRESS', 'BLOCKED_DOMAIN', 'PREVIOUSLY_BOUNCED', 'BLOCKED_ADDRESS']);
+/**
+ * HubSpot's sendResult values that say the recipient's mailbox does not exist: the address is
+ * blocked. Its other refusals (BLOCKED_DOMAIN, BLOCKED_ADDRESS, PREVIOUS_SPAM, …) are a policy: that
+ * email fails, the address stays open.
+ */
+const HUBSPOT_BOUNCED = new Set(['INVALID_TO_ADDRESS', 'PREVIOUSLY_BOUNCED']);
 
 /** What a single-send answer means for the email. */
 export function hubspotOutcome(answer: { status?: string; sendResult?: string }): SendResult {
@@ -157,30 +164,64 @@ export function hubspotSender(config: { accessToken: string; emailId: number; ti
   });
 }
 
-/** SMTP replies that say the recipient's mailbox refuses mail for good (RFC 5321, 3463). */
-const SMTP_BOUNCE_CODES = new Set([550, 551, 553, 554]);
+/** The enhanced status code of a reply (RFC 3463), e.g. "5.1.1", if it carries one. */
+export function enhancedStatus(text: string | undefined): string | undefined {
+  return /\b([245])\.(\d{1,3})\.(\d{1,3})\b/.exec(text ?? '')?.slice(1, 4).join('.');
+}
 
-/** What a failed SMTP send means: a 5xx for the mailbox is a bounce, another 5xx final, a 4xx or a lost connection passes. */
+/** Words of a reply without an enhanced code that say the mailbox does not exist. */
+const NO_SUCH_MAILBOX = /\b(no such (user|mailbox|recipient|address)|(user|mailbox|recipient|address)( name)? (unknown|not found|does not exist|doesn'?t exist|is unavailable|not available)|unknown (user|recipient|mailbox)|invalid (recipient|mailbox))\b/i;
+
+/**
+ * What a reply refusing a message means for the recipient's address (RFC 5321, RFC 3463):
+ * X.1.x (the mailbox or domain does not exist) is a bounce that blocks the address; X.2.2 (a full
+ * mailbox) and X.2.1 (disabled for now) are tried again later; anything else permanent (X.7.x
+ * policy and spam refusals, "relaying denied", a message too large) fails this one message only.
+ */
+export function smtpRefusal(reply: number, response = ''): SendResult {
+  const status = enhancedStatus(response);
+  if (reply < 500) return { outcome: 'retry', providerStatus: String(reply), detail: `The mail server deferred it (${status ?? reply})` };
+  const code = status ?? String(reply);
+  if (status?.startsWith('5.1.') || (!status && (reply === 550 || reply === 551 || reply === 553) && NO_SUCH_MAILBOX.test(response))) {
+    return { outcome: 'bounced', providerStatus: code, detail: `The mailbox does not exist (${code})` };
+  }
+  if (status === '5.2.2' || status === '5.2.1' || (!status && /mailbox (is )?full|over quota|quota exceeded/i.test(response))) {
+    return { outcome: 'soft_bounce', providerStatus: code, detail: `The mailbox refuses mail for now (${code})` };
+  }
+  return { outcome: 'rejected', providerStatus: code, detail: `The mail server refused this message (${code})` };
+}
+
+/** The SMTP steps before the message itself: an error there means nothing was handed over. */
+const BEFORE_DATA = new Set(['CONN', 'EHLO', 'HELO', 'LHLO', 'STARTTLS', 'AUTH PLAIN', 'AUTH LOGIN', 'AUTH XOAUTH2', 'AUTH CRAM-MD5', 'MAIL FROM', 'RCPT TO', 'API']);
+
+/**
+ * What a failed SMTP send means: a refusal by its code; wrong credentials wait for the
+ * configuration; a connection that failed before the message was handed over is tried again; one
+ * that ended while or after it was (a timeout in DATA, a dropped connection after it) is unknown.
+ */
 export function smtpFailure(error: unknown): SendResult {
-  const failure = error as { code?: string; responseCode?: number; timedOut?: boolean; response?: string };
-  if (failure?.timedOut) return { outcome: 'retry', providerStatus: 'timeout', detail: 'The mail server answered too slowly' };
+  const failure = error as { code?: string; responseCode?: number; timedOut?: boolean; response?: string; command?: string };
+  // Our own time limit: the message may have been handed over before it struck.
+  if (failure?.timedOut) return { outcome: 'unknown', providerStatus: 'timeout', detail: 'The mail server answered too slowly; we did not hear whether it took the message' };
   // Wrong credentials are the site's configuration, not the email: it waits for them to be fixed.
   if (failure?.code === 'EAUTH') return { outcome: 'retry', providerStatus: 'EAUTH', detail: `The mail server refused the credentials${failure.responseCode ? ` (${failure.responseCode})` : ''}` };
-  const reply = failure?.responseCode;
-  if (typeof reply === 'number') {
-    if (reply >= 500) {
-      const mailbox = SMTP_BOUNCE_CODES.has(reply) || /\b5\.1\.\d\b/.test(failure.response ?? '');
-      return mailbox
-        ? { outcome: 'bounced', providerStatus: String(reply), detail: `The mail server refused the address (${reply})` }
-        : { outcome: 'rejected', providerStatus: String(reply), detail: `The mail server refused it (${reply})` };
-    }
-    return { outcome: 'retry', providerStatus: String(reply), detail: `The mail server deferred it (${reply})` };
-  }
-  return { outcome: 'retry', providerStatus: failure?.code ?? 'unreachable', detail: 'The mail server could not be reached' };
+  if (typeof failure?.responseCode === 'number') return smtpRefusal(failure.responseCode, failure.response ?? '');
+  const before = !failure?.command || BEFORE_DATA.has(failure.command.toUpperCase()) || ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EDNS', 'ECONNECTION', 'ETLS'].includes(failure?.code ?? '');
+  if (before) return { outcome: 'retry', providerStatus: failure?.code ?? 'unreachable', detail: 'The mail server could not be reached' };
+  return { outcome: 'unknown', providerStatus: failure?.code ?? 'connection_lost', detail: 'The connection ended while the message was being handed over' };
 }
 
 type SmtpConfig = NonNullable<typeof serverEnv.smtp>;
 export type DkimConfig = { domainName: string; keySelector: string; privateKey: string };
+
+/**
+ * The headers DKIM signs: nodemailer's own list, and the one-click unsubscribe pair, which RFC 8058
+ * section 4 requires the signature to cover (a receiver ignores an unsigned List-Unsubscribe-Post).
+ */
+export const DKIM_SIGNED_HEADERS =
+  'From:Sender:Reply-To:Subject:Date:Message-ID:To:Cc:MIME-Version:Content-Type:Content-Transfer-Encoding:Content-ID:Content-Description:Resent-Date:Resent-From:Resent-Sender:Resent-To:Resent-Cc:Resent-Message-ID:In-Reply-To:References:List-Id:List-Help:List-Unsubscribe:List-Unsubscribe-Post:List-Subscribe:List-Post:List-Owner:List-Archive';
+
+export const dkimOptions = (dkim: DkimConfig) => ({ ...dkim, headerFieldNames: DKIM_SIGNED_HEADERS });
 
 /** The nodemailer message of an email: address objects, the Message-ID on the From address's domain. */
 export function nodemailerMessage(email: OutgoingEmail) {
@@ -209,11 +250,15 @@ export function smtpSender(config: { smtp: SmtpConfig; dkim?: DkimConfig; timeou
         : { host: config.smtp.host, port: config.smtp.port, secure: config.smtp.secure, ...(config.smtp.user ? { auth: { user: config.smtp.user, pass: config.smtp.pass ?? '' } } : {}) };
     // Loaded by the SMTP sender only: the functions that never send pay nothing for it.
     const { createTransport } = await import('nodemailer');
-    const transport = createTransport({ ...connection, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs, ...(config.dkim ? { dkim: config.dkim } : {}) });
+    const transport = createTransport({ ...connection, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs, ...(config.dkim ? { dkim: dkimOptions(config.dkim) } : {}) });
     try {
       const info = await withTimeout(transport.sendMail(nodemailerMessage(email)), timeoutMs);
       const reply = /^\d{3}/.exec(info.response ?? '')?.[0] ?? 'accepted';
-      if (info.rejected.length > 0) return { outcome: 'bounced', providerStatus: reply, detail: 'The mail server refused the recipient' };
+      if (info.rejected.length > 0) {
+        // The one recipient was refused at RCPT TO: its reply says whether the mailbox exists.
+        const refused = (info as { rejectedErrors?: Array<{ responseCode?: number; response?: string }> }).rejectedErrors?.[0];
+        return smtpRefusal(refused?.responseCode ?? 550, refused?.response ?? '');
+      }
       return { outcome: 'sent', providerStatus: reply, detail: 'Accepted by the mail server' };
     } catch (error) {
       return smtpFailure(error);

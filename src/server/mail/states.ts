@@ -4,24 +4,29 @@
  * with a CHECK on these values (migration 0014); only src/server/mail/queue.ts moves it, by the
  * moves named here.
  *
+ *   preparing ──its words written──► scheduled   (a digest: its letters claimed first)
  *   scheduled ──claim──► sending ──answer──► sent ──report──► delivered
- *       │  ▲                 │   └─retry─► scheduled          │    └─► bounced | complained
- *       │  └──lease over─────┘   └─refused─► failed | bounced  └──► bounced | complained
+ *       │  ▲                 │   ├─retry─► scheduled          │    └─► bounced | complained
+ *       │  └──lease over─────┘   ├─refused─► failed | bounced  └──► bounced | failed | complained
+ *       │                        └─no answer─► unknown ──report──► delivered | bounced | failed
+ *       │                                         └──staff──► sent | scheduled
  *       ├─► suppressed  (the address bounced or complained before it went)
- *       ├─► withdrawn   (no longer wanted: a replaced request, a deleted person, a complaint)
+ *       ├─► withdrawn   (no longer wanted: a deleted person, a complaint, a letter that expired)
  *       └─► digested    (a school letter that went inside the school's digest)
  */
 
 export { emailKinds, kindRules, type EmailKind, type EmailPurpose } from '../../lib/email/mail-kinds';
 
-export const emailStates = ['scheduled', 'sending', 'sent', 'delivered', 'bounced', 'complained', 'failed', 'suppressed', 'withdrawn', 'digested'] as const;
+export const emailStates = ['preparing', 'scheduled', 'sending', 'unknown', 'sent', 'delivered', 'bounced', 'complained', 'failed', 'suppressed', 'withdrawn', 'digested'] as const;
 export type EmailState = (typeof emailStates)[number];
 
 /** Every move an email may make. */
 export const emailMoves: Record<EmailState, readonly EmailState[]> = {
+  preparing: ['scheduled', 'withdrawn'],
   scheduled: ['sending', 'suppressed', 'withdrawn', 'digested'],
-  sending: ['sent', 'scheduled', 'failed', 'bounced', 'suppressed'],
-  sent: ['delivered', 'bounced', 'complained'],
+  sending: ['sent', 'scheduled', 'failed', 'bounced', 'suppressed', 'unknown', 'delivered', 'complained'],
+  unknown: ['sent', 'scheduled', 'delivered', 'bounced', 'failed', 'complained'],
+  sent: ['delivered', 'bounced', 'failed', 'complained'],
   delivered: ['bounced', 'complained'],
   bounced: [],
   complained: [],
@@ -32,13 +37,15 @@ export const emailMoves: Record<EmailState, readonly EmailState[]> = {
 };
 
 /** The states an email waits in before it is sent. */
-export const waitingStates: readonly EmailState[] = ['scheduled', 'sending'];
+export const waitingStates: readonly EmailState[] = ['preparing', 'scheduled', 'sending'];
 /** The states of an email a provider took. */
 export const sentStates: readonly EmailState[] = ['sent', 'delivered', 'bounced', 'complained'];
 
 export const stateLabels: Record<EmailState, string> = {
+  preparing: 'Being put together',
   scheduled: 'Waiting to be sent',
   sending: 'Being sent',
+  unknown: 'Handed over, not confirmed: waiting for the provider’s report or a decision',
   sent: 'Sent',
   delivered: 'Delivered',
   bounced: 'Bounced',

@@ -1,17 +1,21 @@
 /**
  * A letter the platform delivered after its parent confirmed it, made as the real path makes it: a
- * draft from the form's values, the confirmed message, and the mail layer's report that it went
- * (`letterSent`), so that it counts, publishes its school's page and has its follow-up. The form and
- * the mail are the subjects of other tests; these tests need the letter that counts.
+ * draft from the form's values, the confirmed message to a school staff verified (unless
+ * `verified: false`: a school the site does not know), and the mail layer's word that it went
+ * (life.ts's `follow`, then what a move sets off), so that it counts on its school's page and has
+ * its follow-up. The form and the mail are the subjects of other tests; these need the letter.
  */
 import { createDraft } from '../../../src/server/email-drafts';
-import { letterSent } from '../../../src/server/letter-delivery';
+import { afterMove } from '../../../src/server/letter/delivery';
+import { follow } from '../../../src/server/letter/life';
 import { createMessage, newMessageId, type OutboxMessage } from '../../../src/server/outbox';
 import type { Attribution } from '../../../src/server/school-pages';
+import { verifiedSchool } from './schools';
 
 let seq = 0;
 
-export async function deliveredLetter(email: string, school: string, options: { schoolName?: string; attribution?: Attribution; delivered?: boolean } = {}): Promise<OutboxMessage> {
+export async function deliveredLetter(email: string, school: string, options: { schoolName?: string; attribution?: Attribution; delivered?: boolean; verified?: boolean } = {}): Promise<OutboxMessage> {
+  const record = options.verified === false ? undefined : await verifiedSchool(school, options.schoolName ?? 'Oakwood Academy');
   const id = `sub-delivered-${Date.now()}-${++seq}`;
   const values = {
     full_name: 'Ana Lopez',
@@ -35,6 +39,7 @@ export async function deliveredLetter(email: string, school: string, options: { 
     parentEmail: email.toLowerCase(),
     parentName: 'Ana Lopez',
     schoolName: values.school_name,
+    ...(record ? { schoolId: record.id } : {}),
     to: school,
     toName: 'Dr. Patel',
     subject: made.email.subject,
@@ -49,5 +54,23 @@ export async function deliveredLetter(email: string, school: string, options: { 
   };
   await createMessage(message);
   if (options.delivered === false) return message;
-  return (await letterSent(message.id, now))!;
+  const sent = (await follow(message.id, { state: 'sent' }, now))!;
+  await afterMove(sent, now);
+  return sent;
+}
+
+/**
+ * A self-report its parent confirmed from their inbox, as the link in the "Did you send your
+ * letter?" email confirms it (the token that email carries, POSTed to /confirm-send's logic).
+ */
+export async function confirmedSelfReport(id: string): Promise<OutboxMessage> {
+  const { readMessage } = await import('../../../src/server/outbox');
+  const { confirmationLink } = await import('../../../src/server/links');
+  const { confirmPlatformSend } = await import('../../../src/server/letter/request');
+  const found = await readMessage(id);
+  if (!found) throw new Error(`no self-report ${id}`);
+  const token = new URL(confirmationLink(found.message)!).searchParams.get('token')!;
+  const outcome = await confirmPlatformSend(token);
+  if (outcome.kind !== 'self_done') throw new Error(`self-report ${id} not confirmed: ${outcome.kind}`);
+  return outcome.message;
 }

@@ -27,3 +27,17 @@ export function malformedRequests(path: string): Array<[string, Request, number]
     ['a huge body', jsonRequest(path, JSON.stringify({ x: 'y'.repeat(1_100_000) })), 413],
   ];
 }
+
+/**
+ * A function's context as Netlify gives it: the client's address, and `waitUntil`, whose work goes
+ * on after the answer. `settled()` waits for that work (what a test reads after the answer).
+ */
+export function netlifyContext(ip = '203.0.113.50') {
+  const pending: Promise<unknown>[] = [];
+  return {
+    ip,
+    waitUntil: (promise: Promise<unknown>) => void pending.push(promise),
+    settled: () => Promise.allSettled(pending),
+    pending,
+  };
+}

@@ -7,6 +7,7 @@ import { ImpactTab } from './ImpactTab';
 import { MailTab } from './MailTab';
 import { OutboxTab } from './OutboxTab';
 import { ReviewTab } from './ReviewTab';
+import { SchoolsTab } from './SchoolsTab';
 import { isOwner, useAdminSession } from './session';
 import { StaffTab } from './StaffTab';
 import { TestConnectionsTab } from './TestConnectionsTab';
@@ -23,6 +24,7 @@ const allTabs = [
   { key: 'tests', label: 'Test Connections', Panel: TestConnectionsTab, owner: true },
   { key: 'submissions', label: 'Form Submissions', Panel: FormSubmissionsTab, owner: false },
   { key: 'outbox', label: 'Outbox', Panel: OutboxTab, owner: false },
+  { key: 'schools', label: 'Schools', Panel: SchoolsTab, owner: false },
   { key: 'review', label: 'Review', Panel: ReviewTab, owner: false },
   { key: 'mail', label: 'Mail', Panel: MailTab, owner: false },
   { key: 'impact', label: 'Impact', Panel: ImpactTab, owner: false },

@@ -1,15 +1,19 @@
 import { useEffect, useState } from 'react';
 import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
 import { kindRules } from '../../../lib/email/mail-kinds';
-import type { MailEmail, MailEmailsPage, MailPreview, Suppression } from '../../../lib/schemas/admin';
-import { cardClass, cx } from '../../../lib/ui';
-import { AdminList, RefreshButton, useKeysetList, withCursor, type AdminColumn, type AdminListText } from './AdminList';
+import type { MailEmail, MailEmailsPage, MailPreview, Suppression, UnknownEmail } from '../../../lib/schemas/admin';
+import { buttonClass, cardClass, cx } from '../../../lib/ui';
+import { showToast } from '../../../stores/toast';
+import { AdminList, RefreshButton, RowActions, useKeysetList, useRowTask, withCursor, type AdminColumn, type AdminListText } from './AdminList';
 import { ErrorNote, SectionHeader, StatusBadge, stateBoxClass } from './fields';
 
 const EMAILS = '/api/admin/mail/emails?limit=50';
 const SUPPRESSIONS = '/api/admin/mail/suppressions';
+const UNKNOWN = '/api/admin/mail/unknown';
 
 const stateTones: Record<string, 'success' | 'error' | 'pending' | 'neutral'> = {
+  preparing: 'pending',
+  unknown: 'pending',
   scheduled: 'pending',
   sending: 'pending',
   sent: 'success',
@@ -24,10 +28,16 @@ const stateTones: Record<string, 'success' | 'error' | 'pending' | 'neutral'> = 
 
 const emailsText: AdminListText = { loading: 'Loading the emails…', failure: 'The emails could not be loaded.', empty: 'No emails yet', emptyHint: 'Every email the site sends appears here with its state.', more: 'Load newer emails' };
 const suppressionsText: AdminListText = {
-  loading: 'Loading the bounced addresses…',
-  failure: 'The bounced addresses could not be loaded.',
-  empty: 'No address has bounced',
-  emptyHint: 'An address that bounces or marks the site’s mail as spam is listed here and never mailed again.',
+  loading: 'Loading the blocked addresses…',
+  failure: 'The blocked addresses could not be loaded.',
+  empty: 'No address is blocked',
+  emptyHint: 'An address whose mailbox does not exist, or that marked the site’s mail as spam, is listed here until its block ends or you lift it.',
+};
+const unknownText: AdminListText = {
+  loading: 'Loading the emails whose outcome is unknown…',
+  failure: 'The emails whose outcome is unknown could not be loaded.',
+  empty: 'Every email’s outcome is known',
+  emptyHint: 'An email handed to the mail server whose answer never came waits here: it is never sent again without a decision.',
 };
 
 const emailColumns: ReadonlyArray<AdminColumn<MailEmail>> = [
@@ -43,13 +53,7 @@ const emailColumns: ReadonlyArray<AdminColumn<MailEmail>> = [
   { header: 'Last error', cell: (email) => (email.lastError ? <code className="text-[0.8rem]">{email.lastError}</code> : <span className="text-muted">None</span>), className: 'wrap-anywhere' },
 ];
 
-const suppressionColumns: ReadonlyArray<AdminColumn<Suppression>> = [
-  { header: 'Address', kind: 'title', cell: (entry) => entry.masked, className: 'wrap-anywhere' },
-  { header: 'Why', cell: (entry) => <StatusBadge tone="error">{entry.reason === 'bounced' ? 'Bounced' : 'Marked as spam'}</StatusBadge> },
-  { header: 'Detail', cell: (entry) => (entry.detail ? <code className="text-[0.8rem]">{entry.detail}</code> : <span className="text-muted">None</span>), className: 'wrap-anywhere' },
-  { header: 'Since', cell: (entry) => formatDateTime(entry.createdAt), className: 'lg:whitespace-nowrap' },
-];
-
+const suppressionWhy = (entry: Suppression) => (entry.reason === 'bounced' ? 'The mailbox does not exist' : 'Marked our mail as spam');
 /**
  * Mail: every email the site sends, previewed with sample data as the editors' words make it; the
  * emails of the mail layer with their states (never their content); the addresses that bounced or
@@ -64,6 +68,87 @@ export function MailTab() {
     const answer = await apiRequest<{ suppressions: Suppression[] }>('GET', SUPPRESSIONS);
     return { rows: answer.suppressions };
   });
+  const unknown = useKeysetList(UNKNOWN, async () => {
+    const answer = await apiRequest<{ emails: UnknownEmail[] }>('GET', UNKNOWN);
+    return { rows: answer.emails };
+  });
+  const task = useRowTask();
+
+  function lift(entry: Suppression) {
+    void task.run(entry.key, 'The block could not be lifted.', async () => {
+      try {
+        await apiRequest('POST', `${SUPPRESSIONS}/${entry.key}/lift`, {});
+        suppressions.update((rows) => rows.filter((row) => row.key !== entry.key));
+        showToast({ title: 'Block lifted', description: `${entry.masked} can be written to again.` });
+      } catch (error) {
+        showToast({ title: 'Not lifted', description: failureMessage(error, 'The block could not be lifted.'), variant: 'destructive' });
+        await suppressions.reload();
+      }
+    });
+  }
+
+  function settle(email: UnknownEmail, decision: 'sent' | 'resend') {
+    void task.run(email.id, 'The email could not be settled.', async () => {
+      try {
+        await apiRequest('POST', `/api/admin/mail/emails/${email.id}/settle`, { decision });
+        unknown.update((rows) => rows.filter((row) => row.id !== email.id));
+        showToast({ title: decision === 'sent' ? 'Marked as sent' : 'Sent again', description: decision === 'sent' ? 'It counts as delivered to its mail server.' : 'It goes again under the same id, in its school’s hours.' });
+      } catch (error) {
+        showToast({ title: 'Not settled', description: failureMessage(error, 'The email could not be settled.'), variant: 'destructive' });
+        await unknown.reload();
+      }
+    });
+  }
+
+  const suppressionColumns: ReadonlyArray<AdminColumn<Suppression>> = [
+    { header: 'Address', kind: 'title', cell: (entry) => entry.masked, className: 'wrap-anywhere' },
+    { header: 'Why', cell: (entry) => <StatusBadge tone="error">{suppressionWhy(entry)}</StatusBadge> },
+    { header: 'Detail', cell: (entry) => (entry.detail ? <code className="text-[0.8rem]">{entry.detail}</code> : <span className="text-muted">None</span>), className: 'wrap-anywhere' },
+    {
+      header: 'Blocked',
+      className: 'lg:whitespace-nowrap',
+      cell: (entry) => (
+        <>
+          Since {formatDateTime(entry.renewedAt ?? entry.createdAt)}
+          <span className="block text-xs text-muted">Until {formatDateTime(entry.expiresAt)}</span>
+        </>
+      ),
+    },
+    {
+      header: 'Action',
+      kind: 'actions',
+      hideHeader: true,
+      cell: (entry) => (
+        <RowActions>
+          <button type="button" className={buttonClass('secondary', 'sm')} disabled={task.busy === entry.key} onClick={() => lift(entry)} aria-label={`Lift the block of ${entry.masked}`}>
+            {task.busy === entry.key ? 'Lifting…' : 'Lift block'}
+          </button>
+        </RowActions>
+      ),
+    },
+  ];
+
+  const unknownColumns: ReadonlyArray<AdminColumn<UnknownEmail>> = [
+    { header: 'Email', kind: 'title', cell: (email) => kindRules[email.kind as keyof typeof kindRules]?.label ?? email.kind },
+    { header: 'To', cell: (email) => email.to, className: 'wrap-anywhere' },
+    { header: 'What happened', cell: (email) => email.detail ?? 'No answer came', className: 'wrap-anywhere' },
+    { header: 'Since', cell: (email) => formatDateTime(email.updatedAt), className: 'lg:whitespace-nowrap' },
+    {
+      header: 'Decision',
+      kind: 'actions',
+      hideHeader: true,
+      cell: (email) => (
+        <RowActions>
+          <button type="button" className={buttonClass('secondary', 'sm')} disabled={task.busy === email.id} onClick={() => settle(email, 'sent')} aria-label={`It arrived: mark the email to ${email.to} as sent`}>
+            It arrived
+          </button>
+          <button type="button" className={buttonClass('secondary', 'sm')} disabled={task.busy === email.id} onClick={() => settle(email, 'resend')} aria-label={`It did not arrive: send the email to ${email.to} again`}>
+            Send again
+          </button>
+        </RowActions>
+      ),
+    },
+  ];
 
   return (
     <div className="space-y-10">
@@ -74,11 +159,18 @@ export function MailTab() {
         </SectionHeader>
         <AdminList label="Emails table" list={emails} text={emailsText} columns={emailColumns} />
       </section>
-      <section aria-labelledby="mail-suppressions-title">
-        <SectionHeader id="mail-suppressions-title" title="Schools whose address bounced" actions={<RefreshButton list={suppressions} />}>
-          Addresses that bounced or marked the site’s mail as spam: no email reaches them again. Their parents were told once, with a way to correct the address.
+      <section aria-labelledby="mail-unknown-title">
+        <SectionHeader id="mail-unknown-title" title="Outcome unknown" actions={<RefreshButton list={unknown} />}>
+          Emails handed to the mail server whose answer never came. The mail provider’s report settles one when it comes; otherwise check with the recipient or the provider, then decide.
         </SectionHeader>
-        <AdminList label="Bounced addresses" list={suppressions} text={suppressionsText} columns={suppressionColumns} rowKey={(entry) => `${entry.masked}|${entry.createdAt}`} />
+        <AdminList label="Emails whose outcome is unknown" list={unknown} text={unknownText} columns={unknownColumns} />
+      </section>
+      <section aria-labelledby="mail-suppressions-title">
+        <SectionHeader id="mail-suppressions-title" title="Blocked addresses" actions={<RefreshButton list={suppressions} />}>
+          Addresses whose mailbox does not exist, or that marked the site’s mail as spam: no email reaches them until the block ends (a new bounce renews it) or you lift it. A
+          policy or spam refusal never blocks an address: it fails that one email. Parents who wrote to a blocked school were told, with a way to correct the address.
+        </SectionHeader>
+        <AdminList label="Blocked addresses" list={suppressions} text={suppressionsText} columns={suppressionColumns} rowKey={(entry) => entry.key} />
       </section>
     </div>
   );

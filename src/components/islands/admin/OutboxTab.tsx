@@ -19,11 +19,14 @@ const statusLabels: Record<MessageStatus, string> = {
   awaiting_confirmation: 'Waiting for the parent to confirm',
   queued: 'Confirmed, waiting for the school’s hours',
   sent: 'Sent',
+  delivered: 'Delivered',
   failed: 'Not sent',
+  withdrawn: 'Withdrawn before it went',
+  expired: 'Expired',
   replaced: 'Replaced by a newer request',
-  bounced: 'Bounced',
+  bounced: 'Bounced (the mailbox does not exist)',
 };
-const statusTones = { awaiting_confirmation: 'pending', queued: 'pending', sent: 'success', failed: 'error', replaced: 'pending', bounced: 'error' } as const;
+const statusTones = { awaiting_confirmation: 'pending', queued: 'pending', sent: 'success', delivered: 'success', failed: 'error', withdrawn: 'error', expired: 'pending', replaced: 'pending', bounced: 'error' } as const;
 
 /** The emails about a message, as the mail layer has them. */
 const emailKindLabels: Record<string, string> = {
@@ -34,11 +37,15 @@ const emailKindLabels: Record<string, string> = {
   follow_up: 'Did your school answer?',
   second_follow_up: 'Did your school answer? (again)',
   delivery_failure: 'It did not arrive',
+  letter_not_sent: 'It was not sent: why',
+  self_report: 'Confirm you sent it',
   digest_notice: 'It went in the digest',
 };
 const emailStateLabels: Record<string, string> = {
+  preparing: 'being put together',
   scheduled: 'waiting',
   sending: 'being sent',
+  unknown: 'handed over, outcome not known yet',
   sent: 'sent',
   delivered: 'delivered',
   bounced: 'bounced',
@@ -52,14 +59,22 @@ const emailStateLabels: Record<string, string> = {
 /** The last error as a sentence, the code beside it. */
 const errorText: Record<string, string> = {
   hubspot_not_configured: 'HubSpot is not configured',
-  not_confirmed_in_time: 'Not confirmed within 24 hours',
+  not_confirmed_in_time: 'Not confirmed within three days',
   contact_not_found: 'The parent’s HubSpot contact was not found yet',
   already_sent: 'Already sent to this school by this parent',
   school_limit: 'The school’s daily limit was reached',
   parent_limit: 'The parent’s daily limit was reached',
   recipient_limit: 'The address has had its emails of this kind for today; nothing more was sent',
-  replaced: 'The parent asked again with a newer letter',
-  bounced: 'The school’s mail server refused it',
+  replaced: 'The parent confirmed a newer letter to this school',
+  bounced: 'The school’s mailbox does not exist',
+  address_blocked: 'The address bounced before (its mailbox does not exist)',
+  school_complained: 'The school marked our email as spam; nothing more goes to it',
+  refused: 'The school’s mail server refused this message (a policy or spam rule)',
+  tries_used_up: 'The school’s mail server did not take it after every try',
+  too_long_waiting: 'It waited two weeks and did not go',
+  request_failed: 'The request failed before it was recorded',
+  data_deleted: 'The parent deleted their data',
+  staff: 'Stopped by staff',
   delivery_failed: 'The mail layer could not send it',
   timeout: 'HubSpot answered too slowly',
   hubspot_unreachable: 'HubSpot could not be reached',

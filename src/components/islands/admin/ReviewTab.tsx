@@ -6,7 +6,7 @@ import { buttonClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { AdminList, RefreshButton, RowActions, useKeysetList, useRowTask, withCursor, type AdminColumn, type AdminListText } from './AdminList';
-import { DialogActions, SectionHeader, StatusBadge, TextField } from './fields';
+import { DialogActions, SectionHeader, StatusBadge } from './fields';
 
 const PATH = '/api/admin/review';
 
@@ -15,6 +15,7 @@ const claimLabels: Record<Item['claim'], string> = { self_report: 'Sent it thems
 const reasonLabels: Record<Item['reason'], string> = {
   self_report: 'Self-reported: the site did not send it',
   outcome_on_self_report: 'An outcome on a self-reported letter',
+  outcome_reported: 'An outcome a parent reports: the school’s answer went to them, not to us',
   own_domain: 'Sent to the parent’s own domain',
 };
 
@@ -24,22 +25,18 @@ const texts: Record<ReviewState, AdminListText> = {
   rejected: { loading: 'Loading the rejected claims…', failure: 'The rejected claims could not be loaded.', empty: 'Nothing rejected yet' },
 };
 
-/** What a dialog is about to do: approve a self-report with the page's name, reject, or rename a page. */
-type Pending = { kind: 'approve'; item: Item } | { kind: 'reject'; item: Item } | { kind: 'rename'; item: Item; key: string };
-
-/** A self-report publishes its school's page: when the page has no name yet, staff confirm the one it gets. */
-const needsName = (item: Item) => item.claim === 'self_report' && !item.page?.schoolName;
+/** Rejecting asks first: a decision is taken once. */
+type Pending = { kind: 'reject'; item: Item };
 
 /**
  * Review (staff and owners): the claims nobody could check by themselves (a letter the parent says
- * they sent, an outcome reported on one, a letter to the parent's own domain) count, show and notify
- * only once a person approves them. Each decision is taken once and audited by the server.
+ * they sent, an outcome a parent reports, a letter to the parent's own domain) count, show and
+ * notify only once a person approves them. Each decision is taken once and audited by the server.
+ * A school's name and page are its record's (the Schools tab), never a claim's.
  */
 export function ReviewTab() {
   const [state, setState] = useState<ReviewState>('pending');
   const [pending, setPending] = useState<Pending>();
-  const [name, setName] = useState('');
-  const [nameError, setNameError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const task = useRowTask();
   const id = useId();
@@ -49,23 +46,18 @@ export function ReviewTab() {
     return { rows: page.items, nextCursor: page.nextCursor };
   });
 
-  function open(next: Pending) {
-    setName(next.kind === 'rename' ? (next.item.page?.schoolName ?? next.item.letter.schoolName) : next.item.letter.schoolName);
-    setNameError(undefined);
-    setPending(next);
-  }
-
   /** A decided item leaves the pending list; elsewhere it is shown as the server now has it. */
   function decided(item: Item) {
     list.update((rows) => (state === 'pending' ? rows.filter((row) => row.id !== item.id) : rows.map((row) => (row.id === item.id ? item : row))));
   }
 
-  async function decide(item: Item, decision: 'approved' | 'rejected', schoolName?: string) {
-    const answer = await apiRequest<{ item?: Item }>('POST', `${PATH}/${item.id}`, { decision, ...(schoolName ? { schoolName } : {}) });
+  async function decide(item: Item, decision: 'approved' | 'rejected') {
+    const answer = await apiRequest<{ item?: Item }>('POST', `${PATH}/${item.id}`, { decision });
     decided(answer.item ?? item);
+    const counts = item.school?.onRecord ? 'now counts on its school’s page' : 'counts once staff verify its school';
     showToast(
       decision === 'approved'
-        ? { title: 'Approved', description: `${claimLabels[item.claim]} — ${schoolName ?? item.letter.schoolName} now counts.` }
+        ? { title: 'Approved', description: `${claimLabels[item.claim]} — ${item.school?.name ?? item.letter.schoolName} ${counts}.` }
         : { title: 'Rejected', description: `${claimLabels[item.claim]} — ${item.letter.schoolName}: nothing public changed.` },
     );
   }
@@ -77,7 +69,6 @@ export function ReviewTab() {
   }
 
   function approve(item: Item) {
-    if (needsName(item)) return open({ kind: 'approve', item });
     void task.run(item.id, 'The claim could not be approved.', async () => {
       try {
         await decide(item, 'approved');
@@ -90,28 +81,13 @@ export function ReviewTab() {
   async function confirm(event: SubmitEvent) {
     event.preventDefault();
     if (!pending) return;
-    const named = name.trim();
-    if (pending.kind !== 'reject' && !named) {
-      setNameError('Please give the school’s name.');
-      return;
-    }
     setBusy(true);
     try {
-      if (pending.kind === 'rename') {
-        await apiRequest('POST', `/api/admin/school-pages/${pending.key}`, { schoolName: named });
-        list.update((rows) => rows.map((row) => (row.page?.key === pending.key ? { ...row, page: { ...row.page, schoolName: named } } : row)));
-        showToast({ title: 'Page renamed', description: `The school’s page is now called “${named}”.` });
-      } else {
-        await decide(pending.item, pending.kind === 'approve' ? 'approved' : 'rejected', pending.kind === 'approve' ? named : undefined);
-      }
+      await decide(pending.item, 'rejected');
       setPending(undefined);
     } catch (error) {
-      // A name the server refuses is said beside the field; anything else closes the dialog with a toast.
-      if (pending.kind !== 'reject' && error instanceof ApiError && error.status === 400) setNameError(failureMessage(error, 'This name cannot be used.'));
-      else {
-        setPending(undefined);
-        await failed(error, pending.kind === 'rename' ? 'The page could not be renamed.' : 'The decision could not be saved.');
-      }
+      setPending(undefined);
+      await failed(error, 'The decision could not be saved.');
     } finally {
       setBusy(false);
     }
@@ -145,20 +121,17 @@ export function ReviewTab() {
       ),
     },
     {
-      header: 'School page',
+      header: 'School record',
       className: 'lg:align-top',
       cell: (item) => {
-        const page = item.page;
-        if (!page) return <span className="text-muted">None yet</span>;
+        const school = item.school;
+        if (!school) return <span className="text-muted">Not known yet</span>;
         return (
           <>
-            {page.schoolName ?? <span className="text-muted">No name yet</span>}
-            <span className="block text-xs text-muted">{page.published ? 'Published' : 'Not published'}</span>
-            {page.schoolName && (
-              <button type="button" className="mt-1 block min-h-6 text-left text-xs font-semibold whitespace-nowrap text-brand-700 underline" onClick={() => open({ kind: 'rename', item, key: page.key })} aria-label={`Rename the page of ${page.schoolName}`}>
-                Rename page
-              </button>
-            )}
+            {school.name}
+            <span className="block text-xs text-muted">
+              {school.status === 'verified' ? (school.onRecord ? 'Verified; the address is on its record' : 'Verified; another address than its record’s') : school.status === 'proposed' ? 'Proposed: not verified yet (Schools tab)' : 'Retired'}
+            </span>
           </>
         );
       },
@@ -203,7 +176,7 @@ export function ReviewTab() {
             <button type="button" className={buttonClass('primary', 'sm')} disabled={task.busy === item.id} onClick={() => approve(item)} aria-label={`Approve: ${what}`}>
               {task.busy === item.id ? 'Approving…' : 'Approve'}
             </button>
-            <button type="button" className={buttonClass('secondary', 'sm')} disabled={task.busy === item.id} onClick={() => open({ kind: 'reject', item })} aria-label={`Reject: ${what}`}>
+            <button type="button" className={buttonClass('secondary', 'sm')} disabled={task.busy === item.id} onClick={() => setPending({ kind: 'reject', item })} aria-label={`Reject: ${what}`}>
               Reject
             </button>
           </RowActions>
@@ -212,17 +185,11 @@ export function ReviewTab() {
     },
   ];
 
-  const titles = {
-    approve: 'Approve and publish the school’s page?',
-    reject: 'Reject this claim?',
-    rename: 'Rename the school’s page',
-  };
-
   return (
     <section aria-labelledby="review-title">
       <SectionHeader id="review-title" title="Review" actions={<RefreshButton list={list} />}>
-        Claims the site could not check: letters parents say they sent themselves, the outcomes reported on them, letters to a parent’s own domain. They count, show
-        and notify only once approved.
+        Claims the site could not check: letters parents say they sent themselves, the outcomes parents report (“they replied”, “they agreed to meet”), letters to a
+        parent’s own domain. They count, show and notify only once approved, and only for a school staff verified.
       </SectionHeader>
 
       <div className="mb-4 flex flex-wrap items-center gap-3">
@@ -238,29 +205,15 @@ export function ReviewTab() {
 
       <AdminList label="Review queue" list={list} text={texts[state]} columns={columns} />
 
-      <ReactDialog open={pending !== undefined} onClose={() => setPending(undefined)} title={pending ? titles[pending.kind] : ''}>
+      <ReactDialog open={pending !== undefined} onClose={() => setPending(undefined)} title="Reject this claim?">
         <form onSubmit={confirm} noValidate aria-busy={busy} className="space-y-4">
-          {pending?.kind === 'reject' ? (
+          {pending && (
             <p className="text-sm text-ink-soft">
-              “{claimLabels[pending.item.claim]}” for {pending.item.letter.schoolName} will not count, show or notify anyone. A decision is taken once: it cannot be
-              changed afterwards.
+              “{claimLabels[pending.item.claim]}” for {pending.item.letter.schoolName} will not count, show or notify anyone. A decision is taken once: it cannot be changed
+              afterwards.
             </p>
-          ) : (
-            <>
-              <p className="text-sm text-ink-soft">
-                {pending?.kind === 'rename'
-                  ? 'The page and its form show this name from now on. The name parents typed stays on their letters.'
-                  : 'The letter counts, and the school’s page is published under this name (the parent’s spelling until you change it). A decision is taken once.'}
-              </p>
-              <TextField label="School’s name" name="school-name" required value={name} onChange={setName} error={nameError} />
-            </>
           )}
-          <DialogActions
-            onCancel={() => setPending(undefined)}
-            busy={busy}
-            label={pending?.kind === 'reject' ? 'Reject' : pending?.kind === 'rename' ? 'Rename' : 'Approve'}
-            busyLabel={pending?.kind === 'reject' ? 'Rejecting…' : pending?.kind === 'rename' ? 'Renaming…' : 'Approving…'}
-          />
+          <DialogActions onCancel={() => setPending(undefined)} busy={busy} label="Reject" busyLabel="Rejecting…" />
         </form>
       </ReactDialog>
     </section>
