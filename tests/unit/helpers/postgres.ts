@@ -78,8 +78,19 @@ export async function startRealPostgres(): Promise<RealPostgres> {
       if (names.length) await admin.query(`TRUNCATE ${names.map((name) => `"${name}"`).join(', ')} CASCADE`);
     },
     async stop() {
+      // A pool's end() resolves once it has asked its connections to close, not once they have:
+      // stopping the server at that moment terminates them, and a connection terminated while it
+      // closes throws where no test can catch it. So wait until the server has no other client.
       await closeDatabase();
       await admin.end();
+      const last = new pg.Client({ connectionString: url });
+      await last.connect();
+      for (let tries = 0; tries < 100; tries++) {
+        const { rows } = await last.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()`);
+        if (rows[0]!.n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await last.end(); // a Client's end() resolves when its socket has closed
       await server.stop();
       rmSync(folder, { recursive: true, force: true });
       delete process.env.NETLIFY_DB_URL;
