@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { purgeAuditLog } from '../../src/server/audit';
 import { purgeExpiredSessions } from '../../src/server/auth';
-import { StoreUnavailableError, storeUnavailable } from '../../src/server/http';
+import { scheduled } from '../../src/server/http';
 import { purgeLoginAttempts } from '../../src/server/rate-limit';
 import { purgeStaffCeremonies } from '../../src/server/staff';
 
@@ -19,15 +19,6 @@ export async function purgeAdmin(now = Date.now()): Promise<Record<'sessions' | 
   };
 }
 
-export default async (_req?: Request): Promise<Response> => {
-  try {
-    const counts = await purgeAdmin();
-    console.log('[admin-purge]', JSON.stringify(counts));
-    return Response.json(counts);
-  } catch (error) {
-    if (error instanceof StoreUnavailableError) return storeUnavailable();
-    throw error;
-  }
-};
+export default scheduled('admin-purge', () => purgeAdmin());
 
 export const config: Config = { schedule: '@hourly' };

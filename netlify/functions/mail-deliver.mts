@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { StoreUnavailableError, storeUnavailable } from '../../src/server/http';
+import { scheduled } from '../../src/server/http';
 import { runMail } from '../../src/server/letter/delivery';
 
 /**
@@ -9,16 +9,10 @@ import { runMail } from '../../src/server/letter/delivery';
  * hours), and what the sender says moves its letter on. Without a sender nothing is sent and
  * everything waits (the admin page says so).
  */
-export default async (_req?: Request): Promise<Response> => {
-  try {
-    const summary = await runMail();
-    if (summary.notConfigured) console.warn('[mail-deliver] No mail sender is configured (MAIL_FROM_ADDRESS with SMTP or HubSpot single-send); emails wait.');
-    else console.log('[mail-deliver]', JSON.stringify(summary));
-    return Response.json(summary);
-  } catch (error) {
-    if (error instanceof StoreUnavailableError) return storeUnavailable();
-    throw error;
-  }
-};
+export default scheduled('mail-deliver', async () => {
+  const summary = await runMail();
+  if (summary.notConfigured) console.warn('[mail-deliver] No mail sender is configured (MAIL_FROM_ADDRESS with SMTP or HubSpot single-send); emails wait.');
+  return summary;
+});
 
 export const config: Config = { schedule: '* * * * *' };

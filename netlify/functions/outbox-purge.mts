@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { DRAFT_RETENTION_MS, purgeDrafts } from '../../src/server/email-drafts';
-import { StoreUnavailableError, storeUnavailable } from '../../src/server/http';
+import { scheduled } from '../../src/server/http';
 import { EMAIL_RETENTION_MS, purgeEmails } from '../../src/server/mail/queue';
 import { expireRequests } from '../../src/server/letter/life';
 import { MESSAGE_RETENTION_MS, purgeMessages } from '../../src/server/outbox';
@@ -10,8 +10,8 @@ import { purgeUpdateWeeks, UPDATE_INTERVAL_MS } from '../../src/server/school-up
 /**
  * Daily: the outbox's retention. Messages are deleted 90 days after they were sent (never sent:
  * 90 days after they were made), with their one-per-school pair; drafts 30 days after their form
- * was sent; emails the site sent 90 days after sending; daily sending slots once their day is over, and a parent's last school update once its week is. Requests never confirmed in time end
- * as expired (letter/life.ts).
+ * was sent; emails the site sent 90 days after sending; daily sending slots once their day is over, and a parent's last school
+ * update once its week is. Requests never confirmed in time end as expired (letter/life.ts).
  */
 export async function purgeOutbox(now = new Date()): Promise<Record<'expired' | 'messages' | 'drafts' | 'slots' | 'emails', number>> {
   const counts = { expired: 0, messages: 0, drafts: 0, slots: 0, emails: 0 };
@@ -25,15 +25,6 @@ export async function purgeOutbox(now = new Date()): Promise<Record<'expired' | 
   return counts;
 }
 
-export default async (_req?: Request): Promise<Response> => {
-  try {
-    const counts = await purgeOutbox();
-    console.log('[outbox-purge]', JSON.stringify(counts));
-    return Response.json(counts);
-  } catch (error) {
-    if (error instanceof StoreUnavailableError) return storeUnavailable();
-    throw error;
-  }
-};
+export default scheduled('outbox-purge', () => purgeOutbox());
 
 export const config: Config = { schedule: '@daily' };

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { StoreUnavailableError, storeUnavailable } from '../../src/server/http';
+import { scheduled } from '../../src/server/http';
 import { optionalHubSpot } from '../../src/server/letter/request';
 import { runAnswerSync, runFollowUps } from '../../src/server/school-answers';
 
@@ -9,18 +9,11 @@ import { runAnswerSync, runFollowUps } from '../../src/server/school-answers';
  * the mail layer for the every-minute `mail-deliver` run to send; answers HubSpot has not got yet are
  * written to the contact.
  */
-export default async (_req?: Request): Promise<Response> => {
-  try {
-    const client = optionalHubSpot();
-    const followUps = await runFollowUps();
-    const answersSynced = await runAnswerSync(client);
-    const summary = { ...followUps, answersSynced, ...(client ? {} : { hubspotNotConfigured: true }) };
-    console.log('[school-followup]', JSON.stringify(summary));
-    return Response.json(summary);
-  } catch (error) {
-    if (error instanceof StoreUnavailableError) return storeUnavailable();
-    throw error;
-  }
-};
+export default scheduled('school-followup', async () => {
+  const client = optionalHubSpot();
+  const followUps = await runFollowUps();
+  const answersSynced = await runAnswerSync(client);
+  return { ...followUps, answersSynced, ...(client ? {} : { hubspotNotConfigured: true }) };
+});
 
 export const config: Config = { schedule: '@hourly' };

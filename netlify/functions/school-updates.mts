@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { StoreUnavailableError, storeUnavailable } from '../../src/server/http';
+import { scheduled } from '../../src/server/http';
 import { runSchoolUpdates } from '../../src/server/school-updates';
 
 /**
@@ -8,15 +8,6 @@ import { runSchoolUpdates } from '../../src/server/school-updates';
  * every-minute `mail-deliver` run sends them: only it runs the mail layer, so two runs never start
  * at one minute.
  */
-export default async (_req?: Request): Promise<Response> => {
-  try {
-    const summary = await runSchoolUpdates();
-    console.log('[school-updates]', JSON.stringify(summary));
-    return Response.json(summary);
-  } catch (error) {
-    if (error instanceof StoreUnavailableError) return storeUnavailable();
-    throw error;
-  }
-};
+export default scheduled('school-updates', () => runSchoolUpdates());
 
 export const config: Config = { schedule: '*/15 * * * *' };

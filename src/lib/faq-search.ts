@@ -75,8 +75,11 @@ export function initFaqPage(root: Document = document): void {
     history.replaceState(null, '', query ? `?q=${encodeURIComponent(query)}${location.hash}` : `${location.pathname}${location.hash}`);
   });
 
+  // What the visitor typed before this script arrived (the box is there from the first paint), or
+  // the browser restored on going back, is searched for at once; else the address's ?q=.
   const initial = new URLSearchParams(location.search).get('q');
-  if (initial) {
+  if (input.value.trim()) apply(input.value);
+  else if (initial) {
     input.value = initial.slice(0, 200);
     apply(input.value);
   }

@@ -31,11 +31,11 @@ export function heroParticles(count = HERO_PARTICLES): Particle[] {
 /** Moves the clear circle with the pointer (mouse, pen or a finger dragging). */
 export function initHeroSpotlight(): void {
   for (const hero of document.querySelectorAll<HTMLElement>('[data-hero]')) {
-    let frame = 0;
+    let _frame = 0;
     let x = -999;
     let y = -999;
     const paint = () => {
-      frame = 0;
+      _frame = 0;
       hero.style.setProperty('--spot-x', `${x}px`);
       hero.style.setProperty('--spot-y', `${y}px`);
     };
@@ -45,14 +45,14 @@ export function initHeroSpotlight(): void {
         const rect = hero.getBoundingClientRect();
         x = event.clientX - rect.left;
         y = event.clientY - rect.top;
-        frame ||= requestAnimationFrame(paint);
+        _frame ||= requestAnimationFrame(paint);
       },
       { passive: true },
     );
     hero.addEventListener('pointerleave', () => {
       x = -999;
       y = -999;
-      frame ||= requestAnimationFrame(paint);
+      _frame ||= requestAnimationFrame(paint);
     });
   }
 }

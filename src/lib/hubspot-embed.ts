@@ -384,7 +384,7 @@ export function initHubSpotForms(root: ParentNode = document): () => void {
   if (!messageListener) {
     messageListener = (event: MessageEvent) => {
       const data = event.data as { type?: string; eventName?: string; id?: string; data?: unknown } | null;
-      if (!data || data.type !== 'hsFormCallback' || data.eventName !== 'onFormSubmitted') return;
+      if (data?.type !== 'hsFormCallback' || data.eventName !== 'onFormSubmitted') return;
       if (!isTrustedFormOrigin(event.origin, location.origin)) return;
       // The message must come from this window (inline forms) or a frame of this page.
       if (event.source !== window && ![...document.querySelectorAll('iframe')].some((f) => f.contentWindow === event.source)) return;

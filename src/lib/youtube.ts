@@ -37,7 +37,7 @@ export function startSeconds(url: string): number {
   if (!value) return 0;
   if (/^\d+$/.test(value)) return Number(value);
   const match = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(value);
-  if (!match || !match[0]) return 0;
+  if (!match?.[0]) return 0;
   return Number(match[1] ?? 0) * 3600 + Number(match[2] ?? 0) * 60 + Number(match[3] ?? 0);
 }
 

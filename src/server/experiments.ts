@@ -213,7 +213,7 @@ function mulberry32(seed: number) {
 
 function gamma(shape: number, random: () => number): number {
   // Marsaglia and Tsang; a shape below 1 is boosted and scaled back.
-  if (shape < 1) return gamma(shape + 1, random) * Math.pow(random() || Number.MIN_VALUE, 1 / shape);
+  if (shape < 1) return gamma(shape + 1, random) * (random() || Number.MIN_VALUE) ** (1 / shape);
   const d = shape - 1 / 3;
   const c = 1 / Math.sqrt(9 * d);
   for (;;) {

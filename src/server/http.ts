@@ -166,6 +166,26 @@ export function handle(handler: (req: Request, context: unknown) => Promise<Resp
   };
 }
 
+/**
+ * A scheduled function's body, beside `handle()` for the ones a request calls: runs `work`, logs
+ * its summary as `[name] {...}` and answers it as JSON. While the database cannot be reached the
+ * run stops, says so in the log and answers 503 (the next run takes up what is left: every run's
+ * work is a set of rows still due); anything else is thrown, for Netlify's log of the run.
+ */
+export function scheduled<Summary extends object>(name: string, work: () => Promise<Summary>): (req?: Request) => Promise<Response> {
+  return async () => {
+    try {
+      const summary = await work();
+      console.log(`[${name}]`, JSON.stringify(summary));
+      return Response.json(summary);
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error;
+      console.error(`[${name}] the store is unavailable; stopping this run.`);
+      return storeUnavailable();
+    }
+  };
+}
+
 /** Thrown by the data layer when the database cannot be reached (src/server/db.ts). */
 export class StoreUnavailableError extends Error {}
 

@@ -34,6 +34,11 @@ async function readStatistics(dir: string): Promise<Stat[]> {
 async function read(dir: string): Promise<Letter[]> {
   const files = (await readdir(dir)).filter((name) => name.endsWith('.yaml')).sort();
   let stats: Promise<Stat[]> | undefined;
+  // Read once, when the first letter that quotes a figure asks.
+  const readStatisticsOnce = () => {
+    stats ??= readStatistics(dir);
+    return stats;
+  };
   const letters = await Promise.all(
     files.map(async (name) => {
       const parsed = letterSchema.safeParse(yaml.load(await readFile(join(dir, name), 'utf8')));
@@ -42,7 +47,7 @@ async function read(dir: string): Promise<Letter[]> {
       const letter = { id: name.replace(/\.yaml$/, ''), introduction, body, closing };
       // A figure is quoted as the site shows it (one source; src/lib/stats.ts).
       const quotes = [introduction, body, closing].some((text) => new RegExp(STAT_PLACEHOLDER.source).test(text));
-      return { order, letter: quotes ? withStatistics(letter, await (stats ??= readStatistics(dir)), `${LETTERS_DIR}/${name}`) : letter };
+      return { order, letter: quotes ? withStatistics(letter, await readStatisticsOnce(), `${LETTERS_DIR}/${name}`) : letter };
     }),
   );
   if (letters.length === 0) throw new Error(`${LETTERS_DIR} has no letters.`);

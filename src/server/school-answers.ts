@@ -92,7 +92,7 @@ export async function openAnswerLink(token: string, now = new Date()): Promise<A
   const check = verifyToken(token, 'school-answer', now.getTime());
   if (!check.ok && check.reason !== 'expired') return { kind: 'invalid' };
   const found = await readMessage(check.claims!.id);
-  if (!found || found.message.status !== 'sent') return { kind: 'invalid' };
+  if (found?.message.status !== 'sent') return { kind: 'invalid' };
   const stored = await readStoredAnswer(found.message.id);
   const answer = stored?.answer;
   if (!check.ok) return { kind: 'expired', message: found.message, answer };

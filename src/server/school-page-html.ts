@@ -69,7 +69,7 @@ export function schoolRegionHtml(page: SchoolPage): string {
 /** The email form for this school: its name filled in, its contact address named by the page's key. */
 export async function schoolFormHtml(page: SchoolPage, attribution: Attribution, referral: string | undefined): Promise<string | undefined> {
   const definition = await formDefinition(forms.emailGenerator.formId);
-  if (!definition || definition.render !== 'native') return undefined;
+  if (definition?.render !== 'native') return undefined;
   const hidden: Record<string, string> = { [metaFields.school]: page.key };
   if (attribution.via === 'parent' && referral) hidden[metaFields.referral] = referral;
   if (attribution.via !== 'direct' && attribution.ambassadorId) hidden[metaFields.ambassador] = attribution.ambassadorId;

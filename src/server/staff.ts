@@ -13,7 +13,13 @@
  *   must be the request's or one of the site's (`serverEnv.siteOrigins`).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AuthenticationResponseJSON, AuthenticatorTransport, RegistrationResponseJSON } from '@simplewebauthn/server';
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  RegistrationResponseJSON,
+  VerifiedAuthenticationResponse,
+  VerifiedRegistrationResponse,
+} from '@simplewebauthn/server';
 import { z } from 'zod';
 import { recordAudit, recordRefusal } from './audit';
 import { createSession, requestSessionHash, type Session, type StaffRole } from './auth';
@@ -228,7 +234,7 @@ export async function signInWithPasskey(response: AuthenticationResponseJSON, ip
     FROM staff_passkeys k JOIN staff s ON s.id = k.staff_id WHERE k.credential_id = ${response.id}`);
   if (!challenge) return refuse('challenge unknown, expired or used', key?.email, 400);
   if (!key) return refuse('passkey not registered');
-  let verification;
+  let verification: VerifiedAuthenticationResponse;
   try {
     verification = await (await webauthn()).verifyAuthenticationResponse({
       response,
@@ -417,7 +423,7 @@ export async function registerPasskey(req: Request, input: Registration, session
     invitation = await openInvitation(input.token, ip);
     if (String(invitation.id) !== String(challenge.invitation_id)) throw staleCeremony();
   }
-  let verification;
+  let verification: VerifiedRegistrationResponse;
   try {
     verification = await (await webauthn()).verifyRegistrationResponse({
       response: input.response as RegistrationResponseJSON,

@@ -3,7 +3,9 @@
  * lies over a heading, a field, a button or the letter: on every route, at its top and after
  * scrolling, and in the states a parent's walk goes through (the email dialog open, a notice shown
  * in it, "Check your inbox", /your-email). The sticky header is where the screen starts: what is
- * under it is scrolled out of view, not covered.
+ * under it is scrolled out of view, not covered. On a phone the call to action is a bar along the
+ * bottom with room of its own (issue 47.6): it is where the screen ends, until the end of the page,
+ * where the room the page leaves for it must hold nothing that matters.
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -23,8 +25,8 @@ const unique = (name: string) => `${name}-${Date.now()}-${Math.floor(Math.random
  * With `asShown`, the floating button counts as shown even while it keeps itself hidden
  * (`data-covering`): what it would cover if it came back.
  */
-function coverings(page: Page, { asShown = false } = {}): Promise<string[]> {
-  return page.evaluate((asShown) => {
+function coverings(page: Page, { asShown = false, atEnd = true } = {}): Promise<string[]> {
+  return page.evaluate(({ asShown, atEnd }) => {
     const MATTERS = 'h1,h2,h3,h4,h5,h6,input:not([type="hidden"]),select,textarea,button,summary,[role="button"],[data-testid="email-body"],[data-email-text]';
     const seen = (element: Element) => element.checkVisibility({ opacityProperty: true, visibilityProperty: true });
     const name = (element: Element) =>
@@ -34,9 +36,13 @@ function coverings(page: Page, { asShown = false } = {}): Promise<string[]> {
     const scope: ParentNode = dialog ?? document;
     const header = document.querySelector('[data-site-header]');
     const screenTop = dialog ? 0 : Math.max(0, header?.getBoundingClientRect().bottom ?? 0);
+    const cta = document.querySelector('floating-cta');
+    const ctaBox = cta && seen(cta) ? cta.getBoundingClientRect() : undefined;
+    const bar = !dialog && !atEnd && ctaBox && ctaBox.width >= window.innerWidth && Math.round(ctaBox.bottom) >= window.innerHeight ? cta : undefined;
+    const screenBottom = bar ? bar.getBoundingClientRect().top : window.innerHeight;
     const overlays = [...scope.querySelectorAll('*')].filter((element) => {
       // Decoration no one reads or uses (the 3-second confetti of a booking) is not in the way.
-      if (element === header || element === dialog || element.closest('[aria-hidden="true"]')) return false;
+      if (element === header || element === bar || element === dialog || element.closest('[aria-hidden="true"]')) return false;
       const { position } = getComputedStyle(element);
       return (position === 'fixed' || position === 'sticky') && ((asShown && element.matches('floating-cta[data-covering]')) || seen(element));
     });
@@ -48,14 +54,14 @@ function coverings(page: Page, { asShown = false } = {}): Promise<string[]> {
         if (overlay.contains(target) || target.contains(overlay) || !seen(target)) continue;
         const t = target.getBoundingClientRect();
         // Only what is on screen (below the header) can be covered.
-        if (t.bottom <= screenTop || t.top >= window.innerHeight || t.width === 0) continue;
+        if (t.bottom <= screenTop || t.top >= screenBottom || t.width === 0) continue;
         const width = Math.min(o.right, t.right) - Math.max(o.left, t.left);
-        const height = Math.min(o.bottom, t.bottom, window.innerHeight) - Math.max(o.top, t.top, screenTop);
+        const height = Math.min(o.bottom, t.bottom, screenBottom) - Math.max(o.top, t.top, screenTop);
         if (width > 1 && height > 1) found.push(`${name(overlay)} covers ${name(target)}`);
       }
     }
     return found;
-  }, asShown);
+  }, { asShown, atEnd });
 }
 
 /**
@@ -104,7 +110,7 @@ async function expectNothingCoveredWhileScrolling(page: Page, label: string) {
   for (const share of [0, 0.35, 0.7, 1]) {
     await page.evaluate((fraction) => window.scrollTo(0, (document.documentElement.scrollHeight - window.innerHeight) * fraction), share);
     await settle(page);
-    expect(await coverings(page), `${label}, scrolled to ${share * 100}%`).toEqual([]);
+    expect(await coverings(page, { atEnd: share === 1 }), `${label}, scrolled to ${share * 100}%`).toEqual([]);
   }
 }
 

@@ -245,8 +245,8 @@ test.describe('floating button', () => {
   });
 
   // Issue 32: the pill covered text on the confirmation, data, search and FAQ pages.
-  test('never lies over text, a heading, a field or a button, and shows again where the place under it is clear', async ({ page }) => {
-    await page.setViewportSize({ width: 390, height: 844 });
+  test('on a wide screen the pill never lies over text, a heading, a field or a button, and shows again where the place under it is clear', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/faqs');
     await page.evaluate(() => {
       document.body.style.minHeight = `${document.body.scrollHeight + 2000}px`;
@@ -269,8 +269,37 @@ test.describe('floating button', () => {
     await expect(cta).toBeVisible();
   });
 
+  // Issue 47.6: on the home page at 390 px the pill, stepping aside from text, showed at 1 of 6 depths.
+  test('on a phone it is a bar with room of its own: shown at every depth past 300 px, the end of the page reachable above it, gone with its room when dismissed', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const path of ['/', '/faqs', '/how-it-works']) {
+      await page.goto(path);
+      const cta = page.locator('floating-cta');
+      await expect(cta, path).toBeHidden();
+      const end = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+      const depths = [1, 2, 3, 4, 5, 6].map((step) => 300 + Math.round(((end - 300) * step) / 6));
+      for (const y of depths) {
+        await page.evaluate((top) => window.scrollTo({ top, behavior: 'instant' }), y);
+        await expect(cta, `${path} at ${y} px`).toBeVisible();
+        const box = (await cta.boundingBox())!;
+        expect(box.width, 'the width of the screen').toBe(390);
+        expect(Math.round(box.y + box.height), 'along its bottom').toBe(844);
+      }
+      // Scrolled to the end, the footer's last line is above the bar, not under it.
+      await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' }));
+      const bar = await cta.evaluate((element) => element.getBoundingClientRect().top);
+      const last = await page.locator('footer').evaluate((footer) => Math.max(...[...footer.querySelectorAll('p,a,li')].map((element) => element.getBoundingClientRect().bottom)));
+      expect(last, `${path}: the end of the footer`).toBeLessThanOrEqual(bar);
+    }
+    const room = () => page.evaluate(() => parseFloat(getComputedStyle(document.body).paddingBottom));
+    expect(await room()).toBeGreaterThan(40);
+    await page.getByRole('button', { name: 'Dismiss the Lead The Change button' }).click();
+    await expect(page.locator('floating-cta')).toHaveCount(0);
+    expect(await room()).toBe(0);
+  });
+
   test('is not on the pages where its action is done or beside the point', async ({ page }) => {
-    for (const path of ['/search?q=mastery', '/form?type=referSchool', '/your-data', '/thank-you']) {
+    for (const path of ['/search?q=mastery', '/form?type=referSchool', '/your-data', '/thank-you', '/nominate-school', '/partnership-form']) {
       await page.goto(path);
       await expect(page.locator('floating-cta'), path).toHaveCount(0);
     }

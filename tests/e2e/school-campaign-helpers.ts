@@ -57,7 +57,7 @@ export async function signInApi(request: APIRequestContext): Promise<void> {
   if (signedInContexts.has(request)) return;
   signedInContexts.add(request);
   const signedIn = await request.post('/api/admin/session', { data: { username: 'admin', password: e2eAdminPassword }, headers: { origin: baseURL } });
-  expect(signedIn.ok()).toBe(true);
+  expect(signedIn.ok(), await signedIn.text()).toBe(true);
 }
 
 /**

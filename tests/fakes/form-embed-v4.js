@@ -15,7 +15,7 @@
  * with window.__fakeHubSpotV4 before page scripts:
  *   { fields: [{ name, label, type, options }], fail: true, submitDelayMs: 0 }
  */
-(function () {
+(() => {
   var defaults = [
     { name: '0-1/full_name', label: 'Full name', type: 'text' },
     { name: '0-1/email', label: 'Email', type: 'email' },
@@ -51,20 +51,20 @@
     iframe.style.cssText = 'display: block; width: 100%; border: 0; height: 0;';
     frame.appendChild(iframe);
     var doc = iframe.contentDocument;
-    doc.body.style.cssText = 'margin: 0; ' + font;
-    var resize = function () {
-      iframe.style.height = doc.documentElement.scrollHeight + 'px';
+    doc.body.style.cssText = `margin: 0; ${font}`;
+    var resize = () => {
+      iframe.style.height = `${doc.documentElement.scrollHeight}px`;
     };
 
     var form = doc.createElement('form');
     form.className = 'hsfc-Form';
     form.noValidate = true;
     var inputs = {};
-    (settings.fields || defaults).forEach(function (field, position) {
+    (settings.fields || defaults).forEach((field, position) => {
       var input;
       if (field.type === 'select') {
         input = doc.createElement('select');
-        field.options.forEach(function (option) {
+        field.options.forEach((option) => {
           var el = doc.createElement('option');
           el.value = option;
           el.textContent = option;
@@ -75,13 +75,13 @@
         input.type = field.type;
       }
       input.name = field.name;
-      input.id = 'field-' + position;
+      input.id = `field-${position}`;
       inputs[field.name] = input;
       if (field.type === 'hidden') {
         form.appendChild(input);
         return;
       }
-      input.style.cssText = 'display: block; box-sizing: border-box; width: 100%; padding: 8px; border: 1px solid #9ca3af; border-radius: 4px; ' + font;
+      input.style.cssText = `display: block; box-sizing: border-box; width: 100%; padding: 8px; border: 1px solid #9ca3af; border-radius: 4px; ${font}`;
       var label = doc.createElement('label');
       label.htmlFor = input.id;
       label.textContent = field.label;
@@ -98,41 +98,31 @@
     var submit = doc.createElement('button');
     submit.type = 'submit';
     submit.textContent = 'Submit';
-    submit.style.cssText = 'padding: 10px 20px; border: 0; border-radius: 4px; background: #ff7a59; color: #fff; ' + font;
+    submit.style.cssText = `padding: 10px 20px; border: 0; border-radius: 4px; background: #ff7a59; color: #fff; ${font}`;
     form.appendChild(submit);
     doc.body.appendChild(form);
 
-    var read = function () {
-      return Object.keys(inputs).map(function (name) {
-        return { name: name, value: inputs[name].value };
-      });
-    };
+    var read = () => Object.keys(inputs).map((name) => ({ name: name, value: inputs[name].value }));
     var submitted = null;
     var instance = {
       formId: formId,
-      instanceId: 'fake-instance-' + (instances.length + 1),
+      instanceId: `fake-instance-${instances.length + 1}`,
       api: {
-        getFormId: function () {
-          return formId;
-        },
-        getInstanceId: function () {
-          return instance.instanceId;
-        },
-        getFormFieldValues: function () {
-          return Promise.resolve(submitted || read());
-        },
-        setFieldValue: function (name, value) {
+        getFormId: () => formId,
+        getInstanceId: () => instance.instanceId,
+        getFormFieldValues: () => Promise.resolve(submitted || read()),
+        setFieldValue: (name, value) => {
           if (inputs[name]) inputs[name].value = value;
         },
       },
     };
     instances.push(instance);
 
-    form.addEventListener('submit', function (event) {
+    form.addEventListener('submit', (event) => {
       event.preventDefault();
       var values = read();
-      setTimeout(function () {
-        if ((window.__fakeHubSpotV4 || {}).fail) {
+      setTimeout(() => {
+        if (window.__fakeHubSpotV4?.fail) {
           error.textContent = 'We could not submit the form. Please try again.';
           resize();
           fire('hs-form-event:on-submission:failed', instance);
@@ -151,19 +141,15 @@
     resize();
     window.__fakeHubSpotV4Rendered = (window.__fakeHubSpotV4Rendered || 0) + 1;
     // The real embed reports readiness after rendering, asynchronously.
-    setTimeout(function () {
+    setTimeout(() => {
       fire('hs-form-event:on-ready', instance);
     }, 10 * (index + 1));
   }
 
   window.HubSpotFormsV4 = {
-    getForms: function () {
-      return instances.map(function (instance) {
-        return instance.api;
-      });
-    },
-    getFormFromEvent: function (event) {
-      var detail = (event && event.detail) || {};
+    getForms: () => instances.map((instance) => instance.api),
+    getFormFromEvent: (event) => {
+      var detail = (event?.detail) || {};
       for (var i = 0; i < instances.length; i++) {
         if (instances[i].instanceId === detail.instanceId) return instances[i].api;
       }

@@ -5,7 +5,7 @@
  * `hsFormCallback` window message. Tests steer it with window.__fakeHubSpot before page scripts:
  *   { fields: [{ name, label, type, options }], noCallback: true, submitDelayMs: 0 }
  */
-(function () {
+(() => {
   var defaults = [
     { name: 'full_name', label: 'Full name', type: 'text' },
     { name: 'email', label: 'Email', type: 'email' },
@@ -34,13 +34,13 @@
     form.className = 'hs-form fake-hs-form';
     form.setAttribute('data-form-id', options.formId);
     form.setAttribute('novalidate', '');
-    (settings.fields || defaults).forEach(function (field) {
+    (settings.fields || defaults).forEach((field) => {
       // Unique per target: the same form may be on a page twice (the newsletter).
-      var id = 'fake-' + (target.id || options.formId) + '-' + field.name;
+      var id = `fake-${target.id || options.formId}-${field.name}`;
       var input;
       if (field.type === 'select') {
         input = document.createElement('select');
-        field.options.forEach(function (option) {
+        field.options.forEach((option) => {
           var el = document.createElement('option');
           el.value = option;
           el.textContent = option;
@@ -68,18 +68,18 @@
     submit.type = 'submit';
     submit.value = 'Submit';
     form.appendChild(submit);
-    form.addEventListener('submit', function (event) {
+    form.addEventListener('submit', (event) => {
       event.preventDefault();
       var values = [];
-      Array.prototype.forEach.call(form.elements, function (el) {
+      Array.prototype.forEach.call(form.elements, (el) => {
         if (el.name) values.push({ name: el.name, value: el.value });
       });
       var asObject = {};
-      values.forEach(function (v) {
+      values.forEach((v) => {
         asObject[v.name] = v.value;
       });
       if (options.onFormSubmit) options.onFormSubmit(form, { submissionValues: asObject });
-      setTimeout(function () {
+      setTimeout(() => {
         var thanks = document.createElement('div');
         thanks.className = 'submitted-message';
         thanks.textContent = 'Thanks for submitting the form.';

@@ -123,7 +123,7 @@ describe('POST /api/forms/{formId}: a 400 naming the field, never a 500', () => 
   let database: TestDatabase;
   let shell: ReturnType<typeof useSiteShell>;
   let definitions: Awaited<ReturnType<typeof useFormDefinitions>>;
-  let seq = 0;
+  const seq = 0;
   const formId = (purpose: FormPurpose) => formConfig[purpose].formId;
   const emailForm = (overrides: Record<string, unknown> = {}) => emailFormValues({ _page: '/lead-the-change', _elapsed: '45000', ...overrides });
   async function post(body: unknown, init: { path?: string; type?: string; accept?: string; ip?: string } = {}) {

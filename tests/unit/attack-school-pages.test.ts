@@ -21,7 +21,6 @@ import { createDraft, readDraft } from '../../src/server/email-drafts';
 import { computeImpact } from '../../src/server/impact';
 import { runMail } from '../../src/server/letter/delivery';
 import { answerLink } from '../../src/server/links';
-import { readMessage } from '../../src/server/outbox';
 import { decideReview } from '../../src/server/review';
 import { runSchoolUpdates } from '../../src/server/school-updates';
 import { referralCode } from '../../src/server/school-pages';

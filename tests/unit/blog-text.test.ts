@@ -10,7 +10,7 @@ describe('blog text helpers', () => {
     ['word '.repeat(200), 1],
     ['word '.repeat(201), 2],
     ['word '.repeat(1000), 5],
-    ['— – … ' + 'word '.repeat(10), 1],
+    [`— – … ${'word '.repeat(10)}`, 1],
   ])('read time of %#', (text, minutes) => {
     expect(readTimeMinutes(text)).toBe(minutes);
   });

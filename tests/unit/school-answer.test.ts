@@ -328,7 +328,7 @@ describe('the answer page', () => {
   });
 
   test.each([
-    ['a forged token', () => 'eyJwIjoic2Nob29sLWFuc3dlciJ9.' + 'A'.repeat(43)],
+    ['a forged token', () => `eyJwIjoic2Nob29sLWFuc3dlciJ9.${'A'.repeat(43)}`],
     ['a confirmation token', () => signToken({ purpose: 'confirm-send', id: 'x', exp: Date.now() + DAY })],
     ['nothing', () => ''],
   ])('%s: "This link is not valid"', async (_name, token) => {

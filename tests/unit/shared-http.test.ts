@@ -1,6 +1,6 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
-import { allowMethods, handle, HttpError, json, readJson } from '../../src/server/http';
+import { allowMethods, handle, HttpError, json, readJson, scheduled, StoreUnavailableError } from '../../src/server/http';
 
 const schema = z.object({ email: z.email() }).strict();
 
@@ -64,5 +64,31 @@ describe('answers', () => {
     expect(text).not.toContain('abc123');
     expect(text).not.toContain('stack');
     expect(JSON.parse(text).error.code).toBe('internal_error');
+  });
+});
+
+describe('scheduled(name, work): the body of every scheduled function', () => {
+  test('logs the summary under its name and answers it as JSON', async () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const response = await scheduled('a-run', async () => ({ sent: 2, waiting: 1 }))();
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ sent: 2, waiting: 1 });
+    expect(log).toHaveBeenCalledWith('[a-run]', '{"sent":2,"waiting":1}');
+    log.mockRestore();
+  });
+
+  test('a database that cannot be reached stops the run, is said in the log, and answers 503', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const response = await scheduled('a-run', async () => {
+      throw new StoreUnavailableError('connection refused');
+    })();
+    expect(response.status).toBe(503);
+    expect((await response.json()).error.code).toBe('store_unavailable');
+    expect(error).toHaveBeenCalledWith('[a-run] the store is unavailable; stopping this run.');
+    error.mockRestore();
+  });
+
+  test('any other failure is thrown, for the platform to log the failed run', async () => {
+    await expect(scheduled('a-run', async () => Promise.reject(new TypeError('a bug')))()).rejects.toThrow('a bug');
   });
 });

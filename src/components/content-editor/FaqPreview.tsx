@@ -19,6 +19,7 @@ function Chevron({ className }: { className: string }) {
 
 /** `categoryNames`: the FAQ categories by id, as built. */
 export function faqPreview(categoryNames: Record<string, string>) {
+  // biome-ignore lint/correctness/noComponentHookFactories: made once, when the editor registers its previews, with the categories as built
   return function FaqPreview({ entry, widgetFor }: PreviewProps) {
     const question = plain<string>(entry.getIn(['data', 'question'])) || 'Your question';
     const category = plain<string>(entry.getIn(['data', 'category'])) ?? '';

@@ -98,6 +98,7 @@ export default function BookingDetails() {
   const withDetails = booking ? undefined : '[.js_&]:hidden';
   return (
     <div className="space-y-8">
+      {/* biome-ignore lint/a11y/noAriaHiddenOnFocusable: a canvas is not focusable; the confetti is decoration */}
       {confettiOn && <canvas ref={canvas} aria-hidden="true" className="pointer-events-none fixed inset-0 z-[70] h-full w-full" />}
       <p className="text-center text-lg text-ink-soft" data-testid="booking-confirmation">
         {/* On a line of its own, so adding the name does not reflow (shift) the sentence, and shown

@@ -37,6 +37,7 @@ export function ReactDialog({ open, onClose, title, children, size = 'md', title
   }, [open]);
 
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes it; the keyboard closes it with Escape, the dialog's own
     <dialog
       ref={ref}
       aria-labelledby={titleId}

@@ -55,7 +55,14 @@ export function clearDetails(formId: string): void {
   storage()?.removeItem(storageKey(formId));
 }
 
-/** Puts kept details back into the form; true when there were any. */
+/** Whether the control differs from what the page was served with. */
+function isChanged(control: Control): boolean {
+  if (control instanceof HTMLInputElement && (control.type === 'checkbox' || control.type === 'radio')) return control.checked !== control.defaultChecked;
+  if (control instanceof HTMLSelectElement) return [...control.options].some((option) => option.selected !== option.defaultSelected);
+  return control.value !== control.defaultValue;
+}
+
+/** Puts kept details back into the form, except what the parent has changed already; true when it put any back. */
 export function restoreDetails(form: HTMLFormElement, formId: string): boolean {
   let saved: Record<string, unknown>;
   try {
@@ -65,9 +72,12 @@ export function restoreDetails(form: HTMLFormElement, formId: string): boolean {
   }
   if (typeof saved !== 'object' || Array.isArray(saved)) return false;
   let restored = false;
+  // What the parent typed or chose since the page appeared, before this script arrived, is theirs:
+  // a kept value never overwrites it (nor, for a group of boxes, the group they changed).
+  const changed = new Set(typedControls(form).filter(isChanged).map((control) => control.name));
   for (const control of typedControls(form)) {
     const value = saved[control.name];
-    if (value === undefined) continue;
+    if (value === undefined || changed.has(control.name)) continue;
     const wanted = (Array.isArray(value) ? value : [value]).map(String);
     if (control instanceof HTMLInputElement && (control.type === 'checkbox' || control.type === 'radio')) control.checked = wanted.includes(control.value);
     else control.value = wanted[0] ?? '';

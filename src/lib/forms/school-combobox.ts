@@ -148,7 +148,7 @@ class SchoolCombobox {
   private move(to: number): void {
     if (!this.options.length) return;
     this.active = (to + this.options.length) % this.options.length;
-    [...this.list.children].forEach((item, index) => item.setAttribute('aria-selected', String(index === this.active)));
+    for (const [index, item] of [...this.list.children].entries()) item.setAttribute('aria-selected', String(index === this.active));
     const item = this.list.children[this.active] as HTMLElement | undefined;
     if (item) {
       this.fields.name.setAttribute('aria-activedescendant', item.id);

@@ -1,10 +1,13 @@
 /**
- * Shows the floating call to action after 300 px of scroll until the visitor dismisses it. It keeps
+ * Shows the "Lead The Change" call after 300 px of scroll until the visitor dismisses it. It keeps
  * out of the way of what it points to: hidden while the email form (#email-form) is on screen or
- * while a form field has focus (on a phone it would cover the field being typed in). And it never
- * lies over the page's text, headings, fields or buttons: while any is under it, it is hidden
- * (`data-covering`), and it shows again once the place under it has stayed clear for a moment, so
- * that scrolling past a gap does not make it flicker.
+ * while a form field has focus (on a phone it would cover the field being typed in).
+ *
+ * On a phone (below BAR_BELOW) it is a bar with room of its own (src/components/site/FloatingCta.astro):
+ * the page leaves its height free at the end, so it shows at every depth. On wider screens it is a
+ * pill in the corner that never lies over the page's text, headings, fields or buttons: while any is
+ * under it, it is hidden (`data-covering`), and it shows again once the place under it has stayed
+ * clear for a moment, so that scrolling past a gap does not make it flicker.
  */
 export const FLOATING_CTA_THRESHOLD = 300;
 export const FLOATING_CTA_STORAGE_KEY = 'floating-cta-dismissed';
@@ -12,6 +15,8 @@ export const FLOATING_CTA_STORAGE_KEY = 'floating-cta-dismissed';
 export const FLOATING_CTA_REVEAL_MS = 250;
 /** The spacing of the points under it that are checked for content. */
 const PROBE_STEP = 12;
+/** Below this width it is a bar (Tailwind's `md`, 48rem). */
+export const BAR_BELOW = '(max-width: 47.99rem)';
 
 /** What a reader reads or uses: text, headings, fields, buttons, links, media. */
 const CONTENT = 'h1,h2,h3,h4,h5,h6,p,li,dt,dd,th,td,a,button,input,select,textarea,label,summary,img,video,iframe,figcaption,blockquote,pre,[role="button"],[role="slider"]';
@@ -100,7 +105,12 @@ class FloatingCta extends HTMLElement {
       this.setAttribute('data-covering', '');
       return;
     }
-    if (this.#covers()) {
+    if (window.matchMedia(BAR_BELOW).matches) {
+      // A bar with room of its own: what passes under it can be scrolled above it.
+      clearTimeout(this.#reveal);
+      this.#reveal = undefined;
+      this.removeAttribute('data-covering');
+    } else if (this.#covers()) {
       clearTimeout(this.#reveal);
       this.#reveal = undefined;
       this.setAttribute('data-covering', '');

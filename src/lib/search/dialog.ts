@@ -26,7 +26,7 @@ export function startSearch(dialog: HTMLDialogElement): void {
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const show = async (query: string, signal: AbortSignal) => {
-    let answer;
+    let answer: Awaited<ReturnType<typeof searchRows>>;
     try {
       answer = await searchRows(query, signal);
     } catch {
@@ -55,7 +55,8 @@ export function startSearch(dialog: HTMLDialogElement): void {
       status.textContent = 'Type to search FAQs, articles and pages.';
       return;
     }
-    const controller = (pending = new AbortController());
+    const controller = new AbortController();
+    pending = controller;
     timer = setTimeout(() => void show(trimmed, controller.signal), wait);
   };
 

@@ -7,7 +7,7 @@ import { openDialog } from '../dialog';
 /** True when a key press belongs to a field the visitor is typing in. */
 export function isTyping(target: EventTarget | null): boolean {
   const element = target as HTMLElement | null;
-  if (!element || !element.tagName) return false;
+  if (!element?.tagName) return false;
   return element.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(element.tagName);
 }
 

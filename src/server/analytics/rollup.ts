@@ -20,7 +20,7 @@ export const RETENTION_MONTHS = 13;
 const SETTLE_MS = 60 * 60_000;
 
 /** The value of one dimension of an event row (`e`), as SQL: fixed text, chosen by the caller. */
-const valueOf: Record<Dimension, ReturnType<typeof sql>> = {
+const dimensionValue: Record<Dimension, ReturnType<typeof sql>> = {
   all: sql`''`,
   page: sql`e.page`,
   source: sql`coalesce(e.source, ${DIRECT})`,
@@ -35,7 +35,7 @@ const valueOf: Record<Dimension, ReturnType<typeof sql>> = {
 /** Rolls up one day: its figures written, its raw events deleted, the day marked; one statement. */
 export async function rollUpDay(day: string): Promise<void> {
   const parts = dimensions.map(
-    (dimension) => sql`SELECT e.name, ${dimension}::text AS dimension, ${valueOf[dimension]}::text AS value, e.visitor FROM analytics_events e WHERE e.day = ${day}::date AND ${valueOf[dimension]} IS NOT NULL`,
+    (dimension) => sql`SELECT e.name, ${dimension}::text AS dimension, ${dimensionValue[dimension]}::text AS value, e.visitor FROM analytics_events e WHERE e.day = ${day}::date AND ${dimensionValue[dimension]} IS NOT NULL`,
   );
   await query(sql`
     WITH rows AS (${unionAll(parts)}),
@@ -92,7 +92,7 @@ type FigureQuery = { from: string; to: string; names: readonly string[]; dimensi
  */
 function figureRows(input: FigureQuery) {
   const like = input.prefix ? `${input.prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '%';
-  const value = valueOf[input.dimension];
+  const value = dimensionValue[input.dimension];
   return sql`
     SELECT day, name, value, events, visitors FROM analytics_daily
     WHERE dimension = ${input.dimension} AND day BETWEEN ${input.from}::date AND ${input.to}::date AND name = ANY(${[...input.names]}::text[]) AND value LIKE ${like}

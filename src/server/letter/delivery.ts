@@ -210,7 +210,7 @@ export async function sendReminders(now = new Date()): Promise<number> {
   let sent = 0;
   for (const id of await dueReminders(now)) {
     const found = await readMessage(id);
-    if (!found || found.message.status !== 'awaiting_confirmation' || found.message.confirmation?.reminder) continue;
+    if (found?.message.status !== 'awaiting_confirmation' || found.message.confirmation?.reminder) continue;
     const reminder = await emailConfirmation(found.message, 'reminder', now);
     await updateMessage(id, (current) => (current.status === 'awaiting_confirmation' && current.confirmation && !current.confirmation.reminder ? { ...current, confirmation: { ...current.confirmation, reminder } } : undefined));
     if (reminder === 'queued') sent++;

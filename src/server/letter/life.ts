@@ -193,7 +193,7 @@ export async function expireLetters(now: Date): Promise<OutboxMessage[]> {
   const moved: OutboxMessage[] = [];
   for (const { id } of rows) {
     if ((await withdrawEmailsAbout(id, ['school_letter'], now)) === 0) continue;
-    const expired = await move(id, 'expired', (current) => ({ lastError: 'too_long_waiting', updatedAt: iso(now) }));
+    const expired = await move(id, 'expired', () => ({ lastError: 'too_long_waiting', updatedAt: iso(now) }));
     if (expired) moved.push(expired);
   }
   return moved;

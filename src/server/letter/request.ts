@@ -304,7 +304,7 @@ async function takeAndSend(message: OutboxMessage, timeZone: string | undefined,
   }
   let place = await schoolOfLetter(message);
   let schoolId = message.schoolId;
-  if (!place.school || place.school.status !== 'verified') {
+  if (place.school?.status !== 'verified') {
     // Another address at a known school's own domain is that school's: flagged below, not proposed.
     const known = await verifiedSchoolOfDomain(message.to);
     if (known) {
@@ -403,7 +403,7 @@ export async function confirmPlatformSend(token: string, options: { timeZone?: s
     await queueReview(confirmed.id, 'self_report', 'self_report', now);
     // A self-report to a school the site does not know proposes it to staff, once.
     const place = await schoolOfLetter(confirmed);
-    if (!place.school || place.school.status !== 'verified') {
+    if (place.school?.status !== 'verified') {
       await proposeSchool({ kind: 'letter', address: confirmed.to, name: confirmed.schoolName, contactName: confirmed.toName, timeZone: options.timeZone ?? serverEnv.schoolTimeZone }, now);
     }
     if (confirmed.confirmation?.network) await giveBackRequestBound(confirmed.confirmation.network, new Date(confirmed.createdAt)).catch(() => undefined);

@@ -62,7 +62,7 @@ export async function fillFromSchool(raw: Record<string, unknown>, fields: { sch
   const key = typeof posted === 'string' ? posted.trim().toLowerCase() : '';
   if (!/^[0-9a-f]{32}$/.test(key)) return undefined;
   const school = await schoolByPageKey(key);
-  if (!school || school.status !== 'verified' || school.leaders.length === 0) return undefined;
+  if (school?.status !== 'verified' || school.leaders.length === 0) return undefined;
   const typedAddress = typeof raw[fields.schoolContactEmail] === 'string' ? (raw[fields.schoolContactEmail] as string).trim() : '';
   const typedContact = typeof raw[fields.schoolContactName] === 'string' ? (raw[fields.schoolContactName] as string).trim() : '';
   if (!typedAddress) {

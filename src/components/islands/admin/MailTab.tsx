@@ -190,6 +190,7 @@ function Previews() {
       setError(failureMessage(failure, 'The previews could not be made.'));
     }
   }
+  // biome-ignore lint/correctness/useExhaustiveDependencies: loaded once, when the tab opens; load() is redefined on every render
   useEffect(() => {
     void load();
   }, []);
@@ -258,7 +259,7 @@ function Previews() {
               className="mt-2 h-[28rem] w-full lg:h-[36rem] rounded-lg border border-line bg-white"
             />
             <h4 className="mt-4 text-sm font-semibold">Text part</h4>
-            <pre className="mt-2 max-h-[28rem] overflow-auto rounded-lg border border-line bg-canvas p-3 text-xs whitespace-pre-wrap wrap-anywhere" tabIndex={0} aria-label={`${preview.label}: the text part`}>
+            <pre className="mt-2 max-h-[28rem] overflow-auto rounded-lg border border-line bg-canvas p-3 text-xs whitespace-pre-wrap wrap-anywhere" tabIndex={0} role="region" aria-label={`${preview.label}: the text part`}>
               {preview.text}
             </pre>
           </article>

@@ -53,6 +53,7 @@ function CampaignView({ schoolKey, onClose }: { schoolKey: string; onClose: () =
   const campaign = parents.summary;
   const heading = useRef<HTMLHeadingElement>(null);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves when another school opens, not on every refresh of the same one
   useEffect(() => {
     if (campaign) heading.current?.focus();
   }, [campaign?.school.key]);

@@ -127,6 +127,7 @@ export function SchoolsTab() {
       setFlags([]);
     }
   }
+  // biome-ignore lint/correctness/useExhaustiveDependencies: loaded once, when the tab opens; loadFlags() is redefined on every render
   useEffect(() => {
     void loadFlags();
   }, []);
@@ -347,7 +348,13 @@ export function SchoolsTab() {
         )}
       </section>
 
-      <SchoolDialog dialog={dialog} onClose={() => setDialog(undefined)} onDone={(school, message) => (changed(school, message), setDialog(undefined))} onAdded={() => (setDialog(undefined), void list.reload())} />
+      <SchoolDialog dialog={dialog} onClose={() => setDialog(undefined)} onDone={(school, message) => {
+              changed(school, message);
+              setDialog(undefined);
+            }} onAdded={() => {
+              setDialog(undefined);
+              void list.reload();
+            }} />
     </div>
   );
 }

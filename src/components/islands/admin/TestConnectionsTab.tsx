@@ -54,6 +54,7 @@ function TestDialog({ service, onClose }: { service: Service | null; onClose: ()
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a token typed for one service is cleared when the service changes
   useEffect(() => {
     setAccessToken('');
     setError(undefined);

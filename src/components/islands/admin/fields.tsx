@@ -374,6 +374,7 @@ export function useAddForm<Values extends object, Answer>(options: {
     (value: Values[K]) =>
       setForm((current) => ({ ...current, [key]: value }));
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the form starts afresh each time the dialog opens, not when initial() is redefined
   useEffect(() => {
     if (open) {
       setForm(initial());

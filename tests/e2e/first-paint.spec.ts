@@ -1,0 +1,114 @@
+/**
+ * Issue 47.5, "the first paint works": a page's scripts load just after its first paint
+ * (src/lib/page-scripts.ts), so what a person does before they arrive must not be lost. Here the
+ * person acts as soon as the page is painted, while its scripts are held back (on a fast CPU, by a
+ * route that holds them until the person has acted), and on a CPU slowed four times, where nothing
+ * is held and the scripts arrive when they arrive. Then the late scripts must take up what was done.
+ *
+ * This spec uses Playwright's own `test`, not ./fixtures: that one waits for the scripts after
+ * every navigation, which is what this spec must not do.
+ */
+import { expect, test, type Page } from '@playwright/test';
+
+/** Holds every script of the site's bundle (`/_astro/*.js`) until `release()`. */
+async function holdScripts(page: Page): Promise<{ release: () => void; held: () => number }> {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let count = 0;
+  await page.route(/\/_astro\/.*\.js$/, async (route) => {
+    count++;
+    await gate;
+    await route.continue();
+  });
+  return { release, held: () => count };
+}
+
+/** Loads the page and returns once it has been painted (its first contentful paint), not later. */
+async function gotoPainted(page: Page, path: string): Promise<void> {
+  await page.goto(path, { waitUntil: 'commit' });
+  await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, null, { polling: 'raf' });
+}
+
+const scriptsRan = (page: Page) => page.evaluate(() => document.documentElement.dataset.scripts === 'ready');
+const scriptsReady = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.scripts === 'ready', null, { timeout: 30_000 });
+
+async function slowCpu(page: Page, rate: number): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+}
+
+test.describe('what a person does before the scripts arrive is taken up', () => {
+  // The page-view beacon stays quiet, as in ./fixtures (a visitor who sends Global Privacy Control).
+  test.beforeEach(({ page }) => page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { configurable: true, get: () => true })));
+
+  test('the FAQ search typed at the first paint filters the list once its script has run', async ({ page }) => {
+    const scripts = await holdScripts(page);
+    await gotoPainted(page, '/faqs');
+    await page.getByRole('searchbox', { name: 'Search FAQs' }).pressSequentially('mastery');
+    expect(await scriptsRan(page), 'typed before the scripts ran').toBe(false);
+    await expect.poll(scripts.held).toBeGreaterThan(0);
+    scripts.release();
+    await scriptsReady(page);
+    await expect(page.locator('[data-faq-status]')).toHaveText(/^Found \d+ results$/);
+    const shown = await page.locator('[data-faq]:not([hidden])').count();
+    const all = await page.locator('[data-faq]').count();
+    expect(shown).toBeGreaterThan(0);
+    expect(shown, 'the questions without "mastery" are hidden').toBeLessThan(all);
+    // Typing on goes on filtering, from what is already there.
+    await page.getByRole('searchbox', { name: 'Search FAQs' }).pressSequentially('zzq');
+    await expect(page.locator('[data-faq-status]')).toHaveText('No results found for "masteryzzq"');
+  });
+
+  test('on a CPU slowed four times, the FAQ search typed at once filters', async ({ page, browserName }) => {
+    test.skip(browserName !== 'chromium', 'CPU throttling is a DevTools (Chromium) feature');
+    await slowCpu(page, 4);
+    await gotoPainted(page, '/faqs');
+    await page.getByRole('searchbox', { name: 'Search FAQs' }).pressSequentially('mastery', { delay: 10 });
+    await scriptsReady(page);
+    await expect(page.locator('[data-faq-status]')).toHaveText(/^Found \d+ results$/, { timeout: 15_000 });
+  });
+
+  test('the narrow menu opened before its script stays open, and Escape closes it once the script has run', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const scripts = await holdScripts(page);
+    await gotoPainted(page, '/how-it-works');
+    const toggle = page.locator('[data-menu-toggle]');
+    await toggle.click();
+    await expect(page.locator('details[data-menu]')).toHaveJSProperty('open', true);
+    expect(await scriptsRan(page)).toBe(false);
+    scripts.release();
+    await scriptsReady(page);
+    await expect(page.locator('details[data-menu]')).toHaveJSProperty('open', true);
+    await page.keyboard.press('Escape');
+    await expect(page.locator('details[data-menu]')).toHaveJSProperty('open', false);
+    await expect(toggle).toBeFocused();
+  });
+
+  test('the search button pressed before any script is a form: it leads to the search page', async ({ page }) => {
+    await holdScripts(page);
+    await gotoPainted(page, '/how-it-works');
+    // With scripts on, the header shows only the button (it opens the dialog once its code is here).
+    await page.getByRole('button', { name: 'Search the site' }).click();
+    await expect(page).toHaveURL(/\/search\?q=$/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  });
+
+  test('details kept from an earlier visit never overwrite what the parent typed before the form script arrived', async ({ page }) => {
+    const scripts = await holdScripts(page);
+    await gotoPainted(page, '/lead-the-change');
+    const form = page.locator('#email-form form[data-native-form]');
+    const formId = await page.locator('#email-form native-form').getAttribute('data-form-id');
+    // What this tab kept when the parent made an email before (src/lib/email/saved-details.ts).
+    await page.evaluate(
+      (key) => sessionStorage.setItem(key, JSON.stringify({ full_name: 'Kept Parent', school_name: 'Kept School', child_grade: '3rd grade' })),
+      `email-form-details:/lead-the-change:${formId}`,
+    );
+    await form.getByLabel(/^School name/).fill('Typed School');
+    expect(await scriptsRan(page)).toBe(false);
+    scripts.release();
+    await scriptsReady(page);
+    await expect(page.getByText('We filled in the details you typed before')).toBeVisible();
+    await expect(form.getByLabel(/^School name/)).toHaveValue('Typed School');
+    await expect(form.getByLabel(/^Your full name/)).toHaveValue('Kept Parent');
+  });
+});
