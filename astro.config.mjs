@@ -76,7 +76,7 @@ export default defineConfig({
         "font-src 'self'",
         // Referral tracking posts to the ambassador application.
         `connect-src 'self' ${publicEnv.ambassadorHost} https://*.hsforms.com https://*.hubspot.com https://*.hsforms.net`,
-        "frame-src https://www.youtube-nocookie.com https://www.youtube.com https://*.hsforms.net https://*.hsforms.com",
+        'frame-src https://www.youtube-nocookie.com https://www.youtube.com https://*.hsforms.net https://*.hsforms.com',
         "object-src 'none'",
         "base-uri 'none'",
         "form-action 'self' https://*.hsforms.com https://*.hubspot.com",
@@ -90,7 +90,10 @@ export default defineConfig({
       // Style elements: this site and the hashed inline ones (style-src-elem); style attributes,
       // which React and the comparison slider set, inline (style-src-attr).
       styleDirective: {
-        resources: [{ resource: "'self'", kind: 'element' }, { resource: "'unsafe-inline'", kind: 'attribute' }],
+        resources: [
+          { resource: "'self'", kind: 'element' },
+          { resource: "'unsafe-inline'", kind: 'attribute' },
+        ],
       },
     },
   },

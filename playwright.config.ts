@@ -48,7 +48,6 @@ const lockoutSpecs = /sign-in-lockout\.spec\.ts$/;
 // and engine that signs in with the password must have run (see the spec and the README).
 const passkeySpecs = /staff-passkeys\.spec\.ts$/;
 
-
 export default defineConfig<{ embed: 'none' | 'fake' | 'fail' }, { engineName: EngineName }>({
   testDir: 'tests/e2e',
   fullyParallel: true,
@@ -56,9 +55,7 @@ export default defineConfig<{ embed: 'none' | 'fake' | 'fail' }, { engineName: E
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
-  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME
-    ? [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME }]]
-    : [['list']],
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME }]] : [['list']],
   use: {
     baseURL,
     trace: 'off',

@@ -13,10 +13,7 @@ const include = ['tests/unit/**/*.test.ts', 'tests/unit/**/*.test.tsx'];
  *   missed the chunk-size warning (0 of 1), not seen alone in 25 runs, idle or loaded, nor in two
  *   other runs of the whole suite; the bundler's state is the process's own, so it keeps its own.
  */
-const ownProcess = [
-  ...globSync(include).filter((file) => /\bvi\.(do)?mock\(/.test(readFileSync(file, 'utf8'))),
-  'tests/unit/content-editor-build.test.ts',
-];
+const ownProcess = [...globSync(include).filter((file) => /\bvi\.(do)?mock\(/.test(readFileSync(file, 'utf8'))), 'tests/unit/content-editor-build.test.ts'];
 
 // Astro's Vite config, so that tests can render .astro components with the container API.
 export default getViteConfig({

@@ -58,69 +58,81 @@ Object.assign(process.env, {
   CALENDLY_RATE_LIMIT: '1000000',
   FORMS_MIN_FILL_MS: '0',
 });
-await withServer(port, async (base) => {
-  // The emulator's own cost per call, for reading the figures below.
-  const cold = await pool(10, 1, async () => (await fetch(`${base}/api/health`)).arrayBuffer());
-  console.log(`netlify serve: GET /api/health (a function doing nothing) p50 ${percentile(cold, 50).toFixed(0)} ms, one at a time.\n`);
-  const run = `load-${Date.now()}`;
-  let failures = 0;
-  const statuses = new Map();
-  const started = performance.now();
-  const latencies = await pool(TOTAL, CONCURRENCY, async (i) => {
-    const response = await fetch(`${base}/api/nominations`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        schoolName: `Load Test Academy ${i}`,
-        city: 'Austin',
-        yourName: `${run}-${i}`,
-        email: `parent${i}@example.org`,
-        childGrade: '5th',
-        sendTo: 'principal@example.org',
-      }),
-    }).catch(() => undefined);
-    statuses.set(response?.status ?? 0, (statuses.get(response?.status ?? 0) ?? 0) + 1);
-    if (response?.status !== 201) failures++;
-    await response?.arrayBuffer();
-  });
-  const seconds = (performance.now() - started) / 1000;
-  const names = (await storedRecords('nominations')).map((record) => record.data?.yourName).filter((name) => typeof name === 'string' && name.startsWith(run));
-  const distinct = new Set(names);
-  table(
-    ['test', 'requests', 'concurrency', 'at origin', 'answers', 'stored', 'distinct', 'p50', 'p99', 'throughput'],
-    [[
-      'POST /api/nominations',
-      TOTAL,
-      CONCURRENCY,
-      ORIGIN_CONCURRENCY,
-      [...statuses].map(([status, n]) => `${status}×${n}`).join(' '),
-      names.length,
-      distinct.size,
-      `${percentile(latencies, 50).toFixed(1)} ms`,
-      `${percentile(latencies, 99).toFixed(1)} ms`,
-      `${(TOTAL / seconds).toFixed(0)} req/s`,
-    ]],
-  );
-  const exact = failures === 0 && names.length === TOTAL && distinct.size === TOTAL;
-  console.log(exact ? `\nEvery nomination stored exactly once (${TOTAL}).` : `\nMISMATCH: ${failures} failed answers, ${names.length} stored, ${distinct.size} distinct of ${TOTAL}.`);
+await withServer(
+  port,
+  async (base) => {
+    // The emulator's own cost per call, for reading the figures below.
+    const cold = await pool(10, 1, async () => (await fetch(`${base}/api/health`)).arrayBuffer());
+    console.log(`netlify serve: GET /api/health (a function doing nothing) p50 ${percentile(cold, 50).toFixed(0)} ms, one at a time.\n`);
+    const run = `load-${Date.now()}`;
+    let failures = 0;
+    const statuses = new Map();
+    const started = performance.now();
+    const latencies = await pool(TOTAL, CONCURRENCY, async (i) => {
+      const response = await fetch(`${base}/api/nominations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          schoolName: `Load Test Academy ${i}`,
+          city: 'Austin',
+          yourName: `${run}-${i}`,
+          email: `parent${i}@example.org`,
+          childGrade: '5th',
+          sendTo: 'principal@example.org',
+        }),
+      }).catch(() => undefined);
+      statuses.set(response?.status ?? 0, (statuses.get(response?.status ?? 0) ?? 0) + 1);
+      if (response?.status !== 201) failures++;
+      await response?.arrayBuffer();
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const names = (await storedRecords('nominations'))
+      .map((record) => record.data?.yourName)
+      .filter((name) => typeof name === 'string' && name.startsWith(run));
+    const distinct = new Set(names);
+    table(
+      ['test', 'requests', 'concurrency', 'at origin', 'answers', 'stored', 'distinct', 'p50', 'p99', 'throughput'],
+      [
+        [
+          'POST /api/nominations',
+          TOTAL,
+          CONCURRENCY,
+          ORIGIN_CONCURRENCY,
+          [...statuses].map(([status, n]) => `${status}×${n}`).join(' '),
+          names.length,
+          distinct.size,
+          `${percentile(latencies, 50).toFixed(1)} ms`,
+          `${percentile(latencies, 99).toFixed(1)} ms`,
+          `${(TOTAL / seconds).toFixed(0)} req/s`,
+        ],
+      ],
+    );
+    const exact = failures === 0 && names.length === TOTAL && distinct.size === TOTAL;
+    console.log(
+      exact
+        ? `\nEvery nomination stored exactly once (${TOTAL}).`
+        : `\nMISMATCH: ${failures} failed answers, ${names.length} stored, ${distinct.size} distinct of ${TOTAL}.`,
+    );
 
-  const calendly = join(root, 'scripts', 'load', 'calendly.mjs');
-  try {
-    statSync(calendly);
-    const { runCalendlyLoad } = await import(pathToFileURL(calendly).href);
-    await runCalendlyLoad(base, { storedRecords, pool, percentile, table });
-  } catch (error) {
-    if (error?.code !== 'ENOENT') throw error;
-    console.log('\n(Calendly delivery load: scripts/load/calendly.mjs is not present.)');
-  }
-  const { runPlatformSendLoad } = await import(pathToFileURL(join(root, 'scripts', 'load', 'platform-send.mjs')).href);
-  console.log('\n"Send via our platform":\n');
-  const platformExact = await runPlatformSendLoad(base, {
-    pool,
-    percentile,
-    table,
-    hubspot: { contacts: async () => [...fake.contacts.values()], calls: async () => fake.calls, transactionalSends: async () => fake.transactionalSends },
-  });
-  if (!exact || !platformExact) process.exitCode = 1;
-}, { maxInFlight: ORIGIN_CONCURRENCY });
+    const calendly = join(root, 'scripts', 'load', 'calendly.mjs');
+    try {
+      statSync(calendly);
+      const { runCalendlyLoad } = await import(pathToFileURL(calendly).href);
+      await runCalendlyLoad(base, { storedRecords, pool, percentile, table });
+    } catch (error) {
+      if (error?.code !== 'ENOENT') throw error;
+      console.log('\n(Calendly delivery load: scripts/load/calendly.mjs is not present.)');
+    }
+    const { runPlatformSendLoad } = await import(pathToFileURL(join(root, 'scripts', 'load', 'platform-send.mjs')).href);
+    console.log('\n"Send via our platform":\n');
+    const platformExact = await runPlatformSendLoad(base, {
+      pool,
+      percentile,
+      table,
+      hubspot: { contacts: async () => [...fake.contacts.values()], calls: async () => fake.calls, transactionalSends: async () => fake.transactionalSends },
+    });
+    if (!exact || !platformExact) process.exitCode = 1;
+  },
+  { maxInFlight: ORIGIN_CONCURRENCY },
+);
 await fake.close();

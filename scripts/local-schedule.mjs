@@ -14,7 +14,15 @@ import { fileURLToPath } from 'node:url';
 const functionsDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'netlify', 'functions');
 
 /** Netlify's shorthands, as cron expressions. */
-const SHORTHANDS = { '@yearly': '0 0 1 1 *', '@annually': '0 0 1 1 *', '@monthly': '0 0 1 * *', '@weekly': '0 0 * * 0', '@daily': '0 0 * * *', '@midnight': '0 0 * * *', '@hourly': '0 * * * *' };
+const SHORTHANDS = {
+  '@yearly': '0 0 1 1 *',
+  '@annually': '0 0 1 1 *',
+  '@monthly': '0 0 1 * *',
+  '@weekly': '0 0 * * 0',
+  '@daily': '0 0 * * *',
+  '@midnight': '0 0 * * *',
+  '@hourly': '0 * * * *',
+};
 
 /** Whether one cron field (`*`, `*\/n`, `a`, `a-b`, `a,b`, `a-b/n`) holds a value. */
 function fieldMatches(field, value) {

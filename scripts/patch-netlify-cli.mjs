@@ -43,7 +43,8 @@ export function patchProxySource(source) {
 
 /** The JavaScript runtime's source with warm instances wired in; `undefined` when the line to edit is not there. */
 export function patchRuntimeSource(source) {
-  if (source.includes(RUNTIME_MARK)) return source.replace(/^.*\/\* patched by scripts\/patch-netlify-cli\.mjs: warm instances \*\/.*$/m, `    ${RUNTIME_PATCHED}`);
+  if (source.includes(RUNTIME_MARK))
+    return source.replace(/^.*\/\* patched by scripts\/patch-netlify-cli\.mjs: warm instances \*\/.*$/m, `    ${RUNTIME_PATCHED}`);
   if (!source.includes(RUNTIME_ORIGINAL) || !source.includes('export const invokeFunction = async')) return undefined;
   return source.replace(RUNTIME_ORIGINAL, RUNTIME_PATCHED);
 }

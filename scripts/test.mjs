@@ -89,7 +89,10 @@ async function startSite() {
     async ready(timeoutMs = 15 * 60_000) {
       const deadline = Date.now() + timeoutMs;
       while (!exited && Date.now() < deadline) {
-        const ok = await fetch(`${baseURL}/api/health`).then((response) => response.ok, () => false);
+        const ok = await fetch(`${baseURL}/api/health`).then(
+          (response) => response.ok,
+          () => false,
+        );
         if (ok) return true;
         await new Promise((resolve) => setTimeout(resolve, 2000));
       }
@@ -140,9 +143,19 @@ if (existsSync(vitestReport)) {
   // The failed tests by name (with the first line of their error): the summary is what a CI log keeps.
   for (const file of report.testResults ?? []) {
     for (const t of file.assertionResults ?? []) {
-      if (t.status === 'failed') summaries.push(`  FAILED ${relative(root, file.name)} › ${t.fullName}: ${String(t.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300)}`);
+      if (t.status === 'failed')
+        summaries.push(
+          `  FAILED ${relative(root, file.name)} › ${t.fullName}: ${String(t.failureMessages?.[0] ?? '')
+            .split('\n')[0]
+            .slice(0, 300)}`,
+        );
     }
-    if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed')) summaries.push(`  FAILED ${relative(root, file.name)}: ${String(file.message ?? '').split('\n')[0].slice(0, 300)}`);
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed'))
+      summaries.push(
+        `  FAILED ${relative(root, file.name)}: ${String(file.message ?? '')
+          .split('\n')[0]
+          .slice(0, 300)}`,
+      );
   }
 } else {
   totals.failed += 1;
@@ -154,7 +167,9 @@ console.log('\n=== End-to-end tests (Playwright: Chromium; Firefox and WebKitGTK
 const playwrightReport = join(reports, 'playwright.json');
 const siteReady = await phase('waiting for the functions to be packaged', () => site.ready());
 // When it did not come up here, Playwright starts it itself (and says why it cannot).
-const playwrightCode = await phase('Playwright', () => run(bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport, ...(siteReady ? { E2E_SITE_STARTED: '1' } : {}) }));
+const playwrightCode = await phase('Playwright', () =>
+  run(bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport, ...(siteReady ? { E2E_SITE_STARTED: '1' } : {}) }),
+);
 await site.stop();
 if (existsSync(playwrightReport)) {
   const { stats } = JSON.parse(readFileSync(playwrightReport, 'utf8'));
@@ -178,7 +193,12 @@ function failedSpecs(report) {
       for (const t of spec.tests) {
         if (t.status === 'expected' || t.status === 'skipped') continue;
         const error = t.results?.find((r) => r.error)?.error?.message ?? '';
-        lines.push(`  ${t.status === 'flaky' ? 'FLAKY' : 'FAILED'} [${t.projectName}] ${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}: ${error.replace(/\x1b\[[0-9;]*m/g, '').split('\n')[0].slice(0, 300)}`);
+        lines.push(
+          `  ${t.status === 'flaky' ? 'FLAKY' : 'FAILED'} [${t.projectName}] ${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}: ${error
+            .replace(/\x1b\[[0-9;]*m/g, '')
+            .split('\n')[0]
+            .slice(0, 300)}`,
+        );
       }
     }
     for (const child of suite.suites ?? []) walk(child, child.title && !child.title.endsWith('.ts') ? [...titles, child.title] : titles);
@@ -209,7 +229,12 @@ writeFileSync(join(reports, 'phases.json'), `${JSON.stringify(phases, null, 2)}\
 console.log('\n=== Where the time went (npm run test:slowest lists more) ===');
 await run(process.execPath, [join(root, 'scripts', 'slowest.mjs'), '10']);
 console.log('\n=== Summary ===');
-for (const { name, ms, load: [from, to] } of phases) console.log(`${name}: ${(ms / 1000).toFixed(0)} s (load ${from} -> ${to})`);
+for (const {
+  name,
+  ms,
+  load: [from, to],
+} of phases)
+  console.log(`${name}: ${(ms / 1000).toFixed(0)} s (load ${from} -> ${to})`);
 for (const line of summaries) console.log(line);
 console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
 process.exit(totals.failed === 0 ? 0 : 1);

@@ -16,9 +16,7 @@ import { formDefinitionSchema } from './lib/forms/definition';
 import { formsLoader } from './content-loaders/forms';
 import { iconPaths, type IconName } from './lib/icons';
 
-const slug = z
-  .string()
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'use lower-case words joined by hyphens, e.g. "how-it-works"');
+const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'use lower-case words joined by hyphens, e.g. "how-it-works"');
 
 /** The five FAQ categories, in the order the accordion shows them. */
 const faqCategories = defineCollection({
@@ -159,4 +157,17 @@ const experiments = defineCollection({
   schema: experimentPlaceSchema,
 });
 
-export const collections = { faqCategories, faqs, stats, webinars, parentVideos, studentVideos, blog, cards, forms: formsCollection, letters, emails, experiments };
+export const collections = {
+  faqCategories,
+  faqs,
+  stats,
+  webinars,
+  parentVideos,
+  studentVideos,
+  blog,
+  cards,
+  forms: formsCollection,
+  letters,
+  emails,
+  experiments,
+};

@@ -88,6 +88,12 @@ export default handle(async (req, context) => {
 });
 
 export const config: Config = {
-  path: ['/api/admin/passkeys/sign-in/options', '/api/admin/passkeys/sign-in', '/api/admin/passkeys/register/options', '/api/admin/passkeys/register', '/api/admin/invitation'],
+  path: [
+    '/api/admin/passkeys/sign-in/options',
+    '/api/admin/passkeys/sign-in',
+    '/api/admin/passkeys/register/options',
+    '/api/admin/passkeys/register',
+    '/api/admin/invitation',
+  ],
   method: ['POST'],
 };

@@ -18,22 +18,30 @@ const figure = (value: number, label: string) =>
  */
 export default async (req: Request): Promise<Response> => {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    const response = await responsePage(`${heading('Not available')}${lead('Open the link you were sent to see your page.')}${home}`, { status: 405, title: 'Not available' });
+    const response = await responsePage(`${heading('Not available')}${lead('Open the link you were sent to see your page.')}${home}`, {
+      status: 405,
+      title: 'Not available',
+    });
     response.headers.set('Allow', 'GET');
     return response;
   }
   try {
     const token = (new URL(req.url).searchParams.get('t') ?? '').slice(0, 400);
-    const page = token ? await ambassadorPage(token).catch((error: unknown) => {
-      // Without the site's key no link verifies: the same 404 as a forged one.
-      if (error instanceof StoreUnavailableError) throw error;
-      return undefined;
-    }) : undefined;
+    const page = token
+      ? await ambassadorPage(token).catch((error: unknown) => {
+          // Without the site's key no link verifies: the same 404 as a forged one.
+          if (error instanceof StoreUnavailableError) throw error;
+          return undefined;
+        })
+      : undefined;
     if (!page) {
-      return responsePage(`${heading('This link is not valid')}${lead('It may have been cut short when it was copied, or it has expired. Ask the team for a new link to your page.')}${home}`, {
-        status: 404,
-        title: 'Link not valid',
-      });
+      return responsePage(
+        `${heading('This link is not valid')}${lead('It may have been cut short when it was copied, or it has expired. Ask the team for a new link to your page.')}${home}`,
+        {
+          status: 404,
+          title: 'Link not valid',
+        },
+      );
     }
     return responsePage(
       `${heading(`Thank you, ${page.name}`)}${lead('What the parents you brought have done so far. Counts only: we never show who they are.')}<dl class="mt-8 grid grid-cols-2 gap-4 sm:grid-cols-4">${figure(page.parents, 'Parents you brought')}${figure(page.confirmed, 'Confirmed sends')}${figure(page.schoolsReached, 'Schools reached')}${figure(page.answers, 'Answers from schools')}</dl>${home}`,
@@ -41,7 +49,10 @@ export default async (req: Request): Promise<Response> => {
     );
   } catch (error) {
     if (!(error instanceof StoreUnavailableError)) console.error('[ambassador]', error instanceof Error ? error.message : 'unknown error');
-    return responsePage(`${heading('Please try again in a moment')}${lead('We could not open your page just now. Please open the link again in a few minutes.')}${home}`, { status: 503, title: 'Please try again in a moment' });
+    return responsePage(
+      `${heading('Please try again in a moment')}${lead('We could not open your page just now. Please open the link again in a few minutes.')}${home}`,
+      { status: 503, title: 'Please try again in a moment' },
+    );
   }
 };
 

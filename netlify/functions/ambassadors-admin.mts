@@ -1,5 +1,13 @@
 import type { Config } from '@netlify/functions';
-import { addAmbassador, AMBASSADOR_ID, ambassadorLeaderboard, ambassadorLink, knownAmbassador, newAmbassadorSchema, stalledSchools } from '../../src/server/ambassadors';
+import {
+  addAmbassador,
+  AMBASSADOR_ID,
+  ambassadorLeaderboard,
+  ambassadorLink,
+  knownAmbassador,
+  newAmbassadorSchema,
+  stalledSchools,
+} from '../../src/server/ambassadors';
 import { auditRequest } from '../../src/server/audit';
 import { requireAdmin } from '../../src/server/auth';
 import { allowMethods, handle, HttpError, json, readJson } from '../../src/server/http';

@@ -79,9 +79,7 @@ export default handle(async (req, context) => {
     return json(
       {
         webhook: publicWebhookConfig(record),
-        message: token
-          ? 'Registered with Calendly.'
-          : 'Not registered with Calendly yet: no Calendly access token is configured on this site.',
+        message: token ? 'Registered with Calendly.' : 'Not registered with Calendly yet: no Calendly access token is configured on this site.',
       },
       201,
     );

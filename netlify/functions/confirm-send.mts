@@ -6,7 +6,15 @@ import { again, home, preview, sendYourself } from '../../src/server/letter-page
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { dataPath } from '../../src/server/links';
 import { whenLetterGoes } from '../../src/server/mail/schedule';
-import { confirmPlatformSend, inspectConfirmation, refusalText, shareOf, timeZoneOf, type ConfirmOutcome, type SchoolShare } from '../../src/server/letter/request';
+import {
+  confirmPlatformSend,
+  inspectConfirmation,
+  refusalText,
+  shareOf,
+  timeZoneOf,
+  type ConfirmOutcome,
+  type SchoolShare,
+} from '../../src/server/letter/request';
 import type { PlaceText } from '../../src/server/experiments';
 import { shareBlockHtml, shareTextFor } from '../../src/server/school-page-html';
 import { recordConfirmation } from '../../src/server/analytics/record';
@@ -39,7 +47,10 @@ function page(outcome: ConfirmOutcome, token: string, share?: Shared): { status:
     path = undefined;
   }
   if (!path) return view;
-  return { ...view, content: `${view.content}<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">Your data</a>: see, download or delete what we keep about you.</p>` };
+  return {
+    ...view,
+    content: `${view.content}<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">Your data</a>: see, download or delete what we keep about you.</p>`,
+  };
 }
 
 function outcomePage(outcome: ConfirmOutcome, token: string, share?: Shared): { status: number; title: string; content: string } {
@@ -56,7 +67,11 @@ function outcomePage(outcome: ConfirmOutcome, token: string, share?: Shared): { 
       const { message } = outcome;
       const sent = message.status === 'sent' || message.status === 'delivered';
       const who = message.toName || message.to;
-      const when = outcome.goesAt ? whenLetterGoes({ at: outcome.goesAt, timeZone: message.delivery?.timeZone }) : message.delivery ? whenLetterGoes(message.delivery) : 'now';
+      const when = outcome.goesAt
+        ? whenLetterGoes({ at: outcome.goesAt, timeZone: message.delivery?.timeZone })
+        : message.delivery
+          ? whenLetterGoes(message.delivery)
+          : 'now';
       const text = sent
         ? message.status === 'delivered'
           ? `Your letter arrived at ${who}'s mail server. We'll ask you in about ten days whether the school answered.`
@@ -89,7 +104,11 @@ function outcomePage(outcome: ConfirmOutcome, token: string, share?: Shared): { 
         )}${actions(home)}`,
       };
     case 'ended':
-      return { status: 409, title: 'Your letter was not sent', content: `${heading('Your letter was not sent')}${lead(outcome.reason)}${sendYourself(outcome.message)}${actions(again, home)}` };
+      return {
+        status: 409,
+        title: 'Your letter was not sent',
+        content: `${heading('Your letter was not sent')}${lead(outcome.reason)}${sendYourself(outcome.message)}${actions(again, home)}`,
+      };
     case 'self_ready':
       return {
         status: 200,
@@ -165,12 +184,18 @@ export default async (req: Request): Promise<Response> => {
       const view = page(outcome, token, await shareAfter(outcome, req));
       return responsePage(view.content, { status: view.status, title: view.title });
     }
-    const response = await responsePage(`${heading('Not available')}${lead('Open the link from your email to confirm your email.')}${actions(home)}`, { status: 405, title: 'Not available' });
+    const response = await responsePage(`${heading('Not available')}${lead('Open the link from your email to confirm your email.')}${actions(home)}`, {
+      status: 405,
+      title: 'Not available',
+    });
     response.headers.set('Allow', 'GET, POST');
     return response;
   } catch (error) {
     if (error instanceof HttpError && error.status < 500) {
-      return responsePage(`${heading('This request could not be read')}${lead(error.message)}${actions(home)}`, { status: error.status, title: 'This request could not be read' });
+      return responsePage(`${heading('This request could not be read')}${lead(error.message)}${actions(home)}`, {
+        status: error.status,
+        title: 'This request could not be read',
+      });
     }
     if (!(error instanceof StoreUnavailableError)) console.error('[confirm-send]', error instanceof Error ? error.message : 'unknown error');
     return responsePage(

@@ -1,5 +1,11 @@
 import type { Config } from '@netlify/functions';
-import { attemptContactDeletion, DELETION_LOG_RETENTION_MS, dueContactDeletions, purgeContactDeletions, purgeUsedDeletionSteps } from '../../src/server/data-rights';
+import {
+  attemptContactDeletion,
+  DELETION_LOG_RETENTION_MS,
+  dueContactDeletions,
+  purgeContactDeletions,
+  purgeUsedDeletionSteps,
+} from '../../src/server/data-rights';
 import { scheduled } from '../../src/server/http';
 import { optionalHubSpot } from '../../src/server/letter/request';
 

@@ -38,7 +38,8 @@ export default handle(async (req, context) => {
   const parsed = beaconSchema.safeParse(data);
   if (!parsed.success) throw new HttpError(400, 'invalid_event', describeIssues(parsed.error));
   if (!countable(req)) return accepted();
-  if (!(await takeBeaconAllowance(req, context))) throw new HttpError(429, 'rate_limited', 'Too many events from this network; they are counted again in a minute.');
+  if (!(await takeBeaconAllowance(req, context)))
+    throw new HttpError(429, 'rate_limited', 'Too many events from this network; they are counted again in a minute.');
   await recordBeacon(req, context, parsed.data);
   return accepted();
 });

@@ -96,7 +96,8 @@ export default handle(async (req, context) => {
     await auditRequest(req, context, session, 'submission.released', `${purpose}/${id}`);
     return json({ submission: view(await deliverSubmission(await formsHubSpot(), released)) });
   }
-  if (found.record.delivery.state !== 'failed') throw new HttpError(409, 'not_retryable', 'Only a submission HubSpot refused can be sent again; the others are sent by the retry run.');
+  if (found.record.delivery.state !== 'failed')
+    throw new HttpError(409, 'not_retryable', 'Only a submission HubSpot refused can be sent again; the others are sent by the retry run.');
   const requeued = await requeueSubmission(found);
   if (!requeued) throw new HttpError(409, 'changed', 'This submission changed meanwhile; reload the list.');
   await auditRequest(req, context, session, 'submission.retried', `${purpose}/${id}`);
@@ -105,6 +106,11 @@ export default handle(async (req, context) => {
 });
 
 export const config: Config = {
-  path: ['/api/admin/form-submissions', '/api/admin/form-submissions/:form/:id', '/api/admin/form-submissions/:form/:id/retry', '/api/admin/form-submissions/:form/:id/release'],
+  path: [
+    '/api/admin/form-submissions',
+    '/api/admin/form-submissions/:form/:id',
+    '/api/admin/form-submissions/:form/:id/retry',
+    '/api/admin/form-submissions/:form/:id/release',
+  ],
   method: ['GET', 'POST', 'DELETE'],
 };

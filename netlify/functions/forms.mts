@@ -25,7 +25,10 @@ export const MAX_FORM_BODY_BYTES = 64 * 1024;
 /** More names than any form has: a body with more is not a form's. */
 const MAX_NAMES = 200;
 
-type Answer = { kind: 'json'; status: number; body: unknown; headers?: HeadersInit } | { kind: 'redirect'; location: string } | { kind: 'page'; response: Response };
+type Answer =
+  | { kind: 'json'; status: number; body: unknown; headers?: HeadersInit }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'page'; response: Response };
 
 /**
  * POST /api/forms/{formId}: a submission to one of the site's own forms, as JSON (the enhanced
@@ -50,7 +53,9 @@ export default async (req: Request, context?: Context): Promise<Response> => {
     const code = failure?.code ?? (status === 503 ? 'store_unavailable' : 'internal_error');
     const message =
       failure?.message ??
-      (status === 503 ? 'We could not save your form just now. Nothing was lost from this page; please try again in a moment.' : 'Something went wrong on our side. Please try again in a moment.');
+      (status === 503
+        ? 'We could not save your form just now. Nothing was lost from this page; please try again in a moment.'
+        : 'Something went wrong on our side. Please try again in a moment.');
     if (browser) return problemPage(status, status === 429 ? 'Please wait a moment' : 'Your form was not sent', message, page.current);
     return jsonError(status, code, message);
   }
@@ -85,7 +90,12 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
   const limit = await takeFormSubmission(clientAddressKey(clientIp(req, context)), serverEnv.formsRateLimit);
   if (!limit.allowed) {
     if (browser) return { kind: 'page', response: await problemPage(429, 'Please wait a moment', tooManyMessage(limit.retryAfterSeconds), page.current) };
-    return { kind: 'json', status: 429, body: { error: { code: 'rate_limited', message: tooManyMessage(limit.retryAfterSeconds) } }, headers: { 'Retry-After': String(limit.retryAfterSeconds) } };
+    return {
+      kind: 'json',
+      status: 429,
+      body: { error: { code: 'rate_limited', message: tooManyMessage(limit.retryAfterSeconds) } },
+      headers: { 'Retry-After': String(limit.retryAfterSeconds) },
+    };
   }
 
   // The email form names a known school by its page key (a suggestion the parent picked, or the
@@ -123,12 +133,27 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
   // The email first: a draft without its submission is harmless (it is purged), a submission whose
   // email could not be made would leave the parent without it.
   const attribution = email
-    ? await attributionFor({ referral: textOf(raw[metaFields.referral]), ambassadorId: textOf(raw[metaFields.ambassador]), parentEmail: record.values[emailFormFields.parentEmail] ?? '' })
+    ? await attributionFor({
+        referral: textOf(raw[metaFields.referral]),
+        ambassadorId: textOf(raw[metaFields.ambassador]),
+        parentEmail: record.values[emailFormFields.parentEmail] ?? '',
+      })
     : undefined;
   // A submission that looks automated gets its email too (a misjudged parent still copies it), but
   // its draft asks for nothing until a person releases the submission.
   const held = judgement.verdict === 'suspect';
-  const draft = email ? await createDraft({ id: record.id, purpose: definition.purpose, values: record.values, note, ownWords, attribution, held, ...(known ? { schoolKey: known.pageKey } : {}) }) : undefined;
+  const draft = email
+    ? await createDraft({
+        id: record.id,
+        purpose: definition.purpose,
+        values: record.values,
+        note,
+        ownWords,
+        attribution,
+        held,
+        ...(known ? { schoolKey: known.pageKey } : {}),
+      })
+    : undefined;
   // A submission that looks automated (the honeypot, far too fast) is answered like any other and
   // kept as "held": not sent to HubSpot until a person releases it on the admin page, so nothing a
   // misjudged parent typed is lost.
@@ -255,7 +280,8 @@ async function readValues(req: Request): Promise<RawValues> {
     } catch {
       throw new HttpError(400, 'invalid_json', 'The body is not valid JSON.');
     }
-    if (!data || typeof data !== 'object' || Array.isArray(data)) throw new HttpError(400, 'invalid_body', 'Send the form’s fields as one JSON object of names and values.');
+    if (!data || typeof data !== 'object' || Array.isArray(data))
+      throw new HttpError(400, 'invalid_body', 'Send the form’s fields as one JSON object of names and values.');
     if (Object.keys(data).length > MAX_NAMES) throw new HttpError(400, 'invalid_body', 'This is not one of the site’s forms: it has too many fields.');
     // Wrong value types are reported per field by the schema.
     return Object.assign(Object.create(null), data) as RawValues;

@@ -21,7 +21,12 @@ export default handle(async (req, context) => {
     const name = `insights-${figures.from}-to-${figures.to}.csv`;
     await auditRequest(req, context, session, 'insights.exported', name);
     return new Response(insightsCsv(figures), {
-      headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${name}"`, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' },
+      headers: {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="${name}"`,
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+      },
     });
   }
   return json(figures);

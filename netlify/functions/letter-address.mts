@@ -42,18 +42,28 @@ function page(outcome: CorrectionOutcome, token: string, typed = ''): { status: 
           : when === 'now'
             ? `Your letter goes to ${replacement.to} in the next few minutes.`
             : `Your letter reaches ${replacement.to} at ${when}, when the school's office is open (the school's time).`;
-      return { status: 200, title: 'Your letter is on its way again', content: `${heading('Your letter is on its way again')}${lead(text)}${preview(replacement)}${actions(home)}` };
+      return {
+        status: 200,
+        title: 'Your letter is on its way again',
+        content: `${heading('Your letter is on its way again')}${lead(text)}${preview(replacement)}${actions(home)}`,
+      };
     }
     case 'corrected':
       return {
         status: 409,
         title: 'This address was corrected already',
         content: `${heading('This address was corrected already')}${lead(
-          outcome.replacement ? `Your letter went again, to ${outcome.replacement.to}. Each letter can be corrected once; to write to another address, fill in the form again.` : 'Each letter can be corrected once; to write to another address, fill in the form again.',
+          outcome.replacement
+            ? `Your letter went again, to ${outcome.replacement.to}. Each letter can be corrected once; to write to another address, fill in the form again.`
+            : 'Each letter can be corrected once; to write to another address, fill in the form again.',
         )}${actions(home)}`,
       };
     case 'not_bounced':
-      return { status: 409, title: 'Nothing to correct', content: `${heading('Nothing to correct')}${lead('This letter did not bounce, so there is no address to correct.')}${actions(home)}` };
+      return {
+        status: 409,
+        title: 'Nothing to correct',
+        content: `${heading('Nothing to correct')}${lead('This letter did not bounce, so there is no address to correct.')}${actions(home)}`,
+      };
     case 'expired':
       return {
         status: 410,
@@ -61,7 +71,11 @@ function page(outcome: CorrectionOutcome, token: string, typed = ''): { status: 
         content: `${heading('This link has expired')}${lead('Links to correct an address work for two weeks. You can still send the letter from your own email app.')}${outcome.message ? sendYourself(outcome.message) : ''}${actions(home)}`,
       };
     case 'invalid':
-      return { status: 404, title: 'This link is not valid', content: `${heading('This link is not valid')}${lead('It may have been cut short when it was copied. Open the link from your email again.')}${actions(home)}` };
+      return {
+        status: 404,
+        title: 'This link is not valid',
+        content: `${heading('This link is not valid')}${lead('It may have been cut short when it was copied. Open the link from your email again.')}${actions(home)}`,
+      };
   }
 }
 
@@ -73,7 +87,8 @@ export default async (req: Request): Promise<Response> => {
       return responsePage(view.content, { status: view.status, title: view.title });
     }
     if (req.method === 'POST') {
-      if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers.get('content-type') ?? '')) throw new HttpError(415, 'unsupported_media_type', 'Send the form as it is on the page.');
+      if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers.get('content-type') ?? ''))
+        throw new HttpError(415, 'unsupported_media_type', 'Send the form as it is on the page.');
       const body = new URLSearchParams(await readLimited(req, 8 * 1024));
       const token = (body.get('token') ?? '').slice(0, 2000);
       const address = (body.get('address') ?? '').slice(0, 254);
@@ -81,18 +96,27 @@ export default async (req: Request): Promise<Response> => {
       const view = page(await correctAddress(token, address, { timeZone: timeZoneOf(body.get('tz')) }), token, address);
       return responsePage(view.content, { status: view.status, title: view.title });
     }
-    const response = await responsePage(`${heading('Not available')}${lead('Open the link from your email to correct the address.')}${actions(home)}`, { status: 405, title: 'Not available' });
+    const response = await responsePage(`${heading('Not available')}${lead('Open the link from your email to correct the address.')}${actions(home)}`, {
+      status: 405,
+      title: 'Not available',
+    });
     response.headers.set('Allow', 'GET, POST');
     return response;
   } catch (error) {
     if (error instanceof HttpError && error.status < 500) {
-      return responsePage(`${heading('This request could not be read')}${lead(error.message)}${actions(home)}`, { status: error.status, title: 'This request could not be read' });
+      return responsePage(`${heading('This request could not be read')}${lead(error.message)}${actions(home)}`, {
+        status: error.status,
+        title: 'This request could not be read',
+      });
     }
     if (!(error instanceof StoreUnavailableError)) console.error('[letter-address]', error instanceof Error ? error.message : 'unknown error');
-    return responsePage(`${heading('Please try again in a moment')}${lead('We could not open your letter just now, and nothing was sent. Please open the link again in a few minutes.')}${actions(home)}`, {
-      status: 503,
-      title: 'Please try again in a moment',
-    });
+    return responsePage(
+      `${heading('Please try again in a moment')}${lead('We could not open your letter just now, and nothing was sent. Please open the link again in a few minutes.')}${actions(home)}`,
+      {
+        status: 503,
+        title: 'Please try again in a moment',
+      },
+    );
   }
 };
 

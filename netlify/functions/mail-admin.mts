@@ -37,7 +37,8 @@ export default handle(async (req, context) => {
     const settle = /^\/api\/admin\/mail\/emails\/([A-Za-z0-9._-]{1,100})\/settle$/.exec(url.pathname)?.[1];
     if (settle) {
       const input = await readJson(req, z.object({ decision: z.enum(['sent', 'resend']) }).strict());
-      if (!(await settleUnknown(settle, input.decision))) throw new HttpError(409, 'not_unknown', 'This email’s outcome is known now (a report came, or someone settled it); reload the list.');
+      if (!(await settleUnknown(settle, input.decision)))
+        throw new HttpError(409, 'not_unknown', 'This email’s outcome is known now (a report came, or someone settled it); reload the list.');
       const email = await readEmail(settle);
       if (email && input.decision === 'sent') await afterDelivery(email, 'sent', new Date());
       await auditRequest(req, context, session, 'mail.unknown_settled', `${settle} ${input.decision}`);
@@ -49,12 +50,29 @@ export default handle(async (req, context) => {
     case '/api/admin/mail/unknown': {
       const unknown = await unknownEmails();
       await auditRequest(req, context, session, 'mail.viewed', 'unknown outcomes');
-      return json({ emails: unknown.map((email) => ({ id: email.id, kind: email.kind, to: email.recipient ? maskAddress(email.recipient) : '(erased)', detail: email.lastError, updatedAt: email.updatedAt })) });
+      return json({
+        emails: unknown.map((email) => ({
+          id: email.id,
+          kind: email.kind,
+          to: email.recipient ? maskAddress(email.recipient) : '(erased)',
+          detail: email.lastError,
+          updatedAt: email.updatedAt,
+        })),
+      });
     }
     case '/api/admin/mail/previews': {
       const samples = await sampleEmails();
       await auditRequest(req, context, session, 'mail.previewed', `${samples.length} templates`);
-      return json({ previews: samples.map((sample) => ({ kind: sample.kind, label: sample.label, to: sample.to, subject: sample.content.subject, html: sample.content.html, text: sample.content.text })) });
+      return json({
+        previews: samples.map((sample) => ({
+          kind: sample.kind,
+          label: sample.label,
+          to: sample.to,
+          subject: sample.content.subject,
+          html: sample.content.html,
+          text: sample.content.text,
+        })),
+      });
     }
     case '/api/admin/mail/emails': {
       const limit = Number(url.searchParams.get('limit') ?? 50);
@@ -90,6 +108,13 @@ export default handle(async (req, context) => {
 });
 
 export const config: Config = {
-  path: ['/api/admin/mail/previews', '/api/admin/mail/emails', '/api/admin/mail/suppressions', '/api/admin/mail/unknown', '/api/admin/mail/suppressions/:key/lift', '/api/admin/mail/emails/:id/settle'],
+  path: [
+    '/api/admin/mail/previews',
+    '/api/admin/mail/emails',
+    '/api/admin/mail/suppressions',
+    '/api/admin/mail/unknown',
+    '/api/admin/mail/suppressions/:key/lift',
+    '/api/admin/mail/emails/:id/settle',
+  ],
   method: ['GET', 'POST'],
 };

@@ -81,9 +81,13 @@ async function confirmationLinkFor(req: Request, context: unknown, id: string): 
   if (!ID.test(id)) throw new HttpError(404, 'not_found', 'No message with this id.');
   if (mailSender()) throw new HttpError(409, 'mail_configured', 'This site sends email: the confirmation link goes to the parent’s inbox only.');
   const found = await readMessage(id);
-  if (found?.message.status !== 'awaiting_confirmation' || found.message.channel !== 'platform') throw new HttpError(404, 'not_found', 'No request waiting for its confirmation has this id.');
+  if (found?.message.status !== 'awaiting_confirmation' || found.message.channel !== 'platform')
+    throw new HttpError(404, 'not_found', 'No request waiting for its confirmation has this id.');
   await auditRequest(req, context, session, 'outbox.confirmation_link_viewed', id);
   return json({ link: confirmationLink(found.message) }, 200, { 'Cache-Control': 'no-store' });
 }
 
-export const config: Config = { path: ['/api/admin/outbox', '/api/admin/outbox/:id/retry', '/api/admin/outbox/:id/confirmation-link'], method: ['GET', 'POST'] };
+export const config: Config = {
+  path: ['/api/admin/outbox', '/api/admin/outbox/:id/retry', '/api/admin/outbox/:id/confirmation-link'],
+  method: ['GET', 'POST'],
+};

@@ -71,7 +71,13 @@ export default handle(async (req, context) => {
   if (!id || !ID.test(id)) throw new HttpError(404, 'not_found', 'Decide an item with POST /api/admin/review/{id}.');
   const input = await readJson(req, decisionSchema);
   const decided = await decideReview(id, input.decision, session.username);
-  await auditRequest(req, context, session, input.decision === 'approved' ? 'review.approved' : 'review.rejected', `${decided.item.claim} ${decided.message.id}`);
+  await auditRequest(
+    req,
+    context,
+    session,
+    input.decision === 'approved' ? 'review.approved' : 'review.rejected',
+    `${decided.item.claim} ${decided.message.id}`,
+  );
   return json({ item: await view(decided.item) });
 });
 

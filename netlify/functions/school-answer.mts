@@ -44,7 +44,12 @@ const link = (href: string, text: string, variant: 'primary' | 'secondary' | 'ac
   `<a class="${buttonClass(variant, 'md')}" href="${escapeHtml(href)}"${external ? ' target="_blank" rel="noopener noreferrer"' : ''}>${escapeHtml(text)}${external ? '<span class="sr-only"> (opens in a new tab)</span>' : ''}</a>`;
 const home = link('/', 'Go to the home page', 'secondary');
 
-function questionForm(message: OutboxMessage, token: string, chosen: { kind?: AnswerKind; comment?: string; days?: string; seen?: string }, errors: { answer?: string; comment?: string; days?: string } = {}): string {
+function questionForm(
+  message: OutboxMessage,
+  token: string,
+  chosen: { kind?: AnswerKind; comment?: string; days?: string; seen?: string },
+  errors: { answer?: string; comment?: string; days?: string } = {},
+): string {
   const school = message.schoolName || 'your school';
   const options = answerKinds
     .map(
@@ -84,7 +89,15 @@ function thanksPage(message: OutboxMessage, answer: SchoolAnswer, token: string)
     )}${actions(link(publicEnv.bookingUrl, 'Book a call with our team', 'accent', true), link('/faqs', 'Read the questions schools ask', 'secondary'))}${change}`;
   }
   if (kind === 'no_answer' || kind === 'replied_not_answered' || kind === 'acknowledged') {
-    const followUp = followUpEmail({ subject: message.subject, toName: message.toName, to: message.to, schoolName: message.schoolName, parentName: message.parentName, sentAt: message.sentAt ?? message.createdAt, videoUrl: publicEnv.emailVideoUrl });
+    const followUp = followUpEmail({
+      subject: message.subject,
+      toName: message.toName,
+      to: message.to,
+      schoolName: message.schoolName,
+      parentName: message.parentName,
+      sentAt: message.sentAt ?? message.createdAt,
+      videoUrl: publicEnv.emailVideoUrl,
+    });
     const links = composeLinks(followUp);
     return `${heading('Thank you: a gentle nudge often helps')}${lead(
       kind === 'no_answer'
@@ -129,7 +142,8 @@ async function answer(req: Request): Promise<{ status: number; title: string; co
     if (state.kind === 'expired') return expiredPage(state);
     return { status: 200, title: 'Did your school answer?', content: askPage(state, token) + yourData(state.message) };
   }
-  if (req.method !== 'POST') return { status: 405, title: 'Not available', content: `${heading('Not available')}${lead('Open the link from your email to answer.')}${actions(home)}` };
+  if (req.method !== 'POST')
+    return { status: 405, title: 'Not available', content: `${heading('Not available')}${lead('Open the link from your email to answer.')}${actions(home)}` };
   if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers.get('content-type') ?? '')) return invalidPage();
   const form = new URLSearchParams(await readLimited(req, 16 * 1024));
   const token = form.get('token') ?? '';
@@ -152,7 +166,15 @@ async function answer(req: Request): Promise<{ status: number; title: string; co
   }
   // The answer the page showed (its version, or none): a change made meanwhile elsewhere wins and is shown.
   const seen = form.get('seen');
-  const saved = await saveAnswer(state, parsed.data.answer, parsed.data.comment, optionalHubSpot(), new Date(), seen === null ? undefined : seen.slice(0, 12), parsed.data.days);
+  const saved = await saveAnswer(
+    state,
+    parsed.data.answer,
+    parsed.data.comment,
+    optionalHubSpot(),
+    new Date(),
+    seen === null ? undefined : seen.slice(0, 12),
+    parsed.data.days,
+  );
   if (saved.kind === 'changed_meanwhile') {
     return {
       status: 409,
@@ -174,7 +196,9 @@ function yourData(message: OutboxMessage): string {
   } catch {
     path = undefined;
   }
-  return path ? `<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">Your data</a>: see, download or delete what we keep about you.</p>` : '';
+  return path
+    ? `<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">Your data</a>: see, download or delete what we keep about you.</p>`
+    : '';
 }
 
 export default async (req: Request): Promise<Response> => {
@@ -183,13 +207,19 @@ export default async (req: Request): Promise<Response> => {
     return responsePage(page.content, { status: page.status, title: page.title });
   } catch (error) {
     if (error instanceof HttpError && error.status < 500) {
-      return responsePage(`${heading('This request could not be read')}${lead(error.message)}${actions(home)}`, { status: error.status, title: 'This request could not be read' });
+      return responsePage(`${heading('This request could not be read')}${lead(error.message)}${actions(home)}`, {
+        status: error.status,
+        title: 'This request could not be read',
+      });
     }
     if (!(error instanceof StoreUnavailableError)) console.error('[school-answer]', error instanceof Error ? error.message : 'unknown error');
-    return responsePage(`${heading('Please try again in a moment')}${lead('We could not save your answer just now. Please open the link again in a few minutes.')}${actions(home)}`, {
-      status: 503,
-      title: 'Please try again in a moment',
-    });
+    return responsePage(
+      `${heading('Please try again in a moment')}${lead('We could not save your answer just now. Please open the link again in a few minutes.')}${actions(home)}`,
+      {
+        status: 503,
+        title: 'Please try again in a moment',
+      },
+    );
   }
 };
 

@@ -15,11 +15,14 @@ import { schoolFigures, schoolPageResponse, unknownSchoolResponse } from '../../
  * the email form).
  */
 const paramsSchema = z.object({
-  key: z.string().max(120).transform((segment, context) => {
-    const key = keyOfSegment(segment);
-    if (!key) context.addIssue({ code: 'custom', message: 'not a school page key' });
-    return key ?? '';
-  }),
+  key: z
+    .string()
+    .max(120)
+    .transform((segment, context) => {
+      const key = keyOfSegment(segment);
+      if (!key) context.addIssue({ code: 'custom', message: 'not a school page key' });
+      return key ?? '';
+    }),
   ref: z.string().max(200).nullable().catch(null),
   ambassadorId: z.string().max(200).nullable().catch(null),
 });
@@ -37,7 +40,9 @@ export default async (req: Request): Promise<Response> => {
   try {
     const page = parsed.success ? await readSchoolPage(parsed.data.key) : undefined;
     if (!page || !parsed.success) {
-      return api ? jsonError(404, 'unknown_school', 'There is no school page at this address.', { 'Cache-Control': 'no-store' }) : await unknownSchoolResponse();
+      return api
+        ? jsonError(404, 'unknown_school', 'There is no school page at this address.', { 'Cache-Control': 'no-store' })
+        : await unknownSchoolResponse();
     }
     if (api) {
       const { schoolName, parents, goal, percent, countText, goalText, outcome, outcomeText } = schoolFigures(page);
@@ -54,7 +59,10 @@ export default async (req: Request): Promise<Response> => {
     }
     console.error('[school-page]', error instanceof Error ? error.message : 'unknown error');
     if (api) return jsonError(503, 'school_page_unavailable', 'This school page is unavailable right now. Please try again later.');
-    return new Response('This school page is unavailable right now. Please try again later.', { status: 503, headers: { ...pageHeaders, 'Content-Type': 'text/plain; charset=utf-8' } });
+    return new Response('This school page is unavailable right now. Please try again later.', {
+      status: 503,
+      headers: { ...pageHeaders, 'Content-Type': 'text/plain; charset=utf-8' },
+    });
   }
 };
 

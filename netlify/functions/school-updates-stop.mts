@@ -18,8 +18,16 @@ import { stopSchoolUpdates, updatesStopped } from '../../src/server/school-updat
 const yourData = `<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="/your-data">Your data</a>: see, download or delete what we keep about you.</p>`;
 const home = `<div class="mt-8 flex flex-wrap gap-3"><a class="${buttonClass('secondary', 'md')}" href="/">Go to the home page</a></div>${yourData}`;
 
-const invalid = { status: 404, title: 'This link is not valid', content: `${heading('This link is not valid')}${lead('It may have been cut short when it was copied. Open the link from your email again.')}${home}` };
-const expired = { status: 410, title: 'This link has expired', content: `${heading('This link has expired')}${lead('Open the stop link in a more recent update from us, or reply to that email and we will stop them for you.')}${home}` };
+const invalid = {
+  status: 404,
+  title: 'This link is not valid',
+  content: `${heading('This link is not valid')}${lead('It may have been cut short when it was copied. Open the link from your email again.')}${home}`,
+};
+const expired = {
+  status: 410,
+  title: 'This link has expired',
+  content: `${heading('This link has expired')}${lead('Open the stop link in a more recent update from us, or reply to that email and we will stop them for you.')}${home}`,
+};
 
 async function tokenOf(req: Request): Promise<string> {
   const fromUrl = new URL(req.url).searchParams.get('token');
@@ -34,7 +42,12 @@ async function tokenOf(req: Request): Promise<string> {
 
 async function page(req: Request): Promise<{ status: number; title: string; content: string; headers?: Record<string, string> }> {
   if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') {
-    return { status: 405, title: 'Not available', content: `${heading('Not available')}${lead('Open the stop link from your email.')}${home}`, headers: { Allow: 'GET, HEAD, POST' } };
+    return {
+      status: 405,
+      title: 'Not available',
+      content: `${heading('Not available')}${lead('Open the stop link from your email.')}${home}`,
+      headers: { Allow: 'GET, HEAD, POST' },
+    };
   }
   const token = (await tokenOf(req)).slice(0, 1500);
   const link = openStopLink(token);
@@ -70,10 +83,16 @@ export default async (req: Request): Promise<Response> => {
     return response;
   } catch (error) {
     if (error instanceof HttpError && error.status < 500) {
-      return responsePage(`${heading('This request could not be read')}${lead(error.message)}${home}`, { status: error.status, title: 'This request could not be read' });
+      return responsePage(`${heading('This request could not be read')}${lead(error.message)}${home}`, {
+        status: error.status,
+        title: 'This request could not be read',
+      });
     }
     if (!(error instanceof StoreUnavailableError)) console.error('[school-updates-stop]', error instanceof Error ? error.message : 'unknown error');
-    return responsePage(`${heading('Please try again in a moment')}${lead('We could not stop the emails just now. Please open the link again in a few minutes.')}${home}`, { status: 503, title: 'Please try again in a moment' });
+    return responsePage(
+      `${heading('Please try again in a moment')}${lead('We could not stop the emails just now. Please open the link again in a few minutes.')}${home}`,
+      { status: 503, title: 'Please try again in a moment' },
+    );
   }
 };
 

@@ -8,7 +8,19 @@ import { allowMethods, describeIssues, handle, HttpError, json, readJson, readLi
 import { importSchools, MAX_IMPORT_BYTES } from '../../src/server/schools/import';
 import { lettersOfSchool } from '../../src/server/schools/letters';
 import { countSchoolLetters } from '../../src/server/schools/publication';
-import { createSchool, editSchool, letterCounts, listSchools, mergeSchools, openFlags, readSchool, retireSchool, settleFlag, verifySchool, type School } from '../../src/server/schools/records';
+import {
+  createSchool,
+  editSchool,
+  letterCounts,
+  listSchools,
+  mergeSchools,
+  openFlags,
+  readSchool,
+  retireSchool,
+  settleFlag,
+  verifySchool,
+  type School,
+} from '../../src/server/schools/records';
 
 const ID = /^[\w-]{1,100}$/;
 
@@ -74,7 +86,8 @@ export default handle(async (req, context) => {
     return json({ schools: await views(page.schools), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
   }
   if (id === 'import' && req.method === 'POST') {
-    if (!/^text\/(csv|plain)\b/i.test(req.headers.get('content-type') ?? '')) throw new HttpError(415, 'unsupported_media_type', 'Send the CSV file as text/csv.');
+    if (!/^text\/(csv|plain)\b/i.test(req.headers.get('content-type') ?? ''))
+      throw new HttpError(415, 'unsupported_media_type', 'Send the CSV file as text/csv.');
     let text: string;
     try {
       text = await readLimited(req, MAX_IMPORT_BYTES);

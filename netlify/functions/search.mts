@@ -28,7 +28,10 @@ export default async (req: Request): Promise<Response> => {
   } catch (error) {
     console.error('[search]', error instanceof Error ? error.message : 'unknown error');
     if (api) return jsonError(503, 'search_unavailable', 'Search is unavailable right now. Please try again later.');
-    return new Response('Search is unavailable right now. Please try again later.', { status: 503, headers: { ...pageHeaders, 'Content-Type': 'text/plain; charset=utf-8' } });
+    return new Response('Search is unavailable right now. Please try again later.', {
+      status: 503,
+      headers: { ...pageHeaders, 'Content-Type': 'text/plain; charset=utf-8' },
+    });
   }
 };
 

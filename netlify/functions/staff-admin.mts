@@ -68,6 +68,12 @@ export default handle(async (req, context) => {
 });
 
 export const config: Config = {
-  path: ['/api/admin/staff', '/api/admin/staff/invitations', '/api/admin/staff/invitations/:invitationId', '/api/admin/staff/:id', '/api/admin/staff/:id/passkeys/:passkeyId'],
+  path: [
+    '/api/admin/staff',
+    '/api/admin/staff/invitations',
+    '/api/admin/staff/invitations/:invitationId',
+    '/api/admin/staff/:id',
+    '/api/admin/staff/:id/passkeys/:passkeyId',
+  ],
   method: ['GET', 'POST', 'PATCH', 'DELETE'],
 };

@@ -18,7 +18,11 @@ export default handle(async (req, context) => {
     if (error.status === 401 || error.status === 403) {
       throw new HttpError(400, 'connection_failed', `Calendly refused this access token: ${error.message}`);
     }
-    throw new HttpError(502, 'connection_failed', error.status ? `Calendly answered ${error.status}: ${error.message}` : 'Failed to connect to the Calendly API');
+    throw new HttpError(
+      502,
+      'connection_failed',
+      error.status ? `Calendly answered ${error.status}: ${error.message}` : 'Failed to connect to the Calendly API',
+    );
   }
 });
 

@@ -5,7 +5,14 @@ import { requireAdmin } from '../../src/server/auth';
 import { allowMethods, describeIssues, handle, HttpError, json, readJson } from '../../src/server/http';
 import { listParentWords, starSchema, starWords, unstarWords } from '../../src/server/starred-words';
 
-const listSchema = z.object({ cursor: z.string().regex(/^[0-9a-f-]{1,100}$/, 'cursor is not valid').optional() }).strict();
+const listSchema = z
+  .object({
+    cursor: z
+      .string()
+      .regex(/^[0-9a-f-]{1,100}$/, 'cursor is not valid')
+      .optional(),
+  })
+  .strict();
 
 /**
  * Parents' words (signed in; every read is on the audit log). GET /api/admin/words?cursor=…: the

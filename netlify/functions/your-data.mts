@@ -4,7 +4,17 @@ import { answerLabels } from '../../src/lib/school-answers';
 import { escapeHtml, helpClass, inputClass, labelClass } from '../../src/lib/forms/render';
 import { isEmail } from '../../src/lib/forms/values';
 import { buttonClass } from '../../src/lib/ui';
-import { attemptContactDeletion, countRecords, deletionStepUsed, erasePersonalData, exportPersonalData, findPersonalData, sendDataLink, waitingLetters, type PersonalData } from '../../src/server/data-rights';
+import {
+  attemptContactDeletion,
+  countRecords,
+  deletionStepUsed,
+  erasePersonalData,
+  exportPersonalData,
+  findPersonalData,
+  sendDataLink,
+  waitingLetters,
+  type PersonalData,
+} from '../../src/server/data-rights';
 import { dataToken, DELETE_STEP_TTL_MS, openDataToken } from '../../src/server/links';
 import { letterStateText } from '../../src/server/letter-pages';
 import { serverEnv } from '../../src/server/env';
@@ -35,9 +45,18 @@ const REQUESTS_PER_WINDOW = 5;
  * (。｡) become dots, so that every way of writing one address is that address, for the answer as
  * for the daily allowance (which counts its canonical form).
  */
-const typedAddress = (value: string) => value.normalize('NFKC').replace(/[\u3002\uff61\uff0e]/g, '.').trim();
+const typedAddress = (value: string) =>
+  value
+    .normalize('NFKC')
+    .replace(/[\u3002\uff61\uff0e]/g, '.')
+    .trim();
 
-const requestSchema = z.object({ email: z.string().transform((value) => typedAddress(value.slice(0, 1000))).refine(isEmail, 'Please enter a valid email address.') });
+const requestSchema = z.object({
+  email: z
+    .string()
+    .transform((value) => typedAddress(value.slice(0, 1000)))
+    .refine(isEmail, 'Please enter a valid email address.'),
+});
 
 type View = { status: number; title: string; content: string; headers?: Record<string, string> };
 
@@ -67,7 +86,8 @@ const expiredPage = (): View => ({
   content: `${heading('This link has expired')}${lead('For your safety, “Your data” links work for a limited time. Ask for a new one: we send it to your address only.')}${requestForm()}`,
 });
 
-const item = (title: string, detail: string) => `<li class="rounded-xl border border-line bg-white p-4"><p class="font-medium">${escapeHtml(title)}</p><p class="text-sm text-muted">${escapeHtml(detail)}</p></li>`;
+const item = (title: string, detail: string) =>
+  `<li class="rounded-xl border border-line bg-white p-4"><p class="font-medium">${escapeHtml(title)}</p><p class="text-sm text-muted">${escapeHtml(detail)}</p></li>`;
 
 function section(id: string, title: string, items: string[]): string {
   if (items.length === 0) return '';
@@ -84,20 +104,52 @@ function overview(data: PersonalData, token: string): string {
       'data-forms',
       'Forms you sent',
       data.submissions.map((record) =>
-        item(`${record.formName}, ${date(record.createdAt)}`, Object.entries(record.values).filter(([, value]) => value !== '').map(([name, value]) => `${record.labels[name] ?? name}: ${value}`).join(' · ')),
+        item(
+          `${record.formName}, ${date(record.createdAt)}`,
+          Object.entries(record.values)
+            .filter(([, value]) => value !== '')
+            .map(([name, value]) => `${record.labels[name] ?? name}: ${value}`)
+            .join(' · '),
+        ),
       ),
     ),
     section(
       'data-emails',
       'Your school emails',
       data.messages.map((message) =>
-        item(`To ${message.toName || message.to} at ${message.schoolName}, ${date(message.sentAt ?? message.createdAt)}`, `${letterStateText(message)} · “${message.subject}”`),
+        item(
+          `To ${message.toName || message.to} at ${message.schoolName}, ${date(message.sentAt ?? message.createdAt)}`,
+          `${letterStateText(message)} · “${message.subject}”`,
+        ),
       ),
     ),
-    section('data-drafts', 'Email drafts', data.drafts.map((draft) => item(`For ${draft.data.schoolName || 'your school'}, ${date(draft.createdAt)}`, `${draft.data.parentFullName} · ${draft.data.childFullName} · ${draft.data.childGrade}`))),
-    section('data-answers', 'Your answers about the school', data.answers.map((answer) => item(answerLabels[answer.kind], answer.comment || 'No comment'))),
-    section('data-nominations', 'Schools you nominated', data.nominations.map((nomination) => item(`${nomination.data.schoolName}, ${date(nomination.createdAt)}`, `${nomination.data.yourName} · ${nomination.data.city}`))),
-    section('data-bookings', 'Calls you booked', data.bookings.map((booking) => item(`Booking, ${date(booking.createdAt)}`, String(booking.record.eventType ?? 'Calendly booking')))),
+    section(
+      'data-drafts',
+      'Email drafts',
+      data.drafts.map((draft) =>
+        item(
+          `For ${draft.data.schoolName || 'your school'}, ${date(draft.createdAt)}`,
+          `${draft.data.parentFullName} · ${draft.data.childFullName} · ${draft.data.childGrade}`,
+        ),
+      ),
+    ),
+    section(
+      'data-answers',
+      'Your answers about the school',
+      data.answers.map((answer) => item(answerLabels[answer.kind], answer.comment || 'No comment')),
+    ),
+    section(
+      'data-nominations',
+      'Schools you nominated',
+      data.nominations.map((nomination) =>
+        item(`${nomination.data.schoolName}, ${date(nomination.createdAt)}`, `${nomination.data.yourName} · ${nomination.data.city}`),
+      ),
+    ),
+    section(
+      'data-bookings',
+      'Calls you booked',
+      data.bookings.map((booking) => item(`Booking, ${date(booking.createdAt)}`, String(booking.record.eventType ?? 'Calendly booking'))),
+    ),
   ].join('');
   const download = `<a class="${buttonClass('primary', 'md')}" href="/your-data?token=${encodeURIComponent(token)}&amp;format=json" download="your-data.json">Download my data (JSON)</a>`;
   const remove = `<form method="post" action="/your-data"><input type="hidden" name="action" value="review"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('secondary', 'md')}">Delete my data</button></form>`;
@@ -127,7 +179,10 @@ function reviewPage(data: PersonalData): View {
   const waiting = waitingLetters(data);
   const withdrawn = waiting.length
     ? `<div class="mt-6 rounded-xl border border-danger-600 bg-danger-50 p-4 text-ink" role="note"><p class="font-semibold">${waiting.length === 1 ? 'This letter has not gone yet and will not be sent:' : `These ${waiting.length} letters have not gone yet and will not be sent:`}</p><ul class="mt-2 list-disc pl-6">${waiting
-        .map((message) => `<li>${escapeHtml(`To ${message.toName || message.to} at ${message.schoolName || 'your school'}: ${letterStateText(message).toLowerCase()}`)}</li>`)
+        .map(
+          (message) =>
+            `<li>${escapeHtml(`To ${message.toName || message.to} at ${message.schoolName || 'your school'}: ${letterStateText(message).toLowerCase()}`)}</li>`,
+        )
         .join('')}</ul></div>`
     : '';
   return {
@@ -183,25 +238,43 @@ async function view(req: Request, context?: Context): Promise<View | Response> {
     }
     return { status: 200, title: 'Your data', content: overview(data, token) };
   }
-  if (req.method !== 'POST') return { status: 405, title: 'Not available', content: `${heading('Not available')}${lead('Open your “Your data” link to see your data.')}${actions(home)}`, headers: { Allow: 'GET, POST' } };
-  if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers.get('content-type') ?? '')) throw new HttpError(415, 'unsupported_media_type', 'Send this form from the page.');
+  if (req.method !== 'POST')
+    return {
+      status: 405,
+      title: 'Not available',
+      content: `${heading('Not available')}${lead('Open your “Your data” link to see your data.')}${actions(home)}`,
+      headers: { Allow: 'GET, POST' },
+    };
+  if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers.get('content-type') ?? ''))
+    throw new HttpError(415, 'unsupported_media_type', 'Send this form from the page.');
   if (!fromThisSite(req)) throw new HttpError(403, 'cross_site', 'This form can only be sent from our own pages.');
   const form = new URLSearchParams(await readLimited(req, 8 * 1024));
   const action = form.get('action');
 
   if (action === 'request') {
     const parsed = requestSchema.safeParse({ email: form.get('email') ?? '' });
-    if (!parsed.success) return { status: 400, title: 'Please check your address', content: `${heading('Your data')}${requestForm(parsed.error.issues[0]?.message, (form.get('email') ?? '').slice(0, 254))}` };
+    if (!parsed.success)
+      return {
+        status: 400,
+        title: 'Please check your address',
+        content: `${heading('Your data')}${requestForm(parsed.error.issues[0]?.message, (form.get('email') ?? '').slice(0, 254))}`,
+      };
     const limit = await takeFormSubmission(`your-data|${clientAddressKey(clientIp(req, context))}`, REQUESTS_PER_WINDOW);
     if (!limit.allowed) {
-      return { status: 429, title: 'Please wait a moment', content: `${heading('Please wait a moment')}${lead(`Too many requests from your network. Please try again in ${Math.ceil(limit.retryAfterSeconds / 60)} minutes.`)}${actions(home)}`, headers: { 'Retry-After': String(limit.retryAfterSeconds) } };
+      return {
+        status: 429,
+        title: 'Please wait a moment',
+        content: `${heading('Please wait a moment')}${lead(`Too many requests from your network. Please try again in ${Math.ceil(limit.retryAfterSeconds / 60)} minutes.`)}${actions(home)}`,
+        headers: { 'Retry-After': String(limit.retryAfterSeconds) },
+      };
     }
     // Looked up and sent after the answer (the function's waitUntil): the answer takes the same time
     // whether or not we know the address, so its timing tells nothing either.
     const sending = sendDataLink(parsed.data.email, networkKey(clientIp(req, context))).then(
       () => undefined,
       (error: unknown) => {
-        if (!(error instanceof StoreUnavailableError)) console.error('[your-data] link request failed:', error instanceof Error ? error.message : 'unknown error');
+        if (!(error instanceof StoreUnavailableError))
+          console.error('[your-data] link request failed:', error instanceof Error ? error.message : 'unknown error');
       },
     );
     afterAnswer(context, sending);
@@ -252,7 +325,10 @@ async function view(req: Request, context?: Context): Promise<View | Response> {
     await recordAudit({ actor: 'parent', action: 'data_deletion.requested', target: deletionIds.join(' ') || undefined, ip: clientIp(req, context) });
     // HubSpot is asked now; what it does not do now, the scheduled run asks again.
     const client = optionalHubSpot();
-    for (const id of deletionIds) await attemptContactDeletion(client, id).catch((error: unknown) => console.error('[your-data] HubSpot deletion not attempted:', error instanceof Error ? error.message : ''));
+    for (const id of deletionIds)
+      await attemptContactDeletion(client, id).catch((error: unknown) =>
+        console.error('[your-data] HubSpot deletion not attempted:', error instanceof Error ? error.message : ''),
+      );
     const removed = counts.submissions + counts.drafts + counts.messages + counts.answers + counts.nominations + counts.bookings;
     return {
       status: 200,
@@ -274,13 +350,19 @@ export default async (req: Request, context?: Context): Promise<Response> => {
     return response;
   } catch (error) {
     if (error instanceof HttpError && error.status < 500) {
-      return responsePage(`${heading('This request could not be read')}${lead(error.message)}${actions(home)}`, { status: error.status, title: 'This request could not be read' });
+      return responsePage(`${heading('This request could not be read')}${lead(error.message)}${actions(home)}`, {
+        status: error.status,
+        title: 'This request could not be read',
+      });
     }
     if (!(error instanceof StoreUnavailableError)) console.error('[your-data]', error instanceof Error ? error.message : 'unknown error');
-    return responsePage(`${heading('Please try again in a moment')}${lead('We could not open your data just now, and nothing was changed. Please try again in a few minutes.')}${actions(home)}`, {
-      status: 503,
-      title: 'Please try again in a moment',
-    });
+    return responsePage(
+      `${heading('Please try again in a moment')}${lead('We could not open your data just now, and nothing was changed. Please try again in a few minutes.')}${actions(home)}`,
+      {
+        status: 503,
+        title: 'Please try again in a moment',
+      },
+    );
   }
 };
 

@@ -65,7 +65,9 @@ function emailPage(draft: LetteredDraft, token: string, options: { note?: string
 
 /** The values of the form a draft was made from, as the email form names them. */
 function formValuesOf(draft: LetteredDraft, sendOptions: string[]): RawValues {
-  const values: RawValues = Object.fromEntries(Object.entries(emailFormFields).map(([key, field]) => [field, draft.data[key as keyof typeof draft.data] ?? '']));
+  const values: RawValues = Object.fromEntries(
+    Object.entries(emailFormFields).map(([key, field]) => [field, draft.data[key as keyof typeof draft.data] ?? '']),
+  );
   const choice = sendOptions.find((option) => isPlatformChoice(option) === draft.wantsPlatformSend);
   if (choice) values[sendChoiceField.name] = choice;
   values[OWN_WORDS_FIELD] = draft.ownWords ?? '';
@@ -80,7 +82,10 @@ function formValuesOf(draft: LetteredDraft, sendOptions: string[]): RawValues {
 async function editPage(draft: LetteredDraft, token: string): Promise<{ status: number; title: string; content: string }> {
   const definition = [...(await formDefinitions()).values()].find((item) => item.purpose === draft.purpose && item.render === 'native');
   if (!definition) return { status: 200, title: 'Your Email is Ready', content: emailPage(draft, token) };
-  const sendOptions = allFields(definition).find((field) => field.name === sendChoiceField.name)?.options?.map((option) => option.value) ?? [];
+  const sendOptions =
+    allFields(definition)
+      .find((field) => field.name === sendChoiceField.name)
+      ?.options?.map((option) => option.value) ?? [];
   const page = draft.purpose === 'referSchool' ? '/form' : '/lead-the-change';
   const form = renderForm(definition, { purpose: draft.purpose, instance: 'form-response-form', page, values: formValuesOf(draft, sendOptions), note: true });
   const back = `<div class="mt-8"><a class="${buttonClass('secondary', 'md')}" href="/your-email?id=${encodeURIComponent(draft.id)}&amp;t=${encodeURIComponent(token)}">Back to your email</a></div>`;
@@ -124,12 +129,16 @@ async function page(req: Request, context?: unknown): Promise<{ status: number; 
     if (form.get('action') === 'self') {
       const answer = await recordSelfSent({ submissionId: id, token, note }, { network: networkKey(clientIp(req, context)) });
       draft = (await readDraft(id))?.draft ?? draft;
-      const text = answer.body.status === 'sent'
-        ? 'Thank you: you confirmed that you sent it. In about ten days we will ask you whether the school answered.'
-        : `Check your inbox: we sent a link to ${answer.body.confirmation?.email ?? 'your address'}. Open it to confirm you sent your letter, and in about ten days we will ask whether the school answered.`;
+      const text =
+        answer.body.status === 'sent'
+          ? 'Thank you: you confirmed that you sent it. In about ten days we will ask you whether the school answered.'
+          : `Check your inbox: we sent a link to ${answer.body.confirmation?.email ?? 'your address'}. Open it to confirm you sent your letter, and in about ten days we will ask whether the school answered.`;
       return { status: 200, title: 'Check your inbox', content: emailPage(draft, token, { note, notice: { tone: 'status', text } }) };
     }
-    const answer = await requestPlatformSend({ submissionId: id, token, note }, { network: networkKey(clientIp(req, context)), timeZone: timeZoneOf(form.get('tz')) });
+    const answer = await requestPlatformSend(
+      { submissionId: id, token, note },
+      { network: networkKey(clientIp(req, context)), timeZone: timeZoneOf(form.get('tz')) },
+    );
     draft = (await readDraft(id))?.draft ?? draft;
     const text = answer.body.confirmation
       ? `Check your inbox: we sent a link to ${answer.body.confirmation.email}. Open it within three days to confirm, and our platform sends your email to the school once, in its working hours. Nothing is sent until you do.`
@@ -137,7 +146,8 @@ async function page(req: Request, context?: unknown): Promise<{ status: number; 
     return { status: 200, title: 'Check your inbox', content: emailPage(draft, token, { note, notice: { tone: 'status', text } }) };
   } catch (error) {
     if (!(error instanceof HttpError) || error.status >= 500) throw error;
-    if (error.code === 'invalid_note') return { status: 400, title: 'Please check your note', content: emailPage(draft, token, { note, noteError: error.message }) };
+    if (error.code === 'invalid_note')
+      return { status: 400, title: 'Please check your note', content: emailPage(draft, token, { note, noteError: error.message }) };
     return { status: error.status, title: 'Your Email is Ready', content: emailPage(draft, token, { note, notice: { tone: 'alert', text: error.message } }) };
   }
 }
@@ -148,13 +158,19 @@ export default async (req: Request, context?: unknown): Promise<Response> => {
     return responsePage(view.content, { status: view.status, title: view.title });
   } catch (error) {
     if (error instanceof HttpError && error.status < 500) {
-      return responsePage(`${heading('This request could not be read')}${lead(error.message)}${home}`, { status: error.status, title: 'This request could not be read' });
+      return responsePage(`${heading('This request could not be read')}${lead(error.message)}${home}`, {
+        status: error.status,
+        title: 'This request could not be read',
+      });
     }
     if (!(error instanceof StoreUnavailableError)) console.error('[your-email]', error instanceof Error ? error.message : 'unknown error');
-    return responsePage(`${heading('Please try again in a moment')}${lead('We could not open your email just now. Please reload this page in a few minutes.')}${home}`, {
-      status: 503,
-      title: 'Please try again in a moment',
-    });
+    return responsePage(
+      `${heading('Please try again in a moment')}${lead('We could not open your email just now. Please reload this page in a few minutes.')}${home}`,
+      {
+        status: 503,
+        title: 'Please try again in a moment',
+      },
+    );
   }
 };
 

@@ -33,37 +33,40 @@ function gate(limit) {
  */
 export function startCompressingProxy(port, originPort, { maxInFlight = Infinity } = {}) {
   const admit = gate(maxInFlight);
-  const server = createServer((req, res) => admit((release) => {
-    let released = false;
-    const done = () => {
-      if (!released) {
-        released = true;
-        release();
-      }
-    };
-    res.on('close', done);
-    const headers = { ...req.headers, host: `localhost:${originPort}` };
-    delete headers['accept-encoding'];
-    const upstream = request({ host: '127.0.0.1', port: originPort, method: req.method, path: req.url, headers }, (answer) => {
-      const type = String(answer.headers['content-type'] ?? '');
-      const accepts = String(req.headers['accept-encoding'] ?? '');
-      const encoding = !compressible.test(type) || answer.headers['content-encoding'] ? null : /\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : null;
-      const out = { ...answer.headers };
-      if (encoding) {
-        delete out['content-length'];
-        out['content-encoding'] = encoding;
-        out.vary = 'Accept-Encoding';
-      }
-      res.writeHead(answer.statusCode ?? 502, out);
-      if (!encoding) return pipeline(answer, res, () => {});
-      const compressor = encoding === 'br' ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }) : createGzip({ level: 6 });
-      pipeline(answer, compressor, res, () => {});
-    });
-    upstream.on('error', () => {
-      if (!res.headersSent) res.writeHead(502);
-      res.end();
-    });
-    pipeline(req, upstream, () => {});
-  }));
+  const server = createServer((req, res) =>
+    admit((release) => {
+      let released = false;
+      const done = () => {
+        if (!released) {
+          released = true;
+          release();
+        }
+      };
+      res.on('close', done);
+      const headers = { ...req.headers, host: `localhost:${originPort}` };
+      delete headers['accept-encoding'];
+      const upstream = request({ host: '127.0.0.1', port: originPort, method: req.method, path: req.url, headers }, (answer) => {
+        const type = String(answer.headers['content-type'] ?? '');
+        const accepts = String(req.headers['accept-encoding'] ?? '');
+        const encoding =
+          !compressible.test(type) || answer.headers['content-encoding'] ? null : /\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : null;
+        const out = { ...answer.headers };
+        if (encoding) {
+          delete out['content-length'];
+          out['content-encoding'] = encoding;
+          out.vary = 'Accept-Encoding';
+        }
+        res.writeHead(answer.statusCode ?? 502, out);
+        if (!encoding) return pipeline(answer, res, () => {});
+        const compressor = encoding === 'br' ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }) : createGzip({ level: 6 });
+        pipeline(answer, compressor, res, () => {});
+      });
+      upstream.on('error', () => {
+        if (!res.headersSent) res.writeHead(502);
+        res.end();
+      });
+      pipeline(req, upstream, () => {});
+    }),
+  );
   return new Promise((resolve) => server.listen(port, () => resolve(server)));
 }

@@ -12,7 +12,19 @@ import { startCompressingProxy } from './_compress.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json', '.webp': 'image/webp', '.jpg': 'image/jpeg', '.png': 'image/png', '.mp4': 'video/mp4', '.xml': 'application/xml', '.txt': 'text/plain' };
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+  '.webp': 'image/webp',
+  '.jpg': 'image/jpeg',
+  '.png': 'image/png',
+  '.mp4': 'video/mp4',
+  '.xml': 'application/xml',
+  '.txt': 'text/plain',
+};
 
 /** A built site's files on `port`, as Netlify maps its paths (`/faqs` is faqs.html). */
 function serveStatic(dir, port) {
@@ -42,13 +54,21 @@ export async function withServer(port, body, { maxInFlight } = {}) {
   const base = `http://localhost:${compress || !reuse ? port : originPort}`;
   const proxy = compress ? await startCompressingProxy(port, originPort, { maxInFlight }) : undefined;
   const staticServer = process.env.BENCH_STATIC ? await serveStatic(process.env.BENCH_STATIC, originPort) : undefined;
-  const child = reuse || staticServer ? undefined : spawn('node', [join(root, 'scripts', 'start.mjs')], {
-    cwd: root,
-    // SITE_URL: the site's own origin, as browsers name it in Origin headers, is the proxy's.
-    env: { ...process.env, PORT: String(originPort), SITE_URL: process.env.SITE_URL || base, ADMIN_PASSWORD: process.env.ADMIN_PASSWORD || 'bench-admin-password' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-    detached: true,
-  });
+  const child =
+    reuse || staticServer
+      ? undefined
+      : spawn('node', [join(root, 'scripts', 'start.mjs')], {
+          cwd: root,
+          // SITE_URL: the site's own origin, as browsers name it in Origin headers, is the proxy's.
+          env: {
+            ...process.env,
+            PORT: String(originPort),
+            SITE_URL: process.env.SITE_URL || base,
+            ADMIN_PASSWORD: process.env.ADMIN_PASSWORD || 'bench-admin-password',
+          },
+          stdio: ['ignore', 'ignore', 'inherit'],
+          detached: true,
+        });
   try {
     const deadline = Date.now() + 600_000;
     for (;;) {

@@ -41,7 +41,9 @@ export async function run() {
   const rows = [];
   for (const file of htmlFiles(dist).sort()) {
     const html = readFileSync(file, 'utf8');
-    const route = `/${relative(dist, file).replace(/\.html$/, '').replace(/(^|\/)index$/, '')}`;
+    const route = `/${relative(dist, file)
+      .replace(/\.html$/, '')
+      .replace(/(^|\/)index$/, '')}`;
     // Module scripts, and those the page's loader imports after the first paint (src/lib/page-scripts.ts).
     const loader = /<script type="module" data-page-scripts>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
     const frameScripts = [
@@ -59,8 +61,17 @@ export async function run() {
     const islands = files(islandUrls);
     for (const f of frame) islands.delete(f);
     const size = (set) => [...set].reduce((sum, f) => sum + gz(readFileSync(f)), 0);
-    const react = [...islands].some((f) => /react|jsx-runtime|client\.[\w-]+\.js$/.test(readFileSync(f, 'utf8').slice(0, 4000)) || /client\.[\w-]+\.js$/.test(f));
-    rows.push([route || '/', kb(gz(Buffer.from(html))), kb(size(frame) + gz(Buffer.from(inline))), islandUrls.length ? kb(size(islands)) : '0.0', islandUrls.length / 2, islandUrls.length ? (react ? 'yes' : 'no') : 'no']);
+    const react = [...islands].some(
+      (f) => /react|jsx-runtime|client\.[\w-]+\.js$/.test(readFileSync(f, 'utf8').slice(0, 4000)) || /client\.[\w-]+\.js$/.test(f),
+    );
+    rows.push([
+      route || '/',
+      kb(gz(Buffer.from(html))),
+      kb(size(frame) + gz(Buffer.from(inline))),
+      islandUrls.length ? kb(size(islands)) : '0.0',
+      islandUrls.length / 2,
+      islandUrls.length ? (react ? 'yes' : 'no') : 'no',
+    ]);
   }
   table(['route', 'HTML KB', 'frame JS KB', 'island JS KB', 'islands', 'React'], rows);
 }

@@ -125,7 +125,8 @@ export async function run() {
             const last = results.at(-1);
             console.log(route, `run ${run + 1}`, `FCP ${Math.round(last.fcp)} ms, LCP ${Math.round(last.lcp)} ms:`, last.lcpElement.slice(0, 200));
           }
-          if (process.env.BENCH_VERBOSE && results.at(-1).cls > 0) console.log(route, `run ${run + 1}`, 'CLS', results.at(-1).cls.toFixed(3), results.at(-1).shifted.join(', '));
+          if (process.env.BENCH_VERBOSE && results.at(-1).cls > 0)
+            console.log(route, `run ${run + 1}`, 'CLS', results.at(-1).cls.toFixed(3), results.at(-1).shifted.join(', '));
         }
         const mid = (key) => median(results.map((r) => r[key]));
         const worstCls = Math.max(...results.map((r) => r.cls));

@@ -20,7 +20,11 @@ function routesOf(dir, base = dir) {
     const full = join(dir, entry);
     if (statSync(full).isDirectory()) return ['pagefind', '_astro', 'api'].includes(entry) ? [] : routesOf(full, base);
     if (!entry.endsWith('.html') || /^(404|blog-post-not-found|form-response)\.html$/.test(entry)) return [];
-    return [`/${relative(base, full).replace(/\.html$/, '').replace(/(^|\/)index$/, '')}`];
+    return [
+      `/${relative(base, full)
+        .replace(/\.html$/, '')
+        .replace(/(^|\/)index$/, '')}`,
+    ];
   });
 }
 

@@ -54,7 +54,17 @@ export async function runCalendlyLoad(base, { storedRecords, pool, percentile, t
   const logs = (await storedRecords('webhook_logs')).filter((record) => record && typeof record === 'object' && record.eventType === 'invitee_no_show.created');
   table(
     ['test', 'deliveries', 'distinct events', 'answers', 'logs', 'p50', 'p99'],
-    [['POST /api/calendly/webhook', DELIVERIES, distinct, [...statuses].map(([s, n]) => `${s}×${n}`).join(' '), logs.length, `${percentile(latencies, 50).toFixed(1)} ms`, `${percentile(latencies, 99).toFixed(1)} ms`]],
+    [
+      [
+        'POST /api/calendly/webhook',
+        DELIVERIES,
+        distinct,
+        [...statuses].map(([s, n]) => `${s}×${n}`).join(' '),
+        logs.length,
+        `${percentile(latencies, 50).toFixed(1)} ms`,
+        `${percentile(latencies, 99).toFixed(1)} ms`,
+      ],
+    ],
   );
   const exact = logs.length === distinct;
   console.log(exact ? `\nExactly one log per distinct event (${distinct}).` : `\nMISMATCH: ${logs.length} logs for ${distinct} distinct events.`);

@@ -26,9 +26,7 @@ export async function runPlatformSendLoad(base, { pool, percentile, table, hubsp
   const run = Date.now().toString(36);
   const sameSite = { origin: base, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' };
   const definitions = await (await fetch(`${base}/api/form-definitions.json`)).json().catch(() => null);
-  const formId = definitions
-    ? Object.entries(definitions).find(([, definition]) => definition.purpose === 'emailGenerator')?.[0]
-    : undefined;
+  const formId = definitions ? Object.entries(definitions).find(([, definition]) => definition.purpose === 'emailGenerator')?.[0] : undefined;
   if (!formId) throw new Error('the build has no email-generation form definition');
 
   // 1. The parents' forms: each accepted one gives a draft and its one-time token.
@@ -59,7 +57,11 @@ export async function runPlatformSendLoad(base, { pool, percentile, table, hubsp
   // 2. "Send via our platform" for every one: stored, awaiting the parent's confirmation.
   const requested = new Map();
   await pool(MESSAGES, CONCURRENCY, async (i) => {
-    const response = await fetch(`${base}/api/send-email`, { method: 'POST', headers: sameSite, body: JSON.stringify({ submissionId: drafts[i].id, token: drafts[i].token }) });
+    const response = await fetch(`${base}/api/send-email`, {
+      method: 'POST',
+      headers: sameSite,
+      body: JSON.stringify({ submissionId: drafts[i].id, token: drafts[i].token }),
+    });
     const body = await response.json();
     requested.set(i, { status: response.status, id: body.id, code: body.error?.code });
   });
@@ -95,7 +97,11 @@ export async function runPlatformSendLoad(base, { pool, percentile, table, hubsp
       body: new URLSearchParams({ token: tokens[i] }).toString(),
     });
     const page = await response.text();
-    const outcome = /Your email has been sent|Your email is confirmed/.test(page) ? 'sent' : /already|most emails/.test(page) ? 'limit' : `other ${response.status}`;
+    const outcome = /Your email has been sent|Your email is confirmed/.test(page)
+      ? 'sent'
+      : /already|most emails/.test(page)
+        ? 'limit'
+        : `other ${response.status}`;
     outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
   });
   const seconds = (performance.now() - started) / 1000;
@@ -114,9 +120,19 @@ export async function runPlatformSendLoad(base, { pool, percentile, table, hubsp
     ['step', 'count', 'detail'],
     [
       ['email forms accepted', drafts.filter(Boolean).length, `p50 ${percentile(formLatencies, 50).toFixed(0)} ms`],
-      ['send requests', requested.size, [...[...requested.values()].reduce((map, r) => map.set(r.code ?? r.status, (map.get(r.code ?? r.status) ?? 0) + 1), new Map())].map(([k, n]) => `${k}×${n}`).join(' ')],
+      [
+        'send requests',
+        requested.size,
+        [...[...requested.values()].reduce((map, r) => map.set(r.code ?? r.status, (map.get(r.code ?? r.status) ?? 0) + 1), new Map())]
+          .map(([k, n]) => `${k}×${n}`)
+          .join(' '),
+      ],
       ['awaiting confirmation', awaiting, `${tokens.length} links`],
-      ['confirmations', tokens.length, `${[...outcomes].map(([k, n]) => `${k}×${n}`).join(' ')}; p50 ${percentile(confirmLatencies, 50).toFixed(0)} ms, p99 ${percentile(confirmLatencies, 99).toFixed(0)} ms, ${(tokens.length / seconds).toFixed(1)}/s`],
+      [
+        'confirmations',
+        tokens.length,
+        `${[...outcomes].map(([k, n]) => `${k}×${n}`).join(' ')}; p50 ${percentile(confirmLatencies, 50).toFixed(0)} ms, p99 ${percentile(confirmLatencies, 99).toFixed(0)} ms, ${(tokens.length / seconds).toFixed(1)}/s`,
+      ],
       ['sent (outbox)', sent.length, `${perSchool.size} schools, ${perParent.size} parents`],
       ['most to one school', Math.max(0, ...perSchool.values()), `cap ${SCHOOL_CAP}`],
       ['most from one parent', Math.max(0, ...perParent.values()), `cap ${PARENT_CAP}`],

@@ -67,7 +67,10 @@ function release(key, worker) {
   clearTimeout(worker.idleTimer);
   worker.idleTimer = setTimeout(() => {
     const current = idle.get(key) ?? [];
-    idle.set(key, current.filter((w) => w !== worker));
+    idle.set(
+      key,
+      current.filter((w) => w !== worker),
+    );
     retire(worker);
   }, IDLE_MS);
   worker.idleTimer.unref();

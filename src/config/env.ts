@@ -3,8 +3,7 @@
  * everything here ends up in static HTML, so no secret may ever be read in this file.
  * Server-side secrets are read in `src/server/env.ts`.
  */
-const env: Record<string, string | undefined> =
-  typeof process !== 'undefined' && process.env ? process.env : {};
+const env: Record<string, string | undefined> = typeof process !== 'undefined' && process.env ? process.env : {};
 
 function read(name: string, fallback: string): string {
   const value = env[name]?.trim();
@@ -133,7 +132,9 @@ export function isProductionBuild(source: Record<string, string | undefined> = e
 
 /** What a production build lacks: each setting that is unset (its letters link to the site's own page). */
 export function productionSettingWarnings(source: Record<string, string | undefined> = env): string[] {
-  return requiredInProduction.flatMap(({ name, use, fallback }) => (source[name]?.trim() ? [] : [`${name} is not set (${use}): letters link to ${fallback} instead`]));
+  return requiredInProduction.flatMap(({ name, use, fallback }) =>
+    source[name]?.trim() ? [] : [`${name} is not set (${use}): letters link to ${fallback} instead`],
+  );
 }
 
 /** What a production build must not publish: each setting that is set but not an https URL. */

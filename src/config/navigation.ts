@@ -21,6 +21,10 @@ export const quickLinks = [
 
 /** Is `href` the current page or one of its children? */
 export function isCurrent(href: string, pathname: string): boolean {
-  const path = pathname.replace(/\.html$/, '').replace(/\/index$/, '').replace(/\/+$/, '') || '/';
+  const path =
+    pathname
+      .replace(/\.html$/, '')
+      .replace(/\/index$/, '')
+      .replace(/\/+$/, '') || '/';
   return path === href || path.startsWith(`${href}/`);
 }

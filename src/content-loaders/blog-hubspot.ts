@@ -48,20 +48,14 @@ async function allPages<T>(fetchPage: (after: string | undefined) => Promise<Pag
 
 export async function fetchTagNames(client: Client): Promise<Map<string, string>> {
   const tags = await allPages((after) =>
-    client.cms.blogs.tags.blogTagsApi.getPage(
-      undefined, undefined, undefined, undefined, undefined, undefined,
-      undefined, after, PAGE_SIZE, false,
-    ),
+    client.cms.blogs.tags.blogTagsApi.getPage(undefined, undefined, undefined, undefined, undefined, undefined, undefined, after, PAGE_SIZE, false),
   );
   return new Map(tags.map((tag) => [String(tag.id), tag.name]));
 }
 
 export async function fetchPosts(client: Client): Promise<HubSpotPost[]> {
   const posts = await allPages((after) =>
-    client.cms.blogs.blogPosts.basicApi.getPage(
-      undefined, undefined, undefined, undefined, undefined, undefined,
-      ['-publishDate'], after, PAGE_SIZE, false,
-    ),
+    client.cms.blogs.blogPosts.basicApi.getPage(undefined, undefined, undefined, undefined, undefined, undefined, ['-publishDate'], after, PAGE_SIZE, false),
   );
   return posts as unknown as HubSpotPost[];
 }

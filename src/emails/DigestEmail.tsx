@@ -38,7 +38,10 @@ export function DigestEmail({ organisation, words, letters, quotes = [], reason,
       <Title>{words.heading}</Title>
       <Paragraphs items={words.paragraphs} />
       {quotes.map((quote, index) => (
-        <Text key={`q${index}`} style={{ borderLeft: `3px solid ${theme.line}`, color: theme.inkSoft, fontStyle: 'italic', margin: '0 0 12px', paddingLeft: '12px' }}>
+        <Text
+          key={`q${index}`}
+          style={{ borderLeft: `3px solid ${theme.line}`, color: theme.inkSoft, fontStyle: 'italic', margin: '0 0 12px', paddingLeft: '12px' }}
+        >
           “{quote.text}” ({quote.by})
         </Text>
       ))}
@@ -54,7 +57,10 @@ export function DigestEmail({ organisation, words, letters, quotes = [], reason,
             </Text>
           ))}
           <Text style={letterText}>
-            Reply to {letter.parentName}: <Link href={letter.replyUrl} style={{ color: theme.brand }}>{letter.replyUrl}</Link>
+            Reply to {letter.parentName}:{' '}
+            <Link href={letter.replyUrl} style={{ color: theme.brand }}>
+              {letter.replyUrl}
+            </Link>
           </Text>
         </Section>
       ))}

@@ -51,7 +51,10 @@ export function Layout({ organisation, preview, reason, links = [], lang = 'en',
             <Text style={footerText}>{reason}</Text>
             {links.map((link) => (
               <Text key={link.url} style={footerText}>
-                {link.label}: <Link href={link.url} style={{ color: theme.brand }}>{link.url}</Link>
+                {link.label}:{' '}
+                <Link href={link.url} style={{ color: theme.brand }}>
+                  {link.url}
+                </Link>
               </Text>
             ))}
             <Text style={footerText}>{organisation}</Text>

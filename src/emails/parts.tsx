@@ -29,11 +29,27 @@ export function Paragraphs({ items }: { items: string[] }) {
 export function Action({ label, url }: { label: string; url: string }) {
   return (
     <>
-      <Button href={url} style={{ backgroundColor: theme.accent, borderRadius: '999px', color: '#ffffff', display: 'inline-block', fontSize: '16px', fontWeight: 600, margin: '8px 0 12px', padding: '12px 24px', textDecoration: 'none' }}>
+      <Button
+        href={url}
+        style={{
+          backgroundColor: theme.accent,
+          borderRadius: '999px',
+          color: '#ffffff',
+          display: 'inline-block',
+          fontSize: '16px',
+          fontWeight: 600,
+          margin: '8px 0 12px',
+          padding: '12px 24px',
+          textDecoration: 'none',
+        }}
+      >
         {label}
       </Button>
       <Text style={{ color: theme.muted, fontSize: '13px', lineHeight: '20px', margin: '0 0 8px', wordBreak: 'break-all' }}>
-        Or open this link: <Link href={url} style={{ color: theme.brand }}>{url}</Link>
+        Or open this link:{' '}
+        <Link href={url} style={{ color: theme.brand }}>
+          {url}
+        </Link>
       </Text>
     </>
   );

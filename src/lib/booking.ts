@@ -38,7 +38,10 @@ export const bookingParameters = [
 
 function text(params: URLSearchParams, ...names: string[]): string {
   for (const name of names) {
-    const value = params.get(name)?.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
+    const value = params
+      .get(name)
+      ?.replace(/[\u0000-\u001f\u007f]/g, ' ')
+      .trim();
     if (value) return value.slice(0, MAX_TEXT);
   }
   return '';

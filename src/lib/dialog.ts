@@ -18,9 +18,7 @@ export function closeDialog(dialog: HTMLDialogElement): void {
 export function isBackdropClick(dialog: HTMLElement, event: MouseEvent): boolean {
   if (event.target !== dialog) return false;
   const rect = dialog.getBoundingClientRect();
-  return (
-    event.clientX < rect.left || event.clientX > rect.right || event.clientY < rect.top || event.clientY > rect.bottom
-  );
+  return event.clientX < rect.left || event.clientX > rect.right || event.clientY < rect.top || event.clientY > rect.bottom;
 }
 
 function wire(dialog: HTMLDialogElement): void {

@@ -19,9 +19,7 @@ export async function getFaqGroups(): Promise<FaqGroup[]> {
   return ordered.map((category) => ({
     id: category.id,
     name: category.data.name,
-    faqs: faqs
-      .filter((faq) => faq.data.category.id === category.id)
-      .sort((a, b) => a.data.order - b.data.order || a.id.localeCompare(b.id)),
+    faqs: faqs.filter((faq) => faq.data.category.id === category.id).sort((a, b) => a.data.order - b.data.order || a.id.localeCompare(b.id)),
   }));
 }
 

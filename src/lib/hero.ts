@@ -18,8 +18,8 @@ export function heroParticles(count = HERO_PARTICLES): Particle[] {
     const a = (i * 37 + 11) % 100;
     const b = (i * 53 + 29) % 100;
     return {
-      left: 4 + (a * 0.92),
-      top: 6 + (b * 0.86),
+      left: 4 + a * 0.92,
+      top: 6 + b * 0.86,
       size: 6 + ((i * 7) % 10),
       round: i % 3 !== 0,
       duration: 7 + (i % 6),

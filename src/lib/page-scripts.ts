@@ -46,7 +46,10 @@ export function deferPageScripts(html: string): string {
   return html
     .replace(MODULE_SCRIPT, '')
     .replace('</body>', () => `<script type="module" data-page-scripts>${code}</script></body>`)
-    .replace(/(<meta http-equiv="content-security-policy" content="[^"]*?script-src)( )/, (_all, start: string, space: string) => `${start}${space}${cspHash(code)}${space}`);
+    .replace(
+      /(<meta http-equiv="content-security-policy" content="[^"]*?script-src)( )/,
+      (_all, start: string, space: string) => `${start}${space}${cspHash(code)}${space}`,
+    );
 }
 
 export function deferScriptsInPages(dist: string): number {

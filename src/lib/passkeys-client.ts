@@ -29,7 +29,12 @@ export function ceremonyFailure(error: unknown, fallback: string): string | unde
 
 export async function signInWithPasskey(): Promise<AdminSession> {
   const { startAuthentication } = await import('@simplewebauthn/browser');
-  const { options } = await apiRequest<{ options: Parameters<typeof startAuthentication>[0]['optionsJSON'] }>('POST', '/api/admin/passkeys/sign-in/options', undefined, { quiet401: true });
+  const { options } = await apiRequest<{ options: Parameters<typeof startAuthentication>[0]['optionsJSON'] }>(
+    'POST',
+    '/api/admin/passkeys/sign-in/options',
+    undefined,
+    { quiet401: true },
+  );
   const response = await startAuthentication({ optionsJSON: options });
   const { session } = await apiRequest<{ session: AdminSession }>('POST', '/api/admin/passkeys/sign-in', { response }, { quiet401: true });
   return session;
@@ -37,7 +42,12 @@ export async function signInWithPasskey(): Promise<AdminSession> {
 
 export async function registerPasskey(ceremony: Ceremony, label?: string): Promise<AdminSession> {
   const { startRegistration } = await import('@simplewebauthn/browser');
-  const { options } = await apiRequest<{ options: Parameters<typeof startRegistration>[0]['optionsJSON'] }>('POST', '/api/admin/passkeys/register/options', ceremony, { quiet401: true });
+  const { options } = await apiRequest<{ options: Parameters<typeof startRegistration>[0]['optionsJSON'] }>(
+    'POST',
+    '/api/admin/passkeys/register/options',
+    ceremony,
+    { quiet401: true },
+  );
   const response = await startRegistration({ optionsJSON: options });
   const body = label ? { ...ceremony, label, response } : { ...ceremony, response };
   const { session } = await apiRequest<{ session: AdminSession }>('POST', '/api/admin/passkeys/register', body, { quiet401: true });

@@ -65,7 +65,21 @@ export const impactLabels: Record<keyof Omit<Impact, 'updatedAt'>, string> = {
 };
 
 /** Free email providers: an address there says nothing about the school, so it counts on its own. */
-export const FREE_MAIL: ReadonlySet<string> = new Set(['gmail.com', 'googlemail.com', 'yahoo.com', 'outlook.com', 'hotmail.com', 'live.com', 'icloud.com', 'me.com', 'aol.com', 'proton.me', 'protonmail.com', 'gmx.com', 'mail.com']);
+export const FREE_MAIL: ReadonlySet<string> = new Set([
+  'gmail.com',
+  'googlemail.com',
+  'yahoo.com',
+  'outlook.com',
+  'hotmail.com',
+  'live.com',
+  'icloud.com',
+  'me.com',
+  'aol.com',
+  'proton.me',
+  'protonmail.com',
+  'gmx.com',
+  'mail.com',
+]);
 
 /** The school a contact address stands for: its domain, or the whole address at a free provider. */
 export function schoolKey(address: string): string {

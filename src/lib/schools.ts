@@ -98,22 +98,23 @@ export const DEFAULT_HOURS: SchoolHours = { days: [1, 2, 3, 4, 5], opens: '08:00
 
 export const evidenceSchema = z.object({
   kind: z.enum(evidenceKinds, { message: 'Choose what you relied on.' }),
-  detail: z
-    .string()
-    .trim()
-    .min(3, 'Say what you checked (the page, the reply, how you know).')
-    .max(500),
+  detail: z.string().trim().min(3, 'Say what you checked (the page, the reply, how you know).').max(500),
 });
 export type Evidence = z.infer<typeof evidenceSchema>;
 
-const timeZone = z.string().trim().min(1).max(64).refine((zone) => {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(zone);
-  } catch {
-    return false;
-  }
-}, 'Choose a time zone such as America/New_York.');
+const timeZone = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .refine((zone) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      return /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(zone);
+    } catch {
+      return false;
+    }
+  }, 'Choose a time zone such as America/New_York.');
 
 const domain = z
   .string()

@@ -53,7 +53,9 @@ export async function knownAmbassador(id: string): Promise<boolean> {
 
 export async function addAmbassador(input: NewAmbassador, by: string, now = new Date()): Promise<void> {
   try {
-    await query(sql`INSERT INTO ambassadors (id, name, email, created_at, created_by) VALUES (${input.id}, ${input.name}, ${input.email.toLowerCase()}, ${now}, ${by.slice(0, 200)})`);
+    await query(
+      sql`INSERT INTO ambassadors (id, name, email, created_at, created_by) VALUES (${input.id}, ${input.name}, ${input.email.toLowerCase()}, ${now}, ${by.slice(0, 200)})`,
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw new HttpError(409, 'ambassador_exists', `An ambassador with the id "${input.id}" is already on the list.`);
     throw error;

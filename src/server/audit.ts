@@ -39,7 +39,11 @@ const toEntry = (row: AuditRow): AuditEntry => ({
 const WINDOW = sql`date_bin('10 minutes', now(), TIMESTAMPTZ '2000-01-01')`;
 
 /** Text a stranger typed, as the log may keep it: one line, no control characters, at most 200. */
-const typed = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').trim().slice(0, 200) || null;
+const typed = (text: string) =>
+  text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ')
+    .trim()
+    .slice(0, 200) || null;
 
 /**
  * Records a refusal a stranger caused (a wrong password, a passkey or an invitation link refused):
@@ -118,7 +122,10 @@ export const auditFilterSchema = z
     actor: z.string().trim().min(1).max(200).optional(),
     from: day.optional(),
     to: day.optional(),
-    cursor: z.string().regex(/^[1-9]\d{0,17}$/, 'cursor is not valid').optional(),
+    cursor: z
+      .string()
+      .regex(/^[1-9]\d{0,17}$/, 'cursor is not valid')
+      .optional(),
     limit: z.coerce.number().int().min(1).max(200).optional(),
     format: z.enum(['json', 'csv']).optional(),
   })
@@ -155,7 +162,12 @@ export const csvCell = (value: string) => {
 
 export function auditCsv(entries: AuditEntry[]): string {
   const lines = [['id', 'at', 'actor', 'action', 'target', 'address_hash', 'typed_name', 'count'].join(',')];
-  for (const entry of entries) lines.push([entry.id, entry.at, entry.actor, entry.action, entry.target ?? '', entry.addressHash ?? '', entry.typedName ?? '', String(entry.count ?? 1)].map(csvCell).join(','));
+  for (const entry of entries)
+    lines.push(
+      [entry.id, entry.at, entry.actor, entry.action, entry.target ?? '', entry.addressHash ?? '', entry.typedName ?? '', String(entry.count ?? 1)]
+        .map(csvCell)
+        .join(','),
+    );
   return `${lines.join('\r\n')}\r\n`;
 }
 

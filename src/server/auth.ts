@@ -156,7 +156,7 @@ export async function requireAdmin(req: Request): Promise<Session> {
   return toSession(record);
 }
 
-export const PASSKEYS_ONLY_MESSAGE = "This site's staff sign in with passkeys: use \"Sign in with a passkey\". The admin password only set up the first owner.";
+export const PASSKEYS_ONLY_MESSAGE = 'This site\'s staff sign in with passkeys: use "Sign in with a passkey". The admin password only set up the first owner.';
 
 function notSignedIn(message = 'Sign in to use the admin page.'): HttpError {
   return new HttpError(401, 'unauthenticated', message);

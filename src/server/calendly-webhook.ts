@@ -15,9 +15,7 @@ import { recordKey } from './ids';
 /** Deliveries signed longer ago than this are refused as stale. */
 export const SIGNATURE_TOLERANCE_S = 180;
 
-export type SignatureCheck =
-  | { ok: true; webhookId: string; t: number; v1: string }
-  | { ok: false; reason: 'missing' | 'malformed' | 'stale' | 'mismatch' };
+export type SignatureCheck = { ok: true; webhookId: string; t: number; v1: string } | { ok: false; reason: 'missing' | 'malformed' | 'stale' | 'mismatch' };
 
 export function signPayload(key: string, t: number, body: string): string {
   return createHmac('sha256', key).update(`${t}.${body}`).digest('hex');
@@ -49,12 +47,7 @@ export function precheckSignature(header: string | null, now = Date.now()): { ok
   return { ok: true };
 }
 
-export function verifySignature(
-  header: string | null,
-  body: string,
-  keys: Array<{ webhookId: string; key: string }>,
-  now = Date.now(),
-): SignatureCheck {
+export function verifySignature(header: string | null, body: string, keys: Array<{ webhookId: string; key: string }>, now = Date.now()): SignatureCheck {
   if (!header) return { ok: false, reason: 'missing' };
   const parsed = parseSignatureHeader(header);
   if (!parsed) return { ok: false, reason: 'malformed' };

@@ -11,11 +11,7 @@ const VERSION = 'v1';
 function key(): Buffer {
   const configured = serverEnv.configEncryptionKey;
   if (!configured) {
-    throw new HttpError(
-      503,
-      'encryption_not_configured',
-      'Stored secrets cannot be encrypted: CONFIG_ENCRYPTION_KEY is not configured on this site.',
-    );
+    throw new HttpError(503, 'encryption_not_configured', 'Stored secrets cannot be encrypted: CONFIG_ENCRYPTION_KEY is not configured on this site.');
   }
   const decoded = Buffer.from(configured, 'base64');
   // The documented form is 32 random bytes in base64; any other string is stretched to 32 bytes.

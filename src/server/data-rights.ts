@@ -120,7 +120,13 @@ export function exportPersonalData(data: PersonalData, now = new Date()) {
       page: record.context.pageUri,
       deliveredToHubSpot: record.delivery.state === 'delivered',
     })),
-    emailDrafts: data.drafts.map((draft) => ({ id: draft.id, createdAt: draft.createdAt, data: draft.data, note: draft.note, wantsPlatformSend: draft.wantsPlatformSend })),
+    emailDrafts: data.drafts.map((draft) => ({
+      id: draft.id,
+      createdAt: draft.createdAt,
+      data: draft.data,
+      note: draft.note,
+      wantsPlatformSend: draft.wantsPlatformSend,
+    })),
     schoolEmails: data.messages.map((message) => ({
       id: message.id,
       channel: message.channel,
@@ -134,7 +140,13 @@ export function exportPersonalData(data: PersonalData, now = new Date()) {
       body: message.body,
       note: message.note,
     })),
-    schoolAnswers: data.answers.map((answer) => ({ messageId: answer.messageId, answer: answer.kind, comment: answer.comment, answeredAt: answer.answeredAt, updatedAt: answer.updatedAt })),
+    schoolAnswers: data.answers.map((answer) => ({
+      messageId: answer.messageId,
+      answer: answer.kind,
+      comment: answer.comment,
+      answeredAt: answer.answeredAt,
+      updatedAt: answer.updatedAt,
+    })),
     nominations: data.nominations.map((nomination) => ({ id: nomination.id, kind: nomination.kind, createdAt: nomination.createdAt, data: nomination.data })),
     bookings: data.bookings,
   };
@@ -167,12 +179,22 @@ export interface ErasureCounts {
  * sent themselves goes. Every email the site sent the person is emptied. Returns what went, and
  * the queued deletions' ids.
  */
-export async function erasePersonalData(email: string, now = new Date(), stepToken?: string): Promise<{ counts: ErasureCounts; deletionIds: string[] } | undefined> {
+export async function erasePersonalData(
+  email: string,
+  now = new Date(),
+  stepToken?: string,
+): Promise<{ counts: ErasureCounts; deletionIds: string[] } | undefined> {
   const data = await findPersonalData(email);
   const messageIds = data.messages.map((message) => message.id);
   const addresses = [
     ...new Set(
-      [...data.submissions.map((s) => s.values.email ?? ''), ...data.drafts.map((d) => d.data.parentEmail), ...data.messages.map((m) => m.parentEmail), ...data.nominations.map((n) => n.data.email), ...data.bookings.map((b) => String(b.record.inviteeEmail ?? ''))]
+      [
+        ...data.submissions.map((s) => s.values.email ?? ''),
+        ...data.drafts.map((d) => d.data.parentEmail),
+        ...data.messages.map((m) => m.parentEmail),
+        ...data.nominations.map((n) => n.data.email),
+        ...data.bookings.map((b) => String(b.record.inviteeEmail ?? '')),
+      ]
         .map(plainAddress)
         .filter((address) => isEmail(address)),
     ),

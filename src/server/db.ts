@@ -82,8 +82,10 @@ export class DatabaseError extends Error {
   }
 }
 
-export const isUniqueViolation = (error: unknown, constraint?: string) => error instanceof DatabaseError && error.code === '23505' && (!constraint || error.constraint === constraint);
-export const isCheckViolation = (error: unknown, constraint?: string) => error instanceof DatabaseError && error.code === '23514' && (!constraint || error.constraint === constraint);
+export const isUniqueViolation = (error: unknown, constraint?: string) =>
+  error instanceof DatabaseError && error.code === '23505' && (!constraint || error.constraint === constraint);
+export const isCheckViolation = (error: unknown, constraint?: string) =>
+  error instanceof DatabaseError && error.code === '23514' && (!constraint || error.constraint === constraint);
 
 function translate(error: unknown): Error {
   if (error instanceof StoreUnavailableError || error instanceof DatabaseError) return error;

@@ -54,7 +54,6 @@ export type LetteredDraft = EmailDraft & { letter: Letter };
 /** Drafts no longer needed (unsent after this long) are removed by the purge. */
 export const DRAFT_RETENTION_MS = 30 * 24 * 3600_000;
 
-
 /** The email data of an accepted email-form submission (HubSpot field names → template fields). */
 export function emailDataOf(values: Record<string, string>): ReferralData {
   const raw = Object.fromEntries(Object.entries(emailFormFields).map(([key, field]) => [key, (values[field] ?? '').trim()]));
@@ -78,7 +77,17 @@ async function withLetter(draft: EmailDraft): Promise<LetteredDraft> {
  * Stores the draft of an accepted submission and returns the one-time send token (only this
  * answer ever holds it) with the email as composed now.
  */
-export async function createDraft(input: { id: string; purpose: string; values: Record<string, string>; note?: string; ownWords?: string; attribution?: Attribution; schoolKey?: string; held?: boolean; now?: Date }) {
+export async function createDraft(input: {
+  id: string;
+  purpose: string;
+  values: Record<string, string>;
+  note?: string;
+  ownWords?: string;
+  attribution?: Attribution;
+  schoolKey?: string;
+  held?: boolean;
+  now?: Date;
+}) {
   const token = newSecret();
   const data = emailDataOf(input.values);
   // The school's next letter: a parent who sends the form twice moves the rotation on too.

@@ -271,7 +271,8 @@ export const serverEnv = {
    */
   get mailFromAddress() {
     const value = read('MAIL_FROM_ADDRESS') ?? read('SCHOOL_EMAIL_FROM_ADDRESS');
-    if (value !== undefined && !/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$|^[^\s@<>"]+@localhost$/.test(value)) throw new Error(`MAIL_FROM_ADDRESS must be an email address, got "${value}".`);
+    if (value !== undefined && !/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$|^[^\s@<>"]+@localhost$/.test(value))
+      throw new Error(`MAIL_FROM_ADDRESS must be an email address, got "${value}".`);
     return value;
   },
   /** DKIM signing of SMTP mail: all three set, or none (the provider may sign instead). */

@@ -32,7 +32,8 @@ async function readPlaces(): Promise<ExperimentPlace[]> {
   return Promise.all(
     files.map(async (name) => {
       const parsed = experimentPlaceSchema.safeParse(yaml.load(await readFile(join(dir, name), 'utf8')));
-      if (!parsed.success) throw new Error(`${EXPERIMENTS_DIR}/${name}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+      if (!parsed.success)
+        throw new Error(`${EXPERIMENTS_DIR}/${name}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
       return { id: name.replace(/\.yaml$/, ''), ...parsed.data };
     }),
   );
@@ -99,7 +100,9 @@ export function runningExperiments(now = Date.now()): Promise<Experiment[]> {
 
 /** The last variant a place's ended experiments chose, shown to everyone once it won. */
 async function winnerOf(place: string): Promise<string | undefined> {
-  const row = await queryOne<{ winner: string }>(sql`SELECT winner FROM experiments WHERE place = ${place} AND state = 'ended' AND winner IS NOT NULL ORDER BY ended_at DESC LIMIT 1`);
+  const row = await queryOne<{ winner: string }>(
+    sql`SELECT winner FROM experiments WHERE place = ${place} AND state = 'ended' AND winner IS NOT NULL ORDER BY ended_at DESC LIMIT 1`,
+  );
   return row?.winner;
 }
 
@@ -112,7 +115,8 @@ export async function startExperiment(input: { place: string; name: string; vari
   const variants = input.variants ?? place.variants.map((variant) => variant.id);
   const unknown = variants.find((id) => !place.variants.some((variant) => variant.id === id));
   if (unknown) throw new HttpError(400, 'unknown_variant', `"${unknown}" is not one of the variants of ${place.label}.`);
-  if (new Set(variants).size < 2) throw new HttpError(400, 'no_variants', 'An experiment needs at least two different variants to compare. Add variants in content/experiments first.');
+  if (new Set(variants).size < 2)
+    throw new HttpError(400, 'no_variants', 'An experiment needs at least two different variants to compare. Add variants in content/experiments first.');
   try {
     const row = await queryOne<ExperimentRow>(sql`
       INSERT INTO experiments (id, place, name, variants, state, started_at, started_by)
@@ -156,7 +160,8 @@ export function assignVariant(experiment: Experiment, visitor: string | undefine
   return carried(experiment, v) ?? (visitor ? experiment.variants[bucketOf(visitor, experiment.id, experiment.variants.length)]! : experiment.variants[0]!);
 }
 
-const onPage = (place: ExperimentPlace, path: string) => place.pages.some((prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`) || path === prefix.replace(/\/$/, ''));
+const onPage = (place: ExperimentPlace, path: string) =>
+  place.pages.some((prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`) || path === prefix.replace(/\/$/, ''));
 
 /** The variant key a visit to `path` is counted under, if a running experiment's place is on it. */
 export async function variantForPage(path: string, visitor: string | undefined, v?: string | null): Promise<string | undefined> {
@@ -182,7 +187,13 @@ const fill = (text: string, values: Record<string, string>) => text.replace(/\{(
  * The words a place shows to the visitor of `req`: the running experiment's variant for them,
  * else the last winner, else the control. Never fails: without the store it is the control.
  */
-export async function placeText(req: Request, context: unknown, placeId: string, values: Record<string, string>, now = new Date()): Promise<PlaceText | undefined> {
+export async function placeText(
+  req: Request,
+  context: unknown,
+  placeId: string,
+  values: Record<string, string>,
+  now = new Date(),
+): Promise<PlaceText | undefined> {
   const place = (await experimentPlaces().catch(() => [] as ExperimentPlace[])).find((candidate) => candidate.id === placeId);
   if (!place) return undefined;
   const textOf = (id: string | undefined) => fill((place.variants.find((variant) => variant.id === id) ?? place.variants[0]!).text, values);
@@ -243,7 +254,10 @@ export const DRAWS = 20_000;
  * posteriors (uniform prior). Trials are at least the conversions (a parent without JavaScript
  * converts without a counted visit).
  */
-export function compareVariants(figures: Array<{ visitors: number; conversions: number }>, draws = DRAWS): Array<{ rate: number; interval: [number, number]; probabilityToBeat: number | null }> {
+export function compareVariants(
+  figures: Array<{ visitors: number; conversions: number }>,
+  draws = DRAWS,
+): Array<{ rate: number; interval: [number, number]; probabilityToBeat: number | null }> {
   const random = mulberry32(figures.reduce((seed, f) => seed * 31 + f.visitors * 7 + f.conversions, 17));
   const samples = figures.map(({ visitors, conversions }) => {
     const trials = Math.max(visitors, conversions);
@@ -302,12 +316,20 @@ export async function experimentResults(now = new Date()): Promise<ExperimentRes
 }
 
 /** The letters compared the same way: per letter, sends delivered, answers and meetings. */
-export async function letterResults(): Promise<Array<{ letter: string; sends: number; answers: number; meetings: number; rate: number; interval: [number, number]; probabilityToBeat: number | null }>> {
+export async function letterResults(): Promise<
+  Array<{ letter: string; sends: number; answers: number; meetings: number; rate: number; interval: [number, number]; probabilityToBeat: number | null }>
+> {
   const rows = await query<{ letter: string; sends: number; answers: number; meetings: number }>(sql`
     SELECT letter, count(delivered_at)::int AS sends,
       count(*) FILTER (WHERE delivered_at IS NOT NULL AND answer_kind IS NOT NULL AND answer_kind <> 'no_answer')::int AS answers,
       count(*) FILTER (WHERE delivered_at IS NOT NULL AND answer_kind = 'meeting')::int AS meetings
     FROM analytics_journeys WHERE letter IS NOT NULL GROUP BY letter ORDER BY letter`);
   const compared = compareVariants(rows.map((row) => ({ visitors: Number(row.sends), conversions: Number(row.answers) })));
-  return rows.map((row, index) => ({ letter: row.letter, sends: Number(row.sends), answers: Number(row.answers), meetings: Number(row.meetings), ...compared[index]! }));
+  return rows.map((row, index) => ({
+    letter: row.letter,
+    sends: Number(row.sends),
+    answers: Number(row.answers),
+    meetings: Number(row.meetings),
+    ...compared[index]!,
+  }));
 }

@@ -92,7 +92,16 @@ export function invalidPage(input: {
   const summary = summaryOf(input.definition, input.errors, input.note ? personalFieldLabels : {});
   const form = renderForm(
     input.definition,
-    { purpose: input.purpose, instance: 'form-response-form', page: input.page ?? '/', values: input.values, errors: input.errors, note: input.note, hiddenInputs: input.hiddenInputs, schoolSearch: input.schoolSearch },
+    {
+      purpose: input.purpose,
+      instance: 'form-response-form',
+      page: input.page ?? '/',
+      values: input.values,
+      errors: input.errors,
+      note: input.note,
+      hiddenInputs: input.hiddenInputs,
+      schoolSearch: input.schoolSearch,
+    },
     summary,
   );
   const content = `${heading('Please check your answers')}<p class="mt-4 text-lg text-ink-soft">Nothing was sent yet. Correct the fields marked below and send the form again.</p><div class="mt-8 rounded-card border border-line bg-white p-6 shadow-card">${form}</div>${backLink(input.page)}`;

@@ -84,7 +84,9 @@ export function legalConsentFor(definition: FormDefinition, consent: ConsentGive
   if (options.type === 'legitimate_interest') {
     const basis = { lead: 'LEGITIMATE_INTEREST_PQL', client: 'LEGITIMATE_INTEREST_CLIENT', other: 'LEGITIMATE_INTEREST_OTHER' }[options.lawfulBasis];
     const subscriptionTypeId = options.subscriptionTypeIds[0];
-    return subscriptionTypeId === undefined ? undefined : { legitimateInterest: { value: true, subscriptionTypeId, legalBasis: basis, text: options.privacyText } };
+    return subscriptionTypeId === undefined
+      ? undefined
+      : { legitimateInterest: { value: true, subscriptionTypeId, legalBasis: basis, text: options.privacyText } };
   }
   if (options.type === 'none' || !consent) return undefined;
   return {
@@ -153,7 +155,9 @@ export async function storeSubmission(record: StoredSubmission): Promise<{ recor
 }
 
 export async function readSubmission(purpose: string, id: string): Promise<{ record: StoredSubmission; etag: string } | undefined> {
-  const row = await queryOne<{ record: StoredSubmission; version: number }>(sql`SELECT record, version FROM form_submissions WHERE id = ${id} AND purpose = ${purpose}`);
+  const row = await queryOne<{ record: StoredSubmission; version: number }>(
+    sql`SELECT record, version FROM form_submissions WHERE id = ${id} AND purpose = ${purpose}`,
+  );
   return row ? { record: row.record, etag: String(row.version) } : undefined;
 }
 
@@ -185,7 +189,11 @@ export async function pendingSubmissions(dueBy?: Date): Promise<Array<{ purpose:
 }
 
 /** One form's submissions, newest first, a page at a time (keyset on the form and id). */
-export async function listSubmissions(purpose: FormPurpose, limit: number, cursor?: string): Promise<{ submissions: StoredSubmission[]; total: number; nextCursor?: string }> {
+export async function listSubmissions(
+  purpose: FormPurpose,
+  limit: number,
+  cursor?: string,
+): Promise<{ submissions: StoredSubmission[]; total: number; nextCursor?: string }> {
   const after = cursor ?? null;
   const [rows, count] = await Promise.all([
     query<{ id: string; record: StoredSubmission }>(sql`
@@ -221,7 +229,10 @@ export function heldSubmission(record: StoredSubmission, reason: string): Stored
 }
 
 /** Releases a held submission (the admin's one click): it is delivered like any other. */
-export async function releaseSubmission(found: { record: StoredSubmission; etag: string }, now = new Date()): Promise<{ record: StoredSubmission; etag: string } | undefined> {
+export async function releaseSubmission(
+  found: { record: StoredSubmission; etag: string },
+  now = new Date(),
+): Promise<{ record: StoredSubmission; etag: string } | undefined> {
   if (found.record.delivery.state !== 'held') return undefined;
   const released: StoredSubmission = { ...found.record, delivery: { state: 'pending', attempts: 0, nextAttemptAt: now.toISOString() } };
   const saved = await saveSubmission(released, found.etag);
@@ -270,7 +281,9 @@ export function hubspotSubmitBody(record: StoredSubmission): Record<string, unkn
 
 /** The contact properties a record holds (its fields that are the contact's, but the address). */
 const contactValues = (record: StoredSubmission) =>
-  Object.fromEntries(Object.entries(record.values).filter(([name, value]) => value !== '' && name !== 'email' && (record.objectTypeIds?.[name] ?? '0-1') === '0-1'));
+  Object.fromEntries(
+    Object.entries(record.values).filter(([name, value]) => value !== '' && name !== 'email' && (record.objectTypeIds?.[name] ?? '0-1') === '0-1'),
+  );
 
 /**
  * A form names an address it has not proven: when HubSpot has a contact for it already, the
@@ -287,7 +300,11 @@ async function fillExistingContact(client: Client, record: StoredSubmission, bud
   } catch (error) {
     // Nothing was submitted yet: whatever went wrong, the next attempt asks again.
     const status = statusOf(error);
-    throw new AttemptError(status ? `hubspot_${status}` : error instanceof AttemptError ? error.code : 'hubspot_unreachable', status === undefined || status === 429 || status >= 500, false);
+    throw new AttemptError(
+      status ? `hubspot_${status}` : error instanceof AttemptError ? error.code : 'hubspot_unreachable',
+      status === undefined || status === 429 || status >= 500,
+      false,
+    );
   }
   const existing = found.results[0];
   if (!existing) return false;
@@ -338,14 +355,21 @@ export async function foundInHubSpot(client: Client, record: StoredSubmission, b
   let after: string | undefined;
   for (let page = 0; page < LOOKUP_PAGES; page++) {
     const response = (await withDeadline(
-      client.apiRequest({ method: 'GET', path: `/form-integrations/v1/submissions/forms/${encodeURIComponent(record.formId)}`, qs: { limit: 50, ...(after ? { after } : {}) } }),
+      client.apiRequest({
+        method: 'GET',
+        path: `/form-integrations/v1/submissions/forms/${encodeURIComponent(record.formId)}`,
+        qs: { limit: 50, ...(after ? { after } : {}) },
+      }),
       budgetMs,
     )) as unknown as Response;
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
       throw new AttemptError(`hubspot_lookup_${response.status}`, true, true);
     }
-    const body = (await response.json()) as { results?: Array<{ submittedAt?: number; values?: Array<{ name: string; value: string }> }>; paging?: { next?: { after?: string } } };
+    const body = (await response.json()) as {
+      results?: Array<{ submittedAt?: number; values?: Array<{ name: string; value: string }> }>;
+      paging?: { next?: { after?: string } };
+    };
     for (const result of body.results ?? []) {
       if (result.submittedAt !== record.submittedAt) continue;
       const email = record.values.email;
@@ -375,7 +399,11 @@ export interface DeliverOptions {
  * One delivery attempt for a stored record (as read, with its etag). Returns the record as it now
  * stands. Without HubSpot (`client` undefined) it waits, marked so for the admin page.
  */
-export async function deliverSubmission(client: Client | undefined, found: { record: StoredSubmission; etag: string }, options: DeliverOptions = {}): Promise<StoredSubmission> {
+export async function deliverSubmission(
+  client: Client | undefined,
+  found: { record: StoredSubmission; etag: string },
+  options: DeliverOptions = {},
+): Promise<StoredSubmission> {
   const now = options.now ?? (() => new Date());
   const budgetMs = options.budgetMs ?? serverEnv.formsDeliveryBudgetMs;
   const { record, etag } = found;
@@ -393,7 +421,13 @@ export async function deliverSubmission(client: Client | undefined, found: { rec
   const uncertain = Boolean(delivery.uncertain) || delivery.state === 'sending';
   const claim: StoredSubmission = {
     ...record,
-    delivery: { ...delivery, state: 'sending', attempts: delivery.attempts + 1, leaseUntil: new Date(now().getTime() + Math.max(LEASE_MS, budgetMs * 3)).toISOString(), uncertain },
+    delivery: {
+      ...delivery,
+      state: 'sending',
+      attempts: delivery.attempts + 1,
+      leaseUntil: new Date(now().getTime() + Math.max(LEASE_MS, budgetMs * 3)).toISOString(),
+      uncertain,
+    },
   };
   const claimed = await saveSubmission(claim, etag);
   if (claimed === undefined) return (await readSubmission(record.purpose, record.id))?.record ?? record;
@@ -424,7 +458,16 @@ export async function deliverSubmission(client: Client | undefined, found: { rec
             lastError: failure.code,
           },
         }
-      : { ...claim, delivery: { state: 'failed', attempts: claim.delivery.attempts, nextAttemptAt: at.toISOString(), lastError: failure.code, failedAt: at.toISOString() } };
+      : {
+          ...claim,
+          delivery: {
+            state: 'failed',
+            attempts: claim.delivery.attempts,
+            nextAttemptAt: at.toISOString(),
+            lastError: failure.code,
+            failedAt: at.toISOString(),
+          },
+        };
   }
   try {
     if ((await saveSubmission(next, claimed)) === undefined) return (await readSubmission(record.purpose, record.id))?.record ?? next;
@@ -438,9 +481,15 @@ export async function deliverSubmission(client: Client | undefined, found: { rec
 }
 
 /** Lets a failed submission be sent again now (the admin's "Retry"). */
-export async function requeueSubmission(found: { record: StoredSubmission; etag: string }, now = new Date()): Promise<{ record: StoredSubmission; etag: string } | undefined> {
+export async function requeueSubmission(
+  found: { record: StoredSubmission; etag: string },
+  now = new Date(),
+): Promise<{ record: StoredSubmission; etag: string } | undefined> {
   const { record, etag } = found;
-  const requeued: StoredSubmission = { ...record, delivery: { state: 'pending', attempts: 0, nextAttemptAt: now.toISOString(), ...(record.delivery.uncertain ? { uncertain: true } : {}) } };
+  const requeued: StoredSubmission = {
+    ...record,
+    delivery: { state: 'pending', attempts: 0, nextAttemptAt: now.toISOString(), ...(record.delivery.uncertain ? { uncertain: true } : {}) },
+  };
   const saved = await saveSubmission(requeued, etag);
   if (saved === undefined) return undefined;
   return { record: requeued, etag: saved };

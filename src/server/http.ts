@@ -109,7 +109,11 @@ export async function readLimited(req: Request, limit: number): Promise<string> 
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel();
-      throw new HttpError(413, 'payload_too_large', `The body is larger than ${limit >= 1024 * 1024 ? `${limit / (1024 * 1024)} MB` : `${Math.floor(limit / 1024)} KB`}.`);
+      throw new HttpError(
+        413,
+        'payload_too_large',
+        `The body is larger than ${limit >= 1024 * 1024 ? `${limit / (1024 * 1024)} MB` : `${Math.floor(limit / 1024)} KB`}.`,
+      );
     }
     chunks.push(value);
   }

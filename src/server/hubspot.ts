@@ -65,11 +65,7 @@ export async function withRetry<T>(operation: () => Promise<T>, options: { attem
 }
 
 /** Finds contacts by exact email; `properties` are the ones to read back. */
-export async function searchContactsByEmail(
-  client: Client,
-  email: string,
-  properties: string[],
-): Promise<{ total: number; results: ContactResult[] }> {
+export async function searchContactsByEmail(client: Client, email: string, properties: string[]): Promise<{ total: number; results: ContactResult[] }> {
   const answer = await withRetry(() =>
     client.crm.contacts.searchApi.doSearch({
       filterGroups: [{ filters: [{ propertyName: 'email', operator: 'EQ' as never, value: email }] }],

@@ -86,7 +86,10 @@ export function schoolOf(address: string): string {
 
 /** A network (`clientAddressKey`) as a hash (32 hex), for counts kept per requesting network. */
 export function networkKey(ip: string): string {
-  return createHash('sha256').update(`network|${clientAddressKey(ip)}`).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(`network|${clientAddressKey(ip)}`)
+    .digest('hex')
+    .slice(0, 32);
 }
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
@@ -126,7 +129,11 @@ function ipv6Groups(text: string): number[] | undefined {
  * IPv4 address. Anything else is returned trimmed and in lower case.
  */
 export function clientAddressKey(ip: string): string {
-  const text = ip.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+  const text = ip
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/%.*$/, '');
   const v4 = ipv4(text);
   if (v4) return v4;
   const groups = ipv6Groups(text);

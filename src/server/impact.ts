@@ -36,7 +36,10 @@ export { parentKey };
  * lists, or a self-report staff approved. Only what this records moves the public figures and a
  * school page's count; the caller has checked the letter is on record (src/server/schools/letters.ts).
  */
-export async function recordSent(message: { id: string; to: string; parentEmail: string; channel: 'platform' | 'self'; sentAt?: string }, page: string): Promise<void> {
+export async function recordSent(
+  message: { id: string; to: string; parentEmail: string; channel: 'platform' | 'self'; sentAt?: string },
+  page: string,
+): Promise<void> {
   const school = schoolOf(message.to);
   const parent = parentKey(message.parentEmail);
   const at = new Date(message.sentAt ?? Date.now());
@@ -100,12 +103,16 @@ export async function recordAnswer(event: AnswerEvent): Promise<void> {
 }
 
 export async function sentEvents(): Promise<SentEvent[]> {
-  const rows = await query<{ message_id: string; school: string; parent: string; channel: 'platform' | 'self'; sent_at: Date }>(sql`SELECT message_id, school, parent, channel, sent_at FROM impact_sends ORDER BY sent_at`);
+  const rows = await query<{ message_id: string; school: string; parent: string; channel: 'platform' | 'self'; sent_at: Date }>(
+    sql`SELECT message_id, school, parent, channel, sent_at FROM impact_sends ORDER BY sent_at`,
+  );
   return rows.map((row) => ({ id: row.message_id, school: row.school, parent: row.parent, channel: row.channel, at: row.sent_at.toISOString() }));
 }
 
 export async function answerEvents(): Promise<AnswerEvent[]> {
-  const rows = await query<{ message_id: string; school: string; kind: AnswerKind; answered_at: Date }>(sql`SELECT message_id, school, kind, answered_at FROM impact_answers ORDER BY answered_at`);
+  const rows = await query<{ message_id: string; school: string; kind: AnswerKind; answered_at: Date }>(
+    sql`SELECT message_id, school, kind, answered_at FROM impact_answers ORDER BY answered_at`,
+  );
   return rows.map((row) => ({ id: row.message_id, school: row.school, kind: row.kind, at: row.answered_at.toISOString() }));
 }
 
@@ -131,7 +138,10 @@ export type { SchoolImpactRow };
  * parents answered, the response rate and the latest comment (comments live with their message,
  * so they go when it is purged after 90 days).
  */
-export async function impactBySchool(period: { from?: Date; to?: Date }, comments: (ids: string[]) => Promise<Map<string, { comment: string; at: string }>>): Promise<SchoolImpactRow[]> {
+export async function impactBySchool(
+  period: { from?: Date; to?: Date },
+  comments: (ids: string[]) => Promise<Map<string, { comment: string; at: string }>>,
+): Promise<SchoolImpactRow[]> {
   const from = period.from ?? null;
   const to = period.to ?? null;
   const sent = await query<{ message_id: string; school: string; kind: AnswerKind | null; days_taken: number | null }>(sql`
@@ -184,7 +194,15 @@ export function median(values: number[]): number | null {
 export function impactCsv(rows: SchoolImpactRow[]): string {
   const header = ['school', 'emails_sent', ...answerKinds, 'response_rate', 'median_days_to_reply', 'latest_comment', 'latest_comment_at'];
   const lines = rows.map((row) =>
-    [row.school, row.emailsSent, ...answerKinds.map((kind) => row.answers[kind] ?? 0), row.responseRate.toFixed(2), row.medianDaysToReply ?? '', row.latestComment, row.latestCommentAt]
+    [
+      row.school,
+      row.emailsSent,
+      ...answerKinds.map((kind) => row.answers[kind] ?? 0),
+      row.responseRate.toFixed(2),
+      row.medianDaysToReply ?? '',
+      row.latestComment,
+      row.latestCommentAt,
+    ]
       .map(cell)
       .join(','),
   );

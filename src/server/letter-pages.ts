@@ -21,13 +21,16 @@ export function preview(message: OutboxMessage): string {
 export function sendYourself(message: OutboxMessage): string {
   const email = { to: message.to, toLine: message.toName ? `${message.toName} <${message.to}>` : message.to, subject: message.subject, body: message.body };
   const links = composeLinks(email);
-  const external = (href: string, text: string) => `<a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${text}<span class="sr-only"> (opens in a new tab)</span></a>`;
+  const external = (href: string, text: string) =>
+    `<a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${text}<span class="sr-only"> (opens in a new tab)</span></a>`;
   return `<section aria-labelledby="send-yourself" class="mt-8 space-y-3"><h2 id="send-yourself" class="text-lg font-bold">Send it yourself</h2><div><label for="email-text" class="${labelClass}">Your letter</label><p class="${helpClass}">Select all of it and copy it into a new email.</p><textarea id="email-text" readonly rows="14" class="${inputClass} font-mono text-sm">${escapeHtml(emailAsText(email))}</textarea></div><div class="flex flex-wrap gap-2"><a class="${buttonClass('primary', 'sm')}" href="${escapeHtml(links.mailto)}">Open in my email app</a>${external(links.gmail, 'Gmail')}${external(links.outlook, 'Outlook')}</div></section>`;
 }
 
-
 /** Where a parent's letter stands, as a sentence for their own pages (/your-data): never a stored state's name. */
-export function letterStateText(message: Pick<OutboxMessage, 'channel' | 'status' | 'review' | 'confirmation' | 'delivery' | 'lastError'>, now = new Date()): string {
+export function letterStateText(
+  message: Pick<OutboxMessage, 'channel' | 'status' | 'review' | 'confirmation' | 'delivery' | 'lastError'>,
+  now = new Date(),
+): string {
   if (message.channel === 'self') {
     if (message.status === 'awaiting_confirmation') return 'Waiting for you to confirm from your inbox that you sent it';
     if (message.status !== 'sent') return 'Not confirmed in time; nothing was recorded';

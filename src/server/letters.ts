@@ -42,7 +42,8 @@ async function read(dir: string): Promise<Letter[]> {
   const letters = await Promise.all(
     files.map(async (name) => {
       const parsed = letterSchema.safeParse(yaml.load(await readFile(join(dir, name), 'utf8')));
-      if (!parsed.success) throw new Error(`${LETTERS_DIR}/${name}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+      if (!parsed.success)
+        throw new Error(`${LETTERS_DIR}/${name}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
       const { order, introduction, body, closing } = parsed.data;
       const letter = { id: name.replace(/\.yaml$/, ''), introduction, body, closing };
       // A figure is quoted as the site shows it (one source; src/lib/stats.ts).

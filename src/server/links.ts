@@ -37,7 +37,11 @@ type DataPurpose = 'your-data' | 'your-data-delete';
 /** A signed token naming an address (sealed, so the link does not show it). */
 export function dataToken(email: string, options: { now?: Date; ttlMs?: number; purpose?: DataPurpose } = {}): string {
   const now = options.now ?? new Date();
-  return signToken({ purpose: options.purpose ?? 'your-data', id: encryptSecret(plainAddress(email)), exp: now.getTime() + (options.ttlMs ?? DATA_LINK_TTL_MS) });
+  return signToken({
+    purpose: options.purpose ?? 'your-data',
+    id: encryptSecret(plainAddress(email)),
+    exp: now.getTime() + (options.ttlMs ?? DATA_LINK_TTL_MS),
+  });
 }
 
 /** The path of the "Your data" page for `email`: only for pages opened from that inbox. */

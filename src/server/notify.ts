@@ -9,7 +9,17 @@
 import { site } from '../config/site';
 import { dayInWords } from '../lib/dates';
 import { outcomeText, type PageOutcome } from '../lib/school-pages';
-import { dataLink, fixAddressLink, letterLink, REQUESTED_DATA_LINK_TTL_MS, sitePage, stopLink, answerLink, confirmationLink, EMAILED_DATA_LINK_TTL_MS } from './links';
+import {
+  dataLink,
+  fixAddressLink,
+  letterLink,
+  REQUESTED_DATA_LINK_TTL_MS,
+  sitePage,
+  stopLink,
+  answerLink,
+  confirmationLink,
+  EMAILED_DATA_LINK_TTL_MS,
+} from './links';
 import { composeEmail, organisationSender, type Rendered } from './mail/compose';
 import { deliverEmail, enqueueCoalesced, enqueueEmail, type EmailContent, type Enqueued } from './mail/queue';
 import { mailboxKey } from './identity';
@@ -62,11 +72,17 @@ export async function sendSoon(id: string): Promise<void> {
   try {
     await deliverEmail(id, sender);
   } catch (error) {
-    if (!(error instanceof StoreUnavailableError)) console.error('[mail] immediate send of', id, 'failed:', error instanceof Error ? error.message : 'unknown error');
+    if (!(error instanceof StoreUnavailableError))
+      console.error('[mail] immediate send of', id, 'failed:', error instanceof Error ? error.message : 'unknown error');
   }
 }
 
-async function write(kind: EmailKind, to: string, rendered: Rendered, options: { ref?: string; network?: string; id?: string; unsubscribeUrl?: string; now?: Date; soon?: boolean; notBefore?: Date }): Promise<Enqueued> {
+async function write(
+  kind: EmailKind,
+  to: string,
+  rendered: Rendered,
+  options: { ref?: string; network?: string; id?: string; unsubscribeUrl?: string; now?: Date; soon?: boolean; notBefore?: Date },
+): Promise<Enqueued> {
   const enqueued = await enqueueEmail(
     {
       ...(options.id ? { id: options.id } : {}),
@@ -83,7 +99,10 @@ async function write(kind: EmailKind, to: string, rendered: Rendered, options: {
   return enqueued;
 }
 
-const yourDataLink = (email: string, now?: Date) => ({ label: 'Your data (see, download or delete it)', url: dataLink(email, { now, ttlMs: EMAILED_DATA_LINK_TTL_MS }) });
+const yourDataLink = (email: string, now?: Date) => ({
+  label: 'Your data (see, download or delete it)',
+  url: dataLink(email, { now, ttlMs: EMAILED_DATA_LINK_TTL_MS }),
+});
 
 /** The start of the next UTC day: when a mailbox over today's ceiling gets its one gathered email. */
 const tomorrow = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1, 8));
@@ -105,7 +124,13 @@ export async function emailConfirmation(message: OutboxMessage, kind: 'confirmat
       footerLinks: [yourDataLink(message.parentEmail, now)],
     },
   );
-  const enqueued = await write(kind, message.parentEmail, rendered, { id: `${message.id}.${kind}`, ref: message.id, network: message.confirmation?.network, now, soon: kind === 'confirmation' });
+  const enqueued = await write(kind, message.parentEmail, rendered, {
+    id: `${message.id}.${kind}`,
+    ref: message.id,
+    network: message.confirmation?.network,
+    now,
+    soon: kind === 'confirmation',
+  });
   if (enqueued.state === 'over_ceiling' && kind === 'confirmation') return gatherConfirmations(message.parentEmail, now);
   return handOver(enqueued);
 }
@@ -124,11 +149,21 @@ export async function gatherConfirmations(address: string, now = new Date()): Pr
       AND NOT EXISTS (SELECT 1 FROM emails e WHERE e.id = outbox_messages.id || '.confirmation')
     ORDER BY id DESC LIMIT 10`);
   if (rows.length === 0) return 'queued';
-  const links = await Promise.all(rows.map(async ({ record }, index) => ({ label: `Letter ${index + 1}: confirm your letter to ${await schoolName(record)}`, url: confirmationLink(record)! })));
+  const links = await Promise.all(
+    rows.map(async ({ record }, index) => ({
+      label: `Letter ${index + 1}: confirm your letter to ${await schoolName(record)}`,
+      url: confirmationLink(record)!,
+    })),
+  );
   const first = rows[0]!.record;
   const rendered = await composeEmail(
     'confirmation',
-    { parent: first.parentName, school: rows.length === 1 ? await schoolName(first) : `${rows.length} schools`, contact: await contactName(first), expires: until(Date.parse(first.confirmation!.expiresAt)) },
+    {
+      parent: first.parentName,
+      school: rows.length === 1 ? await schoolName(first) : `${rows.length} schools`,
+      contact: await contactName(first),
+      expires: until(Date.parse(first.confirmation!.expiresAt)),
+    },
     {
       actionUrl: confirmationLink(first),
       reason: `Someone asked ${site.name} to send ${rows.length === 1 ? 'a letter' : `${rows.length} letters`} to schools in the name of this address. Nothing is sent unless you confirm each one with its own link.`,
@@ -136,7 +171,14 @@ export async function gatherConfirmations(address: string, now = new Date()): Pr
     },
   );
   const enqueued = await enqueueCoalesced(
-    { kind: 'confirmation', to: address, content: content(rendered), notBefore: tomorrow(now), coalesceKey: `confirm:${mailboxKey(address)}`, network: 'system' },
+    {
+      kind: 'confirmation',
+      to: address,
+      content: content(rendered),
+      notBefore: tomorrow(now),
+      coalesceKey: `confirm:${mailboxKey(address)}`,
+      network: 'system',
+    },
     now,
   );
   return handOver(enqueued);
@@ -144,11 +186,15 @@ export async function gatherConfirmations(address: string, now = new Date()): Pr
 
 /** Why the platform did not send a letter (PLATFORM_SEND_CONFIRMATION=off), with the page that shows the letter. */
 export async function emailRefusal(message: OutboxMessage, reason: string, now = new Date()): Promise<EmailHandOver> {
-  const rendered = await composeEmail('refusal', { parent: message.parentName, school: await schoolName(message), reason }, {
-    actionUrl: confirmationLink(message),
-    reason: `You asked ${site.name} to send a letter to a school in your name.`,
-    footerLinks: [yourDataLink(message.parentEmail, now)],
-  });
+  const rendered = await composeEmail(
+    'refusal',
+    { parent: message.parentName, school: await schoolName(message), reason },
+    {
+      actionUrl: confirmationLink(message),
+      reason: `You asked ${site.name} to send a letter to a school in your name.`,
+      footerLinks: [yourDataLink(message.parentEmail, now)],
+    },
+  );
   return handOver(await write('refusal', message.parentEmail, rendered, { ref: message.id, network: message.confirmation?.network, now, soon: true }));
 }
 
@@ -156,54 +202,80 @@ export async function emailRefusal(message: OutboxMessage, reason: string, now =
 export async function emailFollowUp(message: OutboxMessage, which: 'follow_up' | 'second_follow_up', dueAt: string, now = new Date()): Promise<EmailHandOver> {
   const stop = stopLink(message.parentEmail, now);
   const school = await schoolName(message);
-  const rendered = await composeEmail(which, { parent: message.parentName, school, sent: dayInWords(message.sentAt ?? message.createdAt) }, {
-    actionUrl: answerLink(message.id, dueAt),
-    reason: `You wrote to ${school} with ${site.name}, and we ask how it went.`,
-    footerLinks: [yourDataLink(message.parentEmail, now), { label: 'Stop emails about your letter', url: stop }],
-  });
+  const rendered = await composeEmail(
+    which,
+    { parent: message.parentName, school, sent: dayInWords(message.sentAt ?? message.createdAt) },
+    {
+      actionUrl: answerLink(message.id, dueAt),
+      reason: `You wrote to ${school} with ${site.name}, and we ask how it went.`,
+      footerLinks: [yourDataLink(message.parentEmail, now), { label: 'Stop emails about your letter', url: stop }],
+    },
+  );
   return handOver(await write(which, message.parentEmail, rendered, { id: `${message.id}.${which}`, ref: message.id, unsubscribeUrl: stop, now }));
 }
 
 /** Another parent's news from the school, to a parent who wrote to it too. */
-export async function emailSchoolUpdate(message: OutboxMessage, kind: PageOutcome, updateId: string, pageUrl: string | undefined, now = new Date()): Promise<EmailHandOver> {
+export async function emailSchoolUpdate(
+  message: OutboxMessage,
+  kind: PageOutcome,
+  updateId: string,
+  pageUrl: string | undefined,
+  now = new Date(),
+): Promise<EmailHandOver> {
   const school = await schoolName(message, 'Your school');
   const stop = stopLink(message.parentEmail, now);
-  const rendered = await composeEmail('school_update', { parent: message.parentName, school, outcome: `${outcomeText(school, kind)}, a parent who wrote to them tells us.` }, {
-    ...(pageUrl ? { actionUrl: pageUrl } : {}),
-    reason: `You wrote to ${school} with ${site.name}; we tell you once when another parent hears back.`,
-    footerLinks: [yourDataLink(message.parentEmail, now), { label: 'Stop emails about your letter', url: stop }],
-  });
+  const rendered = await composeEmail(
+    'school_update',
+    { parent: message.parentName, school, outcome: `${outcomeText(school, kind)}, a parent who wrote to them tells us.` },
+    {
+      ...(pageUrl ? { actionUrl: pageUrl } : {}),
+      reason: `You wrote to ${school} with ${site.name}; we tell you once when another parent hears back.`,
+      footerLinks: [yourDataLink(message.parentEmail, now), { label: 'Stop emails about your letter', url: stop }],
+    },
+  );
   return handOver(await write('school_update', message.parentEmail, rendered, { id: updateId, ref: message.id, unsubscribeUrl: stop, now }));
 }
 
 /** A "Your data" link asked for by address: to that address only, under its own allowance. */
 export async function emailDataLink(address: string, network: string, now = new Date()): Promise<EmailHandOver> {
-  const rendered = await composeEmail('data_link', { expires: until(now.getTime() + REQUESTED_DATA_LINK_TTL_MS) }, {
-    actionUrl: dataLink(address, { now, ttlMs: REQUESTED_DATA_LINK_TTL_MS }),
-    reason: `Someone asked ${site.name} for a link to the data it keeps about this address. It was sent to this address only.`,
-  });
+  const rendered = await composeEmail(
+    'data_link',
+    { expires: until(now.getTime() + REQUESTED_DATA_LINK_TTL_MS) },
+    {
+      actionUrl: dataLink(address, { now, ttlMs: REQUESTED_DATA_LINK_TTL_MS }),
+      reason: `Someone asked ${site.name} for a link to the data it keeps about this address. It was sent to this address only.`,
+    },
+  );
   return handOver(await write('data_link', address, rendered, { network, now, soon: true }));
 }
 
 /** A letter the school's mailbox refused for good: the parent is told once (its own id), with a way to correct the address. */
 export async function emailDeliveryFailure(message: OutboxMessage, now = new Date()): Promise<EmailHandOver> {
   const school = await schoolName(message);
-  const rendered = await composeEmail('delivery_failure', { parent: message.parentName, school, contact: await contactName(message), address: message.to }, {
-    actionUrl: fixAddressLink(message.id, now),
-    reason: `You asked ${site.name} to send a letter to ${school} in your name.`,
-    footerLinks: [yourDataLink(message.parentEmail, now)],
-  });
+  const rendered = await composeEmail(
+    'delivery_failure',
+    { parent: message.parentName, school, contact: await contactName(message), address: message.to },
+    {
+      actionUrl: fixAddressLink(message.id, now),
+      reason: `You asked ${site.name} to send a letter to ${school} in your name.`,
+      footerLinks: [yourDataLink(message.parentEmail, now)],
+    },
+  );
   return handOver(await write('delivery_failure', message.parentEmail, rendered, { id: `${message.id}.bounced`, ref: message.id, now }));
 }
 
 /** A confirmed letter that did not go and will not: the parent is told why, once, with their letter to send themselves. */
 export async function emailLetterNotSent(message: OutboxMessage, reason: string, now = new Date()): Promise<EmailHandOver> {
   const school = await schoolName(message);
-  const rendered = await composeEmail('letter_not_sent', { parent: message.parentName, school, contact: await contactName(message), reason }, {
-    actionUrl: letterLink(message.id, now),
-    reason: `You asked ${site.name} to send a letter to ${school} in your name.`,
-    footerLinks: [yourDataLink(message.parentEmail, now)],
-  });
+  const rendered = await composeEmail(
+    'letter_not_sent',
+    { parent: message.parentName, school, contact: await contactName(message), reason },
+    {
+      actionUrl: letterLink(message.id, now),
+      reason: `You asked ${site.name} to send a letter to ${school} in your name.`,
+      footerLinks: [yourDataLink(message.parentEmail, now)],
+    },
+  );
   return handOver(await write('letter_not_sent', message.parentEmail, rendered, { id: `${message.id}.ended`, ref: message.id, now }));
 }
 
@@ -211,7 +283,12 @@ export async function emailLetterNotSent(message: OutboxMessage, reason: string,
 export async function emailSelfReport(message: OutboxMessage, network: string, now = new Date()): Promise<EmailHandOver> {
   const rendered = await composeEmail(
     'self_report',
-    { parent: message.parentName, school: await schoolName(message), contact: await contactName(message), expires: until(Date.parse(message.confirmation!.expiresAt)) },
+    {
+      parent: message.parentName,
+      school: await schoolName(message),
+      contact: await contactName(message),
+      expires: until(Date.parse(message.confirmation!.expiresAt)),
+    },
     {
       actionUrl: confirmationLink(message),
       reason: `Someone told ${site.name} that this address sent a letter to a school. Nothing is recorded unless you confirm.`,
@@ -224,28 +301,46 @@ export async function emailSelfReport(message: OutboxMessage, network: string, n
 export async function emailDigestNotice(message: OutboxMessage, count: number, pageUrl: string | undefined, now = new Date()): Promise<EmailHandOver> {
   const school = await schoolName(message);
   const stop = stopLink(message.parentEmail, now);
-  const rendered = await composeEmail('digest_notice', { parent: message.parentName, school, contact: await contactName(message), count: String(count) }, {
-    actionUrl: pageUrl ?? sitePage('/lead-the-change'),
-    reason: `You asked ${site.name} to send a letter to ${school} in your name.`,
-    footerLinks: [yourDataLink(message.parentEmail, now), { label: 'Stop emails about your letter', url: stop }],
-  });
+  const rendered = await composeEmail(
+    'digest_notice',
+    { parent: message.parentName, school, contact: await contactName(message), count: String(count) },
+    {
+      actionUrl: pageUrl ?? sitePage('/lead-the-change'),
+      reason: `You asked ${site.name} to send a letter to ${school} in your name.`,
+      footerLinks: [yourDataLink(message.parentEmail, now), { label: 'Stop emails about your letter', url: stop }],
+    },
+  );
   return handOver(await write('digest_notice', message.parentEmail, rendered, { id: `${message.id}.digested`, ref: message.id, unsubscribeUrl: stop, now }));
 }
 
 /** An invitation to the admin page, to the address invited only, tried at once. */
-export async function emailStaffInvitation(input: { email: string; role: 'owner' | 'staff'; inviter: string; link: string; expiresAt: Date; ref: string; network: string }, now = new Date()): Promise<EmailHandOver> {
-  const rendered = await composeEmail('staff_invitation', { role: input.role === 'owner' ? 'an owner' : 'staff', inviter: input.inviter, expires: until(input.expiresAt.getTime()) }, {
-    actionUrl: input.link,
-    reason: `Someone on the ${site.name} team invited this address to the admin page.`,
-  });
+export async function emailStaffInvitation(
+  input: { email: string; role: 'owner' | 'staff'; inviter: string; link: string; expiresAt: Date; ref: string; network: string },
+  now = new Date(),
+): Promise<EmailHandOver> {
+  const rendered = await composeEmail(
+    'staff_invitation',
+    { role: input.role === 'owner' ? 'an owner' : 'staff', inviter: input.inviter, expires: until(input.expiresAt.getTime()) },
+    {
+      actionUrl: input.link,
+      reason: `Someone on the ${site.name} team invited this address to the admin page.`,
+    },
+  );
   return handOver(await write('staff_invitation', input.email, rendered, { ref: input.ref, network: input.network, now, soon: true }));
 }
 
 /** An ambassador's own page, to their address only. */
-export async function emailAmbassadorLink(input: { email: string; name: string; link: string; ref: string; network: string }, now = new Date()): Promise<EmailHandOver> {
-  const rendered = await composeEmail('ambassador_link', { name: input.name }, {
-    actionUrl: input.link,
-    reason: `You are a ${site.name} Parent Ambassador.`,
-  });
+export async function emailAmbassadorLink(
+  input: { email: string; name: string; link: string; ref: string; network: string },
+  now = new Date(),
+): Promise<EmailHandOver> {
+  const rendered = await composeEmail(
+    'ambassador_link',
+    { name: input.name },
+    {
+      actionUrl: input.link,
+      reason: `You are a ${site.name} Parent Ambassador.`,
+    },
+  );
   return handOver(await write('ambassador_link', input.email, rendered, { ref: input.ref, network: input.network, now, soon: true }));
 }

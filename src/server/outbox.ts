@@ -161,7 +161,9 @@ export function newMessageId(now = new Date()): string {
 
 /** A message, unless its parent had their data deleted (its row then keeps no names: `data-rights.ts`). */
 export async function readMessage(id: string): Promise<{ message: OutboxMessage; etag: string } | undefined> {
-  const row = await queryOne<{ record: OutboxMessage; version: number }>(sql`SELECT record, version FROM outbox_messages WHERE id = ${id} AND erased_at IS NULL`);
+  const row = await queryOne<{ record: OutboxMessage; version: number }>(
+    sql`SELECT record, version FROM outbox_messages WHERE id = ${id} AND erased_at IS NULL`,
+  );
   return row ? { message: row.record, etag: String(row.version) } : undefined;
 }
 
@@ -188,7 +190,8 @@ export async function createMessage(message: OutboxMessage): Promise<void> {
  * run changed the message first, or when the change is not a move its status may make.
  */
 export async function saveMessage(message: OutboxMessage, etag: string, from?: MessageStatus): Promise<string | undefined> {
-  if (from && from !== message.status && !messageMoves[from].includes(message.status)) throw new Error(`outbox: a message cannot move from ${from} to ${message.status}`);
+  if (from && from !== message.status && !messageMoves[from].includes(message.status))
+    throw new Error(`outbox: a message cannot move from ${from} to ${message.status}`);
   const c = columnsOf(message);
   const row = await queryOne<{ version: number }>(sql`
     UPDATE outbox_messages SET status = ${c.status}, updated_at = ${c.updatedAt}, sent_at = ${c.sentAt}, next_attempt_at = ${c.nextAttemptAt},
@@ -204,7 +207,8 @@ async function change(id: string, change: (message: OutboxMessage) => OutboxMess
     if (!found) return undefined;
     const next = change(found.message);
     if (!next) return undefined;
-    if (!statusMayChange && next.status !== found.message.status) throw new Error(`outbox: ${id} may move from ${found.message.status} to ${next.status} only through letter/life.ts`);
+    if (!statusMayChange && next.status !== found.message.status)
+      throw new Error(`outbox: ${id} may move from ${found.message.status} to ${next.status} only through letter/life.ts`);
     if ((await saveMessage(next, found.etag, found.message.status)) !== undefined) return next;
   }
   throw new Error(`outbox: ${id} kept changing; not saved`);

@@ -28,7 +28,10 @@ export type SignInSubject = { ip: string; username: string; knownDevice?: string
 const subjects = (subject: SignInSubject) => {
   const network = clientAddressKey(subject.ip);
   return [
-    { key: subjectOf('pair', subject.knownDevice ? `${subject.username}|device:${subject.knownDevice}` : `${subject.username}|${network}`), limit: LIMITS.pair },
+    {
+      key: subjectOf('pair', subject.knownDevice ? `${subject.username}|device:${subject.knownDevice}` : `${subject.username}|${network}`),
+      limit: LIMITS.pair,
+    },
     { key: subjectOf('ip', network), limit: LIMITS.ip },
     ...(subject.knownDevice ? [] : [{ key: subjectOf('username', subject.username), limit: LIMITS.username }]),
   ];

@@ -61,7 +61,10 @@ export async function runFollowUps(now = new Date()): Promise<{ delivered: numbe
       continue;
     }
     if (!first && (await readStoredAnswer(id))) {
-      await updateMessage(id, (current) => current.followUp && { ...current, followUp: { ...current.followUp, second: { ...current.followUp.second!, link: 'answered' } } });
+      await updateMessage(
+        id,
+        (current) => current.followUp && { ...current, followUp: { ...current.followUp, second: { ...current.followUp.second!, link: 'answered' } } },
+      );
       tally.dropped++;
       continue;
     }
@@ -74,8 +77,24 @@ export async function runFollowUps(now = new Date()): Promise<{ delivered: numbe
     const link = sent === 'queued' ? 'delivered' : sent === 'stopped' ? 'stopped' : 'limit';
     await updateMessage(id, (current) => {
       if (!current.followUp) return undefined;
-      if (first) return { ...current, followUp: { ...current.followUp, link, attempts: current.followUp.attempts + 1, setAt: now.toISOString(), ...(link === 'delivered' ? { second: newSecondFollowUp(current.sentAt, now) } : {}) } };
-      return { ...current, followUp: { ...current.followUp, second: { ...current.followUp.second!, link, attempts: current.followUp.second!.attempts + 1, setAt: now.toISOString() } } };
+      if (first)
+        return {
+          ...current,
+          followUp: {
+            ...current.followUp,
+            link,
+            attempts: current.followUp.attempts + 1,
+            setAt: now.toISOString(),
+            ...(link === 'delivered' ? { second: newSecondFollowUp(current.sentAt, now) } : {}),
+          },
+        };
+      return {
+        ...current,
+        followUp: {
+          ...current.followUp,
+          second: { ...current.followUp.second!, link, attempts: current.followUp.second!.attempts + 1, setAt: now.toISOString() },
+        },
+      };
     });
     tally[link === 'delivered' ? 'delivered' : 'dropped']++;
   }
@@ -99,7 +118,9 @@ export async function openAnswerLink(token: string, now = new Date()): Promise<A
   return { kind: 'open', message: found.message, answer, etag: stored ? String(stored.version) : undefined };
 }
 
-export type SaveOutcome = { kind: 'saved'; answer: SchoolAnswer; message: OutboxMessage } | { kind: 'changed_meanwhile'; answer: SchoolAnswer; message: OutboxMessage; version: string };
+export type SaveOutcome =
+  | { kind: 'saved'; answer: SchoolAnswer; message: OutboxMessage }
+  | { kind: 'changed_meanwhile'; answer: SchoolAnswer; message: OutboxMessage; version: string };
 
 /**
  * Stores the parent's answer: the first one as new, a change only over the version the page showed
@@ -169,7 +190,9 @@ export async function countAnswer(message: OutboxMessage, kind: AnswerKind, now 
   }
   await recordAnswer({ id: message.id, school: schoolOf(message.to), kind, at: now.toISOString(), ...(daysTaken !== undefined ? { daysTaken } : {}) });
   // "They replied" or "We have a meeting": the school's other parents hear it (school-updates.ts).
-  await queueSchoolUpdates(message, kind, now).catch((error: unknown) => console.error('[school-answer] updates not queued for', message.id, error instanceof Error ? error.message : ''));
+  await queueSchoolUpdates(message, kind, now).catch((error: unknown) =>
+    console.error('[school-answer] updates not queued for', message.id, error instanceof Error ? error.message : ''),
+  );
   return 'counted';
 }
 
@@ -203,7 +226,9 @@ export async function syncAnswer(client: Client | undefined, message: OutboxMess
 export async function runAnswerSync(client: Client | undefined): Promise<number> {
   if (!client) return 0;
   let synced = 0;
-  const rows = await query<{ message_id: string; record: SchoolAnswer }>(sql`SELECT message_id, record FROM school_answers WHERE sync_pending ORDER BY updated_at LIMIT 500`);
+  const rows = await query<{ message_id: string; record: SchoolAnswer }>(
+    sql`SELECT message_id, record FROM school_answers WHERE sync_pending ORDER BY updated_at LIMIT 500`,
+  );
   for (const { message_id: id, record: answer } of rows) {
     const found = await readMessage(id);
     if (!found) continue;

@@ -17,7 +17,8 @@ function decodeCursor(cursor: string | undefined, length: number): string[] | un
   if (!cursor) return undefined;
   try {
     const values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(values) && values.length === length && values.every((value) => typeof value === 'string' && value.length <= 300)) return values as string[];
+    if (Array.isArray(values) && values.length === length && values.every((value) => typeof value === 'string' && value.length <= 300))
+      return values as string[];
   } catch {
     // not one of ours
   }
@@ -43,7 +44,8 @@ export async function listCampaignSchools(limit: number, cursor?: string): Promi
   };
 }
 
-const cameOf = (attribution: Attribution | null | undefined): Came => (attribution?.via === 'parent' ? 'parent' : attribution?.via === 'ambassador' ? 'ambassador' : 'direct');
+const cameOf = (attribution: Attribution | null | undefined): Came =>
+  attribution?.via === 'parent' ? 'parent' : attribution?.via === 'ambassador' ? 'ambassador' : 'direct';
 
 interface ParentRow {
   message_id: string;
@@ -135,7 +137,9 @@ const cell = (value: string | number) => {
 export function campaignCsv(parents: CampaignParent[]): string {
   const header = ['parent', 'channel', 'sent_at', 'came', 'referrer', 'ambassador_id', 'letter_id', 'answer', 'updates_sent'];
   const lines = parents.map((row) =>
-    [row.parent, row.channel, row.sentAt, row.came, row.referrer ?? '', row.ambassadorId ?? '', row.letterId ?? '', row.answer ?? '', row.updatesSent].map(cell).join(','),
+    [row.parent, row.channel, row.sentAt, row.came, row.referrer ?? '', row.ambassadorId ?? '', row.letterId ?? '', row.answer ?? '', row.updatesSent]
+      .map(cell)
+      .join(','),
   );
   return `${[header.join(','), ...lines].join('\r\n')}\r\n`;
 }

@@ -136,7 +136,10 @@ export async function schoolPageResponse(page: SchoolPage, attribution: Attribut
   const form = await schoolFormHtml(page, attribution, referral);
   if (form !== undefined) html = replaceRegion(html, SCHOOL_FORM_INSTANCE, form) ?? html;
   const caching = cta?.experiment ? { 'Cache-Control': 'no-store' } : schoolPageCacheHeaders;
-  return new Response(withTitle(html, name ? `Add your voice at ${name}` : 'Add your voice at your school'), { status: 200, headers: { ...pageHeaders, ...caching } });
+  return new Response(withTitle(html, name ? `Add your voice at ${name}` : 'Add your voice at your school'), {
+    status: 200,
+    headers: { ...pageHeaders, ...caching },
+  });
 }
 
 /** No school has this key (or it is forged): a 404 that still offers the email form. */
@@ -147,7 +150,10 @@ export async function unknownSchoolResponse(status = 404, message?: string): Pro
   )}</p>`;
   const html = replaceRegion(await shell(), SCHOOL_REGION, content);
   if (!html) throw new Error('dist/school-page.html has no school region.');
-  return new Response(withTitle(html, status === 404 ? 'School page not found' : 'School pages unavailable'), { status, headers: { ...pageHeaders, 'Cache-Control': 'no-store' } });
+  return new Response(withTitle(html, status === 404 ? 'School page not found' : 'School pages unavailable'), {
+    status,
+    headers: { ...pageHeaders, 'Cache-Control': 'no-store' },
+  });
 }
 
 /**

@@ -145,7 +145,9 @@ export async function attributionFor(input: { referral?: string | null; ambassad
   const known = named && (await knownAmbassador(named)) ? named : undefined;
   const attribution = attributionOf({ referral: input.referral, ambassadorId: known ?? null });
   if (attribution.via !== 'parent') return attribution;
-  const referrer = await queryOne<{ parent: string | null }>(sql`SELECT record->>'parentEmail' AS parent FROM outbox_messages WHERE id = ${attribution.referrerMessageId}`);
+  const referrer = await queryOne<{ parent: string | null }>(
+    sql`SELECT record->>'parentEmail' AS parent FROM outbox_messages WHERE id = ${attribution.referrerMessageId}`,
+  );
   if (!referrer?.parent || canonicalAddress(referrer.parent) !== canonicalAddress(input.parentEmail)) return attribution;
   return attribution.ambassadorId ? { via: 'ambassador', ambassadorId: attribution.ambassadorId } : { via: 'direct' };
 }
@@ -158,6 +160,7 @@ export function shareLink(message: { id: string; attribution?: Attribution }, pa
   const url = new URL(schoolPageHref(page), serverEnv.siteOrigin);
   const code = referralCode(message.id);
   if (code) url.searchParams.set('ref', code);
-  if (message.attribution && message.attribution.via !== 'direct' && message.attribution.ambassadorId) url.searchParams.set('ambassadorId', message.attribution.ambassadorId);
+  if (message.attribution && message.attribution.via !== 'direct' && message.attribution.ambassadorId)
+    url.searchParams.set('ambassadorId', message.attribution.ambassadorId);
   return url.toString();
 }

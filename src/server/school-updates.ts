@@ -48,7 +48,11 @@ const isOutcome = (kind: AnswerKind): kind is PageOutcome => kind === 'replied' 
  * `message` (the reporter's). One statement; the same outcome reported again queues nothing more.
  * Returns how many were queued.
  */
-export async function queueSchoolUpdates(message: Pick<OutboxMessage, 'id' | 'to' | 'parentEmail' | 'schoolId'>, kind: AnswerKind, now = new Date()): Promise<number> {
+export async function queueSchoolUpdates(
+  message: Pick<OutboxMessage, 'id' | 'to' | 'parentEmail' | 'schoolId'>,
+  kind: AnswerKind,
+  now = new Date(),
+): Promise<number> {
   if (!isOutcome(kind)) return 0;
   // Only a verified school's page has parents to tell: the letters that count on it.
   const page = pageKeyOf(await schoolOfLetter(message));
@@ -174,7 +178,17 @@ export async function dueSchoolUpdates(now = new Date()): Promise<string[]> {
 
 /** One scheduled run: every due update tried once. */
 export async function runSchoolUpdates(now = new Date()): Promise<Record<UpdateState | 'waiting' | 'skipped', number>> {
-  const counts: Record<UpdateState | 'waiting' | 'skipped', number> = { pending: 0, sent: 0, capped: 0, limit: 0, stopped: 0, gone: 0, failed: 0, waiting: 0, skipped: 0 };
+  const counts: Record<UpdateState | 'waiting' | 'skipped', number> = {
+    pending: 0,
+    sent: 0,
+    capped: 0,
+    limit: 0,
+    stopped: 0,
+    gone: 0,
+    failed: 0,
+    waiting: 0,
+    skipped: 0,
+  };
   for (const id of await dueSchoolUpdates(now)) counts[await attemptSchoolUpdate(id, now)]++;
   return counts;
 }

@@ -74,25 +74,41 @@ export async function answerSearch(params: SearchParams): Promise<SearchAnswer> 
   const all = searchSite(await siteIndex(), query);
   const { items, pages } = pageOf(all, params.page);
   const cut = shortened ? ` (the search used its first ${MAX_QUERY_LENGTH} characters)` : '';
-  if (!all.length) return { ...base, status: 200, page: 1, message: `No results found for "${query}"${cut}. Try fewer or other words, or browse the site's sections below.` };
-  if (!items.length) return { ...base, status: 404, pages, total: all.length, message: `There is no page ${params.page} of the results for "${query}": they end at page ${pages}.` };
+  if (!all.length)
+    return { ...base, status: 200, page: 1, message: `No results found for "${query}"${cut}. Try fewer or other words, or browse the site's sections below.` };
+  if (!items.length)
+    return {
+      ...base,
+      status: 404,
+      pages,
+      total: all.length,
+      message: `There is no page ${params.page} of the results for "${query}": they end at page ${pages}.`,
+    };
   return { ...base, status: 200, pages, total: all.length, rows: items, message: `Found ${all.length} results for "${query}"${cut}` };
 }
 
 const ROW_LINK = 'border border-line bg-white px-4 py-3 hover:border-brand-200 hover:bg-brand-50';
 const pageLink = (query: string, page: number) => `/search?q=${encodeURIComponent(query)}${page > 1 ? `&page=${page}` : ''}`;
-const PAGER_LINK = 'inline-flex min-h-11 items-center rounded-pill border border-line bg-white px-5 font-semibold text-brand-700 hover:border-brand-200 hover:bg-brand-50';
+const PAGER_LINK =
+  'inline-flex min-h-11 items-center rounded-pill border border-line bg-white px-5 font-semibold text-brand-700 hover:border-brand-200 hover:bg-brand-50';
 
 /** The region's HTML: the status line, the results and the links to the other result pages. */
 export function resultsHtml(answer: SearchAnswer): string {
   const status = `<p id="search-page-status" class="mt-4 break-words font-medium text-ink-soft" data-search-page-status>${escapeHtml(answer.message)}</p>`;
-  if (answer.status === 404) return `${status}<p class="mt-4"><a class="${PAGER_LINK}" href="${escapeHtml(pageLink(answer.query, 1))}">The first page of results</a></p>`;
+  if (answer.status === 404)
+    return `${status}<p class="mt-4"><a class="${PAGER_LINK}" href="${escapeHtml(pageLink(answer.query, 1))}">The first page of results</a></p>`;
   if (!answer.rows.length) return status;
   const first = (answer.page - 1) * PAGE_SIZE + 1;
   const list = `<ol${first > 1 ? ` start="${first}"` : ''} class="mt-4 space-y-2" aria-label="Search results" data-search-page-results>${answer.rows.map((row) => searchRowHtml(ROW_LINK, row)).join('')}</ol>`;
   if (answer.pages <= 1) return status + list;
-  const previous = answer.page > 1 ? `<a class="${PAGER_LINK}" rel="prev" href="${escapeHtml(pageLink(answer.query, answer.page - 1))}">Previous<span class="sr-only"> results</span></a>` : '<span></span>';
-  const next = answer.page < answer.pages ? `<a class="${PAGER_LINK}" rel="next" href="${escapeHtml(pageLink(answer.query, answer.page + 1))}">Next<span class="sr-only"> results</span></a>` : '<span></span>';
+  const previous =
+    answer.page > 1
+      ? `<a class="${PAGER_LINK}" rel="prev" href="${escapeHtml(pageLink(answer.query, answer.page - 1))}">Previous<span class="sr-only"> results</span></a>`
+      : '<span></span>';
+  const next =
+    answer.page < answer.pages
+      ? `<a class="${PAGER_LINK}" rel="next" href="${escapeHtml(pageLink(answer.query, answer.page + 1))}">Next<span class="sr-only"> results</span></a>`
+      : '<span></span>';
   const pager = `<nav aria-label="Result pages" class="mt-8 flex items-center justify-between gap-4">${previous}<p class="text-sm text-muted">Page ${answer.page} of ${answer.pages}</p>${next}</nav>`;
   return status + list + pager;
 }

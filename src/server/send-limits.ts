@@ -23,17 +23,24 @@ const day = (now: Date) => now.toISOString().slice(0, 10);
  * as its record, or, unknown to the site, as the mailbox its address reaches (`pairSchool`). One
  * letter per pair: a `+tag` on either side is no second letter.
  */
-export const pairHash = (parent: string, pairSchool: string) => createHash('sha256').update(`${canonicalAddress(parent)}|${pairSchool}`).digest('hex').slice(0, 32);
+export const pairHash = (parent: string, pairSchool: string) =>
+  createHash('sha256')
+    .update(`${canonicalAddress(parent)}|${pairSchool}`)
+    .digest('hex')
+    .slice(0, 32);
 
 /** The school side of a pair: its record, or the mailbox an address of a school the site does not know reaches. */
-export const pairSchoolOf = (school: { schoolId?: string; onRecord?: boolean; to: string }) => (school.onRecord && school.schoolId ? `school:${school.schoolId}` : `address:${canonicalAddress(school.to)}`);
+export const pairSchoolOf = (school: { schoolId?: string; onRecord?: boolean; to: string }) =>
+  school.onRecord && school.schoolId ? `school:${school.schoolId}` : `address:${canonicalAddress(school.to)}`;
 
 export type LimitRefusal = 'already_sent' | 'school_limit' | 'parent_limit';
 
 export const limitMessages: Record<LimitRefusal, string> = {
   already_sent: 'Our platform has already sent an email from you to this school contact. You can still copy your email or send it from your own email app.',
-  school_limit: 'This school contact has already received the most emails our platform sends in one day. Please send yours from your own email app, or try again tomorrow.',
-  parent_limit: 'You have sent the most emails our platform sends for one parent in a day. Please send this one from your own email app, or try again tomorrow.',
+  school_limit:
+    'This school contact has already received the most emails our platform sends in one day. Please send yours from your own email app, or try again tomorrow.',
+  parent_limit:
+    'You have sent the most emails our platform sends for one parent in a day. Please send this one from your own email app, or try again tomorrow.',
 };
 
 /**

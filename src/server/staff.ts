@@ -49,7 +49,10 @@ const email = z.string().trim().min(3).max(254).pipe(z.email('Enter a valid emai
 const role = z.enum(['owner', 'staff']);
 const token = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'This invitation link is not valid.');
 const label = z.string().trim().min(1).max(100).optional();
-const b64url = z.string().regex(/^[A-Za-z0-9_-]*={0,2}$/).max(20_000);
+const b64url = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]*={0,2}$/)
+  .max(20_000);
 
 /** A WebAuthn response as `@simplewebauthn/browser` sends it; the library checks the rest. */
 const credentialBase = {
@@ -161,17 +164,29 @@ async function takeChallenge(response: { response: { clientDataJSON: string } },
   return row && row.expires_at.getTime() > Date.now() ? row : undefined;
 }
 
-const staleCeremony = () =>
-  new HttpError(400, 'challenge_invalid', 'This passkey request has expired or was already used. Please try again.');
+const staleCeremony = () => new HttpError(400, 'challenge_invalid', 'This passkey request has expired or was already used. Please try again.');
 
 const transportsOf = (text: string): AuthenticatorTransport[] => (text ? (text.split(',') as AuthenticatorTransport[]) : []);
 const transportsText = (list: readonly string[] | undefined) =>
-  (list ?? []).filter((item) => /^[a-z-]{1,20}$/.test(item)).slice(0, 8).join(',');
+  (list ?? [])
+    .filter((item) => /^[a-z-]{1,20}$/.test(item))
+    .slice(0, 8)
+    .join(',');
 
 function deviceLabel(given: string | undefined, req: Request): string {
   if (given) return given;
   const agent = req.headers.get('user-agent') ?? '';
-  const system = /Android/.test(agent) ? 'Android' : /iPhone|iPad/.test(agent) ? 'iPhone or iPad' : /Mac OS X/.test(agent) ? 'Mac' : /Windows/.test(agent) ? 'Windows' : /Linux/.test(agent) ? 'Linux' : 'A device';
+  const system = /Android/.test(agent)
+    ? 'Android'
+    : /iPhone|iPad/.test(agent)
+      ? 'iPhone or iPad'
+      : /Mac OS X/.test(agent)
+        ? 'Mac'
+        : /Windows/.test(agent)
+          ? 'Windows'
+          : /Linux/.test(agent)
+            ? 'Linux'
+            : 'A device';
   return `${system} passkey`;
 }
 
@@ -186,7 +201,12 @@ export async function signInOptions() {
   body.writeBigUInt64BE(BigInt(Date.now() + CHALLENGE_TTL_MS), 0);
   randomBytes(16).copy(body, 8);
   const challenge = Buffer.concat([body, macOf(SIGN_IN_CHALLENGE, body)]);
-  return (await webauthn()).generateAuthenticationOptions({ rpID, userVerification: 'required', timeout: CHALLENGE_TTL_MS, challenge: new Uint8Array(challenge) });
+  return (await webauthn()).generateAuthenticationOptions({
+    rpID,
+    userVerification: 'required',
+    timeout: CHALLENGE_TTL_MS,
+    challenge: new Uint8Array(challenge),
+  });
 }
 
 const SIGN_IN_CHALLENGE = 'passkey sign-in challenge v1';
@@ -226,7 +246,11 @@ export async function signInWithPasskey(response: AuthenticationResponseJSON, ip
     if (actor === 'unknown passkey') await recordRefusal({ action: 'sign_in.passkey_failed', target: reason, ip });
     else await recordAudit({ actor, action: 'sign_in.passkey_failed', target: reason, ip });
     if (status === 400) throw staleCeremony();
-    throw new HttpError(401, 'passkey_refused', 'This passkey could not sign you in. Use a passkey registered for this site, or ask an owner for an invitation.');
+    throw new HttpError(
+      401,
+      'passkey_refused',
+      'This passkey could not sign you in. Use a passkey registered for this site, or ask an owner for an invitation.',
+    );
   };
   const challenge = await takeSignInChallenge(response);
   const key = await queryOne<PasskeyRow>(sql`
@@ -242,7 +266,12 @@ export async function signInWithPasskey(response: AuthenticationResponseJSON, ip
       expectedOrigin: origins,
       expectedRPID: rpID,
       requireUserVerification: true,
-      credential: { id: response.id, publicKey: Buffer.from(key.public_key, 'base64url'), counter: Number(key.counter), transports: transportsOf(key.transports) },
+      credential: {
+        id: response.id,
+        publicKey: Buffer.from(key.public_key, 'base64url'),
+        counter: Number(key.counter),
+        transports: transportsOf(key.transports),
+      },
     });
   } catch (error) {
     return refuse(`response refused: ${error instanceof Error ? error.message.slice(0, 200) : 'invalid'}`, key.email);
@@ -300,7 +329,15 @@ export async function createInvitation(
     VALUES (${hashSecret(secret)}, ${input.email}, ${canonical}, ${input.role}, ${by.username}, ${by.staffId}, ${new Date()}, ${expiresAt})
     RETURNING id::text AS id`);
   const link = invitationLink(req, secret);
-  const handed = await emailStaffInvitation({ email: input.email, role: input.role, inviter: by.username, link, expiresAt, ref: `invitation-${row!.id}`, network: networkKey(ip) });
+  const handed = await emailStaffInvitation({
+    email: input.email,
+    role: input.role,
+    inviter: by.username,
+    link,
+    expiresAt,
+    ref: `invitation-${row!.id}`,
+    network: networkKey(ip),
+  });
   await recordAudit({ actor: by.username, action: 'invitation.created', target: `${input.email} as ${input.role}`, ip });
   return { link, email: input.email, role: input.role, expiresAt: expiresAt.toISOString(), emailed: handed === 'queued' && mailSender() !== null };
 }
@@ -319,7 +356,9 @@ export async function cancelInvitation(by: Session, invitationId: string, ip: st
  * entry. Nothing changes here: the invitation is used when the passkey is registered.
  */
 export async function openInvitation(invitationToken: string, ip: string): Promise<InvitationRow> {
-  const row = await queryOne<InvitationRow>(sql`SELECT id, email, role, expires_at, used_at, voided_at FROM staff_invitations WHERE token_hash = ${hashSecret(invitationToken)}`);
+  const row = await queryOne<InvitationRow>(
+    sql`SELECT id, email, role, expires_at, used_at, voided_at FROM staff_invitations WHERE token_hash = ${hashSecret(invitationToken)}`,
+  );
   if (!row) {
     await recordRefusal({ action: 'invitation.refused', target: 'no such invitation (forged or mistyped link)', ip });
     throw new HttpError(404, 'invitation_invalid', 'This invitation link is not valid. Ask an owner of the site for a new one.');
@@ -370,7 +409,9 @@ export async function registrationOptions(req: Request, input: RegistrationCerem
     staffId = session.staffId;
     userName = session.username;
     sessionHash = requestSessionHash(req) ?? null;
-    const keys = await query<{ credential_id: string; transports: string }>(sql`SELECT credential_id, transports FROM staff_passkeys WHERE staff_id = ${staffId}`);
+    const keys = await query<{ credential_id: string; transports: string }>(
+      sql`SELECT credential_id, transports FROM staff_passkeys WHERE staff_id = ${staffId}`,
+    );
     exclude = keys.map((key) => ({ id: key.credential_id, transports: transportsOf(key.transports) }));
   }
   const options = await (await webauthn()).generateRegistrationOptions({
@@ -406,7 +447,12 @@ interface Created {
  * Verifies a registration response for its ceremony and stores the passkey (and, for the first
  * owner or an invitation, the person), then opens a session with it.
  */
-export async function registerPasskey(req: Request, input: Registration, session: Session | undefined, ip: string): Promise<{ cookie: string; session: Session; person: Person }> {
+export async function registerPasskey(
+  req: Request,
+  input: Registration,
+  session: Session | undefined,
+  ip: string,
+): Promise<{ cookie: string; session: Session; person: Person }> {
   const { rpID, origins } = relyingParty();
   const challenge = await takeChallenge(input.response, input.purpose);
   const actor = session?.username ?? (input.purpose === 'bootstrap' ? input.email : 'unknown');
@@ -434,7 +480,12 @@ export async function registerPasskey(req: Request, input: Registration, session
       supportedAlgorithmIDs: [-7, -257],
     });
   } catch (error) {
-    await recordAudit({ actor: invitation?.email ?? actor, action: 'sign_in.passkey_failed', target: `registration refused: ${error instanceof Error ? error.message.slice(0, 200) : 'invalid'}`, ip });
+    await recordAudit({
+      actor: invitation?.email ?? actor,
+      action: 'sign_in.passkey_failed',
+      target: `registration refused: ${error instanceof Error ? error.message.slice(0, 200) : 'invalid'}`,
+      ip,
+    });
     throw new HttpError(400, 'passkey_invalid', 'The passkey could not be registered: your browser gave an answer this site cannot accept. Please try again.');
   }
   if (!verification.verified) throw new HttpError(400, 'passkey_invalid', 'The passkey could not be registered. Please try again.');
@@ -558,7 +609,13 @@ export async function listStaff(): Promise<{ staff: StaffMember[]; invitations: 
         .filter((key) => key.staff_id === person.id)
         .map((key) => ({ id: String(key.id), label: key.label, createdAt: key.created_at.toISOString(), lastUsedAt: key.last_used_at?.toISOString() ?? null })),
     })),
-    invitations: open.map((row) => ({ id: String(row.id), email: row.email, role: row.role, invitedBy: row.invited_by, expiresAt: row.expires_at.toISOString() })),
+    invitations: open.map((row) => ({
+      id: String(row.id),
+      email: row.email,
+      role: row.role,
+      invitedBy: row.invited_by,
+      expiresAt: row.expires_at.toISOString(),
+    })),
   };
 }
 

@@ -97,7 +97,14 @@ export async function listParentWords(cursor: string | undefined, limit = 30): P
 
 /** Stars one of a parent's words for their school's page. */
 export async function starWords(input: z.infer<typeof starSchema>, by: string, now = new Date()): Promise<void> {
-  const row = await queryOne<{ page: string | null; parent_email: string; parent_name: string; note: string | null; own_words: string | null; comment: string | null }>(sql`
+  const row = await queryOne<{
+    page: string | null;
+    parent_email: string;
+    parent_name: string;
+    note: string | null;
+    own_words: string | null;
+    comment: string | null;
+  }>(sql`
     SELECT i.page, m.record->>'parentEmail' AS parent_email, m.record->>'parentName' AS parent_name,
            nullif(m.record->>'note', '') AS note, nullif(m.record->>'ownWords', '') AS own_words, nullif(a.record->>'comment', '') AS comment
     FROM outbox_messages m LEFT JOIN school_answers a ON a.message_id = m.id LEFT JOIN impact_sends i ON i.message_id = m.id
@@ -106,7 +113,12 @@ export async function starWords(input: z.infer<typeof starSchema>, by: string, n
   if (!row || !words) throw new HttpError(404, 'unknown_words', 'These words are no longer here (the email may have been deleted).');
   // Words show only on a verified school's page, from a letter that counts there.
   const page = row.page;
-  if (!page) throw new HttpError(409, 'not_on_a_page', 'This letter does not count on a verified school’s page (its school is not verified, or the letter is not delivered or approved yet), so its words cannot be shown.');
+  if (!page)
+    throw new HttpError(
+      409,
+      'not_on_a_page',
+      'This letter does not count on a verified school’s page (its school is not verified, or the letter is not delivered or approved yet), so its words cannot be shown.',
+    );
   const parent = parentHash(row.parent_email);
   try {
     const inserted = await queryOne(sql`

@@ -103,7 +103,7 @@ export function editDetails(): void {
 /** The parent edits their note: the preview follows, and a problem is said at once. */
 export function setNote(note: string): void {
   const draft = $emailDraft.get();
-  if (!draft || draft.send !== 'idle' && draft.send !== 'failed') return;
+  if (!draft || (draft.send !== 'idle' && draft.send !== 'failed')) return;
   update({ note, noteError: noteProblem(note) ?? null, email: generateEmail(draft.data, draft.links, draft.letter, { ownWords: draft.ownWords, note }) });
 }
 
@@ -193,7 +193,8 @@ function shareOf(body: unknown): EmailDraft['share'] {
  */
 export async function markSentMyself(): Promise<boolean> {
   const draft = $emailDraft.get();
-  if (!draft?.token || draft.selfSent === 'saving' || draft.selfSent === 'yes' || draft.selfSent === 'check') return draft?.selfSent === 'yes' || draft?.selfSent === 'check';
+  if (!draft?.token || draft.selfSent === 'saving' || draft.selfSent === 'yes' || draft.selfSent === 'check')
+    return draft?.selfSent === 'yes' || draft?.selfSent === 'check';
   update({ selfSent: 'saving', selfSentMessage: null });
   let status = 0;
   type Answer = { status?: string; confirmation?: { email: string }; error?: { message?: string } };

@@ -35,7 +35,8 @@ const SEND_TIMEOUT = { timeout: 20_000 };
 const CONFIRMATION = /^Please confirm your email to /;
 
 /** The confirmation links the parent's inbox holds, oldest first, as paths on the site. */
-const confirmationLinks = async (email: string) => (await emailsTo(email)).filter((received) => CONFIRMATION.test(received.subject)).map((received) => linkTo(received, '/confirm-send'));
+const confirmationLinks = async (email: string) =>
+  (await emailsTo(email)).filter((received) => CONFIRMATION.test(received.subject)).map((received) => linkTo(received, '/confirm-send'));
 
 /** The link in the confirmation email the site sent the parent. */
 async function confirmationLinkOf(email: string): Promise<string> {
@@ -142,7 +143,10 @@ test.describe('/lead-the-change email flow', () => {
     await expect(page.getByRole('dialog', { name: 'School email' })).toContainText('How our school can unlock mastery learning for every student');
   });
 
-  test('"Send via our platform" chosen in the form asks for the confirmation by itself; a second send to the same school is told only behind the parent\'s own link', async ({ page, browser }) => {
+  test('"Send via our platform" chosen in the form asks for the confirmation by itself; a second send to the same school is told only behind the parent\'s own link', async ({
+    page,
+    browser,
+  }) => {
     const email = unique('auto');
     const school = `office-${Date.now()}@maple.edu`;
     await page.goto('/lead-the-change');

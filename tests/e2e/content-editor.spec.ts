@@ -58,7 +58,8 @@ test.afterAll(async () => {
 });
 
 test.afterEach(async ({}, testInfo) => {
-  if (testInfo.status !== testInfo.expectedStatus && page && !page.isClosed()) await page.screenshot({ path: testInfo.outputPath('editor-failed.png') }).catch(() => {});
+  if (testInfo.status !== testInfo.expectedStatus && page && !page.isClosed())
+    await page.screenshot({ path: testInfo.outputPath('editor-failed.png') }).catch(() => {});
 });
 
 /** The editor's window, signed in (in `beforeAll`), with no local backups of unsaved entries. */
@@ -79,7 +80,7 @@ async function forgetUnsavedEntries(): Promise<void> {
       request.onerror = () => reject(request.error);
       request.onsuccess = () => {
         const database = request.result;
-        if (!database.objectStoreNames.contains('keyvaluepairs')) return database.close(), resolve();
+        if (!database.objectStoreNames.contains('keyvaluepairs')) return (database.close(), resolve());
         const transaction = database.transaction('keyvaluepairs', 'readwrite');
         const store = transaction.objectStore('keyvaluepairs');
         store.getAllKeys().onsuccess = (event) => {
@@ -145,13 +146,16 @@ test('an FAQ and a statistic created in the editor are written as the build read
   const page = await editorPage();
 
   await open(page, 'collections/faqs/new');
-  await fillFaq(page, { question: 'What does the end-to-end test ask?', category: 'Advocacy & Getting Involved', order: 9, answer: 'An answer written in the editor.' });
+  await fillFaq(page, {
+    question: 'What does the end-to-end test ask?',
+    category: 'Advocacy & Getting Involved',
+    order: 9,
+    answer: 'An answer written in the editor.',
+  });
   await publish(page);
   await expectSaved(page);
   await expect.poll(() => editor.exists(faqFile)).toBe(true);
-  expect(editor.read(faqFile)).toBe(
-    '---\nquestion: What does the end-to-end test ask?\ncategory: advocacy\norder: 9\n---\nAn answer written in the editor.\n',
-  );
+  expect(editor.read(faqFile)).toBe('---\nquestion: What does the end-to-end test ask?\ncategory: advocacy\norder: 9\n---\nAn answer written in the editor.\n');
 
   await openStats(page);
   await page.getByRole('button', { name: /Add statistic/ }).click();
@@ -187,9 +191,7 @@ test('editing them changes the same files', async () => {
   await lastStat(page).field('Line under the figure').fill('of families edited this through the editor');
   await publish(page);
   await expectSaved(page);
-  await expect
-    .poll(() => load(editor.read(statsFile)))
-    .toEqual([...originalStats, { ...newStat, label: 'of families edited this through the editor' }]);
+  await expect.poll(() => load(editor.read(statsFile))).toEqual([...originalStats, { ...newStat, label: 'of families edited this through the editor' }]);
 });
 
 test('the build accepts the saved files and shows the changes on /faqs and the home page', async () => {
@@ -273,13 +275,19 @@ test('the previews show an FAQ as the accordion and statistics as cards, and pas
   await expect(preview.getByRole('heading', { level: 2, name: 'Personalization, Curriculum & Academic Progress' })).toBeVisible();
   await expect(preview.locator('.rich-text')).toContainText('90%');
   await page.screenshot({ path: test.info().outputPath('faq-preview.png') });
-  const faqResults = await new AxeBuilder({ page }).include(['#preview-pane', '[data-preview]']).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const faqResults = await new AxeBuilder({ page })
+    .include(['#preview-pane', '[data-preview]'])
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
   expect(faqResults.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
   await openStats(page);
   await expect(preview.locator('[data-stat="math-proficient"]')).toContainText('26%');
   await expect(preview.locator('[data-stat="double-growth"]')).toContainText('2x');
-  const statsResults = await new AxeBuilder({ page }).include(['#preview-pane', '[data-preview]']).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const statsResults = await new AxeBuilder({ page })
+    .include(['#preview-pane', '[data-preview]'])
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
   expect(statsResults.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 });
 

@@ -35,16 +35,30 @@ test.describe('/how-it-works', () => {
 
   const answers = [
     { name: 'subscribes', status: 200, body: { ok: true }, message: "Thank you! You're subscribed to our updates." },
-    { name: 'says when HubSpot is not configured', status: 503, body: { error: { code: 'hubspot_not_configured', message: 'HubSpot is not configured' } }, message: 'Subscriptions are not available right now.' },
+    {
+      name: 'says when HubSpot is not configured',
+      status: 503,
+      body: { error: { code: 'hubspot_not_configured', message: 'HubSpot is not configured' } },
+      message: 'Subscriptions are not available right now.',
+    },
     { name: 'says when the endpoint is not there yet', status: 404, body: 'Not Found', message: 'Subscriptions are not available right now.' },
-    { name: 'reports a failure', status: 500, body: { error: { code: 'internal', message: 'x' } }, message: 'We could not subscribe you right now. Please try again.' },
+    {
+      name: 'reports a failure',
+      status: 500,
+      body: { error: { code: 'internal', message: 'x' } },
+      message: 'We could not subscribe you right now. Please try again.',
+    },
   ];
   for (const answer of answers) {
     test(`the subscribe box ${answer.name}`, async ({ page }) => {
       let posted: unknown;
       await page.route('**/api/subscribe', async (route) => {
         posted = route.request().postDataJSON();
-        await route.fulfill({ status: answer.status, contentType: 'application/json', body: typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body) });
+        await route.fulfill({
+          status: answer.status,
+          contentType: 'application/json',
+          body: typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body),
+        });
       });
       await page.goto('/how-it-works');
       const email = page.getByRole('textbox', { name: 'Email address' });
@@ -222,7 +236,9 @@ test.describe('/webinar-thank-you', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank you for registering!');
     await expect(page.locator('main')).toContainText('From Busy to Brilliant');
     await expect(page.locator('main')).toContainText('Sept 25 at 12:00 PM ET');
-    await expect(page.getByRole('heading', { level: 1 }).locator('+ p')).toHaveText("You're registered for our webinar From Busy to Brilliant on Sept 25 at 12:00 PM ET.");
+    await expect(page.getByRole('heading', { level: 1 }).locator('+ p')).toHaveText(
+      "You're registered for our webinar From Busy to Brilliant on Sept 25 at 12:00 PM ET.",
+    );
     await expect(page.getByRole('heading', { name: 'Check Your Email' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Save the Date' })).toBeVisible();
     const canvas = page.locator('canvas[data-confetti-canvas]');

@@ -26,42 +26,46 @@ const unique = (name: string) => `${name}-${Date.now()}-${Math.floor(Math.random
  * (`data-covering`): what it would cover if it came back.
  */
 function coverings(page: Page, { asShown = false, atEnd = true } = {}): Promise<string[]> {
-  return page.evaluate(({ asShown, atEnd }) => {
-    const MATTERS = 'h1,h2,h3,h4,h5,h6,input:not([type="hidden"]),select,textarea,button,summary,[role="button"],[data-testid="email-body"],[data-email-text]';
-    const seen = (element: Element) => element.checkVisibility({ opacityProperty: true, visibilityProperty: true });
-    const name = (element: Element) =>
-      `<${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}> "${(element.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)}"`;
-    // With a modal dialog open, only the dialog is on top: what covers its content is inside it.
-    const dialog = [...document.querySelectorAll('dialog[open]')].find((element) => element.matches(':modal'));
-    const scope: ParentNode = dialog ?? document;
-    const header = document.querySelector('[data-site-header]');
-    const screenTop = dialog ? 0 : Math.max(0, header?.getBoundingClientRect().bottom ?? 0);
-    const cta = document.querySelector('floating-cta');
-    const ctaBox = cta && seen(cta) ? cta.getBoundingClientRect() : undefined;
-    const bar = !dialog && !atEnd && ctaBox && ctaBox.width >= window.innerWidth && Math.round(ctaBox.bottom) >= window.innerHeight ? cta : undefined;
-    const screenBottom = bar ? bar.getBoundingClientRect().top : window.innerHeight;
-    const overlays = [...scope.querySelectorAll('*')].filter((element) => {
-      // Decoration no one reads or uses (the 3-second confetti of a booking) is not in the way.
-      if (element === header || element === bar || element === dialog || element.closest('[aria-hidden="true"]')) return false;
-      const { position } = getComputedStyle(element);
-      return (position === 'fixed' || position === 'sticky') && ((asShown && element.matches('floating-cta[data-covering]')) || seen(element));
-    });
-    const found: string[] = [];
-    for (const overlay of overlays) {
-      const o = overlay.getBoundingClientRect();
-      if (o.width === 0 || o.height === 0) continue;
-      for (const target of scope.querySelectorAll(MATTERS)) {
-        if (overlay.contains(target) || target.contains(overlay) || !seen(target)) continue;
-        const t = target.getBoundingClientRect();
-        // Only what is on screen (below the header) can be covered.
-        if (t.bottom <= screenTop || t.top >= screenBottom || t.width === 0) continue;
-        const width = Math.min(o.right, t.right) - Math.max(o.left, t.left);
-        const height = Math.min(o.bottom, t.bottom, screenBottom) - Math.max(o.top, t.top, screenTop);
-        if (width > 1 && height > 1) found.push(`${name(overlay)} covers ${name(target)}`);
+  return page.evaluate(
+    ({ asShown, atEnd }) => {
+      const MATTERS =
+        'h1,h2,h3,h4,h5,h6,input:not([type="hidden"]),select,textarea,button,summary,[role="button"],[data-testid="email-body"],[data-email-text]';
+      const seen = (element: Element) => element.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+      const name = (element: Element) =>
+        `<${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}> "${(element.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)}"`;
+      // With a modal dialog open, only the dialog is on top: what covers its content is inside it.
+      const dialog = [...document.querySelectorAll('dialog[open]')].find((element) => element.matches(':modal'));
+      const scope: ParentNode = dialog ?? document;
+      const header = document.querySelector('[data-site-header]');
+      const screenTop = dialog ? 0 : Math.max(0, header?.getBoundingClientRect().bottom ?? 0);
+      const cta = document.querySelector('floating-cta');
+      const ctaBox = cta && seen(cta) ? cta.getBoundingClientRect() : undefined;
+      const bar = !dialog && !atEnd && ctaBox && ctaBox.width >= window.innerWidth && Math.round(ctaBox.bottom) >= window.innerHeight ? cta : undefined;
+      const screenBottom = bar ? bar.getBoundingClientRect().top : window.innerHeight;
+      const overlays = [...scope.querySelectorAll('*')].filter((element) => {
+        // Decoration no one reads or uses (the 3-second confetti of a booking) is not in the way.
+        if (element === header || element === bar || element === dialog || element.closest('[aria-hidden="true"]')) return false;
+        const { position } = getComputedStyle(element);
+        return (position === 'fixed' || position === 'sticky') && ((asShown && element.matches('floating-cta[data-covering]')) || seen(element));
+      });
+      const found: string[] = [];
+      for (const overlay of overlays) {
+        const o = overlay.getBoundingClientRect();
+        if (o.width === 0 || o.height === 0) continue;
+        for (const target of scope.querySelectorAll(MATTERS)) {
+          if (overlay.contains(target) || target.contains(overlay) || !seen(target)) continue;
+          const t = target.getBoundingClientRect();
+          // Only what is on screen (below the header) can be covered.
+          if (t.bottom <= screenTop || t.top >= screenBottom || t.width === 0) continue;
+          const width = Math.min(o.right, t.right) - Math.max(o.left, t.left);
+          const height = Math.min(o.bottom, t.bottom, screenBottom) - Math.max(o.top, t.top, screenTop);
+          if (width > 1 && height > 1) found.push(`${name(overlay)} covers ${name(target)}`);
+        }
       }
-    }
-    return found;
-  }, { asShown, atEnd });
+      return found;
+    },
+    { asShown, atEnd },
+  );
 }
 
 /**
@@ -209,7 +213,11 @@ test.describe('the letter reads in the page’s own flow', () => {
     await sendForm(page, unique('flow'));
     const body = page.getByRole('dialog', { name: 'Your Email is Ready' }).getByTestId('email-body');
     await expect(body).toBeVisible({ timeout: 20_000 });
-    const box = await body.evaluate((element) => ({ overflow: getComputedStyle(element).overflowY, maxHeight: getComputedStyle(element).maxHeight, clipped: element.scrollHeight > element.clientHeight + 1 }));
+    const box = await body.evaluate((element) => ({
+      overflow: getComputedStyle(element).overflowY,
+      maxHeight: getComputedStyle(element).maxHeight,
+      clipped: element.scrollHeight > element.clientHeight + 1,
+    }));
     expect(box).toEqual({ overflow: 'visible', maxHeight: 'none', clipped: false });
   });
 });

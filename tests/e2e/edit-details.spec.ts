@@ -17,7 +17,13 @@ const emailForm = (page: Page) => page.locator('#email-form form[data-native-for
 
 /** Sends the email form, to a school address of its own (its letter is the first in rotation). */
 const sendForm = (page: Page, values: { email: string; school?: string }) =>
-  fillEmailForm(page, '#email-form', { ...values, choice: "I'll send it myself", grade: '3rd grade', school: values.school ?? 'Lakeside School', schoolEmail: `head@${values.email.split('@')[0]}.example` });
+  fillEmailForm(page, '#email-form', {
+    ...values,
+    choice: "I'll send it myself",
+    grade: '3rd grade',
+    school: values.school ?? 'Lakeside School',
+    schoolEmail: `head@${values.email.split('@')[0]}.example`,
+  });
 
 test.describe('with JavaScript', () => {
   test('Edit details brings the form back filled in and focused; sending it again makes the corrected email', async ({ page }) => {
@@ -34,7 +40,9 @@ test.describe('with JavaScript', () => {
     // No stale "ready" panel is left beside the form.
     await expect(page.getByRole('button', { name: 'View your email' })).toHaveCount(0);
 
-    await emailForm(page).getByLabel(/^School name/).fill('Lakeside School');
+    await emailForm(page)
+      .getByLabel(/^School name/)
+      .fill('Lakeside School');
     await emailForm(page).locator('[data-submit]').click();
     await expect(dialog(page).getByTestId('email-body')).toContainText('Lakeside School', SENT);
     await expect(dialog(page).getByTestId('email-body')).not.toContainText('Lakesdie');
@@ -54,7 +62,9 @@ test.describe('with JavaScript', () => {
     await page.goto('/lead-the-change');
     await sendForm(page, { email: unique('checked') });
     await dialog(page).getByRole('button', { name: 'Edit details' }).click(SENT);
-    await emailForm(page).getByLabel(/^School name/).fill('Lakeside goo.gl/x');
+    await emailForm(page)
+      .getByLabel(/^School name/)
+      .fill('Lakeside goo.gl/x');
     await emailForm(page).locator('[data-submit]').click();
     const school = emailForm(page).getByLabel(/^School name/);
     await expect(school).toHaveAttribute('aria-invalid', 'true');

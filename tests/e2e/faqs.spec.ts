@@ -33,7 +33,6 @@ test.describe('/faqs', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-
   for (const [query, expected] of [
     ['90%', /^Found \d+ results$/],
     ['MASTERY', /^Found \d+ results$/],

@@ -39,7 +39,9 @@ async function slowCpu(page: Page, rate: number): Promise<void> {
 
 test.describe('what a person does before the scripts arrive is taken up', () => {
   // The page-view beacon stays quiet, as in ./fixtures (a visitor who sends Global Privacy Control).
-  test.beforeEach(({ page }) => page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { configurable: true, get: () => true })));
+  test.beforeEach(({ page }) =>
+    page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { configurable: true, get: () => true })),
+  );
 
   test('the FAQ search typed at the first paint filters the list once its script has run', async ({ page }) => {
     const scripts = await holdScripts(page);

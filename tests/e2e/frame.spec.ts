@@ -151,10 +151,16 @@ test.describe('header', () => {
     const summary = page.locator('[data-ambassador] summary');
     const join = page.getByRole('link', { name: /Join The Movement/ });
     await expect(join).toBeHidden();
-    const arrowClosed = await page.locator('.ambassador-arrow').evaluate((el) => { const s = getComputedStyle(el); return `${s.transform} ${s.rotate}`; });
+    const arrowClosed = await page.locator('.ambassador-arrow').evaluate((el) => {
+      const s = getComputedStyle(el);
+      return `${s.transform} ${s.rotate}`;
+    });
     await summary.click();
     await expect(join).toBeVisible();
-    const arrowOpen = await page.locator('.ambassador-arrow').evaluate((el) => { const s = getComputedStyle(el); return `${s.transform} ${s.rotate}`; });
+    const arrowOpen = await page.locator('.ambassador-arrow').evaluate((el) => {
+      const s = getComputedStyle(el);
+      return `${s.transform} ${s.rotate}`;
+    });
     expect(arrowOpen).not.toBe(arrowClosed);
     await expect(join).toHaveAttribute('href', /\/register$/);
     await expect(join).toHaveAttribute('target', '_blank');
@@ -245,7 +251,9 @@ test.describe('floating button', () => {
   });
 
   // Issue 32: the pill covered text on the confirmation, data, search and FAQ pages.
-  test('on a wide screen the pill never lies over text, a heading, a field or a button, and shows again where the place under it is clear', async ({ page }) => {
+  test('on a wide screen the pill never lies over text, a heading, a field or a button, and shows again where the place under it is clear', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/faqs');
     await page.evaluate(() => {
@@ -270,7 +278,9 @@ test.describe('floating button', () => {
   });
 
   // Issue 47.6: on the home page at 390 px the pill, stepping aside from text, showed at 1 of 6 depths.
-  test('on a phone it is a bar with room of its own: shown at every depth past 300 px, the end of the page reachable above it, gone with its room when dismissed', async ({ page }) => {
+  test('on a phone it is a bar with room of its own: shown at every depth past 300 px, the end of the page reachable above it, gone with its room when dismissed', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     for (const path of ['/', '/faqs', '/how-it-works']) {
       await page.goto(path);
@@ -288,7 +298,9 @@ test.describe('floating button', () => {
       // Scrolled to the end, the footer's last line is above the bar, not under it.
       await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' }));
       const bar = await cta.evaluate((element) => element.getBoundingClientRect().top);
-      const last = await page.locator('footer').evaluate((footer) => Math.max(...[...footer.querySelectorAll('p,a,li')].map((element) => element.getBoundingClientRect().bottom)));
+      const last = await page
+        .locator('footer')
+        .evaluate((footer) => Math.max(...[...footer.querySelectorAll('p,a,li')].map((element) => element.getBoundingClientRect().bottom)));
       expect(last, `${path}: the end of the footer`).toBeLessThanOrEqual(bar);
     }
     const room = () => page.evaluate(() => parseFloat(getComputedStyle(document.body).paddingBottom));
@@ -347,10 +359,17 @@ test.describe('floating button', () => {
     await cta.click();
     await expect(form).toBeInViewport();
     // The smooth scroll has ended when the page stops moving (scrolling back before that is undone by it).
-    await expect.poll(() => page.evaluate(() => new Promise<boolean>((resolve) => {
-      const before = window.scrollY;
-      setTimeout(() => resolve(window.scrollY === before && before > 320), 200);
-    }))).toBe(true);
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () =>
+            new Promise<boolean>((resolve) => {
+              const before = window.scrollY;
+              setTimeout(() => resolve(window.scrollY === before && before > 320), 200);
+            }),
+        ),
+      )
+      .toBe(true);
     // On a phone it would cover the fields it points to.
     await expect(cta).toBeHidden();
     await page.evaluate(() => window.scrollTo(0, 320));

@@ -19,7 +19,9 @@ test.describe('home hero', () => {
     await page.goto('/');
     // Each family of lines is one path: one "M" (move) per line.
     const starts = async (family: string) =>
-      [...((await page.locator(`[data-grid-lines="${family}"]`).getAttribute('d')) ?? '').matchAll(/M(-?[\d.]+) (-?[\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
+      [...((await page.locator(`[data-grid-lines="${family}"]`).getAttribute('d')) ?? '').matchAll(/M(-?[\d.]+) (-?[\d.]+)/g)].map(
+        (m) => [Number(m[1]), Number(m[2])] as const,
+      );
     const vertical = await starts('vertical');
     const horizontal = await starts('horizontal');
     expect(vertical).toHaveLength(30);

@@ -135,7 +135,16 @@ test.describe('the legacy v2 embed', () => {
     await page.evaluate(() => {
       const original = document.querySelector<HTMLElement>('[data-hubspot-form][data-purpose="partnership"]')!;
       const copy = document.createElement('div');
-      for (const name of ['data-hubspot-form', 'data-purpose', 'data-form-id', 'data-portal-id', 'data-region', 'data-embed', 'data-embed-src', 'data-fallback-url']) {
+      for (const name of [
+        'data-hubspot-form',
+        'data-purpose',
+        'data-form-id',
+        'data-portal-id',
+        'data-region',
+        'data-embed',
+        'data-embed-src',
+        'data-fallback-url',
+      ]) {
         copy.setAttribute(name, original.getAttribute(name) ?? '');
       }
       copy.id = 'late-slot';
@@ -178,7 +187,10 @@ test.describe('the legacy v2 embed', () => {
     await page.goto('/lead-the-change');
     // A message for another form is ignored.
     await page.evaluate(() =>
-      window.postMessage({ type: 'hsFormCallback', eventName: 'onFormSubmitted', id: 'another-form', data: [{ name: 'school_name', value: 'Elsewhere' }] }, '*'),
+      window.postMessage(
+        { type: 'hsFormCallback', eventName: 'onFormSubmitted', id: 'another-form', data: [{ name: 'school_name', value: 'Elsewhere' }] },
+        '*',
+      ),
     );
     await page.waitForTimeout(300);
     await expect(dialog(page)).toBeHidden();
@@ -263,11 +275,18 @@ test.describe('the v4 embed (forms of the updated editor)', () => {
     await fillEmailForm(slot.frameLocator('iframe.hs-form-iframe'));
     await expectTheEmail(page);
     const [detail] = await submitted();
-    expect(detail!.values).toMatchObject({ email: 'ana@example.org', school_name: 'Oakwood Academy', city: 'Austin', referral_source: '/form|ambassador:amb-7' });
+    expect(detail!.values).toMatchObject({
+      email: 'ana@example.org',
+      school_name: 'Oakwood Academy',
+      city: 'Austin',
+      referral_source: '/form|ambassador:amb-7',
+    });
     expect(Object.keys(detail!.values).some((name) => name.includes('/'))).toBe(false);
-    await expect.poll(() => tracked).toEqual([
-      { ambassadorId: 'amb-7', referralType: 'referSchool', formDetails: { school_name: 'Oakwood Academy', city: 'Austin', child_grade: '5th grade' } },
-    ]);
+    await expect
+      .poll(() => tracked)
+      .toEqual([
+        { ambassadorId: 'amb-7', referralType: 'referSchool', formDetails: { school_name: 'Oakwood Academy', city: 'Austin', child_grade: '5th grade' } },
+      ]);
     expect(consoleErrors).toEqual([]);
   });
 

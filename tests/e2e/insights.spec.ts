@@ -18,7 +18,6 @@ const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 const campaign = `insights-${run}`;
 const person = (tag: string) => `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 parent-${tag}-${run}`;
 
-
 async function personPage(browser: Browser, tag: string, width: number): Promise<Page> {
   const context = await browser.newContext({ userAgent: person(tag), viewport: { width, height: 900 }, baseURL: test.info().project.use.baseURL });
   return context.newPage();

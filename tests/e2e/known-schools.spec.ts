@@ -65,7 +65,9 @@ test('staff verify it in the Schools tab: its page opens with the letter it had,
   expect(await page.content()).not.toContain(school.email);
 });
 
-test('the school field with the keyboard alone: suggestions, arrows, Enter fills the leader and address; Escape closes; editing the name forgets the pick', async ({ page }) => {
+test('the school field with the keyboard alone: suggestions, arrows, Enter fills the leader and address; Escape closes; editing the name forgets the pick', async ({
+  page,
+}) => {
   await page.goto('/lead-the-change');
   const form = page.locator('#email-form form[data-native-form]');
   const field = form.getByLabel(/^School name/);

@@ -25,12 +25,22 @@ const emailFormId = () => {
 function from(address: string, method: string, path: string, body: string, type: string): Promise<{ status: number; text: string }> {
   const url = new URL(path, baseURL);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname === 'localhost' ? '127.0.0.1' : url.hostname, port: url.port, path: url.pathname + url.search, method, localAddress: address, headers: { 'content-type': type, accept: 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = httpRequest(
+      {
+        host: url.hostname === 'localhost' ? '127.0.0.1' : url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method,
+        localAddress: address,
+        headers: { 'content-type': type, accept: 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -42,7 +52,18 @@ async function ask(network: string, parent: string, school: { name: string; emai
     network,
     'POST',
     `/api/forms/${emailFormId()}`,
-    JSON.stringify({ full_name: 'Ana Lopez', email: parent, child_full_name: 'Maya Lopez', child_grade: '5', school_name: school.name, school_contact_name: 'Dr. Patel', school_contact_email: school.email, choose_how_to_send_your_email: 'I will send it myself', _own_words: note, _page: '/lead-the-change' }),
+    JSON.stringify({
+      full_name: 'Ana Lopez',
+      email: parent,
+      child_full_name: 'Maya Lopez',
+      child_grade: '5',
+      school_name: school.name,
+      school_contact_name: 'Dr. Patel',
+      school_contact_email: school.email,
+      choose_how_to_send_your_email: 'I will send it myself',
+      _own_words: note,
+      _page: '/lead-the-change',
+    }),
     'application/json',
   );
   expect(form.status, form.text).toBe(201);

@@ -75,7 +75,11 @@ test('two parents writing to one school see different letters in "Your Email is 
   expect(consoleErrors).toEqual([]);
 });
 
-test('the answer in the parent\'s own words stands in the letter right after the introduction, in the preview, the copy and the mail link', async ({ page, context, consoleErrors }) => {
+test("the answer in the parent's own words stands in the letter right after the introduction, in the preview, the copy and the mail link", async ({
+  page,
+  context,
+  consoleErrors,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const body = await writeWithJavaScript(page, { parent: uniqueParent('words'), school: uniqueSchool(), ownWords: ANSWER });
   const box = page.getByRole('dialog', { name: 'Your Email is Ready' });

@@ -10,7 +10,10 @@ import { emailsTo, linkTo, runMail, waitForEmail } from './mail';
 
 test.describe.configure({ timeout: 60_000 });
 
-test('with nothing configured, the platform send walks from the confirmation in MailDev to the letter in the school\'s inbox there', async ({ page, browser }) => {
+test("with nothing configured, the platform send walks from the confirmation in MailDev to the letter in the school's inbox there", async ({
+  page,
+  browser,
+}) => {
   const run = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
   const parent = `newcomer-${run}@example.org`;
   const school = `office-${run}@rowan.edu`;

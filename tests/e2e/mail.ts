@@ -67,7 +67,8 @@ export async function emailsTo(address: string): Promise<ReceivedEmail[]> {
   );
 }
 
-const matches = (subject: string, wanted: string | RegExp | undefined) => wanted === undefined || (typeof wanted === 'string' ? subject === wanted : wanted.test(subject));
+const matches = (subject: string, wanted: string | RegExp | undefined) =>
+  wanted === undefined || (typeof wanted === 'string' ? subject === wanted : wanted.test(subject));
 
 /**
  * Waits for the email to an address (with this subject, when given) and returns the newest such.
@@ -82,7 +83,11 @@ export async function waitForEmail(address: string, options: { subject?: string 
         found = (await emailsTo(address)).filter((email) => matches(email.subject, options.subject)).at(-1);
         return found?.subject;
       },
-      { timeout: options.timeout ?? 20_000, intervals: [250, 500, 1000], message: `an email to ${address}${options.subject ? ` with the subject ${options.subject}` : ''} in MailDev` },
+      {
+        timeout: options.timeout ?? 20_000,
+        intervals: [250, 500, 1000],
+        message: `an email to ${address}${options.subject ? ` with the subject ${options.subject}` : ''} in MailDev`,
+      },
     )
     .toBeDefined();
   return found!;
@@ -96,7 +101,10 @@ export function linkTo(email: ReceivedEmail, path: string): string {
   const link = linksIn(email)
     .map((href) => new URL(href))
     .find((url) => url.pathname === path);
-  if (!link) throw new Error(`No link to ${path} in the email "${email.subject}" to ${email.to.map((box) => box.address).join(', ')}: ${linksIn(email).join(' ') || 'no links'}`);
+  if (!link)
+    throw new Error(
+      `No link to ${path} in the email "${email.subject}" to ${email.to.map((box) => box.address).join(', ')}: ${linksIn(email).join(' ') || 'no links'}`,
+    );
   return link.pathname + link.search;
 }
 
@@ -129,7 +137,11 @@ export async function followUpLink(parent: string, options: { other?: string; ti
       async () => {
         await runScheduled('school-followup');
         const asked = (await emailsTo(parent)).filter((email) => /^(Did .+ answer your letter\?|Any news from .+\?)$/.test(email.subject));
-        link = asked.map((email) => linkTo(email, '/school-answer')).filter((href) => href !== options.other).at(-1) ?? '';
+        link =
+          asked
+            .map((email) => linkTo(email, '/school-answer'))
+            .filter((href) => href !== options.other)
+            .at(-1) ?? '';
         return link;
       },
       { timeout: options.timeout ?? 30_000, intervals: [1000], message: `a follow-up email to ${parent} in MailDev` },

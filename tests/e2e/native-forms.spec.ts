@@ -40,7 +40,9 @@ async function fake(path: string, body?: unknown) {
 
 /** What HubSpot received for a form from one address, by the authenticated endpoint. */
 async function receivedBy(formId: string, email: string): Promise<Array<Record<string, string>>> {
-  const { formSubmissions } = (await fake('calls')) as { formSubmissions: Array<{ formGuid: string; authenticated?: boolean; body: { fields: Array<{ name: string; value: string }> } }> };
+  const { formSubmissions } = (await fake('calls')) as {
+    formSubmissions: Array<{ formGuid: string; authenticated?: boolean; body: { fields: Array<{ name: string; value: string }> } }>;
+  };
   return formSubmissions
     .filter((entry) => entry.formGuid === formId && entry.authenticated)
     .map((entry) => Object.fromEntries(entry.body.fields.map((field) => [field.name, field.value])))
@@ -218,7 +220,9 @@ test.describe('bad input', () => {
     await region.locator('[data-submit]').click();
     await expect(region.getByLabel(/^School name/)).toBeFocused();
     await expect(region.locator('[data-field="school_name"] [data-field-error]')).toHaveText('Please write only the name here, without a web address.');
-    await expect(region.locator('[data-field="school_contact_name"] [data-field-error]')).toHaveText('Please write only the name here; the email address has its own field.');
+    await expect(region.locator('[data-field="school_contact_name"] [data-field-error]')).toHaveText(
+      'Please write only the name here; the email address has its own field.',
+    );
     await expect(page.getByRole('dialog', { name: 'Your Email is Ready' })).toHaveCount(0);
 
     await withoutJavaScript(browser, 390, async (plain) => {
@@ -254,7 +258,9 @@ test.describe('bad input', () => {
       const markup = await page.content();
       const checkerContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
       const checker = await checkerContext.newPage();
-      await checker.route('**/*', (route) => (route.request().resourceType() === 'document' ? route.fulfill({ body: markup, contentType: 'text/html' }) : route.continue()));
+      await checker.route('**/*', (route) =>
+        route.request().resourceType() === 'document' ? route.fulfill({ body: markup, contentType: 'text/html' }) : route.continue(),
+      );
       await checker.goto(page.url());
       const results = await new AxeBuilder({ page: checker }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
       await checkerContext.close();

@@ -65,10 +65,12 @@ test('the parent is asked, answers with one tap, is thanked with the next step; 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Wonderful: you have a meeting!');
   await expect(page.getByRole('link', { name: /Book a call with our team/ })).toBeVisible();
   expect(await axe(page)).toEqual([]);
-  await expect.poll(async () => {
-    await request.post('/.netlify/functions/school-followup');
-    return (await contactOf(parent))?.school_answer;
-  }).toBe('meeting');
+  await expect
+    .poll(async () => {
+      await request.post('/.netlify/functions/school-followup');
+      return (await contactOf(parent))?.school_answer;
+    })
+    .toBe('meeting');
 
   // "No reply yet" instead: a ready follow-up email to copy. The same link changes the answer.
   await page.goto(link);
@@ -134,7 +136,13 @@ test('answers from five schools move the public figures; the Impact tab shows th
   const panel = page.getByRole('tabpanel');
   await expect(panel.getByRole('row').filter({ hasText: `oak-0-${run}.edu` })).toContainText('Meeting 0');
   expect(await axe(page)).toEqual([]);
-  const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('link', { name: /CSV/ }).or(panel.getByRole('button', { name: /CSV/ })).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    panel
+      .getByRole('link', { name: /CSV/ })
+      .or(panel.getByRole('button', { name: /CSV/ }))
+      .click(),
+  ]);
   const csv = readFileSync((await download.path())!, 'utf8');
   expect(csv.split('\n')[0]).toMatch(/school/i);
   expect(csv).toContain(`oak-3-${run}.edu`);

@@ -13,10 +13,17 @@ const emailFormId = () => {
 };
 
 /** The school updates ("News from …") in a parent's inbox, oldest first. */
-export const updatesTo = async (email: string): Promise<ReceivedEmail[]> => (await emailsTo(email)).filter((received) => received.subject.startsWith('News from '));
+export const updatesTo = async (email: string): Promise<ReceivedEmail[]> =>
+  (await emailsTo(email)).filter((received) => received.subject.startsWith('News from '));
 
 /** The email form sent through its endpoint as a parent fills it; returns the draft and its token. */
-async function submitEmailForm(request: APIRequestContext, parent: string, school: { name: string; email: string }, choice: string, ref?: string): Promise<{ id: string; token: string }> {
+async function submitEmailForm(
+  request: APIRequestContext,
+  parent: string,
+  school: { name: string; email: string },
+  choice: string,
+  ref?: string,
+): Promise<{ id: string; token: string }> {
   const submitted = await request.post(`/api/forms/${emailFormId()}`, {
     data: {
       full_name: 'Ana Lopez',
@@ -64,11 +71,18 @@ export async function signInApi(request: APIRequestContext): Promise<void> {
  * A school staff verified, added through the Schools tab's API with their evidence: letters to its
  * address count on its page. Each test makes its own (a school takes 5 platform letters a day).
  */
-export async function knownSchool(request: APIRequestContext, school: { name: string; email: string }, leader = 'Dr. Patel'): Promise<{ id: string; pageKey: string; slug: string }> {
+export async function knownSchool(
+  request: APIRequestContext,
+  school: { name: string; email: string },
+  leader = 'Dr. Patel',
+): Promise<{ id: string; pageKey: string; slug: string }> {
   await signInApi(request);
   const made = await request.post('/api/admin/schools', {
     headers: { origin: baseURL },
-    data: { school: { name: school.name, leaders: [{ name: leader, role: 'Head of School', address: school.email }], timeZone: 'America/New_York' }, evidence: { kind: 'website', detail: `Listed on the school's website (${school.email})` } },
+    data: {
+      school: { name: school.name, leaders: [{ name: leader, role: 'Head of School', address: school.email }], timeZone: 'America/New_York' },
+      evidence: { kind: 'website', detail: `Listed on the school's website (${school.email})` },
+    },
   });
   expect(made.status(), await made.text()).toBe(201);
   return ((await made.json()) as { school: { id: string; pageKey: string; slug: string } }).school;
@@ -77,9 +91,12 @@ export async function knownSchool(request: APIRequestContext, school: { name: st
 /** Staff approve what parents reported about a school (the Review tab's API): outcomes, self-reports. */
 export async function approveClaims(request: APIRequestContext, schoolName: string, claims: string[] = ['replied', 'meeting']): Promise<number> {
   await signInApi(request);
-  const { items } = (await (await request.get('/api/admin/review?state=pending&limit=100')).json()) as { items: Array<{ id: string; claim: string; school: { name: string } | null }> };
+  const { items } = (await (await request.get('/api/admin/review?state=pending&limit=100')).json()) as {
+    items: Array<{ id: string; claim: string; school: { name: string } | null }>;
+  };
   const mine = items.filter((item) => item.school?.name === schoolName && claims.includes(item.claim));
-  for (const item of mine) expect((await request.post(`/api/admin/review/${item.id}`, { data: { decision: 'approved' }, headers: { origin: baseURL } })).status()).toBe(200);
+  for (const item of mine)
+    expect((await request.post(`/api/admin/review/${item.id}`, { data: { decision: 'approved' }, headers: { origin: baseURL } })).status()).toBe(200);
   return mine.length;
 }
 

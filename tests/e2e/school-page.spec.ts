@@ -78,7 +78,10 @@ test('after confirming from their inbox and the letter going, the parent is offe
   await expect(share.getByRole('link', { name: 'Email' })).toHaveAttribute('href', /^mailto:\?subject=/);
 });
 
-test('the shared link brings a second parent: the school is filled in, the address is not on the page, and the draft is attributed', async ({ page, request }) => {
+test('the shared link brings a second parent: the school is filled in, the address is not on the page, and the draft is attributed', async ({
+  page,
+  request,
+}) => {
   const link = new URL(shareUrl);
   await page.goto(link.pathname + link.search);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(school.name);
@@ -94,7 +97,9 @@ test('the shared link brings a second parent: the school is filled in, the addre
   // The admin's outbox shows who recruited whom.
   const signedIn = await request.post('/api/admin/session', { data: { username: 'admin', password: e2eAdminPassword }, headers: { origin: baseURL } });
   expect(signedIn.ok()).toBe(true);
-  const { messages } = (await (await request.get('/api/admin/outbox?limit=100')).json()) as { messages: Array<{ id: string; parentEmail: string; to: string; attribution?: unknown }> };
+  const { messages } = (await (await request.get('/api/admin/outbox?limit=100')).json()) as {
+    messages: Array<{ id: string; parentEmail: string; to: string; attribution?: unknown }>;
+  };
   const firstMessage = messages.find((message) => message.parentEmail === first)!;
   const secondMessage = messages.find((message) => message.parentEmail === second)!;
   expect(firstMessage.attribution).toEqual({ via: 'direct' });
@@ -173,7 +178,7 @@ test('axe and HTML_CodeSniffer on a school page at 390 and 1280 px', async ({ pa
   await atEachSize(page, sizes, ({ width }) => expectAccessible(page, width, { htmlcs: true }));
 });
 
-test('on a phone the floating button keeps away from the school page\'s form, and leads to it', async ({ page }) => {
+test("on a phone the floating button keeps away from the school page's form, and leads to it", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(new URL(shareUrl).pathname);
   const cta = page.locator('[data-floating-link]');

@@ -186,7 +186,12 @@ test.describe('the /search page', () => {
     const result = page.getByRole('list', { name: 'Search results' }).getByRole('link', { name: /What score counts as mastery\?/ });
     await expect(result).toHaveAttribute('href', '/faqs#what-is-the-mastery-threshold');
     // The site's <mark> style, not the browser's yellow.
-    expect(await result.locator('mark').first().evaluate((mark) => getComputedStyle(mark).backgroundColor)).toBe('rgb(255, 237, 213)');
+    expect(
+      await result
+        .locator('mark')
+        .first()
+        .evaluate((mark) => getComputedStyle(mark).backgroundColor),
+    ).toBe('rgb(255, 237, 213)');
 
     // "All results" in the dialog opens this page for what was typed.
     await page.goto('/faqs');

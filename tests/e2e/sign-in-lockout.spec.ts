@@ -27,11 +27,15 @@ test("a stranger's failed guesses do not lock the signed-in device out", async (
     // A failed or refused sign-in is logged with actor "unknown" and the name typed (a stranger is
     // not the admin); a sign-in that succeeded, under the admin's name.
     const newest = async (action: string, actor?: string) =>
-      ((await (await page.request.get(`/api/admin/audit?${actor ? `actor=${actor}&` : ''}action=${action}&limit=1`)).json()) as { entries: Array<{ id: string; addressHash: string }> }).entries[0];
+      (
+        (await (await page.request.get(`/api/admin/audit?${actor ? `actor=${actor}&` : ''}action=${action}&limit=1`)).json()) as {
+          entries: Array<{ id: string; addressHash: string }>;
+        }
+      ).entries[0];
     const [failed, refused] = [await newest('sign_in.failed'), await newest('sign_in.refused')];
     const strangerAddress = (failed && refused ? (Number(failed.id) > Number(refused.id) ? failed : refused) : (failed ?? refused))?.addressHash;
     const ownerAddress = (await newest('sign_in.succeeded', 'admin'))?.addressHash;
-    expect(strangerAddress, 'the stranger\'s failed guess is on the audit log').toBeTruthy();
+    expect(strangerAddress, "the stranger's failed guess is on the audit log").toBeTruthy();
     test.skip(!strangerAddress || strangerAddress === ownerAddress, 'the local server does not take the client address from X-Forwarded-For');
     while (statuses.length < 7) statuses.push(await guess(statuses.length));
     // Refused after at most five wrong guesses (at once, if an earlier run locked that address).

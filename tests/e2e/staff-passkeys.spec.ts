@@ -69,7 +69,10 @@ test('staff sign in with their own passkeys; the admin password only made the fi
         await page.goto('/webhook-config');
         await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
         await expect(page.getByLabel('Password')).toHaveCount(0);
-        const answer = await page.request.post('/api/admin/session', { data: { username: 'admin', password: e2eAdminPassword }, headers: { origin: baseURL! } });
+        const answer = await page.request.post('/api/admin/session', {
+          data: { username: 'admin', password: e2eAdminPassword },
+          headers: { origin: baseURL! },
+        });
         expect(answer.status()).toBe(403);
         expect(((await answer.json()) as { error: { message: string } }).error.message).toMatch(/This site's staff sign in with passkeys/);
       } finally {
@@ -113,8 +116,10 @@ test('staff sign in with their own passkeys; the admin password only made the fi
     await test.step('staff cannot open owner settings: the tabs are hidden and the server refuses', async () => {
       const tabs = staff.page.getByRole('tab');
       await expect(tabs.first()).toBeVisible();
-      for (const name of ['Webhooks', 'CRM Config', 'Test Connections', 'Audit', 'Staff']) await expect(staff.page.getByRole('tab', { name, exact: true })).toHaveCount(0);
-      for (const name of ['Activity Logs', 'Form Submissions', 'Outbox', 'Impact']) await expect(staff.page.getByRole('tab', { name, exact: true })).toBeVisible();
+      for (const name of ['Webhooks', 'CRM Config', 'Test Connections', 'Audit', 'Staff'])
+        await expect(staff.page.getByRole('tab', { name, exact: true })).toHaveCount(0);
+      for (const name of ['Activity Logs', 'Form Submissions', 'Outbox', 'Impact'])
+        await expect(staff.page.getByRole('tab', { name, exact: true })).toBeVisible();
       await expect(staff.page.getByRole('button', { name: 'Sign everyone out' })).toHaveCount(0);
       expect((await staff.page.request.get('/api/hubspot-config')).status()).toBe(403);
       expect((await staff.page.request.get('/api/admin/outbox')).status()).toBe(200);
@@ -142,7 +147,10 @@ test('staff sign in with their own passkeys; the admin password only made the fi
 
     await test.step("a stranger's failed guesses do not lock the owner out", async () => {
       for (const address of ['192.0.2.78', undefined]) {
-        const stranger = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL!, ...(address ? { 'x-forwarded-for': address } : {}) } });
+        const stranger = await playwright.request.newContext({
+          baseURL,
+          extraHTTPHeaders: { origin: baseURL!, ...(address ? { 'x-forwarded-for': address } : {}) },
+        });
         try {
           // Six from each, twelve in all: past the five for one username from one address and the
           // ten for one username from anywhere, had the refused password still counted.

@@ -10,7 +10,9 @@ test.describe('/thank-you', () => {
 
   test('shows the booking from the query string', async ({ page, consoleErrors }) => {
     await page.goto(full);
-    const card = page.getByRole('region', { name: 'Meeting Confirmation Details' }).or(page.locator('section', { has: page.getByRole('heading', { name: 'Meeting Confirmation Details' }) }));
+    const card = page
+      .getByRole('region', { name: 'Meeting Confirmation Details' })
+      .or(page.locator('section', { has: page.getByRole('heading', { name: 'Meeting Confirmation Details' }) }));
     await expect(page.getByRole('heading', { name: 'Meeting Confirmation Details' })).toBeVisible();
     await expect(page.getByTestId('booking-confirmation')).toContainText('Thank you, Ana!');
     const details = card.first().locator('dl');

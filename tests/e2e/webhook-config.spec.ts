@@ -71,7 +71,21 @@ test('without JavaScript the sign-in does not guess whether the site has an owne
 test('the tabs work with the keyboard', async ({ page }) => {
   await signIn(page);
   const tabs = page.getByRole('tab');
-  await expect(tabs).toHaveText(['Webhooks', 'CRM Config', 'Activity Logs', 'Test Connections', 'Form Submissions', 'Outbox', 'Schools', 'Review', 'Mail', 'Impact', 'Insights', 'Audit', 'Staff']);
+  await expect(tabs).toHaveText([
+    'Webhooks',
+    'CRM Config',
+    'Activity Logs',
+    'Test Connections',
+    'Form Submissions',
+    'Outbox',
+    'Schools',
+    'Review',
+    'Mail',
+    'Impact',
+    'Insights',
+    'Audit',
+    'Staff',
+  ]);
   // All thirteen fit inside their bar at 1280 px (they wrap; "Staff" once stuck out past its edge).
   const bar = (await page.getByRole('tablist').boundingBox())!;
   for (const box of await tabs.evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect().toJSON() as DOMRect))) {
@@ -93,7 +107,7 @@ test('the tabs work with the keyboard', async ({ page }) => {
   await page.keyboard.press('ArrowRight');
   await expect(page.getByRole('tab', { name: 'Webhooks' })).toBeFocused();
   await page.keyboard.press('Home');
-  await expect(page.getByRole('tabpanel')).toHaveAttribute('aria-labelledby', await page.getByRole('tab', { name: 'Webhooks' }).getAttribute('id') ?? '');
+  await expect(page.getByRole('tabpanel')).toHaveAttribute('aria-labelledby', (await page.getByRole('tab', { name: 'Webhooks' }).getAttribute('id')) ?? '');
 });
 
 test('Add Webhook shows the validation messages, then creates, deactivates and deletes a webhook', async ({ page }) => {
@@ -207,7 +221,10 @@ test('a signed Calendly delivery shows as a log row and reaches the HubSpot cont
   const later = Math.floor(Date.now() / 1000);
   const afterDelete = await request.post('/api/calendly/webhook', {
     data: body,
-    headers: { 'content-type': 'application/json', 'calendly-webhook-signature': `t=${later},v1=${createHmac('sha256', signingKey).update(`${later}.${body}`).digest('hex')}` },
+    headers: {
+      'content-type': 'application/json',
+      'calendly-webhook-signature': `t=${later},v1=${createHmac('sha256', signingKey).update(`${later}.${body}`).digest('hex')}`,
+    },
   });
   expect(afterDelete.status()).toBe(401);
 });
@@ -284,7 +301,9 @@ test.describe('signed in, at 390 and 1280 px', () => {
     }
   }
 
-  test('the Webhooks, CRM Config, Activity Logs, Test Connections and Form Submissions tabs and the Add Webhook dialog have no axe violations and fit at 390 and 1280 px', async ({ page }) => {
+  test('the Webhooks, CRM Config, Activity Logs, Test Connections and Form Submissions tabs and the Add Webhook dialog have no axe violations and fit at 390 and 1280 px', async ({
+    page,
+  }) => {
     await page.setViewportSize(sizes[0]!);
     await signIn(page);
     await checkTabs(page, [
@@ -304,7 +323,9 @@ test.describe('signed in, at 390 and 1280 px', () => {
     });
   });
 
-  test('the Outbox, Impact, Audit and Staff tabs and the "Sign everyone out?" confirmation have no axe violations and fit at 390 and 1280 px', async ({ page }) => {
+  test('the Outbox, Impact, Audit and Staff tabs and the "Sign everyone out?" confirmation have no axe violations and fit at 390 and 1280 px', async ({
+    page,
+  }) => {
     await page.setViewportSize(sizes[0]!);
     await signIn(page);
     await checkTabs(

@@ -35,7 +35,11 @@ export async function axeViolations(page: Page, tags: string[] = axeTags): Promi
  */
 export async function expectAccessible(page: Page, width: number, { htmlcs }: { htmlcs: boolean }): Promise<void> {
   expect(await axeViolations(page), `axe at ${width} px`).toEqual([]);
-  if (htmlcs) expect((await htmlcsErrors(page)).map((e) => `${e.code}: ${e.element}`), `HTML_CodeSniffer at ${width} px`).toEqual([]);
+  if (htmlcs)
+    expect(
+      (await htmlcsErrors(page)).map((e) => `${e.code}: ${e.element}`),
+      `HTML_CodeSniffer at ${width} px`,
+    ).toEqual([]);
 }
 
 /** The page's width; more than the viewport's means the page scrolls sideways (WCAG 1.4.10, reflow). */

@@ -17,7 +17,11 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 120_000 });
 
 async function fake(path: string, body?: unknown) {
-  const response = await fetch(`${fakeUrls.hubspot}/__fake/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+  const response = await fetch(`${fakeUrls.hubspot}/__fake/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body ?? {}),
+  });
   return response.json();
 }
 
@@ -33,7 +37,8 @@ async function fillEmailForm(form: Locator, email: string): Promise<void> {
     else if (type === 'dropdown') await control.selectOption({ index: 1 });
     else if (type === 'single_checkbox') await control.check();
     else if (type === 'multi_line_text') await control.fill('');
-    else await control.fill(name === 'child_grade' ? '5th grade' : name === 'school_name' ? 'Willow School' : name === 'full_name' ? 'Rosa Diaz' : `Test ${name}`);
+    else
+      await control.fill(name === 'child_grade' ? '5th grade' : name === 'school_name' ? 'Willow School' : name === 'full_name' ? 'Rosa Diaz' : `Test ${name}`);
   }
 }
 
@@ -74,7 +79,11 @@ test('a parent sees, downloads and deletes their data; HubSpot is asked once; th
 
     const [download] = await Promise.all([parent.waitForEvent('download'), parent.getByRole('link', { name: 'Download my data (JSON)' }).click()]);
     expect(download.suggestedFilename()).toBe('your-data.json');
-    const exported = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { email: string; formSubmissions: Array<{ values: Record<string, string> }>; emailDrafts: unknown[] };
+    const exported = JSON.parse(readFileSync((await download.path())!, 'utf8')) as {
+      email: string;
+      formSubmissions: Array<{ values: Record<string, string> }>;
+      emailDrafts: unknown[];
+    };
     expect(exported.email).toBe(email);
     expect(exported.formSubmissions.map((record) => record.values.email)).toEqual([email]);
     expect(exported.formSubmissions[0]!.values.school_name).toBe('Willow School');
@@ -82,7 +91,9 @@ test('a parent sees, downloads and deletes their data; HubSpot is asked once; th
 
     // The page and its confirmation step, as a screen reader meets them: nothing axe objects to.
     const axe = async () =>
-      (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()).violations.map(
+        (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+      );
     await page.goto(dataUrl);
     await expect(page.getByRole('heading', { name: 'Forms you sent (1)' })).toBeVisible();
     expect(await axe()).toEqual([]);
@@ -101,7 +112,11 @@ test('a parent sees, downloads and deletes their data; HubSpot is asked once; th
 
     // HubSpot received the deletion of this contact once.
     await expect
-      .poll(async () => ((await fake('calls')) as { gdprDeletions: Array<{ objectId: string; idProperty?: string; status: number }> }).gdprDeletions.filter((entry) => entry.objectId === email))
+      .poll(async () =>
+        ((await fake('calls')) as { gdprDeletions: Array<{ objectId: string; idProperty?: string; status: number }> }).gdprDeletions.filter(
+          (entry) => entry.objectId === email,
+        ),
+      )
       .toEqual([{ objectId: email, idProperty: 'email', status: 204 }]);
 
     // Nothing is left to see, and the admin lists no longer have it.

@@ -22,7 +22,12 @@ test('a session opened from the page is kept by the browser over http://localhos
   // The same request the form sends, from the page (same origin).
   const status = await site.evaluate(
     (password: string) =>
-      fetch('/api/admin/session', { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password }) }).then((r) => r.status),
+      fetch('/api/admin/session', {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password }),
+      }).then((r) => r.status),
     e2eAdminPassword,
   );
   expect(status).toBe(200);

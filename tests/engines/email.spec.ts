@@ -27,7 +27,9 @@ async function writeEmail(site: EnginePage, parent: string, school: string, scho
 
 const readyDialog = (site: EnginePage) =>
   site.evaluate(() => {
-    const dialog = Array.from(document.querySelectorAll('dialog')).find((candidate) => candidate.open && candidate.textContent?.includes('Your Email is Ready'));
+    const dialog = Array.from(document.querySelectorAll('dialog')).find(
+      (candidate) => candidate.open && candidate.textContent?.includes('Your Email is Ready'),
+    );
     return dialog ? { focused: dialog.contains(document.activeElement), modal: dialog.matches(':modal') } : null;
   });
 
@@ -44,7 +46,11 @@ test('"Your Email is Ready": the email, copy, the mail-app link and "I\'ve sent 
 
   await site.click(await named(site, 'dialog[open] button', 'Copy'));
   await expect.poll(() => seen(site, '[data-toast]')).toContain('Email content copied to clipboard.');
-  const mailto = await site.evaluate(() => Array.from(document.querySelectorAll('dialog[open] a')).find((a) => a.textContent?.includes('Open in my email app'))?.getAttribute('href'));
+  const mailto = await site.evaluate(() =>
+    Array.from(document.querySelectorAll('dialog[open] a'))
+      .find((a) => a.textContent?.includes('Open in my email app'))
+      ?.getAttribute('href'),
+  );
   expect(mailto!.startsWith(`mailto:${schoolEmail}?subject=How%20Oakwood%20Academy`)).toBe(true);
   expect(decodeURIComponent(mailto!)).toContain('Ana Lopez');
 
@@ -64,7 +70,9 @@ test('"Your Email is Ready": the email, copy, the mail-app link and "I\'ve sent 
   await expect.poll(() => seen(site, 'h1')).toBe('Great news: they replied!');
 });
 
-test('a parent picks a school the site knows, "Send via our platform" asks to confirm from the inbox; /confirm-send sends it to the record\'s address', async ({ site }) => {
+test('a parent picks a school the site knows, "Send via our platform" asks to confirm from the inbox; /confirm-send sends it to the record\'s address', async ({
+  site,
+}) => {
   const id = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
   const parent = unique('engines-platform');
   const school = { name: `Birch Hill School ${id}`, email: `head-${id}@birchhill.edu` };
@@ -74,11 +82,19 @@ test('a parent picks a school the site knows, "Send via our platform" asks to co
 
   await site.goto('/lead-the-change');
   const form = '#email-form form[data-native-form]';
-  for (const [name, value] of [['full_name', 'Ana Lopez'], ['email', parent], ['child_full_name', 'Maya Lopez'], ['child_grade', '5th grade']] as const) await site.type(`${form} [name="${name}"]`, value);
+  for (const [name, value] of [
+    ['full_name', 'Ana Lopez'],
+    ['email', parent],
+    ['child_full_name', 'Maya Lopez'],
+    ['child_grade', '5th grade'],
+  ] as const)
+    await site.type(`${form} [name="${name}"]`, value);
   // The school field suggests the schools the site knows as the parent types; picking one fills its leader and address.
   await site.type(`${form} [name="school_name"]`, `Birch Hill School ${id}`.slice(0, 24));
   await site.click(await named(site, '[role="option"]', school.name));
-  await expect.poll(() => site.evaluate(() => (document.querySelector('#email-form [name="school_contact_email"]') as HTMLInputElement).value)).toBe(school.email);
+  await expect
+    .poll(() => site.evaluate(() => (document.querySelector('#email-form [name="school_contact_email"]') as HTMLInputElement).value))
+    .toBe(school.email);
   expect(await site.evaluate(() => (document.querySelector('#email-form [name="school_contact_name"]') as HTMLInputElement).value)).toBe('Dr. Birch');
   await site.click(`${form} input[name="choose_how_to_send_your_email"][value="I will send it myself"]`);
   await site.click(`${form} [data-submit]`);

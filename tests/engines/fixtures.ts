@@ -46,7 +46,8 @@ export function seen(page: EnginePage, selector: string): Promise<string | null>
     for (const element of Array.from(document.querySelectorAll<HTMLElement>(css))) {
       const box = element.getBoundingClientRect();
       // checkVisibility: Firefox keeps a box for what a closed <details> hides (content-visibility).
-      if (box.width > 0 && box.height > 0 && getComputedStyle(element).visibility !== 'hidden' && element.checkVisibility?.() !== false) return element.innerText.trim();
+      if (box.width > 0 && box.height > 0 && getComputedStyle(element).visibility !== 'hidden' && element.checkVisibility?.() !== false)
+        return element.innerText.trim();
     }
     return null;
   }, selector);
@@ -59,24 +60,27 @@ export function seen(page: EnginePage, selector: string): Promise<string | null>
 export async function named(page: EnginePage, css: string, name: string): Promise<string> {
   let mark: string | null = null;
   await expect
-    .poll(async () => {
-      mark = await page.evaluate(
-        (selector: string, wanted: string) => {
-          const element = Array.from(document.querySelectorAll<HTMLElement>(selector)).find((candidate) => {
-            const box = candidate.getBoundingClientRect();
-            const label = candidate.getAttribute('aria-label') ?? candidate.innerText ?? '';
-            return box.width > 0 && box.height > 0 && label.replace(/\s+/g, ' ').trim().includes(wanted);
-          });
-          if (!element) return null;
-          const id = element.dataset.engineMark ?? String(Math.random()).slice(2);
-          element.dataset.engineMark = id;
-          return `[data-engine-mark="${id}"]`;
-        },
-        css,
-        name,
-      );
-      return mark;
-    }, { message: `a visible ${css} named "${name}"` })
+    .poll(
+      async () => {
+        mark = await page.evaluate(
+          (selector: string, wanted: string) => {
+            const element = Array.from(document.querySelectorAll<HTMLElement>(selector)).find((candidate) => {
+              const box = candidate.getBoundingClientRect();
+              const label = candidate.getAttribute('aria-label') ?? candidate.innerText ?? '';
+              return box.width > 0 && box.height > 0 && label.replace(/\s+/g, ' ').trim().includes(wanted);
+            });
+            if (!element) return null;
+            const id = element.dataset.engineMark ?? String(Math.random()).slice(2);
+            element.dataset.engineMark = id;
+            return `[data-engine-mark="${id}"]`;
+          },
+          css,
+          name,
+        );
+        return mark;
+      },
+      { message: `a visible ${css} named "${name}"` },
+    )
     .not.toBeNull();
   return mark!;
 }

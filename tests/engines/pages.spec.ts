@@ -26,7 +26,9 @@ test('on a narrow screen the menu button opens the links, Escape closes them and
   await expect.poll(() => seen(site, '#site-menu a[href="/how-it-works"]')).toBe('How It Works');
   expect(await site.evaluate(() => (document.querySelector('#site-menu') as HTMLDetailsElement).open)).toBe(true);
   // A vertical list: FAQs is below How It Works, at the same left edge.
-  const [a, b] = await site.evaluate(() => ['/how-it-works', '/faqs'].map((href) => document.querySelector(`#site-menu a[href="${href}"]`)!.getBoundingClientRect().toJSON()));
+  const [a, b] = await site.evaluate(() =>
+    ['/how-it-works', '/faqs'].map((href) => document.querySelector(`#site-menu a[href="${href}"]`)!.getBoundingClientRect().toJSON()),
+  );
   expect(b.y).toBeGreaterThan(a.y);
   expect(Math.abs(b.x - a.x)).toBeLessThan(2);
   await site.press('Escape');

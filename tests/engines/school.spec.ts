@@ -14,9 +14,14 @@ import { expect, seen, sendEmailForm, test } from './fixtures';
 const run = () => `${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6)}`;
 
 const openDialogText = (site: EnginePage) =>
-  site.evaluate(() => Array.from(document.querySelectorAll('dialog')).find((dialog) => dialog.open)?.textContent?.replace(/\s+/g, ' ') ?? '');
+  site.evaluate(
+    () =>
+      Array.from(document.querySelectorAll('dialog'))
+        .find((dialog) => dialog.open)
+        ?.textContent?.replace(/\s+/g, ' ') ?? '',
+  );
 
-test('the share link of a delivered letter opens the school\'s page, where a second parent adds their voice', async ({ site }) => {
+test("the share link of a delivered letter opens the school's page, where a second parent adds their voice", async ({ site }) => {
   const id = run();
   const school = { name: 'Juniper Academy', email: `head@juniper-${id}.edu` };
   // Juniper Academy is a school staff verified; a letter delivered to it counts on its page. The

@@ -155,7 +155,10 @@ export async function startCalendlyFake(options: { port?: number; token?: string
         ]);
       }
       const collection = [...fake.subscriptions.values()].filter((s) => s.organization === organization && s.scope === scope).map(publicView);
-      return send(res, 200, { collection, pagination: { count: collection.length, next_page: null, previous_page: null, next_page_token: null, previous_page_token: null } });
+      return send(res, 200, {
+        collection,
+        pagination: { count: collection.length, next_page: null, previous_page: null, next_page_token: null, previous_page_token: null },
+      });
     }
 
     const one = path.match(/^\/webhook_subscriptions\/([^/]+)$/);

@@ -141,15 +141,18 @@
     resize();
     window.__fakeHubSpotV4Rendered = (window.__fakeHubSpotV4Rendered || 0) + 1;
     // The real embed reports readiness after rendering, asynchronously.
-    setTimeout(() => {
-      fire('hs-form-event:on-ready', instance);
-    }, 10 * (index + 1));
+    setTimeout(
+      () => {
+        fire('hs-form-event:on-ready', instance);
+      },
+      10 * (index + 1),
+    );
   }
 
   window.HubSpotFormsV4 = {
     getForms: () => instances.map((instance) => instance.api),
     getFormFromEvent: (event) => {
-      var detail = (event?.detail) || {};
+      var detail = event?.detail || {};
       for (var i = 0; i < instances.length; i++) {
         if (instances[i].instanceId === detail.instanceId) return instances[i].api;
       }

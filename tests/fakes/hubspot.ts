@@ -168,7 +168,20 @@ export function hubspotForm(definition: { id: string } & Record<string, unknown>
       renderRawHtml: false,
       theme: 'default_style',
       submitButtonText: 'Submit',
-      style: { fontFamily: 'arial, helvetica, sans-serif', backgroundWidth: '100%', labelTextColor: '#33475b', labelTextSize: '14px', helpTextColor: '#7C98B6', helpTextSize: '11px', legalConsentTextColor: '#33475b', legalConsentTextSize: '14px', submitColor: '#ff7a59', submitAlignment: 'left', submitFontColor: '#ffffff', submitSize: '12px' },
+      style: {
+        fontFamily: 'arial, helvetica, sans-serif',
+        backgroundWidth: '100%',
+        labelTextColor: '#33475b',
+        labelTextSize: '14px',
+        helpTextColor: '#7C98B6',
+        helpTextSize: '11px',
+        legalConsentTextColor: '#33475b',
+        legalConsentTextSize: '14px',
+        submitColor: '#ff7a59',
+        submitAlignment: 'left',
+        submitFontColor: '#ffffff',
+        submitSize: '12px',
+      },
       ...display,
     },
     legalConsentOptions: (definition.legalConsentOptions as Record<string, unknown> | undefined) ?? { type: 'none' },
@@ -179,21 +192,25 @@ export function hubspotForm(definition: { id: string } & Record<string, unknown>
 function submissionErrors(form: FakeFormDefinition | undefined, fields: Array<{ name: string; value: string }>): Array<{ message: string; errorType: string }> {
   const errors: Array<{ message: string; errorType: string }> = [];
   const email = fields.find((field) => field.name === 'email');
-  if (email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.value)) errors.push({ message: "Error in 'fields.email'. Invalid email address", errorType: 'INVALID_EMAIL' });
+  if (email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.value))
+    errors.push({ message: "Error in 'fields.email'. Invalid email address", errorType: 'INVALID_EMAIL' });
   if (!form) return errors;
   const known = new Map<string, Record<string, unknown>>();
   const visit = (field: Record<string, unknown>) => {
     known.set(String(field.name), field);
     for (const dependent of (field.dependentFields as Array<{ dependentField: Record<string, unknown> }> | undefined) ?? []) visit(dependent.dependentField);
   };
-  for (const group of (form.fieldGroups as Array<{ fields?: Array<Record<string, unknown>> }> | undefined) ?? []) for (const field of group.fields ?? []) visit(field);
+  for (const group of (form.fieldGroups as Array<{ fields?: Array<Record<string, unknown>> }> | undefined) ?? [])
+    for (const field of group.fields ?? []) visit(field);
   for (const field of fields) {
-    if (!known.has(field.name)) errors.push({ message: `Error in 'fields.${field.name}'. Field not in form definition`, errorType: 'FIELD_NOT_IN_FORM_DEFINITION' });
+    if (!known.has(field.name))
+      errors.push({ message: `Error in 'fields.${field.name}'. Field not in form definition`, errorType: 'FIELD_NOT_IN_FORM_DEFINITION' });
   }
   const given = new Set(fields.filter((field) => field.value !== '').map((field) => field.name));
   for (const group of (form.fieldGroups as Array<{ fields?: Array<Record<string, unknown>> }> | undefined) ?? []) {
     for (const field of group.fields ?? []) {
-      if (field.required && !field.hidden && !given.has(String(field.name))) errors.push({ message: `Error in 'fields.${field.name}'. Required field '${field.name}' is missing`, errorType: 'REQUIRED_FIELD' });
+      if (field.required && !field.hidden && !given.has(String(field.name)))
+        errors.push({ message: `Error in 'fields.${field.name}'. Required field '${field.name}' is missing`, errorType: 'REQUIRED_FIELD' });
     }
   }
   return errors;
@@ -293,7 +310,8 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
     if (fake.delayMs) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
     if (fake.submitDelayMs && path.startsWith('/submissions/')) await new Promise((resolve) => setTimeout(resolve, fake.submitDelayMs));
 
-    const named = fake.downFor !== '' && `${decodeURIComponent(req.url ?? '')} ${JSON.stringify(body ?? '')}`.toLowerCase().includes(fake.downFor.toLowerCase());
+    const named =
+      fake.downFor !== '' && `${decodeURIComponent(req.url ?? '')} ${JSON.stringify(body ?? '')}`.toLowerCase().includes(fake.downFor.toLowerCase());
     if (fake.down || named) return hubspotError(res, 503, 'SERVICE_UNAVAILABLE', 'Service Unavailable');
     const failure = failures.shift();
     if (failure === 429) {
@@ -331,21 +349,40 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
       const form = formById(formGuid);
       if (!form) return send(res, 404, { status: 'error', message: `Form ${formGuid} not found`, correlationId: crypto.randomUUID() });
       const request = body as { fields?: Array<{ name: string; value: string }>; submittedAt?: string; context?: Record<string, unknown> } | undefined;
-      if (!Array.isArray(request?.fields)) return send(res, 400, { status: 'error', message: 'The request is not valid', correlationId: crypto.randomUUID(), errors: [{ message: "Error in 'fields'. Fields are required", errorType: 'INPUT_TOO_LARGE' }] });
+      if (!Array.isArray(request?.fields))
+        return send(res, 400, {
+          status: 'error',
+          message: 'The request is not valid',
+          correlationId: crypto.randomUUID(),
+          errors: [{ message: "Error in 'fields'. Fields are required", errorType: 'INPUT_TOO_LARGE' }],
+        });
       const errors = submissionErrors(form, request.fields);
       if (errors.length) return send(res, 400, { status: 'error', message: 'The request is not valid', correlationId: crypto.randomUUID(), errors });
-      fake.formSubmissions.push({ portalId: secure[1]!, formGuid, body, authenticated: true, conversionId: crypto.randomUUID(), recordedAt: Number(request.submittedAt) || Date.now() });
+      fake.formSubmissions.push({
+        portalId: secure[1]!,
+        formGuid,
+        body,
+        authenticated: true,
+        conversionId: crypto.randomUUID(),
+        recordedAt: Number(request.submittedAt) || Date.now(),
+      });
       // Like HubSpot, a submission with an email creates or updates that contact with the contact
       // properties it carries, and marks it as their most recent conversion.
       const email = request.fields.find((field) => field.name === 'email')?.value;
       if (email) {
-        const properties = Object.fromEntries(request.fields.filter((field) => ((field as { objectTypeId?: string }).objectTypeId ?? '0-1') === '0-1').map((field) => [field.name, field.value]));
+        const properties = Object.fromEntries(
+          request.fields.filter((field) => ((field as { objectTypeId?: string }).objectTypeId ?? '0-1') === '0-1').map((field) => [field.name, field.value]),
+        );
         const contact = fake.findContact(email) ?? fake.addContact(email);
         Object.assign(contact.properties, properties, { email: email.toLowerCase(), recent_conversion_date: new Date().toISOString() });
         contact.updatedAt = new Date().toISOString();
       }
       const action = (form.configuration as { postSubmitAction?: { type?: string; value?: string } } | undefined)?.postSubmitAction;
-      return send(res, 200, action?.type === 'redirect_url' ? { redirectUri: action.value } : { inlineMessage: action?.value ?? 'Thanks for submitting the form.' });
+      return send(
+        res,
+        200,
+        action?.type === 'redirect_url' ? { redirectUri: action.value } : { inlineMessage: action?.value ?? 'Thanks for submitting the form.' },
+      );
     }
 
     // Forms v1: a form's submissions, newest first, 20 a page by default and 50 at most.
@@ -363,7 +400,12 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
       return send(res, 200, {
         results: page.map((entry) => {
           const request = entry.body as { fields: Array<{ name: string; value: string }>; context?: { pageUri?: string } };
-          return { conversionId: entry.conversionId, submittedAt: entry.recordedAt, values: request.fields.map(({ name, value }) => ({ name, value })), pageUrl: request.context?.pageUri ?? '' };
+          return {
+            conversionId: entry.conversionId,
+            submittedAt: entry.recordedAt,
+            values: request.fields.map(({ name, value }) => ({ name, value })),
+            pageUrl: request.context?.pageUri ?? '',
+          };
         }),
         ...(next ? { paging: { next: { after: next, link: `${fake.url}${path}?after=${next}&limit=${limit}` } } } : {}),
       });
@@ -372,11 +414,22 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
     if (path === '/marketing/v3/transactional/single-email/send' && req.method === 'POST') return singleSend(body, res);
 
     if (path === '/account-info/v3/details' && req.method === 'GET') {
-      return send(res, 200, { portalId: 48526151, accountType: 'STANDARD', timeZone: 'US/Eastern', companyCurrency: 'USD', uiDomain: 'app.hubspot.com', dataHostingLocation: 'na1' });
+      return send(res, 200, {
+        portalId: 48526151,
+        accountType: 'STANDARD',
+        timeZone: 'US/Eastern',
+        companyCurrency: 'USD',
+        uiDomain: 'app.hubspot.com',
+        dataHostingLocation: 'na1',
+      });
     }
 
     if (path === '/crm/v3/objects/contacts/search' && req.method === 'POST') {
-      const request = body as { filterGroups?: Array<{ filters?: Array<{ propertyName: string; operator: string; value?: string }> }>; properties?: string[]; limit?: number };
+      const request = body as {
+        filterGroups?: Array<{ filters?: Array<{ propertyName: string; operator: string; value?: string }> }>;
+        properties?: string[];
+        limit?: number;
+      };
       const filters = request?.filterGroups?.flatMap((g) => g.filters ?? []) ?? [];
       const now = Date.now();
       const matches = [...fake.contacts.values()].filter(
@@ -389,9 +442,7 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
         total: matches.length,
         results: matches.slice(0, request?.limit ?? 10).map((contact) => ({
           id: contact.id,
-          properties: Object.fromEntries(
-            ['hs_object_id', 'createdate', 'lastmodifieddate', ...wanted].map((name) => [name, contact.properties[name] ?? null]),
-          ),
+          properties: Object.fromEntries(['hs_object_id', 'createdate', 'lastmodifieddate', ...wanted].map((name) => [name, contact.properties[name] ?? null])),
           createdAt: contact.createdAt,
           updatedAt: contact.updatedAt,
           archived: false,
@@ -408,7 +459,11 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
         return hubspotError(res, 400, 'VALIDATION_ERROR', `${String(request.idProperty)} is not a unique property of contacts`);
       }
       const contact = request.idProperty === 'email' ? fake.findContact(request.objectId) : fake.contacts.get(request.objectId);
-      fake.gdprDeletions.push({ objectId: request.objectId, ...(typeof request.idProperty === 'string' ? { idProperty: request.idProperty } : {}), status: contact ? 204 : 404 });
+      fake.gdprDeletions.push({
+        objectId: request.objectId,
+        ...(typeof request.idProperty === 'string' ? { idProperty: request.idProperty } : {}),
+        status: contact ? 204 : 404,
+      });
       if (!contact) return hubspotError(res, 404, 'OBJECT_NOT_FOUND', 'resource not found');
       fake.contacts.delete(contact.id);
       res.writeHead(204);
@@ -462,7 +517,15 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
     }
 
     if (path === '/cms/v3/blogs/tags' && req.method === 'GET') {
-      const results = [...fake.tags.entries()].map(([id, name]) => ({ id, name, slug: name.toLowerCase().replace(/\W+/g, '-'), created: '2025-01-01T00:00:00Z', updated: '2025-01-01T00:00:00Z', deletedAt: '1970-01-01T00:00:00Z', language: 'en' }));
+      const results = [...fake.tags.entries()].map(([id, name]) => ({
+        id,
+        name,
+        slug: name.toLowerCase().replace(/\W+/g, '-'),
+        created: '2025-01-01T00:00:00Z',
+        updated: '2025-01-01T00:00:00Z',
+        deletedAt: '1970-01-01T00:00:00Z',
+        language: 'en',
+      }));
       return send(res, 200, { total: results.length, results });
     }
 
@@ -527,7 +590,15 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
     // Like HubSpot, the recipient becomes (or is found as) a contact.
     if (sendResult === 'SENT' && !fake.findContact(to)) fake.addContact(to, (request.contactProperties as Record<string, string>) ?? {});
     if (fake.transactionalPending) return send(res, 200, { statusId, status: 'PENDING', requestedAt: now });
-    return send(res, 200, { statusId, status: 'COMPLETE', sendResult, requestedAt: now, startedAt: now, completedAt: now, eventId: { id: crypto.randomUUID(), created: now } });
+    return send(res, 200, {
+      statusId,
+      status: 'COMPLETE',
+      sendResult,
+      requestedAt: now,
+      startedAt: now,
+      completedAt: now,
+      eventId: { id: crypto.randomUUID(), created: now },
+    });
   }
 
   function control(path: string, body: unknown, res: ServerResponse): void {
@@ -545,7 +616,8 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
         if (typeof input.down === 'boolean') fake.down = input.down;
         if (typeof input.downFor === 'string') fake.downFor = input.downFor;
         if (typeof input.transactionalPending === 'boolean') fake.transactionalPending = input.transactionalPending;
-        if (input.sendResults && typeof input.sendResults === 'object') for (const [key, value] of Object.entries(input.sendResults)) fake.sendResults.set(key.toLowerCase(), String(value));
+        if (input.sendResults && typeof input.sendResults === 'object')
+          for (const [key, value] of Object.entries(input.sendResults)) fake.sendResults.set(key.toLowerCase(), String(value));
         return send(res, 200, { ok: true });
       case '/__fake/contacts':
         if (typeof input.email === 'string') {
@@ -558,7 +630,12 @@ export async function startHubSpotFake(options: { port?: number; token?: string;
         if (typeof input.id === 'string') return send(res, 201, fake.addForm(input as { id: string }));
         return send(res, 200, { forms: [...fake.forms.values()] });
       case '/__fake/calls':
-        return send(res, 200, { calls: fake.calls, formSubmissions: fake.formSubmissions, transactionalSends: fake.transactionalSends, gdprDeletions: fake.gdprDeletions });
+        return send(res, 200, {
+          calls: fake.calls,
+          formSubmissions: fake.formSubmissions,
+          transactionalSends: fake.transactionalSends,
+          gdprDeletions: fake.gdprDeletions,
+        });
       default:
         return send(res, 404, { error: 'unknown control path' });
     }

@@ -69,7 +69,9 @@ const replies: Record<number, string> = {
 };
 
 const addresses = (field: AddressObject | AddressObject[] | undefined): ReceivedAddress[] =>
-  (Array.isArray(field) ? field : field ? [field] : []).flatMap((group) => group.value).map((entry) => ({ name: entry.name ?? '', address: entry.address ?? '' }));
+  (Array.isArray(field) ? field : field ? [field] : [])
+    .flatMap((group) => group.value)
+    .map((entry) => ({ name: entry.name ?? '', address: entry.address ?? '' }));
 
 export async function startSmtpFake(options: { port?: number; auth?: { user: string; pass: string } } = {}): Promise<SmtpFake> {
   let failures: Array<number | string> = [];
@@ -116,7 +118,10 @@ export async function startSmtpFake(options: { port?: number; auth?: { user: str
         .then(async ({ raw, parsed }) => {
           if (fake.delayMs) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
           fake.messages.push({
-            envelope: { mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', rcptTo: session.envelope.rcptTo.map((rcpt) => rcpt.address) },
+            envelope: {
+              mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+              rcptTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+            },
             ...(typeof session.user === 'string' ? { user: session.user } : {}),
             messageId: parsed.messageId ?? '',
             from: addresses(parsed.from),

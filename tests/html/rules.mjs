@@ -26,7 +26,7 @@ class ScopedBodyStyle extends Rule {
   documentation() {
     return {
       description:
-        'A <style> in <body> may only style its parent and what follows it (the Nu checker\'s rule); the only one expected is Astro\'s island rule, before the first island.',
+        "A <style> in <body> may only style its parent and what follows it (the Nu checker's rule); the only one expected is Astro's island rule, before the first island.",
     };
   }
 
@@ -35,11 +35,11 @@ class ScopedBodyStyle extends Rule {
       for (const style of document.querySelectorAll('body style')) {
         const css = style.textContent.trim();
         if (css !== ISLAND_STYLES) {
-          this.report(style, '<style> in <body>: put page styles in the component\'s <style>, which Astro writes into <head>');
+          this.report(style, "<style> in <body>: put page styles in the component's <style>, which Astro writes into <head>");
           continue;
         }
         const first = document.querySelector('astro-island, astro-slot, astro-static-slot');
-        if (first && first.location.offset < style.location.offset) this.report(style, 'Astro\'s island <style> comes after an island it styles');
+        if (first && first.location.offset < style.location.offset) this.report(style, "Astro's island <style> comes after an island it styles");
       }
     });
   }

@@ -74,7 +74,11 @@ describe('sign-in', () => {
   test('over plain http to this machine the cookies lose the __Host- prefix and Secure (Firefox and Safari refuse them there), and nowhere else', async () => {
     const signInOver = (origin: string) =>
       session(
-        new Request(`${origin}/api/admin/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) }),
+        new Request(`${origin}/api/admin/session`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin },
+          body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+        }),
         { ip: '198.51.100.30' },
       );
     for (const origin of ['http://localhost:8888', 'http://127.0.0.1:8888']) {
@@ -128,7 +132,10 @@ describe('sign-in', () => {
 
   test.each([
     ['idle for longer than 30 minutes', [IDLE_TIMEOUT_MS + 1000]],
-    ['older than 8 hours, even when active', Array.from({ length: Math.ceil(ABSOLUTE_TIMEOUT_MS / (IDLE_TIMEOUT_MS - 60_000)) }, () => IDLE_TIMEOUT_MS - 60_000)],
+    [
+      'older than 8 hours, even when active',
+      Array.from({ length: Math.ceil(ABSOLUTE_TIMEOUT_MS / (IDLE_TIMEOUT_MS - 60_000)) }, () => IDLE_TIMEOUT_MS - 60_000),
+    ],
   ])('a session %s has expired', async (_name, steps) => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     try {
@@ -176,7 +183,9 @@ describe('sign-in', () => {
     const locked = await call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD } }, '192.0.2.200');
     expect(locked.status).toBe(429);
     // Another address is not affected.
-    expect((await call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD } }, '192.0.2.201')).status).toBe(200);
+    expect((await call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD } }, '192.0.2.201')).status).toBe(
+      200,
+    );
   });
 
   test('failed sign-ins are slowed down', async () => {
@@ -207,8 +216,12 @@ describe('sign-in', () => {
     process.env.ADMIN_PASSWORD_HASH = `scrypt$${salt.toString('base64')}$${scryptSync('hashed-secret', salt, 32).toString('base64')}`;
     delete process.env.ADMIN_PASSWORD;
     try {
-      expect((await call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: 'hashed-secret' } }, '192.0.2.170')).status).toBe(200);
-      expect((await call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD } }, '192.0.2.171')).status).toBe(401);
+      expect(
+        (await call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: 'hashed-secret' } }, '192.0.2.170')).status,
+      ).toBe(200);
+      expect((await call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD } }, '192.0.2.171')).status).toBe(
+        401,
+      );
     } finally {
       delete process.env.ADMIN_PASSWORD_HASH;
       process.env.ADMIN_PASSWORD = ADMIN_PASSWORD;

@@ -132,7 +132,11 @@ describe('webhook configurations', () => {
     process.env.CALENDLY_ACCESS_TOKEN = calendly.token;
     arrange();
     const name = `Failing ${Math.random()}`;
-    const answer = await call(webhooks, '/api/calendly-webhooks', { method: 'POST', body: { ...validWebhook, name, calendlyWebhookUrl: 'https://example.org/x' }, cookie });
+    const answer = await call(webhooks, '/api/calendly-webhooks', {
+      method: 'POST',
+      body: { ...validWebhook, name, calendlyWebhookUrl: 'https://example.org/x' },
+      cookie,
+    });
     expect(answer.status).toBe(502);
     expect(answer.body.error.message).toMatch(message);
     const list = await call(webhooks, '/api/calendly-webhooks', { cookie });
@@ -141,7 +145,11 @@ describe('webhook configurations', () => {
 
   test('deactivate, then delete (removing the Calendly subscription)', async () => {
     process.env.CALENDLY_ACCESS_TOKEN = calendly.token;
-    const created = await call(webhooks, '/api/calendly-webhooks', { method: 'POST', body: { ...validWebhook, calendlyWebhookUrl: 'https://example.org/to-delete' }, cookie });
+    const created = await call(webhooks, '/api/calendly-webhooks', {
+      method: 'POST',
+      body: { ...validWebhook, calendlyWebhookUrl: 'https://example.org/to-delete' },
+      cookie,
+    });
     const id = created.body.webhook.id;
     const off = await call(webhooks, `/api/calendly-webhooks/${id}`, { method: 'PATCH', body: { isActive: false }, cookie });
     expect(off.status).toBe(200);
@@ -179,7 +187,11 @@ describe('HubSpot configuration', () => {
   test('tokens are masked in every answer and log line, encrypted at rest, and the active one is used', async () => {
     const before = await call(hubspot, '/api/hubspot-config', { cookie });
     expect(before.status).toBe(200);
-    const created = await call(hubspot, '/api/hubspot-config', { method: 'POST', body: { name: 'Main portal', accessToken: token, refreshToken: refresh }, cookie });
+    const created = await call(hubspot, '/api/hubspot-config', {
+      method: 'POST',
+      body: { name: 'Main portal', accessToken: token, refreshToken: refresh },
+      cookie,
+    });
     expect(created.status).toBe(201);
     expect(created.body.config).toMatchObject({ name: 'Main portal', isActive: true, accessToken: '••••••••5555' });
     const read = await call(hubspot, '/api/hubspot-config', { cookie });

@@ -55,7 +55,13 @@ function Harness({ query, fetchPage, ...props }: { query: string; fetchPage: Fet
     <AdminList
       label="Schools table"
       list={list}
-      text={{ loading: 'Loading the schools…', failure: 'The schools could not be loaded.', empty: 'No schools yet', emptyHint: 'They appear here.', more: 'Load more schools' }}
+      text={{
+        loading: 'Loading the schools…',
+        failure: 'The schools could not be loaded.',
+        empty: 'No schools yet',
+        emptyHint: 'They appear here.',
+        more: 'Load more schools',
+      }}
       columns={[
         { header: 'School', kind: 'title', cell: (entry) => entry.name },
         { header: 'Status', cell: (entry) => entry.status },
@@ -130,7 +136,11 @@ describe('AdminList', () => {
 
   test('"Load more" asks for the page after the server\'s cursor, adds it below, and leaves focus in the list after the last page', async () => {
     const fetchPage = vi.fn<Fetch>(async (cursor) =>
-      cursor === undefined ? { rows: [row(1), row(2)], nextCursor: 'c2' } : cursor === 'c2' ? { rows: [row(3)], nextCursor: 'c3' } : { rows: [row(4)], nextCursor: null },
+      cursor === undefined
+        ? { rows: [row(1), row(2)], nextCursor: 'c2' }
+        : cursor === 'c2'
+          ? { rows: [row(3)], nextCursor: 'c3' }
+          : { rows: [row(4)], nextCursor: null },
     );
     await render(<Harness query="q" fetchPage={fetchPage} />);
     await settle();
@@ -161,7 +171,7 @@ describe('AdminList', () => {
     expect(bodyRows()).toEqual(['School 1', 'School 2']);
   });
 
-  test('nothing to list: the empty state is shown and announced, in the loading box\'s size; the CSV is still offered', async () => {
+  test("nothing to list: the empty state is shown and announced, in the loading box's size; the CSV is still offered", async () => {
     await render(<Harness query="q" fetchPage={async () => ({ rows: [] })} csvHref="/api/admin/audit?format=csv" />);
     await settle();
     expect(status().textContent).toBe('No schools yetThey appear here.');
@@ -172,10 +182,13 @@ describe('AdminList', () => {
   });
 
   test.each([
-    ['the server\'s sentence', new ApiError(403, '403: …', 'Only owners may see this.'), 'Only owners may see this.'],
+    ["the server's sentence", new ApiError(403, '403: …', 'Only owners may see this.'), 'Only owners may see this.'],
     ['the fallback when the server gave none', new TypeError('Failed to fetch'), 'The schools could not be loaded.'],
   ])('a failed first page says %s, and "Try again" asks again', async (_name, error, sentence) => {
-    const fetchPage = vi.fn<Fetch>().mockRejectedValueOnce(error).mockResolvedValueOnce({ rows: [row(1)] });
+    const fetchPage = vi
+      .fn<Fetch>()
+      .mockRejectedValueOnce(error)
+      .mockResolvedValueOnce({ rows: [row(1)] });
     await render(<Harness query="q" fetchPage={fetchPage} />);
     await settle();
     expect(alert()!.textContent).toBe(`${sentence} Try again`);
@@ -231,7 +244,10 @@ describe('AdminList', () => {
   });
 
   test('a failed first page of a new query drops the old rows rather than pass them off as its own', async () => {
-    const fetchPage = vi.fn<Fetch>().mockResolvedValueOnce({ rows: [row(1)] }).mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    const fetchPage = vi
+      .fn<Fetch>()
+      .mockResolvedValueOnce({ rows: [row(1)] })
+      .mockRejectedValueOnce(new TypeError('Failed to fetch'));
     await render(<Harness query="a" fetchPage={fetchPage} />);
     await settle();
     await render(<Harness query="b" fetchPage={fetchPage} />);
@@ -241,7 +257,10 @@ describe('AdminList', () => {
   });
 
   test('a refresh that fails keeps what was shown, with the failure said above it', async () => {
-    const fetchPage = vi.fn<Fetch>().mockResolvedValueOnce({ rows: [row(1)] }).mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    const fetchPage = vi
+      .fn<Fetch>()
+      .mockResolvedValueOnce({ rows: [row(1)] })
+      .mockRejectedValueOnce(new TypeError('Failed to fetch'));
     await render(<Harness query="q" fetchPage={fetchPage} />);
     await settle();
     await act(async () => void current.reload());
@@ -253,7 +272,9 @@ describe('AdminList', () => {
     const fetchPage = vi.fn<Fetch>(async () => ({ rows: [row(1), row(2)] }));
     await render(<Harness query="q" fetchPage={fetchPage} />);
     await settle();
-    await act(async () => current.update((rows) => rows.map((entry) => (entry.id === 'r2' ? { ...entry, status: 'Retried' } : entry)).filter((entry) => entry.id !== 'r1')));
+    await act(async () =>
+      current.update((rows) => rows.map((entry) => (entry.id === 'r2' ? { ...entry, status: 'Retried' } : entry)).filter((entry) => entry.id !== 'r1')),
+    );
     expect(bodyRows()).toEqual(['School 2']);
     expect(container.querySelector('tbody td')!.textContent).toBe('StatusRetried');
     expect(fetchPage).toHaveBeenCalledTimes(1);
@@ -262,7 +283,11 @@ describe('AdminList', () => {
   test('a summary beside the rows (counts, the school opened) is kept from the page that carries one', async () => {
     let summary: { total: number } | undefined;
     function WithSummary() {
-      const list = useKeysetList<Row, { total: number }>('q', async (cursor) => ({ rows: [row(cursor ? 2 : 1)], nextCursor: cursor ? undefined : 'c2', summary: cursor ? undefined : { total: 2 } }));
+      const list = useKeysetList<Row, { total: number }>('q', async (cursor) => ({
+        rows: [row(cursor ? 2 : 1)],
+        nextCursor: cursor ? undefined : 'c2',
+        summary: cursor ? undefined : { total: 2 },
+      }));
       summary = list.summary;
       current = list as unknown as KeysetList<Row>;
       return null;
@@ -272,7 +297,12 @@ describe('AdminList', () => {
     expect(summary).toEqual({ total: 2 });
     await act(async () => void current.more());
     expect(summary).toEqual({ total: 2 });
-    await act(async () => (current as unknown as KeysetList<Row, { total: number }>).update((rows) => rows.slice(1), (kept) => ({ total: kept.total - 1 })));
+    await act(async () =>
+      (current as unknown as KeysetList<Row, { total: number }>).update(
+        (rows) => rows.slice(1),
+        (kept) => ({ total: kept.total - 1 }),
+      ),
+    );
     expect(summary).toEqual({ total: 1 });
   });
 });

@@ -117,17 +117,33 @@ beforeAll(async () => {
   const created = await call(calendlyWebhooks as Handler, '/api/calendly-webhooks', {
     method: 'POST',
     cookie,
-    body: { name: 'Bookings', calendlyWebhookUrl: 'https://example.org/api/calendly/webhook', events: ['invitee.created'], scope: 'organization', organization: FAKE_CALENDLY_ORGANIZATION, signingKey: KEY },
+    body: {
+      name: 'Bookings',
+      calendlyWebhookUrl: 'https://example.org/api/calendly/webhook',
+      events: ['invitee.created'],
+      scope: 'organization',
+      organization: FAKE_CALENDLY_ORGANIZATION,
+      signingKey: KEY,
+    },
   });
   expect(created.status).toBe(201);
   const body = JSON.stringify({
     event: 'invitee.created',
     created_at: now.toISOString(),
-    payload: { uri: 'https://api.calendly.com/scheduled_events/PAYLOAD/invitees/PAYLOAD1', email: 'payload-booking@example.org', name: 'Dana Parent', scheduled_event: { start_time: '2026-12-03T15:00:00.000000Z' } },
+    payload: {
+      uri: 'https://api.calendly.com/scheduled_events/PAYLOAD/invitees/PAYLOAD1',
+      email: 'payload-booking@example.org',
+      name: 'Dana Parent',
+      scheduled_event: { start_time: '2026-12-03T15:00:00.000000Z' },
+    },
   });
   const t = Math.floor(Date.now() / 1000);
   const delivered = await (receiver as Handler)(
-    new Request(`${ORIGIN}/api/calendly/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'calendly-webhook-signature': `t=${t},v1=${signPayload(KEY, t, body)}` }, body }),
+    new Request(`${ORIGIN}/api/calendly/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'calendly-webhook-signature': `t=${t},v1=${signPayload(KEY, t, body)}` },
+      body,
+    }),
     { ip: '192.0.2.50' },
   );
   expect(delivered.status).toBeLessThan(300);
@@ -138,7 +154,11 @@ beforeAll(async () => {
   await erasePersonalData('payload-erased@example.org');
 
   // A HubSpot configuration saved on the admin page.
-  const saved = await call(hubspotConfig as Handler, '/api/hubspot-config', { method: 'POST', cookie, body: { name: 'Main portal', description: 'Payload test', accessToken: 'pat-na1-payload-token-0123456789', refreshToken: '' } });
+  const saved = await call(hubspotConfig as Handler, '/api/hubspot-config', {
+    method: 'POST',
+    cookie,
+    body: { name: 'Main portal', description: 'Payload test', accessToken: 'pat-na1-payload-token-0123456789', refreshToken: '' },
+  });
   expect(saved.status).toBe(201);
 
   // A letter its parent says they sent themselves: it waits in the review queue.
@@ -163,7 +183,11 @@ beforeAll(async () => {
   await confirmedSelfReport(reported.body.id);
 
   // An email whose address refused it for good: the address is suppressed.
-  const bouncing = await enqueueEmail({ kind: 'data_link', to: 'gone@bounce-payload.edu', content: { subject: 'Your data', text: 'Your data', from: { address: 'hello@site.example' } } });
+  const bouncing = await enqueueEmail({
+    kind: 'data_link',
+    to: 'gone@bounce-payload.edu',
+    content: { subject: 'Your data', text: 'Your data', from: { address: 'hello@site.example' } },
+  });
   const claimed = await claimEmail(bouncing.id);
   await recordSendResult(claimed!, 'smtp', { outcome: 'bounced', providerStatus: '550', detail: '550 5.1.1 no such user' });
 }, 60_000);
@@ -206,7 +230,7 @@ describe('every admin answer parses with the schema its island reads it through'
     expectParses(campaignSchema, campaign.body);
   });
 
-  test('Outbox tab: the parents\' HubSpot deletions', async () => {
+  test("Outbox tab: the parents' HubSpot deletions", async () => {
     const deletions = await call(dataDeletionsAdmin as Handler, '/api/admin/data-deletions', { cookie });
     expect(deletions.status).toBe(200);
     expect(deletions.body.deletions.length).toBeGreaterThan(0);
@@ -242,7 +266,10 @@ describe('every admin answer parses with the schema its island reads it through'
     expect(decided.body.item.state).toBe('approved');
     expectParses(reviewDecisionSchema, decided.body);
     // A decision names no school: the old "rename a page" is the Schools tab's record now.
-    expect((await call(reviewAdmin as Handler, `/api/admin/review/${item.id}`, { method: 'POST', cookie, body: { decision: 'approved', schoolName: 'Birch' } })).status).toBe(400);
+    expect(
+      (await call(reviewAdmin as Handler, `/api/admin/review/${item.id}`, { method: 'POST', cookie, body: { decision: 'approved', schoolName: 'Birch' } }))
+        .status,
+    ).toBe(400);
     const approved = await call(reviewAdmin as Handler, '/api/admin/review?state=approved', { cookie });
     expect(approved.body.items.map((entry: { id: string }) => entry.id)).toContain(item.id);
     expectParses(reviewPageSchema, approved.body);

@@ -28,7 +28,16 @@ function item(id: string, claim: ReviewItemView['claim'], school: ReviewItemView
     reason: claim === 'self_report' ? 'self_report' : 'outcome_on_self_report',
     state: 'pending',
     createdAt: NOW,
-    letter: { channel: 'self', schoolName: `School ${id}`, contact: 'h•••@school.example', contactName: 'Dr. Lee', parentFirstName: 'Ana', parentDomain: 'example.org', sentAt: NOW, subject: 'Reading' },
+    letter: {
+      channel: 'self',
+      schoolName: `School ${id}`,
+      contact: 'h•••@school.example',
+      contactName: 'Dr. Lee',
+      parentFirstName: 'Ana',
+      parentDomain: 'example.org',
+      sentAt: NOW,
+      subject: 'Reading',
+    },
     school,
     answer: null,
   };
@@ -80,8 +89,10 @@ async function render(element: ReactElement) {
   await settle();
 }
 const settle = () => act(async () => new Promise((resolve) => setTimeout(resolve, 0)));
-const button = (name: string) => [...container.querySelectorAll('button')].find((element) => (element.getAttribute('aria-label') ?? element.textContent) === name);
-const dialogButton = (name: string) => [...container.querySelectorAll('dialog[open] button')].find((element) => element.textContent === name) as HTMLButtonElement | undefined;
+const button = (name: string) =>
+  [...container.querySelectorAll('button')].find((element) => (element.getAttribute('aria-label') ?? element.textContent) === name);
+const dialogButton = (name: string) =>
+  [...container.querySelectorAll('dialog[open] button')].find((element) => element.textContent === name) as HTMLButtonElement | undefined;
 async function click(element: Element | undefined) {
   expect(element, 'the control is on the page').toBeDefined();
   await act(async () => (element as HTMLElement).click());
@@ -91,10 +102,18 @@ const posts = () => calls.filter((call) => !call.startsWith('GET'));
 
 describe('Review tab', () => {
   beforeEach(() => {
-    const items = [item('r1', 'meeting', { id: 's1', name: 'Oak School', status: 'verified', onRecord: true }), item('r2', 'self_report', { id: 's2', name: 'School r2', status: 'proposed', onRecord: false })];
+    const items = [
+      item('r1', 'meeting', { id: 's1', name: 'Oak School', status: 'verified', onRecord: true }),
+      item('r2', 'self_report', { id: 's2', name: 'School r2', status: 'proposed', onRecord: false }),
+    ];
     routes['GET /api/admin/review'] = (_init, url) => ({ body: { items: url.searchParams.get('state') === 'pending' ? items : [] } });
-    routes['POST /api/admin/review/r1'] = (init) => ({ body: { item: { ...items[0], state: JSON.parse(String(init!.body)).decision, decidedAt: NOW, decidedBy: 'owner' } } });
-    routes['POST /api/admin/review/r2'] = () => ({ status: 409, body: { error: { code: 'already_decided', message: 'Someone decided this item already; reload the queue.' } } });
+    routes['POST /api/admin/review/r1'] = (init) => ({
+      body: { item: { ...items[0], state: JSON.parse(String(init!.body)).decision, decidedAt: NOW, decidedBy: 'owner' } },
+    });
+    routes['POST /api/admin/review/r2'] = () => ({
+      status: 409,
+      body: { error: { code: 'already_decided', message: 'Someone decided this item already; reload the queue.' } },
+    });
   });
 
   test('an outcome is approved at once, leaves the queue, and a toast says so', async () => {
@@ -139,12 +158,57 @@ describe('Review tab', () => {
 
 test('Mail tab: the chosen preview is in a sandboxed frame with a title, its text part beside it', async () => {
   const previews = [
-    { kind: 'confirmation', label: 'Confirmation link', to: 'ana@example.org', subject: 'Confirm your letter', html: '<html lang="en"><body>Confirm<script>alert(1)</script></body></html>', text: 'Confirm here: https://site.example/c' },
-    { kind: 'school_letter', label: 'Letter to the school', to: 'head@school.example', subject: 'Reading', html: '<html lang="en"><body>Dear Dr. Lee</body></html>', text: 'Dear Dr. Lee' },
+    {
+      kind: 'confirmation',
+      label: 'Confirmation link',
+      to: 'ana@example.org',
+      subject: 'Confirm your letter',
+      html: '<html lang="en"><body>Confirm<script>alert(1)</script></body></html>',
+      text: 'Confirm here: https://site.example/c',
+    },
+    {
+      kind: 'school_letter',
+      label: 'Letter to the school',
+      to: 'head@school.example',
+      subject: 'Reading',
+      html: '<html lang="en"><body>Dear Dr. Lee</body></html>',
+      text: 'Dear Dr. Lee',
+    },
   ];
   routes['GET /api/admin/mail/previews'] = () => ({ body: { previews } });
-  routes['GET /api/admin/mail/emails'] = () => ({ body: { emails: [{ id: 'e1', kind: 'school_letter', to: 'h•••@school.example', state: 'bounced', stateLabel: 'Bounced', notBefore: NOW, attempts: 1, lastError: '550 no such user', sentAt: NOW, updatedAt: NOW }] } });
-  routes['GET /api/admin/mail/suppressions'] = () => ({ body: { suppressions: [{ key: 'a'.repeat(32), masked: 'h•••@school.example', reason: 'bounced', detail: '550 5.1.1 no such user', createdAt: NOW, expiresAt: NOW, renewedAt: null }] } });
+  routes['GET /api/admin/mail/emails'] = () => ({
+    body: {
+      emails: [
+        {
+          id: 'e1',
+          kind: 'school_letter',
+          to: 'h•••@school.example',
+          state: 'bounced',
+          stateLabel: 'Bounced',
+          notBefore: NOW,
+          attempts: 1,
+          lastError: '550 no such user',
+          sentAt: NOW,
+          updatedAt: NOW,
+        },
+      ],
+    },
+  });
+  routes['GET /api/admin/mail/suppressions'] = () => ({
+    body: {
+      suppressions: [
+        {
+          key: 'a'.repeat(32),
+          masked: 'h•••@school.example',
+          reason: 'bounced',
+          detail: '550 5.1.1 no such user',
+          createdAt: NOW,
+          expiresAt: NOW,
+          renewedAt: null,
+        },
+      ],
+    },
+  });
   routes['GET /api/admin/mail/unknown'] = () => ({ body: { emails: [] } });
   await render(<MailTab />);
   let frame = container.querySelector('iframe')!;

@@ -15,48 +15,78 @@ const nomination = { schoolName: 'Oakwood', city: 'Austin', yourName: 'Ana Lopez
 const sendEmail = { submissionId: '8204539414161-944443e2', token: 'T'.repeat(43), note: 'Thank you for reading.' };
 
 describe.each([
-  ['nominationSchema', nominationSchema, nomination, [
-    { ...nomination, email: 'not-an-email' },
-    { ...nomination, sendTo: '' },
-    { ...nomination, city: '   ' },
-    { ...nomination, childGrade: 5 },
-    (({ sendTo: _, ...rest }) => rest)(nomination),
-    { ...nomination, extra: 'x' },
-  ]],
-  ['schoolNominationSchema', schoolNominationSchema, { schoolName: 'Oakwood', city: 'Austin', yourName: 'Ana', email: 'ana@example.org' }, [
-    { schoolName: 'Oakwood', city: 'Austin', yourName: 'Ana', email: 'nope' },
-    { schoolName: 'Oakwood', city: 'Austin', yourName: 'Ana' },
-    { schoolName: 'Oakwood', city: 'Austin', yourName: 'Ana', email: 'ana@example.org', sendTo: 'x' },
-  ]],
-  ['sendEmailSchema', sendEmailSchema, sendEmail, [
-    { ...sendEmail, submissionId: 'short' },
-    { ...sendEmail, submissionId: 'has spaces in it' },
-    { ...sendEmail, token: 'x' },
-    { ...sendEmail, token: `${'T'.repeat(42)}!` },
-    { ...sendEmail, note: 'x'.repeat(2001) },
-    { ...sendEmail, subject: 'Forged text' },
-    { submissionId: sendEmail.submissionId },
-  ]],
+  [
+    'nominationSchema',
+    nominationSchema,
+    nomination,
+    [
+      { ...nomination, email: 'not-an-email' },
+      { ...nomination, sendTo: '' },
+      { ...nomination, city: '   ' },
+      { ...nomination, childGrade: 5 },
+      (({ sendTo: _, ...rest }) => rest)(nomination),
+      { ...nomination, extra: 'x' },
+    ],
+  ],
+  [
+    'schoolNominationSchema',
+    schoolNominationSchema,
+    { schoolName: 'Oakwood', city: 'Austin', yourName: 'Ana', email: 'ana@example.org' },
+    [
+      { schoolName: 'Oakwood', city: 'Austin', yourName: 'Ana', email: 'nope' },
+      { schoolName: 'Oakwood', city: 'Austin', yourName: 'Ana' },
+      { schoolName: 'Oakwood', city: 'Austin', yourName: 'Ana', email: 'ana@example.org', sendTo: 'x' },
+    ],
+  ],
+  [
+    'sendEmailSchema',
+    sendEmailSchema,
+    sendEmail,
+    [
+      { ...sendEmail, submissionId: 'short' },
+      { ...sendEmail, submissionId: 'has spaces in it' },
+      { ...sendEmail, token: 'x' },
+      { ...sendEmail, token: `${'T'.repeat(42)}!` },
+      { ...sendEmail, note: 'x'.repeat(2001) },
+      { ...sendEmail, subject: 'Forged text' },
+      { submissionId: sendEmail.submissionId },
+    ],
+  ],
   // Issue 21: the lookup names the booking (Calendly's invitee_uuid) as well as the email.
-  ['searchContactSchema', searchContactSchema, { email: 'ana@example.org', inviteeUuid: 'INVITEE-0001' }, [
-    { email: 'ana', inviteeUuid: 'INVITEE-0001' },
-    {},
-    { email: 'ana@example.org' },
-    { email: 'ana@example.org', inviteeUuid: '<x>' },
-    { email: 'ana@example.org', inviteeUuid: 'INVITEE-0001', properties: ['*'] },
-  ]],
+  [
+    'searchContactSchema',
+    searchContactSchema,
+    { email: 'ana@example.org', inviteeUuid: 'INVITEE-0001' },
+    [
+      { email: 'ana', inviteeUuid: 'INVITEE-0001' },
+      {},
+      { email: 'ana@example.org' },
+      { email: 'ana@example.org', inviteeUuid: '<x>' },
+      { email: 'ana@example.org', inviteeUuid: 'INVITEE-0001', properties: ['*'] },
+    ],
+  ],
   ['subscribeSchema', subscribeSchema, { email: 'ana@example.org' }, [{ email: '' }, { email: 42 }, null]],
-  ['updateContactSchema', updateContactSchema, { contactId: '1001', updates: [{ field: 'choose_how_to_send_your_email', value: 'Send Via our platform' }] }, [
-    { contactId: 'abc', updates: [{ field: 'f', value: 'v' }] },
-    { contactId: '1001', updates: [] },
-    { contactId: '1001', updates: Array.from({ length: 6 }, () => ({ field: 'f', value: 'v' })) },
-    { contactId: '1001', updates: [{ field: 'f' }] },
-  ]],
-  ['referralTrackingSchema', referralTrackingSchema, { ambassadorId: 'amb-1', referralType: 'referSchool', formDetails: { school_name: 'Oakwood' } }, [
-    { ambassadorId: '', referralType: 'referSchool' },
-    { ambassadorId: 'amb-1', referralType: 'other' },
-    { ambassadorId: 'amb-1', referralType: 'toolkit', formDetails: { n: 1 } },
-  ]],
+  [
+    'updateContactSchema',
+    updateContactSchema,
+    { contactId: '1001', updates: [{ field: 'choose_how_to_send_your_email', value: 'Send Via our platform' }] },
+    [
+      { contactId: 'abc', updates: [{ field: 'f', value: 'v' }] },
+      { contactId: '1001', updates: [] },
+      { contactId: '1001', updates: Array.from({ length: 6 }, () => ({ field: 'f', value: 'v' })) },
+      { contactId: '1001', updates: [{ field: 'f' }] },
+    ],
+  ],
+  [
+    'referralTrackingSchema',
+    referralTrackingSchema,
+    { ambassadorId: 'amb-1', referralType: 'referSchool', formDetails: { school_name: 'Oakwood' } },
+    [
+      { ambassadorId: '', referralType: 'referSchool' },
+      { ambassadorId: 'amb-1', referralType: 'other' },
+      { ambassadorId: 'amb-1', referralType: 'toolkit', formDetails: { n: 1 } },
+    ],
+  ],
 ] as const)('%s', (_name, schema, valid, invalid) => {
   test('accepts a valid payload', () => {
     expect(schema.safeParse(valid).success).toBe(true);

@@ -88,7 +88,11 @@ async function deliver(body: object) {
   const raw = JSON.stringify(body);
   const t = Math.floor(Date.now() / 1000);
   const response = await (receiver as Handler)(
-    new Request(`${ORIGIN}/api/calendly/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'calendly-webhook-signature': `t=${t},v1=${signPayload(KEY, t, raw)}` }, body: raw }),
+    new Request(`${ORIGIN}/api/calendly/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'calendly-webhook-signature': `t=${t},v1=${signPayload(KEY, t, raw)}` },
+      body: raw,
+    }),
     {},
   );
   expect(response.status).toBe(200);
@@ -171,7 +175,14 @@ describe("naming someone else's email never rewrites their contact", () => {
     const victim = hubspot.addContact('victim@example.org', victimProperties);
     const answer = await callJson(
       nominations as Handler,
-      jsonRequest('/api/nominations', { schoolName: 'Evil Academy', city: 'Nowhere', yourName: 'Mallory Stranger', email: 'victim@example.org', childGrade: '5th', sendTo: 'Principal' }),
+      jsonRequest('/api/nominations', {
+        schoolName: 'Evil Academy',
+        city: 'Nowhere',
+        yourName: 'Mallory Stranger',
+        email: 'victim@example.org',
+        childGrade: '5th',
+        sendTo: 'Principal',
+      }),
     );
     expect(answer.status).toBe(201);
     expect(hubspot.contacts.size).toBe(1);
@@ -180,13 +191,26 @@ describe("naming someone else's email never rewrites their contact", () => {
 
   test('the four-field school nomination likewise', async () => {
     const victim = hubspot.addContact('victim@example.org', victimProperties);
-    const answer = await callJson(schoolNominations as Handler, jsonRequest('/api/school-nominations', { schoolName: 'Evil Academy', city: 'Nowhere', yourName: 'Mallory Stranger', email: 'victim@example.org' }));
+    const answer = await callJson(
+      schoolNominations as Handler,
+      jsonRequest('/api/school-nominations', { schoolName: 'Evil Academy', city: 'Nowhere', yourName: 'Mallory Stranger', email: 'victim@example.org' }),
+    );
     expect(answer.status).toBe(201);
     expect(hubspot.contacts.get(victim.id)?.properties).toMatchObject(victimProperties);
   });
 
   test('a new address still becomes a contact with everything the nomination gave', async () => {
-    await callJson(nominations as Handler, jsonRequest('/api/nominations', { schoolName: 'Oakwood', city: 'Austin', yourName: 'Ana Lopez', email: 'new@example.org', childGrade: '5th', sendTo: 'Principal' }));
+    await callJson(
+      nominations as Handler,
+      jsonRequest('/api/nominations', {
+        schoolName: 'Oakwood',
+        city: 'Austin',
+        yourName: 'Ana Lopez',
+        email: 'new@example.org',
+        childGrade: '5th',
+        sendTo: 'Principal',
+      }),
+    );
     expect(hubspot.findContact('new@example.org')?.properties).toMatchObject({ firstname: 'Ana', lastname: 'Lopez', city: 'Austin', school_name: 'Oakwood' });
   });
 

@@ -65,7 +65,10 @@ describe('every interpolated field is a name', () => {
   });
 
   test('a name is kept as NFKC, trimmed, with single spaces', () => {
-    expect(normaliseEmailFields({ school_name: '  Ｏａｋｗｏｏｄ   Academy \r\n', email: 'a@b.org' })).toEqual({ school_name: 'Oakwood Academy', email: 'a@b.org' });
+    expect(normaliseEmailFields({ school_name: '  Ｏａｋｗｏｏｄ   Academy \r\n', email: 'a@b.org' })).toEqual({
+      school_name: 'Oakwood Academy',
+      email: 'a@b.org',
+    });
     expect(lineProblem('  Ｏａｋｗｏｏｄ  ', 7)).toBeUndefined();
   });
 });
@@ -99,7 +102,8 @@ describe('the note, read after NFKC', () => {
 });
 
 describe('the fill time is measured on the page, not read from the device clock', () => {
-  const judge = (signals: Partial<Parameters<typeof judgeSubmission>[0]>) => judgeSubmission({ honeypot: '', elapsed: undefined, postedWithoutScript: false, minFillMs: 2000, ...signals });
+  const judge = (signals: Partial<Parameters<typeof judgeSubmission>[0]>) =>
+    judgeSubmission({ honeypot: '', elapsed: undefined, postedWithoutScript: false, minFillMs: 2000, ...signals });
 
   test('a parent whose clock runs 10 minutes ahead is a person', () => {
     expect(judge({ elapsed: '45000', started: String(Date.now() + 600_000) } as never)).toEqual({ verdict: 'ok' });
@@ -130,7 +134,11 @@ describe('POST /api/forms/{formId}: a 400 naming the field, never a 500', () => 
     const type = init.type ?? 'application/json';
     const payload = type === 'application/json' ? JSON.stringify(body) : new URLSearchParams(body as Record<string, string>).toString();
     const response = await forms(
-      new Request(`http://localhost${init.path ?? `/api/forms/${formId('emailGenerator')}`}`, { method: 'POST', headers: { 'content-type': type, accept: init.accept ?? 'application/json' }, body: payload }),
+      new Request(`http://localhost${init.path ?? `/api/forms/${formId('emailGenerator')}`}`, {
+        method: 'POST',
+        headers: { 'content-type': type, accept: init.accept ?? 'application/json' },
+        body: payload,
+      }),
       { ip: init.ip ?? `203.0.113.${(seq % 250) + 1}` } as never,
     );
     const text = await response.text();
@@ -153,7 +161,8 @@ describe('POST /api/forms/{formId}: a 400 naming the field, never a 500', () => 
     shell.remove();
     await database.stop();
     await fake.close();
-    for (const name of ['HUBSPOT_FORMS_BASE_PATH', 'HUBSPOT_BASE_PATH', 'HUBSPOT_ACCESS_TOKEN', 'FORMS_MIN_FILL_MS', 'FORMS_DELIVERY_BUDGET_MS']) delete process.env[name];
+    for (const name of ['HUBSPOT_FORMS_BASE_PATH', 'HUBSPOT_BASE_PATH', 'HUBSPOT_ACCESS_TOKEN', 'FORMS_MIN_FILL_MS', 'FORMS_DELIVERY_BUDGET_MS'])
+      delete process.env[name];
   });
   beforeEach(() => {
     fake.reset();
@@ -187,7 +196,10 @@ describe('POST /api/forms/{formId}: a 400 naming the field, never a 500', () => 
   });
 
   test('without JavaScript: the form again, the message beside the school name', async () => {
-    const answer = await post(emailForm({ school_name: 'Springfield goo.gl/x', _elapsed: '' }), { type: 'application/x-www-form-urlencoded', accept: 'text/html' });
+    const answer = await post(emailForm({ school_name: 'Springfield goo.gl/x', _elapsed: '' }), {
+      type: 'application/x-www-form-urlencoded',
+      accept: 'text/html',
+    });
     expect(answer.status).toBe(400);
     expect(regionText(answer.text)).toContain('Please check your answers');
     expect(answer.text).toContain(fieldMessages.link);
@@ -234,7 +246,9 @@ describe('POST /api/forms/{formId}: a 400 naming the field, never a 500', () => 
     const answer = await post(scripted);
     expect(answer.status).toBe(201);
     expect(await storedCount()).toBe(before + 1);
-    expect(await query(sql`SELECT state, record->'delivery'->>'heldReason' AS reason FROM form_submissions WHERE id = ${answer.body.id}`)).toEqual([{ state: 'held', reason: 'no_fill_time' }]);
+    expect(await query(sql`SELECT state, record->'delivery'->>'heldReason' AS reason FROM form_submissions WHERE id = ${answer.body.id}`)).toEqual([
+      { state: 'held', reason: 'no_fill_time' },
+    ]);
     expect(answer.body.draft?.email.subject).toBeTruthy();
     expect(fake.formSubmissions).toHaveLength(0);
   });

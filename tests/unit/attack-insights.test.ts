@@ -47,7 +47,11 @@ beforeEach(async () => {
 
 function send(body: string, headers: Record<string, string> = {}, ip = IP) {
   return beacon(
-    new Request(`${ORIGIN}/api/event`, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8', origin: ORIGIN, 'user-agent': AGENT, ...headers }, body }),
+    new Request(`${ORIGIN}/api/event`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain;charset=UTF-8', origin: ORIGIN, 'user-agent': AGENT, ...headers },
+      body,
+    }),
     { ip },
   );
 }
@@ -62,7 +66,11 @@ describe('the beacon', () => {
     ['no origin and no fetch metadata', {}, 403],
     ['a form post', { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' }, 415],
   ])('%s is refused and nothing is stored', async (_name, headers: Record<string, string>, status) => {
-    const req = new Request(`${ORIGIN}/api/event`, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': AGENT, ...headers }, body: view() });
+    const req = new Request(`${ORIGIN}/api/event`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': AGENT, ...headers },
+      body: view(),
+    });
     expect((await beacon(req, { ip: IP })).status).toBe(status);
     expect(await events()).toEqual([]);
   });
@@ -107,7 +115,9 @@ describe('the beacon', () => {
     const now = Date.now();
     for (const minute of [now - (now % 60_000), now - (now % 60_000) + 60_000]) {
       const client = createHash('sha256').update(`beacon|${IP}`).digest('hex');
-      await query(sql`INSERT INTO analytics_rate_windows (client, window_start, events) VALUES (${client}, ${new Date(minute)}, ${BEACON_RATE_LIMIT}) ON CONFLICT DO NOTHING`);
+      await query(
+        sql`INSERT INTO analytics_rate_windows (client, window_start, events) VALUES (${client}, ${new Date(minute)}, ${BEACON_RATE_LIMIT}) ON CONFLICT DO NOTHING`,
+      );
     }
     expect((await send(view())).status).toBe(429);
     expect(await events()).toEqual([]);
@@ -115,10 +125,17 @@ describe('the beacon', () => {
 
   test('nothing identifying is stored: no address, no user agent, no query, no email, no token', async () => {
     const secret = 'mia.victim@gmail.com';
-    await send(view({ p: '/confirm-send', q: `?utm_source=news&token=abc.def&email=${secret}&utm_campaign=${encodeURIComponent(secret)}`, r: `https://mail.example/read?to=${secret}` }));
+    await send(
+      view({
+        p: '/confirm-send',
+        q: `?utm_source=news&token=abc.def&email=${secret}&utm_campaign=${encodeURIComponent(secret)}`,
+        r: `https://mail.example/read?to=${secret}`,
+      }),
+    );
     await send(JSON.stringify({ n: 'form_start', p: `/your-data`, k: 'emailGenerator', q: `?utm_source=${encodeURIComponent('Mia Victim <mia@x.org>')}` }));
     const stored = JSON.stringify(await database.snapshot(['admin_sessions', 'audit_log', 'staff', 'login_attempts']));
-    for (const needle of [IP, '192.0.2', 'Safari', 'Macintosh', 'token', 'abc.def', 'mail.example/read', '<', 'mia@x.org']) expect(stored).not.toContain(needle);
+    for (const needle of [IP, '192.0.2', 'Safari', 'Macintosh', 'token', 'abc.def', 'mail.example/read', '<', 'mia@x.org'])
+      expect(stored).not.toContain(needle);
     const [row] = await events();
     expect(row).toMatchObject({ page: '/confirm-send', source: 'news' });
     expect(String(row!.visitor)).toMatch(/^[0-9a-f]{32}$/);
@@ -161,7 +178,15 @@ describe('ambassador links', () => {
       'a NUL': `${payload}\u0000.${token.split('.')[1]}`,
     };
   };
-  const forgeries = ['a flipped signature', 'another id under the same signature', 'an expired link', 'an id nobody added, signed', 'no token', 'a 10 KB token', 'a NUL'] as const;
+  const forgeries = [
+    'a flipped signature',
+    'another id under the same signature',
+    'an expired link',
+    'an id nobody added, signed',
+    'no token',
+    'a 10 KB token',
+    'a NUL',
+  ] as const;
   test.each(forgeries)('%s is a 404 that says nothing more', async (name) => {
     const token = forged()[name];
     const page = await open(`/ambassador?t=${encodeURIComponent(token)}`);
@@ -186,7 +211,16 @@ describe('the admin endpoints', () => {
   });
 
   test('another site cannot start an experiment with a staff session', async () => {
-    expect((await call(experimentsAdmin, '/api/admin/experiments', { method: 'POST', cookie, origin: 'https://evil.example', body: { place: 'school-page-cta', name: 'x' } })).status).toBe(403);
+    expect(
+      (
+        await call(experimentsAdmin, '/api/admin/experiments', {
+          method: 'POST',
+          cookie,
+          origin: 'https://evil.example',
+          body: { place: 'school-page-cta', name: 'x' },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   test.each([
@@ -203,7 +237,9 @@ describe('the admin endpoints', () => {
   });
 
   test('two experiments on one place: the second is refused and names the place', async () => {
-    expect((await call(experimentsAdmin, '/api/admin/experiments', { method: 'POST', cookie, body: { place: 'school-page-cta', name: 'first' } })).status).toBe(201);
+    expect((await call(experimentsAdmin, '/api/admin/experiments', { method: 'POST', cookie, body: { place: 'school-page-cta', name: 'first' } })).status).toBe(
+      201,
+    );
     const second = await call(experimentsAdmin, '/api/admin/experiments', { method: 'POST', cookie, body: { place: 'school-page-cta', name: 'second' } });
     expect(second.status).toBe(409);
     expect(second.body.error.message).toContain('already running');
@@ -227,7 +263,18 @@ describe('the admin endpoints', () => {
 describe("parents' words", () => {
   const school = 'head@oak.edu';
   async function sentMessage(id: string, parentEmail: string) {
-    const record = { id, draftId: `d-${id}`, channel: 'platform', status: 'sent', parentEmail, parentName: 'Mia Victim', schoolName: 'Oak', to: school, note: 'Please listen to us.', ownWords: 'She would love school again.' };
+    const record = {
+      id,
+      draftId: `d-${id}`,
+      channel: 'platform',
+      status: 'sent',
+      parentEmail,
+      parentName: 'Mia Victim',
+      schoolName: 'Oak',
+      to: school,
+      note: 'Please listen to us.',
+      ownWords: 'She would love school again.',
+    };
     await query(sql`INSERT INTO outbox_messages (id, draft_id, channel, status, created_at, updated_at, sent_at, next_attempt_at, work_left, follow_up_waiting, record)
       VALUES (${id}, ${record.draftId}, 'platform', 'sent', now(), now(), now(), now(), false, false, ${record})`);
   }

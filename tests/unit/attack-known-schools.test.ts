@@ -72,7 +72,14 @@ const nextIp = () => `198.51.100.${(++seq % 200) + 1}`;
 /** The email form, posted as the page posts it. */
 async function postForm(fields: Record<string, string>, ip = nextIp()) {
   const values = emailFormValues({ _page: '/lead-the-change', _elapsed: '30000', ...fields });
-  const response = await forms(new Request(`http://localhost/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(values) }), { ip } as never);
+  const response = await forms(
+    new Request(`http://localhost/api/forms/${formConfig.emailGenerator.formId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(values),
+    }),
+    { ip } as never,
+  );
   return { status: response.status, body: JSON.parse(await response.text()), parent: values.email as string };
 }
 
@@ -85,7 +92,13 @@ async function platformLetter(fields: Record<string, string>, tz = 'Europe/Londo
   const request = JSON.parse(await requested.text());
   expect(requested.status, JSON.stringify(request)).toBe(202);
   const token = tokenOf(linkIn(mail.last(form.parent, /confirm/i), '/confirm-send'));
-  const confirmed = await confirmSend(new Request('http://localhost/confirm-send', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(token)}&tz=${encodeURIComponent(tz)}` }));
+  const confirmed = await confirmSend(
+    new Request('http://localhost/confirm-send', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `token=${encodeURIComponent(token)}&tz=${encodeURIComponent(tz)}`,
+    }),
+  );
   return { message: (await readMessage(request.id))!.message, page: await confirmed.text(), parent: form.parent };
 }
 
@@ -93,7 +106,9 @@ async function platformLetter(fields: Record<string, string>, tz = 'Europe/Londo
 async function answer(message: OutboxMessage, kind: string) {
   const token = new URL(answerLink(message.id, message.followUp!.dueAt)).searchParams.get('token')!;
   const body = new URLSearchParams({ token, seen: '', comment: '', answer: kind });
-  const response = await schoolAnswer(new Request('http://localhost/school-answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }));
+  const response = await schoolAnswer(
+    new Request('http://localhost/school-answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }),
+  );
   expect(response.status).toBe(200);
 }
 
@@ -106,7 +121,12 @@ describe('a stranger’s own two mailboxes', () => {
     const real = await deliveredLetter('real-parent@example.org', 'head@lincoln-high.example', { schoolName: 'Lincoln High School' });
     const figures = await impact();
 
-    const { message, page } = await platformLetter({ email: 'stranger.one@gmail.com', school_name: 'Lincoln High School', school_contact_name: 'Principal Skinner', school_contact_email: 'stranger.two@gmail.com' });
+    const { message, page } = await platformLetter({
+      email: 'stranger.one@gmail.com',
+      school_name: 'Lincoln High School',
+      school_contact_name: 'Principal Skinner',
+      school_contact_email: 'stranger.two@gmail.com',
+    });
     expect(message.status).toBe('sent');
     const delivered = mail.to('stranger.two@gmail.com');
     expect(delivered).toHaveLength(1);
@@ -128,20 +148,36 @@ describe('a stranger’s own two mailboxes', () => {
     expect(await query(sql`SELECT reason FROM review_items`)).toEqual([]);
     expect(mail.to('real-parent@example.org').filter((email) => /^News from/.test(email.subject))).toEqual([]);
     const realPage = (await readSchool(real.schoolId!))!;
-    expect(JSON.parse(await (await schoolPage(new Request(`http://localhost/api/schools/${realPage.pageKey}`))).text())).toMatchObject({ parents: 1, outcome: null });
+    expect(JSON.parse(await (await schoolPage(new Request(`http://localhost/api/schools/${realPage.pageKey}`))).text())).toMatchObject({
+      parents: 1,
+      outcome: null,
+    });
     expect(await impact()).toMatchObject({ schoolsReached: figures.schoolsReached, meetings: figures.meetings, parentsWrote: figures.parentsWrote });
     // Staff verify the "school" (say it were real): its letter counts, and the claimed meeting waits for their review.
     await verifySchool(proposal.id, { kind: 'note', detail: 'checked by phone' }, 'staff');
     expect(await countSchoolLetters(proposal.id)).toBe(1);
-    expect(await query(sql`SELECT reason, state FROM review_items WHERE message_id = ${message.id}`)).toEqual([{ reason: 'outcome_reported', state: 'pending' }]);
-    expect(JSON.parse(await (await schoolPage(new Request(`http://localhost/api/schools/${proposal.pageKey}`))).text())).toMatchObject({ parents: 1, outcome: null });
+    expect(await query(sql`SELECT reason, state FROM review_items WHERE message_id = ${message.id}`)).toEqual([
+      { reason: 'outcome_reported', state: 'pending' },
+    ]);
+    expect(JSON.parse(await (await schoolPage(new Request(`http://localhost/api/schools/${proposal.pageKey}`))).text())).toMatchObject({
+      parents: 1,
+      outcome: null,
+    });
     await retireSchool(proposal.id);
     // And a proposal is never offered to another parent.
-    expect(JSON.parse(await (await suggestions(new Request('http://localhost/api/school-suggestions?q=lincoln'), {})).text()).schools.map((school: { leaders: Array<{ address: string }> }) => school.leaders[0]!.address)).toEqual(['head@lincoln-high.example']);
+    expect(
+      JSON.parse(await (await suggestions(new Request('http://localhost/api/school-suggestions?q=lincoln'), {})).text()).schools.map(
+        (school: { leaders: Array<{ address: string }> }) => school.leaders[0]!.address,
+      ),
+    ).toEqual(['head@lincoln-high.example']);
   });
 
   test('the letter to the typed "school" is signed with the parent’s typed name only inside the letter itself', async () => {
-    const { message } = await platformLetter({ email: 'stranger.one@gmail.com', school_name: 'Lincoln High School', school_contact_email: 'stranger.two@gmail.com' });
+    const { message } = await platformLetter({
+      email: 'stranger.one@gmail.com',
+      school_name: 'Lincoln High School',
+      school_contact_email: 'stranger.two@gmail.com',
+    });
     const [letter] = mail.to('stranger.two@gmail.com');
     expect(letter!.subject).toBe(message.subject);
     expect(JSON.stringify(letter!.from)).toContain(MAIL_FROM);
@@ -169,7 +205,15 @@ describe('words that cannot speak for anyone', () => {
     ['the organisation as the school', { schoolName: 'Mastery Parents Fraud Desk' }],
     ['a phone number as the city', { city: 'Call 202 555 0147' }],
   ])('a nomination with %s: 400 naming the field, no proposal', async (_name, change) => {
-    const body = { schoolName: 'Lincoln High School', city: 'Springfield', yourName: 'Ana Lopez', email: 'ana@example.org', childGrade: '5th', sendTo: 'Principal', ...change };
+    const body = {
+      schoolName: 'Lincoln High School',
+      city: 'Springfield',
+      yourName: 'Ana Lopez',
+      email: 'ana@example.org',
+      childGrade: '5th',
+      sendTo: 'Principal',
+      ...change,
+    };
     const response = await nominations(jsonRequest('/api/nominations', body), { ip: nextIp() });
     const answered = JSON.parse(await response.text());
     expect(response.status).toBe(400);
@@ -188,7 +232,13 @@ describe('a known school’s address is its record’s', () => {
     expect(JSON.parse(await (await schoolPage(new Request(`http://localhost/api/schools/${oakwood.pageKey}`))).text()).parents).toBe(0);
 
     // The next parent, from the school's page: the address the form fills is the record's.
-    const next = await postForm({ _page: `/schools/${oakwood.pageKey}`, _school: oakwood.pageKey, school_contact_email: '', school_contact_name: '', school_name: 'whatever I type' });
+    const next = await postForm({
+      _page: `/schools/${oakwood.pageKey}`,
+      _school: oakwood.pageKey,
+      school_contact_email: '',
+      school_contact_name: '',
+      school_name: 'whatever I type',
+    });
     const draft = (await readDraft(next.body.id))!.draft;
     expect(draft.data).toMatchObject({ schoolContactEmail: 'head@oakwood-academy.example', schoolName: 'Oakwood Academy', schoolContactName: 'Dr. Patel' });
   });
@@ -209,7 +259,9 @@ describe('"I’ve sent it myself" before its parent confirms', () => {
   async function claim(fields: Record<string, string>) {
     const form = await postForm({ choose_how_to_send_your_email: 'I will send it myself', ...fields });
     expect(form.status, JSON.stringify(form.body)).toBe(201);
-    const response = await emailSentMyself(jsonRequest('/api/email-sent-myself', { submissionId: form.body.id, token: form.body.draft.token }), { ip: nextIp() });
+    const response = await emailSentMyself(jsonRequest('/api/email-sent-myself', { submissionId: form.body.id, token: form.body.draft.token }), {
+      ip: nextIp(),
+    });
     return { status: response.status, body: JSON.parse(await response.text()), parent: form.parent };
   }
 
@@ -241,7 +293,14 @@ describe('"I’ve sent it myself" before its parent confirms', () => {
 describe('floods make one proposal', () => {
   test('twelve nominations of one typed school from twelve networks: one proposal, every nomination kept', async () => {
     for (let n = 0; n < 12; n++) {
-      const body = { schoolName: n % 2 ? 'lincoln  high school' : 'Lincoln High School', city: 'Springfield', yourName: 'Ana Lopez', email: `parent${n}@example.org`, childGrade: '5th', sendTo: 'Principal' };
+      const body = {
+        schoolName: n % 2 ? 'lincoln  high school' : 'Lincoln High School',
+        city: 'Springfield',
+        yourName: 'Ana Lopez',
+        email: `parent${n}@example.org`,
+        childGrade: '5th',
+        sendTo: 'Principal',
+      };
       expect((await nominations(jsonRequest('/api/nominations', body), { ip: nextIp() })).status).toBe(201);
     }
     expect(await query(sql`SELECT count(*)::int AS n FROM nominations`)).toEqual([{ n: 12 }]);
@@ -249,7 +308,11 @@ describe('floods make one proposal', () => {
   });
 
   test('letters from many parents to one typed address: one proposal carrying them all', async () => {
-    for (let n = 0; n < 4; n++) await platformLetter({ school_name: n ? `Maple Grove ${'!'.repeat(n)}` : 'Maple Grove', school_contact_email: n % 2 ? 'HEAD@maplegrove.example' : 'head@maplegrove.example' });
+    for (let n = 0; n < 4; n++)
+      await platformLetter({
+        school_name: n ? `Maple Grove ${'!'.repeat(n)}` : 'Maple Grove',
+        school_contact_email: n % 2 ? 'HEAD@maplegrove.example' : 'head@maplegrove.example',
+      });
     expect(await query(sql`SELECT count(*)::int AS n FROM schools`)).toEqual([{ n: 1 }]);
     expect(await query(sql`SELECT count(DISTINCT school_id)::int AS n FROM outbox_messages`)).toEqual([{ n: 1 }]);
   });

@@ -135,9 +135,13 @@ describe('POST /api/forms/{formId}: each refusal is a 400 naming the field, noth
   let seq = 0;
 
   async function post(values: Record<string, unknown>, browser = false) {
-    const headers = browser ? { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' } : { 'content-type': 'application/json', accept: 'application/json' };
+    const headers = browser
+      ? { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' }
+      : { 'content-type': 'application/json', accept: 'application/json' };
     const body = browser ? new URLSearchParams(values as Record<string, string>).toString() : JSON.stringify(values);
-    const response = await forms(new Request(`http://localhost/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers, body }), { ip: `198.51.100.${(++seq % 250) + 1}` } as never);
+    const response = await forms(new Request(`http://localhost/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers, body }), {
+      ip: `198.51.100.${(++seq % 250) + 1}`,
+    } as never);
     const text = await response.text();
     return { status: response.status, text, body: browser ? undefined : JSON.parse(text) };
   }

@@ -85,7 +85,13 @@ async function claimSent(values: Record<string, string>) {
 async function answerFromOwnLink(message: { id: string; followUp?: { dueAt: string } }, kind: string) {
   const token = new URL(answerLink(message.id, message.followUp!.dueAt)).searchParams.get('token')!;
   const body = new URLSearchParams({ token, seen: '', comment: '', answer: kind });
-  expect((await schoolAnswer(new Request('http://localhost/school-answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }))).status).toBe(200);
+  expect(
+    (
+      await schoolAnswer(
+        new Request('http://localhost/school-answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }),
+      )
+    ).status,
+  ).toBe(200);
 }
 
 async function open(path: string, method = 'GET') {
@@ -145,12 +151,15 @@ describe('referral codes and ambassador ids', () => {
 
   test.each<[string, () => string]>([
     ['a forged mac', () => `${messageId}.${'A'.repeat(16)}`],
-    ['another site’s code', () => {
-      process.env.CONFIG_ENCRYPTION_KEY = OTHER_SITE;
-      const code = referralCode(messageId)!;
-      process.env.CONFIG_ENCRYPTION_KEY = SECRET;
-      return code;
-    }],
+    [
+      'another site’s code',
+      () => {
+        process.env.CONFIG_ENCRYPTION_KEY = OTHER_SITE;
+        const code = referralCode(messageId)!;
+        process.env.CONFIG_ENCRYPTION_KEY = SECRET;
+        return code;
+      },
+    ],
     ['a code cut short', () => referralCode(messageId)!.slice(0, -2)],
     ['a code with a line break', () => referralCode(messageId)!.replace('.', '\r\n.')],
     ['a code with a NUL', () => `${referralCode(messageId)!}\u0000`],
@@ -212,7 +221,14 @@ describe('nothing public without proof', () => {
     // The next parent's letter from the page goes to the address the delivered letter went to.
     const values = emailFormValues({ _page: `/schools/${key}`, _school: key, _elapsed: '30000' }) as Record<string, string>;
     delete values.school_contact_email;
-    const response = await forms(new Request(`http://localhost/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(values) }), { ip: '198.51.100.7' } as never);
+    const response = await forms(
+      new Request(`http://localhost/api/forms/${formConfig.emailGenerator.formId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(values),
+      }),
+      { ip: '198.51.100.7' } as never,
+    );
     const draft = (await readDraft(((await response.json()) as { id: string }).id))!.draft;
     expect(draft.data.schoolContactEmail).toBe(school);
     // The record's name: nothing typed names a school on its own page.
@@ -227,7 +243,9 @@ describe('nothing public without proof', () => {
     const page = await open(`/api/schools/${key}`);
     expect(JSON.parse(page.text)).toMatchObject({ parents: 1, outcome: null });
     expect(mail.sink.messages.filter((message) => /^News from/.test(message.subject))).toEqual([]);
-    expect(await query(sql`SELECT claim, state FROM review_items WHERE message_id = ${claim.id} ORDER BY claim`)).toEqual([{ claim: 'self_report', state: 'pending' }]);
+    expect(await query(sql`SELECT claim, state FROM review_items WHERE message_id = ${claim.id} ORDER BY claim`)).toEqual([
+      { claim: 'self_report', state: 'pending' },
+    ]);
   });
 
   test('six mailboxes on one catch-all domain, each claiming a letter and a meeting, move no public figure', async () => {
@@ -238,9 +256,16 @@ describe('nothing public without proof', () => {
     }
     // And one "school" on the catch-all itself, written to through the platform and delivered.
     await deliveredLetter('p9@catchall.example', 'principal@catchall.example', { schoolName: 'Catchall Academy' });
-    expect(await (await impact(new Request('http://localhost/api/impact'), {})).json()).toMatchObject({ schoolsReached: before.schoolsReached, meetings: before.meetings, parentsWrote: before.parentsWrote });
+    expect(await (await impact(new Request('http://localhost/api/impact'), {})).json()).toMatchObject({
+      schoolsReached: before.schoolsReached,
+      meetings: before.meetings,
+      parentsWrote: before.parentsWrote,
+    });
     expect(await computeImpact()).toMatchObject({ parentsWrote: { display: 'fewer than 5' }, meetings: { display: 'fewer than 5' } });
-    expect(JSON.parse((await open(`/api/schools/${(await verifiedSchool('principal@catchall.example')).pageKey}`)).text)).toMatchObject({ parents: 0, outcome: null });
+    expect(JSON.parse((await open(`/api/schools/${(await verifiedSchool('principal@catchall.example')).pageKey}`)).text)).toMatchObject({
+      parents: 0,
+      outcome: null,
+    });
     expect(await query(sql`SELECT reason FROM review_items WHERE reason = 'own_domain'`)).toEqual([{ reason: 'own_domain' }]);
   });
 

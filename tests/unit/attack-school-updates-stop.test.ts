@@ -32,7 +32,13 @@ const wrote = (email: string, school: string) => deliveredLetter(email, school);
 async function report(message: OutboxMessage, kind: string) {
   const token = new URL(answerLink(message.id, message.followUp!.dueAt)).searchParams.get('token')!;
   const body = new URLSearchParams({ token, seen: '', comment: '', answer: kind });
-  expect((await schoolAnswer(new Request('http://localhost/school-answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }))).status).toBe(200);
+  expect(
+    (
+      await schoolAnswer(
+        new Request('http://localhost/school-answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }),
+      )
+    ).status,
+  ).toBe(200);
   // An outcome speaks for the school: staff approve it before the other parents hear it.
   const items = await query<{ id: string }>(sql`SELECT id FROM review_items WHERE message_id = ${message.id} AND claim = ${kind} AND state = 'pending'`);
   for (const item of items) await decideReview(item.id, 'approved', 'staff@example.org');

@@ -42,7 +42,11 @@ const MINUTE = 60_000;
 /** A parent's draft and self-sent school email, naming their school. */
 async function parent(email: string, schoolName: string) {
   const id = `sub-${Date.now()}-${++seq}`;
-  const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues({ email, school_name: schoolName, school_contact_email: `head@${schoolName.toLowerCase().replace(/\W/g, '')}.edu` }) });
+  const { token } = await createDraft({
+    id,
+    purpose: 'emailGenerator',
+    values: emailFormValues({ email, school_name: schoolName, school_contact_email: `head@${schoolName.toLowerCase().replace(/\W/g, '')}.edu` }),
+  });
   const reported = await call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: id, token }));
   expect(reported.status).toBe(202);
   await confirmedSelfReport(reported.body.id);
@@ -253,7 +257,14 @@ describe('the request by address: every spelling of one person is that person', 
         const context = netlifyContext(`203.0.113.${++ipSeq % 250}`);
         contexts.push(context);
         let done = false;
-        const response = await yourData(new Request(`${ORIGIN}/your-data`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ action: 'request', email }) }), context as never);
+        const response = await yourData(
+          new Request(`${ORIGIN}/your-data`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams({ action: 'request', email }),
+          }),
+          context as never,
+        );
         expect(response.status).toBe(202);
         // Answered: the lookup and the email were handed to waitUntil, one piece of work per request.
         expect(context.pending).toHaveLength(1);
@@ -265,12 +276,15 @@ describe('the request by address: every spelling of one person is that person', 
       mail.sink.delayMs = 0;
     }
     // Afterwards the known address has its link; the unknown one nothing.
-    expect(mail.sink.messages.filter((message) => /Your data/.test(message.subject)).map((message) => message.envelope.rcptTo)).toEqual([['sam.lopez@gmail.com']]);
+    expect(mail.sink.messages.filter((message) => /Your data/.test(message.subject)).map((message) => message.envelope.rcptTo)).toEqual([
+      ['sam.lopez@gmail.com'],
+    ]);
   });
 
   test('the daily allowance counts the person: at most 3 data links to one mailbox from one network, however it is spelled', async () => {
     await parent('sam.lopez@gmail.com', 'Oakwood Academy');
-    for (const email of variants('samlopez', 'sam.lopez').slice(0, 5)) expect((await postForm({ action: 'request', email }, { ip: '203.0.113.9' })).status).toBe(202);
+    for (const email of variants('samlopez', 'sam.lopez').slice(0, 5))
+      expect((await postForm({ action: 'request', email }, { ip: '203.0.113.9' })).status).toBe(202);
     const counts = await query<{ emails: number; purpose: string }>(sql`SELECT emails, purpose FROM email_budgets WHERE purpose = 'data'`);
     expect(counts).toEqual([{ emails: 3, purpose: 'data' }]);
     expect(mail.sink.messages.filter((message) => /Your data/.test(message.subject))).toHaveLength(3);
@@ -297,7 +311,14 @@ describe('proof: nothing about a person without their inbox', () => {
   /** What the stranger gets from the email form, typing the victim's address. */
   async function strangerFillsTheForm() {
     const body = { ...emailFormValues({ email: typed, _page: '/lead-the-change' }), _elapsed: '30000' };
-    const response = await forms(new Request(`${ORIGIN}/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) }), { ip: '198.51.100.66' } as never);
+    const response = await forms(
+      new Request(`${ORIGIN}/api/forms/${formConfig.emailGenerator.formId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(body),
+      }),
+      { ip: '198.51.100.66' } as never,
+    );
     return (await response.json()) as { draft: Record<string, unknown> & { id: string; token: string } };
   }
 
@@ -316,7 +337,9 @@ describe('proof: nothing about a person without their inbox', () => {
     expect(answer.status).toBe(202);
     expect(answer.text).not.toMatch(/your-data\?token=/);
     // The email goes to the address as typed, which reaches the victim's mailbox only.
-    expect(mail.sink.messages.filter((message) => /Your data/.test(message.subject)).map((message) => message.envelope.rcptTo)).toEqual([[typed.toLowerCase()]]);
+    expect(mail.sink.messages.filter((message) => /Your data/.test(message.subject)).map((message) => message.envelope.rcptTo)).toEqual([
+      [typed.toLowerCase()],
+    ]);
   });
 
   test('a stranger’s data-link requests cannot starve the parent’s own confirmation, nor the parent’s own data link from their network', async () => {
@@ -329,7 +352,11 @@ describe('proof: nothing about a person without their inbox', () => {
     expect(dataLinks()).toHaveLength(4);
     // …and so does the confirmation of the letter they write today.
     const id = `sub-${Date.now()}-victim`;
-    const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues({ email: victim, school_contact_email: 'head@maple.edu', choose_how_to_send_your_email: 'Send via our platform' }) });
+    const { token } = await createDraft({
+      id,
+      purpose: 'emailGenerator',
+      values: emailFormValues({ email: victim, school_contact_email: 'head@maple.edu', choose_how_to_send_your_email: 'Send via our platform' }),
+    });
     const request = await sendEmail(jsonRequest('/api/send-email', { submissionId: id, token }), { ip: '192.0.2.10' });
     expect(request.status).toBe(202);
     expect(mail.last(victim, /^Please confirm/)).toBeDefined();
@@ -377,7 +404,11 @@ describe('methods, bodies and floods', () => {
   test.each<[string, () => Promise<{ status: number; text: string }>, number]>([
     ['a JSON body', () => post(JSON.stringify({ action: 'delete', token: 'x' }), { type: 'application/json' }), 415],
     ['broken JSON', () => post('{"action": ', { type: 'application/json' }), 415],
-    ['a multipart body', () => post('--x\r\nContent-Disposition: form-data; name="action"\r\n\r\ndelete\r\n--x--', { type: 'multipart/form-data; boundary=x' }), 415],
+    [
+      'a multipart body',
+      () => post('--x\r\nContent-Disposition: form-data; name="action"\r\n\r\ndelete\r\n--x--', { type: 'multipart/form-data; boundary=x' }),
+      415,
+    ],
     ['a form of broken escapes', () => post('action=%E0%ZZ&token=%00&%=%'), 404],
     ['an empty form', () => post(''), 404],
     ['an unknown action', () => postForm({ action: 'drop_tables', token: 'x' }), 404],

@@ -46,7 +46,10 @@ const lastId = async () => (await query<{ id: string }>(sql`SELECT coalesce(max(
 const rowsAfter = (id: string) => query<Row>(sql`SELECT id::text AS id, actor, action, target, address_hash, at FROM audit_log WHERE id > ${id} ORDER BY id`);
 
 /** Runs `act` and expects exactly one new audit row, with these fields. */
-async function expectOneEntry<T>(act: () => Promise<T>, expected: { action: string; actor?: string; target?: string | null | RegExp; ip?: string }): Promise<T> {
+async function expectOneEntry<T>(
+  act: () => Promise<T>,
+  expected: { action: string; actor?: string; target?: string | null | RegExp; ip?: string },
+): Promise<T> {
   const before = await lastId();
   const started = Date.now();
   const result = await act();
@@ -107,32 +110,44 @@ beforeEach(() => hubspot.reset());
 describe('each audited action writes exactly one row: who, what, when, from where', () => {
   test('a sign-in, a failed one, one refused for too many attempts, signing out', async () => {
     const session = sessionFunction as Handler;
-    const signedIn = await expectOneEntry(() => call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD } }, '192.0.2.10'), {
-      action: 'sign_in.succeeded',
-      ip: '192.0.2.10',
-      target: null,
-    });
+    const signedIn = await expectOneEntry(
+      () => call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD } }, '192.0.2.10'),
+      {
+        action: 'sign_in.succeeded',
+        ip: '192.0.2.10',
+        target: null,
+      },
+    );
     expect(signedIn.status).toBe(200);
-    const failed = await expectOneEntry(() => call(session, '/api/admin/session', { method: 'POST', body: { username: 'mallory', password: 'guess' } }, '192.0.2.11'), {
-      action: 'sign_in.failed',
-      actor: 'unknown',
-      ip: '192.0.2.11',
-    });
+    const failed = await expectOneEntry(
+      () => call(session, '/api/admin/session', { method: 'POST', body: { username: 'mallory', password: 'guess' } }, '192.0.2.11'),
+      {
+        action: 'sign_in.failed',
+        actor: 'unknown',
+        ip: '192.0.2.11',
+      },
+    );
     expect(failed.status).toBe(401);
     // The rest of the window's failures write nothing: they add to the first row's count.
     const beforeFlood = await lastId();
     for (let i = 0; i < 4; i++) await call(session, '/api/admin/session', { method: 'POST', body: { username: 'mallory', password: 'guess' } }, '192.0.2.11');
     expect(await rowsAfter(beforeFlood)).toEqual([]);
-    const refused = await expectOneEntry(() => call(session, '/api/admin/session', { method: 'POST', body: { username: 'mallory', password: 'guess' } }, '192.0.2.11'), {
-      action: 'sign_in.refused',
-      actor: 'unknown',
-      ip: '192.0.2.11',
-    });
+    const refused = await expectOneEntry(
+      () => call(session, '/api/admin/session', { method: 'POST', body: { username: 'mallory', password: 'guess' } }, '192.0.2.11'),
+      {
+        action: 'sign_in.refused',
+        actor: 'unknown',
+        ip: '192.0.2.11',
+      },
+    );
     expect(refused.status).toBe(429);
     const listed = await listAudit({ action: 'sign_in.failed' }, 10);
     expect(listed.entries[0]).toMatchObject({ actor: 'unknown', typedName: 'mallory', count: 5 });
     const ownCookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
-    await expectOneEntry(() => call(session, '/api/admin/session', { method: 'DELETE', cookie: ownCookie }, '192.0.2.10'), { action: 'session.signed_out', ip: '192.0.2.10' });
+    await expectOneEntry(() => call(session, '/api/admin/session', { method: 'DELETE', cookie: ownCookie }, '192.0.2.10'), {
+      action: 'session.signed_out',
+      ip: '192.0.2.10',
+    });
   });
 
   test('the address is a keyed hash of the network: not the address, the same for one IPv6 /64', () => {
@@ -151,7 +166,12 @@ describe('each audited action writes exactly one row: who, what, when, from wher
 
   test('settings: the HubSpot configuration, a webhook added, turned off and deleted', async () => {
     const saved = await expectOneEntry(
-      () => call(hubspotConfig as Handler, '/api/hubspot-config', { method: 'POST', body: { name: 'Main', accessToken: hubspot.token, refreshToken: '', isActive: false }, cookie }),
+      () =>
+        call(hubspotConfig as Handler, '/api/hubspot-config', {
+          method: 'POST',
+          body: { name: 'Main', accessToken: hubspot.token, refreshToken: '', isActive: false },
+          cookie,
+        }),
       { action: 'hubspot_config.saved' },
     );
     expect(saved.status).toBe(201);
@@ -160,42 +180,74 @@ describe('each audited action writes exactly one row: who, what, when, from wher
         call(calendlyWebhooks as Handler, '/api/calendly-webhooks', {
           method: 'POST',
           cookie,
-          body: { name: 'Audit', calendlyWebhookUrl: 'https://example.org/api/calendly/webhook', events: ['invitee.created'], scope: 'organization', organization: FAKE_CALENDLY_ORGANIZATION, signingKey: KEY },
+          body: {
+            name: 'Audit',
+            calendlyWebhookUrl: 'https://example.org/api/calendly/webhook',
+            events: ['invitee.created'],
+            scope: 'organization',
+            organization: FAKE_CALENDLY_ORGANIZATION,
+            signingKey: KEY,
+          },
         }),
       { action: 'webhook.created', target: /^\d{13}-/ },
     );
     expect(created.status).toBe(201);
     const id = created.body.webhook.id as string;
-    await expectOneEntry(() => call(calendlyWebhooks as Handler, `/api/calendly-webhooks/${id}`, { method: 'PATCH', body: { isActive: false }, cookie }), { action: 'webhook.updated', target: `${id} off` });
-    await expectOneEntry(() => call(calendlyWebhooks as Handler, `/api/calendly-webhooks/${id}`, { method: 'DELETE', cookie }), { action: 'webhook.deleted', target: id });
+    await expectOneEntry(() => call(calendlyWebhooks as Handler, `/api/calendly-webhooks/${id}`, { method: 'PATCH', body: { isActive: false }, cookie }), {
+      action: 'webhook.updated',
+      target: `${id} off`,
+    });
+    await expectOneEntry(() => call(calendlyWebhooks as Handler, `/api/calendly-webhooks/${id}`, { method: 'DELETE', cookie }), {
+      action: 'webhook.deleted',
+      target: id,
+    });
   });
 
   test('a refused change writes nothing', async () => {
     const before = await lastId();
     expect((await call(calendlyWebhooks as Handler, '/api/calendly-webhooks', { method: 'POST', body: { name: '' }, cookie })).status).toBe(400);
-    expect((await call(formsAdmin as Handler, '/api/admin/form-submissions/newsletter/0000000000001-00000000-0000-0000-0000-000000000000', { method: 'DELETE', cookie })).status).toBe(404);
+    expect(
+      (
+        await call(formsAdmin as Handler, '/api/admin/form-submissions/newsletter/0000000000001-00000000-0000-0000-0000-000000000000', {
+          method: 'DELETE',
+          cookie,
+        })
+      ).status,
+    ).toBe(404);
     expect(await rowsAfter(before)).toEqual([]);
   });
 
   test('submissions: viewed, released, retried, deleted', async () => {
     const held = await storeSubmission(submission('held'));
     const failed = await storeSubmission(submission('failed'));
-    const listed = await expectOneEntry(() => call(formsAdmin as Handler, '/api/admin/form-submissions?form=newsletter', { cookie }), { action: 'submission.viewed', target: 'newsletter' });
+    const listed = await expectOneEntry(() => call(formsAdmin as Handler, '/api/admin/form-submissions?form=newsletter', { cookie }), {
+      action: 'submission.viewed',
+      target: 'newsletter',
+    });
     expect(listed.status).toBe(200);
-    const released = await expectOneEntry(() => call(formsAdmin as Handler, `/api/admin/form-submissions/newsletter/${held.record.id}/release`, { method: 'POST', cookie }), {
-      action: 'submission.released',
-      target: `newsletter/${held.record.id}`,
-    });
+    const released = await expectOneEntry(
+      () => call(formsAdmin as Handler, `/api/admin/form-submissions/newsletter/${held.record.id}/release`, { method: 'POST', cookie }),
+      {
+        action: 'submission.released',
+        target: `newsletter/${held.record.id}`,
+      },
+    );
     expect(released.status).toBe(200);
-    const retried = await expectOneEntry(() => call(formsAdmin as Handler, `/api/admin/form-submissions/newsletter/${failed.record.id}/retry`, { method: 'POST', cookie }), {
-      action: 'submission.retried',
-      target: `newsletter/${failed.record.id}`,
-    });
+    const retried = await expectOneEntry(
+      () => call(formsAdmin as Handler, `/api/admin/form-submissions/newsletter/${failed.record.id}/retry`, { method: 'POST', cookie }),
+      {
+        action: 'submission.retried',
+        target: `newsletter/${failed.record.id}`,
+      },
+    );
     expect(retried.status).toBe(200);
-    const deleted = await expectOneEntry(() => call(formsAdmin as Handler, `/api/admin/form-submissions/newsletter/${failed.record.id}`, { method: 'DELETE', cookie }), {
-      action: 'submission.deleted',
-      target: `newsletter/${failed.record.id}`,
-    });
+    const deleted = await expectOneEntry(
+      () => call(formsAdmin as Handler, `/api/admin/form-submissions/newsletter/${failed.record.id}`, { method: 'DELETE', cookie }),
+      {
+        action: 'submission.deleted',
+        target: `newsletter/${failed.record.id}`,
+      },
+    );
     expect(deleted.status).toBe(200);
   });
 
@@ -207,7 +259,14 @@ describe('each audited action writes exactly one row: who, what, when, from wher
     const created = await call(calendlyWebhooks as Handler, '/api/calendly-webhooks', {
       method: 'POST',
       cookie,
-      body: { name: 'Retry', calendlyWebhookUrl: 'https://example.org/api/calendly/webhook-retry', events: ['invitee.created'], scope: 'organization', organization: FAKE_CALENDLY_ORGANIZATION, signingKey: KEY },
+      body: {
+        name: 'Retry',
+        calendlyWebhookUrl: 'https://example.org/api/calendly/webhook-retry',
+        events: ['invitee.created'],
+        scope: 'organization',
+        organization: FAKE_CALENDLY_ORGANIZATION,
+        signingKey: KEY,
+      },
     });
     expect(created.status).toBe(201);
     hubspot.addContact('audit-retry@example.org');
@@ -215,16 +274,28 @@ describe('each audited action writes exactly one row: who, what, when, from wher
     const body = JSON.stringify({
       event: 'invitee.created',
       created_at: new Date().toISOString(),
-      payload: { uri: 'https://api.calendly.com/scheduled_events/AUDIT/invitees/AUDIT1', email: 'audit-retry@example.org', name: 'Dana Parent', scheduled_event: { uri: 'https://api.calendly.com/scheduled_events/AUDIT', start_time: '2026-02-03T15:00:00.000000Z' } },
+      payload: {
+        uri: 'https://api.calendly.com/scheduled_events/AUDIT/invitees/AUDIT1',
+        email: 'audit-retry@example.org',
+        name: 'Dana Parent',
+        scheduled_event: { uri: 'https://api.calendly.com/scheduled_events/AUDIT', start_time: '2026-02-03T15:00:00.000000Z' },
+      },
     });
     const t = Math.floor(Date.now() / 1000);
     const delivered = await (receiver as Handler)(
-      new Request(`${ORIGIN}/api/calendly/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'calendly-webhook-signature': `t=${t},v1=${signPayload(KEY, t, body)}` }, body }),
+      new Request(`${ORIGIN}/api/calendly/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'calendly-webhook-signature': `t=${t},v1=${signPayload(KEY, t, body)}` },
+        body,
+      }),
       { ip: '192.0.2.50' },
     );
     const { logId } = (await delivered.json()) as { logId: string };
     expect(logId).toBeTruthy();
-    const retried = await expectOneEntry(() => call(webhookLogs as Handler, `/api/webhook-logs/${logId}/retry`, { method: 'POST', cookie }), { action: 'webhook_log.retried', target: logId });
+    const retried = await expectOneEntry(() => call(webhookLogs as Handler, `/api/webhook-logs/${logId}/retry`, { method: 'POST', cookie }), {
+      action: 'webhook_log.retried',
+      target: logId,
+    });
     expect(retried.status).toBe(200);
   });
 
@@ -260,7 +331,9 @@ describe('append-only', () => {
   });
 
   test('the scheduled purge deletes entries older than a year, and only those', async () => {
-    await database.db.query(`INSERT INTO audit_log (at, actor, action) VALUES (now() - interval '1 year 1 day', 'admin', 'outbox.viewed'), (now() - interval '364 days', 'admin', 'outbox.viewed')`);
+    await database.db.query(
+      `INSERT INTO audit_log (at, actor, action) VALUES (now() - interval '1 year 1 day', 'admin', 'outbox.viewed'), (now() - interval '364 days', 'admin', 'outbox.viewed')`,
+    );
     const before = await query<{ n: number }>(sql`SELECT count(*)::int AS n FROM audit_log`);
     const answer = await adminPurge();
     expect(answer.status).toBe(200);
@@ -280,7 +353,9 @@ describe('the Audit tab: filters, keyset pages', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await call(auditAdmin as Handler, `/api/admin/audit?action=outbox.retried&actor=pager&limit=3${cursor ? `&cursor=${cursor}` : ''}`, { cookie });
+      const page = await call(auditAdmin as Handler, `/api/admin/audit?action=outbox.retried&actor=pager&limit=3${cursor ? `&cursor=${cursor}` : ''}`, {
+        cookie,
+      });
       expect(page.status).toBe(200);
       expect(page.body.entries.length).toBeLessThanOrEqual(3);
       // Written meanwhile: does not shift the pages.

@@ -5,7 +5,11 @@ describe('HubSpot post HTML is sanitised', () => {
   test.each([
     ['a script element', '<p>Hi</p><script>alert(1)</script>', '<p>Hi</p>'],
     ['an inline event handler', '<p onclick="alert(1)" onmouseover="x()">Hi</p>', '<p>Hi</p>'],
-    ['an image error handler', '<img src="https://cdn.example.org/a.png" onerror="alert(1)">', '<img src="https://cdn.example.org/a.png" loading="lazy" alt="" />'],
+    [
+      'an image error handler',
+      '<img src="https://cdn.example.org/a.png" onerror="alert(1)">',
+      '<img src="https://cdn.example.org/a.png" loading="lazy" alt="" />',
+    ],
     ['a javascript: link', '<a href="javascript:alert(1)">x</a>', '<a>x</a>'],
     ['a JavaScript: link with odd case and spaces', '<a href=" JaVaScRiPt:alert(1)">x</a>', '<a>x</a>'],
     ['an entity-encoded javascript: link', '<a href="&#106;avascript:alert(1)">x</a>', '<a>x</a>'],
@@ -33,7 +37,11 @@ describe('HubSpot post HTML is sanitised', () => {
   });
 
   test.each([
-    ['external links open safely in a new tab', '<a href="https://example.org">x</a>', '<a href="https://example.org" target="_blank" rel="noopener noreferrer">x</a>'],
+    [
+      'external links open safely in a new tab',
+      '<a href="https://example.org">x</a>',
+      '<a href="https://example.org" target="_blank" rel="noopener noreferrer">x</a>',
+    ],
     ['an <h1> becomes an <h2>', '<h1>Big</h1>', '<h2>Big</h2>'],
     ['ids are prefixed and in-post links follow', '<h2 id="main">A</h2><a href="#main">to A</a>', '<h2 id="post-main">A</h2><a href="#post-main">to A</a>'],
     ['a target without rel gets one', '<a href="/faqs" target="_blank">x</a>', '<a href="/faqs" target="_blank" rel="noopener noreferrer">x</a>'],

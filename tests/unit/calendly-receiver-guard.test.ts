@@ -104,7 +104,10 @@ describe('webhook signing keys', () => {
   ])('%s: a clear 400, nothing stored', async (_name, signingKey) => {
     const answer = await call(calendlyWebhooks as Handler, '/api/calendly-webhooks', { method: 'POST', body: webhook(signingKey), cookie });
     expect(answer.status).toBe(400);
-    expect(answer.body.error).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/signingKey: The signing key must be at least 32 characters/) });
+    expect(answer.body.error).toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringMatching(/signingKey: The signing key must be at least 32 characters/),
+    });
     expect((await call(calendlyWebhooks as Handler, '/api/calendly-webhooks', { cookie })).body.webhooks).toEqual([]);
   });
 

@@ -31,8 +31,15 @@ beforeAll(async () => {
     scope: 'organization',
     organization: FAKE_CALENDLY_ORGANIZATION,
   };
-  for (const [name, signingKey, isActive] of [['Active', KEY, true], ['Inactive', INACTIVE_KEY, false]] as const) {
-    const created = await call(calendlyWebhooks as Handler, '/api/calendly-webhooks', { method: 'POST', body: { ...base, name, signingKey, isActive }, cookie });
+  for (const [name, signingKey, isActive] of [
+    ['Active', KEY, true],
+    ['Inactive', INACTIVE_KEY, false],
+  ] as const) {
+    const created = await call(calendlyWebhooks as Handler, '/api/calendly-webhooks', {
+      method: 'POST',
+      body: { ...base, name, signingKey, isActive },
+      cookie,
+    });
     expect(created.status).toBe(201);
   }
 });

@@ -26,7 +26,11 @@ beforeEach(() => {
 describe('POST /api/hubspot/search-contact', () => {
   test('is routed and rate-limited per IP through the function config', () => {
     expect(searchConfig.path).toBe('/api/hubspot/search-contact');
-    expect(searchConfig.rateLimit).toMatchObject({ windowLimit: expect.any(Number), windowSize: expect.any(Number), aggregateBy: expect.arrayContaining(['ip']) });
+    expect(searchConfig.rateLimit).toMatchObject({
+      windowLimit: expect.any(Number),
+      windowSize: expect.any(Number),
+      aggregateBy: expect.arrayContaining(['ip']),
+    });
   });
 
   // Issue 21: the lookup answers only for a booking that happened, from the site's own record of
@@ -61,14 +65,17 @@ describe('POST /api/hubspot/update-contact', () => {
   });
 
   // Issue 21: the send choice starts the send workflow; the browser may no longer set it.
-  test.each([['Send Via our platform'], ['Send via our platform'], ['I will send it myself']])('refuses the send choice %j with 403 and writes nothing', async (value) => {
-    const contact = fake.addContact('ana@example.org');
-    const { status, body } = await update({ contactId: contact.id, updates: [{ field: 'choose_how_to_send_your_email', value }] });
-    expect(status).toBe(403);
-    expect(body.error.code).toBe('send_choice_not_allowed');
-    expect(fake.calls).toHaveLength(0);
-    expect(fake.contacts.get(contact.id)?.properties.choose_how_to_send_your_email).toBeUndefined();
-  });
+  test.each([['Send Via our platform'], ['Send via our platform'], ['I will send it myself']])(
+    'refuses the send choice %j with 403 and writes nothing',
+    async (value) => {
+      const contact = fake.addContact('ana@example.org');
+      const { status, body } = await update({ contactId: contact.id, updates: [{ field: 'choose_how_to_send_your_email', value }] });
+      expect(status).toBe(403);
+      expect(body.error.code).toBe('send_choice_not_allowed');
+      expect(fake.calls).toHaveLength(0);
+      expect(fake.contacts.get(contact.id)?.properties.choose_how_to_send_your_email).toBeUndefined();
+    },
+  );
 
   test.each([
     ['another field', [{ field: 'email', value: 'attacker@example.org' }]],

@@ -29,13 +29,16 @@ describe('content-api', () => {
     expect(fileFor(path)).toBe(file);
   });
 
-  test.each([['/api/hubspot-blogs'], ['/api/hubspot-blog/a-post'], ['/api/parent-videos']])('%s answers the build file as JSON cached 5 minutes', async (path) => {
-    const response = await get(path);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(response.headers.get('cache-control')).toBe('public, max-age=300');
-    await response.json();
-  });
+  test.each([['/api/hubspot-blogs'], ['/api/hubspot-blog/a-post'], ['/api/parent-videos']])(
+    '%s answers the build file as JSON cached 5 minutes',
+    async (path) => {
+      const response = await get(path);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(response.headers.get('cache-control')).toBe('public, max-age=300');
+      await response.json();
+    },
+  );
 
   test.each([['/api/hubspot-blog/missing'], ['/api/hubspot-blog/..%2Fhubspot-blogs']])('%s is a JSON 404', async (path) => {
     const response = await get(path);

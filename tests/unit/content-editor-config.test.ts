@@ -38,7 +38,9 @@ const edited: Edited[] = editorCollections.flatMap((model): Edited[] => {
   // The emails' words: a form per kind, checked below on their own.
   if (model.kind === 'word-files') return [];
   if (model.kind === 'folder') {
-    return [{ collection: model.collection, kind: 'folder', fields: decap.fields!.filter((field) => field.name !== 'body'), omitted: Object.keys(model.omit ?? {}) }];
+    return [
+      { collection: model.collection, kind: 'folder', fields: decap.fields!.filter((field) => field.name !== 'body'), omitted: Object.keys(model.omit ?? {}) },
+    ];
   }
   if (model.kind === 'entries') return [{ collection: model.collection, kind: 'entries', fields: decap.fields!, omitted: Object.keys(model.omit ?? {}) }];
   return model.files.map((file) => ({
@@ -62,12 +64,15 @@ const cases = edited.flatMap(({ collection, fields }) => {
 });
 
 describe('the editor configuration mirrors the content schemas', () => {
-  test.each(edited.map((entry) => ({ ...entry, name: entry.collection })))('$name: every schema field, in schema order, unless derived', ({ collection, fields, omitted }) => {
-    const properties = Object.keys(jsonSchemaOf(collection).properties ?? {});
-    expect(fields.map((field) => field.name)).toEqual(properties.filter((name) => !omitted.includes(name)));
-    // Only the blog leaves fields out: the ones its loader derives.
-    expect(omitted).toEqual(collection === 'blog' ? ['sourceId', 'content', 'readTime'] : []);
-  });
+  test.each(edited.map((entry) => ({ ...entry, name: entry.collection })))(
+    '$name: every schema field, in schema order, unless derived',
+    ({ collection, fields, omitted }) => {
+      const properties = Object.keys(jsonSchemaOf(collection).properties ?? {});
+      expect(fields.map((field) => field.name)).toEqual(properties.filter((name) => !omitted.includes(name)));
+      // Only the blog leaves fields out: the ones its loader derives.
+      expect(omitted).toEqual(collection === 'blog' ? ['sourceId', 'content', 'readTime'] : []);
+    },
+  );
 
   test.each(cases)('$name: required flag, widget and limits', ({ collection, field, property, required }) => {
     const zodField = fieldSchema(collection, field.name);
@@ -137,7 +142,9 @@ describe('the editor configuration mirrors the content schemas', () => {
         const full = Array.from({ length: property.maxItems! }, () => 'Tag');
         expect([accepts(full), zodAccepts(full)]).toEqual([true, true]);
         expect([accepts([...full, 'Tag']), zodAccepts([...full, 'Tag'])]).toEqual([false, false]);
-        expect(decapErrors(field, ['x'])).toEqual([`${item.label} didn't match the pattern: ${property.items!.minLength} to ${property.items!.maxLength} characters.`]);
+        expect(decapErrors(field, ['x'])).toEqual([
+          `${item.label} didn't match the pattern: ${property.items!.minLength} to ${property.items!.maxLength} characters.`,
+        ]);
         return;
       }
       default:
@@ -150,53 +157,65 @@ describe('every entry the editor accepts is one the build accepts', () => {
   const listFiles = edited.filter((entry) => entry.kind === 'list-file');
   const folders = edited.filter((entry) => entry.kind === 'folder');
 
-  test.each(listFiles.map((entry) => ({ ...entry, name: entry.collection })))('$name: saved as a YAML list, read by the file() loader', ({ collection, fields }) => {
-    const listField = config.collections.flatMap((decap) => decap.files ?? []).find((file) => file.fields[0]!.fields === fields)!.fields[0]!;
-    const rules = { exactly_one_of: listField.exactly_one_of ?? [] };
-    const format = yamlListFormat(
-      fields.map((field) => field.name),
-      fields.filter((field) => field.widget === 'datetime').map((field) => field.name),
-    );
-    const entry = acceptedEntry(fields).filter((candidate) => listRuleErrors([candidate], rules, {}, 'Entry').length === 0);
-    fc.assert(
-      fc.property(fc.uniqueArray(entry, { selector: (candidate) => candidate.id, minLength: 1, maxLength: 4 }), (entries) => {
-        const read = load(format.toFile({ [LIST_FIELD]: entries })) as unknown[];
-        expect(read).toHaveLength(entries.length);
-        for (const item of read) {
-          const result = schemaOf(collection).safeParse(item);
+  test.each(listFiles.map((entry) => ({ ...entry, name: entry.collection })))(
+    '$name: saved as a YAML list, read by the file() loader',
+    ({ collection, fields }) => {
+      const listField = config.collections.flatMap((decap) => decap.files ?? []).find((file) => file.fields[0]!.fields === fields)!.fields[0]!;
+      const rules = { exactly_one_of: listField.exactly_one_of ?? [] };
+      const format = yamlListFormat(
+        fields.map((field) => field.name),
+        fields.filter((field) => field.widget === 'datetime').map((field) => field.name),
+      );
+      const entry = acceptedEntry(fields).filter((candidate) => listRuleErrors([candidate], rules, {}, 'Entry').length === 0);
+      fc.assert(
+        fc.property(fc.uniqueArray(entry, { selector: (candidate) => candidate.id, minLength: 1, maxLength: 4 }), (entries) => {
+          const read = load(format.toFile({ [LIST_FIELD]: entries })) as unknown[];
+          expect(read).toHaveLength(entries.length);
+          for (const item of read) {
+            const result = schemaOf(collection).safeParse(item);
+            expect(result.error?.issues ?? []).toEqual([]);
+          }
+        }),
+        { numRuns: 150 },
+      );
+    },
+  );
+
+  test.each(edited.filter((entry) => entry.kind === 'entries').map((entry) => ({ ...entry, name: entry.collection })))(
+    '$name: saved as one YAML file, read by the glob() loader',
+    ({ collection, fields }) => {
+      const folder = config.collections.find((decap) => decap.name === collection)!;
+      expect(folder).toMatchObject({ extension: 'yaml', format: 'yaml', create: true });
+      fc.assert(
+        fc.property(acceptedEntry(fields), (data) => {
+          // Decap's yaml format writes the fields it holds; the loader reads the file as YAML.
+          const read = load(dump(withoutEmptyFields(data)));
+          const result = schemaOf(collection).safeParse(read);
           expect(result.error?.issues ?? []).toEqual([]);
-        }
-      }),
-      { numRuns: 150 },
-    );
-  });
+        }),
+        { numRuns: 150 },
+      );
+    },
+  );
 
-  test.each(edited.filter((entry) => entry.kind === 'entries').map((entry) => ({ ...entry, name: entry.collection })))('$name: saved as one YAML file, read by the glob() loader', ({ collection, fields }) => {
-    const folder = config.collections.find((decap) => decap.name === collection)!;
-    expect(folder).toMatchObject({ extension: 'yaml', format: 'yaml', create: true });
-    fc.assert(
-      fc.property(acceptedEntry(fields), (data) => {
-        // Decap's yaml format writes the fields it holds; the loader reads the file as YAML.
-        const read = load(dump(withoutEmptyFields(data)));
-        const result = schemaOf(collection).safeParse(read);
-        expect(result.error?.issues ?? []).toEqual([]);
-      }),
-      { numRuns: 150 },
-    );
-  });
-
-  test.each(folders.map((entry) => ({ ...entry, name: entry.collection })))('$name: saved as MDX front matter, read as Astro reads it', ({ collection, fields }) => {
-    fc.assert(
-      fc.property(acceptedEntry(fields), fc.constantFrom('An answer.', 'Two **bold** words.\n\n- a list\n- of items'), (data, body) => {
-        // Decap writes the front matter (empty optional fields left out by the editor's preSave listener).
-        const file = FrontmatterInfer.toFile({ ...withoutEmptyFields(data), body }, fields.map((field) => field.name));
-        const { frontmatter } = parseFrontmatter(file);
-        const result = schemaOf(collection).safeParse(frontmatter);
-        expect(result.error?.issues ?? []).toEqual([]);
-      }),
-      { numRuns: 150 },
-    );
-  });
+  test.each(folders.map((entry) => ({ ...entry, name: entry.collection })))(
+    '$name: saved as MDX front matter, read as Astro reads it',
+    ({ collection, fields }) => {
+      fc.assert(
+        fc.property(acceptedEntry(fields), fc.constantFrom('An answer.', 'Two **bold** words.\n\n- a list\n- of items'), (data, body) => {
+          // Decap writes the front matter (empty optional fields left out by the editor's preSave listener).
+          const file = FrontmatterInfer.toFile(
+            { ...withoutEmptyFields(data), body },
+            fields.map((field) => field.name),
+          );
+          const { frontmatter } = parseFrontmatter(file);
+          const result = schemaOf(collection).safeParse(frontmatter);
+          expect(result.error?.issues ?? []).toEqual([]);
+        }),
+        { numRuns: 150 },
+      );
+    },
+  );
 });
 
 function fieldOf(collection: CollectionName, name: string): EditorField {
@@ -206,13 +225,43 @@ function fieldOf(collection: CollectionName, name: string): EditorField {
 describe('what the build refuses, the editor refuses with the field named', () => {
   test.each([
     { name: 'an empty question', collection: 'faqs', field: 'question', value: '', message: 'Question is required.' },
-    { name: 'an over-long question', collection: 'faqs', field: 'question', value: `W${'h'.repeat(199)}?`, message: "Question didn't match the pattern: 8 to 200 characters." },
+    {
+      name: 'an over-long question',
+      collection: 'faqs',
+      field: 'question',
+      value: `W${'h'.repeat(199)}?`,
+      message: "Question didn't match the pattern: 8 to 200 characters.",
+    },
     { name: 'an FAQ order of 0', collection: 'faqs', field: 'order', value: 0, message: 'Order must be at least 1.' },
-    { name: 'an id with capitals', collection: 'stats', field: 'id', value: 'Two-Hours', message: `Id didn't match the pattern: use lower-case words joined by hyphens, e.g. "how-it-works".` },
+    {
+      name: 'an id with capitals',
+      collection: 'stats',
+      field: 'id',
+      value: 'Two-Hours',
+      message: `Id didn't match the pattern: use lower-case words joined by hyphens, e.g. "how-it-works".`,
+    },
     { name: 'a negative statistic', collection: 'stats', field: 'target', value: -5, message: 'Number must be at least 0.' },
-    { name: 'a statistic text too long for its card', collection: 'stats', field: 'text', value: 'thirteen char', message: "Text didn't match the pattern: at most 12 characters." },
-    { name: 'a webinar video on plain http', collection: 'webinars', field: 'videoUrl', value: 'http://example.org/v.mp4', message: "Video (mp4) didn't match the pattern: must start with / or https://." },
-    { name: 'a YouTube link on plain http', collection: 'parentVideos', field: 'youtubeUrl', value: 'http://youtu.be/x', message: "YouTube link didn't match the pattern: a full https:// address, e.g. https://www.youtube.com/watch?v=…." },
+    {
+      name: 'a statistic text too long for its card',
+      collection: 'stats',
+      field: 'text',
+      value: 'thirteen char',
+      message: "Text didn't match the pattern: at most 12 characters.",
+    },
+    {
+      name: 'a webinar video on plain http',
+      collection: 'webinars',
+      field: 'videoUrl',
+      value: 'http://example.org/v.mp4',
+      message: "Video (mp4) didn't match the pattern: must start with / or https://.",
+    },
+    {
+      name: 'a YouTube link on plain http',
+      collection: 'parentVideos',
+      field: 'youtubeUrl',
+      value: 'http://youtu.be/x',
+      message: "YouTube link didn't match the pattern: a full https:// address, e.g. https://www.youtube.com/watch?v=….",
+    },
     {
       name: 'a letter whose main text misses {video}',
       collection: 'letters',
@@ -226,9 +275,16 @@ describe('what the build refuses, the editor refuses with the field named', () =
       collection: 'letters',
       field: 'closing',
       value: 'Thank you, {principal}, for your time.',
-      message: "Closing didn't match the pattern: 20 to 400 characters; braces only around the placeholders {parent}, {child}, {grade}, {school}, {video}, {booking} or a statistic, {stat:<its id>}; a percentage only as {stat:<id>}.",
+      message:
+        "Closing didn't match the pattern: 20 to 400 characters; braces only around the placeholders {parent}, {child}, {grade}, {school}, {video}, {booking} or a statistic, {stat:<its id>}; a percentage only as {stat:<id>}.",
     },
-    { name: 'nine tags on a post', collection: 'blog', field: 'tags', value: Array.from({ length: 9 }, (_, index) => `Tag ${index}`), message: 'Tags must be 8 or less item(s).' },
+    {
+      name: 'nine tags on a post',
+      collection: 'blog',
+      field: 'tags',
+      value: Array.from({ length: 9 }, (_, index) => `Tag ${index}`),
+      message: 'Tags must be 8 or less item(s).',
+    },
   ] as const)('$name', ({ collection, field, value, message }) => {
     expect(decapErrors(fieldOf(collection, field), value)).toEqual([message]);
     expect(fieldSchema(collection, field).safeParse(value === '' ? undefined : value).success).toBe(false);
@@ -239,8 +295,16 @@ describe('what the build refuses, the editor refuses with the field named', () =
   });
 
   test.each([
-    { name: 'neither a number nor a text', entry: { id: 'no-figure', label: 'a label', order: 1 }, message: 'Statistic 1 ("no-figure"): fill in "Number" or "Text".' },
-    { name: 'both a number and a text', entry: { id: 'two-figures', target: 5, text: '5', label: 'a label', order: 1 }, message: 'Statistic 1 ("two-figures"): fill in "Number" or "Text", not both.' },
+    {
+      name: 'neither a number nor a text',
+      entry: { id: 'no-figure', label: 'a label', order: 1 },
+      message: 'Statistic 1 ("no-figure"): fill in "Number" or "Text".',
+    },
+    {
+      name: 'both a number and a text',
+      entry: { id: 'two-figures', target: 5, text: '5', label: 'a label', order: 1 },
+      message: 'Statistic 1 ("two-figures"): fill in "Number" or "Text", not both.',
+    },
   ])('a statistic with $name', ({ entry, message }) => {
     const field = config.collections.find((collection) => collection.name === 'stats')!.files![0]!.fields[0]!;
     const labels = Object.fromEntries(field.fields!.map((item) => [item.name, item.label]));
@@ -272,15 +336,53 @@ describe('an FAQ answer or a post the editor accepts compiles as MDX', () => {
 
   // A tag or comment the MDX parser refuses, an expression evaluated at build time, an
   // import/export statement: each fails the build. A lone } goes with {.
-  test.each(['a <b', 'I <3 maths', '<!-- a comment -->', '<https://example.org>', 'An {expression}', 'A lone } brace', 'First line\nimport x from "y"', 'export const a = 1'])(
-    'refused: %j',
-    (text) => {
-      expect(accepts(text)).toBe(false);
-    },
-  );
+  test.each([
+    'a <b',
+    'I <3 maths',
+    '<!-- a comment -->',
+    '<https://example.org>',
+    'An {expression}',
+    'A lone } brace',
+    'First line\nimport x from "y"',
+    'export const a = 1',
+  ])('refused: %j', (text) => {
+    expect(accepts(text)).toBe(false);
+  });
 
   test('any accepted text of markdown punctuation compiles', () => {
-    const unit = fc.constantFrom('a', ' ', '\n', '*', '_', '#', '-', '>', '[', ']', '(', ')', '!', '`', '&', ';', '|', '\\', ':', '.', '1', '<', '{', '}', 'import ', 'export ', '~', '=', '+', '"', "'");
+    const unit = fc.constantFrom(
+      'a',
+      ' ',
+      '\n',
+      '*',
+      '_',
+      '#',
+      '-',
+      '>',
+      '[',
+      ']',
+      '(',
+      ')',
+      '!',
+      '`',
+      '&',
+      ';',
+      '|',
+      '\\',
+      ':',
+      '.',
+      '1',
+      '<',
+      '{',
+      '}',
+      'import ',
+      'export ',
+      '~',
+      '=',
+      '+',
+      '"',
+      "'",
+    );
     fc.assert(
       fc.property(fc.string({ unit, maxLength: 60 }), (text) => {
         if (accepts(text)) expect(() => mdxToJs(text)).not.toThrow();
@@ -310,7 +412,8 @@ describe('the emails’ words: a form per email, its placeholders in its pattern
     expect(decapErrors(subject, `Hello {${foreign}}`)[0]).toContain('Subject');
     // The committed file, as the editor would save it again, passes the build's schema.
     const committed = load(readFileSync(`content/emails/${kind}.yaml`, 'utf8')) as Record<string, unknown>;
-    for (const field of file.fields.filter((candidate) => candidate.pattern && typeof committed[candidate.name] === 'string')) expect(new RegExp(field.pattern![0]).test(committed[field.name] as string)).toBe(true);
+    for (const field of file.fields.filter((candidate) => candidate.pattern && typeof committed[candidate.name] === 'string'))
+      expect(new RegExp(field.pattern![0]).test(committed[field.name] as string)).toBe(true);
     expect(schema.safeParse(load(dump(withoutEmptyFields(committed)))).error?.issues ?? []).toEqual([]);
   });
 });

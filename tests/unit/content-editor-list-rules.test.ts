@@ -7,7 +7,14 @@ const rules = { unique_field: 'id', exactly_one_of: [['target', 'text']], requir
 
 describe('list rules', () => {
   test.each([
-    { name: 'valid entries', entries: [{ id: 'kept', target: 5 }, { id: 'b', text: '2x' }], errors: [] },
+    {
+      name: 'valid entries',
+      entries: [
+        { id: 'kept', target: 5 },
+        { id: 'b', text: '2x' },
+      ],
+      errors: [],
+    },
     { name: 'a number of 0 counts as given', entries: [{ id: 'kept', target: 0 }], errors: [] },
     {
       name: 'neither field, empty values included',
@@ -17,11 +24,19 @@ describe('list rules', () => {
     { name: 'both fields', entries: [{ id: 'kept', target: 5, text: '5' }], errors: ['Statistic 1 ("kept"): fill in "Number" or "Text", not both.'] },
     {
       name: 'a repeated id',
-      entries: [{ id: 'kept', target: 1 }, { id: 'b', target: 2 }, { id: 'b', target: 3 }],
+      entries: [
+        { id: 'kept', target: 1 },
+        { id: 'b', target: 2 },
+        { id: 'b', target: 3 },
+      ],
       errors: ['Statistic 2 and 3 have the same "Id" "b"; each must be unique.'],
     },
     { name: 'an id in use removed', entries: [{ id: 'other', target: 1 }], errors: ['"Id" "kept" cannot be removed or renamed: FAQs name it.'] },
-    { name: 'an entry without an id is named by its position', entries: [{ id: 'kept', target: 1 }, { text: '' }], errors: ['Statistic 2: fill in "Number" or "Text".'] },
+    {
+      name: 'an entry without an id is named by its position',
+      entries: [{ id: 'kept', target: 1 }, { text: '' }],
+      errors: ['Statistic 2: fill in "Number" or "Text".'],
+    },
   ])('$name', ({ entries, errors }) => {
     expect(listRuleErrors(entries, rules, labels, 'Statistic')).toEqual(errors);
   });

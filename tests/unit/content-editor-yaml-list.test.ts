@@ -14,17 +14,19 @@ import { editorConfig } from './helpers/decap';
 const root = join(import.meta.dirname, '..', '..');
 // List files only: one list field whose items are the entries (the emails' word files are one entry each).
 const listFiles = editorConfig().collections.flatMap((collection) =>
-  (collection.files ?? []).filter((file) => file.fields[0]?.name === LIST_FIELD && file.fields[0].fields).map((file) => {
-    const fields = file.fields[0]!.fields!;
-    return {
-      name: file.file,
-      format: yamlListFormat(
-        fields.map((field) => field.name),
-        fields.filter((field) => field.widget === 'datetime').map((field) => field.name),
-      ),
-      keys: fields.map((field) => field.name),
-    };
-  }),
+  (collection.files ?? [])
+    .filter((file) => file.fields[0]?.name === LIST_FIELD && file.fields[0].fields)
+    .map((file) => {
+      const fields = file.fields[0]!.fields!;
+      return {
+        name: file.file,
+        format: yamlListFormat(
+          fields.map((field) => field.name),
+          fields.filter((field) => field.widget === 'datetime').map((field) => field.name),
+        ),
+        keys: fields.map((field) => field.name),
+      };
+    }),
 );
 
 describe('a committed list file read and written by the editor', () => {
@@ -46,11 +48,12 @@ describe('writing entries', () => {
 
   test('empty optional fields are left out, dates are unquoted, ambiguous text is quoted', () => {
     const text = format.toFile({
-      [LIST_FIELD]: [{ id: 'a', title: 'Busy: to brilliant', views: '2025-01-01', publishedDate: '2025-09-25', featured: false, extra: '' }, { id: 'b', title: '', views: null }],
+      [LIST_FIELD]: [
+        { id: 'a', title: 'Busy: to brilliant', views: '2025-01-01', publishedDate: '2025-09-25', featured: false, extra: '' },
+        { id: 'b', title: '', views: null },
+      ],
     });
-    expect(text).toBe(
-      '- id: a\n  title: "Busy: to brilliant"\n  views: "2025-01-01"\n  publishedDate: 2025-09-25\n  featured: false\n- id: b\n',
-    );
+    expect(text).toBe('- id: a\n  title: "Busy: to brilliant"\n  views: "2025-01-01"\n  publishedDate: 2025-09-25\n  featured: false\n- id: b\n');
     expect(load(text)).toEqual([
       { id: 'a', title: 'Busy: to brilliant', views: '2025-01-01', publishedDate: new Date('2025-09-25'), featured: false },
       { id: 'b' },

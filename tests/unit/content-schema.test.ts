@@ -128,7 +128,8 @@ describe('content schemas', () => {
     {
       name: 'a letter whose main text misses {video}',
       path: 'content/letters/broken-letter.yaml',
-      contents: 'title: A broken letter\norder: 4\nintroduction: My name is {parent}, and my child, {child}, is in {grade} at {school}.\nbody: "Book a call with the team here: {booking}"\nclosing: Thank you for your time and care.\n',
+      contents:
+        'title: A broken letter\norder: 4\nintroduction: My name is {parent}, and my child, {child}, is in {grade} at {school}.\nbody: "Book a call with the team here: {booking}"\nclosing: Thank you for your time and care.\n',
       file: 'content/letters/broken-letter.yaml',
       field: 'body',
     },
@@ -139,12 +140,16 @@ describe('content schemas', () => {
       file: 'content/letters/long-letter.yaml',
       field: 'closing',
     },
-  ])('$name fails naming $file and $field', async ({ path, contents, file, field }) => {
-    const result = await withFile(path, contents, sync);
-    expect(result.ok).toBe(false);
-    expect(result.output).toContain(file);
-    expect(result.output).toContain(field);
-  }, 60_000);
+  ])(
+    '$name fails naming $file and $field',
+    async ({ path, contents, file, field }) => {
+      const result = await withFile(path, contents, sync);
+      expect(result.ok).toBe(false);
+      expect(result.output).toContain(file);
+      expect(result.output).toContain(field);
+    },
+    60_000,
+  );
 
   // Last: a sync that fails in one collection leaves the other collections' loaders reading their
   // files for a moment after it throws; this one runs them all to the end before the folder goes.

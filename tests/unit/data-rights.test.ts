@@ -47,9 +47,16 @@ const ORIGIN = 'http://localhost';
 /** What a parent leaves: the email form (submission and draft), a self-sent email with its answer, a platform email sent. */
 async function parentRecords(email: string, school = 'head@oakwood.edu') {
   const body = { ...emailFormValues({ email, school_contact_email: school, _page: '/lead-the-change' }), _elapsed: '30000' };
-  const response = await forms(new Request(`${ORIGIN}/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) }), {
-    ip: `198.51.100.${++ipSeq}`,
-  } as never);
+  const response = await forms(
+    new Request(`${ORIGIN}/api/forms/${formConfig.emailGenerator.formId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    }),
+    {
+      ip: `198.51.100.${++ipSeq}`,
+    } as never,
+  );
   const answer = (await response.json()) as { id: string; draft: { id: string; token: string; dataUrl?: string } };
   // The form's answer never carries a "Your data" link: whoever typed the address proved nothing.
   expect(answer.draft.dataUrl).toBeUndefined();
@@ -81,7 +88,9 @@ async function parentRecords(email: string, school = 'head@oakwood.edu') {
     nextAttemptAt: now.toISOString(),
   };
   await createMessage(platform);
-  expect(await claimLimits(platform.parentEmail, { day: schoolGroupKey({ to: platform.to }), pair: pairSchoolOf({ to: platform.to }) }, platform.id, now)).toBeUndefined();
+  expect(
+    await claimLimits(platform.parentEmail, { day: schoolGroupKey({ to: platform.to }), pair: pairSchoolOf({ to: platform.to }) }, platform.id, now),
+  ).toBeUndefined();
   return { submissionId: answer.id, draftId: answer.draft.id, draftToken: answer.draft.token, selfId: self.body.id as string, platformId: platform.id };
 }
 
@@ -102,7 +111,8 @@ async function post(fields: Record<string, string>, init: { origin?: string; ip?
   return { status: response.status, text, region: regionText(text) };
 }
 
-const tokenOf = (html: string, action: string) => new RegExp(`name="action" value="${action}"><input type="hidden" name="token" value="([^"]+)"`).exec(html)?.[1];
+const tokenOf = (html: string, action: string) =>
+  new RegExp(`name="action" value="${action}"><input type="hidden" name="token" value="([^"]+)"`).exec(html)?.[1];
 const exportOf = async (email: string) => JSON.parse((await get(`/your-data?token=${dataToken(email)}&format=json`)).text);
 /** Every row naming nobody in particular is fine; these are the tables a person's records live in. */
 const snapshot = () => database.snapshot(['form_rate_windows', 'email_budgets', 'send_request_days', 'login_attempts', 'admin_sessions']);
@@ -128,7 +138,8 @@ afterAll(async () => {
   await database.stop();
   shell.remove();
   definitions.remove();
-  for (const name of ['HUBSPOT_BASE_PATH', 'HUBSPOT_FORMS_BASE_PATH', 'HUBSPOT_ACCESS_TOKEN', 'SITE_URL', 'FORMS_MIN_FILL_MS', 'FORMS_DELIVERY_BUDGET_MS']) delete process.env[name];
+  for (const name of ['HUBSPOT_BASE_PATH', 'HUBSPOT_FORMS_BASE_PATH', 'HUBSPOT_ACCESS_TOKEN', 'SITE_URL', 'FORMS_MIN_FILL_MS', 'FORMS_DELIVERY_BUDGET_MS'])
+    delete process.env[name];
 });
 
 beforeEach(async () => {
@@ -143,14 +154,34 @@ describe('the link', () => {
   const email = 'ana.lopez@gmail.com';
   test.each<{ name: string; token: () => string; action: 'get' | 'review' | 'delete'; status: number }>([
     { name: 'a forged token', token: () => `${dataToken(email).split('.')[0]}.${'A'.repeat(43)}`, action: 'get', status: 404 },
-    { name: 'a token for another address, signed with another key', token: () => `${Buffer.from(JSON.stringify({ p: 'your-data', i: 'x', e: Date.now() + hour })).toString('base64url')}.${'B'.repeat(43)}`, action: 'get', status: 404 },
+    {
+      name: 'a token for another address, signed with another key',
+      token: () => `${Buffer.from(JSON.stringify({ p: 'your-data', i: 'x', e: Date.now() + hour })).toString('base64url')}.${'B'.repeat(43)}`,
+      action: 'get',
+      status: 404,
+    },
     { name: 'an expired token', token: () => dataToken(email, { now: new Date(Date.now() - 8 * 24 * hour) }), action: 'get', status: 410 },
     { name: 'a confirmation token', token: () => signToken({ purpose: 'confirm-send', id: 'x', exp: Date.now() + hour }), action: 'get', status: 404 },
     { name: 'a follow-up token', token: () => signToken({ purpose: 'school-answer', id: 'x', exp: Date.now() + hour }), action: 'get', status: 404 },
-    { name: 'the deletion step’s token, to view', token: () => dataToken(email, { purpose: 'your-data-delete', ttlMs: DELETE_STEP_TTL_MS }), action: 'get', status: 404 },
+    {
+      name: 'the deletion step’s token, to view',
+      token: () => dataToken(email, { purpose: 'your-data-delete', ttlMs: DELETE_STEP_TTL_MS }),
+      action: 'get',
+      status: 404,
+    },
     { name: 'a view token, to delete', token: () => dataToken(email), action: 'delete', status: 404 },
-    { name: 'an expired deletion step', token: () => dataToken(email, { purpose: 'your-data-delete', now: new Date(Date.now() - hour), ttlMs: DELETE_STEP_TTL_MS }), action: 'delete', status: 410 },
-    { name: 'a confirmation token, to delete', token: () => signToken({ purpose: 'confirm-send', id: 'x', exp: Date.now() + hour }), action: 'delete', status: 404 },
+    {
+      name: 'an expired deletion step',
+      token: () => dataToken(email, { purpose: 'your-data-delete', now: new Date(Date.now() - hour), ttlMs: DELETE_STEP_TTL_MS }),
+      action: 'delete',
+      status: 410,
+    },
+    {
+      name: 'a confirmation token, to delete',
+      token: () => signToken({ purpose: 'confirm-send', id: 'x', exp: Date.now() + hour }),
+      action: 'delete',
+      status: 404,
+    },
     { name: 'a forged token, to review', token: () => `${dataToken(email).split('.')[0]}.${'C'.repeat(43)}`, action: 'review', status: 404 },
   ])('$name ($action): answers $status and changes nothing', async ({ token, action, status }) => {
     await parentRecords(email);
@@ -188,7 +219,13 @@ describe('the link', () => {
     const confirmToken = signToken({ purpose: 'confirm-send', id: records.platformId, exp: Date.now() + 3600_000 });
     await opens(linkOn(await (await confirmSend(new Request(`${ORIGIN}/confirm-send?token=${confirmToken}`))).text()));
     const self = (await readMessage(records.selfId))!.message;
-    await opens(linkOn(await (await schoolAnswer(new Request(`${ORIGIN}/school-answer?token=${new URL(answerLink(self.id, self.followUp!.dueAt)).searchParams.get('token')}`))).text()));
+    await opens(
+      linkOn(
+        await (
+          await schoolAnswer(new Request(`${ORIGIN}/school-answer?token=${new URL(answerLink(self.id, self.followUp!.dueAt)).searchParams.get('token')}`))
+        ).text(),
+      ),
+    );
     // The follow-up email to the parent carries it in its footer.
     const later = new Date(Date.now() + 11 * 24 * 3600_000);
     await runFollowUps(later);
@@ -272,7 +309,9 @@ describe('the deletion', () => {
     const rows = await query<{ actor: string; action: string; target: string | null; address_hash: string | null }>(
       sql`SELECT actor, action, target, address_hash FROM audit_log WHERE id > ${before[0]!.id}`,
     );
-    expect(rows).toEqual([{ actor: 'parent', action: 'data_deletion.requested', target: expect.stringMatching(/^\S+$/), address_hash: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    expect(rows).toEqual([
+      { actor: 'parent', action: 'data_deletion.requested', target: expect.stringMatching(/^\S+$/), address_hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    ]);
     expect(JSON.stringify(rows)).not.toContain('audited-parent');
   });
 
@@ -288,7 +327,9 @@ describe('the deletion', () => {
     expect(rows.toLowerCase()).not.toMatch(/ana\.?lopez(\+x)?@gmail\.com/);
     for (const id of [mine.submissionId, mine.draftId, mine.selfId]) expect(rows).not.toContain(`"id":"${id}"`);
     // The platform email that went out keeps its row without names, and its claim on the limits.
-    const kept = await query<{ record: Record<string, unknown>; erased_at: Date | null }>(sql`SELECT record, erased_at FROM outbox_messages WHERE id = ${mine.platformId}`);
+    const kept = await query<{ record: Record<string, unknown>; erased_at: Date | null }>(
+      sql`SELECT record, erased_at FROM outbox_messages WHERE id = ${mine.platformId}`,
+    );
     expect(kept[0]?.erased_at).toBeInstanceOf(Date);
     expect(Object.keys(kept[0]!.record).sort()).toEqual(['channel', 'createdAt', 'draftId', 'erasedAt', 'id', 'sentAt', 'status', 'updatedAt']);
     expect(await query(sql`SELECT 1 FROM send_claims WHERE message_id = ${mine.platformId}`)).toHaveLength(1);
@@ -313,7 +354,14 @@ describe('the deletion', () => {
     const email = 'kai@example.org';
     const records = await parentRecords(email);
     const body = { ...emailFormValues({ email, school_contact_email: 'office@birch.edu', _page: '/lead-the-change' }), _elapsed: '30000' };
-    const formAnswer = await forms(new Request(`${ORIGIN}/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) }), { ip: '198.51.100.250' } as never);
+    const formAnswer = await forms(
+      new Request(`${ORIGIN}/api/forms/${formConfig.emailGenerator.formId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(body),
+      }),
+      { ip: '198.51.100.250' } as never,
+    );
     const { draft } = (await formAnswer.json()) as { draft: { id: string; token: string } };
     const requested = await call(sendEmail, jsonRequest('/api/send-email', { submissionId: draft.id, token: draft.token }));
     expect(requested.status).toBe(202);
@@ -368,7 +416,9 @@ describe('the deletion', () => {
     expect((await deleteAll(email)).status).toBe(200);
     expect(fake.gdprDeletions).toEqual([{ objectId: email, idProperty: 'email', status: 404 }]);
     const cookie = await signIn();
-    expect((await callAdmin(dataDeletionsAdmin, '/api/admin/data-deletions', { cookie })).body.deletions).toEqual([expect.objectContaining({ state: 'done', lastError: 'no_contact' })]);
+    expect((await callAdmin(dataDeletionsAdmin, '/api/admin/data-deletions', { cookie })).body.deletions).toEqual([
+      expect.objectContaining({ state: 'done', lastError: 'no_contact' }),
+    ]);
   });
 
   test('with nothing kept on the site, HubSpot is asked to delete nobody: never a contact named only by the request', async () => {
@@ -387,7 +437,9 @@ describe('the deletion', () => {
     expect((await deleteAll('lee@example.org')).status).toBe(200);
     expect(fake.gdprDeletions).toEqual([]);
     const cookie = await signIn();
-    expect((await callAdmin(dataDeletionsAdmin, '/api/admin/data-deletions', { cookie })).body.deletions).toEqual([expect.objectContaining({ state: 'pending', lastError: 'hubspot_not_configured' })]);
+    expect((await callAdmin(dataDeletionsAdmin, '/api/admin/data-deletions', { cookie })).body.deletions).toEqual([
+      expect.objectContaining({ state: 'pending', lastError: 'hubspot_not_configured' }),
+    ]);
   });
 
   test('the admin list needs a session', async () => {

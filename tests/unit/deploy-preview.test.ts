@@ -44,7 +44,17 @@ describe('secrets by deploy context', () => {
   });
 
   test('the list covers every token, key and password the site reads', () => {
-    for (const name of ['HUBSPOT_ACCESS_TOKEN', 'CONFIG_ENCRYPTION_KEY', 'ADMIN_PASSWORD', 'ADMIN_PASSWORD_HASH', 'CALENDLY_ACCESS_TOKEN', 'SMTP_URL', 'SMTP_PASS', 'DKIM_PRIVATE_KEY', 'MAILGUN_WEBHOOK_SIGNING_KEY']) {
+    for (const name of [
+      'HUBSPOT_ACCESS_TOKEN',
+      'CONFIG_ENCRYPTION_KEY',
+      'ADMIN_PASSWORD',
+      'ADMIN_PASSWORD_HASH',
+      'CALENDLY_ACCESS_TOKEN',
+      'SMTP_URL',
+      'SMTP_PASS',
+      'DKIM_PRIVATE_KEY',
+      'MAILGUN_WEBHOOK_SIGNING_KEY',
+    ]) {
       expect(PREVIEW_SECRETS.has(name), name).toBe(true);
     }
   });

@@ -30,12 +30,21 @@ describe('the personal note', () => {
 
 describe('the note in the email', () => {
   const links = { videoUrl: 'https://example.org/video', bookingUrl: 'https://example.org/book' };
-  const data = { parentFullName: 'Ana Lopez', childFullName: 'Leo Lopez', childGrade: '5th grade', schoolName: 'Oakwood', schoolContactName: 'Dr. Patel', schoolContactEmail: 'head@oakwood.edu' };
+  const data = {
+    parentFullName: 'Ana Lopez',
+    childFullName: 'Leo Lopez',
+    childGrade: '5th grade',
+    schoolName: 'Oakwood',
+    schoolContactName: 'Dr. Patel',
+    schoolContactEmail: 'head@oakwood.edu',
+  };
 
   test('stands right after the introduction, and nowhere without one', async () => {
     const { generateEmail } = await import('../../src/lib/email/template');
     const without = generateEmail(data, links, firstLetter).body.split('\n');
-    const withNote = generateEmail(data, links, firstLetter, { note: '  Leo finishes his maths in ten minutes and then waits.\n\n\n\nThank you!  ' }).body.split('\n');
+    const withNote = generateEmail(data, links, firstLetter, {
+      note: '  Leo finishes his maths in ten minutes and then waits.\n\n\n\nThank you!  ',
+    }).body.split('\n');
     const intro = without.findIndex((line) => line.startsWith('My name is Ana Lopez'));
     expect(withNote.slice(intro + 1, intro + 6)).toEqual(['', 'Leo finishes his maths in ten minutes and then waits.', '', 'Thank you!', '']);
     expect(withNote.slice(intro + 6)).toEqual(without.slice(intro + 2));

@@ -40,7 +40,15 @@ describe('generateEmail', () => {
   test('all empty: every placeholder of the specification appears', () => {
     const email = generateEmail(empty, links, firstLetter);
     const all = `${email.toLine}\n${email.subject}\n${email.body}`;
-    for (const placeholder of ['[School Name]', '[Name]', '[Your Name]', "[Child's Name]", "[Child's Grade]", '[School Contact Name]', '[School Administrator Email]']) {
+    for (const placeholder of [
+      '[School Name]',
+      '[Name]',
+      '[Your Name]',
+      "[Child's Name]",
+      "[Child's Grade]",
+      '[School Contact Name]',
+      '[School Administrator Email]',
+    ]) {
       expect(all).toContain(placeholder);
     }
     expect(email.subject).toBe('How [School Name] can unlock mastery learning for every student');
@@ -75,7 +83,7 @@ describe('generateEmail', () => {
   });
 
   test('values are used as plain text, exactly as given', () => {
-    const email = generateEmail({ ...full, schoolName: '<b>St. Mary\'s</b> & Co' }, links, firstLetter);
+    const email = generateEmail({ ...full, schoolName: "<b>St. Mary's</b> & Co" }, links, firstLetter);
     expect(email.subject).toBe("How <b>St. Mary's</b> & Co can unlock mastery learning for every student");
   });
 });

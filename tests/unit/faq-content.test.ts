@@ -12,7 +12,13 @@ const faqs = readdirSync(dir)
     const source = readFileSync(join(dir, file), 'utf8');
     const [, front = '', body = ''] = source.match(/^---\n([\s\S]*?)\n---\n([\s\S]*)$/) ?? [];
     const field = (name: string) => front.match(new RegExp(`^${name}: "?(.*?)"?$`, 'm'))?.[1] ?? '';
-    return { id: file.replace(/\.mdx$/, ''), question: field('question'), category: field('category'), order: Number(field('order')), text: markdownToText(body) };
+    return {
+      id: file.replace(/\.mdx$/, ''),
+      question: field('question'),
+      category: field('category'),
+      order: Number(field('order')),
+      text: markdownToText(body),
+    };
   });
 
 /** What the page's script matches: the question and the answer. */
@@ -30,7 +36,10 @@ describe('FAQ content', () => {
     ['outcomes-research', 6],
     ['advocacy', 5],
   ])('%s holds %i questions, ordered 1..n without gaps', (category, count) => {
-    const orders = faqs.filter((faq) => faq.category === category).map((faq) => faq.order).sort((a, b) => a - b);
+    const orders = faqs
+      .filter((faq) => faq.category === category)
+      .map((faq) => faq.order)
+      .sort((a, b) => a - b);
     expect(orders).toEqual(Array.from({ length: count }, (_, i) => i + 1));
   });
 

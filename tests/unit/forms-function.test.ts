@@ -12,7 +12,16 @@ import forms from '../../netlify/functions/forms.mts';
 import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
 import sendEmail from '../../netlify/functions/send-email.mts';
 import { readDraft } from '../../src/server/email-drafts';
-import { deliverDue, deliverSubmission, formsHubSpot, purgeSettled, readSubmission, saveSubmission, SUBMISSION_RETENTION_MS, type StoredSubmission } from '../../src/server/form-submissions';
+import {
+  deliverDue,
+  deliverSubmission,
+  formsHubSpot,
+  purgeSettled,
+  readSubmission,
+  saveSubmission,
+  SUBMISSION_RETENTION_MS,
+  type StoredSubmission,
+} from '../../src/server/form-submissions';
 import { query, sql } from '../../src/server/db';
 import { forms as formConfig, type FormPurpose } from '../../src/config/forms';
 import { noteMessages, ownWordsMessages } from '../../src/lib/email/note';
@@ -39,10 +48,17 @@ async function post(purpose: FormPurpose | string, body: unknown, init: { type?:
   const type = init.type ?? 'application/json';
   // The enhanced form always posts its fill time, measured on the page (`_elapsed`, ms).
   const posted = typeof body === 'object' && body !== null && !('_elapsed' in body) && type === 'application/json' ? { ...body, _elapsed: '30000' } : body;
-  const payload = typeof posted === 'string' ? posted : type.startsWith('application/x-www-form-urlencoded') ? new URLSearchParams(posted as Record<string, string>).toString() : JSON.stringify(posted);
+  const payload =
+    typeof posted === 'string'
+      ? posted
+      : type.startsWith('application/x-www-form-urlencoded')
+        ? new URLSearchParams(posted as Record<string, string>).toString()
+        : JSON.stringify(posted);
   const headers: Record<string, string> = { 'content-type': type, accept: init.accept ?? 'application/json' };
   if (init.cookie) headers.cookie = init.cookie;
-  const response = await forms(new Request(`http://localhost/api/forms/${id}`, { method: 'POST', headers, body: payload }), { ip: init.ip ?? nextIp() } as never);
+  const response = await forms(new Request(`http://localhost/api/forms/${id}`, { method: 'POST', headers, body: payload }), {
+    ip: init.ip ?? nextIp(),
+  } as never);
   const text = await response.text();
   const json = /json/.test(response.headers.get('content-type') ?? '') && text ? JSON.parse(text) : undefined;
   return { status: response.status, headers: response.headers, text, body: json };
@@ -84,7 +100,16 @@ afterAll(async () => {
   shell.remove();
   await database.stop();
   await fake.close();
-  for (const name of ['HUBSPOT_BASE_PATH', 'HUBSPOT_FORMS_BASE_PATH', 'HUBSPOT_ACCESS_TOKEN', 'FORMS_DELIVERY_BUDGET_MS', 'FORMS_RETRY_BUDGET_MS', 'FORMS_MIN_FILL_MS', 'FORMS_RATE_LIMIT']) delete process.env[name];
+  for (const name of [
+    'HUBSPOT_BASE_PATH',
+    'HUBSPOT_FORMS_BASE_PATH',
+    'HUBSPOT_ACCESS_TOKEN',
+    'FORMS_DELIVERY_BUDGET_MS',
+    'FORMS_RETRY_BUDGET_MS',
+    'FORMS_MIN_FILL_MS',
+    'FORMS_RATE_LIMIT',
+  ])
+    delete process.env[name];
 });
 
 beforeEach(() => {
@@ -99,10 +124,20 @@ describe('an accepted submission', () => {
   test('JSON: stored, then forwarded once to the authenticated endpoint with the page and the consent, never the visitor’s HubSpot cookie', async () => {
     const answer = await post('newsletter', newsletter(), { cookie: 'hubspotutk=0123456789abcdef0123456789abcdef; other=1' });
     expect(answer.status).toBe(201);
-    expect(answer.body).toMatchObject({ form: 'newsletter', status: 'accepted', delivery: 'delivered', values: { email: expect.stringMatching(/@example\.org$/) } });
+    expect(answer.body).toMatchObject({
+      form: 'newsletter',
+      status: 'accepted',
+      delivery: 'delivered',
+      values: { email: expect.stringMatching(/@example\.org$/) },
+    });
     const sent = submissionsOf(formId('newsletter'));
     expect(sent).toHaveLength(1);
-    const body = sent[0]!.body as { fields: Array<{ name: string; value: string }>; context: Record<string, string>; submittedAt: string; legalConsentOptions: unknown };
+    const body = sent[0]!.body as {
+      fields: Array<{ name: string; value: string }>;
+      context: Record<string, string>;
+      submittedAt: string;
+      legalConsentOptions: unknown;
+    };
     expect(body.fields).toEqual([{ objectTypeId: '0-1', name: 'email', value: answer.body.values.email }]);
     // The address is typed, not proven: the cookie would tie this browser to that person's contact.
     expect(body.context).toEqual({ pageUri: 'http://localhost:8888/faqs', pageName: expect.stringContaining('FAQs') });
@@ -118,19 +153,34 @@ describe('an accepted submission', () => {
   test('a form naming an address HubSpot knows rewrites nothing of that contact: only its empty properties are filled, and no form is submitted in its name', async () => {
     const victim = fake.addContact('sam@example.org', { firstname: 'Samantha', school_name: 'Pine Ridge School' });
     victim.searchableAt = 0;
-    const answer = await post('toolkit', { firstname: 'Mallory', email: 'SAM@example.org', school_name: 'Fraud Desk Academy', referral_source: 'A friend', _page: '/resources' }, { cookie: 'hubspotutk=0123456789abcdef0123456789abcdef' });
+    const answer = await post(
+      'toolkit',
+      { firstname: 'Mallory', email: 'SAM@example.org', school_name: 'Fraud Desk Academy', referral_source: 'A friend', _page: '/resources' },
+      { cookie: 'hubspotutk=0123456789abcdef0123456789abcdef' },
+    );
     expect(answer.status).toBe(201);
     expect(answer.body.delivery).toBe('delivered');
-    expect(fake.findContact('sam@example.org')!.properties).toMatchObject({ firstname: 'Samantha', school_name: 'Pine Ridge School', referral_source: 'A friend' });
+    expect(fake.findContact('sam@example.org')!.properties).toMatchObject({
+      firstname: 'Samantha',
+      school_name: 'Pine Ridge School',
+      referral_source: 'A friend',
+    });
     expect(submissionsOf(formId('toolkit'))).toEqual([]);
     // An address HubSpot does not know is submitted as a form (it makes the contact), without the cookie.
-    await post('toolkit', { firstname: 'Ana', email: 'new-reader@example.org', school_name: 'Oakwood Academy', referral_source: 'A friend', _page: '/resources' }, { cookie: 'hubspotutk=0123456789abcdef0123456789abcdef' });
+    await post(
+      'toolkit',
+      { firstname: 'Ana', email: 'new-reader@example.org', school_name: 'Oakwood Academy', referral_source: 'A friend', _page: '/resources' },
+      { cookie: 'hubspotutk=0123456789abcdef0123456789abcdef' },
+    );
     const [made] = submissionsOf(formId('toolkit'));
     expect(JSON.stringify(made!.body)).not.toContain('0123456789abcdef');
   });
 
   test('form-encoded from a browser without JavaScript: 303 to the thank-you page of that form', async () => {
-    const answer = await post('newsletter', newsletter({ _page: '/nominate-school' }), { type: 'application/x-www-form-urlencoded', accept: 'text/html,application/xhtml+xml' });
+    const answer = await post('newsletter', newsletter({ _page: '/nominate-school' }), {
+      type: 'application/x-www-form-urlencoded',
+      accept: 'text/html,application/xhtml+xml',
+    });
     expect(answer.status).toBe(303);
     expect(answer.headers.get('location')).toBe('/forms/submitted?form=newsletter&page=%2Fnominate-school');
     expect(submissionsOf(formId('newsletter'))).toHaveLength(1);
@@ -152,7 +202,12 @@ describe('an accepted submission', () => {
     const answer = await post('emailGenerator', { ...emailForm(), _note: 'We met at the open day.' });
     expect(answer.status).toBe(201);
     const draft = answer.body.draft;
-    expect(draft).toMatchObject({ id: answer.body.id, token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), note: 'We met at the open day.', wantsPlatformSend: false });
+    expect(draft).toMatchObject({
+      id: answer.body.id,
+      token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      note: 'We met at the open day.',
+      wantsPlatformSend: false,
+    });
     expect(draft.email.subject).toBe('How Oakwood Academy can unlock mastery learning for every student');
     expect(draft.email.body).toContain('We met at the open day.');
     const stored = await readDraft(answer.body.id);
@@ -162,7 +217,7 @@ describe('an accepted submission', () => {
     expect(sent.fields.map((f) => f.name)).not.toContain('_note');
   });
 
-  test('an email form: the answer in the parent\'s own words stands in the letter right after the introduction', async () => {
+  test("an email form: the answer in the parent's own words stands in the letter right after the introduction", async () => {
     const answer = await post('emailGenerator', { ...emailForm(), _own_words: '  Leo would stop waiting for the class.  ', _note: 'We met at the open day.' });
     expect(answer.status, answer.text).toBe(201);
     const draft = answer.body.draft;
@@ -175,7 +230,11 @@ describe('an accepted submission', () => {
   });
 
   test('an email form without JavaScript: 303 to its "Your Email is Ready" page', async () => {
-    const answer = await post('referSchool', { ...emailForm({ _page: '/form' }), role_to_student: 'Parent', state: 'TX', city: 'Austin' }, { type: 'application/x-www-form-urlencoded', accept: 'text/html' });
+    const answer = await post(
+      'referSchool',
+      { ...emailForm({ _page: '/form' }), role_to_student: 'Parent', state: 'TX', city: 'Austin' },
+      { type: 'application/x-www-form-urlencoded', accept: 'text/html' },
+    );
     expect(answer.status, answer.text).toBe(303);
     expect(answer.headers.get('location')).toMatch(/^\/your-email\?id=\d{13}-[0-9a-f-]{36}&t=[A-Za-z0-9_-]{43}$/);
   });
@@ -186,16 +245,34 @@ describe('bad input: a 4xx naming the field, nothing stored, nothing sent', () =
     ['a missing required field', 'emailGenerator', emailForm({ school_contact_email: '' }), 400, { school_contact_email: messages.required }],
     ['a wrong email', 'newsletter', newsletter({ email: 'not-an-address' }), 400, { email: messages.email }],
     ['a wrong type', 'newsletter', { ...newsletter(), email: { nested: true } }, 400, { email: /text value/ }],
-    ['an option not in the definition', 'emailGenerator', emailForm({ choose_how_to_send_your_email: 'Carrier pigeon' }), 400, { choose_how_to_send_your_email: messages.option }],
+    [
+      'an option not in the definition',
+      'emailGenerator',
+      emailForm({ choose_how_to_send_your_email: 'Carrier pigeon' }),
+      400,
+      { choose_how_to_send_your_email: messages.option },
+    ],
     ['an over-long value', 'emailGenerator', emailForm({ school_name: 'x'.repeat(2001) }), 400, { school_name: messages.tooLong(2000) }],
     ['an unknown field', 'newsletter', { ...newsletter(), favourite_colour: 'blue' }, 400, { favourite_colour: messages.unknown }],
     ['a required consent box left empty', 'newsletter', newsletter({ _consent_1001: '' }), 400, { _consent_1001: messages.requiredCheckbox }],
     ['a note with a link', 'emailGenerator', emailForm({ _note: 'See https://example.com' }), 400, { _note: noteMessages.link }],
     ['a note over 600 characters', 'emailGenerator', emailForm({ _note: 'a'.repeat(601) }), 400, { _note: noteMessages.tooLong }],
     ['an answer in own words with a link', 'emailGenerator', emailForm({ _own_words: 'Read goo.gl/abc' }), 400, { _own_words: ownWordsMessages.link }],
-    ['an answer in own words with an address', 'emailGenerator', emailForm({ _own_words: 'Write to me at ana＠example.org' }), 400, { _own_words: ownWordsMessages.email }],
+    [
+      'an answer in own words with an address',
+      'emailGenerator',
+      emailForm({ _own_words: 'Write to me at ana＠example.org' }),
+      400,
+      { _own_words: ownWordsMessages.email },
+    ],
     ['an answer in own words over 600 characters', 'emailGenerator', emailForm({ _own_words: 'a'.repeat(601) }), 400, { _own_words: ownWordsMessages.tooLong }],
-    ['a phone number with too few digits', 'partnership', { firstname: 'A', lastname: 'B', email: 'a@b.org', phone: '12', school_name: 'S', city: 'C', state: 'S', relationship_to_school: 'Parent' }, 400, { phone: messages.phone(7, 20) }],
+    [
+      'a phone number with too few digits',
+      'partnership',
+      { firstname: 'A', lastname: 'B', email: 'a@b.org', phone: '12', school_name: 'S', city: 'C', state: 'S', relationship_to_school: 'Parent' },
+      400,
+      { phone: messages.phone(7, 20) },
+    ],
   ];
   test.each(cases)('%s (%s)', async (_name, purpose, body, status, fields) => {
     const before = await storedKeys();
@@ -213,30 +290,73 @@ describe('bad input: a 4xx naming the field, nothing stored, nothing sent', () =
     ['newsletter', newsletter()],
     ['toolkit', { firstname: 'Ana', email: 'ana@example.org', school_name: 'Oakwood Academy', referral_source: 'A friend', _page: '/resources' }],
     ['emailGenerator', emailForm()],
-  ])('a NUL in any field of the %s form (or an escape, or half a surrogate pair) is a 400 naming that field, in JSON and in a form encoding', async (purpose, body) => {
-    for (const name of Object.keys(body).filter((key) => !key.startsWith('_'))) {
-      for (const [type, bad] of [['application/json', '\u0000x'], ['application/x-www-form-urlencoded', '\u0000x'], ['application/json', '\ud800'], ['application/json', '\u001b[2J']]) {
-        const answer = await post(purpose, { ...body, [name]: `${body[name]}${bad}` }, { type });
-        expect(answer.status, `${name} as ${type}`).toBe(400);
-        expect(answer.body.error.fields[name], `${name} as ${type}`).toBeTruthy();
+  ])(
+    'a NUL in any field of the %s form (or an escape, or half a surrogate pair) is a 400 naming that field, in JSON and in a form encoding',
+    async (purpose, body) => {
+      for (const name of Object.keys(body).filter((key) => !key.startsWith('_'))) {
+        for (const [type, bad] of [
+          ['application/json', '\u0000x'],
+          ['application/x-www-form-urlencoded', '\u0000x'],
+          ['application/json', '\ud800'],
+          ['application/json', '\u001b[2J'],
+        ]) {
+          const answer = await post(purpose, { ...body, [name]: `${body[name]}${bad}` }, { type });
+          expect(answer.status, `${name} as ${type}`).toBe(400);
+          expect(answer.body.error.fields[name], `${name} as ${type}`).toBeTruthy();
+        }
       }
-    }
-    expect(fake.formSubmissions).toHaveLength(0);
-  });
+      expect(fake.formSubmissions).toHaveLength(0);
+    },
+  );
 
   const requests: Array<[string, () => Request, number]> = [
-    ['an unknown form', () => new Request('http://localhost/api/forms/no-such-form', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }), 404],
+    [
+      'an unknown form',
+      () => new Request('http://localhost/api/forms/no-such-form', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+      404,
+    ],
     ['GET', () => new Request(`http://localhost/api/forms/${formId('newsletter')}`), 405],
-    ['a text body', () => new Request(`http://localhost/api/forms/${formId('newsletter')}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'email=a@b.org' }), 415],
-    ['broken JSON', () => new Request(`http://localhost/api/forms/${formId('newsletter')}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":' }), 400],
-    ['a JSON array', () => new Request(`http://localhost/api/forms/${formId('newsletter')}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' }), 400],
-    ['a body over 64 KB', () => new Request(`http://localhost/api/forms/${formId('newsletter')}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@b.org', pad: 'p'.repeat(70_000) }) }), 413],
-    ['a file in multipart', () => {
-      const data = new FormData();
-      data.append('email', 'a@b.org');
-      data.append('upload', new Blob(['x']), 'x.txt');
-      return new Request(`http://localhost/api/forms/${formId('newsletter')}`, { method: 'POST', body: data });
-    }, 400],
+    [
+      'a text body',
+      () =>
+        new Request(`http://localhost/api/forms/${formId('newsletter')}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'email=a@b.org' }),
+      415,
+    ],
+    [
+      'broken JSON',
+      () =>
+        new Request(`http://localhost/api/forms/${formId('newsletter')}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"email":',
+        }),
+      400,
+    ],
+    [
+      'a JSON array',
+      () => new Request(`http://localhost/api/forms/${formId('newsletter')}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' }),
+      400,
+    ],
+    [
+      'a body over 64 KB',
+      () =>
+        new Request(`http://localhost/api/forms/${formId('newsletter')}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'a@b.org', pad: 'p'.repeat(70_000) }),
+        }),
+      413,
+    ],
+    [
+      'a file in multipart',
+      () => {
+        const data = new FormData();
+        data.append('email', 'a@b.org');
+        data.append('upload', new Blob(['x']), 'x.txt');
+        return new Request(`http://localhost/api/forms/${formId('newsletter')}`, { method: 'POST', body: data });
+      },
+      400,
+    ],
   ];
   test.each(requests)('%s', async (_name, make, status) => {
     const before = await storedKeys();
@@ -287,7 +407,10 @@ describe('bots and floods', () => {
     expect(answer.body.draft.email.body).toContain('Dear Dr. Patel');
     const asked = { submissionId: answer.body.id, token: answer.body.draft.token };
     for (const handler of [sendEmail, emailSentMyself]) {
-      const response = await handler(new Request('http://localhost/api/x', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(asked) }), { ip: nextIp() } as never);
+      const response = await handler(
+        new Request('http://localhost/api/x', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(asked) }),
+        { ip: nextIp() } as never,
+      );
       expect(response.status).toBe(409);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('held_for_review');
     }
@@ -295,7 +418,10 @@ describe('bots and floods', () => {
 
     const cookie = await signIn();
     expect((await callAdmin(formsAdmin, `/api/admin/form-submissions/emailGenerator/${answer.body.id}/release`, { method: 'POST', cookie })).status).toBe(200);
-    const released = await sendEmail(new Request('http://localhost/api/send-email', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(asked) }), { ip: nextIp() } as never);
+    const released = await sendEmail(
+      new Request('http://localhost/api/send-email', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(asked) }),
+      { ip: nextIp() } as never,
+    );
     expect(released.status).toBe(202);
   });
 
@@ -386,7 +512,10 @@ describe('nothing lost, delivered once', () => {
     fake.down = false;
     const found = (await readSubmission('newsletter', answer.body.id))!;
     // A claim as a dying run leaves it, after it reached HubSpot.
-    const claim: StoredSubmission = { ...found.record, delivery: { ...found.record.delivery, state: 'sending', leaseUntil: new Date(Date.now() + 1000).toISOString() } };
+    const claim: StoredSubmission = {
+      ...found.record,
+      delivery: { ...found.record.delivery, state: 'sending', leaseUntil: new Date(Date.now() + 1000).toISOString() },
+    };
     await saveSubmission(claim, found.etag);
     await fetch(`${fake.url}/submissions/v3/integration/secure/submit/48526151/${claim.formId}`, {
       method: 'POST',
@@ -466,7 +595,8 @@ describe('retention and the admin page', () => {
 
   test('signed in: submissions per form, newest first and paged, with their fields and delivery; one can be deleted', async () => {
     const ids = [];
-    for (let i = 0; i < 3; i++) ids.push((await post('resources', { email: `r${++seq}@example.org`, firstname: `Reader ${i}`, resources_wanted: ['visual_graphics'] })).body.id);
+    for (let i = 0; i < 3; i++)
+      ids.push((await post('resources', { email: `r${++seq}@example.org`, firstname: `Reader ${i}`, resources_wanted: ['visual_graphics'] })).body.id);
     expect((await callAdmin(formsAdmin, '/api/admin/form-submissions?form=resources')).status).toBe(401);
     const cookie = await signIn();
     const page = await callAdmin(formsAdmin, '/api/admin/form-submissions?form=resources&limit=2', { cookie });
@@ -478,7 +608,9 @@ describe('retention and the admin page', () => {
     const next = await callAdmin(formsAdmin, `/api/admin/form-submissions?form=resources&limit=2&cursor=${page.body.nextCursor}`, { cookie });
     expect(next.body.submissions[0].id).toBe(ids[0]);
 
-    expect((await callAdmin(formsAdmin, `/api/admin/form-submissions/resources/${ids[1]}`, { method: 'DELETE', cookie, origin: 'https://evil.example' })).status).toBe(403);
+    expect(
+      (await callAdmin(formsAdmin, `/api/admin/form-submissions/resources/${ids[1]}`, { method: 'DELETE', cookie, origin: 'https://evil.example' })).status,
+    ).toBe(403);
     expect((await callAdmin(formsAdmin, `/api/admin/form-submissions/resources/${ids[1]}`, { method: 'DELETE', cookie })).status).toBe(200);
     expect(await readSubmission('resources', ids[1]!)).toBeUndefined();
     expect((await callAdmin(formsAdmin, `/api/admin/form-submissions/resources/${ids[1]}`, { method: 'DELETE', cookie })).status).toBe(404);

@@ -56,7 +56,10 @@ describe('the committed definitions (content/forms)', () => {
     expect(new Set(names).size).toBe(names.length);
     expect(names).toContain('email');
     if (purpose === 'emailGenerator' || purpose === 'referSchool') {
-      const needed = purpose === 'referSchool' ? Object.values(emailFormFields) : Object.values(emailFormFields).filter((n) => !['role_to_student', 'state', 'city'].includes(n));
+      const needed =
+        purpose === 'referSchool'
+          ? Object.values(emailFormFields)
+          : Object.values(emailFormFields).filter((n) => !['role_to_student', 'state', 'city'].includes(n));
       expect(names).toEqual(expect.arrayContaining([...needed, sendChoiceField.name, 'referral_source']));
       const choice = allFields(definition).find((field) => field.name === sendChoiceField.name);
       expect(choice?.options?.map((option) => option.value)).toContain(sendChoiceField.platformValue);
@@ -96,7 +99,10 @@ describe('loading the forms collection', () => {
     const partnership = formDefinitionSchema.parse(entries.get('partnership')!.data);
     const relationship = allFields(partnership).find((field) => field.name === 'relationship_to_school')!;
     expect(relationship.options?.map((option) => option.value)).toContain('Parent');
-    expect(relationship.dependentFields[0]).toMatchObject({ dependentCondition: { operator: 'eq', value: 'Parent' }, dependentField: { name: 'child_grade', required: true } });
+    expect(relationship.dependentFields[0]).toMatchObject({
+      dependentCondition: { operator: 'eq', value: 'Parent' },
+      dependentField: { name: 'child_grade', required: true },
+    });
     const newsletter = formDefinitionSchema.parse(entries.get('newsletter')!.data);
     expect(newsletter.legalConsentOptions).toMatchObject({ type: 'implicit_consent_to_process', communicationsCheckboxes: [{ subscriptionTypeId: 1001 }] });
   });
@@ -143,7 +149,16 @@ describe('loading the forms collection', () => {
     process.env.HUBSPOT_ACCESS_TOKEN = fake.token;
     await addCommittedForms();
     const partnership = fake.forms.get(forms.partnership.formId)!;
-    (partnership.fieldGroups as Array<{ fields: unknown[] }>)[0]!.fields.push({ name: 'school_brochure', label: 'Brochure', fieldType: 'file', objectTypeId: '0-1', required: false, hidden: false, dependentFields: [], allowMultipleFiles: false });
+    (partnership.fieldGroups as Array<{ fields: unknown[] }>)[0]!.fields.push({
+      name: 'school_brochure',
+      label: 'Brochure',
+      fieldType: 'file',
+      objectTypeId: '0-1',
+      required: false,
+      hidden: false,
+      dependentFields: [],
+      allowMultipleFiles: false,
+    });
     const { ctx, entries, warnings } = context();
     await loadForms(ctx);
     expect(entries.get('partnership')!.data.render).toBe('embed');

@@ -19,7 +19,20 @@ const options = [
 function formWith(fieldType: FieldType, extra: Record<string, unknown> = {}): FormDefinition {
   return formDefinitionSchema.parse({
     id: 'form-1',
-    fieldGroups: [{ fields: [{ name: 'answer', label: 'Answer', fieldType, required: true, ...(['dropdown', 'radio', 'multiple_checkboxes'].includes(fieldType) ? { options } : {}), ...extra }] }],
+    fieldGroups: [
+      {
+        fields: [
+          {
+            name: 'answer',
+            label: 'Answer',
+            fieldType,
+            required: true,
+            ...(['dropdown', 'radio', 'multiple_checkboxes'].includes(fieldType) ? { options } : {}),
+            ...extra,
+          },
+        ],
+      },
+    ],
   });
 }
 
@@ -103,13 +116,22 @@ describe('the whole form', () => {
               { label: 'Parent', value: 'Parent' },
               { label: 'Teacher', value: 'Teacher' },
             ],
-            dependentFields: [{ dependentCondition: { operator: 'eq', value: 'Parent' }, dependentField: { name: 'child_grade', label: 'Grade', fieldType: 'single_line_text', required: true } }],
+            dependentFields: [
+              {
+                dependentCondition: { operator: 'eq', value: 'Parent' },
+                dependentField: { name: 'child_grade', label: 'Grade', fieldType: 'single_line_text', required: true },
+              },
+            ],
           },
           { name: 'referral_source', fieldType: 'single_line_text', hidden: true, defaultValue: 'website' },
         ],
       },
     ],
-    legalConsentOptions: { type: 'explicit_consent_to_process', communicationsCheckboxes: [{ subscriptionTypeId: 7, label: 'Emails', required: false }], privacyText: 'We keep it safe.' },
+    legalConsentOptions: {
+      type: 'explicit_consent_to_process',
+      communicationsCheckboxes: [{ subscriptionTypeId: 7, label: 'Emails', required: false }],
+      privacyText: 'We keep it safe.',
+    },
   });
 
   test('a dependent field is required while its condition holds and dropped while it does not', () => {
@@ -142,7 +164,14 @@ test('a definition from the HubSpot fake builds the same schema as the committed
   try {
     const form = fake.addForm({
       id: 'hs-form',
-      fieldGroups: [{ fields: [{ name: 'email', label: 'Email', fieldType: 'email', required: true }, { name: 'topic', label: 'Topic', fieldType: 'dropdown', options }] }],
+      fieldGroups: [
+        {
+          fields: [
+            { name: 'email', label: 'Email', fieldType: 'email', required: true },
+            { name: 'topic', label: 'Topic', fieldType: 'dropdown', options },
+          ],
+        },
+      ],
     });
     process.env.HUBSPOT_BASE_PATH = fake.url;
     const raw = await fetchDefinition(hubspotClient(fake.token), form.id);

@@ -1,16 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { formDefinitionSchema, type FormDefinition, type FormField } from '../../src/lib/forms/definition';
 import { unsupportedParts } from '../../src/lib/forms/fields';
-import {
-  checkSubmission,
-  conditionHolds,
-  consentFieldName,
-  fieldProblem,
-  hubspotValue,
-  messages,
-  metaFields,
-  visibleFields,
-} from '../../src/lib/forms/values';
+import { checkSubmission, conditionHolds, consentFieldName, fieldProblem, hubspotValue, messages, metaFields, visibleFields } from '../../src/lib/forms/values';
 
 const field = (fieldType: FormField['fieldType'], extra: Partial<FormField> = {}): FormField =>
   ({ objectTypeId: '0-1', name: 'f', label: 'F', required: false, hidden: false, dependentFields: [], fieldType, ...extra }) as FormField;

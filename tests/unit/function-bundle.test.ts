@@ -25,7 +25,10 @@ const includedFiles = once((): { kept: string[]; left: string[] } => {
   const toml = readFileSync(join(root, 'netlify.toml'), 'utf8');
   const list = /included_files = \[([\s\S]*?)\n {2}\]/.exec(toml)?.[1] ?? '';
   const patterns = [...list.replace(/#.*$/gm, '').matchAll(/"([^"]+)"/g)].map((match) => match[1]!);
-  return { kept: patterns.filter((pattern) => !pattern.startsWith('!')), left: patterns.filter((pattern) => pattern.startsWith('!')).map((pattern) => pattern.slice(1)) };
+  return {
+    kept: patterns.filter((pattern) => !pattern.startsWith('!')),
+    left: patterns.filter((pattern) => pattern.startsWith('!')).map((pattern) => pattern.slice(1)),
+  };
 });
 
 /** Every .ts/.mts file a function can bundle: the endpoints and the server layer. */
@@ -91,7 +94,12 @@ describe('the HubSpot client in the functions', () => {
   });
 
   test('the core the client always loads is packaged', () => {
-    for (const file of [`${library}/index.js`, `${library}/src/client.js`, `${library}/src/discovery/crm/CrmDiscovery.js`, `${library}/src/discovery/marketing/MarketingDiscovery.js`]) {
+    for (const file of [
+      `${library}/index.js`,
+      `${library}/src/client.js`,
+      `${library}/src/discovery/crm/CrmDiscovery.js`,
+      `${library}/src/discovery/marketing/MarketingDiscovery.js`,
+    ]) {
       expect(excluded(file), file).toBe(false);
     }
   });

@@ -62,7 +62,18 @@ const contentTypes = fc.constantFrom('application/json', 'text/plain', 'applicat
 const hostile = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 300 }),
   fc.string({ maxLength: 5 }),
-  fc.constantFrom('', ' ', '\u0000', '<script>alert(1)</script>', "'; DROP TABLE x;--", '../../etc/passwd', 'a'.repeat(20_000), '__proto__', 'constructor', '😀'.repeat(500)),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    '<script>alert(1)</script>',
+    "'; DROP TABLE x;--",
+    '../../etc/passwd',
+    'a'.repeat(20_000),
+    '__proto__',
+    'constructor',
+    '😀'.repeat(500),
+  ),
   fc.integer(),
   fc.double(),
   fc.boolean(),
@@ -71,11 +82,37 @@ const hostile = fc.oneof(
   fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 20 }), { maxKeys: 4 }),
 );
 const fieldNames = fc.constantFrom(
-  'email', 'schoolName', 'city', 'yourName', 'childGrade', 'sendTo', 'contactId', 'updates', 'name', 'events', 'scope',
-  'organization', 'calendlyWebhookUrl', 'accessToken', 'username', 'password', 'idempotencyKey', 'parentEmail', 'subject', 'body', '__proto__', 'extra',
-  'submissionId', 'token', 'note',
+  'email',
+  'schoolName',
+  'city',
+  'yourName',
+  'childGrade',
+  'sendTo',
+  'contactId',
+  'updates',
+  'name',
+  'events',
+  'scope',
+  'organization',
+  'calendlyWebhookUrl',
+  'accessToken',
+  'username',
+  'password',
+  'idempotencyKey',
+  'parentEmail',
+  'subject',
+  'body',
+  '__proto__',
+  'extra',
+  'submissionId',
+  'token',
+  'note',
   // The newsletter form's own fields, for /api/forms/{formId}.
-  '_consent_1001', '_website', '_started', '_page', '_note',
+  '_consent_1001',
+  '_website',
+  '_started',
+  '_page',
+  '_note',
 );
 /** A body over 1 MB, and the same text as a Blob (see fuzzRequest). */
 const OVERSIZED = JSON.stringify({ email: 'x@example.org', padding: 'p'.repeat(1_100_000) });
@@ -107,31 +144,39 @@ for (const file of files) {
       const mod = (await import(pathToFileURL(join(functionsDir, file)).href)) as FunctionModule;
       const rawPath = mod.config?.path;
       if (!rawPath || mod.config?.schedule) return; // scheduled functions take no HTTP requests
-      const path = (Array.isArray(rawPath) ? rawPath[0]! : rawPath).replace(/:(\w+)\??/g, (_match, name: string) => paramValues[name] ?? `fuzz-${name}`).replace(/\*$/, 'x');
+      const path = (Array.isArray(rawPath) ? rawPath[0]! : rawPath)
+        .replace(/:(\w+)\??/g, (_match, name: string) => paramValues[name] ?? `fuzz-${name}`)
+        .replace(/\*$/, 'x');
       const before = await database.snapshot(COUNTERS);
 
       await fc.assert(
-        fc.asyncProperty(methods, contentTypes, bodies, fc.option(fc.constantFrom('https://evil.example', 'null'), { nil: undefined }), async (method, type, body, origin) => {
-          const headers: Record<string, string> = {};
-          if (type) headers['content-type'] = type;
-          if (origin) headers.origin = origin;
-          const withBody = !['GET', 'HEAD', 'OPTIONS'].includes(method);
-          const request = fuzzRequest(`http://localhost${path}`, method, headers, withBody ? body : undefined);
-          const response = await mod.default(request, { ip: '127.0.0.1', params: {}, cookies: { get: () => undefined } });
-          // A valid request may legitimately succeed; what matters is how the rest are refused.
-          expect(response.status).toBeLessThan(500);
-          if (response.status >= 400 && /^text\/html\b/.test(response.headers.get('content-type') ?? '')) {
-            // A page for a person: it says what went wrong, and nothing more.
-            const page = await response.text();
-            expect(page).toMatch(/<h1[^>]*>[^<]+<\/h1>/);
-            expect(page).not.toMatch(/\bat .+\.m?[jt]s:\d+|fake-hubspot-token|fuzz-admin-password/);
-          } else if (response.status >= 400) {
-            const answer = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
-            expect(typeof answer.error?.code).toBe('string');
-            expect(typeof answer.error?.message).toBe('string');
-            expect(JSON.stringify(answer)).not.toMatch(/\bat .+\.m?[jt]s:\d+|fake-hubspot-token|fuzz-admin-password/);
-          }
-        }),
+        fc.asyncProperty(
+          methods,
+          contentTypes,
+          bodies,
+          fc.option(fc.constantFrom('https://evil.example', 'null'), { nil: undefined }),
+          async (method, type, body, origin) => {
+            const headers: Record<string, string> = {};
+            if (type) headers['content-type'] = type;
+            if (origin) headers.origin = origin;
+            const withBody = !['GET', 'HEAD', 'OPTIONS'].includes(method);
+            const request = fuzzRequest(`http://localhost${path}`, method, headers, withBody ? body : undefined);
+            const response = await mod.default(request, { ip: '127.0.0.1', params: {}, cookies: { get: () => undefined } });
+            // A valid request may legitimately succeed; what matters is how the rest are refused.
+            expect(response.status).toBeLessThan(500);
+            if (response.status >= 400 && /^text\/html\b/.test(response.headers.get('content-type') ?? '')) {
+              // A page for a person: it says what went wrong, and nothing more.
+              const page = await response.text();
+              expect(page).toMatch(/<h1[^>]*>[^<]+<\/h1>/);
+              expect(page).not.toMatch(/\bat .+\.m?[jt]s:\d+|fake-hubspot-token|fuzz-admin-password/);
+            } else if (response.status >= 400) {
+              const answer = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
+              expect(typeof answer.error?.code).toBe('string');
+              expect(typeof answer.error?.message).toBe('string');
+              expect(JSON.stringify(answer)).not.toMatch(/\bat .+\.m?[jt]s:\d+|fake-hubspot-token|fuzz-admin-password/);
+            }
+          },
+        ),
         { numRuns: RUNS },
       );
 
@@ -150,21 +195,71 @@ for (const file of files) {
  */
 describe('fuzz the staff and passkey endpoints from this site', () => {
   const targets = [
-    ['admin-passkeys.mts', ['/api/admin/passkeys/sign-in/options', '/api/admin/passkeys/sign-in', '/api/admin/passkeys/register/options', '/api/admin/passkeys/register', '/api/admin/invitation']],
-    ['staff-admin.mts', ['/api/admin/staff', '/api/admin/staff/invitations', '/api/admin/staff/00000000-0000-4000-8000-000000000000', '/api/admin/staff/fuzz-id', '/api/admin/staff/00000000-0000-4000-8000-000000000000/passkeys/1']],
+    [
+      'admin-passkeys.mts',
+      [
+        '/api/admin/passkeys/sign-in/options',
+        '/api/admin/passkeys/sign-in',
+        '/api/admin/passkeys/register/options',
+        '/api/admin/passkeys/register',
+        '/api/admin/invitation',
+      ],
+    ],
+    [
+      'staff-admin.mts',
+      [
+        '/api/admin/staff',
+        '/api/admin/staff/invitations',
+        '/api/admin/staff/00000000-0000-4000-8000-000000000000',
+        '/api/admin/staff/fuzz-id',
+        '/api/admin/staff/00000000-0000-4000-8000-000000000000/passkeys/1',
+      ],
+    ],
   ] as const;
-  const passkeyFields = fc.constantFrom('purpose', 'email', 'token', 'label', 'response', 'role', 'id', 'rawId', 'type', 'clientDataJSON', 'attestationObject', 'authenticatorData', 'signature');
+  const passkeyFields = fc.constantFrom(
+    'purpose',
+    'email',
+    'token',
+    'label',
+    'response',
+    'role',
+    'id',
+    'rawId',
+    'type',
+    'clientDataJSON',
+    'attestationObject',
+    'authenticatorData',
+    'signature',
+  );
   const purposes = fc.constantFrom('bootstrap', 'invitation', 'add', 'sign_in', '');
   const passkeyBodies = fc.oneof(
     bodies,
-    fc.record({ purpose: purposes, email: fc.oneof(fc.emailAddress(), hostile), token: fc.oneof(fc.base64String({ minLength: 43, maxLength: 44 }), hostile) }, { requiredKeys: [] }).map((value) => JSON.stringify(value)),
     fc
-      .record({
-        purpose: purposes,
-        response: fc.record({ id: hostile, rawId: hostile, type: fc.constantFrom('public-key', 'x'), response: fc.dictionary(passkeyFields, fc.oneof(fc.base64String({ maxLength: 200 }), hostile), { maxKeys: 5 }) }, { requiredKeys: [] }),
-      }, { requiredKeys: [] })
+      .record(
+        { purpose: purposes, email: fc.oneof(fc.emailAddress(), hostile), token: fc.oneof(fc.base64String({ minLength: 43, maxLength: 44 }), hostile) },
+        { requiredKeys: [] },
+      )
       .map((value) => JSON.stringify(value)),
-    fc.record({ email: fc.oneof(fc.emailAddress(), hostile), role: fc.constantFrom('owner', 'staff', 'admin', '') }, { requiredKeys: [] }).map((value) => JSON.stringify(value)),
+    fc
+      .record(
+        {
+          purpose: purposes,
+          response: fc.record(
+            {
+              id: hostile,
+              rawId: hostile,
+              type: fc.constantFrom('public-key', 'x'),
+              response: fc.dictionary(passkeyFields, fc.oneof(fc.base64String({ maxLength: 200 }), hostile), { maxKeys: 5 }),
+            },
+            { requiredKeys: [] },
+          ),
+        },
+        { requiredKeys: [] },
+      )
+      .map((value) => JSON.stringify(value)),
+    fc
+      .record({ email: fc.oneof(fc.emailAddress(), hostile), role: fc.constantFrom('owner', 'staff', 'admin', '') }, { requiredKeys: [] })
+      .map((value) => JSON.stringify(value)),
   );
 
   for (const [file, paths] of targets) {
@@ -172,26 +267,40 @@ describe('fuzz the staff and passkey endpoints from this site', () => {
       const mod = (await import(pathToFileURL(join(functionsDir, file)).href)) as FunctionModule;
       const signIn = (await import(pathToFileURL(join(functionsDir, 'admin-session.mts')).href)) as FunctionModule;
       const login = await signIn.default(
-        new Request('https://localhost/api/admin/session', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://localhost' }, body: JSON.stringify({ username: 'admin', password: 'fuzz-admin-password' }) }),
+        new Request('https://localhost/api/admin/session', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: 'https://localhost' },
+          body: JSON.stringify({ username: 'admin', password: 'fuzz-admin-password' }),
+        }),
         { ip: '127.0.0.9' },
       );
       expect(login.status).toBe(200);
-      const owner = login.headers.getSetCookie().find((line) => line.startsWith('__Host-admin_session='))!.split(';')[0]!;
+      const owner = login.headers
+        .getSetCookie()
+        .find((line) => line.startsWith('__Host-admin_session='))!
+        .split(';')[0]!;
       const before = await database.snapshot([...COUNTERS, 'webauthn_challenges', 'staff_invitations']);
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...paths), methods, fc.constantFrom('application/json', 'text/plain', undefined), passkeyBodies, fc.boolean(), async (path, method, type, body, signedIn) => {
-          const headers: Record<string, string> = { origin: 'https://localhost' };
-          if (type) headers['content-type'] = type;
-          if (signedIn) headers.cookie = owner;
-          const withBody = !['GET', 'HEAD', 'OPTIONS'].includes(method);
-          const response = await mod.default(fuzzRequest(`https://localhost${path}`, method, headers, withBody ? body : undefined), { ip: '127.0.0.9' });
-          expect(response.status).toBeLessThan(500);
-          if (response.status >= 400) {
-            const answer = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
-            expect(typeof answer.error?.code).toBe('string');
-            expect(typeof answer.error?.message).toBe('string');
-          }
-        }),
+        fc.asyncProperty(
+          fc.constantFrom(...paths),
+          methods,
+          fc.constantFrom('application/json', 'text/plain', undefined),
+          passkeyBodies,
+          fc.boolean(),
+          async (path, method, type, body, signedIn) => {
+            const headers: Record<string, string> = { origin: 'https://localhost' };
+            if (type) headers['content-type'] = type;
+            if (signedIn) headers.cookie = owner;
+            const withBody = !['GET', 'HEAD', 'OPTIONS'].includes(method);
+            const response = await mod.default(fuzzRequest(`https://localhost${path}`, method, headers, withBody ? body : undefined), { ip: '127.0.0.9' });
+            expect(response.status).toBeLessThan(500);
+            if (response.status >= 400) {
+              const answer = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
+              expect(typeof answer.error?.code).toBe('string');
+              expect(typeof answer.error?.message).toBe('string');
+            }
+          },
+        ),
         { numRuns: RUNS },
       );
       expect(await database.snapshot([...COUNTERS, 'webauthn_challenges', 'staff_invitations'])).toEqual(before);

@@ -61,7 +61,10 @@ describe('HubSpot wrapper against the fake', () => {
   test('createOrFill creates, then only fills the empty properties of the same contact', async () => {
     const client = hubspotClient(fake.token);
     const id = await createOrFillContactByEmail(client, 'new@example.org', { fill: { firstname: 'Ana' } });
-    const again = await createOrFillContactByEmail(client, 'new@example.org', { fill: { firstname: 'Ana Maria', city: 'Denver' }, always: { meeting_status: 'scheduled' } });
+    const again = await createOrFillContactByEmail(client, 'new@example.org', {
+      fill: { firstname: 'Ana Maria', city: 'Denver' },
+      always: { meeting_status: 'scheduled' },
+    });
     expect(again).toBe(id);
     expect(fake.contacts.size).toBe(1);
     expect(fake.findContact('new@example.org')?.properties).toMatchObject({ firstname: 'Ana', city: 'Denver', meeting_status: 'scheduled' });

@@ -4,10 +4,28 @@ import { isTrustedFormOrigin, normaliseV4Values, valuesFromPayload } from '../..
 
 describe('values of the legacy v2 embed', () => {
   test.each([
-    ['onFormSubmitted data (submissionValues object)', { redirectUrl: '', submissionValues: { email: 'ana@example.org', school_name: ' Oakwood ' } }, { email: 'ana@example.org', school_name: 'Oakwood' }],
-    ['hsFormCallback message data (name/value list)', [{ name: 'email', value: 'ana@example.org' }, { name: 'city', value: 'Austin' }], { email: 'ana@example.org', city: 'Austin' }],
+    [
+      'onFormSubmitted data (submissionValues object)',
+      { redirectUrl: '', submissionValues: { email: 'ana@example.org', school_name: ' Oakwood ' } },
+      { email: 'ana@example.org', school_name: 'Oakwood' },
+    ],
+    [
+      'hsFormCallback message data (name/value list)',
+      [
+        { name: 'email', value: 'ana@example.org' },
+        { name: 'city', value: 'Austin' },
+      ],
+      { email: 'ana@example.org', city: 'Austin' },
+    ],
     ['a message wrapped in data', { data: [{ name: 'email', value: 'ana@example.org' }] }, { email: 'ana@example.org' }],
-    ['a checkbox group as repeated names', [{ name: 'topics', value: 'math' }, { name: 'topics', value: 'reading' }], { topics: 'math;reading' }],
+    [
+      'a checkbox group as repeated names',
+      [
+        { name: 'topics', value: 'math' },
+        { name: 'topics', value: 'reading' },
+      ],
+      { topics: 'math;reading' },
+    ],
     ['a checkbox group as a list', { submissionValues: { topics: ['math', 'reading'] } }, { topics: 'math;reading' }],
     ['missing values', { submissionValues: { email: null, city: undefined } }, { email: '', city: '' }],
     ['numbers and booleans', { submissionValues: { children: 2, consent: true } }, { children: '2', consent: 'true' }],
@@ -21,18 +39,79 @@ describe('values of the legacy v2 embed', () => {
 
 describe('values of the v4 embed (getFormFieldValues)', () => {
   test.each([
-    ['contact properties lose their 0-1/ prefix', [{ name: '0-1/email', value: 'ana@example.org' }, { name: '0-1/school_name', value: 'Oakwood' }], { email: 'ana@example.org', school_name: 'Oakwood' }],
-    ['values are trimmed strings', [{ name: '0-1/full_name', value: '  Ana Lopez ' }, { name: '0-1/children', value: 2 }, { name: '0-1/consent', value: false }], { full_name: 'Ana Lopez', children: '2', consent: 'false' }],
+    [
+      'contact properties lose their 0-1/ prefix',
+      [
+        { name: '0-1/email', value: 'ana@example.org' },
+        { name: '0-1/school_name', value: 'Oakwood' },
+      ],
+      { email: 'ana@example.org', school_name: 'Oakwood' },
+    ],
+    [
+      'values are trimmed strings',
+      [
+        { name: '0-1/full_name', value: '  Ana Lopez ' },
+        { name: '0-1/children', value: 2 },
+        { name: '0-1/consent', value: false },
+      ],
+      { full_name: 'Ana Lopez', children: '2', consent: 'false' },
+    ],
     ['multi-value fields are joined with ";"', [{ name: '0-1/topics', value: ['math', 'reading'] }], { topics: 'math;reading' }],
-    ['a repeated name is joined like the v2 list', [{ name: '0-1/topics', value: 'math' }, { name: '0-1/topics', value: 'reading' }], { topics: 'math;reading' }],
+    [
+      'a repeated name is joined like the v2 list',
+      [
+        { name: '0-1/topics', value: 'math' },
+        { name: '0-1/topics', value: 'reading' },
+      ],
+      { topics: 'math;reading' },
+    ],
     ['other objects keep their property name', [{ name: '0-2/name', value: 'Oakwood Academy' }], { name: 'Oakwood Academy' }],
-    ['the contact property wins over another object of the same name', [{ name: '0-2/email', value: 'office@oakwood.edu' }, { name: '0-1/email', value: 'ana@example.org' }], { email: 'ana@example.org' }],
-    ['…in either order', [{ name: '0-1/email', value: 'ana@example.org' }, { name: '0-2/email', value: 'office@oakwood.edu' }], { email: 'ana@example.org' }],
-    ['of two other objects the first wins', [{ name: '0-2/phone', value: '1' }, { name: '2-123/phone', value: '2' }], { phone: '1' }],
-    ['names without a prefix are kept (as contact properties)', [{ name: 'email', value: 'a@b.org' }, { name: '0-2/email', value: 'c@d.org' }], { email: 'a@b.org' }],
-    ['a name that only looks prefixed is kept whole', [{ name: '0-1email', value: 'x' }, { name: '0-1/', value: 'y' }], { '0-1email': 'x', '0-1/': 'y' }],
+    [
+      'the contact property wins over another object of the same name',
+      [
+        { name: '0-2/email', value: 'office@oakwood.edu' },
+        { name: '0-1/email', value: 'ana@example.org' },
+      ],
+      { email: 'ana@example.org' },
+    ],
+    [
+      '…in either order',
+      [
+        { name: '0-1/email', value: 'ana@example.org' },
+        { name: '0-2/email', value: 'office@oakwood.edu' },
+      ],
+      { email: 'ana@example.org' },
+    ],
+    [
+      'of two other objects the first wins',
+      [
+        { name: '0-2/phone', value: '1' },
+        { name: '2-123/phone', value: '2' },
+      ],
+      { phone: '1' },
+    ],
+    [
+      'names without a prefix are kept (as contact properties)',
+      [
+        { name: 'email', value: 'a@b.org' },
+        { name: '0-2/email', value: 'c@d.org' },
+      ],
+      { email: 'a@b.org' },
+    ],
+    [
+      'a name that only looks prefixed is kept whole',
+      [
+        { name: '0-1email', value: 'x' },
+        { name: '0-1/', value: 'y' },
+      ],
+      { '0-1email': 'x', '0-1/': 'y' },
+    ],
     ['missing values are empty', [{ name: '0-1/city' }, { name: '0-1/state', value: null }], { city: '', state: '' }],
-    ['items that are not fields are skipped', [null, 'x', { value: 'no name' }, { name: 7, value: 'x' }, { name: '0-1/email', value: 'a@b.org' }], { email: 'a@b.org' }],
+    [
+      'items that are not fields are skipped',
+      [null, 'x', { value: 'no name' }, { name: 7, value: 'x' }, { name: '0-1/email', value: 'a@b.org' }],
+      { email: 'a@b.org' },
+    ],
     ['not a list', { '0-1/email': 'a@b.org' }, {}],
     ['nothing', undefined, {}],
   ])('%s', (_case, fields, expected) => {

@@ -48,7 +48,11 @@ test('the build-time loaders are imported by the content config alone', () => {
 
 test('the check sees an import that reaches up', () => {
   // The test above would pass on a folder it cannot read; the loaders themselves do import src/server.
-  expect(sources('src/content-loaders').flatMap(importedPaths).some((target) => target.startsWith('src/server/'))).toBe(true);
+  expect(
+    sources('src/content-loaders')
+      .flatMap(importedPaths)
+      .some((target) => target.startsWith('src/server/')),
+  ).toBe(true);
 });
 
 test('a letter’s status changes in one module: only src/server/letter/life.ts imports the moves of outbox.ts', () => {
@@ -62,6 +66,8 @@ test('a letter’s status changes in one module: only src/server/letter/life.ts 
   });
   expect(importers).toEqual(['src/server/letter/life.ts']);
   // And no statement outside outbox.ts sets a letter's status.
-  const writers = [...sources('src'), ...sources('netlify/functions')].filter((file) => file !== 'src/server/outbox.ts' && /UPDATE outbox_messages[^;`]*\bSET\s+status\b/i.test(readFileSync(join(root, file), 'utf8')));
+  const writers = [...sources('src'), ...sources('netlify/functions')].filter(
+    (file) => file !== 'src/server/outbox.ts' && /UPDATE outbox_messages[^;`]*\bSET\s+status\b/i.test(readFileSync(join(root, file), 'utf8')),
+  );
   expect(writers).toEqual([]);
 });

@@ -54,7 +54,16 @@ const formRequest = () => new Request(`${ORIGIN}/api/forms/x`, { method: 'POST',
 
 describe('the funnel', () => {
   test('a campaign visit, a form, a send request, a confirmation, a delivery and an answer each count once, for the campaign', async () => {
-    expect((await visit({ n: 'page_view', p: '/lead-the-change', q: '?utm_source=Newsletter&utm_medium=email&utm_campaign=autumn', r: 'https://mail.example/inbox' })).status).toBe(204);
+    expect(
+      (
+        await visit({
+          n: 'page_view',
+          p: '/lead-the-change',
+          q: '?utm_source=Newsletter&utm_medium=email&utm_campaign=autumn',
+          r: 'https://mail.example/inbox',
+        })
+      ).status,
+    ).toBe(204);
     expect((await visit({ n: 'form_start', p: '/lead-the-change', k: 'emailGenerator' })).status).toBe(204);
     const draft = { id: 'draft-1', letter: { id: 'two-focused-hours' }, attribution: { via: 'direct' }, data: { schoolContactEmail: 'head@oak.edu' } };
     await recordFormSent(formRequest(), { ip: '198.51.100.4' }, { purpose: 'emailGenerator', page: '/lead-the-change', draft });
@@ -68,7 +77,13 @@ describe('the funnel', () => {
 
     const figures = await insights({});
     expect(Object.fromEntries(figures.funnel.map((step) => [step.key, step.count]))).toEqual({
-      visit: 1, form_start: 1, form_sent: 1, send_request: 1, confirmed: 1, delivered: 1, answered: 1,
+      visit: 1,
+      form_start: 1,
+      form_sent: 1,
+      send_request: 1,
+      confirmed: 1,
+      delivered: 1,
+      answered: 1,
     });
     expect(figures.funnel[1]!.rate).toBe(1);
     const source = figures.breakdowns.find((table) => table.dimension === 'source')!;
@@ -133,19 +148,25 @@ describe('experiments', () => {
 
     const ended = await call(experimentsAdmin, `/api/admin/experiments/${experiment!.id}/end`, { method: 'POST', cookie, body: { winner: 'together' } });
     expect(ended.status).toBe(200);
-    expect((await call(experimentsAdmin, `/api/admin/experiments/${experiment!.id}/end`, { method: 'POST', cookie, body: { winner: 'together' } })).status).toBe(409);
+    expect(
+      (await call(experimentsAdmin, `/api/admin/experiments/${experiment!.id}/end`, { method: 'POST', cookie, body: { winner: 'together' } })).status,
+    ).toBe(409);
   });
 
-  test('the school page draws the visitor\'s call to action in its HTML, and the CDN keeps no copy while the experiment runs', async () => {
+  test("the school page draws the visitor's call to action in its HTML, and the CDN keeps no copy while the experiment runs", async () => {
     const key = (await verifiedSchool('head@birch.edu', 'Birch School')).pageKey;
     const open = async (query = '') => {
-      const response = await schoolPage(new Request(`${ORIGIN}/schools/${key}${query}`, { headers: { 'user-agent': AGENT, 'x-nf-client-connection-ip': '198.51.100.4' } }));
+      const response = await schoolPage(
+        new Request(`${ORIGIN}/schools/${key}${query}`, { headers: { 'user-agent': AGENT, 'x-nf-client-connection-ip': '198.51.100.4' } }),
+      );
       return { cache: response.headers.get('cache-control'), html: await response.text() };
     };
     const before = await open();
     expect(before.html).toContain('Add your voice. Write to Birch School in two minutes');
     expect(before.cache).not.toBe('no-store');
-    expect((await call(experimentsAdmin, '/api/admin/experiments', { method: 'POST', cookie, body: { place: 'school-page-cta', name: 'CTA' } })).status).toBe(201);
+    expect((await call(experimentsAdmin, '/api/admin/experiments', { method: 'POST', cookie, body: { place: 'school-page-cta', name: 'CTA' } })).status).toBe(
+      201,
+    );
     const [experiment] = await runningExperiments(Date.now() + 10_000);
     const carried = await open(`?v=${experiment!.id}.child`);
     expect(carried.html).toContain('Ask Birch School for a school that fits your child.');
@@ -156,17 +177,27 @@ describe('experiments', () => {
   });
 
   test('the comparison is honest: equal figures are a coin toss, a clear winner is near certain', () => {
-    const [, even] = compareVariants([{ visitors: 100, conversions: 10 }, { visitors: 100, conversions: 10 }]);
+    const [, even] = compareVariants([
+      { visitors: 100, conversions: 10 },
+      { visitors: 100, conversions: 10 },
+    ]);
     expect(even!.probabilityToBeat).toBeGreaterThan(0.4);
     expect(even!.probabilityToBeat).toBeLessThan(0.6);
-    const [control, better] = compareVariants([{ visitors: 1000, conversions: 50 }, { visitors: 1000, conversions: 120 }]);
+    const [control, better] = compareVariants([
+      { visitors: 1000, conversions: 50 },
+      { visitors: 1000, conversions: 120 },
+    ]);
     expect(better!.probabilityToBeat).toBeGreaterThan(0.99);
     expect(control!.interval[0]).toBeLessThan(0.05);
     expect(control!.interval[1]).toBeGreaterThan(0.05);
   });
 
   test('letters are compared by their answers', async () => {
-    for (const [id, letter, answer] of [['l1', 'a', 'replied'], ['l2', 'a', undefined], ['l3', 'b', 'meeting']] as const) {
+    for (const [id, letter, answer] of [
+      ['l1', 'a', 'replied'],
+      ['l2', 'a', undefined],
+      ['l3', 'b', 'meeting'],
+    ] as const) {
       await recordFormSent(formRequest(), { ip: '198.51.100.4' }, { purpose: 'emailGenerator', page: '/', draft: { id, letter: { id: letter } } });
       await recordDelivery({ draftId: id, status: 'sent' });
       if (answer) await recordAnswerStep({ draftId: id }, answer);
@@ -187,7 +218,11 @@ describe('ambassadors', () => {
     await visit({ n: 'page_view', p: '/', q: '?ambassadorId=amb-7' });
     // A school reached is a school staff verified (a typed one reaches no figure).
     await verifiedSchool('head@oak.edu', 'Oak School');
-    await recordFormSent(formRequest(), { ip: '198.51.100.4' }, { purpose: 'emailGenerator', page: '/', draft: { id: 'd-a', data: { schoolContactEmail: 'head@oak.edu' } } });
+    await recordFormSent(
+      formRequest(),
+      { ip: '198.51.100.4' },
+      { purpose: 'emailGenerator', page: '/', draft: { id: 'd-a', data: { schoolContactEmail: 'head@oak.edu' } } },
+    );
     await recordConfirmation({ kind: 'done', message: { draftId: 'd-a', status: 'sent' } });
     const [row] = await ambassadorLeaderboard();
     expect(row).toMatchObject({ id: 'amb-7', parents: 1, confirmed: 1 });

@@ -49,12 +49,27 @@ describe('a letter holds the template’s rules', () => {
   test.each<[string, Record<string, unknown>, string, RegExp]>([
     ['a body without {video}', { body: 'Book a call here: {booking} and enjoy the day.' }, 'body', /must contain \{video\}, \{booking\}/],
     ['a body without {booking}', { body: 'Here is the video: {video} and nothing more.' }, 'body', /must contain \{video\}, \{booking\}/],
-    ['an introduction without {child}', { introduction: 'My name is {parent}, and I write about {school} and {grade}.' }, 'introduction', /must contain \{parent\}, \{child\}, \{grade\}, \{school\}/],
+    [
+      'an introduction without {child}',
+      { introduction: 'My name is {parent}, and I write about {school} and {grade}.' },
+      'introduction',
+      /must contain \{parent\}, \{child\}, \{grade\}, \{school\}/,
+    ],
     ['an unknown placeholder', { closing: 'Thank you, {principal}, for everything you do.' }, 'closing', /braces only around the placeholders/],
     ['a stray brace', { closing: 'Thank you for everything you do } for {school}.' }, 'closing', /braces only around the placeholders/],
     // Issue 32: the letters said 85 % while the site's figure could say another; a figure is quoted.
-    ['a percentage typed in', { body: 'Here is a short video: {video}. 85% of students improve. Book: {booking}' }, 'body', /a percentage only as \{stat:<id>\}/],
-    ['a percentage with a space', { body: 'Here is a short video: {video}. 85 % of students improve. Book: {booking}' }, 'body', /a percentage only as \{stat:<id>\}/],
+    [
+      'a percentage typed in',
+      { body: 'Here is a short video: {video}. 85% of students improve. Book: {booking}' },
+      'body',
+      /a percentage only as \{stat:<id>\}/,
+    ],
+    [
+      'a percentage with a space',
+      { body: 'Here is a short video: {video}. 85 % of students improve. Book: {booking}' },
+      'body',
+      /a percentage only as \{stat:<id>\}/,
+    ],
     ['a body over its limit', { body: `{video} {booking} ${'word '.repeat(LETTER_LIMITS.body / 5)}` }, 'body', /at most|too big|<=/i],
     ['a closing over its limit', { closing: 'thanks '.repeat(LETTER_LIMITS.closing / 6) }, 'closing', /at most|too big|<=/i],
     ['no title', { title: undefined }, 'title', /./],
@@ -79,10 +94,17 @@ describe('a letter holds the template’s rules', () => {
   });
 
   test('a figure is quoted from the statistics as the site shows it; one the statistics lack fails, naming the file', () => {
-    const quoting = { id: 'quoting', introduction: 'My name is {parent}.', body: 'Results: {stat:improvement-8-weeks} of students improve. {video} {booking}', closing: 'Thanks.' };
+    const quoting = {
+      id: 'quoting',
+      introduction: 'My name is {parent}.',
+      body: 'Results: {stat:improvement-8-weeks} of students improve. {video} {booking}',
+      closing: 'Thanks.',
+    };
     const stats = committedStats();
     const shown = stats.find((stat) => stat.id === 'improvement-8-weeks')!;
-    expect(withStatistics(quoting, stats, 'content/letters/quoting.yaml').body).toBe(`Results: ${shown.target}${shown.suffix} of students improve. {video} {booking}`);
+    expect(withStatistics(quoting, stats, 'content/letters/quoting.yaml').body).toBe(
+      `Results: ${shown.target}${shown.suffix} of students improve. {video} {booking}`,
+    );
     expect(() => withStatistics({ ...quoting, body: '{stat:no-such-figure} {video} {booking}' }, stats, 'content/letters/quoting.yaml')).toThrow(
       'content/letters/quoting.yaml: {stat:no-such-figure} names no statistic of content/stats.yaml',
     );
@@ -100,19 +122,34 @@ describe('a letter holds the template’s rules', () => {
   });
 
   test('the first letter is today’s email, word for word', () => {
-    const { body } = generateEmail({ parentFullName: 'Ana Lopez', childFullName: 'Leo Lopez', childGrade: '5', schoolName: 'Oakwood', schoolContactName: 'Dr. Patel' }, links, firstLetter);
+    const { body } = generateEmail(
+      { parentFullName: 'Ana Lopez', childFullName: 'Leo Lopez', childGrade: '5', schoolName: 'Oakwood', schoolContactName: 'Dr. Patel' },
+      links,
+      firstLetter,
+    );
     expect(body).toContain('My name is Ana Lopez, and my child, Leo Lopez, is in 5th grade at Oakwood. I am writing to share a learning model');
     expect(body).toContain('Here is a 30-second video overview of how it works: https://www.youtube.com/watch?v=abc123&t=10s');
-    expect(body).toMatch(/I would love to talk about how Oakwood could unlock mastery learning for every student\.\n\nWarm regards,\nAna Lopez\nParent of Leo Lopez, 5th grade$/);
+    expect(body).toMatch(
+      /I would love to talk about how Oakwood could unlock mastery learning for every student\.\n\nWarm regards,\nAna Lopez\nParent of Leo Lopez, 5th grade$/,
+    );
   });
 
-  test.each(committedLetters().map((letter) => [letter.id, letter] as const))('%s fills every placeholder and keeps the greeting and signature', (_id, letter) => {
-    const { body } = generateEmail({ parentFullName: 'Ana Lopez', childFullName: 'Leo Lopez', childGrade: '5', schoolName: 'Oakwood', schoolContactName: 'Dr. Patel' }, links, letter, { ownWords: 'Leo would love it.' });
-    expect(body).not.toMatch(/[{}]/);
-    for (const text of ['Dear Dr. Patel,', 'Ana Lopez', 'Leo Lopez', '5th grade', 'Oakwood', 'https://calendly.com/team/intro', 'watch?v=abc123']) expect(body).toContain(text);
-    // The parent's words stand right after the introduction.
-    expect(body.split('\n\n')[2]).toBe('Leo would love it.');
-  });
+  test.each(committedLetters().map((letter) => [letter.id, letter] as const))(
+    '%s fills every placeholder and keeps the greeting and signature',
+    (_id, letter) => {
+      const { body } = generateEmail(
+        { parentFullName: 'Ana Lopez', childFullName: 'Leo Lopez', childGrade: '5', schoolName: 'Oakwood', schoolContactName: 'Dr. Patel' },
+        links,
+        letter,
+        { ownWords: 'Leo would love it.' },
+      );
+      expect(body).not.toMatch(/[{}]/);
+      for (const text of ['Dear Dr. Patel,', 'Ana Lopez', 'Leo Lopez', '5th grade', 'Oakwood', 'https://calendly.com/team/intro', 'watch?v=abc123'])
+        expect(body).toContain(text);
+      // The parent's words stand right after the introduction.
+      expect(body.split('\n\n')[2]).toBe('Leo would love it.');
+    },
+  );
 });
 
 describe('the question in the parent’s own words keeps the note’s rules', () => {
@@ -183,7 +220,9 @@ describe('parents writing to one school get the letters in rotation', () => {
   });
 
   test('a letter removed from the folder: the school goes on with the first', async () => {
-    await query(sql`INSERT INTO letter_rotations (school, letter_id, picks, updated_at) VALUES (${rotationKey({ address: 'head@birch.edu' })}, 'gone', 4, now())`);
+    await query(
+      sql`INSERT INTO letter_rotations (school, letter_id, picks, updated_at) VALUES (${rotationKey({ address: 'head@birch.edu' })}, 'gone', 4, now())`,
+    );
     expect((await pickLetter({ address: 'head@birch.edu' })).id).toBe(ids[0]);
   });
 

@@ -38,5 +38,7 @@ afterAll(async () => {
 test(`a parameterised statement's round trip to the local database takes under ${LIMIT_MS} ms (median)`, async () => {
   const medians: number[] = [];
   for (let round = 0; round < ROUNDS && !(medians.at(-1)! <= LIMIT_MS); round++) medians.push(await medianRoundTripMs());
-  expect(Math.min(...medians), `medians of ${ROUND_TRIPS} round trips per round: ${medians.map((ms) => ms.toFixed(1)).join(', ')} ms`).toBeLessThanOrEqual(LIMIT_MS);
+  expect(Math.min(...medians), `medians of ${ROUND_TRIPS} round trips per round: ${medians.map((ms) => ms.toFixed(1)).join(', ')} ms`).toBeLessThanOrEqual(
+    LIMIT_MS,
+  );
 });

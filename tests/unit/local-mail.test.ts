@@ -61,7 +61,10 @@ test('MailDev catches what the site’s SMTP sender sends, and its REST API list
     text: 'Dear Dr. Patel,\n',
   });
   expect(sent.outcome).toBe('sent');
-  const listed = (await (await fetch(`http://127.0.0.1:${web}/api/email?envelope.to.address=${encodeURIComponent(to)}`)).json()) as Array<{ id: string; subject: string }>;
+  const listed = (await (await fetch(`http://127.0.0.1:${web}/api/email?envelope.to.address=${encodeURIComponent(to)}`)).json()) as Array<{
+    id: string;
+    subject: string;
+  }>;
   expect(listed.map((email) => email.subject)).toEqual(['A letter']);
   const source = await (await fetch(`http://127.0.0.1:${web}/api/email/${listed[0]!.id}/source`)).text();
   expect(source).toMatch(/^Reply-To: Ana Lopez <ana@example\.org>$/m);
@@ -78,7 +81,9 @@ test('a port given that is taken stops the start, naming the variable', async ()
   });
   stops.push(() => new Promise((resolve) => taken.close(resolve)));
   const port = (taken.address() as { port: number }).port;
-  await expect(startLocalMail({ MAILDEV_SMTP_PORT: String(port), MAILDEV_WEB_PORT: String(await freePort()) })).rejects.toThrow(`MAILDEV_SMTP_PORT=${port} is taken`);
+  await expect(startLocalMail({ MAILDEV_SMTP_PORT: String(port), MAILDEV_WEB_PORT: String(await freePort()) })).rejects.toThrow(
+    `MAILDEV_SMTP_PORT=${port} is taken`,
+  );
   await expect(startLocalMail({ MAILDEV_WEB_PORT: 'x' })).rejects.toThrow('MAILDEV_WEB_PORT must be a port number');
 });
 

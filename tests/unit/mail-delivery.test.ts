@@ -86,7 +86,16 @@ describe("the school's hours", () => {
 async function confirmedLetter(school: string, at: Date) {
   const id = `sub-hours-${Date.now()}-${++seq}`;
   const parent = `parent-${seq}@example.org`;
-  const made = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues({ email: parent, full_name: `Parent ${seq} Lopez`, school_contact_email: school, choose_how_to_send_your_email: 'Send via our platform' }) });
+  const made = await createDraft({
+    id,
+    purpose: 'emailGenerator',
+    values: emailFormValues({
+      email: parent,
+      full_name: `Parent ${seq} Lopez`,
+      school_contact_email: school,
+      choose_how_to_send_your_email: 'Send via our platform',
+    }),
+  });
   await requestPlatformSend({ submissionId: id, token: made.token }, { network: networkKey(`198.51.100.${seq % 250}`) }, at);
   await runMail(() => at);
   const outcome = await confirmPlatformSend(tokenOf(linkIn(mail.last(parent, /confirm/i), '/confirm-send')), { timeZone: ZONE }, at);

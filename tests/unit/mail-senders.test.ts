@@ -44,8 +44,9 @@ const injections: Array<[string, Partial<Letter>]> = [
 
 describe('SMTP, read from the wire of a real SMTP server', () => {
   let sink: SmtpFake;
-  const sender = (overrides: { smtp?: { url: string } | { host: string; port: number; secure: boolean; user?: string; pass?: string }; timeoutMs?: number } = {}) =>
-    smtpSender({ smtp: overrides.smtp ?? { url: sink.smtpUrl }, timeoutMs: overrides.timeoutMs ?? 3000 });
+  const sender = (
+    overrides: { smtp?: { url: string } | { host: string; port: number; secure: boolean; user?: string; pass?: string }; timeoutMs?: number } = {},
+  ) => smtpSender({ smtp: overrides.smtp ?? { url: sink.smtpUrl }, timeoutMs: overrides.timeoutMs ?? 3000 });
 
   beforeAll(async () => {
     sink = await startSmtpFake();
@@ -107,17 +108,33 @@ describe('SMTP, read from the wire of a real SMTP server', () => {
 
   test.each<[string, Array<number | string>, Record<string, string>]>([
     // Only a mailbox that does not exist blocks its address (RFC 3463 X.1.x, or words that say so).
-    ['550 5.1.1 (no such user) is a bounce', ['550 5.1.1 The email account that you tried to reach does not exist'], { outcome: 'bounced', providerStatus: '5.1.1' }],
+    [
+      '550 5.1.1 (no such user) is a bounce',
+      ['550 5.1.1 The email account that you tried to reach does not exist'],
+      { outcome: 'bounced', providerStatus: '5.1.1' },
+    ],
     ['550 5.1.10 (null MX) is a bounce', ['550 5.1.10 RESOLVER.ADR.RecipientNotFound; Recipient not found'], { outcome: 'bounced', providerStatus: '5.1.10' }],
-    ['550 "User unknown" without an enhanced code is a bounce', ['550 <head@school.edu>: Recipient address rejected: User unknown'], { outcome: 'bounced', providerStatus: '550' }],
+    [
+      '550 "User unknown" without an enhanced code is a bounce',
+      ['550 <head@school.edu>: Recipient address rejected: User unknown'],
+      { outcome: 'bounced', providerStatus: '550' },
+    ],
     // A policy, a spam filter, relaying denied: that one email fails, the address stays open.
     ['550 5.7.1 (spam) fails that email only', ['550 5.7.1 Message rejected as spam by Content Filtering'], { outcome: 'rejected', providerStatus: '5.7.1' }],
-    ['554 5.7.1 (relaying denied) fails that email only', ['554 5.7.1 <head@school.edu>: Relay access denied'], { outcome: 'rejected', providerStatus: '5.7.1' }],
+    [
+      '554 5.7.1 (relaying denied) fails that email only',
+      ['554 5.7.1 <head@school.edu>: Relay access denied'],
+      { outcome: 'rejected', providerStatus: '5.7.1' },
+    ],
     ['550 (mailbox unavailable, RFC 5321’s bare words) fails that email only', [550], { outcome: 'rejected', providerStatus: '550' }],
     ['553 (mailbox name not allowed) fails that email only', [553], { outcome: 'rejected', providerStatus: '553' }],
     ['554 (transaction failed) fails that email only', [554], { outcome: 'rejected', providerStatus: '554' }],
     // A full mailbox refuses for now: tried again later, never blocked.
-    ['552 5.2.2 (mailbox full) is tried again later', ['552 5.2.2 The email account that you tried to reach is over quota'], { outcome: 'soft_bounce', providerStatus: '5.2.2' }],
+    [
+      '552 5.2.2 (mailbox full) is tried again later',
+      ['552 5.2.2 The email account that you tried to reach is over quota'],
+      { outcome: 'soft_bounce', providerStatus: '5.2.2' },
+    ],
     ['552 (storage exceeded) fails that email only', [552], { outcome: 'rejected', providerStatus: '552' }],
     ['451 (try later) is retried', [451], { outcome: 'retry', providerStatus: '451' }],
     ['452 (storage) is retried', [452], { outcome: 'retry', providerStatus: '452' }],
@@ -140,7 +157,10 @@ describe('SMTP, read from the wire of a real SMTP server', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as { port: number }).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    expect(await sender({ smtp: { url: `smtp://127.0.0.1:${port}` } }).send(email())).toMatchObject({ outcome: 'retry', providerStatus: expect.stringMatching(/^E(CONNECTION|SOCKET)$/) });
+    expect(await sender({ smtp: { url: `smtp://127.0.0.1:${port}` } }).send(email())).toMatchObject({
+      outcome: 'retry',
+      providerStatus: expect.stringMatching(/^E(CONNECTION|SOCKET)$/),
+    });
   });
 
   test('a message that is not whole is refused before anything goes out', async () => {
@@ -279,12 +299,31 @@ describe('HubSpot transactional single-send, against the fake', () => {
       body: JSON.stringify({ emailId: 4242, message: { to: 'not an address', replyTo: 'ana@example.org' } }),
     });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ category: 'VALIDATION_ERROR', context: { 'message.to': expect.any(Array), 'message.replyTo': expect.any(Array) } });
+    expect(await response.json()).toMatchObject({
+      category: 'VALIDATION_ERROR',
+      context: { 'message.to': expect.any(Array), 'message.replyTo': expect.any(Array) },
+    });
   });
 });
 
 describe('mailSender() chooses from the configuration', () => {
-  const names = ['MAIL_SENDER', 'MAIL_FROM_ADDRESS', 'SCHOOL_EMAIL_SENDER', 'SCHOOL_EMAIL_FROM_ADDRESS', 'DKIM_PRIVATE_KEY', 'DKIM_SELECTOR', 'DKIM_DOMAIN', 'HUBSPOT_ACCESS_TOKEN', 'HUBSPOT_TRANSACTIONAL_EMAIL_ID', 'SMTP_URL', 'SMTP_HOST', 'SMTP_PORT', 'SMTP_USER', 'SMTP_PASS', 'SMTP_SECURE'];
+  const names = [
+    'MAIL_SENDER',
+    'MAIL_FROM_ADDRESS',
+    'SCHOOL_EMAIL_SENDER',
+    'SCHOOL_EMAIL_FROM_ADDRESS',
+    'DKIM_PRIVATE_KEY',
+    'DKIM_SELECTOR',
+    'DKIM_DOMAIN',
+    'HUBSPOT_ACCESS_TOKEN',
+    'HUBSPOT_TRANSACTIONAL_EMAIL_ID',
+    'SMTP_URL',
+    'SMTP_HOST',
+    'SMTP_PORT',
+    'SMTP_USER',
+    'SMTP_PASS',
+    'SMTP_SECURE',
+  ];
   const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
   afterEach(() => {
     for (const name of names) {
@@ -346,7 +385,11 @@ describe('DKIM: signed when configured, verified by a real verifier', () => {
   beforeEach(() => sink.reset());
 
   test('a signed email passes DKIM for the organisation’s domain, headers and body', async () => {
-    await smtpSender({ smtp: { url: sink.smtpUrl }, dkim, timeoutMs: 3000 }).send({ ...email(), html: '<p>Dear Dr. Patel,</p>', unsubscribeUrl: 'https://site.example/stop?token=x' });
+    await smtpSender({ smtp: { url: sink.smtpUrl }, dkim, timeoutMs: 3000 }).send({
+      ...email(),
+      html: '<p>Dear Dr. Patel,</p>',
+      unsubscribeUrl: 'https://site.example/stop?token=x',
+    });
     const result = await authenticate(sink.messages[0]!.raw, { resolver, trustReceived: false, sender: FROM });
     expect(result.dkim.results).toHaveLength(1);
     expect(result.dkim.results[0]).toMatchObject({ status: { result: 'pass' }, signingDomain: 'masteryparents.example', selector: 'mp2026' });

@@ -58,7 +58,9 @@ describe('every kind of email', () => {
     const keys = received.get(kind)!.headerLines.map((header) => header.key);
     if (kindRules[kind].unsubscribe) {
       expect(keys).toContain('list-unsubscribe');
-      expect(received.get(kind)!.headerLines.find((header) => header.key === 'list-unsubscribe-post')!.line).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
+      expect(received.get(kind)!.headerLines.find((header) => header.key === 'list-unsubscribe-post')!.line).toBe(
+        'List-Unsubscribe-Post: List-Unsubscribe=One-Click',
+      );
     } else {
       expect(keys).not.toContain('list-unsubscribe');
     }
@@ -72,7 +74,15 @@ describe('every kind of email', () => {
   });
 
   test('every email scores under 2 with SpamAssassin’s local rules', () => {
-    const mbox = samples.map((sample) => `From sender@masteryparents.example Fri Nov 27 10:00:00 2026\n${received.get(sample.kind)!.raw.replace(/\r\n/g, '\n').replace(/^From /gm, '>From ')}\n`).join('\n');
+    const mbox = samples
+      .map(
+        (sample) =>
+          `From sender@masteryparents.example Fri Nov 27 10:00:00 2026\n${received
+            .get(sample.kind)!
+            .raw.replace(/\r\n/g, '\n')
+            .replace(/^From /gm, '>From ')}\n`,
+      )
+      .join('\n');
     const report = execFileSync('spamassassin', ['-L', '-t', '--mbox'], { input: mbox, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 120_000 });
     const scores = [...report.matchAll(/^X-Spam-Status: \w+, score=(-?[\d.]+)/gm)].map((match) => Number(match[1]));
     expect(scores).toHaveLength(samples.length);
@@ -82,7 +92,14 @@ describe('every kind of email', () => {
 });
 
 describe('the words are content, held to the emails’ rules', () => {
-  const base = { kind: 'confirmation', subject: 'Please confirm your email to {school}', preview: 'Nothing is sent until you confirm.', heading: 'Confirm your email', paragraphs: ['It works until {expires}.'], action: 'Confirm' };
+  const base = {
+    kind: 'confirmation',
+    subject: 'Please confirm your email to {school}',
+    preview: 'Nothing is sent until you confirm.',
+    heading: 'Confirm your email',
+    paragraphs: ['It works until {expires}.'],
+    action: 'Confirm',
+  };
 
   test('the committed words pass', () => {
     expect(wordKinds.length).toBe(emailKinds.length - 1);

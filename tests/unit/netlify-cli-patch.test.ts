@@ -65,7 +65,16 @@ describe('netlify-cli patch: warm function instances', () => {
       const { invokeFunction } = (await import(RUNTIME_FILE)) as {
         invokeFunction(input: object): Promise<{ statusCode: number; body: string }>;
       };
-      const event = { path, httpMethod: 'GET', headers: {}, multiValueHeaders: {}, body: '', isBase64Encoded: false, rawUrl: `http://localhost${path}`, rawQuery: '' };
+      const event = {
+        path,
+        httpMethod: 'GET',
+        headers: {},
+        multiValueHeaders: {},
+        body: '',
+        isBase64Encoded: false,
+        rawUrl: `http://localhost${path}`,
+        rawQuery: '',
+      };
       return invokeFunction({ context: {}, environment: {}, event, func: { buildData: { runtimeAPIVersion: 2 }, mainFile }, timeout: 10 });
     };
     const served = async (path = '/') => JSON.parse((await call(path)).body) as { imports: number; calls: number; threadId: number };

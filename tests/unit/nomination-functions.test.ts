@@ -11,7 +11,14 @@ import { call, jsonRequest, malformedRequests } from './helpers/requests';
 let fake: HubSpotFake;
 let database: TestDatabase;
 
-const nomination = { schoolName: 'Oakwood Academy', city: 'Austin', yourName: 'Ana Maria Lopez', email: 'ana@example.org', childGrade: '5th', sendTo: 'Principal' };
+const nomination = {
+  schoolName: 'Oakwood Academy',
+  city: 'Austin',
+  yourName: 'Ana Maria Lopez',
+  email: 'ana@example.org',
+  childGrade: '5th',
+  sendTo: 'Principal',
+};
 
 async function stored(id: string): Promise<NominationRecord> {
   return (await queryOne<{ record: NominationRecord }>(sql`SELECT record FROM nominations WHERE id = ${id}`))!.record;
@@ -94,7 +101,11 @@ describe('POST /api/nominations', () => {
     expect(body.error.code).toBe('invalid_request');
   });
 
-  test.each(malformedRequests('/api/nominations').map(([label, req, status]): [string, Request, number] => (req.method === 'GET' ? ['GET without an admin session', req, 401] : [label, req, status])))('answers %s with a 4xx, never 500', async (_label, req, expected) => {
+  test.each(
+    malformedRequests('/api/nominations').map(([label, req, status]): [string, Request, number] =>
+      req.method === 'GET' ? ['GET without an admin session', req, 401] : [label, req, status],
+    ),
+  )('answers %s with a 4xx, never 500', async (_label, req, expected) => {
     expect((await call(nominations, req)).status).toBe(expected);
   });
 });
@@ -195,10 +206,7 @@ describe('GET /api/nominations (admin only)', () => {
     expect([first.status, second.status]).toEqual([201, 201]);
     const { cookie } = await createSession('admin');
     const id = cookie.split(';')[0]!.split('=')[1]!;
-    const answer = await nominations(
-      new Request('https://localhost/api/nominations?limit=1', { headers: { cookie: `${SESSION_COOKIE}=${id}` } }),
-      {},
-    );
+    const answer = await nominations(new Request('https://localhost/api/nominations?limit=1', { headers: { cookie: `${SESSION_COOKIE}=${id}` } }), {});
     expect(answer.status).toBe(200);
     const page = (await answer.json()) as { nominations: NominationRecord[]; nextCursor?: string };
     expect(page.nominations).toHaveLength(1);

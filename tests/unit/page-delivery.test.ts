@@ -12,7 +12,8 @@ import { deferPageScripts, loaderCode } from '../../src/lib/page-scripts';
 import { classTokens, prunePageStyles, pruneStylesheet } from '../../src/lib/page-styles';
 
 const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-const css = '.used{color:red}.unused{color:blue}.from-script{color:green}.a.b{margin:0}.a:not(.never){padding:0}p{line-height:2}@media (width>=40rem){.sm\\:unused{color:red}.sm\\:used{color:blue}}';
+const css =
+  '.used{color:red}.unused{color:blue}.from-script{color:green}.a.b{margin:0}.a:not(.never){padding:0}p{line-height:2}@media (width>=40rem){.sm\\:unused{color:red}.sm\\:used{color:blue}}';
 const page = (style: string, body: string, scripts = '') =>
   `<!doctype html><html><head><meta http-equiv="content-security-policy" content="default-src 'self'; script-src 'self' ${hash('x')}; style-src 'self' ${hash(style)}"><style>${style}</style></head><body>${body}${scripts}</body></html>`;
 
@@ -78,7 +79,8 @@ describe('each page loads its module scripts after its first paint', () => {
 
 describe('custom properties', () => {
   test('a design token nothing left reads goes; one a kept rule, another token or a script reads stays', () => {
-    const theme = ':root{--color-used:red;--color-unused:blue;--color-chain:green;--color-scripted:pink}.a{color:var(--color-used);border-color:var(--color-chain2,var(--color-chain))}.gone{color:var(--color-unused)}@property --tw-kept{syntax:"*";inherits:false}@property --tw-gone{syntax:"*";inherits:false}.a{--tw-kept:1;translate:var(--tw-kept)}';
+    const theme =
+      ':root{--color-used:red;--color-unused:blue;--color-chain:green;--color-scripted:pink}.a{color:var(--color-used);border-color:var(--color-chain2,var(--color-chain))}.gone{color:var(--color-unused)}@property --tw-kept{syntax:"*";inherits:false}@property --tw-gone{syntax:"*";inherits:false}.a{--tw-kept:1;translate:var(--tw-kept)}';
     const tokens = classTokens('<p class="a">x</p>');
     classTokens("el.style.getPropertyValue('--color-scripted')", tokens);
     const pruned = pruneStylesheet(theme, tokens);

@@ -51,7 +51,11 @@ beforeEach(async () => {
 });
 
 /** The connections the site's pool has open to the server now (several: the statements interleave). */
-const backends = async () => Number((await db.admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = 'site' AND backend_type = 'client backend'`)).rows[0]!.n);
+const backends = async () =>
+  Number(
+    (await db.admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = 'site' AND backend_type = 'client backend'`)).rows[0]!
+      .n,
+  );
 
 /**
  * Runs the site with a statement changed, as if a lock were not in it: every query the site's pool
@@ -86,7 +90,11 @@ async function breaksWithin<T>(attempt: () => Promise<T>, broke: (outcome: T) =>
 
 /** A data-link email due now, to an address of its own. */
 async function dueEmail(): Promise<string> {
-  const written = await enqueueEmail({ kind: 'data_link', to: `race${++seq}@example.org`, content: { subject: `Your data ${seq}`, text: 'Your data', from: { address: MAIL_FROM } } });
+  const written = await enqueueEmail({
+    kind: 'data_link',
+    to: `race${++seq}@example.org`,
+    content: { subject: `Your data ${seq}`, text: 'Your data', from: { address: MAIL_FROM } },
+  });
   return written.id;
 }
 
@@ -106,7 +114,10 @@ describe('claiming an email', () => {
   });
 
   test('without the claim’s row lock the same race sends emails twice (the test can fail)', async () => {
-    const sent = await breaksWithin(() => without(/FOR UPDATE SKIP LOCKED/g, race), (n) => n > 20);
+    const sent = await breaksWithin(
+      () => without(/FOR UPDATE SKIP LOCKED/g, race),
+      (n) => n > 20,
+    );
     expect(sent).toBeGreaterThan(20);
   });
 });
@@ -119,7 +130,13 @@ describe('the hourly maximum of a school under two workers', () => {
     const school = `hourly${++seq}@school.example`;
     const window = { timeZone: 'UTC', days: [0, 1, 2, 3, 4, 5, 6], opens: 0, closes: 1440, holidays: [] };
     for (let n = 0; n < 10; n++) {
-      await enqueueEmail({ kind: 'school_letter', to: school, ref: `letter-${seq}-${n}`, school: { key: exactAddressKey(school), window }, content: { subject: `Letter ${n}`, text: 'Dear head', from: { address: MAIL_FROM } } });
+      await enqueueEmail({
+        kind: 'school_letter',
+        to: school,
+        ref: `letter-${seq}-${n}`,
+        school: { key: exactAddressKey(school), window },
+        content: { subject: `Letter ${n}`, text: 'Dear head', from: { address: MAIL_FROM } },
+      });
     }
     const sender = mailSender()!;
     const worker = async () => {
@@ -159,13 +176,35 @@ describe('a digest gathered by two runs at once', () => {
     for (let n = 0; n < 4; n++) {
       const now = new Date();
       const message: OutboxMessage = {
-        id: newMessageId(now), draftId: `d-${seq}-${n}`, channel: 'platform', status: 'queued', createdAt: now.toISOString(), updatedAt: now.toISOString(),
-        parentEmail: `parent${n}-${seq}@example.org`, parentName: `Parent ${n}`, schoolName: record.name, schoolId: record.id, to: school, toName: 'Head',
-        subject: `How ${record.name} can unlock mastery learning for every student`, body: `Dear Head, letter ${n}.`, note: '', attempts: 0, nextAttemptAt: now.toISOString(),
-        confirmation: { expiresAt: now.toISOString(), confirmedAt: now.toISOString() }, delivery: { at: now.toISOString(), timeZone: 'UTC', state: 'scheduled' },
+        id: newMessageId(now),
+        draftId: `d-${seq}-${n}`,
+        channel: 'platform',
+        status: 'queued',
+        createdAt: now.toISOString(),
+        updatedAt: now.toISOString(),
+        parentEmail: `parent${n}-${seq}@example.org`,
+        parentName: `Parent ${n}`,
+        schoolName: record.name,
+        schoolId: record.id,
+        to: school,
+        toName: 'Head',
+        subject: `How ${record.name} can unlock mastery learning for every student`,
+        body: `Dear Head, letter ${n}.`,
+        note: '',
+        attempts: 0,
+        nextAttemptAt: now.toISOString(),
+        confirmation: { expiresAt: now.toISOString(), confirmedAt: now.toISOString() },
+        delivery: { at: now.toISOString(), timeZone: 'UTC', state: 'scheduled' },
       };
       await createMessage(message);
-      await enqueueEmail({ id: message.id, kind: 'school_letter', to: school, ref: message.id, school: { key, window }, content: { subject: message.subject, text: message.body, from: { address: MAIL_FROM } } });
+      await enqueueEmail({
+        id: message.id,
+        kind: 'school_letter',
+        to: school,
+        ref: message.id,
+        school: { key, window },
+        content: { subject: message.subject, text: message.body, from: { address: MAIL_FROM } },
+      });
       letters.push(message.id);
     }
     return { school, letters };
@@ -180,11 +219,30 @@ describe('a digest gathered by two runs at once', () => {
     let made = 0;
     for (const group of groups) {
       const letters = (await Promise.all(group.ids.map(readEmail))).filter((email) => email?.content && email.recipient);
-      const rendered = await composeDigest({ school: 'The school', change: 'More parents wrote.', letters: letters.map((email) => ({ parentName: 'A parent', subject: email!.content!.subject, body: email!.content!.text, replyUrl: 'mailto:a@example.org' })) });
+      const rendered = await composeDigest({
+        school: 'The school',
+        change: 'More parents wrote.',
+        letters: letters.map((email) => ({
+          parentName: 'A parent',
+          subject: email!.content!.subject,
+          body: email!.content!.text,
+          replyUrl: 'mailto:a@example.org',
+        })),
+      });
       const digestId = newEmailId(now);
-      const written = await enqueueEmail({ id: digestId, kind: 'school_digest', to: letters[0]!.recipient!, content: { subject: rendered.subject, text: rendered.text, from: organisationSender() } }, now);
+      const written = await enqueueEmail(
+        {
+          id: digestId,
+          kind: 'school_digest',
+          to: letters[0]!.recipient!,
+          content: { subject: rendered.subject, text: rendered.text, from: organisationSender() },
+        },
+        now,
+      );
       if (written.state !== 'scheduled') continue;
-      await query(sql`UPDATE emails SET state = 'digested', digest_id = ${digestId}, updated_at = ${now} WHERE id = ANY(${letters.map((email) => email!.id)}::text[]) AND state = 'scheduled'`);
+      await query(
+        sql`UPDATE emails SET state = 'digested', digest_id = ${digestId}, updated_at = ${now} WHERE id = ANY(${letters.map((email) => email!.id)}::text[]) AND state = 'scheduled'`,
+      );
       made++;
     }
     return made;
@@ -217,8 +275,22 @@ describe('reminders', () => {
   async function waitingRequest(): Promise<OutboxMessage> {
     const created = new Date(Date.now() - 25 * 3600_000);
     const message: OutboxMessage = {
-      id: newMessageId(created), draftId: `d-rem-${++seq}`, channel: 'platform', status: 'awaiting_confirmation', createdAt: created.toISOString(), updatedAt: created.toISOString(),
-      parentEmail: `remind${seq}@example.org`, parentName: 'Ana Lopez', schoolName: 'Oak', to: `head${seq}@oak.example`, toName: 'Head', subject: 'S', body: 'B', note: '', attempts: 0, nextAttemptAt: created.toISOString(),
+      id: newMessageId(created),
+      draftId: `d-rem-${++seq}`,
+      channel: 'platform',
+      status: 'awaiting_confirmation',
+      createdAt: created.toISOString(),
+      updatedAt: created.toISOString(),
+      parentEmail: `remind${seq}@example.org`,
+      parentName: 'Ana Lopez',
+      schoolName: 'Oak',
+      to: `head${seq}@oak.example`,
+      toName: 'Head',
+      subject: 'S',
+      body: 'B',
+      note: '',
+      attempts: 0,
+      nextAttemptAt: created.toISOString(),
       confirmation: { expiresAt: new Date(Date.now() + 48 * 3600_000).toISOString(), email: 'queued', network: 'a'.repeat(32) },
     };
     await createMessage(message);
@@ -237,7 +309,9 @@ describe('reminders', () => {
       // The mutation: the reminder's id is new each time it is written, as it was before issue 45.
       const original = pg.Pool.prototype.query;
       const spy = vi.spyOn(pg.Pool.prototype, 'query').mockImplementation(function (this: pg.Pool, text: unknown, values?: unknown) {
-        const changed = Array.isArray(values) ? values.map((value) => (typeof value === 'string' && value.endsWith('.reminder') ? `${value.slice(0, -9)}.r-${randomUUID()}` : value)) : values;
+        const changed = Array.isArray(values)
+          ? values.map((value) => (typeof value === 'string' && value.endsWith('.reminder') ? `${value.slice(0, -9)}.r-${randomUUID()}` : value))
+          : values;
         return (original as (...args: unknown[]) => unknown).call(this, text, changed) as never;
       });
       try {
@@ -245,7 +319,9 @@ describe('reminders', () => {
       } finally {
         spy.mockRestore();
       }
-      const written = await Promise.all(requests.map(async (request) => (await query(sql`SELECT id FROM emails WHERE ref = ${request.id} AND kind = 'reminder'`)).length));
+      const written = await Promise.all(
+        requests.map(async (request) => (await query(sql`SELECT id FROM emails WHERE ref = ${request.id} AND kind = 'reminder'`)).length),
+      );
       return Math.max(...written);
     };
     expect(await breaksWithin(attempt, (most) => most > 1)).toBeGreaterThan(1);
@@ -258,17 +334,35 @@ describe('the caps at confirmation', () => {
     process.env.PLATFORM_SEND_SCHOOL_DAILY_LIMIT = '5';
     const school = `capped${++seq}@school.example`;
     const located = { to: school };
-    const requests = await Promise.all(Array.from({ length: 30 }, async (_, n) => {
-      const now = new Date();
-      const message: OutboxMessage = {
-        id: newMessageId(now), draftId: `d-cap-${seq}-${n}`, channel: 'platform', status: 'awaiting_confirmation', createdAt: now.toISOString(), updatedAt: now.toISOString(),
-        parentEmail: `cap-parent${n}-${seq}@example.org`, parentName: 'Ana Lopez', schoolName: 'Capped', to: school, toName: 'Head', subject: 'S', body: 'B', note: '', attempts: 0, nextAttemptAt: now.toISOString(),
-        confirmation: { expiresAt: new Date(Date.now() + 48 * 3600_000).toISOString() },
-      };
-      await createMessage(message);
-      return message;
-    }));
-    const refusals = await Promise.all(requests.map((request) => claimLimits(request.parentEmail, { day: schoolGroupKey(located), pair: pairSchoolOf(located) }, request.id)));
+    const requests = await Promise.all(
+      Array.from({ length: 30 }, async (_, n) => {
+        const now = new Date();
+        const message: OutboxMessage = {
+          id: newMessageId(now),
+          draftId: `d-cap-${seq}-${n}`,
+          channel: 'platform',
+          status: 'awaiting_confirmation',
+          createdAt: now.toISOString(),
+          updatedAt: now.toISOString(),
+          parentEmail: `cap-parent${n}-${seq}@example.org`,
+          parentName: 'Ana Lopez',
+          schoolName: 'Capped',
+          to: school,
+          toName: 'Head',
+          subject: 'S',
+          body: 'B',
+          note: '',
+          attempts: 0,
+          nextAttemptAt: now.toISOString(),
+          confirmation: { expiresAt: new Date(Date.now() + 48 * 3600_000).toISOString() },
+        };
+        await createMessage(message);
+        return message;
+      }),
+    );
+    const refusals = await Promise.all(
+      requests.map((request) => claimLimits(request.parentEmail, { day: schoolGroupKey(located), pair: pairSchoolOf(located) }, request.id)),
+    );
     return refusals.filter((refusal) => refusal === undefined).length;
   }
 
@@ -291,7 +385,10 @@ describe('the caps at confirmation', () => {
 test('the server is a real Postgres with a backend per connection (not the one-session emulator)', async () => {
   const version = await queryOne<{ version: string }>(sql`SELECT version()`);
   expect(version!.version).toMatch(/^PostgreSQL \d+/);
-  const [a, b] = await Promise.all([queryOne<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid, pg_sleep(0.05)`), queryOne<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid, pg_sleep(0.05)`)]);
+  const [a, b] = await Promise.all([
+    queryOne<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid, pg_sleep(0.05)`),
+    queryOne<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid, pg_sleep(0.05)`),
+  ]);
   expect(a!.pid).not.toBe(b!.pid);
   expect(claimEmail).toBeTypeOf('function');
 });

@@ -29,12 +29,13 @@ describe('the code map', () => {
     expect(readme.indexOf('## The code map')).toBeLessThan(readme.length / 2);
   });
 
-  test.each([...folders('src').map((name) => ['src', name]), ...folders('src/server').map((name) => ['src/server', name]), ...folders('src/lib').map((name) => ['src/lib', name])])(
-    '%s/%s/ is on the map',
-    (_parent, name) => {
-      expect(map).toMatch(new RegExp(`(^|[\\s(])${name.replace(/[.-]/g, (c) => `\\${c}`)}/`, 'm'));
-    },
-  );
+  test.each([
+    ...folders('src').map((name) => ['src', name]),
+    ...folders('src/server').map((name) => ['src/server', name]),
+    ...folders('src/lib').map((name) => ['src/lib', name]),
+  ])('%s/%s/ is on the map', (_parent, name) => {
+    expect(map).toMatch(new RegExp(`(^|[\\s(])${name.replace(/[.-]/g, (c) => `\\${c}`)}/`, 'm'));
+  });
 
   test('the check sees a folder that is missing', () => {
     expect(map).not.toMatch(/(^|[\s(])no-such-folder\//m);

@@ -77,7 +77,9 @@ async function open(token: string) {
 async function answer(token: string, kind: string | undefined, comment = '', days = '') {
   const seen = /name="seen" value="([^"]*)"/.exec((await open(token)).html)?.[1] ?? '';
   const body = new URLSearchParams({ token, seen, comment, days, ...(kind === undefined ? {} : { answer: kind }) });
-  const response = await schoolAnswer(new Request('http://localhost/school-answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }));
+  const response = await schoolAnswer(
+    new Request('http://localhost/school-answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }),
+  );
   const html = await response.text();
   return { status: response.status, text: regionText(html), html };
 }
@@ -105,7 +107,8 @@ beforeEach(async () => {
   process.env.HUBSPOT_ACCESS_TOKEN = fake.token;
   await query(sql`DELETE FROM email_budgets`);
   delete process.env.FOLLOWUP_AFTER_DAYS;
-  for (const table of [sql`impact_sends`, sql`impact_answers`, sql`impact_schools`, sql`impact_parents`, sql`impact_totals`]) await query(sql`DELETE FROM ${table}`);
+  for (const table of [sql`impact_sends`, sql`impact_answers`, sql`impact_schools`, sql`impact_parents`, sql`impact_totals`])
+    await query(sql`DELETE FROM ${table}`);
 });
 
 describe('the follow-up', () => {
@@ -169,7 +172,11 @@ describe('the follow-up', () => {
   test('the same email said to be sent twice is one record', async () => {
     const id = `sub-twice-${++seq}`;
     fake.addContact(`twice${seq}@example.org`);
-    const { token } = await createDraft({ id, purpose: 'emailGenerator', values: { email: `twice${seq}@example.org`, school_contact_email: 'head@twice.edu', school_name: 'Twice' } });
+    const { token } = await createDraft({
+      id,
+      purpose: 'emailGenerator',
+      values: { email: `twice${seq}@example.org`, school_contact_email: 'head@twice.edu', school_name: 'Twice' },
+    });
     const [a, b] = await Promise.all([
       call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: id, token })),
       call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: id, token })),
@@ -194,7 +201,7 @@ describe('the follow-up', () => {
     const id = `sub-refused-${++seq}`;
     await createDraft({ id, purpose: 'emailGenerator', values: { email: 'r@example.org', school_contact_email: 'head@refused.edu' } });
     expect((await call(emailSentMyself, jsonRequest('/api/email-sent-myself', body(id)))).status).toBe(status);
-    expect((await query(sql`SELECT message_id FROM impact_sends`))).toHaveLength(0);
+    expect(await query(sql`SELECT message_id FROM impact_sends`)).toHaveLength(0);
   });
 });
 
@@ -234,7 +241,11 @@ describe('the answer page', () => {
     const token = linkToken(message);
     await answer(token, 'no_answer');
     const response = await schoolAnswer(
-      new Request('http://localhost/school-answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token, seen, answer: 'meeting', comment: '' }) }),
+      new Request('http://localhost/school-answer', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token, seen, answer: 'meeting', comment: '' }),
+      }),
     );
     expect([200, 409]).toContain(response.status);
   });
@@ -360,7 +371,9 @@ describe('impact counts only what was proven', () => {
     await approve(messages[0]!);
     expect(await query(sql`SELECT message_id, channel FROM impact_sends`)).toEqual([{ message_id: messages[0]!.id, channel: 'self' }]);
     expect(await query(sql`SELECT 1 FROM impact_answers`)).toHaveLength(0);
-    expect(await query(sql`SELECT claim, reason FROM review_items WHERE message_id = ${messages[0]!.id} AND state = 'pending'`)).toEqual([{ claim: 'meeting', reason: 'outcome_on_self_report' }]);
+    expect(await query(sql`SELECT claim, reason FROM review_items WHERE message_id = ${messages[0]!.id} AND state = 'pending'`)).toEqual([
+      { claim: 'meeting', reason: 'outcome_on_self_report' },
+    ]);
     await approve(messages[0]!, 'meeting');
     expect(await query(sql`SELECT kind FROM impact_answers WHERE message_id = ${messages[0]!.id}`)).toEqual([{ kind: 'meeting' }]);
   });
@@ -371,7 +384,11 @@ describe('impact counts only what was proven', () => {
     expect((await callAdmin(reviewAdmin, '/api/admin/review')).status).toBe(401);
     const listed = await callAdmin(reviewAdmin, '/api/admin/review', { cookie });
     const item = listed.body.items.find((entry: { messageId: string }) => entry.messageId === message.id);
-    expect(item).toMatchObject({ claim: 'self_report', reason: 'self_report', letter: { schoolName: 'Oakwood Academy', contact: 'h•••@queue.edu', parentFirstName: 'Ana' } });
+    expect(item).toMatchObject({
+      claim: 'self_report',
+      reason: 'self_report',
+      letter: { schoolName: 'Oakwood Academy', contact: 'h•••@queue.edu', parentFirstName: 'Ana' },
+    });
     expect(listed.text).not.toContain(message.parentEmail);
     expect(await query(sql`SELECT 1 FROM audit_log WHERE action = 'review.viewed'`)).toHaveLength(1);
     const [first, second] = await Promise.all([
@@ -394,7 +411,10 @@ describe('impact', () => {
     let n = 0;
     for (const domain of schools) {
       for (let parent = 0; parent < 2; parent++) {
-        await recordSent({ id: `m-${domain}-${parent}`, to: `head@${domain}`, parentEmail: `p${parent}-${domain}@example.org`, channel: 'platform' }, 'a'.repeat(32));
+        await recordSent(
+          { id: `m-${domain}-${parent}`, to: `head@${domain}`, parentEmail: `p${parent}-${domain}@example.org`, channel: 'platform' },
+          'a'.repeat(32),
+        );
         n++;
       }
     }
@@ -409,7 +429,8 @@ describe('impact', () => {
       ['m-d.edu-0', 'd.edu', 'no_answer'],
       ['m-e.edu-0', 'e.edu', 'replied'],
       ['m-e.edu-1', 'e.edu', 'replied'],
-    ] as const) await recordAnswer({ id, school, kind, at });
+    ] as const)
+      await recordAnswer({ id, school, kind, at });
     return n;
   }
 
@@ -424,7 +445,11 @@ describe('impact', () => {
 
   test('concurrent answers to one message count once', async () => {
     await seed();
-    await Promise.all(['meeting', 'meeting', 'replied'].map((kind) => recordAnswer({ id: 'm-d.edu-1', school: 'd.edu', kind: kind as 'meeting', at: new Date().toISOString() })));
+    await Promise.all(
+      ['meeting', 'meeting', 'replied'].map((kind) =>
+        recordAnswer({ id: 'm-d.edu-1', school: 'd.edu', kind: kind as 'meeting', at: new Date().toISOString() }),
+      ),
+    );
     expect(await query(sql`SELECT kind FROM impact_answers WHERE message_id = 'm-d.edu-1'`)).toHaveLength(1);
     expect((await computeImpact()).schoolsAnswered).toEqual({ value: 5, display: '5' });
   });
@@ -447,18 +472,27 @@ describe('impact', () => {
     expect((await callAdmin(impactAdmin, '/api/admin/impact')).status).toBe(401);
     const { body } = await callAdmin(impactAdmin, '/api/admin/impact', { cookie });
     const e = body.rows.find((row: { school: string }) => row.school === 'e.edu');
-    expect(e).toMatchObject({ emailsSent: 2, answers: { replied: 2, replied_not_answered: 0, acknowledged: 0, meeting: 0, no_reply_expected: 0, no_answer: 0 }, responseRate: 1 });
+    expect(e).toMatchObject({
+      emailsSent: 2,
+      answers: { replied: 2, replied_not_answered: 0, acknowledged: 0, meeting: 0, no_reply_expected: 0, no_answer: 0 },
+      responseRate: 1,
+    });
     // A school at a free mail provider counts by its address, in its canonical form (Gmail ignores dots).
     expect(body.rows.find((row: { school: string }) => row.school === 'principaljones@gmail.com')).toMatchObject({ emailsSent: 1 });
     const future = new Date(Date.now() + 2 * DAY).toISOString().slice(0, 10);
     expect((await callAdmin(impactAdmin, `/api/admin/impact?from=${future}`, { cookie })).body.rows).toEqual([]);
     expect((await callAdmin(impactAdmin, '/api/admin/impact?from=yesterday', { cookie })).status).toBe(400);
 
-    const csv = await impactAdmin(new Request('https://localhost:8888/api/admin/impact?format=csv', { headers: { cookie, origin: 'https://localhost:8888' } }), {});
+    const csv = await impactAdmin(
+      new Request('https://localhost:8888/api/admin/impact?format=csv', { headers: { cookie, origin: 'https://localhost:8888' } }),
+      {},
+    );
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(csv.headers.get('content-disposition')).toMatch(/attachment; filename="impact-start-to-now\.csv"/);
     const lines = (await csv.text()).trim().split('\r\n');
-    expect(lines[0]).toBe('school,emails_sent,replied,replied_not_answered,acknowledged,meeting,no_reply_expected,no_answer,response_rate,median_days_to_reply,latest_comment,latest_comment_at');
+    expect(lines[0]).toBe(
+      'school,emails_sent,replied,replied_not_answered,acknowledged,meeting,no_reply_expected,no_answer,response_rate,median_days_to_reply,latest_comment,latest_comment_at',
+    );
     expect(lines).toContain('"e.edu","2","2","0","0","0","0","0","1.00","","",""');
   });
 
@@ -467,7 +501,10 @@ describe('impact', () => {
     await approve(message);
     await answer(linkToken(message), 'no_reply_expected', '=HYPERLINK("http://evil")');
     const cookie = await signIn();
-    const csv = await impactAdmin(new Request('https://localhost:8888/api/admin/impact?format=csv', { headers: { cookie, origin: 'https://localhost:8888' } }), {});
+    const csv = await impactAdmin(
+      new Request('https://localhost:8888/api/admin/impact?format=csv', { headers: { cookie, origin: 'https://localhost:8888' } }),
+      {},
+    );
     expect(await csv.text()).toContain(`"'=HYPERLINK(""http://evil"")"`);
   });
 });

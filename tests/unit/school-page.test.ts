@@ -40,7 +40,6 @@ let definitions: Awaited<ReturnType<typeof useFormDefinitions>>;
 let seq = 0;
 const SECRET = Buffer.alloc(32, 7).toString('base64');
 
-
 beforeAll(async () => {
   database = await startTestDatabase();
   mail = await useMail();
@@ -71,7 +70,11 @@ async function open(path: string) {
 
 /** The email form posted as the enhanced form posts it (JSON). */
 async function postEmailForm(values: Record<string, string>) {
-  const request = new Request(`http://localhost/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(values) });
+  const request = new Request(`http://localhost/api/forms/${formConfig.emailGenerator.formId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(values),
+  });
   const response = await forms(request, { ip: `198.51.100.${++seq % 250}` } as never);
   return { status: response.status, body: await response.json() };
 }
@@ -85,7 +88,12 @@ async function delivered(to: string, schoolName = 'Springfield Academy', attribu
 /** A parent who says they sent their email to `to` themselves, as the dialog records it, confirmed from their inbox. */
 async function selfSent(to: string, schoolName = 'Springfield Academy', attribution?: Parameters<typeof createDraft>[0]['attribution']) {
   const id = `sub-${Date.now()}-${++seq}`;
-  const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues({ school_name: schoolName, school_contact_email: to }), attribution });
+  const { token } = await createDraft({
+    id,
+    purpose: 'emailGenerator',
+    values: emailFormValues({ school_name: schoolName, school_contact_email: to }),
+    attribution,
+  });
   const answer = await call(emailSentMyself, jsonRequest('/api/email-sent-myself', { submissionId: id, token }));
   expect(answer.status).toBe(202);
   // Nothing about any page in the answer before the parent confirms from their inbox.
@@ -100,7 +108,14 @@ describe('school page keys', () => {
     const other = await verifiedSchool('head@elmwood.edu', 'Elmwood Academy');
     expect(other.pageKey).not.toBe(school.pageKey);
     // Two leaders of one school: their letters count on one page.
-    const edited = await editSchool(school.id, { name: school.name, leaders: [...school.leaders, { name: 'Office', role: '', address: 'office@springfield.edu' }], emailDomains: [], timeZone: 'UTC', hours: school.hours, holidays: [] });
+    const edited = await editSchool(school.id, {
+      name: school.name,
+      leaders: [...school.leaders, { name: 'Office', role: '', address: 'office@springfield.edu' }],
+      emailDomains: [],
+      timeZone: 'UTC',
+      hours: school.hours,
+      holidays: [],
+    });
     expect(edited.pageKey).toBe(school.pageKey);
     await delivered('head@springfield.edu');
     await delivered('office@springfield.edu');
@@ -171,12 +186,18 @@ describe('the page', () => {
     expect(new URL(first.share.url).pathname).toBe(`/schools/springfield-academy-${key}`);
 
     const api = await call(schoolPage, new Request(`http://localhost/api/schools/${key}`));
-    expect(api).toMatchObject({ status: 200, body: { published: true, parents: 2, goal: 5, outcome: 'meeting', outcomeText: 'Springfield Academy agreed to meet' } });
+    expect(api).toMatchObject({
+      status: 200,
+      body: { published: true, parents: 2, goal: 5, outcome: 'meeting', outcomeText: 'Springfield Academy agreed to meet' },
+    });
   });
 
   test('verifying a proposed school opens its page with the letters it already has; retiring it closes the page', async () => {
     const letters = [];
-    for (let n = 0; n < 3; n++) letters.push(await deliveredLetter(`proposal-parent${n}@example.org`, 'head@lincoln-high.example', { schoolName: 'Lincoln High School', verified: false }));
+    for (let n = 0; n < 3; n++)
+      letters.push(
+        await deliveredLetter(`proposal-parent${n}@example.org`, 'head@lincoln-high.example', { schoolName: 'Lincoln High School', verified: false }),
+      );
     const proposal = await proposeSchool({ kind: 'letter', address: 'head@lincoln-high.example', name: 'Lincoln High School', timeZone: 'UTC' });
     expect(proposal.status).toBe('proposed');
     expect((await open(`/schools/${proposal.pageKey}`)).status).toBe(404);
@@ -265,7 +286,9 @@ describe('referrals', () => {
 
     // The page carries the code into its form; the form posts it back with the key.
     const page = await open(`${link.pathname}${link.search}`);
-    const hidden = Object.fromEntries([...page.html.matchAll(/<input type="hidden" name="(_school|_ref|_ambassador)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    const hidden = Object.fromEntries(
+      [...page.html.matchAll(/<input type="hidden" name="(_school|_ref|_ambassador)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+    );
     expect(hidden).toEqual({ _school: key, _ref: link.searchParams.get('ref'), _ambassador: 'amb-7' });
     const values = emailFormValues({ school_name: 'Springfield Academy', _page: link.pathname, _elapsed: '30000', ...hidden }) as Record<string, string>;
     delete values.school_contact_email;
@@ -284,7 +307,14 @@ describe('referrals', () => {
   test('an ambassador id nobody was given is no credit: the draft says the parent came through the sharer alone', async () => {
     const sharer = await delivered('head@elmwood.edu', 'Elmwood Academy');
     const link = new URL(sharer.share.url);
-    const values = emailFormValues({ school_name: 'Elmwood Academy', _page: link.pathname, _elapsed: '30000', _school: (await verifiedSchool('head@elmwood.edu')).pageKey, _ref: link.searchParams.get('ref')!, _ambassador: 'made-up-ambassador' }) as Record<string, string>;
+    const values = emailFormValues({
+      school_name: 'Elmwood Academy',
+      _page: link.pathname,
+      _elapsed: '30000',
+      _school: (await verifiedSchool('head@elmwood.edu')).pageKey,
+      _ref: link.searchParams.get('ref')!,
+      _ambassador: 'made-up-ambassador',
+    }) as Record<string, string>;
     delete values.school_contact_email;
     const posted = await postEmailForm(values);
     expect(posted.status).toBe(201);
@@ -295,7 +325,13 @@ describe('referrals', () => {
     const sharer = await delivered('head@springfield.edu');
     const link = new URL(sharer.share.url);
     const key = (await verifiedSchool('head@springfield.edu')).pageKey;
-    const values = emailFormValues({ email: sharer.message.parentEmail.toUpperCase(), _page: link.pathname, _elapsed: '30000', _school: key, _ref: link.searchParams.get('ref')! }) as Record<string, string>;
+    const values = emailFormValues({
+      email: sharer.message.parentEmail.toUpperCase(),
+      _page: link.pathname,
+      _elapsed: '30000',
+      _school: key,
+      _ref: link.searchParams.get('ref')!,
+    }) as Record<string, string>;
     delete values.school_contact_email;
     const posted = await postEmailForm(values);
     expect(posted.status).toBe(201);
@@ -319,7 +355,11 @@ describe('referrals', () => {
     const body = new URLSearchParams({ ...emailFormValues({ _page: `/schools/${key}`, _school: key, full_name: '' }), school_contact_email: '' });
     body.delete('school_contact_email');
     const response = await forms(
-      new Request(`http://localhost/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' }, body }),
+      new Request(`http://localhost/api/forms/${formConfig.emailGenerator.formId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+        body,
+      }),
       { ip: '203.0.113.9' } as never,
     );
     const html = await response.text();
@@ -333,12 +373,24 @@ describe('shared at the right moment', () => {
   test('the page after confirming a platform send offers the school page: link, WhatsApp, SMS, email', async () => {
     const lincoln = await verifiedSchool('head@lincoln.edu', 'Lincoln High');
     const id = `sub-${Date.now()}-${++seq}`;
-    const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues({ school_contact_email: 'head@lincoln.edu', school_name: 'Lincoln High', choose_how_to_send_your_email: 'Send via our platform' }) });
+    const { token } = await createDraft({
+      id,
+      purpose: 'emailGenerator',
+      values: emailFormValues({
+        school_contact_email: 'head@lincoln.edu',
+        school_name: 'Lincoln High',
+        choose_how_to_send_your_email: 'Send via our platform',
+      }),
+    });
     const requested = await call(sendEmail, jsonRequest('/api/send-email', { submissionId: id, token }));
     expect(requested.status).toBe(202);
     const link = confirmationLink((await readMessage(requested.body.id))!.message)!;
     const response = await confirmSend(
-      new Request('http://localhost/confirm-send', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(new URL(link).searchParams.get('token')!)}` }),
+      new Request('http://localhost/confirm-send', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `token=${encodeURIComponent(new URL(link).searchParams.get('token')!)}`,
+      }),
     );
     const html = await response.text();
     expect(response.status).toBe(200);
@@ -357,10 +409,22 @@ describe('shared at the right moment', () => {
 
   test('a school the site does not know: its letter goes to the typed address, the page offers nothing to share, and staff see a proposal', async () => {
     const id = `sub-${Date.now()}-${++seq}`;
-    const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues({ school_contact_email: 'head@later.edu', school_name: 'Later High', choose_how_to_send_your_email: 'Send via our platform' }) });
+    const { token } = await createDraft({
+      id,
+      purpose: 'emailGenerator',
+      values: emailFormValues({ school_contact_email: 'head@later.edu', school_name: 'Later High', choose_how_to_send_your_email: 'Send via our platform' }),
+    });
     const requested = await call(sendEmail, jsonRequest('/api/send-email', { submissionId: id, token }));
     const link = confirmationLink((await readMessage(requested.body.id))!.message)!;
-    const html = await (await confirmSend(new Request('http://localhost/confirm-send', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(new URL(link).searchParams.get('token')!)}` }))).text();
+    const html = await (
+      await confirmSend(
+        new Request('http://localhost/confirm-send', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: `token=${encodeURIComponent(new URL(link).searchParams.get('token')!)}`,
+        }),
+      )
+    ).text();
     expect(html).toContain('Your email has been sent');
     expect(html).not.toContain('data-share-url');
     expect(mail.to('head@later.edu')).toHaveLength(1);
@@ -373,9 +437,17 @@ describe('shared at the right moment', () => {
   test('without JavaScript, "I\'ve sent it myself" on /your-email asks the parent to confirm from their inbox, and says nothing about a page', async () => {
     await delivered('head@lincoln.edu', 'Lincoln High');
     const id = `sub-${Date.now()}-${++seq}`;
-    const { token } = await createDraft({ id, purpose: 'emailGenerator', values: emailFormValues({ school_contact_email: 'head@lincoln.edu', school_name: 'Lincoln High' }) });
+    const { token } = await createDraft({
+      id,
+      purpose: 'emailGenerator',
+      values: emailFormValues({ school_contact_email: 'head@lincoln.edu', school_name: 'Lincoln High' }),
+    });
     const response = await yourEmail(
-      new Request('http://localhost/your-email', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ id, t: token, action: 'self' }) }),
+      new Request('http://localhost/your-email', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ id, t: token, action: 'self' }),
+      }),
     );
     const html = await response.text();
     expect(response.status).toBe(200);
@@ -391,4 +463,3 @@ describe('shared at the right moment', () => {
     expect((await open(new URL(share!.url).pathname)).status).toBe(200);
   });
 });
-

@@ -48,7 +48,9 @@ const wrote = (email: string, options: { to?: string; confirmed?: boolean; attri
 async function report(message: OutboxMessage, kind: string, options: { approve?: boolean } = {}) {
   const token = new URL(answerLink(message.id, message.followUp!.dueAt)).searchParams.get('token')!;
   const body = new URLSearchParams({ token, seen: '', comment: '', answer: kind });
-  const response = await schoolAnswer(new Request('http://localhost/school-answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }));
+  const response = await schoolAnswer(
+    new Request('http://localhost/school-answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }),
+  );
   expect(response.status).toBe(200);
   if (options.approve === false) return;
   const items = await query<{ id: string }>(sql`SELECT id FROM review_items WHERE message_id = ${message.id} AND claim = ${kind} AND state = 'pending'`);
@@ -97,7 +99,21 @@ describe('an outcome reported', () => {
     const n = seq;
     // One verified school with two addresses on its record: its letters count on one page.
     const office = school.replace('head', 'office');
-    await createSchool({ name: 'Oakwood Academy', leaders: [{ name: '', role: '', address: school }, { name: '', role: '', address: office }], emailDomains: [], timeZone: 'UTC', hours: { days: [1, 2, 3, 4, 5], opens: '08:00', closes: '16:00' }, holidays: [] }, 'tests', { kind: 'note', detail: 'two addresses' });
+    await createSchool(
+      {
+        name: 'Oakwood Academy',
+        leaders: [
+          { name: '', role: '', address: school },
+          { name: '', role: '', address: office },
+        ],
+        emailDomains: [],
+        timeZone: 'UTC',
+        hours: { days: [1, 2, 3, 4, 5], opens: '08:00', closes: '16:00' },
+        holidays: [],
+      },
+      'tests',
+      { kind: 'note', detail: 'two addresses' },
+    );
     const reporter = await wrote(`ana${n}@example.org`);
     const other = await wrote(`ben${n}@example.org`, { to: office.toUpperCase() });
     await wrote(`ana${n}+kids@example.org`); // the reporter again, under another way of writing the address
@@ -175,7 +191,11 @@ describe('the stop link', () => {
     stopEndpoint(
       method === 'GET'
         ? new Request(`http://localhost/school-updates/stop?token=${encodeURIComponent(token)}`)
-        : new Request('http://localhost/school-updates/stop', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token }) }),
+        : new Request('http://localhost/school-updates/stop', {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams({ token }),
+          }),
     );
   const stops = async () => query(sql`SELECT parent FROM school_update_stops`);
 
@@ -263,7 +283,13 @@ describe('the second follow-up', () => {
 
   test('a parent who stopped emails about their letter gets no follow-up', async () => {
     const message = await wrote(`ida${seq}@example.org`);
-    await stopEndpoint(new Request('http://localhost/school-updates/stop', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: new URL(stopLink(message.parentEmail)).searchParams.get('token')! }) }));
+    await stopEndpoint(
+      new Request('http://localhost/school-updates/stop', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: new URL(stopLink(message.parentEmail)).searchParams.get('token')! }),
+      }),
+    );
     await at(Date.parse(message.sentAt!) + 10 * DAY + 1000);
     expect(followUps(message.parentEmail)).toHaveLength(0);
     expect((await readMessage(message.id))!.message.followUp).toMatchObject({ link: 'stopped' });
@@ -326,7 +352,13 @@ describe('the school campaign (admin)', () => {
       expect(JSON.stringify(answer.body)).not.toContain('Oakwood');
     }
     const cookie = await signIn();
-    for (const path of ['/api/admin/impact/schools?key=nope', '/api/admin/impact/schools?cursor=zzz', `/api/admin/impact/schools?key=${key}&limit=0`, '/api/admin/impact/schools?other=1', '/api/admin/impact/schools?format=csv']) {
+    for (const path of [
+      '/api/admin/impact/schools?key=nope',
+      '/api/admin/impact/schools?cursor=zzz',
+      `/api/admin/impact/schools?key=${key}&limit=0`,
+      '/api/admin/impact/schools?other=1',
+      '/api/admin/impact/schools?format=csv',
+    ]) {
       const answer = await callAdmin(campaignAdmin, path, { cookie });
       expect(answer.status, path).toBe(400);
       expect(answer.body.error.code).toBe('invalid_request');

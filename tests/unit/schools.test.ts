@@ -57,11 +57,15 @@ beforeEach(async () => {
   cookie = await signIn();
 });
 
-const admin = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) => callAdmin(schoolsAdmin as Handler, path, { ...init, cookie });
+const admin = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
+  callAdmin(schoolsAdmin as Handler, path, { ...init, cookie });
 
 /** A file posted to the import, with its own type (the admin helper posts JSON). */
 async function upload(body: string, type = 'text/csv') {
-  const response = await (schoolsAdmin as Handler)(new Request(`${ORIGIN}/api/admin/schools/import`, { method: 'POST', headers: { cookie, origin: ORIGIN, 'content-type': type }, body }), { ip: '203.0.113.7' });
+  const response = await (schoolsAdmin as Handler)(
+    new Request(`${ORIGIN}/api/admin/schools/import`, { method: 'POST', headers: { cookie, origin: ORIGIN, 'content-type': type }, body }),
+    { ip: '203.0.113.7' },
+  );
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -79,19 +83,35 @@ const school = (overrides: Record<string, unknown> = {}) => ({
 const website = { kind: 'website', detail: 'Listed on maplegrove.example/contact' };
 
 /** The audit rows written, oldest first. */
-const audited = async () => (await query<{ action: string; target: string }>(sql`SELECT action, target FROM audit_log WHERE action LIKE 'school%' ORDER BY id`)).map((row) => `${row.action} ${row.target}`);
+const audited = async () =>
+  (await query<{ action: string; target: string }>(sql`SELECT action, target FROM audit_log WHERE action LIKE 'school%' ORDER BY id`)).map(
+    (row) => `${row.action} ${row.target}`,
+  );
 
 /** A parent's letter through the real path: the email form (picking a known school by its key, or typing one), "Send via our platform", confirmed from their inbox. */
 async function letter(fields: Record<string, string>, ip = `198.51.100.${(++seq % 200) + 1}`) {
   const values = emailFormValues({ _page: '/lead-the-change', choose_how_to_send_your_email: 'Send via our platform', _elapsed: '30000', ...fields });
-  const posted = await forms(new Request(`http://localhost/api/forms/${formConfig.emailGenerator.formId}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(values) }), { ip } as never);
+  const posted = await forms(
+    new Request(`http://localhost/api/forms/${formConfig.emailGenerator.formId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(values),
+    }),
+    { ip } as never,
+  );
   const answer = JSON.parse(await posted.text());
   expect(posted.status, JSON.stringify(answer)).toBe(201);
   const sent = await sendEmail(jsonRequest('/api/send-email', { submissionId: answer.id, token: answer.draft.token }), { ip });
   const request = JSON.parse(await sent.text());
   expect(sent.status, JSON.stringify(request)).toBe(202);
   const token = tokenOf(linkIn(mail.last(values.email as string, /confirm/i), '/confirm-send'));
-  const confirmed = await confirmSend(new Request('http://localhost/confirm-send', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(token)}&tz=Europe%2FLondon` }));
+  const confirmed = await confirmSend(
+    new Request('http://localhost/confirm-send', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `token=${encodeURIComponent(token)}&tz=Europe%2FLondon`,
+    }),
+  );
   return { id: request.id as string, page: regionText(await confirmed.text()), parent: values.email as string, draft: answer.draft };
 }
 
@@ -110,7 +130,16 @@ describe('staff keep the records (the Schools tab)', () => {
   test('a school added with evidence is verified: its address enters the directory, its page opens, its record sets its hours; audited', async () => {
     const made = await admin('/api/admin/schools', { method: 'POST', body: { school: school(), evidence: website } });
     expect(made.status).toBe(201);
-    expect(made.body.school).toMatchObject({ name: 'Maple Grove School', slug: 'maple-grove-school', status: 'verified', source: 'staff', timeZone: 'America/Chicago', verifiedBy: 'admin', evidence: website, letters: { letters: 0, confirmed: 0 } });
+    expect(made.body.school).toMatchObject({
+      name: 'Maple Grove School',
+      slug: 'maple-grove-school',
+      status: 'verified',
+      source: 'staff',
+      timeZone: 'America/Chicago',
+      verifiedBy: 'admin',
+      evidence: website,
+      letters: { letters: 0, confirmed: 0 },
+    });
     expect(await page(made.body.school.pageKey)).toMatchObject({ status: 200, body: { schoolName: 'Maple Grove School', parents: 0 } });
     expect((await admin('/api/admin/schools?status=verified&q=maple')).body.schools.map((row: { name: string }) => row.name)).toEqual(['Maple Grove School']);
     expect(await audited()).toEqual([`school.created ${made.body.school.id} verified`, 'schools.viewed verified']);
@@ -120,7 +149,10 @@ describe('staff keep the records (the Schools tab)', () => {
     const made = await admin('/api/admin/schools', { method: 'POST', body: { school: school() } });
     expect(made.body.school.status).toBe('proposed');
     expect((await page(made.body.school.pageKey)).status).toBe(404);
-    const verified = await admin(`/api/admin/schools/${made.body.school.id}/verify`, { method: 'POST', body: { evidence: { kind: 'reply', detail: 'Dr. Rivera answered from head@maplegrove.example on 2026-11-20' } } });
+    const verified = await admin(`/api/admin/schools/${made.body.school.id}/verify`, {
+      method: 'POST',
+      body: { evidence: { kind: 'reply', detail: 'Dr. Rivera answered from head@maplegrove.example on 2026-11-20' } },
+    });
     expect(verified.status).toBe(200);
     expect(verified.body.school.status).toBe('verified');
     expect((await page(made.body.school.pageKey)).status).toBe(200);
@@ -157,14 +189,20 @@ describe('staff keep the records (the Schools tab)', () => {
     expect(twin.status).toBe(409);
     expect(twin.body.error).toMatchObject({ code: 'address_taken' });
     expect(twin.body.error.message).toContain('Maple Grove School');
-    const other = await admin('/api/admin/schools', { method: 'POST', body: { school: school({ name: 'Birch School', leaders: [{ name: '', role: '', address: 'head@birch.example' }], emailDomains: [] }) } });
+    const other = await admin('/api/admin/schools', {
+      method: 'POST',
+      body: { school: school({ name: 'Birch School', leaders: [{ name: '', role: '', address: 'head@birch.example' }], emailDomains: [] }) },
+    });
     expect((await admin(`/api/admin/schools/${other.body.school.id}`, { method: 'PUT', body: school({ name: 'Birch School' }) })).status).toBe(200);
     expect((await admin(`/api/admin/schools/${other.body.school.id}/verify`, { method: 'POST', body: { evidence: website } })).status).toBe(409);
   });
 
   test('edits change the record and its directory; someone else’s id, a retired school and a wrong action are said plainly', async () => {
     const made = (await admin('/api/admin/schools', { method: 'POST', body: { school: school(), evidence: website } })).body.school;
-    const edited = await admin(`/api/admin/schools/${made.id}`, { method: 'PUT', body: school({ name: 'Maple Grove Academy', leaders: [{ name: 'Ms. Cho', role: 'Principal', address: 'principal@maplegrove.example' }] }) });
+    const edited = await admin(`/api/admin/schools/${made.id}`, {
+      method: 'PUT',
+      body: school({ name: 'Maple Grove Academy', leaders: [{ name: 'Ms. Cho', role: 'Principal', address: 'principal@maplegrove.example' }] }),
+    });
     expect(edited.status).toBe(200);
     expect(edited.body.school).toMatchObject({ name: 'Maple Grove Academy', slug: 'maple-grove-academy', pageKey: made.pageKey });
     expect(await query(sql`SELECT address FROM school_addresses`)).toEqual([{ address: 'principal@maplegrove.example' }]);
@@ -199,7 +237,10 @@ describe('merging two records', () => {
 
     const merged = await admin(`/api/admin/schools/${from.id}/merge`, { method: 'POST', body: { into: into.id } });
     expect(merged.status).toBe(200);
-    expect(merged.body.school.leaders.map((leader: { address: string }) => leader.address).sort()).toEqual(['head@maplegrove.example', 'office@maplegrove-lower.example']);
+    expect(merged.body.school.leaders.map((leader: { address: string }) => leader.address).sort()).toEqual([
+      'head@maplegrove.example',
+      'office@maplegrove-lower.example',
+    ]);
     // Ana wrote to both: one parent. Four letters, three parents, on one page.
     expect((await page(into.pageKey)).body.parents).toBe(3);
     expect((await page(from.pageKey)).status).toBe(404);
@@ -209,13 +250,21 @@ describe('merging two records', () => {
       { address: 'head@maplegrove.example', school_id: into.id },
       { address: 'office@maplegrove-lower.example', school_id: into.id },
     ]);
-    expect((await readSchool(from.id))).toMatchObject({ status: 'retired', mergedInto: into.id });
+    expect(await readSchool(from.id)).toMatchObject({ status: 'retired', mergedInto: into.id });
     expect(await audited()).toContain(`school.merged ${from.id} into ${into.id}`);
   });
 
   test('a school into itself, into an unknown or a retired record: refused, nothing moved', async () => {
     const a = (await admin('/api/admin/schools', { method: 'POST', body: { school: school(), evidence: website } })).body.school;
-    const b = (await admin('/api/admin/schools', { method: 'POST', body: { school: school({ name: 'Birch School', leaders: [{ name: '', role: '', address: 'head@birch.example' }], emailDomains: [] }), evidence: website } })).body.school;
+    const b = (
+      await admin('/api/admin/schools', {
+        method: 'POST',
+        body: {
+          school: school({ name: 'Birch School', leaders: [{ name: '', role: '', address: 'head@birch.example' }], emailDomains: [] }),
+          evidence: website,
+        },
+      })
+    ).body.school;
     expect((await admin(`/api/admin/schools/${a.id}/merge`, { method: 'POST', body: { into: a.id } })).status).toBe(400);
     expect((await admin(`/api/admin/schools/${a.id}/merge`, { method: 'POST', body: { into: 'nobody' } })).status).toBe(404);
     expect((await admin(`/api/admin/schools/${a.id}/merge`, { method: 'POST', body: { into: '<script>' } })).status).toBe(400);
@@ -242,7 +291,9 @@ describe('importing a CSV', () => {
     expect(answer.body.refused.map((row: { line: number }) => row.line)).toEqual([4, 5]);
     expect(answer.body.refused[0].message).toMatch(/name/i);
     expect(answer.body.refused[1].message).toMatch(/address/i);
-    const [maple] = (await query<{ status: string; hours: unknown; time_zone: string }>(sql`SELECT status, hours, time_zone FROM schools WHERE name = 'Maple Grove School'`));
+    const [maple] = await query<{ status: string; hours: unknown; time_zone: string }>(
+      sql`SELECT status, hours, time_zone FROM schools WHERE name = 'Maple Grove School'`,
+    );
     expect(maple).toEqual({ status: 'verified', hours: { days: [1, 2, 3, 4, 5], opens: '08:00', closes: '15:30' }, time_zone: 'America/Chicago' });
     expect(await audited()).toEqual(['school.imported 2 added, 2 refused']);
   });
@@ -274,7 +325,14 @@ describe('parents find their school', () => {
   test('verified schools whose words start with what was typed, with their leaders; a typed school is never offered', async () => {
     const answer = await suggest('oak');
     expect(answer.status).toBe(200);
-    expect(answer.body.schools).toEqual([{ key: expect.stringMatching(/^[0-9a-f]{32}$/), name: 'Oakwood Academy', city: null, leaders: [{ name: 'Dr. Patel', role: 'Head of School', address: 'head@oakwood-academy.example' }] }]);
+    expect(answer.body.schools).toEqual([
+      {
+        key: expect.stringMatching(/^[0-9a-f]{32}$/),
+        name: 'Oakwood Academy',
+        city: null,
+        leaders: [{ name: 'Dr. Patel', role: 'Head of School', address: 'head@oakwood-academy.example' }],
+      },
+    ]);
     expect(answer.headers.get('cache-control')).toMatch(/max-age=60/);
     expect((await suggest('PINE rid')).body.schools.map((row: { name: string }) => row.name)).toEqual(['Pine Ridge Elementary']);
     expect((await suggest('Öakwood')).body.schools.map((row: { name: string }) => row.name)).toEqual(['Oakwood Academy']);
@@ -349,10 +407,18 @@ describe('a typed school is a proposal', () => {
     const suggested = JSON.parse(await (await suggestions(new Request('http://localhost/api/school-suggestions?q=maple'), {})).text());
     expect(suggested.schools[0].leaders.map((leader: { address: string }) => leader.address)).toEqual(['head@maplegrove.example']);
 
-    const settled = await admin(`/api/admin/schools/${made.id}/flags`, { method: 'POST', body: { address: 'admissions@maplegrove.example', decision: 'added' } });
+    const settled = await admin(`/api/admin/schools/${made.id}/flags`, {
+      method: 'POST',
+      body: { address: 'admissions@maplegrove.example', decision: 'added' },
+    });
     expect(settled.body).toMatchObject({ settled: 'added', counted: 1 });
     expect((await page(made.pageKey)).body.parents).toBe(1);
-    expect((await admin(`/api/admin/schools/${made.id}/flags`, { method: 'POST', body: { address: 'admissions@maplegrove.example', decision: 'dismissed' } })).status).toBe(409);
-    expect((await admin(`/api/admin/schools/${made.id}/flags`, { method: 'POST', body: { address: 'nobody@maplegrove.example', decision: 'added' } })).status).toBe(404);
+    expect(
+      (await admin(`/api/admin/schools/${made.id}/flags`, { method: 'POST', body: { address: 'admissions@maplegrove.example', decision: 'dismissed' } }))
+        .status,
+    ).toBe(409);
+    expect(
+      (await admin(`/api/admin/schools/${made.id}/flags`, { method: 'POST', body: { address: 'nobody@maplegrove.example', decision: 'added' } })).status,
+    ).toBe(404);
   });
 });

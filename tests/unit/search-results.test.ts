@@ -27,14 +27,17 @@ const pages: Record<string, string> = {
       <details><summary><h3 id="what-about-afternoons">What happens in the afternoons?</h3></summary><div><p>Afternoons are for workshops, sport and clubs.</p></div></details>
       <details><summary><h3 id="is-it-mastery-learning">Is this mastery learning?</h3></summary><div><p>Yes: students move on at mastery.</p></div></details></main>`,
   ),
-  'how-it-works.html': frame(`<main data-pagefind-body><h1>How It Works</h1><p>Two focused hours of mastery learning each morning.</p><p>Tom &amp; Jerry's school <em>tried</em> it.</p></main>`),
+  'how-it-works.html': frame(
+    `<main data-pagefind-body><h1>How It Works</h1><p>Two focused hours of mastery learning each morning.</p><p>Tom &amp; Jerry's school <em>tried</em> it.</p></main>`,
+  ),
   'blogs-insights/what-mastery-really-means.html': frame(
     `<main data-pagefind-body><a data-pagefind-ignore href="/blogs-insights">All articles ignoredword</a><h1 id="post-title" data-pagefind-meta="title">What mastery really means</h1><p data-pagefind-ignore>5 min read</p><p>Mastery is about the threshold of 90% on every skill, not a grade.</p></main>`,
   ),
   'thank-you.html': frame('<main><h1>Thank you</h1><p>A mastery page that is not indexed.</p></main>'),
 };
 // Twelve pages that mention "lantern", for paging.
-for (let n = 1; n <= 12; n++) pages[`lantern-${n}.html`] = frame(`<main data-pagefind-body><h1>Lantern page ${n}</h1><p>${'lantern '.repeat(13 - n)}story ${n}.</p></main>`);
+for (let n = 1; n <= 12; n++)
+  pages[`lantern-${n}.html`] = frame(`<main data-pagefind-body><h1>Lantern page ${n}</h1><p>${'lantern '.repeat(13 - n)}story ${n}.</p></main>`);
 
 const shell = () => {
   const region = regionMarkers(SEARCH_REGION);
@@ -93,7 +96,9 @@ describe('reading a built page', () => {
     expect(post.page.title).toBe('What mastery really means');
     expect(JSON.stringify(post)).not.toMatch(/ignoredword|5 min read/);
     // Words either side of an element boundary stay apart.
-    expect(readPage(pages['how-it-works.html']!, '/how-it-works')!.sections[0]!.text).toBe("Two focused hours of mastery learning each morning. Tom & Jerry's school tried it.");
+    expect(readPage(pages['how-it-works.html']!, '/how-it-works')!.sections[0]!.text).toBe(
+      "Two focused hours of mastery learning each morning. Tom & Jerry's school tried it.",
+    );
     expect(readPage(pages['thank-you.html']!, '/thank-you')).toBeUndefined();
   });
 
@@ -109,7 +114,10 @@ describe('reading a built page', () => {
     )!;
     expect(home.page.title).toBe('Bring 2-Hour Mastery Learning to Your School');
     expect(home.sections[0]!.text).toBe('Two focused hours a day. 85%');
-    expect(readPage(frame('<main data-pagefind-body><h1>Frequently Asked Questions</h1><p>All of them.</p></main>', 'FAQs | Your Questions Answered'), '/faqs')!.page.title).toBe('FAQs');
+    expect(
+      readPage(frame('<main data-pagefind-body><h1>Frequently Asked Questions</h1><p>All of them.</p></main>', 'FAQs | Your Questions Answered'), '/faqs')!.page
+        .title,
+    ).toBe('FAQs');
   });
 });
 
@@ -141,9 +149,17 @@ describe('ranking', () => {
 
   test('a section row names its page; a page row does not', () => {
     const section = searchSite(index, 'threshold').find((row) => row.url.startsWith('/faqs'));
-    expect(section).toMatchObject({ title: 'What score counts as mastery?', context: 'Frequently Asked Questions', url: '/faqs#what-is-the-mastery-threshold' });
+    expect(section).toMatchObject({
+      title: 'What score counts as mastery?',
+      context: 'Frequently Asked Questions',
+      url: '/faqs#what-is-the-mastery-threshold',
+    });
     const [page] = searchSite(index, 'focused');
-    expect(page).toEqual({ title: 'How It Works', url: '/how-it-works', excerpt: 'Two <mark>focused</mark> hours of mastery learning each morning. Tom &amp; Jerry&#39;s school tried it.' });
+    expect(page).toEqual({
+      title: 'How It Works',
+      url: '/how-it-works',
+      excerpt: 'Two <mark>focused</mark> hours of mastery learning each morning. Tom &amp; Jerry&#39;s school tried it.',
+    });
   });
 
   test('pages with more of the words rank first', () => {
@@ -162,7 +178,11 @@ describe('excerpts', () => {
     // A match far in: a few words before it, 24 words in all.
     [`${words(1, 50)} target ${words(52, 100)}`, ['target'], `${words(48, 50)} <mark>target</mark> ${words(52, 71)}`],
     // The window with the most matches wins over the first match.
-    [`alpha ${words(2, 40)} alpha beta alpha ${words(44, 90)}`, ['alpha', 'beta'], `${words(38, 40)} <mark>alpha</mark> <mark>beta</mark> <mark>alpha</mark> ${words(44, 61)}`],
+    [
+      `alpha ${words(2, 40)} alpha beta alpha ${words(44, 90)}`,
+      ['alpha', 'beta'],
+      `${words(38, 40)} <mark>alpha</mark> <mark>beta</mark> <mark>alpha</mark> ${words(44, 61)}`,
+    ],
     // No match in the text (the title matched): the start of it.
     [words(1, 30), ['mastery'], words(1, 24)],
     ['', ['mastery'], ''],
@@ -198,7 +218,13 @@ describe('paging', () => {
 describe('the search function', () => {
   const get = (path: string, init?: RequestInit) => search(new Request(`http://localhost${path}`, init));
   const status = (html: string) => html.match(/data-search-page-status>([^<]*)</)?.[1];
-  const decode = (text = '') => text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const decode = (text = '') =>
+    text
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
   const long = 'mastery '.repeat(250);
   const markup = '<img src=x onerror="alert(1)"><script>alert(1)</script>';
 
@@ -209,7 +235,12 @@ describe('the search function', () => {
     ['/search?q=mastery+threshold', 200, 'Found 3 results for "mastery threshold"', false],
     ['/search?q=zzqxj', 200, `No results found for "zzqxj". Try fewer or other words, or browse the site's sections below.`, true],
     [`/search?q=${encodeURIComponent(markup)}`, 200, `No results found for "${markup}". Try fewer or other words, or browse the site's sections below.`, true],
-    [`/search?q=${encodeURIComponent(long)}`, 200, `Found 4 results for "${long.trim().slice(0, 200).trim()}" (the search used its first 200 characters)`, false],
+    [
+      `/search?q=${encodeURIComponent(long)}`,
+      200,
+      `Found 4 results for "${long.trim().slice(0, 200).trim()}" (the search used its first 200 characters)`,
+      false,
+    ],
     [`/search?q=${'x'.repeat(5000)}`, 400, 'q: The search is too long.', true],
     ['/search?q=lantern&page=2', 200, 'Found 12 results for "lantern"', false],
     ['/search?q=lantern&page=3', 404, 'There is no page 3 of the results for "lantern": they end at page 2.', true],
@@ -239,7 +270,11 @@ describe('the search function', () => {
     const html = await (await get('/search?q=mastery+threshold')).text();
     expect(html).toContain('<title>Results for &quot;mastery threshold&quot; | Mastery Parents</title>');
     const list = html.match(/<ol[^>]*data-search-page-results>(.*?)<\/ol>/)?.[1] ?? '';
-    expect([...list.matchAll(/href="([^"]+)"/g)].map((m) => m[1])).toEqual(['/faqs#what-is-the-mastery-threshold', '/faqs#is-it-mastery-learning', '/blogs-insights/what-mastery-really-means']);
+    expect([...list.matchAll(/href="([^"]+)"/g)].map((m) => m[1])).toEqual([
+      '/faqs#what-is-the-mastery-threshold',
+      '/faqs#is-it-mastery-learning',
+      '/blogs-insights/what-mastery-really-means',
+    ]);
     expect(list).toContain('The <mark>mastery</mark> <mark>threshold</mark> is usually 90%.');
     expect(html).not.toContain('rel="next"');
   });

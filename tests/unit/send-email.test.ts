@@ -66,7 +66,11 @@ async function send(body: unknown, ip = `198.51.100.${(++seq % 200) + 1}`) {
 
 async function confirm(token: string, tz = '') {
   const response = await confirmSend(
-    new Request(`http://localhost/confirm-send`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(token)}&tz=${encodeURIComponent(tz)}` }),
+    new Request(`http://localhost/confirm-send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `token=${encodeURIComponent(token)}&tz=${encodeURIComponent(tz)}`,
+    }),
   );
   const html = await response.text();
   return { status: response.status, text: regionText(html), html };
@@ -96,7 +100,15 @@ afterAll(async () => {
   await database.stop();
   await mail.close();
   shell.remove();
-  for (const name of ['HUBSPOT_BASE_PATH', 'HUBSPOT_ACCESS_TOKEN', 'SITE_URL', 'PLATFORM_SEND_CONFIRMATION', 'PLATFORM_SEND_SCHOOL_DAILY_LIMIT', 'HUBSPOT_TRANSACTIONAL_EMAIL_ID']) delete process.env[name];
+  for (const name of [
+    'HUBSPOT_BASE_PATH',
+    'HUBSPOT_ACCESS_TOKEN',
+    'SITE_URL',
+    'PLATFORM_SEND_CONFIRMATION',
+    'PLATFORM_SEND_SCHOOL_DAILY_LIMIT',
+    'HUBSPOT_TRANSACTIONAL_EMAIL_ID',
+  ])
+    delete process.env[name];
 });
 beforeEach(async () => {
   fake.reset();
@@ -109,7 +121,9 @@ beforeEach(async () => {
   delete process.env.PLATFORM_SEND_SCHOOL_DAILY_LIMIT;
   delete process.env.PLATFORM_SEND_NETWORK_DAILY_REQUESTS;
   // Every test starts without limits or allowances used.
-  await database.db.exec('DELETE FROM send_claims; DELETE FROM school_daily_sends; DELETE FROM parent_daily_sends; DELETE FROM email_budgets; DELETE FROM recipient_days; DELETE FROM send_request_days; DELETE FROM email_suppressions;');
+  await database.db.exec(
+    'DELETE FROM send_claims; DELETE FROM school_daily_sends; DELETE FROM parent_daily_sends; DELETE FROM email_budgets; DELETE FROM recipient_days; DELETE FROM send_request_days; DELETE FROM email_suppressions;',
+  );
   // Oakwood Academy is a school staff verified: its letters rest on its record.
   await verifiedSchool('head@oakwood.edu', 'Oakwood Academy', { timeZone: 'America/New_York' });
 });
@@ -125,7 +139,11 @@ describe('the request names a submission, never text', () => {
   });
 
   test.each([
-    ['the old free-text shape', { idempotencyKey: 'key-123456789', parentEmail: 'ana@example.org', to: 'head@oakwood.edu', subject: 'Hi', body: 'Buy now' }, 'text_not_accepted'],
+    [
+      'the old free-text shape',
+      { idempotencyKey: 'key-123456789', parentEmail: 'ana@example.org', to: 'head@oakwood.edu', subject: 'Hi', body: 'Buy now' },
+      'text_not_accepted',
+    ],
     ['a token with text beside it', { submissionId: 'sub-12345678', token: 'a'.repeat(43), subject: 'Forged' }, 'text_not_accepted'],
     ['no token', { submissionId: 'sub-12345678' }, 'invalid_request'],
     ['a malformed token', { submissionId: 'sub-12345678', token: 'short' }, 'invalid_request'],
@@ -149,7 +167,13 @@ describe('the request names a submission, never text', () => {
   test('what is stored to send is exactly the email composed from the submission', async () => {
     const { id, token, email } = await draft();
     const { body } = await send({ submissionId: id, token });
-    expect((await readMessage(body.id))!.message).toMatchObject({ subject: email.subject, body: email.body, to: 'head@oakwood.edu', toName: 'Dr. Patel', status: 'awaiting_confirmation' });
+    expect((await readMessage(body.id))!.message).toMatchObject({
+      subject: email.subject,
+      body: email.body,
+      to: 'head@oakwood.edu',
+      toName: 'Dr. Patel',
+      status: 'awaiting_confirmation',
+    });
   });
 });
 
@@ -403,7 +427,11 @@ describe('the limits are taken when the parent confirms', () => {
     const myLink = tokenOf(confirmationLink((await readMessage(mineAnswer.body.id))!.message)!);
     // A stranger, on another network, asks in the parent's name for the same school, with other words.
     const strangerDraft = `sub-stranger-${++seq}`;
-    const theirs = await createDraft({ id: strangerDraft, purpose: 'emailGenerator', values: values({ email: parent, school_contact_email: 'replace@school.edu', child_full_name: 'Somebody Else' }) });
+    const theirs = await createDraft({
+      id: strangerDraft,
+      purpose: 'emailGenerator',
+      values: values({ email: parent, school_contact_email: 'replace@school.edu', child_full_name: 'Somebody Else' }),
+    });
     const theirAnswer = await send({ submissionId: strangerDraft, token: theirs.token }, '198.51.100.31');
     expect(theirAnswer.status).toBe(202);
     expect((await readMessage(mineAnswer.body.id))!.message.status).toBe('awaiting_confirmation');
@@ -495,8 +523,16 @@ describe('with PLATFORM_SEND_CONFIRMATION=off a refusal tells nobody what this p
 
 describe('limits count people, not strings', () => {
   test.each([
-    ['a +tag and capitals on the school address', { email: 'one@example.org', school_contact_email: 'head@variant.edu' }, { email: 'one@example.org', school_contact_email: 'HEAD+1@Variant.edu' }],
-    ["Gmail's dots, a +tag and googlemail on the parent", { email: 'sam@gmail.com', school_contact_email: 'head@dots.edu' }, { email: 's.a.m+x@googlemail.com', school_contact_email: 'head@dots.edu' }],
+    [
+      'a +tag and capitals on the school address',
+      { email: 'one@example.org', school_contact_email: 'head@variant.edu' },
+      { email: 'one@example.org', school_contact_email: 'HEAD+1@Variant.edu' },
+    ],
+    [
+      "Gmail's dots, a +tag and googlemail on the parent",
+      { email: 'sam@gmail.com', school_contact_email: 'head@dots.edu' },
+      { email: 's.a.m+x@googlemail.com', school_contact_email: 'head@dots.edu' },
+    ],
   ])('%s: one pair, sent once', async (_name, first, second) => {
     const one = await draft(first);
     const a = await send({ submissionId: one.id, token: one.token });
@@ -615,7 +651,10 @@ describe('HubSpot single-send as the sender', () => {
     await confirm(tokenOf(link));
     const letter = fake.transactionalSends.find((entry) => entry.message.to === 'head@oakwood.edu')!;
     const id = (await readDraft(made.id))!.draft.messageId!;
-    expect(letter).toMatchObject({ emailId: 4242, message: { sendId: id, replyTo: [made.values.parentEmail], from: `"Ana Lopez via Mastery Parents" <${MAIL_FROM}>` } });
+    expect(letter).toMatchObject({
+      emailId: 4242,
+      message: { sendId: id, replyTo: [made.values.parentEmail], from: `"Ana Lopez via Mastery Parents" <${MAIL_FROM}>` },
+    });
     expect(String(letter.customProperties.body)).toContain(made.email.body.trim());
   });
 
@@ -668,7 +707,9 @@ describe('the Outbox tab shows states, never a parent’s link', () => {
     const shown = await callAdmin(outboxAdmin, `/api/admin/outbox/${answer.body.id}/confirmation-link`, { cookie });
     expect(shown.status).toBe(200);
     expect(shown.body.link).toMatch(/\/confirm-send\?token=/);
-    expect(await query(sql`SELECT action, target FROM audit_log WHERE action = 'outbox.confirmation_link_viewed'`)).toEqual([{ action: 'outbox.confirmation_link_viewed', target: answer.body.id }]);
+    expect(await query(sql`SELECT action, target FROM audit_log WHERE action = 'outbox.confirmation_link_viewed'`)).toEqual([
+      { action: 'outbox.confirmation_link_viewed', target: answer.body.id },
+    ]);
     // Confirming from it queues the letter; it waits for a sender.
     expect((await confirm(tokenOf(shown.body.link))).text).toContain('Your email is confirmed');
     expect((await readMessage(answer.body.id))!.message.status).toBe('queued');
@@ -711,11 +752,20 @@ describe("a provider's reports (Mailgun's signed webhook)", () => {
   const report = (messageId: string, event: Record<string, unknown>, options: { key?: string; at?: number; token?: string } = {}) => {
     const timestamp = String(Math.floor((options.at ?? Date.now()) / 1000));
     const token = options.token ?? `${Date.now()}${++seq}abcdefghijklmnopqrstuvwxyz`;
-    const signature = createHmac('sha256', options.key ?? KEY).update(timestamp + token).digest('hex');
+    const signature = createHmac('sha256', options.key ?? KEY)
+      .update(timestamp + token)
+      .digest('hex');
     return { signature: { timestamp, token, signature }, 'event-data': { ...event, message: { headers: { 'message-id': messageId } } } };
   };
   const post = async (body: unknown) => {
-    const response = await mailEvents(new Request('https://site.example/api/mail/events/mailgun', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }), {});
+    const response = await mailEvents(
+      new Request('https://site.example/api/mail/events/mailgun', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+      {},
+    );
     return { status: response.status, body: (await response.json()) as { error?: { code: string; message: string }; changed?: boolean } };
   };
   /** A letter the platform sent, and the Message-ID it went with. */
@@ -733,7 +783,12 @@ describe("a provider's reports (Mailgun's signed webhook)", () => {
   });
 
   /** A permanent failure as Mailgun reports it: its reason, and the receiving server's answer. */
-  const permanent = (reason: string, code: number, message: string) => ({ event: 'failed', severity: 'permanent', reason, 'delivery-status': { code, message, description: '' } });
+  const permanent = (reason: string, code: number, message: string) => ({
+    event: 'failed',
+    severity: 'permanent',
+    reason,
+    'delivery-status': { code, message, description: '' },
+  });
 
   test('a mailbox that does not exist (reason "bounce", 5.1.1) bounces the letter, blocks the address and tells the parent; a replay is taken once', async () => {
     const { id, parent, messageId } = await sentLetter('later-gone@school.edu');
@@ -793,7 +848,10 @@ describe("a provider's reports (Mailgun's signed webhook)", () => {
     await query(sql`
       INSERT INTO emails (id, kind, recipient, recipient_key, mailbox_key, essential, state, not_before, next_attempt_at, content, created_at, updated_at, sent_at)
       VALUES ('u-0123456789abcdef0123456789abcdef01234567', 'school_update', 'parent-u@example.org', repeat('a', 32), repeat('a', 32), false, 'sent', now(), now(), '{"subject":"x","text":"y","from":{"address":"a@b.c"}}'::jsonb, now(), now(), now())`);
-    expect((await post(report(`u-0123456789abcdef0123456789abcdef01234567@${domain}`, { event: 'complained' }))).body).toMatchObject({ ok: true, changed: true });
+    expect((await post(report(`u-0123456789abcdef0123456789abcdef01234567@${domain}`, { event: 'complained' }))).body).toMatchObject({
+      ok: true,
+      changed: true,
+    });
     expect(await query(sql`SELECT state FROM emails WHERE id = 'u-0123456789abcdef0123456789abcdef01234567'`)).toEqual([{ state: 'complained' }]);
   });
 
@@ -808,7 +866,11 @@ describe("a provider's reports (Mailgun's signed webhook)", () => {
       return { status: response.status, text: regionText(html), html };
     };
     const correct = (address: string, token = tokenOf(link)) =>
-      open({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token, address, tz: 'Europe/London' }).toString() });
+      open({
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token, address, tz: 'Europe/London' }).toString(),
+      });
     const shown = await open();
     expect(shown.status).toBe(200);
     expect(shown.html).toMatch(/<input id="address" name="address" type="email"/);
@@ -835,7 +897,7 @@ describe("a provider's reports (Mailgun's signed webhook)", () => {
 
   test.each([
     ['signed with another key', { key: 'key-someone-else' }, 401, 'invalid_signature'],
-    ['from 10 hours ago (past Mailgun\'s 8 hours of retries)', { at: Date.now() - 10 * 3600_000 }, 400, 'stale_report'],
+    ["from 10 hours ago (past Mailgun's 8 hours of retries)", { at: Date.now() - 10 * 3600_000 }, 400, 'stale_report'],
     ['from 10 hours ahead (a wrong clock)', { at: Date.now() + 10 * 3600_000 }, 400, 'stale_report'],
   ])('a report %s changes nothing', async (_name, options, status, code) => {
     const { id, messageId } = await sentLetter(`head-${++seq}@school.edu`);

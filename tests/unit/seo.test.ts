@@ -34,7 +34,17 @@ describe('normalisePath', () => {
 });
 
 describe('buildSeo', () => {
-  const routes = ['/', '/how-it-works', '/why-this-matters', '/lead-the-change', '/real-stories', '/events-webinars', '/nominate-school', '/blogs-insights', '/faqs'];
+  const routes = [
+    '/',
+    '/how-it-works',
+    '/why-this-matters',
+    '/lead-the-change',
+    '/real-stories',
+    '/events-webinars',
+    '/nominate-school',
+    '/blogs-insights',
+    '/faqs',
+  ];
 
   test.each(routes)('%s takes its title and description from the metadata table', (path) => {
     const seo = buildSeo({ pathname: path, siteUrl: site });

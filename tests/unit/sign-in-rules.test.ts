@@ -44,8 +44,10 @@ async function signInOwner(ip = OWNER_IP, password = ADMIN_PASSWORD, device?: st
   return { session: sessionCookie.split(';')[0]!, device: deviceCookie.split(';')[0]!, deviceHeader: deviceCookie };
 }
 
-const guess = (ip: string, username = 'admin', cookie?: string) => call(session, '/api/admin/session', { method: 'POST', body: { username, password: 'wrong-guess' }, cookie }, ip);
-const tryOwner = (ip: string, cookie?: string) => call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD }, cookie }, ip);
+const guess = (ip: string, username = 'admin', cookie?: string) =>
+  call(session, '/api/admin/session', { method: 'POST', body: { username, password: 'wrong-guess' }, cookie }, ip);
+const tryOwner = (ip: string, cookie?: string) =>
+  call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD }, cookie }, ip);
 const signedIn = async (cookie: string) => (await call(session, '/api/admin/session', { cookie })).body.session?.username as string | undefined;
 
 describe('failed sign-ins lock per person and address, never the owner on their own device', () => {
@@ -118,7 +120,10 @@ describe('failed sign-ins lock per person and address, never the owner on their 
     expect((await tryOwner('198.51.100.90', forged)).status).toBe(429);
     // The cookie names the username it signed in as.
     for (let i = 0; i < LIMITS.username; i++) await guess(`192.0.2.${i + 131}`, 'other-person');
-    expect((await call(session, '/api/admin/session', { method: 'POST', body: { username: 'other-person', password: 'x' }, cookie: device }, '198.51.100.91')).status).toBe(429);
+    expect(
+      (await call(session, '/api/admin/session', { method: 'POST', body: { username: 'other-person', password: 'x' }, cookie: device }, '198.51.100.91'))
+        .status,
+    ).toBe(429);
   });
 
   test('the counters are atomic: thirty parallel guesses get five checks, the rest are refused', async () => {

@@ -49,10 +49,16 @@ afterAll(async () => {
   await database.stop();
 });
 
-const cookieOf = (headers: Headers) => headers.getSetCookie().find((line) => line.startsWith('__Host-admin_session='))!.split(';')[0]!;
+const cookieOf = (headers: Headers) =>
+  headers
+    .getSetCookie()
+    .find((line) => line.startsWith('__Host-admin_session='))!
+    .split(';')[0]!;
 
 async function auditRows(action: string): Promise<Array<{ actor: string; target: string | null }>> {
-  const { rows } = await database.db.query<{ actor: string; target: string | null }>(`SELECT actor, target FROM audit_log WHERE action = $1 ORDER BY id`, [action]);
+  const { rows } = await database.db.query<{ actor: string; target: string | null }>(`SELECT actor, target FROM audit_log WHERE action = $1 ORDER BY id`, [
+    action,
+  ]);
   return rows;
 }
 
@@ -124,7 +130,11 @@ describe('the first owner, from the bootstrap password', () => {
     const options = await registrationOptions({ purpose: 'bootstrap', email: 'Owner@Example.org' }, bootstrap);
     expect(options.rp.id).toBe('localhost');
     const response = ownerKey.register(options);
-    const answer = await call(passkeys, '/api/admin/passkeys/register', { method: 'POST', body: { purpose: 'bootstrap', email: 'Owner@Example.org', label: 'Laptop', response }, cookie: bootstrap });
+    const answer = await call(passkeys, '/api/admin/passkeys/register', {
+      method: 'POST',
+      body: { purpose: 'bootstrap', email: 'Owner@Example.org', label: 'Laptop', response },
+      cookie: bootstrap,
+    });
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body.session).toMatchObject({ username: 'Owner@Example.org', role: 'owner', bootstrap: false });
     ownerCookie = cookieOf(answer.headers);
@@ -147,7 +157,11 @@ describe('the first owner, from the bootstrap password', () => {
   });
 
   test('a second bootstrap is refused', async () => {
-    const answer = await call(passkeys, '/api/admin/passkeys/register/options', { method: 'POST', body: { purpose: 'bootstrap', email: 'x@example.org' }, cookie: ownerCookie });
+    const answer = await call(passkeys, '/api/admin/passkeys/register/options', {
+      method: 'POST',
+      body: { purpose: 'bootstrap', email: 'x@example.org' },
+      cookie: ownerCookie,
+    });
     expect(answer.status).toBe(409);
   });
 });
@@ -259,7 +273,11 @@ describe('signing in with a passkey', () => {
   test("another session's add challenge cannot be used", async () => {
     const options = await registrationOptions({ purpose: 'add' }, ownerCookie);
     const other = cookieOf((await passkeySignIn(ownerKey)).answer.headers);
-    const answer = await call(passkeys, '/api/admin/passkeys/register', { method: 'POST', body: { purpose: 'add', response: new SoftwareAuthenticator().register(options) }, cookie: other });
+    const answer = await call(passkeys, '/api/admin/passkeys/register', {
+      method: 'POST',
+      body: { purpose: 'add', response: new SoftwareAuthenticator().register(options) },
+      cookie: other,
+    });
     expect(answer.status).toBe(400);
   });
 });
@@ -307,7 +325,10 @@ describe('invitations', () => {
     staffId = answer.body.session.staffId;
     expect((await auditRows('invitation.used')).at(-1)).toEqual({ actor: 'helper@example.org', target: 'as staff' });
 
-    const reused = await call(passkeys, '/api/admin/passkeys/register', { method: 'POST', body: { purpose: 'invitation', token, response: new SoftwareAuthenticator().register(spare) } });
+    const reused = await call(passkeys, '/api/admin/passkeys/register', {
+      method: 'POST',
+      body: { purpose: 'invitation', token, response: new SoftwareAuthenticator().register(spare) },
+    });
     expect(reused.status).toBe(410);
     expect(reused.body.error.code).toBe('invitation_used');
     expect((await call(passkeys, '/api/admin/invitation', { method: 'POST', body: { token } })).status).toBe(410);
@@ -317,7 +338,11 @@ describe('invitations', () => {
   });
 
   test('inviting someone on the staff already is refused', async () => {
-    const answer = await call(staff, '/api/admin/staff/invitations', { method: 'POST', body: { email: 'Helper@example.org', role: 'owner' }, cookie: ownerCookie });
+    const answer = await call(staff, '/api/admin/staff/invitations', {
+      method: 'POST',
+      body: { email: 'Helper@example.org', role: 'owner' },
+      cookie: ownerCookie,
+    });
     expect(answer.status).toBe(409);
   });
 
@@ -344,9 +369,12 @@ describe('an invitation lives on its owner’s word', () => {
     expect(check.status).toBe(410);
     expect(check.body.error.code).toBe('invitation_cancelled');
     expect((await call(passkeys, '/api/admin/passkeys/register/options', { method: 'POST', body: { purpose: 'invitation', token } })).status).toBe(410);
-    expect(((await call(staff, '/api/admin/staff', { cookie: ownerCookie })).body.invitations as Array<{ email: string }>).map((row) => row.email)).not.toContain('cancel-me@example.org');
+    expect(
+      ((await call(staff, '/api/admin/staff', { cookie: ownerCookie })).body.invitations as Array<{ email: string }>).map((row) => row.email),
+    ).not.toContain('cancel-me@example.org');
     // Cancelled once; again, or an id never made, is a 404; a malformed id too.
-    for (const id of [open.id, '999999', 'abc']) expect((await call(staff, `/api/admin/staff/invitations/${id}`, { method: 'DELETE', cookie: ownerCookie })).status).toBe(404);
+    for (const id of [open.id, '999999', 'abc'])
+      expect((await call(staff, `/api/admin/staff/invitations/${id}`, { method: 'DELETE', cookie: ownerCookie })).status).toBe(404);
   });
 
   test('demoting the owner who invited voids their open invitations', async () => {
@@ -460,7 +488,7 @@ describe('removal', () => {
     expect((await call(session, '/api/admin/session', { cookie: ownerCookie })).body.session).not.toBeNull();
   });
 
-  test("removing a person ends their sessions at once: the next request is a 401, and their passkey no longer signs in", async () => {
+  test('removing a person ends their sessions at once: the next request is a 401, and their passkey no longer signs in', async () => {
     expect((await call(outbox as Handler, '/api/admin/outbox', { cookie: staffCookie })).status).toBe(200);
     const answer = await call(staff, `/api/admin/staff/${staffId}`, { method: 'DELETE', cookie: ownerCookie });
     expect(answer.status).toBe(200);
@@ -471,7 +499,9 @@ describe('removal', () => {
   });
 
   test('the password is still refused, and the owner still signs in with their passkey', async () => {
-    expect((await call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD } }, '198.51.100.30')).status).toBe(403);
+    expect((await call(session, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD } }, '198.51.100.30')).status).toBe(
+      403,
+    );
     expect((await passkeySignIn(ownerKey)).answer.status).toBe(200);
   });
 });
@@ -485,16 +515,23 @@ test('registrations started and invitation checks are limited per network; sign-
   onTestFinished(() => void vi.useRealTimers());
   const challengesBefore = (await database.db.query('SELECT 1 FROM webauthn_challenges')).rows.length;
   const starts: number[] = [];
-  for (let i = 0; i <= SIGN_IN_STARTS_PER_WINDOW; i++) starts.push((await call(passkeys, '/api/admin/passkeys/sign-in/options', { method: 'POST' }, '198.51.100.77')).status);
+  for (let i = 0; i <= SIGN_IN_STARTS_PER_WINDOW; i++)
+    starts.push((await call(passkeys, '/api/admin/passkeys/sign-in/options', { method: 'POST' }, '198.51.100.77')).status);
   expect(starts.slice(0, SIGN_IN_STARTS_PER_WINDOW).every((status) => status === 200)).toBe(true);
   expect(starts.at(-1)).toBe(429);
   expect((await database.db.query('SELECT 1 FROM webauthn_challenges')).rows).toHaveLength(challengesBefore);
   // The sign-in flood spent nothing of what registrations and invitation checks may use.
   const checks: number[] = [];
-  for (let i = 0; i <= CEREMONIES_PER_WINDOW; i++) checks.push((await call(passkeys, '/api/admin/invitation', { method: 'POST', body: { token: 'A'.repeat(43) } }, '198.51.100.77')).status);
+  for (let i = 0; i <= CEREMONIES_PER_WINDOW; i++)
+    checks.push((await call(passkeys, '/api/admin/invitation', { method: 'POST', body: { token: 'A'.repeat(43) } }, '198.51.100.77')).status);
   expect(checks.slice(0, CEREMONIES_PER_WINDOW).every((status) => status === 404)).toBe(true);
   expect(checks.at(-1)).toBe(429);
-  const refused = await call(passkeys, '/api/admin/passkeys/register/options', { method: 'POST', body: { purpose: 'invitation', token: 'A'.repeat(43) } }, '198.51.100.77');
+  const refused = await call(
+    passkeys,
+    '/api/admin/passkeys/register/options',
+    { method: 'POST', body: { purpose: 'invitation', token: 'A'.repeat(43) } },
+    '198.51.100.77',
+  );
   expect(refused.status).toBe(429);
   expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
   // Another network is not affected.
@@ -503,7 +540,10 @@ test('registrations started and invitation checks are limited per network; sign-
 });
 
 test('the relying party is the configured site, whatever Host or Origin a request names', async () => {
-  const foreign = new Request('https://evil.example/api/admin/passkeys/sign-in/options', { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' } });
+  const foreign = new Request('https://evil.example/api/admin/passkeys/sign-in/options', {
+    method: 'POST',
+    headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+  });
   const answer = await passkeys(foreign, { ip: '198.51.100.90' });
   if (answer.status === 200) expect(((await answer.json()) as { options: { rpId: string } }).options.rpId).toBe('localhost');
   else expect(answer.status).toBe(403);
@@ -519,7 +559,13 @@ test('a sign-in challenge this site did not make, or one made too far ahead, is 
 });
 
 test('requests from another origin are refused before anything is read', async () => {
-  for (const path of ['/api/admin/passkeys/sign-in/options', '/api/admin/passkeys/sign-in', '/api/admin/passkeys/register/options', '/api/admin/passkeys/register', '/api/admin/invitation']) {
+  for (const path of [
+    '/api/admin/passkeys/sign-in/options',
+    '/api/admin/passkeys/sign-in',
+    '/api/admin/passkeys/register/options',
+    '/api/admin/passkeys/register',
+    '/api/admin/invitation',
+  ]) {
     const answer = await call(passkeys, path, { method: 'POST', body: {}, origin: 'https://evil.example' });
     expect(answer.status, path).toBe(403);
   }

@@ -59,7 +59,10 @@ let sequence = 0;
 const logged: string[] = [];
 
 const unique = (prefix: string) => `${prefix}-${Date.now()}-${++sequence}`;
-const writesTo = (table: string, verb = '(INSERT INTO|UPDATE|DELETE FROM)') => (statement: Statement) => statement.write && new RegExp(`^\\s*${verb}\\s+${table}\\b`, 'i').test(statement.text);
+const writesTo =
+  (table: string, verb = '(INSERT INTO|UPDATE|DELETE FROM)') =>
+  (statement: Statement) =>
+    statement.write && new RegExp(`^\\s*${verb}\\s+${table}\\b`, 'i').test(statement.text);
 
 // ---- requests, as the browser, Calendly and the scheduler send them ----
 
@@ -77,19 +80,40 @@ async function emailDraft(parentEmail = `${unique('parent')}@example.org`) {
   const { token, email } = await createDraft({
     id,
     purpose: 'emailGenerator',
-    values: { full_name: 'Ana Lopez', email: parentEmail, child_full_name: 'Leo Lopez', child_grade: '5th grade', school_name: name, school_contact_name: 'Dr. Patel', school_contact_email: school, choose_how_to_send_your_email: 'Send via our platform' },
+    values: {
+      full_name: 'Ana Lopez',
+      email: parentEmail,
+      child_full_name: 'Leo Lopez',
+      child_grade: '5th grade',
+      school_name: name,
+      school_contact_name: 'Dr. Patel',
+      school_contact_email: school,
+      choose_how_to_send_your_email: 'Send via our platform',
+    },
   });
   return { id, token, parentEmail, subject: email.subject };
 }
 type Draft = Awaited<ReturnType<typeof emailDraft>>;
 /** The dialog's request, from a network of its own (each may ask a bounded number a day). */
-const sendMessage = (draft: Pick<Draft, 'id' | 'token'>) => call(sendEmail as Handler, '/api/send-email', { method: 'POST', body: { submissionId: draft.id, token: draft.token } }, `198.51.${(sequence >> 8) & 255}.${++sequence & 255}`);
+const sendMessage = (draft: Pick<Draft, 'id' | 'token'>) =>
+  call(
+    sendEmail as Handler,
+    '/api/send-email',
+    { method: 'POST', body: { submissionId: draft.id, token: draft.token } },
+    `198.51.${(sequence >> 8) & 255}.${++sequence & 255}`,
+  );
 const runMailDeliver = () => call(mailDeliver as Handler, '/.netlify/functions/mail-deliver', { method: 'POST', origin: null });
 async function confirmPage(token: string, method: 'GET' | 'POST' = 'POST') {
   const response =
     method === 'GET'
       ? await confirmSend(new Request(`http://localhost/confirm-send?token=${encodeURIComponent(token)}`))
-      : await confirmSend(new Request('http://localhost/confirm-send', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(token)}` }));
+      : await confirmSend(
+          new Request('http://localhost/confirm-send', {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: `token=${encodeURIComponent(token)}`,
+          }),
+        );
   return { status: response.status, text: regionText(await response.text()) };
 }
 
@@ -138,7 +162,9 @@ const webhookInput = () => ({
 const nominationsFor = async (email: string) =>
   database.direct<{ id: string; record: NominationRecord }>(`SELECT id, record FROM nominations WHERE record->'data'->>'email' = $1`, [email]);
 const logsFor = async (email: string) =>
-  (await database.direct<{ record: WebhookLog }>(`SELECT record FROM webhook_logs WHERE invitee_email = lower($1) ORDER BY id`, [email])).map((row) => row.record);
+  (await database.direct<{ record: WebhookLog }>(`SELECT record FROM webhook_logs WHERE invitee_email = lower($1) ORDER BY id`, [email])).map(
+    (row) => row.record,
+  );
 /** The log holding an event's fingerprint (its claim), or null. */
 const eventClaim = async (delivery: CalendlyDelivery) =>
   (await database.direct<{ id: string }>(`SELECT id FROM webhook_logs WHERE event_fingerprint = $1`, [eventFingerprint(delivery)]))[0]?.id ?? null;
@@ -165,11 +191,20 @@ async function writesOf(request: () => Promise<unknown>): Promise<number> {
 
 /** What a message holds of the send limits: its claim, and the day counts of its school contact and parent. */
 async function limitsOf(messageId: string) {
-  const claims = await database.direct<{ school: string; parent: string; day: string }>(`SELECT school, parent, day::text AS day FROM send_claims WHERE message_id = $1`, [messageId]);
+  const claims = await database.direct<{ school: string; parent: string; day: string }>(
+    `SELECT school, parent, day::text AS day FROM send_claims WHERE message_id = $1`,
+    [messageId],
+  );
   const [claim] = claims;
   if (!claim) return { claims: 0, schoolSends: 0, parentSends: 0 };
-  const [school] = await database.direct<{ sends: number }>(`SELECT sends FROM school_daily_sends WHERE school = $1 AND day = $2::date`, [claim.school, claim.day]);
-  const [parent] = await database.direct<{ sends: number }>(`SELECT sends FROM parent_daily_sends WHERE parent = $1 AND day = $2::date`, [claim.parent, claim.day]);
+  const [school] = await database.direct<{ sends: number }>(`SELECT sends FROM school_daily_sends WHERE school = $1 AND day = $2::date`, [
+    claim.school,
+    claim.day,
+  ]);
+  const [parent] = await database.direct<{ sends: number }>(`SELECT sends FROM parent_daily_sends WHERE parent = $1 AND day = $2::date`, [
+    claim.parent,
+    claim.day,
+  ]);
   return { claims: claims.length, schoolSends: school?.sends ?? 0, parentSends: parent?.sends ?? 0 };
 }
 
@@ -183,7 +218,13 @@ function emailsSent(subject: string) {
  * The confirmation emails that reached this parent, one per Message-ID: a run that died between
  * sending and recording sends again under the same Message-ID, which the parent's mail counts once.
  */
-const confirmationsTo = (parent: string) => [...new Map(sink.messages.filter((message) => message.envelope.rcptTo.includes(parent) && /^Please confirm/.test(message.subject)).map((message) => [message.messageId, message])).values()];
+const confirmationsTo = (parent: string) => [
+  ...new Map(
+    sink.messages
+      .filter((message) => message.envelope.rcptTo.includes(parent) && /^Please confirm/.test(message.subject))
+      .map((message) => [message.messageId, message]),
+  ).values(),
+];
 
 async function sessionKeys(): Promise<string[]> {
   return (await database.direct<{ id_hash: string }>(`SELECT id_hash FROM admin_sessions ORDER BY id_hash`)).map((row) => row.id_hash);
@@ -239,7 +280,10 @@ beforeAll(async () => {
   errorLogId = failed.body.logId;
   // The receiver answers Calendly within 2.5 s and lets the sync finish after; the first sync of
   // the file also loads the HubSpot client, which on a busy machine took longer than that.
-  await vi.waitFor(async () => expect((await logsFor('fixture@example.org'))[0]).toMatchObject({ id: errorLogId, hubspotSyncStatus: 'error' }), { timeout: SLOW, interval: 50 });
+  await vi.waitFor(async () => expect((await logsFor('fixture@example.org'))[0]).toMatchObject({ id: errorLogId, hubspotSyncStatus: 'error' }), {
+    timeout: SLOW,
+    interval: 50,
+  });
 }, SLOW);
 
 afterAll(async () => {
@@ -247,7 +291,18 @@ afterAll(async () => {
   await Promise.all([database.stop(), hubspot.close(), calendly.close(), sink.close()]);
   shell.remove();
   delete process.env.SITE_URL;
-  for (const name of ['HUBSPOT_BASE_PATH', 'HUBSPOT_FORMS_BASE_PATH', 'HUBSPOT_ACCESS_TOKEN', 'CALENDLY_BASE_URL', 'CALENDLY_ACCESS_TOKEN', 'MAIL_FROM_ADDRESS', 'MAIL_SENDER', 'SMTP_URL', 'SCHOOL_DELIVERY_HOURS']) delete process.env[name];
+  for (const name of [
+    'HUBSPOT_BASE_PATH',
+    'HUBSPOT_FORMS_BASE_PATH',
+    'HUBSPOT_ACCESS_TOKEN',
+    'CALENDLY_BASE_URL',
+    'CALENDLY_ACCESS_TOKEN',
+    'MAIL_FROM_ADDRESS',
+    'MAIL_SENDER',
+    'SMTP_URL',
+    'SCHOOL_DELIVERY_HOURS',
+  ])
+    delete process.env[name];
 });
 
 beforeEach(() => {
@@ -269,23 +324,41 @@ describe('with the database down entirely, every function that uses it answers 5
   ];
   const requests: Array<[string, () => Promise<Answer>]> = [
     ['POST /api/nominations', () => call(nominations as Handler, '/api/nominations', { method: 'POST', body: nomination('down@example.org') })],
-    ['POST /api/school-nominations', () => call(schoolNominations as Handler, '/api/school-nominations', { method: 'POST', body: schoolNomination('down@example.org') })],
+    [
+      'POST /api/school-nominations',
+      () => call(schoolNominations as Handler, '/api/school-nominations', { method: 'POST', body: schoolNomination('down@example.org') }),
+    ],
     ['POST /api/send-email', () => sendMessage({ id: 'sub-down-0001', token: 'd'.repeat(43) })],
     ['POST /api/calendly/webhook', () => deliver(booking('down@example.org'))],
-    ['POST /api/admin/session (sign in)', () => call(adminSession as Handler, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD } })],
+    [
+      'POST /api/admin/session (sign in)',
+      () => call(adminSession as Handler, '/api/admin/session', { method: 'POST', body: { username: 'admin', password: ADMIN_PASSWORD } }),
+    ],
     ['GET /api/admin/session', () => call(adminSession as Handler, '/api/admin/session', { cookie })],
     ['DELETE /api/admin/session (sign out)', () => call(adminSession as Handler, '/api/admin/session', { method: 'DELETE', cookie })],
     ['GET /api/nominations', () => call(nominations as Handler, '/api/nominations', { cookie })],
     ['GET /api/calendly-webhooks', () => call(calendlyWebhooks as Handler, '/api/calendly-webhooks', { cookie })],
     ['POST /api/calendly-webhooks', () => call(calendlyWebhooks as Handler, '/api/calendly-webhooks', { method: 'POST', body: webhookInput(), cookie })],
-    ['PATCH /api/calendly-webhooks/{id}', () => call(calendlyWebhooks as Handler, `/api/calendly-webhooks/${webhookId}`, { method: 'PATCH', body: { isActive: false }, cookie })],
+    [
+      'PATCH /api/calendly-webhooks/{id}',
+      () => call(calendlyWebhooks as Handler, `/api/calendly-webhooks/${webhookId}`, { method: 'PATCH', body: { isActive: false }, cookie }),
+    ],
     ['DELETE /api/calendly-webhooks/{id}', () => call(calendlyWebhooks as Handler, `/api/calendly-webhooks/${webhookId}`, { method: 'DELETE', cookie })],
     ['GET /api/hubspot-config', () => call(hubspotConfig as Handler, '/api/hubspot-config', { cookie })],
-    ['POST /api/hubspot-config', () => call(hubspotConfig as Handler, '/api/hubspot-config', { method: 'POST', body: { name: 'CRM', accessToken: 'pat-down-0001' }, cookie })],
+    [
+      'POST /api/hubspot-config',
+      () => call(hubspotConfig as Handler, '/api/hubspot-config', { method: 'POST', body: { name: 'CRM', accessToken: 'pat-down-0001' }, cookie }),
+    ],
     ['GET /api/webhook-logs', () => call(webhookLogs as Handler, '/api/webhook-logs', { cookie })],
     ['POST /api/webhook-logs/{id}/retry', () => call(webhookLogs as Handler, `/api/webhook-logs/${errorLogId}/retry`, { method: 'POST', cookie })],
-    ['POST /api/test-hubspot-connection', () => call(testHubspotConnection as Handler, '/api/test-hubspot-connection', { method: 'POST', body: { accessToken: hubspot.token }, cookie })],
-    ['POST /api/test-calendly-connection', () => call(testCalendlyConnection as Handler, '/api/test-calendly-connection', { method: 'POST', body: { accessToken: calendly.token }, cookie })],
+    [
+      'POST /api/test-hubspot-connection',
+      () => call(testHubspotConnection as Handler, '/api/test-hubspot-connection', { method: 'POST', body: { accessToken: hubspot.token }, cookie }),
+    ],
+    [
+      'POST /api/test-calendly-connection',
+      () => call(testCalendlyConnection as Handler, '/api/test-calendly-connection', { method: 'POST', body: { accessToken: calendly.token }, cookie }),
+    ],
     ['mail-deliver (scheduled)', runMailDeliver],
   ];
 
@@ -338,14 +411,20 @@ describe('with the database down entirely, every function that uses it answers 5
       'POST /api/hubspot/update-contact refusing the send choice',
       () => {
         const { id } = hubspot.addContact('ana@example.org');
-        return call(hubspotUpdateContact as Handler, '/api/hubspot/update-contact', { method: 'POST', body: { contactId: id, updates: [{ field: SEND_CHOICE, value: 'I will send it myself' }] } });
+        return call(hubspotUpdateContact as Handler, '/api/hubspot/update-contact', {
+          method: 'POST',
+          body: { contactId: id, updates: [{ field: SEND_CHOICE, value: 'I will send it myself' }] },
+        });
       },
     ],
   ];
   test('POST /api/hubspot/search-contact needs the webhook log: 503 while it is down, HubSpot untouched', async () => {
     process.env.BOOKING_LOOKUP_WAIT_MS = '1';
     database.fail({ how: 'refuse' });
-    const answer = await call(hubspotSearchContact as Handler, '/api/hubspot/search-contact', { method: 'POST', body: { email: 'ana@example.org', inviteeUuid: 'INVITEE-0001' } });
+    const answer = await call(hubspotSearchContact as Handler, '/api/hubspot/search-contact', {
+      method: 'POST',
+      body: { email: 'ana@example.org', inviteeUuid: 'INVITEE-0001' },
+    });
     database.heal();
     delete process.env.BOOKING_LOOKUP_WAIT_MS;
     expectStoreUnavailable(answer);
@@ -372,48 +451,60 @@ describe('POST /api/nominations and /api/school-nominations when the database fa
     ['school-nominations', schoolNominations as Handler, '/api/school-nominations', schoolNomination],
   ];
   describe.each(forms)('%s', (_name, handler, path, form) => {
-    test('refused before the nomination is stored: 503, no record, HubSpot untouched; sent again, it is kept once', async () => {
-      const email = `${unique('nominee')}@example.org`;
-      database.fail({ how: 'refuse' });
-      expectStoreUnavailable(await call(handler, path, { method: 'POST', body: form(email) }));
-      database.heal();
-      expect(await nominationsFor(email)).toEqual([]);
-      expect(hubspot.calls).toEqual([]);
+    test(
+      'refused before the nomination is stored: 503, no record, HubSpot untouched; sent again, it is kept once',
+      async () => {
+        const email = `${unique('nominee')}@example.org`;
+        database.fail({ how: 'refuse' });
+        expectStoreUnavailable(await call(handler, path, { method: 'POST', body: form(email) }));
+        database.heal();
+        expect(await nominationsFor(email)).toEqual([]);
+        expect(hubspot.calls).toEqual([]);
 
-      const again = await call(handler, path, { method: 'POST', body: form(email) });
-      expect(again.status).toBe(201);
-      expect((await nominationsFor(email)).map(({ id }) => id)).toEqual([again.body.id]);
-      expect([...hubspot.contacts.values()].filter((c) => c.properties.email === email)).toHaveLength(1);
-    }, SLOW);
+        const again = await call(handler, path, { method: 'POST', body: form(email) });
+        expect(again.status).toBe(201);
+        expect((await nominationsFor(email)).map(({ id }) => id)).toEqual([again.body.id]);
+        expect([...hubspot.contacts.values()].filter((c) => c.properties.email === email)).toHaveLength(1);
+      },
+      SLOW,
+    );
 
-    test('the answer to storing the nomination is lost: 503, the nomination is kept whole, HubSpot untouched; sent again, it is the one kept, synced once', async () => {
-      const email = `${unique('nominee')}@example.org`;
-      database.fail({ how: 'lose-answer', only: (statement) => /INSERT INTO nominations/.test(statement.text) });
-      expectStoreUnavailable(await call(handler, path, { method: 'POST', body: form(email) }));
-      database.heal();
-      expect(database.failed).toHaveLength(1);
-      // The statement ran: the nomination is there, whole, and nothing was half-done with it.
-      expect(await nominationsFor(email)).toEqual([{ id: expect.any(String), record: expect.objectContaining({ data: form(email) }) }]);
-      expect(hubspot.calls).toEqual([]);
-      const [kept] = await nominationsFor(email);
+    test(
+      'the answer to storing the nomination is lost: 503, the nomination is kept whole, HubSpot untouched; sent again, it is the one kept, synced once',
+      async () => {
+        const email = `${unique('nominee')}@example.org`;
+        database.fail({ how: 'lose-answer', only: (statement) => /INSERT INTO nominations/.test(statement.text) });
+        expectStoreUnavailable(await call(handler, path, { method: 'POST', body: form(email) }));
+        database.heal();
+        expect(database.failed).toHaveLength(1);
+        // The statement ran: the nomination is there, whole, and nothing was half-done with it.
+        expect(await nominationsFor(email)).toEqual([{ id: expect.any(String), record: expect.objectContaining({ data: form(email) }) }]);
+        expect(hubspot.calls).toEqual([]);
+        const [kept] = await nominationsFor(email);
 
-      const again = await call(handler, path, { method: 'POST', body: form(email) });
-      expect(again.status).toBe(201);
-      expect(again.body.id).toBe(kept!.id);
-      expect(await nominationsFor(email)).toEqual([{ id: kept!.id, record: expect.objectContaining({ data: form(email), hubspot: 'synced' }) }]);
-      expect([...hubspot.contacts.values()].filter((c) => c.properties.email === email)).toHaveLength(1);
-    }, SLOW);
+        const again = await call(handler, path, { method: 'POST', body: form(email) });
+        expect(again.status).toBe(201);
+        expect(again.body.id).toBe(kept!.id);
+        expect(await nominationsFor(email)).toEqual([{ id: kept!.id, record: expect.objectContaining({ data: form(email), hubspot: 'synced' }) }]);
+        expect([...hubspot.contacts.values()].filter((c) => c.properties.email === email)).toHaveLength(1);
+      },
+      SLOW,
+    );
 
-    test.each(FAULT_KINDS)('the database fails after the nomination is stored (%s): 201, one record, one contact', async (how) => {
-      const email = `${unique('nominee')}@example.org`;
-      database.fail({ how, afterWrites: 1 });
-      const answer = await call(handler, path, { method: 'POST', body: form(email) });
-      database.heal();
-      expect(database.failed).toEqual([expect.objectContaining({ write: true, text: expect.stringMatching(/^\s*UPDATE nominations/) })]);
-      expect(answer.status).toBe(201);
-      expect(await nominationsFor(email)).toEqual([{ id: answer.body.id, record: expect.objectContaining({ id: answer.body.id, data: form(email) }) }]);
-      expect(hubspot.findContact(email)?.properties).toMatchObject({ school_name: 'Oakwood Academy', city: 'Austin' });
-    }, SLOW);
+    test.each(FAULT_KINDS)(
+      'the database fails after the nomination is stored (%s): 201, one record, one contact',
+      async (how) => {
+        const email = `${unique('nominee')}@example.org`;
+        database.fail({ how, afterWrites: 1 });
+        const answer = await call(handler, path, { method: 'POST', body: form(email) });
+        database.heal();
+        expect(database.failed).toEqual([expect.objectContaining({ write: true, text: expect.stringMatching(/^\s*UPDATE nominations/) })]);
+        expect(answer.status).toBe(201);
+        expect(await nominationsFor(email)).toEqual([{ id: answer.body.id, record: expect.objectContaining({ id: answer.body.id, data: form(email) }) }]);
+        expect(hubspot.findContact(email)?.properties).toMatchObject({ school_name: 'Oakwood Academy', city: 'Austin' });
+      },
+      SLOW,
+    );
   });
 });
 
@@ -452,38 +543,46 @@ describe('POST /api/send-email when the database fails part-way', () => {
   }, SLOW);
 
   describe.each(FAULT_KINDS)('(%s)', (how) => {
-    test('at every write: one confirmation reaches the parent, and the letter goes exactly once', async () => {
-      for (let at = 0; at < writes; at++) {
-        const draft = await emailDraft();
-        sink.reset();
-        database.fail({ how, afterWrites: at });
-        const first = await sendMessage(draft);
-        database.heal();
-        if (first.status !== 202) expectStoreUnavailable(first);
-        // The dialog's request again once the database is back: refused only when the draft took one.
-        const again = await sendMessage(draft);
-        expect([202, 409], `write ${at}`).toContain(again.status);
-        await makeDue();
-        expect((await runMailDeliver()).status).toBe(200);
-        expect(confirmationsTo(draft.parentEmail), `write ${at}`).toHaveLength(1);
-        const token = new URL(confirmationsTo(draft.parentEmail)[0]!.text.match(/https:\/\/\S+\/confirm-send\?token=\S+/)![0]).searchParams.get('token')!;
-        expect((await confirmPage(token)).text, `write ${at}`).toContain('Your email has been sent');
-        expect(emailsSent(draft.subject), `write ${at}`).toHaveLength(1);
-        const waiting = (await messagesOf(draft.id)).filter((message) => message.status === 'awaiting_confirmation');
-        expect(waiting, `write ${at}`).toEqual([]);
-      }
-    }, 10 * SLOW);
+    test(
+      'at every write: one confirmation reaches the parent, and the letter goes exactly once',
+      async () => {
+        for (let at = 0; at < writes; at++) {
+          const draft = await emailDraft();
+          sink.reset();
+          database.fail({ how, afterWrites: at });
+          const first = await sendMessage(draft);
+          database.heal();
+          if (first.status !== 202) expectStoreUnavailable(first);
+          // The dialog's request again once the database is back: refused only when the draft took one.
+          const again = await sendMessage(draft);
+          expect([202, 409], `write ${at}`).toContain(again.status);
+          await makeDue();
+          expect((await runMailDeliver()).status).toBe(200);
+          expect(confirmationsTo(draft.parentEmail), `write ${at}`).toHaveLength(1);
+          const token = new URL(confirmationsTo(draft.parentEmail)[0]!.text.match(/https:\/\/\S+\/confirm-send\?token=\S+/)![0]).searchParams.get('token')!;
+          expect((await confirmPage(token)).text, `write ${at}`).toContain('Your email has been sent');
+          expect(emailsSent(draft.subject), `write ${at}`).toHaveLength(1);
+          const waiting = (await messagesOf(draft.id)).filter((message) => message.status === 'awaiting_confirmation');
+          expect(waiting, `write ${at}`).toEqual([]);
+        }
+      },
+      10 * SLOW,
+    );
   });
 
-  test('a refused claim of the draft is a failure, not a claim: nothing is emailed', async () => {
-    const draft = await emailDraft();
-    sink.reset();
-    database.fail({ how: 'refuse', only: writesTo('email_drafts', 'UPDATE') });
-    expectStoreUnavailable(await sendMessage(draft));
-    database.heal();
-    expect(sink.messages).toEqual([]);
-    expect((await sendMessage(draft)).status).toBe(202);
-  }, SLOW);
+  test(
+    'a refused claim of the draft is a failure, not a claim: nothing is emailed',
+    async () => {
+      const draft = await emailDraft();
+      sink.reset();
+      database.fail({ how: 'refuse', only: writesTo('email_drafts', 'UPDATE') });
+      expectStoreUnavailable(await sendMessage(draft));
+      database.heal();
+      expect(sink.messages).toEqual([]);
+      expect((await sendMessage(draft)).status).toBe(202);
+    },
+    SLOW,
+  );
 });
 
 describe('confirming when the database fails part-way', () => {
@@ -501,27 +600,34 @@ describe('confirming when the database fails part-way', () => {
   }, SLOW);
 
   describe.each(FAULT_KINDS)('(%s)', (how) => {
-    test('at every write: sent exactly once, one claim, counted once for the school and the parent', async () => {
-      for (let at = 0; at < writes; at++) {
-        const draft = await emailDraft();
-        expect((await sendMessage(draft)).status).toBe(202);
-        const [message] = await messagesOf(draft.id);
-        sink.reset();
-        database.fail({ how, afterWrites: at });
-        const first = await confirmPage(tokenOf(message!));
-        database.heal();
-        expect([200, 409, 503], `write ${at}`).toContain(first.status);
-        const again = await confirmPage(tokenOf(message!));
-        expect(again.text, `write ${at}`).toMatch(/Your email (has been sent|is confirmed)/);
-        await makeDue();
-        expect((await runMailDeliver()).status).toBe(200);
-        expect((await messagesOf(draft.id)).map((each) => each.status), `write ${at}`).toEqual(['sent']);
-        expect(emailsSent(draft.subject), `write ${at}`).toHaveLength(1);
-        expect(await limitsOf(message!.id), `write ${at}`).toEqual({ claims: 1, schoolSends: 1, parentSends: 1 });
-        const counted = await database.direct<{ n: number }>(`SELECT count(*)::int AS n FROM impact_sends WHERE message_id = $1`, [message!.id]);
-        expect(counted, `write ${at}`).toEqual([{ n: 1 }]);
-      }
-    }, 10 * SLOW);
+    test(
+      'at every write: sent exactly once, one claim, counted once for the school and the parent',
+      async () => {
+        for (let at = 0; at < writes; at++) {
+          const draft = await emailDraft();
+          expect((await sendMessage(draft)).status).toBe(202);
+          const [message] = await messagesOf(draft.id);
+          sink.reset();
+          database.fail({ how, afterWrites: at });
+          const first = await confirmPage(tokenOf(message!));
+          database.heal();
+          expect([200, 409, 503], `write ${at}`).toContain(first.status);
+          const again = await confirmPage(tokenOf(message!));
+          expect(again.text, `write ${at}`).toMatch(/Your email (has been sent|is confirmed)/);
+          await makeDue();
+          expect((await runMailDeliver()).status).toBe(200);
+          expect(
+            (await messagesOf(draft.id)).map((each) => each.status),
+            `write ${at}`,
+          ).toEqual(['sent']);
+          expect(emailsSent(draft.subject), `write ${at}`).toHaveLength(1);
+          expect(await limitsOf(message!.id), `write ${at}`).toEqual({ claims: 1, schoolSends: 1, parentSends: 1 });
+          const counted = await database.direct<{ n: number }>(`SELECT count(*)::int AS n FROM impact_sends WHERE message_id = $1`, [message!.id]);
+          expect(counted, `write ${at}`).toEqual([{ n: 1 }]);
+        }
+      },
+      10 * SLOW,
+    );
   });
 });
 
@@ -641,18 +747,22 @@ describe('POST /api/calendly/webhook when the database fails part-way', () => {
     SLOW,
   );
 
-  test('a refused event claim is a failure: no log is kept without its claim', async () => {
-    const delivery = booking(`${unique('invitee')}@example.org`);
-    database.fail({ how: 'refuse', only: writesTo('webhook_logs', 'INSERT INTO') });
-    expectStoreUnavailable(await deliver(delivery, 20));
-    database.heal();
-    expect(hubspot.calls).toEqual([]);
-    expect(await logsFor(delivery.payload.email!)).toEqual([]);
-    expect(await eventClaim(delivery)).toBeNull();
+  test(
+    'a refused event claim is a failure: no log is kept without its claim',
+    async () => {
+      const delivery = booking(`${unique('invitee')}@example.org`);
+      database.fail({ how: 'refuse', only: writesTo('webhook_logs', 'INSERT INTO') });
+      expectStoreUnavailable(await deliver(delivery, 20));
+      database.heal();
+      expect(hubspot.calls).toEqual([]);
+      expect(await logsFor(delivery.payload.email!)).toEqual([]);
+      expect(await eventClaim(delivery)).toBeNull();
 
-    expect((await deliver(delivery, 10)).status).toBe(200);
-    await expectOneSyncedLog(delivery);
-  }, SLOW);
+      expect((await deliver(delivery, 10)).status).toBe(200);
+      await expectOneSyncedLog(delivery);
+    },
+    SLOW,
+  );
 });
 
 describe('POST /api/webhook-logs/{id}/retry when recording the outcome fails', () => {
@@ -698,22 +808,26 @@ describe('the admin session when the database fails part-way', () => {
     ['after the session is stored, before the sign-in is audited', 3],
   ];
   describe.each(FAULT_KINDS)('(%s)', (how) => {
-    test.each(cases)('sign-in failing %s: 503, no cookie, no session anyone holds; signing in again works', async (_name, writes) => {
-      const before = await sessionKeys();
-      database.fail({ how, afterWrites: writes });
-      expectStoreUnavailable(await signInRequest());
-      database.heal();
-      expect(database.failed).not.toEqual([]);
-      const after = await sessionKeys();
-      // A session row the lost answer left has no cookie anywhere: nobody can use it, and it is purged when idle.
-      if ((how === 'lose-answer' && writes === 2) || writes === 3) expect(after).toHaveLength(before.length + 1);
-      else expect(after).toEqual(before);
+    test.each(cases)(
+      'sign-in failing %s: 503, no cookie, no session anyone holds; signing in again works',
+      async (_name, writes) => {
+        const before = await sessionKeys();
+        database.fail({ how, afterWrites: writes });
+        expectStoreUnavailable(await signInRequest());
+        database.heal();
+        expect(database.failed).not.toEqual([]);
+        const after = await sessionKeys();
+        // A session row the lost answer left has no cookie anywhere: nobody can use it, and it is purged when idle.
+        if ((how === 'lose-answer' && writes === 2) || writes === 3) expect(after).toHaveLength(before.length + 1);
+        else expect(after).toEqual(before);
 
-      const again = await signInRequest();
-      expect(again.status).toBe(200);
-      expect(again.headers.get('set-cookie')).toMatch(/^__Host-admin_session=/);
-      expect(await sessionKeys()).toHaveLength(after.length + 1);
-    }, SLOW);
+        const again = await signInRequest();
+        expect(again.status).toBe(200);
+        expect(again.headers.get('set-cookie')).toMatch(/^__Host-admin_session=/);
+        expect(await sessionKeys()).toHaveLength(after.length + 1);
+      },
+      SLOW,
+    );
   });
 
   test.each(FAULT_KINDS)(
@@ -734,7 +848,8 @@ describe('the admin session when the database fails part-way', () => {
 });
 
 describe('POST /api/hubspot-config when the database fails part-way', () => {
-  const post = (name: string, accessToken: string) => call(hubspotConfig as Handler, '/api/hubspot-config', { method: 'POST', body: { name, accessToken, isActive: true }, cookie });
+  const post = (name: string, accessToken: string) =>
+    call(hubspotConfig as Handler, '/api/hubspot-config', { method: 'POST', body: { name, accessToken, isActive: true }, cookie });
   const configs = () => database.direct<{ is_active: boolean; record: { name: string } }>(`SELECT is_active, record FROM hubspot_configs ORDER BY id`);
 
   afterEach(async () => {
@@ -764,7 +879,9 @@ describe('POST /api/hubspot-config when the database fails part-way', () => {
 
       expect((await post('New portal', 'pat-new-0002')).status).toBe(201);
       expect(await activeHubSpotToken()).toBe('pat-new-0002');
-      expect((await configs()).filter((config) => config.is_active)).toEqual([expect.objectContaining({ record: expect.objectContaining({ name: 'New portal' }) })]);
+      expect((await configs()).filter((config) => config.is_active)).toEqual([
+        expect.objectContaining({ record: expect.objectContaining({ name: 'New portal' }) }),
+      ]);
       expect((await call(hubspotConfig as Handler, '/api/hubspot-config', { cookie })).body.config).toMatchObject({ name: 'New portal', isActive: true });
     },
     SLOW,
@@ -773,7 +890,8 @@ describe('POST /api/hubspot-config when the database fails part-way', () => {
 
 describe('/api/calendly-webhooks when the database fails part-way', () => {
   const subscriptionsTo = (url: string) => [...calendly.subscriptions.values()].filter((s) => s.callback_url === url);
-  const listed = async () => (await call(calendlyWebhooks as Handler, '/api/calendly-webhooks', { cookie })).body.webhooks as Array<{ id: string; name: string; registered: boolean }>;
+  const listed = async () =>
+    (await call(calendlyWebhooks as Handler, '/api/calendly-webhooks', { cookie })).body.webhooks as Array<{ id: string; name: string; registered: boolean }>;
 
   test.each(FAULT_KINDS)(
     'POST: saving fails after Calendly registered it (%s): 503, the subscription is removed, and the retry registers once',

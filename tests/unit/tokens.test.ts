@@ -37,7 +37,16 @@ describe('signed link tokens', () => {
 
   test.each([
     ['another purpose', () => verifyToken(token, 'school-answer', now), 'wrong_purpose'],
-    ['a changed record id', () => verifyToken(token.replace(/^[^.]+/, Buffer.from(JSON.stringify({ p: 'confirm-send', i: 'msg-2', e: now + 1e9 })).toString('base64url')), 'confirm-send', now), 'forged'],
+    [
+      'a changed record id',
+      () =>
+        verifyToken(
+          token.replace(/^[^.]+/, Buffer.from(JSON.stringify({ p: 'confirm-send', i: 'msg-2', e: now + 1e9 })).toString('base64url')),
+          'confirm-send',
+          now,
+        ),
+      'forged',
+    ],
     ['a changed signature', () => verifyToken(`${token.slice(0, -2)}xx`, 'confirm-send', now), 'forged'],
     ['garbage', () => verifyToken('not a token', 'confirm-send', now), 'malformed'],
     ['nothing', () => verifyToken('', 'confirm-send', now), 'malformed'],

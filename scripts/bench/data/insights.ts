@@ -50,7 +50,10 @@ async function timed(runs: number, task: () => Promise<void>): Promise<number[]>
   return times.sort((a, b) => a - b);
 }
 
-export async function measureInsights(db: Database, input: { origin: string; cookie: string; runs: number; events: number; load: (name: string) => Promise<Handler> }): Promise<string[][]> {
+export async function measureInsights(
+  db: Database,
+  input: { origin: string; cookie: string; runs: number; events: number; load: (name: string) => Promise<Handler> },
+): Promise<string[][]> {
   const [insights, experiments] = await Promise.all([input.load('insights-admin'), input.load('experiments-admin')]);
   const get = (handler: Handler, path: string) => async () => {
     const response = await handler(new Request(`${input.origin}${path}`, { headers: { cookie: input.cookie } }), { ip: '203.0.113.1' });

@@ -74,12 +74,18 @@ export async function measureData(): Promise<void> {
   const definitions = await useFormDefinitions();
   const shell = useSiteShell();
   const load = async (name: string) => ((await import(`../../../netlify/functions/${name}.mts`)) as { default: Handler }).default;
-  const [formsFn, sendEmail, confirmSend, impact, outbox, session] = await Promise.all(['forms', 'send-email', 'confirm-send', 'impact', 'outbox', 'admin-session'].map(load));
+  const [formsFn, sendEmail, confirmSend, impact, outbox, session] = await Promise.all(
+    ['forms', 'send-email', 'confirm-send', 'impact', 'outbox', 'admin-session'].map(load),
+  );
   const { readMessage } = await import('../../../src/server/outbox');
   const { confirmationLink } = await import('../../../src/server/links');
 
   const signIn = await session!(
-    new Request(`${ORIGIN}/api/admin/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify({ username: 'admin', password: 'bench-admin-password' }) }),
+    new Request(`${ORIGIN}/api/admin/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: ORIGIN },
+      body: JSON.stringify({ username: 'admin', password: 'bench-admin-password' }),
+    }),
     { ip: '203.0.113.1' },
   );
   const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
@@ -100,13 +106,27 @@ export async function measureData(): Promise<void> {
       choose_how_to_send_your_email: 'Send via our platform',
       _page: '/lead-the-change',
     };
-    const response = await formsFn!(new Request(`${ORIGIN}/api/forms/${emailFormId}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) }), { ip: `198.51.100.${n % 250}` });
+    const response = await formsFn!(
+      new Request(`${ORIGIN}/api/forms/${emailFormId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(body),
+      }),
+      { ip: `198.51.100.${n % 250}` },
+    );
     const answer = (await response.json()) as { id?: string; draft?: { id: string; token: string } };
     if (response.status !== 201 || !answer.draft) throw new Error(`form answered ${response.status}`);
     return answer.draft;
   }
   async function requestSend(draft: { id: string; token: string }): Promise<string> {
-    const response = await sendEmail!(new Request(`${ORIGIN}/api/send-email`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify({ submissionId: draft.id, token: draft.token }) }), { ip: '198.51.100.7' });
+    const response = await sendEmail!(
+      new Request(`${ORIGIN}/api/send-email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: ORIGIN },
+        body: JSON.stringify({ submissionId: draft.id, token: draft.token }),
+      }),
+      { ip: '198.51.100.7' },
+    );
     const answer = (await response.json()) as { id: string };
     if (response.status !== 202) throw new Error(`send answered ${response.status}`);
     return answer.id;
@@ -114,7 +134,13 @@ export async function measureData(): Promise<void> {
   async function confirm(messageId: string): Promise<void> {
     const message = (await readMessage(messageId))!.message;
     const token = new URL(confirmationLink(message)!).searchParams.get('token')!;
-    const response = await confirmSend!(new Request(`${ORIGIN}/confirm-send`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(token)}` }));
+    const response = await confirmSend!(
+      new Request(`${ORIGIN}/confirm-send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `token=${encodeURIComponent(token)}`,
+      }),
+    );
     if (response.status >= 400) throw new Error(`confirm answered ${response.status}`);
   }
 
@@ -126,7 +152,10 @@ export async function measureData(): Promise<void> {
       ['POST /api/send-email', await timed(RUNS, async (i) => void messages.push(await requestSend(drafts[i]!)))],
       ['POST /confirm-send', await timed(RUNS, async (i) => confirm(messages[i]!))],
       ['GET /api/impact', await timed(RUNS, async () => void (await (await impact!(new Request(`${ORIGIN}/api/impact`))).arrayBuffer()))],
-      ['GET /api/admin/outbox (page of 50)', await timed(RUNS, async () => void (await (await outbox!(new Request(`${ORIGIN}/api/admin/outbox?limit=50`, { headers: { cookie } }))).arrayBuffer()))],
+      [
+        'GET /api/admin/outbox (page of 50)',
+        await timed(RUNS, async () => void (await (await outbox!(new Request(`${ORIGIN}/api/admin/outbox?limit=50`, { headers: { cookie } }))).arrayBuffer())),
+      ],
     ] as const;
     return rows.map(([name, times]) => [label, name, percentile(times as number[], 50).toFixed(1), percentile(times as number[], 99).toFixed(1)]);
   }

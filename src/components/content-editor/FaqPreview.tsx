@@ -9,7 +9,19 @@ import { plain, type PreviewProps } from './previewTypes';
 
 function Chevron({ className }: { className: string }) {
   return (
-    <svg className={className} viewBox="0 0 24 24" width={24} height={24} fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+    <svg
+      className={className}
+      viewBox="0 0 24 24"
+      width={24}
+      height={24}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
       {iconPaths.chevronDown.paths.map((d) => (
         <path key={d} d={d} />
       ))}

@@ -38,7 +38,10 @@ function figure(stat: Stat): string {
 function StatCard({ stat, tone }: { stat: Stat; tone: 'light' | 'dark' }) {
   const dark = tone === 'dark';
   return (
-    <li className={cx('rounded-card p-6', dark ? 'bg-white/10 text-white ring-1 ring-white/15' : 'border border-line bg-white shadow-card')} data-stat={stat.id}>
+    <li
+      className={cx('rounded-card p-6', dark ? 'bg-white/10 text-white ring-1 ring-white/15' : 'border border-line bg-white shadow-card')}
+      data-stat={stat.id}
+    >
       <p className={cx('text-4xl font-extrabold tracking-tight sm:text-5xl', dark ? 'text-accent-400' : 'text-brand-600')}>{figure(stat)}</p>
       <p className={cx('mt-2 text-base', dark ? 'text-brand-100' : 'text-ink-soft')}>{stat.label}</p>
       {stat.source && <p className={cx('mt-2 text-xs', dark ? 'text-brand-100' : 'text-muted')}>Source: {stat.source}</p>}
@@ -54,7 +57,11 @@ export function StatsPreview({ entry }: PreviewProps) {
         const shown = stats.filter((stat) => stat.group === band.group).sort((a, b) => Number(a.order ?? 0) - Number(b.order ?? 0));
         const dark = band.tone === 'dark';
         return (
-          <section key={band.group} aria-labelledby={`preview-${band.group}`} className={cx('py-section pl-4 pr-16', dark ? 'bg-brand-900 text-white' : 'bg-canvas')}>
+          <section
+            key={band.group}
+            aria-labelledby={`preview-${band.group}`}
+            className={cx('py-section pl-4 pr-16', dark ? 'bg-brand-900 text-white' : 'bg-canvas')}
+          >
             <div className="mx-auto max-w-6xl">
               <h2 id={`preview-${band.group}`} className="text-title font-extrabold tracking-tight">
                 {band.title}

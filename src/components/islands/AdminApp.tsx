@@ -93,7 +93,11 @@ export default function AdminApp() {
       focusAfter.current = 'signed-out';
       await checkSession('Everyone has been signed out, you too.');
     } catch (error) {
-      showToast({ title: 'Error', description: error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Could not sign everyone out.', variant: 'destructive' });
+      showToast({
+        title: 'Error',
+        description: error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Could not sign everyone out.',
+        variant: 'destructive',
+      });
     }
   }, [checkSession]);
 
@@ -103,7 +107,11 @@ export default function AdminApp() {
       await registerPasskey({ purpose: 'add' });
       showToast({ title: 'Passkey added', description: 'You can now sign in with this passkey too.' });
     } catch (error) {
-      showToast({ title: 'No passkey added', description: ceremonyFailure(error, failureMessage(error, 'The passkey could not be added.')), variant: 'destructive' });
+      showToast({
+        title: 'No passkey added',
+        description: ceremonyFailure(error, failureMessage(error, 'The passkey could not be added.')),
+        variant: 'destructive',
+      });
     } finally {
       setAdding(false);
     }
@@ -252,8 +260,8 @@ function FirstOwner({ onRegistered }: { onRegistered: (session: Session) => void
         Become this site's first owner
       </h2>
       <p className="mt-1 text-sm text-ink-soft">
-        You signed in with the site's admin password. Register a passkey with your email address to become the first owner; then invite the rest of the
-        staff. After that, the admin password no longer opens this page.
+        You signed in with the site's admin password. Register a passkey with your email address to become the first owner; then invite the rest of the staff.
+        After that, the admin password no longer opens this page.
       </p>
       <form className="mt-4 grid gap-4 sm:grid-cols-[1fr_auto] sm:items-end" onSubmit={submit} noValidate aria-busy={busy}>
         <TextField label="Your email address" name="owner-email" type="email" required value={email} onChange={setEmail} error={error} autoComplete="email" />

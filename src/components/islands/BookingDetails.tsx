@@ -103,7 +103,9 @@ export default function BookingDetails() {
       <p className="text-center text-lg text-ink-soft" data-testid="booking-confirmation">
         {/* On a line of its own, so adding the name does not reflow (shift) the sentence, and shown
             once the name is known, so the centred line does not move either. */}
-        <span className={cx('block font-semibold text-ink', booking ? undefined : '[.js_&]:invisible')}>{booking?.firstName ? `Thank you, ${booking.firstName}!` : 'Thank you!'}</span>{' '}
+        <span className={cx('block font-semibold text-ink', booking ? undefined : '[.js_&]:invisible')}>
+          {booking?.firstName ? `Thank you, ${booking.firstName}!` : 'Thank you!'}
+        </span>{' '}
         Your call is confirmed and we're looking forward to speaking with you.
       </p>
 

@@ -4,7 +4,17 @@ import { emailMessages } from '../../lib/email/messages';
 import { NOTE_MAX } from '../../lib/email/personal-fields';
 import { composeLinks, emailAsText } from '../../lib/email/template';
 import { buttonClass } from '../../lib/ui';
-import { $emailDraft, canEditDetails, canSendViaPlatform, closeDraft, editDetails, markSentMyself, openDraft, sendDraftViaPlatform, setNote } from '../../stores/emailDraft';
+import {
+  $emailDraft,
+  canEditDetails,
+  canSendViaPlatform,
+  closeDraft,
+  editDetails,
+  markSentMyself,
+  openDraft,
+  sendDraftViaPlatform,
+  setNote,
+} from '../../stores/emailDraft';
 import { showToast } from '../../stores/toast';
 import { ReactDialog } from '../ui/ReactDialog';
 import { SchoolShare } from './SchoolShare';
@@ -21,8 +31,7 @@ function Spinner() {
   );
 }
 
-const longDate = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', { weekday: 'long', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const longDate = (iso: string) => new Date(iso).toLocaleString('en-US', { weekday: 'long', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 
 /**
  * "Your Email is Ready": the preview of the school email the server composed from the form, an
@@ -142,8 +151,8 @@ export default function EmailDialog() {
               <p className="font-semibold">Check your inbox</p>
               {confirmation ? (
                 <p className="mt-1">
-                  We sent a link to <strong>{confirmation.email}</strong>. Open it by {longDate(confirmation.expiresAt)} to confirm, and our platform sends
-                  your email to the school once. Nothing is sent until you do.
+                  We sent a link to <strong>{confirmation.email}</strong>. Open it by {longDate(confirmation.expiresAt)} to confirm, and our platform sends your
+                  email to the school once. Nothing is sent until you do.
                 </p>
               ) : (
                 <p className="mt-1">{sendMessage}</p>
@@ -188,10 +197,22 @@ export default function EmailDialog() {
                   <a className={buttonClass('primary', 'sm')} href={links.mailto} onClick={() => setUsedElsewhere(true)}>
                     Open in my email app
                   </a>
-                  <a className={buttonClass('secondary', 'sm')} href={links.gmail} target="_blank" rel="noopener noreferrer" onClick={() => setUsedElsewhere(true)}>
+                  <a
+                    className={buttonClass('secondary', 'sm')}
+                    href={links.gmail}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    onClick={() => setUsedElsewhere(true)}
+                  >
                     Gmail<span className="sr-only"> (opens in a new tab)</span>
                   </a>
-                  <a className={buttonClass('secondary', 'sm')} href={links.outlook} target="_blank" rel="noopener noreferrer" onClick={() => setUsedElsewhere(true)}>
+                  <a
+                    className={buttonClass('secondary', 'sm')}
+                    href={links.outlook}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    onClick={() => setUsedElsewhere(true)}
+                  >
                     Outlook<span className="sr-only"> (opens in a new tab)</span>
                   </a>
                 </div>
@@ -206,8 +227,8 @@ export default function EmailDialog() {
                       </>
                     ) : draft.selfSent === 'check' ? (
                       <p role="status" className="text-sm text-ink" data-testid="self-check-inbox">
-                        <strong>Check your inbox.</strong> We sent a link to {draft.selfSentMessage ? <strong>{draft.selfSentMessage}</strong> : 'your address'}: open it to
-                        confirm you sent your letter, and in about ten days we&apos;ll ask whether the school answered.
+                        <strong>Check your inbox.</strong> We sent a link to {draft.selfSentMessage ? <strong>{draft.selfSentMessage}</strong> : 'your address'}
+                        : open it to confirm you sent your letter, and in about ten days we&apos;ll ask whether the school answered.
                       </p>
                     ) : (
                       <>
@@ -253,7 +274,9 @@ export default function EmailDialog() {
                   <p className="text-sm text-muted">Please use one of the options on the left.</p>
                 ) : (
                   <p className="text-sm text-muted">
-                    {draft.token ? 'Add your own email address and the school contact’s in the form to send it via our platform.' : 'Copy your email or open it in your email app to send it.'}
+                    {draft.token
+                      ? 'Add your own email address and the school contact’s in the form to send it via our platform.'
+                      : 'Copy your email or open it in your email app to send it.'}
                   </p>
                 )}
               </section>

@@ -62,7 +62,9 @@ export default function NominationSection({ bookingUrl, initialView = 'form' }: 
       <div className="mx-auto grid max-w-6xl gap-10 lg:grid-cols-2">
         <div>
           <p className="text-sm font-semibold uppercase tracking-widest text-accent-600">Nominate your school</p>
-          <h2 id={`${id}-title`} className="mt-2 text-title font-extrabold tracking-tight">Bring mastery learning to your school</h2>
+          <h2 id={`${id}-title`} className="mt-2 text-title font-extrabold tracking-tight">
+            Bring mastery learning to your school
+          </h2>
           <ol className="mt-8 space-y-5">
             {steps.map((step, index) => (
               <li key={step.title} className="flex gap-4">

@@ -22,7 +22,14 @@ export function SchoolShare({ url, schoolName }: { url: string; schoolName: stri
       <label htmlFor={`${id}-link`} className="sr-only">
         Your link to {schoolName}&apos;s page
       </label>
-      <input id={`${id}-link`} type="url" readOnly value={url} className="w-full rounded-lg border border-line bg-white px-2 py-1 text-xs text-ink" onFocus={(event) => event.currentTarget.select()} />
+      <input
+        id={`${id}-link`}
+        type="url"
+        readOnly
+        value={url}
+        className="w-full rounded-lg border border-line bg-white px-2 py-1 text-xs text-ink"
+        onFocus={(event) => event.currentTarget.select()}
+      />
       <div className="flex flex-wrap gap-2">
         <button type="button" className={buttonClass('primary', 'sm')} onClick={() => void copyShareLink(url)}>
           Copy link

@@ -66,12 +66,7 @@ export function ReactDialog({ open, onClose, title, children, size = 'md', title
               </h2>
               {titleAside}
             </div>
-            <button
-              type="button"
-              className="-mr-2 rounded-lg p-2 text-muted hover:bg-canvas hover:text-ink"
-              aria-label="Close dialog"
-              onClick={onClose}
-            >
+            <button type="button" className="-mr-2 rounded-lg p-2 text-muted hover:bg-canvas hover:text-ink" aria-label="Close dialog" onClick={onClose}>
               <svg viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
                 <path d="M6 6l12 12M18 6L6 18" />
               </svg>

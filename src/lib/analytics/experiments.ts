@@ -68,7 +68,10 @@ export const newExperimentSchema = z
   .object({
     place: z.string().regex(/^[a-z0-9-]{1,40}$/, 'place is not one of the site’s places'),
     name: z.string().trim().min(1, 'name is required').max(120),
-    variants: z.array(z.string().regex(/^[a-z0-9-]{1,20}$/)).max(6).optional(),
+    variants: z
+      .array(z.string().regex(/^[a-z0-9-]{1,20}$/))
+      .max(6)
+      .optional(),
   })
   .strict();
 

@@ -5,7 +5,12 @@ import type { BlogEntry } from './posts';
 export function articleJsonLd(post: BlogEntry, url: string, siteUrl: string = site.url): Record<string, unknown> {
   const { data } = post;
   const origin = siteUrl.replace(/\/+$/, '');
-  const organization = { '@type': 'Organization', name: site.legalName, url: `${origin}/`, logo: { '@type': 'ImageObject', url: new URL(site.logo, `${origin}/`).href } };
+  const organization = {
+    '@type': 'Organization',
+    name: site.legalName,
+    url: `${origin}/`,
+    logo: { '@type': 'ImageObject', url: new URL(site.logo, `${origin}/`).href },
+  };
   return {
     '@context': 'https://schema.org',
     '@type': 'Article',

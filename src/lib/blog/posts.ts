@@ -33,5 +33,8 @@ export function tagsOf(posts: BlogEntry[]): string[] {
 }
 
 export function tagSlug(tag: string): string {
-  return tag.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return tag
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }

@@ -37,7 +37,11 @@ function registerListFormats(config: EditorConfig): void {
 }
 
 function registerRuleList(): void {
-  const list = CMS.getWidget('list') as unknown as { control: ComponentType<Record<string, unknown>>; preview?: ComponentType<never>; schema?: { properties?: object } };
+  const list = CMS.getWidget('list') as unknown as {
+    control: ComponentType<Record<string, unknown>>;
+    preview?: ComponentType<never>;
+    schema?: { properties?: object };
+  };
   const schema = {
     properties: {
       ...list.schema?.properties,

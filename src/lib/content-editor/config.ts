@@ -9,7 +9,16 @@ import { collections } from '../../content.config';
 import { LIST_FIELD, listFormatName } from './list-field';
 import { kindRules } from '../email/mail-kinds';
 import { mailWordsShape, wordKinds, wordPlaceholders } from '../email/mail-words';
-import { editorCollections, type CollectionName, type EntriesCollection, type FieldCopy, type FolderCollection, type ItemRules, type ListFile, type WordFilesCollection } from './model';
+import {
+  editorCollections,
+  type CollectionName,
+  type EntriesCollection,
+  type FieldCopy,
+  type FolderCollection,
+  type ItemRules,
+  type ListFile,
+  type WordFilesCollection,
+} from './model';
 
 /** The parts of Decap's field configuration this site uses. */
 export interface EditorField {
@@ -207,7 +216,10 @@ function stringPattern(schema: JsonSchema): [string, string] | undefined {
   if (!only) return undefined;
   if (rules.length === 1) return only;
   // Every rule must hold: each one as a lookahead from the start.
-  return [`^${rules.map(([regex]) => `(?=${regex.startsWith('^') ? regex.slice(1) : `[\\s\\S]*?${regex}`})`).join('')}`, rules.map(([, message]) => message).join('; ')];
+  return [
+    `^${rules.map(([regex]) => `(?=${regex.startsWith('^') ? regex.slice(1) : `[\\s\\S]*?${regex}`})`).join('')}`,
+    rules.map(([, message]) => message).join('; '),
+  ];
 }
 
 function numberRange(schema: JsonSchema): Pick<EditorField, 'value_type' | 'min' | 'max' | 'step'> {
@@ -381,7 +393,11 @@ function wordFilesCollection(model: WordFilesCollection, context: EditorConfigOp
         { name: 'kind', label: 'Which email', widget: 'hidden', required: true, default: kind },
         ...fieldsOf(model.collection, model, context, jsonSchemaOfSchema(mailWordsShape(kind))).map((field) => ({
           ...field,
-          hint: `${field.hint ?? ''} Placeholders: ${Object.keys(wordPlaceholders[kind].placeholders).map((name) => `{${name}}`).join(', ') || 'none'}.`.trim(),
+          hint: `${field.hint ?? ''} Placeholders: ${
+            Object.keys(wordPlaceholders[kind].placeholders)
+              .map((name) => `{${name}}`)
+              .join(', ') || 'none'
+          }.`.trim(),
         })),
       ],
     })),
@@ -438,13 +454,13 @@ export function buildEditorConfig(context: EditorConfigOptions): EditorConfig {
           : model.kind === 'word-files'
             ? wordFilesCollection(model, context)
             : {
-            name: model.name,
-            label: model.label,
-            description: model.description,
-            format: listFormatName(model.name),
-            files: model.files.map((file) => ({ name: file.name, label: file.label, file: file.file, fields: [listField(file, context)] })),
-            editor: { preview: model.name === 'stats' },
-          },
+                name: model.name,
+                label: model.label,
+                description: model.description,
+                format: listFormatName(model.name),
+                files: model.files.map((file) => ({ name: file.name, label: file.label, file: file.file, fields: [listField(file, context)] })),
+                editor: { preview: model.name === 'stats' },
+              },
     ),
   };
   if (context.backend.siteDomain) config.backend.site_domain = context.backend.siteDomain;

@@ -280,7 +280,11 @@ export const editorCollections: EditorCollection[] = [
       subject: { label: 'Subject', hint: 'The subject line, e.g. "Please confirm your email to {school}".' },
       preview: { label: 'Preview line', hint: 'The line inboxes show after the subject. Not shown in the email itself.' },
       heading: { label: 'Heading', hint: 'The heading at the top of the email.' },
-      paragraphs: { label: 'Paragraphs', hint: 'Plain text, in order. No links or email addresses: the site adds the button and the links.', itemLabel: 'Paragraph' },
+      paragraphs: {
+        label: 'Paragraphs',
+        hint: 'Plain text, in order. No links or email addresses: the site adds the button and the links.',
+        itemLabel: 'Paragraph',
+      },
       action: { label: 'Button', hint: 'The words on the button, for the emails that have one, e.g. "Review and send my email".' },
     },
     omit: { kind: 'Fixed by the file: which email these words are for.' },

@@ -23,9 +23,7 @@ function ordered(entry: Record<string, unknown>, keyOrder: string[]): Record<str
  * date, written unquoted as the hand-written files have them.
  */
 export function yamlListFormat(keyOrder: string[], dateFields: string[] = []): YamlListFormat {
-  const unquoteDates = dateFields.length
-    ? new RegExp(`^(\\s*(?:- )?(?:${dateFields.join('|')}): )"(\\d{4}-\\d{2}-\\d{2})"$`, 'gm')
-    : undefined;
+  const unquoteDates = dateFields.length ? new RegExp(`^(\\s*(?:- )?(?:${dateFields.join('|')}): )"(\\d{4}-\\d{2}-\\d{2})"$`, 'gm') : undefined;
   return {
     fromFile(content) {
       // Without timestamps, a date stays the "YYYY-MM-DD" text the date widget edits.

@@ -70,7 +70,38 @@ export const hasPhoneNumber = (value: string) => PHONE.test(value.normalize('NFK
 
 // Latin look-alikes from Cyrillic and Greek, so that "Mastеry Parents" with a Cyrillic е is read as
 // what it shows.
-const LOOKALIKES: Record<string, string> = { а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', і: 'i', ѕ: 's', ј: 'j', ԁ: 'd', ԛ: 'q', ԝ: 'w', к: 'k', м: 'm', т: 't', в: 'b', н: 'h', ο: 'o', α: 'a', ρ: 'p', τ: 't', ε: 'e', ν: 'v', ι: 'i', κ: 'k', υ: 'u', μ: 'm', ɡ: 'g', ı: 'i' };
+const LOOKALIKES: Record<string, string> = {
+  а: 'a',
+  е: 'e',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  у: 'y',
+  х: 'x',
+  і: 'i',
+  ѕ: 's',
+  ј: 'j',
+  ԁ: 'd',
+  ԛ: 'q',
+  ԝ: 'w',
+  к: 'k',
+  м: 'm',
+  т: 't',
+  в: 'b',
+  н: 'h',
+  ο: 'o',
+  α: 'a',
+  ρ: 'p',
+  τ: 't',
+  ε: 'e',
+  ν: 'v',
+  ι: 'i',
+  κ: 'k',
+  υ: 'u',
+  μ: 'm',
+  ɡ: 'g',
+  ı: 'i',
+};
 
 /** Letters and digits only, look-alikes as the Latin letter they show, lower case. */
 const folded = (text: string) =>
@@ -108,7 +139,11 @@ export function lineProblem(value: string, max: number): string | undefined {
 }
 
 /** The HubSpot field names of the single-line fields, with their limits. */
-const lineFields = Object.entries(emailLineLimits).map(([key, max]) => ({ key: key as keyof typeof emailLineLimits, name: emailFormFields[key as EmailFieldKey], max }));
+const lineFields = Object.entries(emailLineLimits).map(([key, max]) => ({
+  key: key as keyof typeof emailLineLimits,
+  name: emailFormFields[key as EmailFieldKey],
+  max,
+}));
 
 /** The limit of an email-form field by its HubSpot name, if it is one of the single-line fields. */
 export function emailFieldMax(name: string): number | undefined {

@@ -24,7 +24,6 @@ export const letterPlaceholders: Record<LetterPlaceholder, string> = {
   booking: 'the link where the school books a call',
 } as const;
 
-
 /** The longest introduction, main text and closing (today's are about 230, 800 and 200). */
 export const LETTER_LIMITS = { introduction: 500, body: 1500, closing: 400 } as const;
 

@@ -58,4 +58,3 @@ export const kindRules: Record<EmailKind, KindRules> = {
   school_letter: { essential: false, unsubscribe: false, toSchool: true, label: 'Letter to the school' },
   school_digest: { essential: false, unsubscribe: false, toSchool: true, label: 'Digest to the school' },
 };
-

@@ -15,7 +15,7 @@ export const wordKinds = emailKinds.filter((kind): kind is Exclude<EmailKind, 's
 export type WordKind = (typeof wordKinds)[number];
 
 const parent = { parent: "the parent's name" };
-const school = { school: "the school's name on its record (\"your school\" when the site does not know it yet)" };
+const school = { school: 'the school\'s name on its record ("your school" when the site does not know it yet)' };
 const contact = { contact: "the school contact's name (or address)" };
 
 /** The placeholders each kind's words may use, and those it must use somewhere. */
@@ -27,13 +27,22 @@ export const wordPlaceholders: Record<WordKind, { placeholders: Record<string, s
   second_follow_up: { placeholders: { ...parent, ...school, sent: 'the day the letter went' }, required: ['school'] },
   school_update: { placeholders: { ...parent, ...school, outcome: 'what the school did, in a sentence' }, required: ['outcome'] },
   data_link: { placeholders: { expires: 'when the link stops working' }, required: ['expires'] },
-  staff_invitation: { placeholders: { role: '"an owner" or "staff"', inviter: 'who invited them', expires: 'when the link stops working' }, required: ['role', 'expires'] },
+  staff_invitation: {
+    placeholders: { role: '"an owner" or "staff"', inviter: 'who invited them', expires: 'when the link stops working' },
+    required: ['role', 'expires'],
+  },
   delivery_failure: { placeholders: { ...parent, ...school, ...contact, address: 'the school address that refused it' }, required: ['address'] },
-  letter_not_sent: { placeholders: { ...parent, ...school, ...contact, reason: 'what happened, and what the parent can do, in a sentence or two' }, required: ['reason'] },
+  letter_not_sent: {
+    placeholders: { ...parent, ...school, ...contact, reason: 'what happened, and what the parent can do, in a sentence or two' },
+    required: ['reason'],
+  },
   self_report: { placeholders: { ...parent, ...school, ...contact, expires: 'when the link stops working' }, required: ['expires'] },
   digest_notice: { placeholders: { ...parent, ...school, ...contact, count: 'how many letters went in the digest' }, required: ['school'] },
   ambassador_link: { placeholders: { name: "the ambassador's name" }, required: [] },
-  school_digest: { placeholders: { ...school, count: 'how many parents wrote this time', change: 'the count since the first letter, in a sentence' }, required: ['count'] },
+  school_digest: {
+    placeholders: { ...school, count: 'how many parents wrote this time', change: 'the count since the first letter, in a sentence' },
+    required: ['count'],
+  },
 };
 
 /** The editors' limits: a subject fits an inbox line, a paragraph a phone screen. */
@@ -47,7 +56,9 @@ const placeholdersIn = (text: string) => [...text.matchAll(PLACEHOLDER)].map((ma
  * pattern the content editor shows too).
  */
 function wordText(kind: WordKind | undefined, min: number, max: number) {
-  const names = kind ? Object.keys(wordPlaceholders[kind].placeholders) : [...new Set(wordKinds.flatMap((each) => Object.keys(wordPlaceholders[each].placeholders)))];
+  const names = kind
+    ? Object.keys(wordPlaceholders[kind].placeholders)
+    : [...new Set(wordKinds.flatMap((each) => Object.keys(wordPlaceholders[each].placeholders)))];
   const listed = names.map((name) => `{${name}}`).join(', ');
   return z
     .string()
@@ -68,38 +79,62 @@ export function mailWordsShape(kind?: WordKind) {
     /** The heading at the top of the email. */
     heading: wordText(kind, 3, WORD_LIMITS.heading),
     /** The paragraphs, in order. Plain text. */
-    paragraphs: z.array(wordText(kind, 1, WORD_LIMITS.paragraph)).min(1).max(8),
+    paragraphs: z
+      .array(wordText(kind, 1, WORD_LIMITS.paragraph))
+      .min(1)
+      .max(8),
     /** The button's words, for the emails that have one (the link itself comes from the site). */
     action: wordText(kind, 2, WORD_LIMITS.action).optional(),
   });
 }
 
-export const mailWordsSchema = mailWordsShape()
-  .superRefine((words, context) => {
-    const { placeholders, required } = wordPlaceholders[words.kind];
-    const texts: [string[], string][] = [
-      [['subject'], words.subject],
-      [['preview'], words.preview],
-      [['heading'], words.heading],
-      ...words.paragraphs.map((text, index): [string[], string] => [['paragraphs', String(index)], text]),
-      ...(words.action ? [[['action'], words.action] as [string[], string]] : []),
-    ];
-    const used = new Set<string>();
-    for (const [path, text] of texts) {
-      for (const name of placeholdersIn(text)) {
-        used.add(name);
-        if (!(name in placeholders)) context.addIssue({ code: 'custom', path, message: `{${name}} is not a placeholder of this email; it has ${Object.keys(placeholders).map((known) => `{${known}}`).join(', ') || 'none'}` });
-      }
-      if (/[{}]/.test(text.replace(PLACEHOLDER, ''))) context.addIssue({ code: 'custom', path, message: 'braces only around a placeholder, as {school}' });
-      const forbidden = forbiddenContent(text.replace(PLACEHOLDER, 'x'));
-      if (forbidden) context.addIssue({ code: 'custom', path, message: `must not contain ${forbidden === 'link' ? 'a link' : forbidden === 'email' ? 'an email address' : 'markup'}: the email adds its own links` });
+export const mailWordsSchema = mailWordsShape().superRefine((words, context) => {
+  const { placeholders, required } = wordPlaceholders[words.kind];
+  const texts: [string[], string][] = [
+    [['subject'], words.subject],
+    [['preview'], words.preview],
+    [['heading'], words.heading],
+    ...words.paragraphs.map((text, index): [string[], string] => [['paragraphs', String(index)], text]),
+    ...(words.action ? [[['action'], words.action] as [string[], string]] : []),
+  ];
+  const used = new Set<string>();
+  for (const [path, text] of texts) {
+    for (const name of placeholdersIn(text)) {
+      used.add(name);
+      if (!(name in placeholders))
+        context.addIssue({
+          code: 'custom',
+          path,
+          message: `{${name}} is not a placeholder of this email; it has ${
+            Object.keys(placeholders)
+              .map((known) => `{${known}}`)
+              .join(', ') || 'none'
+          }`,
+        });
     }
-    for (const name of required) if (!used.has(name)) context.addIssue({ code: 'custom', path: ['paragraphs'], message: `must use {${name}} (${placeholders[name]})` });
-  });
+    if (/[{}]/.test(text.replace(PLACEHOLDER, ''))) context.addIssue({ code: 'custom', path, message: 'braces only around a placeholder, as {school}' });
+    const forbidden = forbiddenContent(text.replace(PLACEHOLDER, 'x'));
+    if (forbidden)
+      context.addIssue({
+        code: 'custom',
+        path,
+        message: `must not contain ${forbidden === 'link' ? 'a link' : forbidden === 'email' ? 'an email address' : 'markup'}: the email adds its own links`,
+      });
+  }
+  for (const name of required)
+    if (!used.has(name)) context.addIssue({ code: 'custom', path: ['paragraphs'], message: `must use {${name}} (${placeholders[name]})` });
+});
 export type MailWords = z.infer<typeof mailWordsSchema>;
 
 /** The words with their placeholders filled in (values are names and dates, one line each). */
 export function fillWords(words: MailWords, values: Record<string, string>): MailWords {
   const fill = (text: string) => text.replace(PLACEHOLDER, (whole, name: string) => values[name] ?? whole);
-  return { ...words, subject: fill(words.subject), preview: fill(words.preview), heading: fill(words.heading), paragraphs: words.paragraphs.map(fill), ...(words.action ? { action: fill(words.action) } : {}) };
+  return {
+    ...words,
+    subject: fill(words.subject),
+    preview: fill(words.preview),
+    heading: fill(words.heading),
+    paragraphs: words.paragraphs.map(fill),
+    ...(words.action ? { action: fill(words.action) } : {}),
+  };
 }

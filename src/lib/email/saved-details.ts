@@ -35,7 +35,8 @@ export function typedValues(form: HTMLFormElement): Record<string, string | stri
     if (control instanceof HTMLInputElement && (control.type === 'checkbox' || control.type === 'radio')) {
       if (!control.checked) continue;
       const existing = values[control.name];
-      values[control.name] = control.type === 'radio' || existing === undefined ? control.value : [...(Array.isArray(existing) ? existing : [existing]), control.value];
+      values[control.name] =
+        control.type === 'radio' || existing === undefined ? control.value : [...(Array.isArray(existing) ? existing : [existing]), control.value];
     } else if (control.value !== '') {
       values[control.name] = control.value;
     }
@@ -74,7 +75,11 @@ export function restoreDetails(form: HTMLFormElement, formId: string): boolean {
   let restored = false;
   // What the parent typed or chose since the page appeared, before this script arrived, is theirs:
   // a kept value never overwrites it (nor, for a group of boxes, the group they changed).
-  const changed = new Set(typedControls(form).filter(isChanged).map((control) => control.name));
+  const changed = new Set(
+    typedControls(form)
+      .filter(isChanged)
+      .map((control) => control.name),
+  );
   for (const control of typedControls(form)) {
     const value = saved[control.name];
     if (value === undefined || changed.has(control.name)) continue;

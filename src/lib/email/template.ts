@@ -151,7 +151,15 @@ export function composeLinks(email: GeneratedEmail): { mailto: string; gmail: st
  * The short, polite follow-up a parent can send when the school has not answered yet: it names the
  * first email, asks for fifteen minutes or the right person, and repeats the video.
  */
-export function followUpEmail(input: { subject: string; toName: string; to: string; schoolName: string; parentName: string; sentAt: string; videoUrl: string }): GeneratedEmail {
+export function followUpEmail(input: {
+  subject: string;
+  toName: string;
+  to: string;
+  schoolName: string;
+  parentName: string;
+  sentAt: string;
+  videoUrl: string;
+}): GeneratedEmail {
   const contact = input.toName.trim();
   const sent = new Date(input.sentAt).toLocaleDateString('en-US', { month: 'long', day: 'numeric' });
   const school = filled(input.schoolName, placeholders.schoolName);

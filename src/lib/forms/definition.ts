@@ -53,9 +53,7 @@ export const conditionOperators = [
 export type ConditionOperator = (typeof conditionOperators)[number];
 
 /** A HubSpot property's internal name, e.g. `school_contact_email`. */
-const fieldName = z
-  .string()
-  .regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/, 'use the HubSpot property name: letters, digits and _, e.g. "school_name"');
+const fieldName = z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/, 'use the HubSpot property name: letters, digits and _, e.g. "school_name"');
 
 export const optionSchema = z.object({
   /** Shown to the visitor, e.g. "Send via our platform". */
@@ -87,7 +85,10 @@ export const validationSchema = z.object({
 
 const fieldShape = {
   /** HubSpot's object type: 0-1 is a contact, 0-2 a company. */
-  objectTypeId: z.string().regex(/^\d+-\d+$/).default('0-1'),
+  objectTypeId: z
+    .string()
+    .regex(/^\d+-\d+$/)
+    .default('0-1'),
   name: fieldName,
   fieldType: z.enum(fieldTypes),
   /** The field's label, e.g. "School contact email". May be empty for a hidden field. */
@@ -179,9 +180,7 @@ export const formDefinitionSchema = z.object({
       recaptchaEnabled: z.boolean().default(false),
     })
     .default({ language: 'en', postSubmitAction: { type: 'thank_you', value: 'Thanks for submitting the form.' }, recaptchaEnabled: false }),
-  displayOptions: z
-    .object({ submitButtonText: z.string().max(200).default('Submit') })
-    .default({ submitButtonText: 'Submit' }),
+  displayOptions: z.object({ submitButtonText: z.string().max(200).default('Submit') }).default({ submitButtonText: 'Submit' }),
   legalConsentOptions: legalConsentSchema.default({ type: 'none' }),
 });
 export type FormDefinition = z.infer<typeof formDefinitionSchema>;

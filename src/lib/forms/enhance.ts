@@ -87,7 +87,8 @@ export class NativeFormElement extends HTMLElement {
       // Should they fail to load, the server's answer names the same problems.
       this.extraChecks = import('../email/form-checks').then((module) => module.emailFormChecks).catch(() => undefined);
       // The schools the site knows, suggested as the parent types (the field stays plain without it).
-      if (form.querySelector('[data-school-search]')) void import('./school-combobox').then((module) => module.attachSchoolCombobox(form)).catch(() => undefined);
+      if (form.querySelector('[data-school-search]'))
+        void import('./school-combobox').then((module) => module.attachSchoolCombobox(form)).catch(() => undefined);
     }
     // The fill time is measured on the page's monotonic clock, which no wrong device date moves,
     // from when the page made the form ready (on-demand.ts), before this code loaded.
@@ -181,7 +182,8 @@ export class NativeFormElement extends HTMLElement {
 
   /** Shows every problem and moves focus to the first field that has one. */
   private showErrors(errors: Record<string, string>, message?: string): void {
-    for (const element of this.form.querySelectorAll<HTMLElement>('[data-field]')) this.setError(element.dataset.field ?? '', errors[element.dataset.field ?? '']);
+    for (const element of this.form.querySelectorAll<HTMLElement>('[data-field]'))
+      this.setError(element.dataset.field ?? '', errors[element.dataset.field ?? '']);
     const names = Object.keys(errors).filter((name) => this.fieldElement(name));
     // In the order the fields appear, not the order the checks ran.
     names.sort((a, b) => (this.fieldElement(a)!.compareDocumentPosition(this.fieldElement(b)!) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));

@@ -44,9 +44,7 @@ export function sanitizeFormText(html: string): string {
     disallowedTagsMode: 'discard',
     transformTags: {
       a: (tagName, attribs) =>
-        /^https:/i.test(attribs.href ?? '')
-          ? { tagName, attribs: { ...attribs, target: '_blank', rel: 'noopener noreferrer' } }
-          : { tagName, attribs },
+        /^https:/i.test(attribs.href ?? '') ? { tagName, attribs: { ...attribs, target: '_blank', rel: 'noopener noreferrer' } } : { tagName, attribs },
     },
   }).trim();
 }
@@ -87,7 +85,8 @@ export const inputClass =
 export const labelClass = 'block text-sm font-semibold text-ink';
 export const helpClass = 'mt-1 text-sm text-muted';
 export const errorClass = 'mt-1.5 text-sm font-medium text-danger-600';
-export const choiceClass = 'flex items-start gap-3 rounded-xl border border-line bg-white px-3.5 py-3 text-[0.95rem] has-[:checked]:border-brand-500 has-[:checked]:bg-brand-50';
+export const choiceClass =
+  'flex items-start gap-3 rounded-xl border border-line bg-white px-3.5 py-3 text-[0.95rem] has-[:checked]:border-brand-500 has-[:checked]:bg-brand-50';
 export const boxClass = 'mt-0.5 h-5 w-5 shrink-0 accent-brand-600';
 
 type Attributes = Record<string, string | number | boolean | undefined>;
@@ -211,7 +210,13 @@ function fieldHtml(field: FormField, context: FieldContext): string {
         `<label for="${id}" class="${labelClass}">${label}${marker}</label>${help ?? ''}<textarea${attrs({ ...common, rows: 4, maxlength: MAX_VALUE_LENGTH, placeholder: field.placeholder, class: inputClass })}>${escapeHtml(text)}</textarea>${errorHtml}`,
       );
     default: {
-      const input: Attributes = { ...common, value: text || undefined, placeholder: field.placeholder, class: inputClass, autocomplete: autocompleteFor(field) };
+      const input: Attributes = {
+        ...common,
+        value: text || undefined,
+        placeholder: field.placeholder,
+        class: inputClass,
+        autocomplete: autocompleteFor(field),
+      };
       if (field.fieldType === 'email') Object.assign(input, { type: 'email', maxlength: 254, spellcheck: 'false', autocapitalize: 'off' });
       else if (field.fieldType === 'phone' || field.fieldType === 'mobile_phone') Object.assign(input, { type: 'tel', maxlength: 40 });
       else if (field.fieldType === 'number') Object.assign(input, { type: 'text', inputmode: 'decimal', pattern: '-?[0-9]+([.][0-9]+)?', maxlength: 40 });
@@ -245,17 +250,19 @@ function consentHtml(consent: LegalConsent, options: RenderOptions): string {
     const id = `${options.instance}-${name}`;
     const error = options.errors?.[name];
     const checked = listOf(options.values?.[name]).some((item) => ['true', 'on', 'yes', '1'].includes(item.toLowerCase()));
-    return `<div class="native-field" data-field="${escapeHtml(name)}" data-field-type="single_checkbox"${required ? ' data-required="true"' : ''}><div class="flex items-start gap-3"><input${attrs({
-      type: 'checkbox',
-      id,
-      name,
-      value: 'true',
-      checked,
-      required,
-      class: boxClass,
-      'aria-invalid': error ? 'true' : undefined,
-      'aria-describedby': error ? `${id}-error` : undefined,
-    })}><label for="${id}" class="text-sm text-ink">${sanitizeFormText(label)}${required ? ' <span class="text-danger-600" aria-hidden="true">*</span>' : ''}</label></div><p id="${id}-error" class="${errorClass}" data-field-error${error ? '' : ' hidden'}>${error ? escapeHtml(error) : ''}</p></div>`;
+    return `<div class="native-field" data-field="${escapeHtml(name)}" data-field-type="single_checkbox"${required ? ' data-required="true"' : ''}><div class="flex items-start gap-3"><input${attrs(
+      {
+        type: 'checkbox',
+        id,
+        name,
+        value: 'true',
+        checked,
+        required,
+        class: boxClass,
+        'aria-invalid': error ? 'true' : undefined,
+        'aria-describedby': error ? `${id}-error` : undefined,
+      },
+    )}><label for="${id}" class="text-sm text-ink">${sanitizeFormText(label)}${required ? ' <span class="text-danger-600" aria-hidden="true">*</span>' : ''}</label></div><p id="${id}-error" class="${errorClass}" data-field-error${error ? '' : ' hidden'}>${error ? escapeHtml(error) : ''}</p></div>`;
   };
   const parts: string[] = [];
   if (consent.type === 'legitimate_interest') {
@@ -265,7 +272,13 @@ function consentHtml(consent: LegalConsent, options: RenderOptions): string {
     for (const checkbox of consent.communicationsCheckboxes) parts.push(box(consentFieldName(checkbox.subscriptionTypeId), checkbox.label, checkbox.required));
     if (consent.type === 'explicit_consent_to_process') {
       if (consent.consentToProcessText) parts.push(`<div class="text-sm text-ink-soft">${sanitizeFormText(consent.consentToProcessText)}</div>`);
-      parts.push(box(metaFields.consentToProcess, consent.consentToProcessCheckboxLabel || 'I agree to allow this organisation to store and process my personal data.', true));
+      parts.push(
+        box(
+          metaFields.consentToProcess,
+          consent.consentToProcessCheckboxLabel || 'I agree to allow this organisation to store and process my personal data.',
+          true,
+        ),
+      );
       if (consent.consentToProcessFooterText) parts.push(`<div class="text-sm text-muted">${sanitizeFormText(consent.consentToProcessFooterText)}</div>`);
     } else if (consent.consentToProcessText) {
       parts.push(`<div class="text-sm text-muted">${sanitizeFormText(consent.consentToProcessText)}</div>`);
@@ -288,15 +301,17 @@ function personalHtml(options: RenderOptions): string {
       const id = `${options.instance}-${suffix}`;
       const error = options.errors?.[name];
       const value = listOf(options.values?.[name])[0] ?? '';
-      return `<div class="native-field" data-field="${name}" data-field-type="multi_line_text"><label for="${id}" class="${labelClass}">${escapeHtml(label)} <span class="font-normal text-muted">(optional)</span></label><p id="${id}-help" class="${helpClass}">${escapeHtml(help)}</p><textarea${attrs({
-        id,
-        name,
-        rows,
-        maxlength: NOTE_MAX,
-        class: inputClass,
-        'aria-invalid': error ? 'true' : undefined,
-        'aria-describedby': error ? `${id}-help ${id}-error` : `${id}-help`,
-      })}>${escapeHtml(value)}</textarea><p id="${id}-error" class="${errorClass}" data-field-error${error ? '' : ' hidden'}>${error ? escapeHtml(error) : ''}</p></div>`;
+      return `<div class="native-field" data-field="${name}" data-field-type="multi_line_text"><label for="${id}" class="${labelClass}">${escapeHtml(label)} <span class="font-normal text-muted">(optional)</span></label><p id="${id}-help" class="${helpClass}">${escapeHtml(help)}</p><textarea${attrs(
+        {
+          id,
+          name,
+          rows,
+          maxlength: NOTE_MAX,
+          class: inputClass,
+          'aria-invalid': error ? 'true' : undefined,
+          'aria-describedby': error ? `${id}-help ${id}-error` : `${id}-help`,
+        },
+      )}>${escapeHtml(value)}</textarea><p id="${id}-error" class="${errorClass}" data-field-error${error ? '' : ' hidden'}>${error ? escapeHtml(error) : ''}</p></div>`;
     })
     .join('');
 }
@@ -343,22 +358,30 @@ export function renderForm(definition: FormDefinition, options: RenderOptions, s
     })
     .join('');
   const { start, end } = regionMarkers(instance);
-  return `${start}<native-form${attrs({ id: instance, class: 'block', 'data-purpose': options.purpose, 'data-form-id': definition.id, 'data-note': options.note })}><form${attrs({
-    method: 'post',
-    action: `/api/forms/${encodeURIComponent(definition.id)}`,
-    'accept-charset': 'utf-8',
-    class: 'space-y-5',
-    'data-native-form': true,
-    'aria-describedby': hasErrors ? `${instance}-summary` : undefined,
-  })}>${summaryHtml(instance, summary, hasErrors)}${
-    anyRequired ? '<p class="text-sm text-muted">Fields marked with <span aria-hidden="true">*</span><span class="sr-only">an asterisk</span> are required.</p>' : ''
-  }<input${attrs({ type: 'hidden', name: metaFields.page, value: options.page })}><input${attrs({ type: 'hidden', name: metaFields.instance, value: instance })}><input${attrs({
-    type: 'hidden',
-    name: metaFields.elapsed,
-    value: '',
-  })}>${Object.entries({ ...(options.note && options.schoolSearch !== false ? { [metaFields.school]: '' } : {}), ...(options.hiddenInputs ?? {}) })
+  return `${start}<native-form${attrs({ id: instance, class: 'block', 'data-purpose': options.purpose, 'data-form-id': definition.id, 'data-note': options.note })}><form${attrs(
+    {
+      method: 'post',
+      action: `/api/forms/${encodeURIComponent(definition.id)}`,
+      'accept-charset': 'utf-8',
+      class: 'space-y-5',
+      'data-native-form': true,
+      'aria-describedby': hasErrors ? `${instance}-summary` : undefined,
+    },
+  )}>${summaryHtml(instance, summary, hasErrors)}${
+    anyRequired
+      ? '<p class="text-sm text-muted">Fields marked with <span aria-hidden="true">*</span><span class="sr-only">an asterisk</span> are required.</p>'
+      : ''
+  }<input${attrs({ type: 'hidden', name: metaFields.page, value: options.page })}><input${attrs({ type: 'hidden', name: metaFields.instance, value: instance })}><input${attrs(
+    {
+      type: 'hidden',
+      name: metaFields.elapsed,
+      value: '',
+    },
+  )}>${Object.entries({ ...(options.note && options.schoolSearch !== false ? { [metaFields.school]: '' } : {}), ...(options.hiddenInputs ?? {}) })
     .map(([name, value]) => `<input${attrs({ type: 'hidden', name, value, 'data-school-key': name === metaFields.school ? true : undefined })}>`)
-    .join('')}<div hidden><label for="${instance}-website">Leave this field empty</label><input${attrs({ type: 'text', id: `${instance}-website`, name: metaFields.honeypot, tabindex: -1, autocomplete: 'off' })}></div>${groups}${options.note ? personalHtml(options) : ''}${consentHtml(
+    .join(
+      '',
+    )}<div hidden><label for="${instance}-website">Leave this field empty</label><input${attrs({ type: 'text', id: `${instance}-website`, name: metaFields.honeypot, tabindex: -1, autocomplete: 'off' })}></div>${groups}${options.note ? personalHtml(options) : ''}${consentHtml(
     definition.legalConsentOptions,
     options,
   )}<div class="flex flex-wrap items-center gap-3"><button type="submit" class="${buttonClass('primary', 'md')}" data-submit>${escapeHtml(

@@ -98,7 +98,10 @@ class SchoolCombobox {
     const request = new AbortController();
     this.request = request;
     try {
-      const response = await fetch(`/api/school-suggestions?q=${encodeURIComponent(text.trim().slice(0, 80))}`, { signal: request.signal, headers: { accept: 'application/json' } });
+      const response = await fetch(`/api/school-suggestions?q=${encodeURIComponent(text.trim().slice(0, 80))}`, {
+        signal: request.signal,
+        headers: { accept: 'application/json' },
+      });
       if (!response.ok) return this.close();
       const { schools } = (await response.json()) as { schools: SchoolSuggestion[] };
       if (request.signal.aborted || this.fields.name.value !== text) return;
@@ -112,7 +115,9 @@ class SchoolCombobox {
   private show(schools: SchoolSuggestion[]): void {
     type Option = SchoolCombobox['options'][number];
     // The email form picks a person to write to; the finder only a school.
-    this.options = schools.flatMap((school): Option[] => (school.leaders.length && !this.onPick ? school.leaders.map((leader) => ({ school, leader })) : [{ school, leader: undefined }]));
+    this.options = schools.flatMap((school): Option[] =>
+      school.leaders.length && !this.onPick ? school.leaders.map((leader) => ({ school, leader })) : [{ school, leader: undefined }],
+    );
     this.active = -1;
     this.list.replaceChildren(
       ...this.options.map((option, index) => {

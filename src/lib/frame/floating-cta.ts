@@ -19,7 +19,8 @@ const PROBE_STEP = 12;
 export const BAR_BELOW = '(max-width: 47.99rem)';
 
 /** What a reader reads or uses: text, headings, fields, buttons, links, media. */
-const CONTENT = 'h1,h2,h3,h4,h5,h6,p,li,dt,dd,th,td,a,button,input,select,textarea,label,summary,img,video,iframe,figcaption,blockquote,pre,[role="button"],[role="slider"]';
+const CONTENT =
+  'h1,h2,h3,h4,h5,h6,p,li,dt,dd,th,td,a,button,input,select,textarea,label,summary,img,video,iframe,figcaption,blockquote,pre,[role="button"],[role="slider"]';
 
 /** Whether this element (the topmost at a point) is or holds something a reader reads or uses. */
 export function isContent(element: Element | null | undefined): boolean {

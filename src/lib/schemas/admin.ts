@@ -100,7 +100,9 @@ export const outboxViewSchema = z.looseObject({
   followUp: z.object({ dueAt: iso }).optional(),
   review: z.enum(['pending', 'approved', 'rejected']).optional(),
   /** What became of each email about it (the mail layer's states; never a link). */
-  emails: z.array(z.object({ id: z.string(), kind: z.string(), state: z.string(), notBefore: iso, sentAt: iso.nullable(), lastError: z.string().nullable() })).default([]),
+  emails: z
+    .array(z.object({ id: z.string(), kind: z.string(), state: z.string(), notBefore: iso, sentAt: iso.nullable(), lastError: z.string().nullable() }))
+    .default([]),
   answer: schoolAnswerSchema.optional(),
 });
 export type OutboxView = z.infer<typeof outboxViewSchema>;
@@ -211,7 +213,14 @@ export const reviewDecisionSchema = z.object({ item: reviewItemSchema });
 
 // ---- Mail tab (GET /api/admin/mail/previews, /emails, /suppressions) ----
 
-export const mailPreviewSchema = z.object({ kind: z.enum(emailKinds), label: z.string(), to: z.string(), subject: z.string(), html: z.string(), text: z.string() });
+export const mailPreviewSchema = z.object({
+  kind: z.enum(emailKinds),
+  label: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  html: z.string(),
+  text: z.string(),
+});
 export type MailPreview = z.infer<typeof mailPreviewSchema>;
 export const mailPreviewsSchema = z.object({ previews: z.array(mailPreviewSchema) });
 
@@ -233,7 +242,15 @@ export type MailEmail = z.infer<typeof mailEmailSchema>;
 export const mailEmailsPageSchema = z.object({ emails: z.array(mailEmailSchema), nextCursor: z.string().optional() });
 export type MailEmailsPage = z.infer<typeof mailEmailsPageSchema>;
 
-export const suppressionSchema = z.object({ key: z.string(), masked: z.string(), reason: z.enum(['bounced', 'complained']), detail: z.string().nullable(), createdAt: iso, expiresAt: iso, renewedAt: iso.nullable() });
+export const suppressionSchema = z.object({
+  key: z.string(),
+  masked: z.string(),
+  reason: z.enum(['bounced', 'complained']),
+  detail: z.string().nullable(),
+  createdAt: iso,
+  expiresAt: iso,
+  renewedAt: iso.nullable(),
+});
 export type Suppression = z.infer<typeof suppressionSchema>;
 export const suppressionsSchema = z.object({ suppressions: z.array(suppressionSchema) });
 /** An email whose outcome never came (the connection ended after it was handed over): staff settle it. */
@@ -337,4 +354,6 @@ export const schoolViewSchema = z.object({
   letters: z.object({ letters: count, confirmed: count }),
 });
 export const schoolsPageSchema = z.object({ schools: z.array(schoolViewSchema), nextCursor: z.string().optional() });
-export const schoolFlagsSchema = z.object({ flags: z.array(z.object({ schoolId: z.string(), schoolName: z.string(), address: z.string(), letters: count, createdAt: iso })) });
+export const schoolFlagsSchema = z.object({
+  flags: z.array(z.object({ schoolId: z.string(), schoolName: z.string(), address: z.string(), letters: count, createdAt: iso })),
+});

@@ -21,7 +21,8 @@ import { buildSiteIndex, type IndexedPage, type IndexedSection } from './site-in
 const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'form', 'dialog', 'iframe', 'button', 'video', 'audio', 'canvas', 'object']);
 const HEADING = /^h[1-6]$/;
 /** Elements that separate words (text on either side of them is not one word). */
-const BLOCK = /^(?:p|div|li|ul|ol|dl|dt|dd|h[1-6]|section|article|aside|header|footer|nav|main|summary|details|blockquote|figure|figcaption|table|tr|td|th|br|hr|pre)$/;
+const BLOCK =
+  /^(?:p|div|li|ul|ol|dl|dt|dd|h[1-6]|section|article|aside|header|footer|nav|main|summary|details|blockquote|figure|figcaption|table|tr|td|th|br|hr|pre)$/;
 
 type Node = DefaultTreeAdapterMap['node'];
 type Element = DefaultTreeAdapterMap['element'];
@@ -98,9 +99,7 @@ export function readPage(html: string, url: string): { page: IndexedPage; sectio
 
   return {
     page: { url, title },
-    sections: sections
-      .map(({ parts, ...section }) => ({ ...section, text: squash(parts.join('')) }))
-      .filter((section) => section.text || section.anchor),
+    sections: sections.map(({ parts, ...section }) => ({ ...section, text: squash(parts.join('')) })).filter((section) => section.text || section.anchor),
   };
 }
 

@@ -100,7 +100,14 @@ export function loadSiteIndex(data: unknown): SiteIndex {
 
 /** The query's distinct words, as the index holds them. */
 export function queryTerms(query: string): string[] {
-  return [...new Set(query.split(SEPARATOR).filter(Boolean).map((term) => term.toLowerCase()))];
+  return [
+    ...new Set(
+      query
+        .split(SEPARATOR)
+        .filter(Boolean)
+        .map((term) => term.toLowerCase()),
+    ),
+  ];
 }
 
 /** Every row for a query, best first (one or more per matching page). */
@@ -132,7 +139,12 @@ export function searchSite(index: SiteIndex, query: string): SearchRow[] {
       .sort((a, b) => new Set(b.hit.queryTerms).size - new Set(a.hit.queryTerms).size || b.hit.score - a.hit.score);
     if (anchored.length) {
       for (const { hit, section } of anchored.slice(0, ROWS_PER_PAGE)) {
-        rows.push({ title: section.title, context: info.title, url: `${info.url}#${section.anchor}`, excerpt: excerpt(section.text || section.title, hit.terms) });
+        rows.push({
+          title: section.title,
+          context: info.title,
+          url: `${info.url}#${section.anchor}`,
+          excerpt: excerpt(section.text || section.title, hit.terms),
+        });
       }
     } else {
       const best = pageHits[0]!;

@@ -25,7 +25,8 @@ export async function firstDay(): Promise<string | undefined> {
   return row?.day ?? undefined;
 }
 
-const sum = (rows: Array<Omit<DailyFigure, 'day'>>, name: string, field: 'events' | 'visitors') => rows.filter((row) => row.name === name).reduce((total, row) => total + row[field], 0);
+const sum = (rows: Array<Omit<DailyFigure, 'day'>>, name: string, field: 'events' | 'visitors') =>
+  rows.filter((row) => row.name === name).reduce((total, row) => total + row[field], 0);
 
 /** Names for the values of a breakdown: a school page's school, an ambassador's name. */
 async function labels(dimension: string, values: string[]): Promise<Map<string, string>> {
@@ -99,9 +100,7 @@ export async function insights(period: { from?: string; to?: string }, now = new
         if (row.name === 'answer') entry.answers += row.events;
         values.set(row.value, entry);
       }
-      const top = [...values]
-        .sort(([, a], [, b]) => b.confirmed - a.confirmed || b.drafts - a.drafts || b.visitors - a.visitors)
-        .slice(0, BREAKDOWN_ROWS);
+      const top = [...values].sort(([, a], [, b]) => b.confirmed - a.confirmed || b.drafts - a.drafts || b.visitors - a.visitors).slice(0, BREAKDOWN_ROWS);
       const names = await labels(
         dimension,
         top.map(([value]) => value),
@@ -128,12 +127,32 @@ export function insightsCsv(figures: Insights): string {
   const block = (title: string, header: string[], rows: Array<Array<string | number>>) =>
     [[title], header, ...rows].map((row) => row.map((cell) => csvCell(String(cell))).join(',')).join('\r\n');
   const blocks = [
-    block(`Funnel ${figures.from} to ${figures.to}`, ['step', 'count', 'rate from previous step'], figures.funnel.map((step) => [step.label, step.count, percent(step.rate)])),
-    block('Per day', ['day', 'visitors', 'forms sent', 'confirmed', 'delivered', 'answers'], figures.days.map((day) => [day.day, day.visitors, day.drafts, day.confirmed, day.delivered, day.answers])),
-    block('Shares', ['channel', 'shares'], figures.shares.map((share) => [share.channel, share.count])),
-    block('Answers', ['kind', 'answers'], figures.answers.map((answer) => [answer.kind, answer.count])),
+    block(
+      `Funnel ${figures.from} to ${figures.to}`,
+      ['step', 'count', 'rate from previous step'],
+      figures.funnel.map((step) => [step.label, step.count, percent(step.rate)]),
+    ),
+    block(
+      'Per day',
+      ['day', 'visitors', 'forms sent', 'confirmed', 'delivered', 'answers'],
+      figures.days.map((day) => [day.day, day.visitors, day.drafts, day.confirmed, day.delivered, day.answers]),
+    ),
+    block(
+      'Shares',
+      ['channel', 'shares'],
+      figures.shares.map((share) => [share.channel, share.count]),
+    ),
+    block(
+      'Answers',
+      ['kind', 'answers'],
+      figures.answers.map((answer) => [answer.kind, answer.count]),
+    ),
     ...figures.breakdowns.map((table) =>
-      block(`By ${table.label.toLowerCase()}`, [table.label.toLowerCase(), 'visitors', 'forms sent', 'confirmed', 'delivered', 'answers'], table.rows.map((row) => [row.label, row.visitors, row.drafts, row.confirmed, row.delivered, row.answers])),
+      block(
+        `By ${table.label.toLowerCase()}`,
+        [table.label.toLowerCase(), 'visitors', 'forms sent', 'confirmed', 'delivered', 'answers'],
+        table.rows.map((row) => [row.label, row.visitors, row.drafts, row.confirmed, row.delivered, row.answers]),
+      ),
     ),
   ];
   return `${blocks.join('\r\n\r\n')}\r\n`;

@@ -31,7 +31,11 @@ const SCHOOL_PATH = /^\/schools\/([0-9a-f]{32})$/;
 
 /** A page as the figures name it: its path, school pages as one, never a query or a fragment. */
 export function pageOf(path: string): { page: string; school?: string } {
-  const clean = path.split(/[?#]/)[0]!.replace(/[^\x21-\x7e]/g, '').replace(/\/+$/, '') || '/';
+  const clean =
+    path
+      .split(/[?#]/)[0]!
+      .replace(/[^\x21-\x7e]/g, '')
+      .replace(/\/+$/, '') || '/';
   const school = SCHOOL_PATH.exec(clean)?.[1];
   if (school) return { page: '/schools/*', school };
   return { page: clean.slice(0, 200) };
@@ -77,7 +81,9 @@ export const BEACON_RATE_LIMIT = 60;
 /** Takes one beacon event for the request's network; false once the minute's allowance is spent. */
 export async function takeBeaconAllowance(req: Request, context: unknown, now = Date.now()): Promise<boolean> {
   const window = new Date(now - (now % 60_000));
-  const client = createHash('sha256').update(`beacon|${clientAddressKey(clientIp(req, context))}`).digest('hex');
+  const client = createHash('sha256')
+    .update(`beacon|${clientAddressKey(clientIp(req, context))}`)
+    .digest('hex');
   const row = await queryOne(sql`
     INSERT INTO analytics_rate_windows AS w (client, window_start, events) VALUES (${client}, ${window}, 1)
     ON CONFLICT (client, window_start) DO UPDATE SET events = w.events + 1 WHERE w.events < ${BEACON_RATE_LIMIT}
@@ -122,7 +128,12 @@ async function tolerate(what: string, work: () => Promise<unknown>): Promise<voi
  * A form was sent (and, for the email forms, its draft made): counts both and starts the draft's
  * journey with where the parent came from today. Never throws.
  */
-export async function recordFormSent(req: Request, context: unknown, input: { purpose: string; page?: string; draft?: DraftFacts }, now = new Date()): Promise<void> {
+export async function recordFormSent(
+  req: Request,
+  context: unknown,
+  input: { purpose: string; page?: string; draft?: DraftFacts },
+  now = new Date(),
+): Promise<void> {
   if (!countable(req)) return;
   await tolerate('form', async () => {
     const day = dayOf(now);

@@ -35,7 +35,8 @@ const dimensionValue: Record<Dimension, ReturnType<typeof sql>> = {
 /** Rolls up one day: its figures written, its raw events deleted, the day marked; one statement. */
 export async function rollUpDay(day: string): Promise<void> {
   const parts = dimensions.map(
-    (dimension) => sql`SELECT e.name, ${dimension}::text AS dimension, ${dimensionValue[dimension]}::text AS value, e.visitor FROM analytics_events e WHERE e.day = ${day}::date AND ${dimensionValue[dimension]} IS NOT NULL`,
+    (dimension) =>
+      sql`SELECT e.name, ${dimension}::text AS dimension, ${dimensionValue[dimension]}::text AS value, e.visitor FROM analytics_events e WHERE e.day = ${day}::date AND ${dimensionValue[dimension]} IS NOT NULL`,
   );
   await query(sql`
     WITH rows AS (${unionAll(parts)}),

@@ -29,7 +29,10 @@ export function visitorHash(req: Request, context: unknown, day: string): string
   if (!ip || ip === 'unknown') return undefined;
   const agent = req.headers.get('user-agent') ?? '';
   const host = new URL(req.url).host;
-  return createHmac('sha256', dayKey(day)).update(`${host}|${clientAddressKey(ip)}|${agent}`, 'utf8').digest('hex').slice(0, 32);
+  return createHmac('sha256', dayKey(day))
+    .update(`${host}|${clientAddressKey(ip)}|${agent}`, 'utf8')
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /** The browser asked not to be counted: Do-Not-Track or Global Privacy Control. */

@@ -18,15 +18,7 @@ import { readDraft } from '../email-drafts';
 import { serverEnv } from '../env';
 import { exactAddressKey, mailboxKey, parentKey, schoolGroupKey } from '../identity';
 import { composeDigest, composeLetter, organisationSender } from '../mail/compose';
-import {
-  deliverEmail,
-  dueEmailIds,
-  enqueueEmail,
-  readEmail,
-  releaseWithdrawnDigests,
-  type Delivery,
-  type StoredEmail,
-} from '../mail/queue';
+import { deliverEmail, dueEmailIds, enqueueEmail, readEmail, releaseWithdrawnDigests, type Delivery, type StoredEmail } from '../mail/queue';
 import { letterTime } from '../mail/schedule';
 import { fromName, mailSender, type MailSender } from '../mail/senders';
 import type { EmailState } from '../mail/states';
@@ -82,7 +74,9 @@ export async function queueLetter(message: OutboxMessage, timeZone: string | und
 async function lettersOf(email: Pick<StoredEmail, 'id' | 'kind' | 'ref'>): Promise<string[]> {
   if (email.kind === 'school_letter' && email.ref) return [email.ref];
   if (email.kind !== 'school_digest') return [];
-  const rows = await query<{ ref: string }>(sql`SELECT ref FROM emails WHERE digest_id = ${email.id} AND kind = 'school_letter' AND ref IS NOT NULL ORDER BY id`);
+  const rows = await query<{ ref: string }>(
+    sql`SELECT ref FROM emails WHERE digest_id = ${email.id} AND kind = 'school_letter' AND ref IS NOT NULL ORDER BY id`,
+  );
   return rows.map((row) => row.ref);
 }
 
@@ -123,7 +117,8 @@ export async function deliverAndFollow(id: string, sender: MailSender, now: () =
     return delivery;
   }
   const email = await readEmail(id);
-  if (email && (email.kind === 'school_letter' || email.kind === 'school_digest') && email.state === 'suppressed') await afterDelivery(email, 'suppressed', now());
+  if (email && (email.kind === 'school_letter' || email.kind === 'school_digest') && email.state === 'suppressed')
+    await afterDelivery(email, 'suppressed', now());
   return undefined;
 }
 
@@ -178,7 +173,9 @@ export async function gatherDigests(now = new Date()): Promise<number> {
  * wrote and how that changed, and each letter whole with a link that replies to its parent.
  */
 export async function prepareDigest(id: string, now = new Date()): Promise<boolean> {
-  const letters = (await query<{ ref: string }>(sql`SELECT ref FROM emails WHERE digest_id = ${id} AND state = 'digested' AND ref IS NOT NULL ORDER BY id`)).map((row) => row.ref);
+  const letters = (
+    await query<{ ref: string }>(sql`SELECT ref FROM emails WHERE digest_id = ${id} AND state = 'digested' AND ref IS NOT NULL ORDER BY id`)
+  ).map((row) => row.ref);
   const messages = (await Promise.all(letters.map(readMessage))).flatMap((found) => (found ? [found.message] : []));
   if (messages.length === 0) {
     await query(sql`UPDATE emails SET state = 'withdrawn', updated_at = ${now} WHERE id = ${id} AND state = 'preparing'`);
@@ -190,11 +187,19 @@ export async function prepareDigest(id: string, now = new Date()): Promise<boole
     SELECT count(*)::int AS n FROM emails WHERE recipient_key = ${exactAddressKey(messages[0]!.to)} AND kind = 'school_letter'
       AND (state IN ('sent', 'delivered') OR (state = 'digested' AND digest_id <> ${id} AND digest_id IN (SELECT id FROM emails WHERE state IN ('sent', 'delivered'))))`);
   const earlier = before?.n ?? 0;
-  const change = earlier === 0 ? `These are the first letters parents of ${school} have sent you through us.` : `With these, ${earlier + messages.length} parents of ${school} have now written to you.`;
+  const change =
+    earlier === 0
+      ? `These are the first letters parents of ${school} have sent you through us.`
+      : `With these, ${earlier + messages.length} parents of ${school} have now written to you.`;
   const rendered = await composeDigest({
     school,
     change,
-    letters: messages.map((message) => ({ parentName: message.parentName, subject: message.subject, body: message.body, replyUrl: `mailto:${message.parentEmail}?subject=${encodeURIComponent(`Re: ${message.subject}`)}` })),
+    letters: messages.map((message) => ({
+      parentName: message.parentName,
+      subject: message.subject,
+      body: message.body,
+      replyUrl: `mailto:${message.parentEmail}?subject=${encodeURIComponent(`Re: ${message.subject}`)}`,
+    })),
   });
   const row = await queryOne(sql`
     UPDATE emails SET content = ${{ subject: rendered.subject, text: rendered.text, html: rendered.html, from: organisationSender(), lang: 'en' }}, state = 'scheduled', updated_at = ${now}
@@ -212,7 +217,11 @@ export async function sendReminders(now = new Date()): Promise<number> {
     const found = await readMessage(id);
     if (found?.message.status !== 'awaiting_confirmation' || found.message.confirmation?.reminder) continue;
     const reminder = await emailConfirmation(found.message, 'reminder', now);
-    await updateMessage(id, (current) => (current.status === 'awaiting_confirmation' && current.confirmation && !current.confirmation.reminder ? { ...current, confirmation: { ...current.confirmation, reminder } } : undefined));
+    await updateMessage(id, (current) =>
+      current.status === 'awaiting_confirmation' && current.confirmation && !current.confirmation.reminder
+        ? { ...current, confirmation: { ...current.confirmation, reminder } }
+        : undefined,
+    );
     if (reminder === 'queued') sent++;
   }
   return sent;

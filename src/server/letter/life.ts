@@ -26,15 +26,7 @@ import { serverEnv } from '../env';
 import { withdrawEmailsAbout } from '../mail/queue';
 import type { EmailState } from '../mail/states';
 import { query, sql } from '../db';
-import {
-  expireUnconfirmed,
-  messageMoves,
-  moveMessage,
-  newFollowUp,
-  readMessage,
-  replaceWaitingRequests,
-  type OutboxMessage,
-} from '../outbox';
+import { expireUnconfirmed, messageMoves, moveMessage, newFollowUp, readMessage, replaceWaitingRequests, type OutboxMessage } from '../outbox';
 import type { MessageStatus } from '../../lib/schemas/admin';
 import type { LimitRefusal } from '../send-limits';
 
@@ -79,7 +71,11 @@ function move(id: string, to: LetterState, change: (message: OutboxMessage) => P
  * The parent confirmed from their inbox and the limits are taken: the letter waits for its school's
  * hours (`delivery`), on the record it was written to. Undefined when it had moved on meanwhile.
  */
-export function confirm(id: string, patch: { delivery: NonNullable<OutboxMessage['delivery']>; schoolId?: string }, now: Date): Promise<OutboxMessage | undefined> {
+export function confirm(
+  id: string,
+  patch: { delivery: NonNullable<OutboxMessage['delivery']>; schoolId?: string },
+  now: Date,
+): Promise<OutboxMessage | undefined> {
   return move(id, 'queued', (current) =>
     current.status === 'awaiting_confirmation' || current.status === 'failed'
       ? {
@@ -98,7 +94,11 @@ export function confirm(id: string, patch: { delivery: NonNullable<OutboxMessage
 export function refuse(id: string, refusal: LimitRefusal | 'address_blocked', earlier: { earlierAt?: string }, now: Date): Promise<OutboxMessage | undefined> {
   return move(id, 'failed', (current) =>
     current.status === 'awaiting_confirmation'
-      ? { lastError: refusal, confirmation: { ...current.confirmation!, refusal: refusal === 'address_blocked' ? 'address_blocked' : refusal, ...earlier }, updatedAt: iso(now) }
+      ? {
+          lastError: refusal,
+          confirmation: { ...current.confirmation!, refusal: refusal === 'address_blocked' ? 'address_blocked' : refusal, ...earlier },
+          updatedAt: iso(now),
+        }
       : undefined,
   );
 }
@@ -119,7 +119,9 @@ export function expireRequests(now: Date): Promise<string[]> {
 
 /** One request whose link was opened after it expired ends now. */
 export function expireRequest(id: string, now: Date): Promise<OutboxMessage | undefined> {
-  return move(id, 'expired', (current) => (current.status === 'awaiting_confirmation' ? { lastError: 'not_confirmed_in_time', updatedAt: iso(now) } : undefined));
+  return move(id, 'expired', (current) =>
+    current.status === 'awaiting_confirmation' ? { lastError: 'not_confirmed_in_time', updatedAt: iso(now) } : undefined,
+  );
 }
 
 /**
@@ -129,7 +131,13 @@ export function expireRequest(id: string, now: Date): Promise<OutboxMessage | un
 export function confirmSelfReport(id: string, now: Date): Promise<OutboxMessage | undefined> {
   return move(id, 'sent', (current) =>
     current.channel === 'self' && current.status === 'awaiting_confirmation'
-      ? { sentAt: iso(now), followUp: newFollowUp(now), review: 'pending', confirmation: { ...current.confirmation!, confirmedAt: iso(now) }, updatedAt: iso(now) }
+      ? {
+          sentAt: iso(now),
+          followUp: newFollowUp(now),
+          review: 'pending',
+          confirmation: { ...current.confirmation!, confirmedAt: iso(now) },
+          updatedAt: iso(now),
+        }
       : undefined,
   );
 }
@@ -152,28 +160,62 @@ export function follow(id: string, email: { state: EmailState; lastError?: strin
     case 'complained':
       // A complaint after it went: the letter still arrived; the address gets no more.
       return move(id, 'sent', (current) =>
-        current.channel === 'platform' ? { sentAt: current.sentAt ?? iso(at), followUp: current.followUp ?? newFollowUp(at), delivery: delivery(current, 'sent'), lastError: undefined, updatedAt: iso(at) } : undefined,
+        current.channel === 'platform'
+          ? {
+              sentAt: current.sentAt ?? iso(at),
+              followUp: current.followUp ?? newFollowUp(at),
+              delivery: delivery(current, 'sent'),
+              lastError: undefined,
+              updatedAt: iso(at),
+            }
+          : undefined,
       );
     case 'delivered':
       return move(id, 'delivered', (current) =>
-        current.channel === 'platform' ? { sentAt: current.sentAt ?? iso(at), followUp: current.followUp ?? newFollowUp(at), delivery: delivery(current, 'sent'), lastError: undefined, updatedAt: iso(at) } : undefined,
+        current.channel === 'platform'
+          ? {
+              sentAt: current.sentAt ?? iso(at),
+              followUp: current.followUp ?? newFollowUp(at),
+              delivery: delivery(current, 'sent'),
+              lastError: undefined,
+              updatedAt: iso(at),
+            }
+          : undefined,
       );
     case 'bounced':
-      return move(id, 'bounced', (current) => ({ delivery: delivery(current, 'bounced'), lastError: 'bounced', bounce: current.bounce ?? { at: iso(at), told: 'pending' }, updatedAt: iso(at) }));
+      return move(id, 'bounced', (current) => ({
+        delivery: delivery(current, 'bounced'),
+        lastError: 'bounced',
+        bounce: current.bounce ?? { at: iso(at), told: 'pending' },
+        updatedAt: iso(at),
+      }));
     case 'suppressed':
       // Its address was blocked before it went: a mailbox that does not exist, or a school that asked for no more mail.
       return email.lastError === 'suppressed:complained'
         ? move(id, 'withdrawn', (current) => ({ delivery: delivery(current, 'failed'), lastError: 'school_complained', updatedAt: iso(at) }))
-        : move(id, 'bounced', (current) => ({ delivery: delivery(current, 'bounced'), lastError: 'address_blocked', bounce: current.bounce ?? { at: iso(at), told: 'pending' }, updatedAt: iso(at) }));
+        : move(id, 'bounced', (current) => ({
+            delivery: delivery(current, 'bounced'),
+            lastError: 'address_blocked',
+            bounce: current.bounce ?? { at: iso(at), told: 'pending' },
+            updatedAt: iso(at),
+          }));
     case 'failed':
       // Refused for good (a policy, a spam filter), or given up after its tries: that letter only.
       return move(id, 'failed', (current) =>
         current.status === 'queued' || current.status === 'sent'
-          ? { delivery: delivery(current, 'failed'), lastError: /refused|rejected|5\.7\.|denied|spam|block/i.test(detail) ? 'refused' : 'tries_used_up', updatedAt: iso(at) }
+          ? {
+              delivery: delivery(current, 'failed'),
+              lastError: /refused|rejected|5\.7\.|denied|spam|block/i.test(detail) ? 'refused' : 'tries_used_up',
+              updatedAt: iso(at),
+            }
           : undefined,
       );
     case 'withdrawn':
-      return move(id, 'withdrawn', (current) => ({ delivery: delivery(current, 'failed'), lastError: email.lastError === 'suppressed:complained' ? 'school_complained' : (current.lastError ?? 'staff'), updatedAt: iso(at) }));
+      return move(id, 'withdrawn', (current) => ({
+        delivery: delivery(current, 'failed'),
+        lastError: email.lastError === 'suppressed:complained' ? 'school_complained' : (current.lastError ?? 'staff'),
+        updatedAt: iso(at),
+      }));
     default:
       return Promise.resolve(undefined);
   }
@@ -202,12 +244,18 @@ export async function expireLetters(now: Date): Promise<OutboxMessage[]> {
 /** A letter stopped before it went (staff, a deletion): its email is withdrawn first. */
 export async function withdraw(id: string, reason: EndReason, now: Date): Promise<OutboxMessage | undefined> {
   await withdrawEmailsAbout(id, ['school_letter'], now);
-  return move(id, 'withdrawn', (current) => (current.status === 'queued' || current.status === 'awaiting_confirmation' ? { lastError: reason, updatedAt: iso(now) } : undefined));
+  return move(id, 'withdrawn', (current) =>
+    current.status === 'queued' || current.status === 'awaiting_confirmation' ? { lastError: reason, updatedAt: iso(now) } : undefined,
+  );
 }
 
 /** Staff send a failed letter again: it waits for its school's hours once more. */
 export function retry(id: string, delivery: NonNullable<OutboxMessage['delivery']>, now: Date): Promise<OutboxMessage | undefined> {
-  return move(id, 'queued', (current) => (current.status === 'failed' ? { lastError: undefined, delivery: { ...delivery, state: 'scheduled' }, nextAttemptAt: delivery.at, updatedAt: iso(now) } : undefined));
+  return move(id, 'queued', (current) =>
+    current.status === 'failed'
+      ? { lastError: undefined, delivery: { ...delivery, state: 'scheduled' }, nextAttemptAt: delivery.at, updatedAt: iso(now) }
+      : undefined,
+  );
 }
 
 /** A letter as it stands now. */

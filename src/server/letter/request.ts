@@ -101,7 +101,8 @@ export async function shareOf(message: OutboxMessage): Promise<SchoolShare | und
     return { url: shareLink(message, page), schoolName: page.schoolName, others: Math.max(0, page.parents - own) };
   } catch (error) {
     // The send stands either way; only the offer to share is left out.
-    if (!(error instanceof StoreUnavailableError) && !(error instanceof HttpError)) console.error('[school-pages] share link not made for', message.id, error instanceof Error ? error.message : '');
+    if (!(error instanceof StoreUnavailableError) && !(error instanceof HttpError))
+      console.error('[school-pages] share link not made for', message.id, error instanceof Error ? error.message : '');
     return undefined;
   }
 }
@@ -156,7 +157,8 @@ function messageFromDraft(
 async function ownDraft(input: { submissionId: string; token: string }) {
   const found = await readDraft(input.submissionId);
   if (!found) throw new HttpError(404, 'unknown_submission', 'We could not find a school email for this submission. Please fill in the form again.');
-  if (!sameSecret(input.token, found.draft.tokenHash)) throw new HttpError(403, 'invalid_token', 'This send request is not valid for this email. Please fill in the form again.');
+  if (!sameSecret(input.token, found.draft.tokenHash))
+    throw new HttpError(403, 'invalid_token', 'This send request is not valid for this email. Please fill in the form again.');
   if (found.held) {
     throw new HttpError(
       409,
@@ -185,18 +187,30 @@ const networkBusy = () =>
  * email asks them to confirm it from their inbox: only then does it count (once staff approve it)
  * and get its follow-up. The answer says nothing about any school page.
  */
-export async function recordSelfSent(input: { submissionId: string; token: string; note?: string }, requester: Requester, now = new Date()): Promise<SendAnswer> {
+export async function recordSelfSent(
+  input: { submissionId: string; token: string; note?: string },
+  requester: Requester,
+  now = new Date(),
+): Promise<SendAnswer> {
   const { draft, etag } = await ownDraft(input);
   const parent = draft.data.parentEmail.trim().toLowerCase();
   if (draft.selfSentMessageId) {
     const existing = (await readMessage(draft.selfSentMessageId))?.message;
-    return { status: 200, body: { id: draft.selfSentMessageId, status: existing?.status === 'sent' ? 'sent' : 'awaiting_confirmation', ...(existing?.confirmation ? { confirmation: { expiresAt: existing.confirmation.expiresAt, email: parent } } : {}) } };
+    return {
+      status: 200,
+      body: {
+        id: draft.selfSentMessageId,
+        status: existing?.status === 'sent' ? 'sent' : 'awaiting_confirmation',
+        ...(existing?.confirmation ? { confirmation: { expiresAt: existing.confirmation.expiresAt, email: parent } } : {}),
+      },
+    };
   }
   const note = normaliseNote(input.note ?? draft.note);
   const problem = noteProblem(note);
   if (problem) throw new HttpError(400, 'invalid_note', problem);
   const school = draft.data.schoolContactEmail.trim().toLowerCase();
-  if (!isEmail(school) || !isEmail(parent)) throw new HttpError(400, 'missing_address', 'We can only follow up on an email with your address and the school contact’s address.');
+  if (!isEmail(school) || !isEmail(parent))
+    throw new HttpError(400, 'missing_address', 'We can only follow up on an email with your address and the school contact’s address.');
   const { schoolId } = await placeOfDraft(draft, school);
   const expiresAt = new Date(now.getTime() + CONFIRM_TTL_MS).toISOString();
   const message: OutboxMessage = {
@@ -212,11 +226,16 @@ export async function recordSelfSent(input: { submissionId: string; token: strin
     throw new HttpError(409, 'changed', 'This email changed meanwhile; please try again.');
   }
   const email = await emailSelfReport(message, requester.network, now);
-  await updateMessage(message.id, (current) => (current.confirmation ? { ...current, confirmation: { ...current.confirmation, email } } : undefined)).catch(() => undefined);
+  await updateMessage(message.id, (current) => (current.confirmation ? { ...current, confirmation: { ...current.confirmation, email } } : undefined)).catch(
+    () => undefined,
+  );
   return { status: 202, body: { id: message.id, status: 'awaiting_confirmation', confirmation: { expiresAt, email: parent } } };
 }
 
-const checkInbox = (id: string, expiresAt: string, email: string): SendAnswer => ({ status: 202, body: { id, status: 'awaiting_confirmation', confirmation: { expiresAt, email } } });
+const checkInbox = (id: string, expiresAt: string, email: string): SendAnswer => ({
+  status: 202,
+  body: { id, status: 'awaiting_confirmation', confirmation: { expiresAt, email } },
+});
 
 /**
  * The parent asks the platform to send the letter of draft `submissionId`. An address whose mailbox
@@ -224,9 +243,14 @@ const checkInbox = (id: string, expiresAt: string, email: string): SendAnswer =>
  * confirmation on (the default) the answer is "check your inbox": whether a limit will refuse it is
  * told only behind the link in the parent's own inbox. A network past its bound is told so plainly.
  */
-export async function requestPlatformSend(input: { submissionId: string; token: string; note?: string }, requester: Requester, now = new Date()): Promise<SendAnswer> {
+export async function requestPlatformSend(
+  input: { submissionId: string; token: string; note?: string },
+  requester: Requester,
+  now = new Date(),
+): Promise<SendAnswer> {
   const { draft, etag } = await ownDraft(input);
-  if (draft.messageId) throw new HttpError(409, 'already_requested', 'You have already asked us to send this email. Check your inbox for the confirmation link.');
+  if (draft.messageId)
+    throw new HttpError(409, 'already_requested', 'You have already asked us to send this email. Check your inbox for the confirmation link.');
   const note = normaliseNote(input.note ?? draft.note);
   const problem = noteProblem(note);
   if (problem) throw new HttpError(400, 'invalid_note', problem);
@@ -260,7 +284,10 @@ export async function requestPlatformSend(input: { submissionId: string; token: 
     if (!(error instanceof StoreUnavailableError)) throw error;
     return undefined;
   });
-  if (handed) await updateMessage(message.id, (current) => (current.confirmation ? { ...current, confirmation: { ...current.confirmation, email: handed } } : undefined)).catch(() => undefined);
+  if (handed)
+    await updateMessage(message.id, (current) =>
+      current.confirmation ? { ...current, confirmation: { ...current.confirmation, email: handed } } : undefined,
+    ).catch(() => undefined);
   return checkInbox(message.id, expiresAt, parent);
 }
 
@@ -297,7 +324,11 @@ async function earlierOf(parent: string, school: string, id: string, refusal: Re
  * `queued`, older waiting requests of this parent to this school replaced, the network's bound
  * given back, and the letter sent at once when its time is now.
  */
-async function takeAndSend(message: OutboxMessage, timeZone: string | undefined, now: Date): Promise<{ kind: 'done'; message: OutboxMessage } | { kind: 'refused'; message: OutboxMessage; refusal: Refusal }> {
+async function takeAndSend(
+  message: OutboxMessage,
+  timeZone: string | undefined,
+  now: Date,
+): Promise<{ kind: 'done'; message: OutboxMessage } | { kind: 'refused'; message: OutboxMessage; refusal: Refusal }> {
   if ((await addressSuppressed(message.to, 'school_letter', now)) !== undefined) {
     const refused = await refuse(message.id, 'address_blocked', {}, now);
     return { kind: 'refused', message: refused ?? message, refusal: 'address_blocked' };
@@ -314,7 +345,10 @@ async function takeAndSend(message: OutboxMessage, timeZone: string | undefined,
   }
   if (!place.school || (place.school.status !== 'verified' && !place.onRecord)) {
     // A school the site does not know: its letter goes to the typed address, and it is proposed to staff once.
-    const proposal = await proposeSchool({ kind: 'letter', address: message.to, name: message.schoolName, contactName: message.toName, timeZone: timeZone ?? serverEnv.schoolTimeZone }, now);
+    const proposal = await proposeSchool(
+      { kind: 'letter', address: message.to, name: message.schoolName, contactName: message.toName, timeZone: timeZone ?? serverEnv.schoolTimeZone },
+      now,
+    );
     schoolId = proposal.id;
     place = await schoolOfLetter({ schoolId, to: message.to });
   } else if (place.school.status === 'verified' && !place.onRecord) {
@@ -339,7 +373,8 @@ async function takeAndSend(message: OutboxMessage, timeZone: string | undefined,
   if (sender && Date.parse(delivery.at) <= now.getTime()) {
     await deliverAndFollow(queued.id, sender).catch((error: unknown) => {
       // The letter waits in the mail layer; the scheduled run sends it.
-      if (!(error instanceof StoreUnavailableError)) console.error('[letter] immediate send of', queued.id, 'failed:', error instanceof Error ? error.message : '');
+      if (!(error instanceof StoreUnavailableError))
+        console.error('[letter] immediate send of', queued.id, 'failed:', error instanceof Error ? error.message : '');
     });
   }
   return { kind: 'done', message: (await readMessage(message.id))?.message ?? queued };
@@ -376,7 +411,8 @@ export async function inspectConfirmation(token: string, now = new Date()): Prom
   const { message } = found;
   if (message.channel === 'self') {
     if (message.status === 'sent') return { kind: 'self_done', message };
-    if (message.status !== 'awaiting_confirmation' || !check.ok || Date.parse(message.confirmation?.expiresAt ?? '') <= now.getTime()) return { kind: 'expired', message };
+    if (message.status !== 'awaiting_confirmation' || !check.ok || Date.parse(message.confirmation?.expiresAt ?? '') <= now.getTime())
+      return { kind: 'expired', message };
     return { kind: 'self_ready', message };
   }
   if (message.status === 'replaced') return { kind: 'replaced', message };
@@ -384,7 +420,8 @@ export async function inspectConfirmation(token: string, now = new Date()): Prom
   if (message.status === 'queued' || message.status === 'sent' || message.status === 'delivered') return done(message);
   if (message.confirmation?.refusal) return { kind: 'refused', message, refusal: message.confirmation.refusal };
   if (message.status === 'expired' && message.lastError === 'not_confirmed_in_time') return { kind: 'expired', message };
-  if (message.status === 'failed' || message.status === 'withdrawn' || message.status === 'expired') return { kind: 'ended', message, reason: await endText(message) };
+  if (message.status === 'failed' || message.status === 'withdrawn' || message.status === 'expired')
+    return { kind: 'ended', message, reason: await endText(message) };
   if (!check.ok || Date.parse(message.confirmation?.expiresAt ?? '') <= now.getTime()) return { kind: 'expired', message };
   return { kind: 'ready', message };
 }
@@ -404,7 +441,16 @@ export async function confirmPlatformSend(token: string, options: { timeZone?: s
     // A self-report to a school the site does not know proposes it to staff, once.
     const place = await schoolOfLetter(confirmed);
     if (place.school?.status !== 'verified') {
-      await proposeSchool({ kind: 'letter', address: confirmed.to, name: confirmed.schoolName, contactName: confirmed.toName, timeZone: options.timeZone ?? serverEnv.schoolTimeZone }, now);
+      await proposeSchool(
+        {
+          kind: 'letter',
+          address: confirmed.to,
+          name: confirmed.schoolName,
+          contactName: confirmed.toName,
+          timeZone: options.timeZone ?? serverEnv.schoolTimeZone,
+        },
+        now,
+      );
     }
     if (confirmed.confirmation?.network) await giveBackRequestBound(confirmed.confirmation.network, new Date(confirmed.createdAt)).catch(() => undefined);
     return { kind: 'self_done', message: confirmed };
@@ -453,12 +499,16 @@ export async function correctAddress(token: string, address: string, options: { 
   const { message } = outcome;
   const to = address.normalize('NFKC').trim();
   if (!isEmail(to)) return { kind: 'refused', message, reason: 'Enter the school’s email address, like head@school.org.' };
-  if (exactAddressKey(to) === exactAddressKey(message.to)) return { kind: 'refused', message, reason: 'This is the address the letter bounced from. Enter a different one (the school’s website often lists it).' };
-  if (await addressSuppressed(to, 'school_letter', now)) return { kind: 'refused', message, reason: 'Letters to this address bounced before. Enter a different one.' };
+  if (exactAddressKey(to) === exactAddressKey(message.to))
+    return { kind: 'refused', message, reason: 'This is the address the letter bounced from. Enter a different one (the school’s website often lists it).' };
+  if (await addressSuppressed(to, 'school_letter', now))
+    return { kind: 'refused', message, reason: 'Letters to this address bounced before. Enter a different one.' };
   const id = newMessageId(now);
   // Claim the correction first: of two corrections at once, one sends.
   const claimed = await updateMessage(message.id, (current) =>
-    current.status === 'bounced' && !current.bounce?.correctedBy ? { ...current, bounce: { ...current.bounce!, correctedBy: id }, updatedAt: now.toISOString() } : undefined,
+    current.status === 'bounced' && !current.bounce?.correctedBy
+      ? { ...current, bounce: { ...current.bounce!, correctedBy: id }, updatedAt: now.toISOString() }
+      : undefined,
   );
   if (!claimed) return inspectCorrection(token, now);
   const { bounce: _bounce, delivery: _delivery, followUp: _followUp, lastError: _lastError, schoolId: _schoolId, ...rest } = message;

@@ -26,7 +26,8 @@ async function readWords(dir: string): Promise<Map<WordKind, MailWords>> {
   const words = new Map<WordKind, MailWords>();
   for (const name of files) {
     const parsed = mailWordsSchema.safeParse(yaml.load(await readFile(join(dir, name), 'utf8')));
-    if (!parsed.success) throw new Error(`${EMAILS_DIR}/${name}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+    if (!parsed.success)
+      throw new Error(`${EMAILS_DIR}/${name}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
     if (`${parsed.data.kind}.yaml` !== name) throw new Error(`${EMAILS_DIR}/${name}: kind "${parsed.data.kind}" belongs in ${parsed.data.kind}.yaml`);
     words.set(parsed.data.kind, parsed.data);
   }
@@ -81,7 +82,11 @@ export async function composeEmail(kind: WordKind, values: Record<string, string
   const words = fillWords((await allWords()).get(kind)!, values);
   const action = parts.actionUrl && words.action ? [`${words.action}:\n${parts.actionUrl}`] : [];
   const text = [words.heading, ...words.paragraphs, ...action, textFooter(parts.reason, parts.footerLinks)].join('\n\n');
-  return rendered(words.subject, createElement(ActionEmail, { organisation: site.name, words, actionUrl: parts.actionUrl, reason: parts.reason, footerLinks: parts.footerLinks }), text);
+  return rendered(
+    words.subject,
+    createElement(ActionEmail, { organisation: site.name, words, actionUrl: parts.actionUrl, reason: parts.reason, footerLinks: parts.footerLinks }),
+    text,
+  );
 }
 
 /** A parent's letter to their school, as it was previewed, with a line saying how it was sent. */
@@ -93,15 +98,28 @@ export async function composeLetter(letter: { subject: string; body: string; par
 }
 
 /** Several letters to one school in one email. */
-export async function composeDigest(input: { school: string; letters: DigestLetter[]; change: string; quotes?: { text: string; by: string }[]; footerLinks?: FooterLink[] }): Promise<Rendered> {
+export async function composeDigest(input: {
+  school: string;
+  letters: DigestLetter[];
+  change: string;
+  quotes?: { text: string; by: string }[];
+  footerLinks?: FooterLink[];
+}): Promise<Rendered> {
   const words = fillWords((await allWords()).get('school_digest')!, { school: input.school, count: String(input.letters.length), change: input.change });
   const reason = `Parents of ${input.school} asked ${site.name} to send you these letters.`;
   const text = [
     words.heading,
     ...words.paragraphs,
     ...(input.quotes ?? []).map((quote) => `“${quote.text}” (${quote.by})`),
-    ...input.letters.map((letter, index) => `----------\n${index + 1}. From ${letter.parentName}: ${letter.subject}\n\n${letter.body.trim()}\n\nReply to ${letter.parentName}: ${letter.replyUrl}`),
+    ...input.letters.map(
+      (letter, index) =>
+        `----------\n${index + 1}. From ${letter.parentName}: ${letter.subject}\n\n${letter.body.trim()}\n\nReply to ${letter.parentName}: ${letter.replyUrl}`,
+    ),
     textFooter(reason, input.footerLinks),
   ].join('\n\n');
-  return rendered(words.subject, createElement(DigestEmail, { organisation: site.name, words, letters: input.letters, quotes: input.quotes, reason, footerLinks: input.footerLinks }), text);
+  return rendered(
+    words.subject,
+    createElement(DigestEmail, { organisation: site.name, words, letters: input.letters, quotes: input.quotes, reason, footerLinks: input.footerLinks }),
+    text,
+  );
 }

@@ -25,7 +25,11 @@ export const REPORT_FRESH_MS = 9 * 3600_000;
 export const mailgunReportSchema = z.object({
   signature: z.object({
     timestamp: z.string().regex(/^\d{1,12}$/),
-    token: z.string().min(20).max(200).regex(/^[A-Za-z0-9]+$/),
+    token: z
+      .string()
+      .min(20)
+      .max(200)
+      .regex(/^[A-Za-z0-9]+$/),
     signature: z.string().regex(/^[0-9a-f]{64}$/),
   }),
   'event-data': z.looseObject({
@@ -33,7 +37,13 @@ export const mailgunReportSchema = z.object({
     severity: z.string().max(40).optional(),
     reason: z.string().max(200).optional(),
     message: z.looseObject({ headers: z.looseObject({ 'message-id': z.string().max(300) }) }),
-    'delivery-status': z.looseObject({ code: z.union([z.number(), z.string()]).optional(), message: z.string().max(2000).optional(), description: z.string().max(2000).optional() }).optional(),
+    'delivery-status': z
+      .looseObject({
+        code: z.union([z.number(), z.string()]).optional(),
+        message: z.string().max(2000).optional(),
+        description: z.string().max(2000).optional(),
+      })
+      .optional(),
   }),
 });
 
@@ -41,7 +51,9 @@ export type MailgunReport = z.infer<typeof mailgunReportSchema>;
 
 /** Whether Mailgun signed this report with `key` (constant time). */
 export function mailgunSigned(report: MailgunReport, key: string): boolean {
-  const expected = createHmac('sha256', key).update(report.signature.timestamp + report.signature.token).digest();
+  const expected = createHmac('sha256', key)
+    .update(report.signature.timestamp + report.signature.token)
+    .digest();
   const given = Buffer.from(report.signature.signature, 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

@@ -251,14 +251,31 @@ export async function emailsAbout(ref: string): Promise<StoredEmail[]> {
 }
 
 /** What became of the emails about several things (for the admin's lists), by what they are about. */
-export async function emailsAboutMany(refs: string[]): Promise<Map<string, Pick<StoredEmail, 'id' | 'kind' | 'state' | 'notBefore' | 'sentAt' | 'lastError'>[]>> {
+export async function emailsAboutMany(
+  refs: string[],
+): Promise<Map<string, Pick<StoredEmail, 'id' | 'kind' | 'state' | 'notBefore' | 'sentAt' | 'lastError'>[]>> {
   const byRef = new Map<string, Pick<StoredEmail, 'id' | 'kind' | 'state' | 'notBefore' | 'sentAt' | 'lastError'>[]>();
   if (refs.length === 0) return byRef;
-  const rows = await query<{ ref: string; id: string; kind: EmailKind; state: EmailState; not_before: Date; sent_at: Date | null; last_error: string | null }>(sql`
+  const rows = await query<{
+    ref: string;
+    id: string;
+    kind: EmailKind;
+    state: EmailState;
+    not_before: Date;
+    sent_at: Date | null;
+    last_error: string | null;
+  }>(sql`
     SELECT ref, id, kind, state, not_before, sent_at, last_error FROM emails WHERE ref = ANY(${refs}::text[]) ORDER BY created_at, id`);
   for (const row of rows) {
     const list = byRef.get(row.ref) ?? [];
-    list.push({ id: row.id, kind: row.kind, state: row.state, notBefore: row.not_before.toISOString(), sentAt: row.sent_at?.toISOString() ?? null, lastError: row.last_error });
+    list.push({
+      id: row.id,
+      kind: row.kind,
+      state: row.state,
+      notBefore: row.not_before.toISOString(),
+      sentAt: row.sent_at?.toISOString() ?? null,
+      lastError: row.last_error,
+    });
     byRef.set(row.ref, list);
   }
   return byRef;
@@ -286,7 +303,9 @@ export async function dueEmailIds(now = new Date(), limit = 200): Promise<string
 
 /** An email that must wait for another time (its school closed, its hour full): it keeps its state. */
 async function postpone(id: string, until: Date, now: Date): Promise<void> {
-  await query(sql`UPDATE emails SET next_attempt_at = ${until}, lease_until = NULL, updated_at = ${now} WHERE id = ${id} AND state IN ('scheduled', 'sending')`);
+  await query(
+    sql`UPDATE emails SET next_attempt_at = ${until}, lease_until = NULL, updated_at = ${now} WHERE id = ${id} AND state IN ('scheduled', 'sending')`,
+  );
 }
 
 /** The next clock hour of a school with a place free after `after` (a few weeks ahead at most). */
@@ -355,7 +374,8 @@ export async function claimEmail(id: string, now = new Date()): Promise<StoredEm
   return undefined;
 }
 
-const retryAt = (now: Date, attempts: number, least = 0) => new Date(now.getTime() + Math.max(least, Math.min(RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1), RETRY_MAX_MS)));
+const retryAt = (now: Date, attempts: number, least = 0) =>
+  new Date(now.getTime() + Math.max(least, Math.min(RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1), RETRY_MAX_MS)));
 
 const masked = (address: string) => {
   const at = address.lastIndexOf('@');
@@ -475,7 +495,12 @@ const reportableFrom: Record<ProviderEvent, EmailState[]> = {
  * a state it cannot move from (a late "delivered" after a bounce) changes nothing. A report about an
  * email that is not recorded yet is kept (`mail_reports_waiting`) and applied when it is: undefined.
  */
-export async function recordProviderEvent(id: string, event: ProviderEvent, detail: string, now = new Date()): Promise<{ email: StoredEmail; changed: boolean } | undefined> {
+export async function recordProviderEvent(
+  id: string,
+  event: ProviderEvent,
+  detail: string,
+  now = new Date(),
+): Promise<{ email: StoredEmail; changed: boolean } | undefined> {
   const row = await queryOne<{ changed: boolean; known: boolean }>(sql`
     WITH moved AS (
       UPDATE emails SET state = ${event}, provider_status = ${event}, sent_at = coalesce(sent_at, ${now}), lease_until = NULL,
@@ -603,7 +628,15 @@ export interface Suppression {
 
 /** The blocked addresses (masked) still in force, newest first: bounced schools for staff to act on. */
 export async function listSuppressions(limit = 100, now = new Date()): Promise<Suppression[]> {
-  const rows = await query<{ recipient_key: string; masked: string; reason: 'bounced' | 'complained'; detail: string | null; created_at: Date; expires_at: Date; renewed_at: Date | null }>(sql`
+  const rows = await query<{
+    recipient_key: string;
+    masked: string;
+    reason: 'bounced' | 'complained';
+    detail: string | null;
+    created_at: Date;
+    expires_at: Date;
+    renewed_at: Date | null;
+  }>(sql`
     SELECT recipient_key, masked, reason, detail, created_at, expires_at, renewed_at FROM email_suppressions
     WHERE lifted_at IS NULL AND expires_at > ${now} ORDER BY coalesce(renewed_at, created_at) DESC LIMIT ${limit}`);
   return rows.map((row) => ({

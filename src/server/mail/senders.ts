@@ -34,7 +34,10 @@ export const outgoingEmailSchema = z.object({
   html: z.string().max(400_000).optional(),
   /** The https address of the one-click unsubscribe (RFC 8058), for every email that is not one-to-one. */
   unsubscribeUrl: z.url({ protocol: /^https?$/ }).optional(),
-  lang: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/).optional(),
+  lang: z
+    .string()
+    .regex(/^[a-z]{2}(-[A-Z]{2})?$/)
+    .optional(),
 });
 export type OutgoingEmail = z.infer<typeof outgoingEmailSchema>;
 
@@ -61,11 +64,17 @@ export interface MailSender {
 /** A header value on one line: control characters (CR, LF, tab, NUL, line separators) become spaces. */
 export function oneLine(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/ {2,}/g, ' ').trim();
+  return text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
 }
 
 /** A display name as it may stand in a header: one line, without the characters that end or escape it. */
-export const displayName = (text: string) => oneLine(text.replace(/["\\<>]/g, ' ')).slice(0, 120).trim();
+export const displayName = (text: string) =>
+  oneLine(text.replace(/["\\<>]/g, ' '))
+    .slice(0, 120)
+    .trim();
 
 /** "Ana Lopez via Mastery Parents": the parent's name as a display name only, on the organisation's address. */
 export function fromName(parentName: string, organisation: string = site.name): string {
@@ -166,11 +175,15 @@ export function hubspotSender(config: { accessToken: string; emailId: number; ti
 
 /** The enhanced status code of a reply (RFC 3463), e.g. "5.1.1", if it carries one. */
 export function enhancedStatus(text: string | undefined): string | undefined {
-  return /\b([245])\.(\d{1,3})\.(\d{1,3})\b/.exec(text ?? '')?.slice(1, 4).join('.');
+  return /\b([245])\.(\d{1,3})\.(\d{1,3})\b/
+    .exec(text ?? '')
+    ?.slice(1, 4)
+    .join('.');
 }
 
 /** Words of a reply without an enhanced code that say the mailbox does not exist. */
-const NO_SUCH_MAILBOX = /\b(no such (user|mailbox|recipient|address)|(user|mailbox|recipient|address)( name)? (unknown|not found|does not exist|doesn'?t exist|is unavailable|not available)|unknown (user|recipient|mailbox)|invalid (recipient|mailbox))\b/i;
+const NO_SUCH_MAILBOX =
+  /\b(no such (user|mailbox|recipient|address)|(user|mailbox|recipient|address)( name)? (unknown|not found|does not exist|doesn'?t exist|is unavailable|not available)|unknown (user|recipient|mailbox)|invalid (recipient|mailbox))\b/i;
 
 /**
  * What a reply refusing a message means for the recipient's address (RFC 5321, RFC 3463):
@@ -192,7 +205,20 @@ export function smtpRefusal(reply: number, response = ''): SendResult {
 }
 
 /** The SMTP steps before the message itself: an error there means nothing was handed over. */
-const BEFORE_DATA = new Set(['CONN', 'EHLO', 'HELO', 'LHLO', 'STARTTLS', 'AUTH PLAIN', 'AUTH LOGIN', 'AUTH XOAUTH2', 'AUTH CRAM-MD5', 'MAIL FROM', 'RCPT TO', 'API']);
+const BEFORE_DATA = new Set([
+  'CONN',
+  'EHLO',
+  'HELO',
+  'LHLO',
+  'STARTTLS',
+  'AUTH PLAIN',
+  'AUTH LOGIN',
+  'AUTH XOAUTH2',
+  'AUTH CRAM-MD5',
+  'MAIL FROM',
+  'RCPT TO',
+  'API',
+]);
 
 /**
  * What a failed SMTP send means: a refusal by its code; wrong credentials wait for the
@@ -202,11 +228,20 @@ const BEFORE_DATA = new Set(['CONN', 'EHLO', 'HELO', 'LHLO', 'STARTTLS', 'AUTH P
 export function smtpFailure(error: unknown): SendResult {
   const failure = error as { code?: string; responseCode?: number; timedOut?: boolean; response?: string; command?: string };
   // Our own time limit: the message may have been handed over before it struck.
-  if (failure?.timedOut) return { outcome: 'unknown', providerStatus: 'timeout', detail: 'The mail server answered too slowly; we did not hear whether it took the message' };
+  if (failure?.timedOut)
+    return { outcome: 'unknown', providerStatus: 'timeout', detail: 'The mail server answered too slowly; we did not hear whether it took the message' };
   // Wrong credentials are the site's configuration, not the email: it waits for them to be fixed.
-  if (failure?.code === 'EAUTH') return { outcome: 'retry', providerStatus: 'EAUTH', detail: `The mail server refused the credentials${failure.responseCode ? ` (${failure.responseCode})` : ''}` };
+  if (failure?.code === 'EAUTH')
+    return {
+      outcome: 'retry',
+      providerStatus: 'EAUTH',
+      detail: `The mail server refused the credentials${failure.responseCode ? ` (${failure.responseCode})` : ''}`,
+    };
   if (typeof failure?.responseCode === 'number') return smtpRefusal(failure.responseCode, failure.response ?? '');
-  const before = !failure?.command || BEFORE_DATA.has(failure.command.toUpperCase()) || ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EDNS', 'ECONNECTION', 'ETLS'].includes(failure?.code ?? '');
+  const before =
+    !failure?.command ||
+    BEFORE_DATA.has(failure.command.toUpperCase()) ||
+    ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EDNS', 'ECONNECTION', 'ETLS'].includes(failure?.code ?? '');
   if (before) return { outcome: 'retry', providerStatus: failure?.code ?? 'unreachable', detail: 'The mail server could not be reached' };
   return { outcome: 'unknown', providerStatus: failure?.code ?? 'connection_lost', detail: 'The connection ended while the message was being handed over' };
 }
@@ -247,10 +282,21 @@ export function smtpSender(config: { smtp: SmtpConfig; dkim?: DkimConfig; timeou
     const connection =
       'url' in config.smtp
         ? { url: config.smtp.url }
-        : { host: config.smtp.host, port: config.smtp.port, secure: config.smtp.secure, ...(config.smtp.user ? { auth: { user: config.smtp.user, pass: config.smtp.pass ?? '' } } : {}) };
+        : {
+            host: config.smtp.host,
+            port: config.smtp.port,
+            secure: config.smtp.secure,
+            ...(config.smtp.user ? { auth: { user: config.smtp.user, pass: config.smtp.pass ?? '' } } : {}),
+          };
     // Loaded by the SMTP sender only: the functions that never send pay nothing for it.
     const { createTransport } = await import('nodemailer');
-    const transport = createTransport({ ...connection, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs, ...(config.dkim ? { dkim: dkimOptions(config.dkim) } : {}) });
+    const transport = createTransport({
+      ...connection,
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: timeoutMs,
+      ...(config.dkim ? { dkim: dkimOptions(config.dkim) } : {}),
+    });
     try {
       const info = await withTimeout(transport.sendMail(nodemailerMessage(email)), timeoutMs);
       const reply = /^\d{3}/.exec(info.response ?? '')?.[0] ?? 'accepted';

@@ -17,7 +17,20 @@
 
 export { emailKinds, kindRules, type EmailKind, type EmailPurpose } from '../../lib/email/mail-kinds';
 
-export const emailStates = ['preparing', 'scheduled', 'sending', 'unknown', 'sent', 'delivered', 'bounced', 'complained', 'failed', 'suppressed', 'withdrawn', 'digested'] as const;
+export const emailStates = [
+  'preparing',
+  'scheduled',
+  'sending',
+  'unknown',
+  'sent',
+  'delivered',
+  'bounced',
+  'complained',
+  'failed',
+  'suppressed',
+  'withdrawn',
+  'digested',
+] as const;
 export type EmailState = (typeof emailStates)[number];
 
 /** Every move an email may make. */

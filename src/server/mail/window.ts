@@ -47,7 +47,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(zone: string): Intl.DateTimeFormat {
   let found = formatters.get(zone);
   if (!found) {
-    found = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', weekday: 'short' });
+    found = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      weekday: 'short',
+    });
     formatters.set(zone, found);
   }
   return found;
@@ -68,7 +77,11 @@ export function isTimeZone(zone: string): boolean {
 
 /** The wall-clock time of an instant in a zone. */
 export function localTime(at: Date, zone: string): LocalTime {
-  const parts = Object.fromEntries(formatter(zone).formatToParts(at).map((part) => [part.type, part.value]));
+  const parts = Object.fromEntries(
+    formatter(zone)
+      .formatToParts(at)
+      .map((part) => [part.type, part.value]),
+  );
   return {
     year: Number(parts.year),
     month: Number(parts.month),
@@ -96,7 +109,8 @@ const dateKey = (day: { year: number; month: number; day: number }) => `${day.ye
 const weekdayOf = (day: { year: number; month: number; day: number }) => new Date(Date.UTC(day.year, day.month - 1, day.day)).getUTCDay();
 
 /** Whether the school works on this local day: one of its days, and not a holiday. */
-const worksOn = (window: SchoolWindow, day: { year: number; month: number; day: number }) => window.days.includes(weekdayOf(day)) && !window.holidays.includes(dateKey(day));
+const worksOn = (window: SchoolWindow, day: { year: number; month: number; day: number }) =>
+  window.days.includes(weekdayOf(day)) && !window.holidays.includes(dateKey(day));
 
 /** Whether the school's office is open at `at`. */
 export function isOpen(at: Date, zone: string | SchoolWindow): boolean {

@@ -53,10 +53,28 @@ export function parseCsv(text: string): string[][] {
   return rows;
 }
 
-const columns = ['name', 'city', 'leader_name', 'leader_role', 'leader_email', 'time_zone', 'days', 'opens', 'closes', 'holidays', 'website', 'email_domains', 'evidence'] as const;
+const columns = [
+  'name',
+  'city',
+  'leader_name',
+  'leader_role',
+  'leader_email',
+  'time_zone',
+  'days',
+  'opens',
+  'closes',
+  'holidays',
+  'website',
+  'email_domains',
+  'evidence',
+] as const;
 type Column = (typeof columns)[number];
 
-const listOf = (text: string) => text.split(/[\s;]+/).map((item) => item.trim()).filter(Boolean);
+const listOf = (text: string) =>
+  text
+    .split(/[\s;]+/)
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 function daysOf(text: string): number[] {
   const range = /^([0-6])\s*-\s*([0-6])$/.exec(text.trim());
@@ -64,7 +82,10 @@ function daysOf(text: string): number[] {
     const [from, to] = [Number(range[1]), Number(range[2])];
     return Array.from({ length: to - from + 1 }, (_, index) => from + index);
   }
-  return text.split(/[\s,;]+/).filter(Boolean).map(Number);
+  return text
+    .split(/[\s,;]+/)
+    .filter(Boolean)
+    .map(Number);
 }
 
 export interface ImportReport {
@@ -78,7 +99,12 @@ export async function importSchools(text: string, by: string, now = new Date()):
   if (rows.length < 2) throw new HttpError(400, 'invalid_csv', 'The file needs a header row and at least one school.');
   const header = rows[0]!.map((cell) => cell.trim().toLowerCase()) as Column[];
   const unknown = header.filter((name) => !(columns as readonly string[]).includes(name));
-  if (unknown.length) throw new HttpError(400, 'invalid_csv', `The header names columns this import does not know: ${unknown.slice(0, 5).join(', ')}. It knows ${columns.join(', ')}.`);
+  if (unknown.length)
+    throw new HttpError(
+      400,
+      'invalid_csv',
+      `The header names columns this import does not know: ${unknown.slice(0, 5).join(', ')}. It knows ${columns.join(', ')}.`,
+    );
   for (const required of ['name', 'leader_email', 'time_zone'] as const) {
     if (!header.includes(required)) throw new HttpError(400, 'invalid_csv', `The header has no "${required}" column.`);
   }
@@ -102,15 +128,28 @@ export async function importSchools(text: string, by: string, now = new Date()):
       emailDomains: listOf(cells.email_domains ?? ''),
       ...(cells.website ? { website: cells.website } : {}),
       timeZone: cells.time_zone ?? '',
-      hours: { days: cells.days ? daysOf(cells.days) : DEFAULT_HOURS.days, opens: cells.opens || DEFAULT_HOURS.opens, closes: cells.closes || DEFAULT_HOURS.closes },
+      hours: {
+        days: cells.days ? daysOf(cells.days) : DEFAULT_HOURS.days,
+        opens: cells.opens || DEFAULT_HOURS.opens,
+        closes: cells.closes || DEFAULT_HOURS.closes,
+      },
       holidays: listOf(cells.holidays ?? ''),
     };
     const parsed = schoolInputSchema.safeParse(candidate);
     if (!parsed.success) {
-      report.refused.push({ line, message: parsed.error.issues.slice(0, 2).map((issue) => `${issue.path.join('.') || 'row'}: ${issue.message}`).join('; ') });
+      report.refused.push({
+        line,
+        message: parsed.error.issues
+          .slice(0, 2)
+          .map((issue) => `${issue.path.join('.') || 'row'}: ${issue.message}`)
+          .join('; '),
+      });
       continue;
     }
-    const evidence = { kind: 'note' as const, detail: (cells.evidence || `Imported from a CSV file by ${by} on ${now.toISOString().slice(0, 10)}`).slice(0, 500) };
+    const evidence = {
+      kind: 'note' as const,
+      detail: (cells.evidence || `Imported from a CSV file by ${by} on ${now.toISOString().slice(0, 10)}`).slice(0, 500),
+    };
     try {
       const school: School = await createSchool(parsed.data as SchoolInput & { leaders: Leader[] }, by, evidence, 'import', now);
       report.created.push({ line, id: school.id, name: school.name });
@@ -121,4 +160,3 @@ export async function importSchools(text: string, by: string, now = new Date()):
   }
   return report;
 }
-

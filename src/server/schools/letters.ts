@@ -57,7 +57,11 @@ export async function pageKeyAt(address: string): Promise<string | undefined> {
  * it is their letter (a letter to an address the record does not list is flagged for staff when
  * it is confirmed). Returns the school, or undefined when the key names no verified school.
  */
-export async function fillFromSchool(raw: Record<string, unknown>, fields: { schoolName: string; schoolContactEmail: string; schoolContactName: string }, keyField: string): Promise<School | undefined> {
+export async function fillFromSchool(
+  raw: Record<string, unknown>,
+  fields: { schoolName: string; schoolContactEmail: string; schoolContactName: string },
+  keyField: string,
+): Promise<School | undefined> {
   const posted = raw[keyField];
   const key = typeof posted === 'string' ? posted.trim().toLowerCase() : '';
   if (!/^[0-9a-f]{32}$/.test(key)) return undefined;

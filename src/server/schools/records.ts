@@ -15,7 +15,19 @@
  * Tables `schools`, `school_addresses`, `school_address_flags` (migration 0031).
  */
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_HOURS, foldName, slugOf, type Evidence, type Leader, type SchoolHours, type SchoolInput, type SchoolSource, type SchoolStatus, type SchoolSuggestion, type SchoolView } from '../../lib/schools';
+import {
+  DEFAULT_HOURS,
+  foldName,
+  slugOf,
+  type Evidence,
+  type Leader,
+  type SchoolHours,
+  type SchoolInput,
+  type SchoolSource,
+  type SchoolStatus,
+  type SchoolSuggestion,
+  type SchoolView,
+} from '../../lib/schools';
 import { isUniqueViolation, query, queryOne, sql } from '../db';
 import { HttpError } from '../http';
 import { recordKey } from '../ids';
@@ -73,7 +85,13 @@ const searchOf = (name: string, city?: string | null) => ` ${foldName(name)}${ci
 
 /** The hours a school keeps, as the mail layer reads them. */
 export function windowOfSchool(school: Pick<School, 'timeZone' | 'hours' | 'holidays'>): SchoolWindow {
-  return { timeZone: school.timeZone, days: school.hours.days, opens: minutesOf(school.hours.opens), closes: minutesOf(school.hours.closes), holidays: school.holidays };
+  return {
+    timeZone: school.timeZone,
+    days: school.hours.days,
+    opens: minutesOf(school.hours.opens),
+    closes: minutesOf(school.hours.closes),
+    holidays: school.holidays,
+  };
 }
 
 /** The window of a school the site does not know: default hours in the parent's (or the site's) zone. */
@@ -131,13 +149,21 @@ export async function suggestSchools(text: string, limit = 8): Promise<SchoolSug
     SELECT ${columns} FROM schools
     WHERE status = 'verified' AND ${sql.join(conditions, ' AND ')}
     ORDER BY (search LIKE ${` ${escaped[0]}%`}) DESC, name, id LIMIT ${limit}`);
-  return rows.map((row) => ({ key: row.page_key, name: row.name, city: row.city, leaders: row.leaders.map(({ name, role, address }) => ({ name, role, address })) }));
+  return rows.map((row) => ({
+    key: row.page_key,
+    name: row.name,
+    city: row.city,
+    leaders: row.leaders.map(({ name, role, address }) => ({ name, role, address })),
+  }));
 }
 
-type ProposalInput = { kind: 'letter'; address: string; name: string; contactName?: string; timeZone: string } | { kind: 'nomination'; name: string; city?: string; timeZone: string };
+type ProposalInput =
+  | { kind: 'letter'; address: string; name: string; contactName?: string; timeZone: string }
+  | { kind: 'nomination'; name: string; city?: string; timeZone: string };
 
 /** What a proposal is known by, so that a flood of the same typed school makes one proposal. */
-const proposalKeyOf = (input: ProposalInput) => (input.kind === 'letter' ? `address:${directoryAddress(input.address)}` : `name:${foldName(input.name)}|${foldName(input.city ?? '')}`);
+const proposalKeyOf = (input: ProposalInput) =>
+  input.kind === 'letter' ? `address:${directoryAddress(input.address)}` : `name:${foldName(input.name)}|${foldName(input.city ?? '')}`;
 
 /**
  * The statement that writes a proposal unless one with its key exists (a CTE named `proposed`,
@@ -146,7 +172,8 @@ const proposalKeyOf = (input: ProposalInput) => (input.kind === 'letter' ? `addr
  */
 export function proposalInsert(input: ProposalInput, now = new Date()) {
   const name = input.name.trim().slice(0, 150) || (input.kind === 'letter' ? directoryAddress(input.address).split('@').pop()! : 'A school');
-  const leaders: Leader[] = input.kind === 'letter' ? [{ name: input.contactName?.trim().slice(0, 100) ?? '', role: '', address: directoryAddress(input.address) }] : [];
+  const leaders: Leader[] =
+    input.kind === 'letter' ? [{ name: input.contactName?.trim().slice(0, 100) ?? '', role: '', address: directoryAddress(input.address) }] : [];
   const domains = input.kind === 'letter' ? [directoryAddress(input.address).split('@').pop()!] : [];
   const city = input.kind === 'nomination' ? input.city?.trim().slice(0, 100) || null : null;
   return sql`proposed AS (
@@ -176,7 +203,11 @@ export async function proposeSchool(input: ProposalInput, now = new Date()): Pro
 /** Refusals of staff's moves, said plainly. */
 const gone = () => new HttpError(404, 'not_found', 'There is no school with this id.');
 const addressTaken = (address: string, school: string) =>
-  new HttpError(409, 'address_taken', `${address} is already the address of another verified school (${school}). Merge the two records, or remove it there first.`);
+  new HttpError(
+    409,
+    'address_taken',
+    `${address} is already the address of another verified school (${school}). Merge the two records, or remove it there first.`,
+  );
 
 /** Which verified school (other than `except`) lists one of these addresses. */
 async function takenBy(addresses: string[], except: string[]): Promise<{ address: string; name: string } | undefined> {
@@ -293,7 +324,8 @@ export async function mergeSchools(fromId: string, intoId: string, now = new Dat
   if (fromId === intoId) throw new HttpError(400, 'same_school', 'Choose two different schools to merge.');
   const [from, into] = await Promise.all([readSchool(fromId), readSchool(intoId)]);
   if (!from || !into) throw gone();
-  if (from.status === 'retired' || into.status === 'retired') throw new HttpError(409, 'retired', 'A retired school cannot be merged; choose the record that stands.');
+  if (from.status === 'retired' || into.status === 'retired')
+    throw new HttpError(409, 'retired', 'A retired school cannot be merged; choose the record that stands.');
   const leaders = [...into.leaders];
   for (const leader of from.leaders) if (!leaders.some((known) => known.address === leader.address)) leaders.push(leader);
   if (leaders.length > 10) throw new HttpError(400, 'too_many_addresses', 'Together the two records list more than 10 addresses; remove some first.');
@@ -338,8 +370,16 @@ export async function mergeSchools(fromId: string, intoId: string, now = new Dat
 }
 
 /** Schools of one status, oldest first (the proposals are a queue), a page at a time (keyset on the id), optionally by name. */
-export async function listSchools(filter: { status: SchoolStatus; text?: string; cursor?: string; limit: number }): Promise<{ schools: School[]; nextCursor?: string }> {
-  const words = foldName(filter.text ?? '').split(' ').filter(Boolean).slice(0, 5);
+export async function listSchools(filter: {
+  status: SchoolStatus;
+  text?: string;
+  cursor?: string;
+  limit: number;
+}): Promise<{ schools: School[]; nextCursor?: string }> {
+  const words = foldName(filter.text ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .slice(0, 5);
   const conditions = words.map((word) => sql`search LIKE ${`% ${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
   const rows = await query<SchoolRow>(sql`
     SELECT ${columns} FROM schools
@@ -382,21 +422,46 @@ export async function openFlags(limit = 50): Promise<AddressFlag[]> {
   const rows = await query<{ school_id: string; name: string; address: string; letters: number; created_at: Date }>(sql`
     SELECT f.school_id, s.name, f.address, f.letters, f.created_at FROM school_address_flags f JOIN schools s ON s.id = f.school_id
     WHERE f.state = 'open' ORDER BY f.created_at DESC LIMIT ${limit}`);
-  return rows.map((row) => ({ schoolId: row.school_id, schoolName: row.name, address: row.address, letters: row.letters, createdAt: row.created_at.toISOString() }));
+  return rows.map((row) => ({
+    schoolId: row.school_id,
+    schoolName: row.name,
+    address: row.address,
+    letters: row.letters,
+    createdAt: row.created_at.toISOString(),
+  }));
 }
 
 /** Staff settle a flag: the address joins the record (and the directory), or the flag is dismissed. */
 export async function settleFlag(schoolId: string, address: string, decision: 'added' | 'dismissed', now = new Date()): Promise<School | undefined> {
-  const flag = await queryOne<{ state: string }>(sql`SELECT state FROM school_address_flags WHERE school_id = ${schoolId} AND address = ${directoryAddress(address)}`);
+  const flag = await queryOne<{ state: string }>(
+    sql`SELECT state FROM school_address_flags WHERE school_id = ${schoolId} AND address = ${directoryAddress(address)}`,
+  );
   if (!flag) throw new HttpError(404, 'not_found', 'There is no such flag.');
   if (flag.state !== 'open') throw new HttpError(409, 'already_settled', 'Someone settled this flag already; reload the list.');
   let school: School | undefined;
   if (decision === 'added') {
     const current = await readSchool(schoolId);
     if (!current) throw gone();
-    const leaders = current.leaders.some((leader) => leader.address === directoryAddress(address)) ? current.leaders : [...current.leaders, { name: '', role: '', address: directoryAddress(address) }];
-    school = await editSchool(schoolId, { name: current.name, city: current.city ?? undefined, leaders, emailDomains: current.emailDomains, website: current.website ?? undefined, timeZone: current.timeZone, hours: current.hours, holidays: current.holidays }, now);
+    const leaders = current.leaders.some((leader) => leader.address === directoryAddress(address))
+      ? current.leaders
+      : [...current.leaders, { name: '', role: '', address: directoryAddress(address) }];
+    school = await editSchool(
+      schoolId,
+      {
+        name: current.name,
+        city: current.city ?? undefined,
+        leaders,
+        emailDomains: current.emailDomains,
+        website: current.website ?? undefined,
+        timeZone: current.timeZone,
+        hours: current.hours,
+        holidays: current.holidays,
+      },
+      now,
+    );
   }
-  await query(sql`UPDATE school_address_flags SET state = ${decision}, updated_at = ${now} WHERE school_id = ${schoolId} AND address = ${directoryAddress(address)} AND state = 'open'`);
+  await query(
+    sql`UPDATE school_address_flags SET state = ${decision}, updated_at = ${now} WHERE school_id = ${schoolId} AND address = ${directoryAddress(address)} AND state = 'open'`,
+  );
   return school;
 }

@@ -6,7 +6,10 @@ export const ADMIN_PASSWORD = 'unit-admin-password';
 
 type Handler = (req: Request, context: unknown) => Promise<Response>;
 
-export function request(path: string, init: { method?: string; body?: unknown; cookie?: string; origin?: string | null; headers?: Record<string, string> } = {}): Request {
+export function request(
+  path: string,
+  init: { method?: string; body?: unknown; cookie?: string; origin?: string | null; headers?: Record<string, string> } = {},
+): Request {
   const headers: Record<string, string> = { ...init.headers };
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   if (init.cookie) headers.cookie = init.cookie;

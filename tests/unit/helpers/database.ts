@@ -82,7 +82,9 @@ export async function snapshotTables(db: LocalNetlifyDB, except: string[] = []):
   const tables = (await tableNames(db)).filter((table) => !except.includes(table));
   if (!tables.length) return [];
   const { rows } = await db.query<{ line: string }>(
-    tables.map((table) => `SELECT '${table.replaceAll("'", "''")}: ' || row_to_json(t)::text AS line FROM "${table.replaceAll('"', '""')}" t`).join(' UNION ALL '),
+    tables
+      .map((table) => `SELECT '${table.replaceAll("'", "''")}: ' || row_to_json(t)::text AS line FROM "${table.replaceAll('"', '""')}" t`)
+      .join(' UNION ALL '),
   );
   return rows.map(({ line }) => line).sort();
 }
@@ -101,7 +103,9 @@ export async function startTestDatabase(): Promise<TestDatabase> {
       // nothing else runs on the database between two tests.
       const tables = await tableNames(db);
       if (tables.length) {
-        await db.exec(`SET session_replication_role = replica; ${tables.map((name) => `DELETE FROM "${name}";`).join(' ')} SET session_replication_role = DEFAULT;`);
+        await db.exec(
+          `SET session_replication_role = replica; ${tables.map((name) => `DELETE FROM "${name}";`).join(' ')} SET session_replication_role = DEFAULT;`,
+        );
       }
     },
     snapshot(except = []) {

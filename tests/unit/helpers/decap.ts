@@ -57,7 +57,10 @@ function held(value: unknown): unknown {
  */
 export function decapErrors(field: EditorField, value: unknown): string[] {
   const config = fromJS(field) as ImmutableMap<string, unknown>;
-  const errors: (DecapValidationError | false | undefined)[] = [widget.validatePresence(config, held(value)).error, widget.validatePattern(config, held(value)).error];
+  const errors: (DecapValidationError | false | undefined)[] = [
+    widget.validatePresence(config, held(value)).error,
+    widget.validatePattern(config, held(value)).error,
+  ];
   if (field.widget === 'number' && !field.pattern && value !== undefined && value !== null) {
     errors.push(validateNumberRange(value, field.min ?? false, field.max ?? false, config, t));
   }
@@ -83,7 +86,11 @@ export function textMatching(pattern: string): fc.Arbitrary<string> {
   const words = fc.string({ unit: fc.constantFrom(...'abc xyz.,\n•'.split('')), maxLength: 40 });
   const stray = fc.option(fc.constantFrom('{', '}', '{other}'), { freq: 5, nil: '' });
   return fc
-    .tuple(fc.shuffledSubarray(pieces, { minLength: pieces.length - 1 }), stray, fc.array(words, { minLength: pieces.length + 2, maxLength: pieces.length + 2 }))
+    .tuple(
+      fc.shuffledSubarray(pieces, { minLength: pieces.length - 1 }),
+      stray,
+      fc.array(words, { minLength: pieces.length + 2, maxLength: pieces.length + 2 }),
+    )
     .map(([parts, extra, gaps]) => gaps.map((gap, index) => `${gap}${[...parts, extra][index] ?? ''}`).join(''));
 }
 

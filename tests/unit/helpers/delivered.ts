@@ -14,7 +14,11 @@ import { verifiedSchool } from './schools';
 
 let seq = 0;
 
-export async function deliveredLetter(email: string, school: string, options: { schoolName?: string; attribution?: Attribution; delivered?: boolean; verified?: boolean } = {}): Promise<OutboxMessage> {
+export async function deliveredLetter(
+  email: string,
+  school: string,
+  options: { schoolName?: string; attribution?: Attribution; delivered?: boolean; verified?: boolean } = {},
+): Promise<OutboxMessage> {
   const record = options.verified === false ? undefined : await verifiedSchool(school, options.schoolName ?? 'Oakwood Academy');
   const id = `sub-delivered-${Date.now()}-${++seq}`;
   const values = {

@@ -81,14 +81,24 @@ export class SoftwareAuthenticator {
     const attested = Buffer.concat([Buffer.alloc(16), length, this.credentialId, cose]);
     // User present, user verified, attested credential data.
     const authData = this.authData(0x45, lies, attested);
-    const attestationObject = cbor(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]));
+    const attestationObject = cbor(
+      new Map<string, unknown>([
+        ['fmt', 'none'],
+        ['attStmt', new Map()],
+        ['authData', authData],
+      ]),
+    );
     return {
       id: this.id,
       rawId: this.id,
       type: 'public-key' as const,
       clientExtensionResults: {},
       authenticatorAttachment: 'platform' as const,
-      response: { clientDataJSON: b64(this.clientData('webauthn.create', options.challenge, lies)), attestationObject: b64(attestationObject), transports: ['internal'] },
+      response: {
+        clientDataJSON: b64(this.clientData('webauthn.create', options.challenge, lies)),
+        attestationObject: b64(attestationObject),
+        transports: ['internal'],
+      },
     };
   }
 

@@ -55,7 +55,18 @@ export async function startRealPostgres(): Promise<RealPostgres> {
     persistent: false,
     createPostgresUser: process.getuid?.() === 0,
     // Durability is not what these tests are about: no fsync, so a run costs a second, not ten.
-    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=60'],
+    postgresFlags: [
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=60',
+    ],
     onLog: () => undefined,
     onError: () => undefined,
   });
@@ -64,12 +75,15 @@ export async function startRealPostgres(): Promise<RealPostgres> {
   await server.createDatabase('site');
   const url = `postgres://postgres:${PASSWORD}@127.0.0.1:${port}/site`;
   const admin = new pg.Pool({ connectionString: url, max: 4 });
-  for (const name of readdirSync(migrationsDirectory).filter((file) => file.endsWith('.sql')).sort()) {
+  for (const name of readdirSync(migrationsDirectory)
+    .filter((file) => file.endsWith('.sql'))
+    .sort()) {
     await admin.query(readFileSync(join(migrationsDirectory, name), 'utf8'));
   }
   process.env.NETLIFY_DB_URL = url;
   process.env.NETLIFY_DB_DRIVER = 'server';
-  const tables = async () => (await admin.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`)).rows.map((row) => row.tablename);
+  const tables = async () =>
+    (await admin.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`)).rows.map((row) => row.tablename);
   return {
     url,
     admin,
@@ -86,7 +100,9 @@ export async function startRealPostgres(): Promise<RealPostgres> {
       const last = new pg.Client({ connectionString: url });
       await last.connect();
       for (let tries = 0; tries < 100; tries++) {
-        const { rows } = await last.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()`);
+        const { rows } = await last.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()`,
+        );
         if (rows[0]!.n === 0) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

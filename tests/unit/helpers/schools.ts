@@ -12,7 +12,14 @@ export async function verifiedSchool(address: string, name = 'Oakwood Academy', 
   const known = await verifiedSchoolAt(address);
   if (known) return known;
   return createSchool(
-    { name, leaders: [{ name: options.leaderName ?? 'Dr. Patel', role: 'Head of School', address: address.trim().toLowerCase() }], emailDomains: [], timeZone: options.timeZone ?? 'UTC', hours: { days: [1, 2, 3, 4, 5], opens: '08:00', closes: '16:00' }, holidays: [] },
+    {
+      name,
+      leaders: [{ name: options.leaderName ?? 'Dr. Patel', role: 'Head of School', address: address.trim().toLowerCase() }],
+      emailDomains: [],
+      timeZone: options.timeZone ?? 'UTC',
+      hours: { days: [1, 2, 3, 4, 5], opens: '08:00', closes: '16:00' },
+      holidays: [],
+    },
     'tests',
     { kind: 'note', detail: `made by a test (${++seq})` },
   );

@@ -31,7 +31,10 @@ export function useSiteShell(): { dir: string; remove(): void } {
     join(dir, 'school-page.html'),
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Add your voice | Mastery Parents</title></head><body><main id="main">${school.start}<h1>Your school's page</h1>${school.end}<div id="email-form"><h2>Add your voice</h2>${schoolForm.start}<form data-build-form><input name="school_contact_email"></form>${schoolForm.end}</div></main></body></html>`,
   );
-  writeFileSync(join(dir, 'faqs.html'), `<!doctype html><html lang="en"><head><title>FAQs | Mastery Parents</title></head><body><main data-pagefind-body><h1>Frequently Asked Questions</h1><p>Mastery learning in two focused hours.</p></main></body></html>`);
+  writeFileSync(
+    join(dir, 'faqs.html'),
+    `<!doctype html><html lang="en"><head><title>FAQs | Mastery Parents</title></head><body><main data-pagefind-body><h1>Frequently Asked Questions</h1><p>Mastery learning in two focused hours.</p></main></body></html>`,
+  );
   writeSiteIndex(dir, 'faqs.html');
   process.env.SITE_DIR = dir;
   return {

@@ -13,7 +13,20 @@ export const handler = async (event) => {
   if (event.path === '/stream') {
     const { Readable } = await import('node:stream');
     const { setTimeout: wait } = await import('node:timers/promises');
-    return { statusCode: 200, body: Readable.from((async function* () { yield 'first '; await wait(300); yield `last ${calls}`; })()) };
+    return {
+      statusCode: 200,
+      body: Readable.from(
+        (async function* () {
+          yield 'first ';
+          await wait(300);
+          yield `last ${calls}`;
+        })(),
+      ),
+    };
   }
-  return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ imports, calls, threadId: (await import('node:worker_threads')).threadId }) };
+  return {
+    statusCode: 200,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ imports, calls, threadId: (await import('node:worker_threads')).threadId }),
+  };
 };

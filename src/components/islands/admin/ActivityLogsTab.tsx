@@ -10,7 +10,13 @@ import { BusyButton, SectionHeader, StatusBadge } from './fields';
 
 const PATH = '/api/webhook-logs';
 
-const text: AdminListText = { loading: 'Loading activity…', failure: 'The webhook activity could not be loaded.', empty: 'No webhook activity yet', emptyHint: 'Deliveries from Calendly will appear here.', more: 'Load older activity' };
+const text: AdminListText = {
+  loading: 'Loading activity…',
+  failure: 'The webhook activity could not be loaded.',
+  empty: 'No webhook activity yet',
+  emptyHint: 'Deliveries from Calendly will appear here.',
+  more: 'Load older activity',
+};
 
 /** §3: success and error as they are, anything else shown as pending. */
 function statusBadge(status: string) {

@@ -140,7 +140,9 @@ export function useKeysetList<Row, Summary = undefined>(
     retry: () => load(latestQuery.current, state.failed === 'more' ? state.nextCursor : undefined),
     update: (change, summary) =>
       setState((current) =>
-        current.rows ? { ...current, rows: change(current.rows), summary: summary && current.summary !== undefined ? summary(current.summary) : current.summary } : current,
+        current.rows
+          ? { ...current, rows: change(current.rows), summary: summary && current.summary !== undefined ? summary(current.summary) : current.summary }
+          : current,
       ),
   };
 }

@@ -84,7 +84,13 @@ export function AdminTabs() {
         tabIndex={0}
         className="mt-6 rounded-card"
       >
-        <Suspense fallback={<p className="text-sm text-muted" role="status">Loading…</p>}>
+        <Suspense
+          fallback={
+            <p className="text-sm text-muted" role="status">
+              Loading…
+            </p>
+          }
+        >
           <Panel />
         </Suspense>
       </div>

@@ -75,14 +75,32 @@ export function AmbassadorsSection() {
 
   return (
     <section aria-labelledby={`${id}-title`} className="mt-10">
-      <h2 id={`${id}-title`} className="text-xl font-bold">Ambassadors</h2>
+      <h2 id={`${id}-title`} className="text-xl font-bold">
+        Ambassadors
+      </h2>
       <p className="text-sm text-muted">Only ambassadors on this list are credited for the parents their links bring.</p>
-      {error && <p role="alert" className="mt-2 rounded-lg bg-danger-50 px-3 py-2 text-sm text-danger-600">{error}</p>}
-      {status && <p role="status" className="mt-2 text-sm font-medium text-success-600">{status}</p>}
+      {error && (
+        <p role="alert" className="mt-2 rounded-lg bg-danger-50 px-3 py-2 text-sm text-danger-600">
+          {error}
+        </p>
+      )}
+      {status && (
+        <p role="status" className="mt-2 text-sm font-medium text-success-600">
+          {status}
+        </p>
+      )}
       {link && (
         <div className="mt-2">
-          <label htmlFor={`${id}-link`} className="block text-sm font-semibold">Link to {link.id}’s page</label>
-          <input id={`${id}-link`} readOnly value={link.url} className="mt-1 w-full rounded-lg border border-line bg-white px-3 py-2 text-sm" onFocus={(event) => event.currentTarget.select()} />
+          <label htmlFor={`${id}-link`} className="block text-sm font-semibold">
+            Link to {link.id}’s page
+          </label>
+          <input
+            id={`${id}-link`}
+            readOnly
+            value={link.url}
+            className="mt-1 w-full rounded-lg border border-line bg-white px-3 py-2 text-sm"
+            onFocus={(event) => event.currentTarget.select()}
+          />
         </div>
       )}
       <form onSubmit={add} className="mt-3 flex flex-wrap items-end gap-3 rounded-card border border-line bg-white p-4" aria-label="Add an ambassador">
@@ -94,35 +112,63 @@ export function AmbassadorsSection() {
           ] as const
         ).map(([name, label, type]) => (
           <div key={name}>
-            <label htmlFor={`${id}-${name}`} className="block text-sm font-semibold">{label}</label>
-            <input id={`${id}-${name}`} type={type} required value={form[name]} onChange={(event) => setForm({ ...form, [name]: event.target.value })} className="mt-1 rounded-lg border border-line px-3 py-2 text-sm" />
+            <label htmlFor={`${id}-${name}`} className="block text-sm font-semibold">
+              {label}
+            </label>
+            <input
+              id={`${id}-${name}`}
+              type={type}
+              required
+              value={form[name]}
+              onChange={(event) => setForm({ ...form, [name]: event.target.value })}
+              className="mt-1 rounded-lg border border-line px-3 py-2 text-sm"
+            />
           </div>
         ))}
-        <button type="submit" className={buttonClass('primary', 'sm')}>Add the ambassador</button>
+        <button type="submit" className={buttonClass('primary', 'sm')}>
+          Add the ambassador
+        </button>
       </form>
       {list && (
         <div className="mt-4">
           <ScrollTable label="Ambassadors, most confirmed sends first" minWidth="min-w-[44rem]">
             <thead className={tableHeadClass}>
               <tr>
-                <th scope="col" className={head}>Ambassador</th>
-                <th scope="col" className={head}>Parents brought</th>
-                <th scope="col" className={head}>Confirmed sends</th>
-                <th scope="col" className={head}>Schools reached</th>
-                <th scope="col" className={head}>Answers</th>
-                <th scope="col" className={head}><span className="sr-only">Link</span></th>
+                <th scope="col" className={head}>
+                  Ambassador
+                </th>
+                <th scope="col" className={head}>
+                  Parents brought
+                </th>
+                <th scope="col" className={head}>
+                  Confirmed sends
+                </th>
+                <th scope="col" className={head}>
+                  Schools reached
+                </th>
+                <th scope="col" className={head}>
+                  Answers
+                </th>
+                <th scope="col" className={head}>
+                  <span className="sr-only">Link</span>
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-line">
               {list.ambassadors.length === 0 && (
                 <tr>
-                  <td colSpan={6} className="px-3 py-3 text-sm text-muted">No ambassadors yet.</td>
+                  <td colSpan={6} className="px-3 py-3 text-sm text-muted">
+                    No ambassadors yet.
+                  </td>
                 </tr>
               )}
               {list.ambassadors.map((ambassador) => (
                 <tr key={ambassador.id}>
                   <th scope="row" className="px-3 py-2 text-left font-medium">
-                    {ambassador.name} <span className="block text-xs font-normal text-muted">{ambassador.id} · {ambassador.email}</span>
+                    {ambassador.name}{' '}
+                    <span className="block text-xs font-normal text-muted">
+                      {ambassador.id} · {ambassador.email}
+                    </span>
                   </th>
                   <td className={cell}>{ambassador.parents}</td>
                   <td className={cell}>{ambassador.confirmed}</td>
@@ -143,22 +189,34 @@ export function AmbassadorsSection() {
             <ScrollTable label="Stalled schools" minWidth="min-w-[36rem]">
               <thead className={tableHeadClass}>
                 <tr>
-                  <th scope="col" className={head}>School</th>
-                  <th scope="col" className={head}>Parents</th>
-                  <th scope="col" className={head}>Last letter</th>
-                  <th scope="col" className={head}>Why</th>
+                  <th scope="col" className={head}>
+                    School
+                  </th>
+                  <th scope="col" className={head}>
+                    Parents
+                  </th>
+                  <th scope="col" className={head}>
+                    Last letter
+                  </th>
+                  <th scope="col" className={head}>
+                    Why
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-line">
                 {list.stalled.length === 0 && (
                   <tr>
-                    <td colSpan={4} className="px-3 py-3 text-sm text-muted">No school has stalled.</td>
+                    <td colSpan={4} className="px-3 py-3 text-sm text-muted">
+                      No school has stalled.
+                    </td>
                   </tr>
                 )}
                 {list.stalled.map((school) => (
                   <tr key={school.key}>
                     <th scope="row" className="px-3 py-2 text-left font-medium">
-                      <a className="text-brand-700 underline" href={`/schools/${school.key}`}>{school.schoolName}</a>
+                      <a className="text-brand-700 underline" href={`/schools/${school.key}`}>
+                        {school.schoolName}
+                      </a>
                     </th>
                     <td className={cell}>{school.parents}</td>
                     <td className={cell}>{formatDate(school.lastLetterAt)}</td>

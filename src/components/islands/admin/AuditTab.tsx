@@ -29,7 +29,13 @@ function auditUrl(filters: Filters, options: { cursor?: string; format?: 'csv' }
 
 const labelOf = (action: string) => (auditActionLabels as Record<string, string>)[action] ?? action;
 
-const text: AdminListText = { loading: 'Loading the audit log…', failure: 'The audit log could not be loaded.', empty: 'Nothing recorded', emptyHint: 'No entry matches these filters.', more: 'Load older entries' };
+const text: AdminListText = {
+  loading: 'Loading the audit log…',
+  failure: 'The audit log could not be loaded.',
+  empty: 'Nothing recorded',
+  emptyHint: 'No entry matches these filters.',
+  more: 'Load older entries',
+};
 
 const columns: ReadonlyArray<AdminColumn<AuditEntry>> = [
   { header: 'When', cell: (entry) => formatDateTime(entry.at), className: 'whitespace-nowrap' },
@@ -52,7 +58,10 @@ const columns: ReadonlyArray<AdminColumn<AuditEntry>> = [
       <>
         {labelOf(entry.action)}
         {entry.count !== undefined && entry.count > 1 && (
-          <span className="ml-2 inline-block rounded-pill bg-canvas px-2 text-xs font-semibold text-ink-soft tabular-nums" title={`${entry.count} times in this 10-minute window`}>
+          <span
+            className="ml-2 inline-block rounded-pill bg-canvas px-2 text-xs font-semibold text-ink-soft tabular-nums"
+            title={`${entry.count} times in this 10-minute window`}
+          >
             <span aria-hidden="true">×{entry.count}</span>
             <span className="sr-only">{entry.count} times in this 10-minute window</span>
           </span>
@@ -60,7 +69,11 @@ const columns: ReadonlyArray<AdminColumn<AuditEntry>> = [
       </>
     ),
   },
-  { header: 'Target', cell: (entry) => (entry.target ? <code className="text-[0.8rem]">{entry.target}</code> : <span className="text-muted">None</span>), className: 'wrap-anywhere' },
+  {
+    header: 'Target',
+    cell: (entry) => (entry.target ? <code className="text-[0.8rem]">{entry.target}</code> : <span className="text-muted">None</span>),
+    className: 'wrap-anywhere',
+  },
   {
     header: 'From (hashed)',
     cell: (entry) =>
@@ -98,16 +111,25 @@ export function AuditTab() {
   return (
     <section aria-labelledby="audit-title">
       <SectionHeader id="audit-title" title="Audit">
-        Every sign-in, settings change, export, retry, release, deletion and look at parents' data, newest first. Kept for one year; addresses are stored only as
-        a keyed hash.
+        Every sign-in, settings change, export, retry, release, deletion and look at parents' data, newest first. Kept for one year; addresses are stored only
+        as a keyed hash.
       </SectionHeader>
 
-      <form onSubmit={apply} className="mb-4 grid gap-3 rounded-card border border-line bg-white p-4 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end" aria-label="Filter the audit log">
+      <form
+        onSubmit={apply}
+        className="mb-4 grid gap-3 rounded-card border border-line bg-white p-4 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end"
+        aria-label="Filter the audit log"
+      >
         <div>
           <label htmlFor={`${id}-action`} className="block text-sm font-semibold">
             Action
           </label>
-          <select id={`${id}-action`} value={filters.action} onChange={(event) => setFilters({ ...filters, action: event.target.value })} className={inputClass}>
+          <select
+            id={`${id}-action`}
+            value={filters.action}
+            onChange={(event) => setFilters({ ...filters, action: event.target.value })}
+            className={inputClass}
+          >
             <option value="">All actions</option>
             {auditActions.map((action) => (
               <option key={action} value={action}>
@@ -120,7 +142,15 @@ export function AuditTab() {
           <label htmlFor={`${id}-actor`} className="block text-sm font-semibold">
             Who
           </label>
-          <input id={`${id}-actor`} type="text" value={filters.actor} maxLength={200} autoComplete="off" onChange={(event) => setFilters({ ...filters, actor: event.target.value })} className={inputClass} />
+          <input
+            id={`${id}-actor`}
+            type="text"
+            value={filters.actor}
+            maxLength={200}
+            autoComplete="off"
+            onChange={(event) => setFilters({ ...filters, actor: event.target.value })}
+            className={inputClass}
+          />
         </div>
         <PeriodFields value={filters} onChange={(period) => setFilters({ ...filters, ...period })} inputClass={inputClass} />
         <button type="submit" className={buttonClass('primary', 'sm')}>

@@ -43,7 +43,11 @@ export function CrmConfigTab() {
       </SectionHeader>
 
       {loadError && <ErrorNote>{loadError}</ErrorNote>}
-      {!data && !loadError && <p className="text-sm text-muted" role="status">Loading configuration…</p>}
+      {!data && !loadError && (
+        <p className="text-sm text-muted" role="status">
+          Loading configuration…
+        </p>
+      )}
       {data && !config && (
         <EmptyState title="No HubSpot configuration found">
           {data.environmentTokenConfigured
@@ -130,7 +134,13 @@ function AddConfigDialog({ open, onClose, onCreated }: { open: boolean; onClose:
           error={errors.refreshToken}
           autoComplete="new-password"
         />
-        <CheckboxField label="Active" name="isActive" checked={form.isActive} onChange={set('isActive')} hint="An active configuration replaces the current one." />
+        <CheckboxField
+          label="Active"
+          name="isActive"
+          checked={form.isActive}
+          onChange={set('isActive')}
+          hint="An active configuration replaces the current one."
+        />
         <DialogActions onCancel={onClose} busy={busy} label="Save Configuration" busyLabel="Saving…" />
       </form>
     </ReactDialog>

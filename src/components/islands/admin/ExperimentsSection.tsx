@@ -88,14 +88,32 @@ export function ExperimentsSection() {
       <h2 id={`${id}-title`} className="text-xl font-bold">
         Experiments
       </h2>
-      <p className="text-sm text-muted">Each visitor gets one variant for the day (the link they were sent keeps theirs). The goal is a confirmed send. “Chance to beat the control” is the Bayesian probability, valid whenever you look.</p>
-      {error && <p role="alert" className="mt-2 rounded-lg bg-danger-50 px-3 py-2 text-sm text-danger-600">{error}</p>}
-      {message && <p role="status" className="mt-2 text-sm font-medium text-success-600">{message}</p>}
+      <p className="text-sm text-muted">
+        Each visitor gets one variant for the day (the link they were sent keeps theirs). The goal is a confirmed send. “Chance to beat the control” is the
+        Bayesian probability, valid whenever you look.
+      </p>
+      {error && (
+        <p role="alert" className="mt-2 rounded-lg bg-danger-50 px-3 py-2 text-sm text-danger-600">
+          {error}
+        </p>
+      )}
+      {message && (
+        <p role="status" className="mt-2 text-sm font-medium text-success-600">
+          {message}
+        </p>
+      )}
       {page && (
         <form onSubmit={start} className="mt-3 flex flex-wrap items-end gap-3 rounded-card border border-line bg-white p-4" aria-label="Start an experiment">
           <div>
-            <label htmlFor={`${id}-place`} className="block text-sm font-semibold">Place</label>
-            <select id={`${id}-place`} value={form.place} onChange={(event) => setForm({ ...form, place: event.target.value })} className="mt-1 max-w-72 rounded-lg border border-line px-3 py-2 text-sm">
+            <label htmlFor={`${id}-place`} className="block text-sm font-semibold">
+              Place
+            </label>
+            <select
+              id={`${id}-place`}
+              value={form.place}
+              onChange={(event) => setForm({ ...form, place: event.target.value })}
+              className="mt-1 max-w-72 rounded-lg border border-line px-3 py-2 text-sm"
+            >
               {page.places.map((place) => (
                 <option key={place.id} value={place.id}>
                   {place.label} ({place.variants.length} variants)
@@ -104,40 +122,74 @@ export function ExperimentsSection() {
             </select>
           </div>
           <div>
-            <label htmlFor={`${id}-name`} className="block text-sm font-semibold">Name</label>
-            <input id={`${id}-name`} required maxLength={120} value={form.name} onChange={(event) => setForm({ ...form, name: event.target.value })} className="mt-1 rounded-lg border border-line px-3 py-2 text-sm" />
+            <label htmlFor={`${id}-name`} className="block text-sm font-semibold">
+              Name
+            </label>
+            <input
+              id={`${id}-name`}
+              required
+              maxLength={120}
+              value={form.name}
+              onChange={(event) => setForm({ ...form, name: event.target.value })}
+              className="mt-1 rounded-lg border border-line px-3 py-2 text-sm"
+            />
           </div>
           <button type="submit" className={buttonClass('primary', 'sm')} disabled={busy}>
             {busy ? 'Starting…' : 'Start the experiment'}
           </button>
         </form>
       )}
-      {page?.experiments.map((experiment) => <ExperimentCard key={experiment.id} experiment={experiment} onEnd={end} />)}
+      {page?.experiments.map((experiment) => (
+        <ExperimentCard key={experiment.id} experiment={experiment} onEnd={end} />
+      ))}
       {page && page.letters.length > 0 && (
         <section aria-labelledby={`${id}-letters`} className="mt-6 rounded-card border border-line bg-white p-4">
-          <h3 id={`${id}-letters`} className="text-lg font-bold">Letters</h3>
-          <p className="text-sm text-muted">Each letter of the school email: sends delivered, answers (any but “no answer”) and meetings; compared with the first letter.</p>
+          <h3 id={`${id}-letters`} className="text-lg font-bold">
+            Letters
+          </h3>
+          <p className="text-sm text-muted">
+            Each letter of the school email: sends delivered, answers (any but “no answer”) and meetings; compared with the first letter.
+          </p>
           <div className="mt-3 grid items-start gap-4 lg:grid-cols-2 [&>*]:min-w-0">
-            <IntervalChart label="Answer rate of each letter with its 95% credible interval; the figures are in the table beside it" rows={page.letters.map((letter) => ({ label: letter.letter.slice(0, 22), rate: letter.rate, interval: letter.interval }))} />
+            <IntervalChart
+              label="Answer rate of each letter with its 95% credible interval; the figures are in the table beside it"
+              rows={page.letters.map((letter) => ({ label: letter.letter.slice(0, 22), rate: letter.rate, interval: letter.interval }))}
+            />
             <ScrollTable label="Letters compared" minWidth="min-w-[34rem]">
               <thead className={tableHeadClass}>
                 <tr>
-                  <th scope="col" className={head}>Letter</th>
-                  <th scope="col" className={head}>Sends</th>
-                  <th scope="col" className={head}>Answers</th>
-                  <th scope="col" className={head}>Meetings</th>
-                  <th scope="col" className={head}>Answer rate (95% interval)</th>
-                  <th scope="col" className={head}>Chance to beat the first</th>
+                  <th scope="col" className={head}>
+                    Letter
+                  </th>
+                  <th scope="col" className={head}>
+                    Sends
+                  </th>
+                  <th scope="col" className={head}>
+                    Answers
+                  </th>
+                  <th scope="col" className={head}>
+                    Meetings
+                  </th>
+                  <th scope="col" className={head}>
+                    Answer rate (95% interval)
+                  </th>
+                  <th scope="col" className={head}>
+                    Chance to beat the first
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-line">
                 {page.letters.map((letter) => (
                   <tr key={letter.letter}>
-                    <th scope="row" className="px-3 py-2 font-medium">{letter.letter}</th>
+                    <th scope="row" className="px-3 py-2 font-medium">
+                      {letter.letter}
+                    </th>
                     <td className={cell}>{letter.sends}</td>
                     <td className={cell}>{letter.answers}</td>
                     <td className={cell}>{letter.meetings}</td>
-                    <td className={cell}>{percent(letter.rate)} ({interval(letter.interval)})</td>
+                    <td className={cell}>
+                      {percent(letter.rate)} ({interval(letter.interval)})
+                    </td>
                     <td className={cell}>{percent(letter.probabilityToBeat)}</td>
                   </tr>
                 ))}
@@ -156,23 +208,40 @@ function ExperimentCard({ experiment, onEnd }: { experiment: ExperimentResult; o
   return (
     <section aria-labelledby={`${id}-name`} className="mt-6 rounded-card border border-line bg-white p-4">
       <div className="flex flex-wrap items-center gap-2">
-        <h3 id={`${id}-name`} className="text-lg font-bold">{experiment.name}</h3>
-        <StatusBadge tone={experiment.state === 'running' ? 'brand' : 'neutral'}>{experiment.state === 'running' ? 'Running' : `Ended: ${experiment.winner} won`}</StatusBadge>
+        <h3 id={`${id}-name`} className="text-lg font-bold">
+          {experiment.name}
+        </h3>
+        <StatusBadge tone={experiment.state === 'running' ? 'brand' : 'neutral'}>
+          {experiment.state === 'running' ? 'Running' : `Ended: ${experiment.winner} won`}
+        </StatusBadge>
       </div>
       <p className="text-sm text-muted">
         {experiment.placeLabel}. Started {formatDate(experiment.startedAt)}
         {experiment.endedAt ? `, ended ${formatDate(experiment.endedAt)}` : ''}.
       </p>
       <div className="mt-3 grid items-start gap-4 lg:grid-cols-2 [&>*]:min-w-0">
-        <IntervalChart label={`Confirmed-send rate of each variant of ${experiment.name} with its 95% credible interval; the figures are in the table beside it`} rows={experiment.variants.map((variant) => ({ label: variant.id, rate: variant.rate, interval: variant.interval }))} />
+        <IntervalChart
+          label={`Confirmed-send rate of each variant of ${experiment.name} with its 95% credible interval; the figures are in the table beside it`}
+          rows={experiment.variants.map((variant) => ({ label: variant.id, rate: variant.rate, interval: variant.interval }))}
+        />
         <ScrollTable label={`Variants of ${experiment.name}`} minWidth="min-w-[36rem]">
           <thead className={tableHeadClass}>
             <tr>
-              <th scope="col" className={head}>Variant</th>
-              <th scope="col" className={head}>Visitors</th>
-              <th scope="col" className={head}>Confirmed sends</th>
-              <th scope="col" className={head}>Rate (95% interval)</th>
-              <th scope="col" className={head}>Chance to beat the control</th>
+              <th scope="col" className={head}>
+                Variant
+              </th>
+              <th scope="col" className={head}>
+                Visitors
+              </th>
+              <th scope="col" className={head}>
+                Confirmed sends
+              </th>
+              <th scope="col" className={head}>
+                Rate (95% interval)
+              </th>
+              <th scope="col" className={head}>
+                Chance to beat the control
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-line">
@@ -185,7 +254,9 @@ function ExperimentCard({ experiment, onEnd }: { experiment: ExperimentResult; o
                 </th>
                 <td className={cell}>{variant.visitors}</td>
                 <td className={cell}>{variant.conversions}</td>
-                <td className={cell}>{percent(variant.rate)} ({interval(variant.interval)})</td>
+                <td className={cell}>
+                  {percent(variant.rate)} ({interval(variant.interval)})
+                </td>
                 <td className={cell}>{percent(variant.probabilityToBeat)}</td>
               </tr>
             ))}
@@ -202,14 +273,25 @@ function ExperimentCard({ experiment, onEnd }: { experiment: ExperimentResult; o
           }}
         >
           <div>
-            <label htmlFor={`${id}-winner`} className="block text-sm font-semibold">Winner</label>
-            <select id={`${id}-winner`} value={winner} onChange={(event) => setWinner(event.target.value)} className="mt-1 rounded-lg border border-line px-3 py-2 text-sm">
+            <label htmlFor={`${id}-winner`} className="block text-sm font-semibold">
+              Winner
+            </label>
+            <select
+              id={`${id}-winner`}
+              value={winner}
+              onChange={(event) => setWinner(event.target.value)}
+              className="mt-1 rounded-lg border border-line px-3 py-2 text-sm"
+            >
               {experiment.variants.map((variant) => (
-                <option key={variant.id} value={variant.id}>{variant.id}</option>
+                <option key={variant.id} value={variant.id}>
+                  {variant.id}
+                </option>
               ))}
             </select>
           </div>
-          <button type="submit" className={buttonClass('secondary', 'sm')}>End and show the winner to everyone</button>
+          <button type="submit" className={buttonClass('secondary', 'sm')}>
+            End and show the winner to everyone
+          </button>
         </form>
       )}
     </section>

@@ -25,7 +25,8 @@ const errorText: Record<string, string> = {
   hubspot_403: 'The access token may not submit forms',
   hubspot_429: 'HubSpot’s rate limit',
 };
-const describeError = (code: string) => `${errorText[code] ?? (code.startsWith('hubspot_') ? `HubSpot answered ${code.slice(8)}` : `HubSpot refused it: ${code}`)} (${code})`;
+const describeError = (code: string) =>
+  `${errorText[code] ?? (code.startsWith('hubspot_') ? `HubSpot answered ${code.slice(8)}` : `HubSpot refused it: ${code}`)} (${code})`;
 
 /** Names the submission a button acts on, for screen readers ("Delete the submission of …"). */
 const of = (submission: Submission) => <span className="sr-only"> the submission of {formatDateTime(submission.createdAt)}</span>;
@@ -38,7 +39,13 @@ function who(submission: Submission): string {
   return [name, email].filter(Boolean).join(' · ') || submission.fields.find((field) => field.value)?.value || '—';
 }
 
-const text: AdminListText = { loading: 'Loading the submissions…', failure: 'The submissions could not be loaded.', empty: 'No submissions to this form yet', emptyHint: 'What visitors send with it appears here.', more: 'Load older submissions' };
+const text: AdminListText = {
+  loading: 'Loading the submissions…',
+  failure: 'The submissions could not be loaded.',
+  empty: 'No submissions to this form yet',
+  emptyHint: 'What visitors send with it appears here.',
+  more: 'Load older submissions',
+};
 
 /**
  * Form Submissions: what each of the site's own forms received, newest first, with its HubSpot
@@ -60,10 +67,18 @@ export function FormSubmissionsTab() {
   const retry = (submission: Submission) =>
     run(submission.id, 'The submission could not be retried.', async () => {
       const action = submission.delivery.state === 'held' ? 'release' : 'retry';
-      const { submission: updated } = await apiRequest<{ submission: Submission }>('POST', `/api/admin/form-submissions/${submission.purpose}/${submission.id}/${action}`);
+      const { submission: updated } = await apiRequest<{ submission: Submission }>(
+        'POST',
+        `/api/admin/form-submissions/${submission.purpose}/${submission.id}/${action}`,
+      );
       list.update(replacing(updated));
       if (updated.delivery.state === 'delivered') showToast({ title: 'Success', description: 'HubSpot accepted the submission.' });
-      else showToast({ title: 'Not delivered yet', description: updated.delivery.lastError ? describeError(updated.delivery.lastError) : 'It is queued for the next try.', variant: 'destructive' });
+      else
+        showToast({
+          title: 'Not delivered yet',
+          description: updated.delivery.lastError ? describeError(updated.delivery.lastError) : 'It is queued for the next try.',
+          variant: 'destructive',
+        });
     });
 
   const remove = (submission: Submission) =>
@@ -93,10 +108,13 @@ export function FormSubmissionsTab() {
             <p className="mt-1 text-xs text-muted">
               {delivery.attempts} attempt{delivery.attempts === 1 ? '' : 's'}
             </p>
-            {delivery.lastError && delivery.state !== 'delivered' && <p className="mt-1 max-w-64 text-xs text-danger-600">{describeError(delivery.lastError)}</p>}
+            {delivery.lastError && delivery.state !== 'delivered' && (
+              <p className="mt-1 max-w-64 text-xs text-danger-600">{describeError(delivery.lastError)}</p>
+            )}
             {delivery.state === 'held' && (
               <p className="mt-1 max-w-64 text-xs text-muted">
-                {delivery.heldReason === 'honeypot' ? 'A field people never see was filled in.' : 'Sent faster than a person fills the form.'} Not sent to HubSpot; deleted after 7 days unless released.
+                {delivery.heldReason === 'honeypot' ? 'A field people never see was filled in.' : 'Sent faster than a person fills the form.'} Not sent to
+                HubSpot; deleted after 7 days unless released.
               </p>
             )}
           </>
@@ -145,7 +163,12 @@ export function FormSubmissionsTab() {
             <label htmlFor={selectId} className="block text-sm font-semibold">
               Form
             </label>
-            <select id={selectId} value={form} onChange={(event) => setForm(event.target.value)} className="mt-1 block min-h-11 rounded-xl border border-line bg-white px-3 text-sm">
+            <select
+              id={selectId}
+              value={form}
+              onChange={(event) => setForm(event.target.value)}
+              className="mt-1 block min-h-11 rounded-xl border border-line bg-white px-3 text-sm"
+            >
               {(summary?.forms ?? [{ purpose: form, title: 'Loading…', count: 0 }]).map((entry) => (
                 <option key={entry.purpose} value={entry.purpose}>
                   {entry.title} ({entry.count})
@@ -209,7 +232,8 @@ export function FormSubmissionsTab() {
             className="space-y-4 text-sm"
           >
             <p>
-              The submission of {formatDateTime(deleting.createdAt)} from {who(deleting)} is deleted from this site. {deleting.delivery.state === 'delivered' ? 'HubSpot keeps its own copy.' : 'It has not reached HubSpot, so it will not be sent there.'}
+              The submission of {formatDateTime(deleting.createdAt)} from {who(deleting)} is deleted from this site.{' '}
+              {deleting.delivery.state === 'delivered' ? 'HubSpot keeps its own copy.' : 'It has not reached HubSpot, so it will not be sent there.'}
             </p>
             <DialogActions onCancel={() => setDeleting(null)} busy={busy === deleting.id} label="Delete" busyLabel="Deleting…" />
           </form>

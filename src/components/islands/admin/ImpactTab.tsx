@@ -19,8 +19,12 @@ const query = (current: { from: string; to: string }, format?: 'csv') => {
   return `/api/admin/impact${text ? `?${text}` : ''}`;
 };
 
-
-const text: AdminListText = { loading: 'Loading the figures…', failure: 'The impact figures could not be loaded.', empty: 'No school emails in this period', emptyHint: 'Once parents send their emails, each school shows here.' };
+const text: AdminListText = {
+  loading: 'Loading the figures…',
+  failure: 'The impact figures could not be loaded.',
+  empty: 'No school emails in this period',
+  emptyHint: 'Once parents send their emails, each school shows here.',
+};
 
 const columns: ReadonlyArray<AdminColumn<SchoolImpactRow>> = [
   { header: 'School', kind: 'title', cell: (row) => row.school, className: 'wrap-anywhere' },

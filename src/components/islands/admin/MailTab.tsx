@@ -26,7 +26,13 @@ const stateTones: Record<string, 'success' | 'error' | 'pending' | 'neutral'> = 
   withdrawn: 'neutral',
 };
 
-const emailsText: AdminListText = { loading: 'Loading the emails…', failure: 'The emails could not be loaded.', empty: 'No emails yet', emptyHint: 'Every email the site sends appears here with its state.', more: 'Load newer emails' };
+const emailsText: AdminListText = {
+  loading: 'Loading the emails…',
+  failure: 'The emails could not be loaded.',
+  empty: 'No emails yet',
+  emptyHint: 'Every email the site sends appears here with its state.',
+  more: 'Load newer emails',
+};
 const suppressionsText: AdminListText = {
   loading: 'Loading the blocked addresses…',
   failure: 'The blocked addresses could not be loaded.',
@@ -50,7 +56,11 @@ const emailColumns: ReadonlyArray<AdminColumn<MailEmail>> = [
     className: 'lg:whitespace-nowrap',
     cell: (email) => (email.sentAt ? `Sent ${formatDateTime(email.sentAt)}` : `Not before ${formatDateTime(email.notBefore)}`),
   },
-  { header: 'Last error', cell: (email) => (email.lastError ? <code className="text-[0.8rem]">{email.lastError}</code> : <span className="text-muted">None</span>), className: 'wrap-anywhere' },
+  {
+    header: 'Last error',
+    cell: (email) => (email.lastError ? <code className="text-[0.8rem]">{email.lastError}</code> : <span className="text-muted">None</span>),
+    className: 'wrap-anywhere',
+  },
 ];
 
 const suppressionWhy = (entry: Suppression) => (entry.reason === 'bounced' ? 'The mailbox does not exist' : 'Marked our mail as spam');
@@ -92,7 +102,10 @@ export function MailTab() {
       try {
         await apiRequest('POST', `/api/admin/mail/emails/${email.id}/settle`, { decision });
         unknown.update((rows) => rows.filter((row) => row.id !== email.id));
-        showToast({ title: decision === 'sent' ? 'Marked as sent' : 'Sent again', description: decision === 'sent' ? 'It counts as delivered to its mail server.' : 'It goes again under the same id, in its school’s hours.' });
+        showToast({
+          title: decision === 'sent' ? 'Marked as sent' : 'Sent again',
+          description: decision === 'sent' ? 'It counts as delivered to its mail server.' : 'It goes again under the same id, in its school’s hours.',
+        });
       } catch (error) {
         showToast({ title: 'Not settled', description: failureMessage(error, 'The email could not be settled.'), variant: 'destructive' });
         await unknown.reload();
@@ -103,7 +116,11 @@ export function MailTab() {
   const suppressionColumns: ReadonlyArray<AdminColumn<Suppression>> = [
     { header: 'Address', kind: 'title', cell: (entry) => entry.masked, className: 'wrap-anywhere' },
     { header: 'Why', cell: (entry) => <StatusBadge tone="error">{suppressionWhy(entry)}</StatusBadge> },
-    { header: 'Detail', cell: (entry) => (entry.detail ? <code className="text-[0.8rem]">{entry.detail}</code> : <span className="text-muted">None</span>), className: 'wrap-anywhere' },
+    {
+      header: 'Detail',
+      cell: (entry) => (entry.detail ? <code className="text-[0.8rem]">{entry.detail}</code> : <span className="text-muted">None</span>),
+      className: 'wrap-anywhere',
+    },
     {
       header: 'Blocked',
       className: 'lg:whitespace-nowrap',
@@ -120,7 +137,13 @@ export function MailTab() {
       hideHeader: true,
       cell: (entry) => (
         <RowActions>
-          <button type="button" className={buttonClass('secondary', 'sm')} disabled={task.busy === entry.key} onClick={() => lift(entry)} aria-label={`Lift the block of ${entry.masked}`}>
+          <button
+            type="button"
+            className={buttonClass('secondary', 'sm')}
+            disabled={task.busy === entry.key}
+            onClick={() => lift(entry)}
+            aria-label={`Lift the block of ${entry.masked}`}
+          >
             {task.busy === entry.key ? 'Lifting…' : 'Lift block'}
           </button>
         </RowActions>
@@ -139,10 +162,22 @@ export function MailTab() {
       hideHeader: true,
       cell: (email) => (
         <RowActions>
-          <button type="button" className={buttonClass('secondary', 'sm')} disabled={task.busy === email.id} onClick={() => settle(email, 'sent')} aria-label={`It arrived: mark the email to ${email.to} as sent`}>
+          <button
+            type="button"
+            className={buttonClass('secondary', 'sm')}
+            disabled={task.busy === email.id}
+            onClick={() => settle(email, 'sent')}
+            aria-label={`It arrived: mark the email to ${email.to} as sent`}
+          >
             It arrived
           </button>
-          <button type="button" className={buttonClass('secondary', 'sm')} disabled={task.busy === email.id} onClick={() => settle(email, 'resend')} aria-label={`It did not arrive: send the email to ${email.to} again`}>
+          <button
+            type="button"
+            className={buttonClass('secondary', 'sm')}
+            disabled={task.busy === email.id}
+            onClick={() => settle(email, 'resend')}
+            aria-label={`It did not arrive: send the email to ${email.to} again`}
+          >
             Send again
           </button>
         </RowActions>
@@ -161,14 +196,16 @@ export function MailTab() {
       </section>
       <section aria-labelledby="mail-unknown-title">
         <SectionHeader id="mail-unknown-title" title="Outcome unknown" actions={<RefreshButton list={unknown} />}>
-          Emails handed to the mail server whose answer never came. The mail provider’s report settles one when it comes; otherwise check with the recipient or the provider, then decide.
+          Emails handed to the mail server whose answer never came. The mail provider’s report settles one when it comes; otherwise check with the recipient or
+          the provider, then decide.
         </SectionHeader>
         <AdminList label="Emails whose outcome is unknown" list={unknown} text={unknownText} columns={unknownColumns} />
       </section>
       <section aria-labelledby="mail-suppressions-title">
         <SectionHeader id="mail-suppressions-title" title="Blocked addresses" actions={<RefreshButton list={suppressions} />}>
-          Addresses whose mailbox does not exist, or that marked the site’s mail as spam: no email reaches them until the block ends (a new bounce renews it) or you lift it. A
-          policy or spam refusal never blocks an address: it fails that one email. Parents who wrote to a blocked school were told, with a way to correct the address.
+          Addresses whose mailbox does not exist, or that marked the site’s mail as spam: no email reaches them until the block ends (a new bounce renews it) or
+          you lift it. A policy or spam refusal never blocks an address: it fails that one email. Parents who wrote to a blocked school were told, with a way to
+          correct the address.
         </SectionHeader>
         <AdminList label="Blocked addresses" list={suppressions} text={suppressionsText} columns={suppressionColumns} rowKey={(entry) => entry.key} />
       </section>
@@ -259,7 +296,12 @@ function Previews() {
               className="mt-2 h-[28rem] w-full lg:h-[36rem] rounded-lg border border-line bg-white"
             />
             <h4 className="mt-4 text-sm font-semibold">Text part</h4>
-            <pre className="mt-2 max-h-[28rem] overflow-auto rounded-lg border border-line bg-canvas p-3 text-xs whitespace-pre-wrap wrap-anywhere" tabIndex={0} role="region" aria-label={`${preview.label}: the text part`}>
+            <pre
+              className="mt-2 max-h-[28rem] overflow-auto rounded-lg border border-line bg-canvas p-3 text-xs whitespace-pre-wrap wrap-anywhere"
+              tabIndex={0}
+              role="region"
+              aria-label={`${preview.label}: the text part`}
+            >
               {preview.text}
             </pre>
           </article>

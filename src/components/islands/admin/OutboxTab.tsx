@@ -13,7 +13,13 @@ import { BusyButton, Detail, Details, SectionHeader, StatusBadge } from './field
 
 const PATH = '/api/admin/outbox';
 
-const text: AdminListText = { loading: 'Loading the outbox…', failure: 'The outbox could not be loaded.', empty: 'No school emails yet', emptyHint: 'Emails parents send from /lead-the-change and /form appear here.', more: 'Load older emails' };
+const text: AdminListText = {
+  loading: 'Loading the outbox…',
+  failure: 'The outbox could not be loaded.',
+  empty: 'No school emails yet',
+  emptyHint: 'Emails parents send from /lead-the-change and /form appear here.',
+  more: 'Load older emails',
+};
 
 const statusLabels: Record<MessageStatus, string> = {
   awaiting_confirmation: 'Waiting for the parent to confirm',
@@ -26,7 +32,17 @@ const statusLabels: Record<MessageStatus, string> = {
   replaced: 'Replaced by a newer request',
   bounced: 'Bounced (the mailbox does not exist)',
 };
-const statusTones = { awaiting_confirmation: 'pending', queued: 'pending', sent: 'success', delivered: 'success', failed: 'error', withdrawn: 'error', expired: 'pending', replaced: 'pending', bounced: 'error' } as const;
+const statusTones = {
+  awaiting_confirmation: 'pending',
+  queued: 'pending',
+  sent: 'success',
+  delivered: 'success',
+  failed: 'error',
+  withdrawn: 'error',
+  expired: 'pending',
+  replaced: 'pending',
+  bounced: 'error',
+} as const;
 
 /** The emails about a message, as the mail layer has them. */
 const emailKindLabels: Record<string, string> = {
@@ -121,7 +137,12 @@ export function OutboxTab() {
       list.update(replacing(updated));
       if (updated.status === 'sent') showToast({ title: 'Success', description: 'The letter was sent.' });
       else if (updated.status === 'queued') showToast({ title: 'Scheduled', description: 'The letter goes in the school’s hours.' });
-      else showToast({ title: 'Not sent yet', description: updated.lastError ? describeError(updated.lastError) : 'It is queued for the next try.', variant: 'destructive' });
+      else
+        showToast({
+          title: 'Not sent yet',
+          description: updated.lastError ? describeError(updated.lastError) : 'It is queued for the next try.',
+          variant: 'destructive',
+        });
     });
 
   const columns: ReadonlyArray<AdminColumn<Message>> = [
@@ -134,7 +155,9 @@ export function OutboxTab() {
           <p className="text-xs text-muted break-words">
             {message.to} · {message.schoolName}
           </p>
-          <p className="text-xs text-muted">{message.channel === 'platform' ? `Sent by the platform for ${message.parentName}` : `Sent by ${message.parentName} themselves`}</p>
+          <p className="text-xs text-muted">
+            {message.channel === 'platform' ? `Sent by the platform for ${message.parentName}` : `Sent by ${message.parentName} themselves`}
+          </p>
         </>
       ),
     },
@@ -180,7 +203,9 @@ export function OutboxTab() {
         School emails, newest first. Kept 90 days after sending. Links go to parents’ inboxes only.
       </SectionHeader>
       {!mailConfigured && (
-        <p className="mb-4 text-sm font-medium text-danger-600">No mail sender is configured: nothing is emailed. Owners can see a waiting request’s confirmation link (recorded in the audit log).</p>
+        <p className="mb-4 text-sm font-medium text-danger-600">
+          No mail sender is configured: nothing is emailed. Owners can see a waiting request’s confirmation link (recorded in the audit log).
+        </p>
       )}
       <AdminList label="Outbox table" list={list} text={text} columns={columns} />
 
@@ -197,7 +222,12 @@ export function OutboxTab() {
               <Detail term="Subject">{viewing.subject}</Detail>
               {viewing.sentAt && <Detail term="Sent">{formatDateTime(viewing.sentAt)}</Detail>}
             </Details>
-            <div tabIndex={0} role="region" aria-label="Text sent" className="max-h-[40vh] overflow-auto whitespace-pre-wrap rounded-xl border border-line bg-white p-4">
+            <div
+              tabIndex={0}
+              role="region"
+              aria-label="Text sent"
+              className="max-h-[40vh] overflow-auto whitespace-pre-wrap rounded-xl border border-line bg-white p-4"
+            >
               {viewing.body}
             </div>
             {viewing.emails.length > 0 && (

@@ -38,7 +38,10 @@ export function ParentWordsSection() {
   async function toggle(entry: Words) {
     try {
       await apiRequest('POST', `/api/admin/words/${entry.starred ? 'unstar' : 'star'}`, { messageId: entry.messageId, field: entry.field });
-      setWords((current) => current?.map((item) => (item.messageId === entry.messageId && item.field === entry.field ? { ...item, starred: !entry.starred } : item)) ?? null);
+      setWords(
+        (current) =>
+          current?.map((item) => (item.messageId === entry.messageId && item.field === entry.field ? { ...item, starred: !entry.starred } : item)) ?? null,
+      );
     } catch (failure) {
       setError(failureMessage(failure, 'The words could not be changed.'));
     }
@@ -46,9 +49,17 @@ export function ParentWordsSection() {
 
   return (
     <section aria-labelledby={`${id}-title`} className="mt-10">
-      <h2 id={`${id}-title`} className="text-xl font-bold">Parents’ words</h2>
-      <p className="text-sm text-muted">Star the words that may appear on their school’s page (first name only). Opening this list is recorded on the audit log.</p>
-      {error && <p role="alert" className="mt-2 rounded-lg bg-danger-50 px-3 py-2 text-sm text-danger-600">{error}</p>}
+      <h2 id={`${id}-title`} className="text-xl font-bold">
+        Parents’ words
+      </h2>
+      <p className="text-sm text-muted">
+        Star the words that may appear on their school’s page (first name only). Opening this list is recorded on the audit log.
+      </p>
+      {error && (
+        <p role="alert" className="mt-2 rounded-lg bg-danger-50 px-3 py-2 text-sm text-danger-600">
+          {error}
+        </p>
+      )}
       {!words && (
         <button type="button" className={`${buttonClass('secondary', 'sm')} mt-3`} onClick={() => void load()}>
           Read parents’ words
@@ -64,7 +75,12 @@ export function ParentWordsSection() {
                 {entry.sentAt ? ` · ${formatDate(entry.sentAt)}` : ''}
               </p>
               <blockquote className="mt-2 whitespace-pre-line text-ink">“{entry.words}”</blockquote>
-              <button type="button" aria-pressed={entry.starred} className={`${buttonClass(entry.starred ? 'primary' : 'secondary', 'sm')} mt-3`} onClick={() => void toggle(entry)}>
+              <button
+                type="button"
+                aria-pressed={entry.starred}
+                className={`${buttonClass(entry.starred ? 'primary' : 'secondary', 'sm')} mt-3`}
+                onClick={() => void toggle(entry)}
+              >
                 {entry.starred ? '★ Starred for the school page' : '☆ Star for the school page'}
               </button>
             </li>

@@ -20,7 +20,12 @@ const reasonLabels: Record<Item['reason'], string> = {
 };
 
 const texts: Record<ReviewState, AdminListText> = {
-  pending: { loading: 'Loading the review queue…', failure: 'The review queue could not be loaded.', empty: 'Nothing to review', emptyHint: 'Self-reported letters and the outcomes reported on them wait here.' },
+  pending: {
+    loading: 'Loading the review queue…',
+    failure: 'The review queue could not be loaded.',
+    empty: 'Nothing to review',
+    emptyHint: 'Self-reported letters and the outcomes reported on them wait here.',
+  },
   approved: { loading: 'Loading the approved claims…', failure: 'The approved claims could not be loaded.', empty: 'Nothing approved yet' },
   rejected: { loading: 'Loading the rejected claims…', failure: 'The rejected claims could not be loaded.', empty: 'Nothing rejected yet' },
 };
@@ -130,7 +135,13 @@ export function ReviewTab() {
           <>
             {school.name}
             <span className="block text-xs text-muted">
-              {school.status === 'verified' ? (school.onRecord ? 'Verified; the address is on its record' : 'Verified; another address than its record’s') : school.status === 'proposed' ? 'Proposed: not verified yet (Schools tab)' : 'Retired'}
+              {school.status === 'verified'
+                ? school.onRecord
+                  ? 'Verified; the address is on its record'
+                  : 'Verified; another address than its record’s'
+                : school.status === 'proposed'
+                  ? 'Proposed: not verified yet (Schools tab)'
+                  : 'Retired'}
             </span>
           </>
         );
@@ -173,10 +184,22 @@ export function ReviewTab() {
         }
         return (
           <RowActions>
-            <button type="button" className={buttonClass('primary', 'sm')} disabled={task.busy === item.id} onClick={() => approve(item)} aria-label={`Approve: ${what}`}>
+            <button
+              type="button"
+              className={buttonClass('primary', 'sm')}
+              disabled={task.busy === item.id}
+              onClick={() => approve(item)}
+              aria-label={`Approve: ${what}`}
+            >
               {task.busy === item.id ? 'Approving…' : 'Approve'}
             </button>
-            <button type="button" className={buttonClass('secondary', 'sm')} disabled={task.busy === item.id} onClick={() => setPending({ kind: 'reject', item })} aria-label={`Reject: ${what}`}>
+            <button
+              type="button"
+              className={buttonClass('secondary', 'sm')}
+              disabled={task.busy === item.id}
+              onClick={() => setPending({ kind: 'reject', item })}
+              aria-label={`Reject: ${what}`}
+            >
               Reject
             </button>
           </RowActions>
@@ -188,15 +211,20 @@ export function ReviewTab() {
   return (
     <section aria-labelledby="review-title">
       <SectionHeader id="review-title" title="Review" actions={<RefreshButton list={list} />}>
-        Claims the site could not check: letters parents say they sent themselves, the outcomes parents report (“they replied”, “they agreed to meet”), letters to a
-        parent’s own domain. They count, show and notify only once approved, and only for a school staff verified.
+        Claims the site could not check: letters parents say they sent themselves, the outcomes parents report (“they replied”, “they agreed to meet”), letters
+        to a parent’s own domain. They count, show and notify only once approved, and only for a school staff verified.
       </SectionHeader>
 
       <div className="mb-4 flex flex-wrap items-center gap-3">
         <label htmlFor={`${id}-state`} className="text-sm font-semibold">
           Show
         </label>
-        <select id={`${id}-state`} value={state} onChange={(event) => setState(event.target.value as ReviewState)} className="rounded-lg border border-line bg-white px-3 py-2 text-sm">
+        <select
+          id={`${id}-state`}
+          value={state}
+          onChange={(event) => setState(event.target.value as ReviewState)}
+          className="rounded-lg border border-line bg-white px-3 py-2 text-sm"
+        >
           <option value="pending">Waiting for a decision</option>
           <option value="approved">Approved</option>
           <option value="rejected">Rejected</option>
@@ -209,8 +237,8 @@ export function ReviewTab() {
         <form onSubmit={confirm} noValidate aria-busy={busy} className="space-y-4">
           {pending && (
             <p className="text-sm text-ink-soft">
-              “{claimLabels[pending.item.claim]}” for {pending.item.letter.schoolName} will not count, show or notify anyone. A decision is taken once: it cannot be changed
-              afterwards.
+              “{claimLabels[pending.item.claim]}” for {pending.item.letter.schoolName} will not count, show or notify anyone. A decision is taken once: it
+              cannot be changed afterwards.
             </p>
           )}
           <DialogActions onCancel={() => setPending(undefined)} busy={busy} label="Reject" busyLabel="Rejecting…" />

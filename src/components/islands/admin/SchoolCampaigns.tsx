@@ -17,11 +17,23 @@ const updateLabels: Record<string, string> = {
   failed: 'Failed',
 };
 const PATH = '/api/admin/impact/schools';
-const parentsText: AdminListText = { loading: 'Loading the parents…', failure: 'More parents could not be loaded.', empty: 'No confirmed emails yet', more: 'Load more parents' };
-const schoolsText: AdminListText = { loading: 'Loading the schools…', failure: 'The schools could not be loaded.', empty: 'No school pages yet', emptyHint: 'A school gets its page when the first parent’s email to it is confirmed.', more: 'Load more schools' };
+const parentsText: AdminListText = {
+  loading: 'Loading the parents…',
+  failure: 'More parents could not be loaded.',
+  empty: 'No confirmed emails yet',
+  more: 'Load more parents',
+};
+const schoolsText: AdminListText = {
+  loading: 'Loading the schools…',
+  failure: 'The schools could not be loaded.',
+  empty: 'No school pages yet',
+  emptyHint: 'A school gets its page when the first parent’s email to it is confirmed.',
+  more: 'Load more schools',
+};
 
 function came(row: CampaignParent): string {
-  if (row.came === 'parent') return `${cameLabels.parent}${row.referrer ? ` (${row.referrer})` : ''}${row.ambassadorId ? `, ambassador ${row.ambassadorId}` : ''}`;
+  if (row.came === 'parent')
+    return `${cameLabels.parent}${row.referrer ? ` (${row.referrer})` : ''}${row.ambassadorId ? `, ambassador ${row.ambassadorId}` : ''}`;
   if (row.came === 'ambassador') return `${cameLabels.ambassador}${row.ambassadorId ? ` ${row.ambassadorId}` : ''}`;
   return cameLabels.direct;
 }
@@ -77,7 +89,8 @@ function CampaignView({ schoolKey, onClose }: { schoolKey: string; onClose: () =
             {school.schoolName}
           </h3>
           <p className="text-sm text-muted break-all">
-            {school.contactAddress} · {school.parents} {school.parents === 1 ? 'parent' : 'parents'} · {school.emails} {school.emails === 1 ? 'email' : 'emails'}
+            {school.contactAddress} · {school.parents} {school.parents === 1 ? 'parent' : 'parents'} · {school.emails}{' '}
+            {school.emails === 1 ? 'email' : 'emails'}
           </p>
         </div>
         <button type="button" className={buttonClass('secondary', 'sm')} onClick={onClose}>
@@ -96,7 +109,14 @@ function CampaignView({ schoolKey, onClose }: { schoolKey: string; onClose: () =
 
       <div>
         <h4 className="mb-2 font-semibold">Parents who wrote</h4>
-        <AdminList label={`Parents who wrote to ${school.schoolName}`} list={parents} rowKey={(row) => row.messageId} text={parentsText} columns={parentColumns} csvHref={`${PATH}?key=${school.key}&format=csv`} />
+        <AdminList
+          label={`Parents who wrote to ${school.schoolName}`}
+          list={parents}
+          rowKey={(row) => row.messageId}
+          text={parentsText}
+          columns={parentColumns}
+          csvHref={`${PATH}?key=${school.key}&format=csv`}
+        />
       </div>
 
       <div className="grid gap-6 md:grid-cols-3">

@@ -1,6 +1,16 @@
 import { useEffect, useId, useState, type ChangeEvent, type SubmitEvent } from 'react';
 import { ApiError, apiRequest, failureMessage, fieldErrors, formatDateTime } from '../../../lib/admin-api';
-import { DEFAULT_HOURS, evidenceKinds, evidenceLabels, evidenceSchema, schoolInputSchema, sourceLabels, statusLabels, type SchoolStatus, type SchoolView } from '../../../lib/schools';
+import {
+  DEFAULT_HOURS,
+  evidenceKinds,
+  evidenceLabels,
+  evidenceSchema,
+  schoolInputSchema,
+  sourceLabels,
+  statusLabels,
+  type SchoolStatus,
+  type SchoolView,
+} from '../../../lib/schools';
 import { buttonClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
@@ -26,8 +36,19 @@ const texts: Record<SchoolStatus, AdminListText> = {
     emptyHint: 'A school a parent writes to, or nominates, that the site does not know waits here until you verify it.',
     more: 'Load more schools',
   },
-  verified: { loading: 'Loading the verified schools…', failure: 'The verified schools could not be loaded.', empty: 'No verified school yet', emptyHint: 'Add one, import a CSV, or verify a proposal.', more: 'Load more schools' },
-  retired: { loading: 'Loading the retired schools…', failure: 'The retired schools could not be loaded.', empty: 'No retired school', more: 'Load more schools' },
+  verified: {
+    loading: 'Loading the verified schools…',
+    failure: 'The verified schools could not be loaded.',
+    empty: 'No verified school yet',
+    emptyHint: 'Add one, import a CSV, or verify a proposal.',
+    more: 'Load more schools',
+  },
+  retired: {
+    loading: 'Loading the retired schools…',
+    failure: 'The retired schools could not be loaded.',
+    empty: 'No retired school',
+    more: 'Load more schools',
+  },
 };
 
 const dayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -91,7 +112,12 @@ const recordOf = (draft: Draft) => ({
   holidays: words(draft.holidays),
 });
 
-type Dialog = { kind: 'add' } | { kind: 'edit'; school: School } | { kind: 'verify'; school: School } | { kind: 'retire'; school: School } | { kind: 'merge'; school: School };
+type Dialog =
+  | { kind: 'add' }
+  | { kind: 'edit'; school: School }
+  | { kind: 'verify'; school: School }
+  | { kind: 'retire'; school: School }
+  | { kind: 'merge'; school: School };
 
 /**
  * Schools (staff): the records every public fact about a school rests on. A school a parent typed
@@ -142,7 +168,11 @@ export function SchoolsTab() {
       try {
         await apiRequest('POST', `${PATH}/${flag.schoolId}/flags`, { address: flag.address, decision });
         setFlags((current) => current?.filter((entry) => entry !== flag));
-        showToast({ title: decision === 'added' ? 'Address added' : 'Dismissed', description: decision === 'added' ? `Letters to it now count for ${flag.schoolName}.` : 'It stays the parents’ own choice; it is never offered to others.' });
+        showToast({
+          title: decision === 'added' ? 'Address added' : 'Dismissed',
+          description:
+            decision === 'added' ? `Letters to it now count for ${flag.schoolName}.` : 'It stays the parents’ own choice; it is never offered to others.',
+        });
       } catch (error) {
         showToast({ title: 'Not done', description: failureMessage(error, 'The address could not be settled.'), variant: 'destructive' });
       }
@@ -156,15 +186,28 @@ export function SchoolsTab() {
     setImporting(true);
     setReport(undefined);
     try {
-      const response = await fetch(`${PATH}/import`, { method: 'POST', credentials: 'include', headers: { 'content-type': 'text/csv', accept: 'application/json' }, body: await file.text() });
-      const answer = (await response.json()) as { created?: Array<{ line: number; name: string }>; refused?: Array<{ line: number; message: string }>; error?: { message: string } };
+      const response = await fetch(`${PATH}/import`, {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'content-type': 'text/csv', accept: 'application/json' },
+        body: await file.text(),
+      });
+      const answer = (await response.json()) as {
+        created?: Array<{ line: number; name: string }>;
+        refused?: Array<{ line: number; message: string }>;
+        error?: { message: string };
+      };
       if (!response.ok) throw new ApiError(response.status, `${response.status}`, answer.error?.message);
       const refused = answer.refused ?? [];
       setReport(
-        `${answer.created?.length ?? 0} schools added and verified.${refused.length ? ` Not added: ${refused
-          .slice(0, 10)
-          .map((row) => `line ${row.line} (${row.message})`)
-          .join('; ')}${refused.length > 10 ? `, and ${refused.length - 10} more` : ''}.` : ''}`,
+        `${answer.created?.length ?? 0} schools added and verified.${
+          refused.length
+            ? ` Not added: ${refused
+                .slice(0, 10)
+                .map((row) => `line ${row.line} (${row.message})`)
+                .join('; ')}${refused.length > 10 ? `, and ${refused.length - 10} more` : ''}.`
+            : ''
+        }`,
       );
       if (status === 'verified') await list.reload();
     } catch (error) {
@@ -221,7 +264,9 @@ export function SchoolsTab() {
       className: 'lg:align-top',
       cell: (school) => (
         <>
-          <StatusBadge tone={school.status === 'verified' ? 'success' : school.status === 'proposed' ? 'pending' : 'neutral'}>{statusLabels[school.status]}</StatusBadge>
+          <StatusBadge tone={school.status === 'verified' ? 'success' : school.status === 'proposed' ? 'pending' : 'neutral'}>
+            {statusLabels[school.status]}
+          </StatusBadge>
           {school.evidence && (
             <span className="mt-1 block text-xs text-muted">
               {evidenceLabels[school.evidence.kind]}: {school.evidence.detail}
@@ -229,7 +274,12 @@ export function SchoolsTab() {
             </span>
           )}
           {school.status === 'verified' && (
-            <a className="mt-1 block text-xs font-semibold text-brand-700 underline" href={`/schools/${school.slug}-${school.pageKey}`} target="_blank" rel="noopener">
+            <a
+              className="mt-1 block text-xs font-semibold text-brand-700 underline"
+              href={`/schools/${school.slug}-${school.pageKey}`}
+              target="_blank"
+              rel="noopener"
+            >
               Its page<span className="sr-only"> (opens in a new tab)</span>
             </a>
           )}
@@ -247,17 +297,37 @@ export function SchoolsTab() {
         ) : (
           <RowActions>
             {school.status === 'proposed' && (
-              <button type="button" className={buttonClass('primary', 'sm')} onClick={() => setDialog({ kind: 'verify', school })} aria-label={`Verify ${school.name}`}>
+              <button
+                type="button"
+                className={buttonClass('primary', 'sm')}
+                onClick={() => setDialog({ kind: 'verify', school })}
+                aria-label={`Verify ${school.name}`}
+              >
                 Verify
               </button>
             )}
-            <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => setDialog({ kind: 'edit', school })} aria-label={`Edit ${school.name}`}>
+            <button
+              type="button"
+              className={buttonClass('secondary', 'sm')}
+              onClick={() => setDialog({ kind: 'edit', school })}
+              aria-label={`Edit ${school.name}`}
+            >
               Edit
             </button>
-            <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => setDialog({ kind: 'merge', school })} aria-label={`Merge ${school.name} into another school`}>
+            <button
+              type="button"
+              className={buttonClass('secondary', 'sm')}
+              onClick={() => setDialog({ kind: 'merge', school })}
+              aria-label={`Merge ${school.name} into another school`}
+            >
               Merge
             </button>
-            <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => setDialog({ kind: 'retire', school })} aria-label={`Retire ${school.name}`}>
+            <button
+              type="button"
+              className={buttonClass('secondary', 'sm')}
+              onClick={() => setDialog({ kind: 'retire', school })}
+              aria-label={`Retire ${school.name}`}
+            >
               Retire
             </button>
           </RowActions>
@@ -284,8 +354,9 @@ export function SchoolsTab() {
             </div>
           }
         >
-          Every page, count and outcome rests on a school you verified. A school parents type is a proposal: its letters still go, to the address the parent typed, but nothing
-          public shows until you verify it, with what you relied on. A CSV has the columns name, city, leader_name, leader_role, leader_email, time_zone, days, opens, closes.
+          Every page, count and outcome rests on a school you verified. A school parents type is a proposal: its letters still go, to the address the parent
+          typed, but nothing public shows until you verify it, with what you relied on. A CSV has the columns name, city, leader_name, leader_role,
+          leader_email, time_zone, days, opens, closes.
         </SectionHeader>
         {report && (
           <p className="mb-4 rounded-card border border-line bg-white p-4 text-sm" role="status">
@@ -297,7 +368,12 @@ export function SchoolsTab() {
             <label htmlFor={`${id}-status`} className="block text-sm font-semibold">
               Show
             </label>
-            <select id={`${id}-status`} value={status} onChange={(event) => setStatus(event.target.value as SchoolStatus)} className="mt-1 rounded-lg border border-line bg-white px-3 py-2 text-sm">
+            <select
+              id={`${id}-status`}
+              value={status}
+              onChange={(event) => setStatus(event.target.value as SchoolStatus)}
+              className="mt-1 rounded-lg border border-line bg-white px-3 py-2 text-sm"
+            >
               <option value="proposed">Proposed: waiting for a check</option>
               <option value="verified">Verified</option>
               <option value="retired">Retired</option>
@@ -307,16 +383,30 @@ export function SchoolsTab() {
             <label htmlFor={`${id}-search`} className="block text-sm font-semibold">
               Name or city
             </label>
-            <input id={`${id}-search`} type="search" value={search} onChange={(event) => setSearch(event.target.value)} className="mt-1 block w-full rounded-lg border border-line bg-white px-3 py-2 text-sm" />
+            <input
+              id={`${id}-search`}
+              type="search"
+              value={search}
+              onChange={(event) => setSearch(event.target.value)}
+              className="mt-1 block w-full rounded-lg border border-line bg-white px-3 py-2 text-sm"
+            />
           </div>
         </div>
         <AdminList label="School records" list={list} text={texts[status]} columns={columns} />
       </section>
 
       <section aria-labelledby="school-flags-title">
-        <SectionHeader id="school-flags-title" title="Addresses parents wrote to" actions={<button type="button" className={buttonClass('secondary', 'sm')} onClick={() => void loadFlags()}>Refresh</button>}>
-          Letters to a verified school at an address its record does not list: each parent’s own choice, never offered to other parents and not counted on the school’s page. Add
-          the address to the record if it is the school’s, or dismiss it.
+        <SectionHeader
+          id="school-flags-title"
+          title="Addresses parents wrote to"
+          actions={
+            <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => void loadFlags()}>
+              Refresh
+            </button>
+          }
+        >
+          Letters to a verified school at an address its record does not list: each parent’s own choice, never offered to other parents and not counted on the
+          school’s page. Add the address to the record if it is the school’s, or dismiss it.
         </SectionHeader>
         {flags === undefined ? (
           <p className="text-sm text-muted" role="status">
@@ -327,7 +417,10 @@ export function SchoolsTab() {
         ) : (
           <ul className="space-y-3">
             {flags.map((flag) => (
-              <li key={`${flag.schoolId}|${flag.address}`} className="flex flex-wrap items-center justify-between gap-3 rounded-card border border-line bg-white p-4">
+              <li
+                key={`${flag.schoolId}|${flag.address}`}
+                className="flex flex-wrap items-center justify-between gap-3 rounded-card border border-line bg-white p-4"
+              >
                 <span>
                   <span className="font-semibold">{flag.schoolName}</span>: {flag.address}
                   <span className="block text-xs text-muted">
@@ -338,7 +431,12 @@ export function SchoolsTab() {
                   <button type="button" className={buttonClass('secondary', 'sm')} disabled={task.busy !== undefined} onClick={() => settleFlag(flag, 'added')}>
                     Add to the record
                   </button>
-                  <button type="button" className={buttonClass('secondary', 'sm')} disabled={task.busy !== undefined} onClick={() => settleFlag(flag, 'dismissed')}>
+                  <button
+                    type="button"
+                    className={buttonClass('secondary', 'sm')}
+                    disabled={task.busy !== undefined}
+                    onClick={() => settleFlag(flag, 'dismissed')}
+                  >
                     Dismiss
                   </button>
                 </span>
@@ -348,18 +446,33 @@ export function SchoolsTab() {
         )}
       </section>
 
-      <SchoolDialog dialog={dialog} onClose={() => setDialog(undefined)} onDone={(school, message) => {
-              changed(school, message);
-              setDialog(undefined);
-            }} onAdded={() => {
-              setDialog(undefined);
-              void list.reload();
-            }} />
+      <SchoolDialog
+        dialog={dialog}
+        onClose={() => setDialog(undefined)}
+        onDone={(school, message) => {
+          changed(school, message);
+          setDialog(undefined);
+        }}
+        onAdded={() => {
+          setDialog(undefined);
+          void list.reload();
+        }}
+      />
     </div>
   );
 }
 
-function SchoolDialog({ dialog, onClose, onDone, onAdded }: { dialog?: Dialog; onClose: () => void; onDone: (school: School, message: string) => void; onAdded: () => void }) {
+function SchoolDialog({
+  dialog,
+  onClose,
+  onDone,
+  onAdded,
+}: {
+  dialog?: Dialog;
+  onClose: () => void;
+  onDone: (school: School, message: string) => void;
+  onAdded: () => void;
+}) {
   const [draft, setDraft] = useState<Draft>(emptyDraft);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -381,7 +494,10 @@ function SchoolDialog({ dialog, onClose, onDone, onAdded }: { dialog?: Dialog; o
     }
   }, [dialog]);
 
-  const set = <K extends keyof Draft>(key: K) => (value: Draft[K]) => setDraft((current) => ({ ...current, [key]: value }));
+  const set =
+    <K extends keyof Draft>(key: K) =>
+    (value: Draft[K]) =>
+      setDraft((current) => ({ ...current, [key]: value }));
   const setLeader = (index: number, key: 'name' | 'role' | 'address') => (value: string) =>
     setDraft((current) => ({ ...current, leaders: current.leaders.map((leader, at) => (at === index ? { ...leader, [key]: value } : leader)) }));
 
@@ -394,7 +510,10 @@ function SchoolDialog({ dialog, onClose, onDone, onAdded }: { dialog?: Dialog; o
         const parsed = schoolInputSchema.safeParse(recordOf(draft));
         const proof = draft.evidenceKind ? evidenceSchema.safeParse({ kind: draft.evidenceKind, detail: draft.evidenceDetail }) : undefined;
         if (!parsed.success || (proof && !proof.success)) {
-          setErrors({ ...(parsed.success ? {} : fieldErrors(parsed.error.issues)), ...(proof && !proof.success ? { evidence: proof.error.issues[0]?.message ?? 'Say what you checked.' } : {}) });
+          setErrors({
+            ...(parsed.success ? {} : fieldErrors(parsed.error.issues)),
+            ...(proof && !proof.success ? { evidence: proof.error.issues[0]?.message ?? 'Say what you checked.' } : {}),
+          });
           return;
         }
         if (dialog.kind === 'add') {
@@ -422,7 +541,10 @@ function SchoolDialog({ dialog, onClose, onDone, onAdded }: { dialog?: Dialog; o
           return;
         }
         const answer = await apiRequest<{ school: School }>('POST', `${PATH}/${dialog.school.id}/merge`, { into: target });
-        onDone({ ...dialog.school, status: 'retired', mergedInto: target }, `${dialog.school.name} was merged into ${answer.school.name}: its letters and addresses are there now.`);
+        onDone(
+          { ...dialog.school, status: 'retired', mergedInto: target },
+          `${dialog.school.name} was merged into ${answer.school.name}: its letters and addresses are there now.`,
+        );
       }
     } catch (error) {
       if (error instanceof ApiError && (error.status === 400 || error.status === 409)) setErrors({ form: failureMessage(error, 'This could not be saved.') });
@@ -435,8 +557,20 @@ function SchoolDialog({ dialog, onClose, onDone, onAdded }: { dialog?: Dialog; o
     }
   }
 
-  const titles = { add: 'Add a school', edit: 'Edit the school’s record', verify: 'Verify this school', retire: 'Retire this school?', merge: 'Merge into another school' };
-  const labels = { add: ['Add', 'Adding…'], edit: ['Save', 'Saving…'], verify: ['Verify', 'Verifying…'], retire: ['Retire', 'Retiring…'], merge: ['Merge', 'Merging…'] } as const;
+  const titles = {
+    add: 'Add a school',
+    edit: 'Edit the school’s record',
+    verify: 'Verify this school',
+    retire: 'Retire this school?',
+    merge: 'Merge into another school',
+  };
+  const labels = {
+    add: ['Add', 'Adding…'],
+    edit: ['Save', 'Saving…'],
+    verify: ['Verify', 'Verifying…'],
+    retire: ['Retire', 'Retiring…'],
+    merge: ['Merge', 'Merging…'],
+  } as const;
 
   return (
     <ReactDialog open={dialog !== undefined} onClose={onClose} title={dialog ? titles[dialog.kind] : ''}>
@@ -457,27 +591,55 @@ function SchoolDialog({ dialog, onClose, onDone, onAdded }: { dialog?: Dialog; o
                 <div key={index} className="grid gap-2 rounded-lg border border-line p-3 sm:grid-cols-3">
                   <TextField label={`Name ${index + 1}`} name={`leader-name-${index}`} value={leader.name} onChange={setLeader(index, 'name')} />
                   <TextField label={`Role ${index + 1}`} name={`leader-role-${index}`} value={leader.role} onChange={setLeader(index, 'role')} />
-                  <TextField label={`Email ${index + 1}`} name={`leader-address-${index}`} type="email" required value={leader.address} onChange={setLeader(index, 'address')} />
+                  <TextField
+                    label={`Email ${index + 1}`}
+                    name={`leader-address-${index}`}
+                    type="email"
+                    required
+                    value={leader.address}
+                    onChange={setLeader(index, 'address')}
+                  />
                   {draft.leaders.length > 1 && (
-                    <button type="button" className="justify-self-start text-sm font-semibold text-brand-700 underline" onClick={() => set('leaders')(draft.leaders.filter((_, at) => at !== index))}>
+                    <button
+                      type="button"
+                      className="justify-self-start text-sm font-semibold text-brand-700 underline"
+                      onClick={() => set('leaders')(draft.leaders.filter((_, at) => at !== index))}
+                    >
                       Remove {leader.name || `person ${index + 1}`}
                     </button>
                   )}
                 </div>
               ))}
               {draft.leaders.length < 10 && (
-                <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => set('leaders')([...draft.leaders, { name: '', role: '', address: '' }])}>
+                <button
+                  type="button"
+                  className={buttonClass('secondary', 'sm')}
+                  onClick={() => set('leaders')([...draft.leaders, { name: '', role: '', address: '' }])}
+                >
                   Add a person
                 </button>
               )}
             </fieldset>
-            <TextField label="Time zone" name="time-zone" required value={draft.timeZone} onChange={set('timeZone')} error={errors.timeZone} hint="As America/New_York; letters go in the school’s hours there." />
+            <TextField
+              label="Time zone"
+              name="time-zone"
+              required
+              value={draft.timeZone}
+              onChange={set('timeZone')}
+              error={errors.timeZone}
+              hint="As America/New_York; letters go in the school’s hours there."
+            />
             <fieldset>
               <legend className="text-sm font-semibold text-ink">Open on</legend>
               <div className="mt-2 flex flex-wrap gap-2">
                 {dayNames.map((day, index) => (
                   <label key={day} className="flex items-center gap-2 rounded-lg border border-line px-3 py-2 text-sm">
-                    <input type="checkbox" checked={draft.days.includes(index)} onChange={(event) => set('days')(event.target.checked ? [...draft.days, index].sort() : draft.days.filter((value) => value !== index))} className="h-4 w-4 accent-brand-600" />
+                    <input
+                      type="checkbox"
+                      checked={draft.days.includes(index)}
+                      onChange={(event) => set('days')(event.target.checked ? [...draft.days, index].sort() : draft.days.filter((value) => value !== index))}
+                      className="h-4 w-4 accent-brand-600"
+                    />
                     {day}
                   </label>
                 ))}
@@ -488,9 +650,23 @@ function SchoolDialog({ dialog, onClose, onDone, onAdded }: { dialog?: Dialog; o
               <TextField label="Opens" name="opens" type="time" value={draft.opens} onChange={set('opens')} />
               <TextField label="Closes" name="closes" type="time" value={draft.closes} onChange={set('closes')} />
             </div>
-            <TextField label="Holidays" name="holidays" value={draft.holidays} onChange={set('holidays')} error={errors.holidays} hint="Dates as 2026-12-24, separated by spaces." />
+            <TextField
+              label="Holidays"
+              name="holidays"
+              value={draft.holidays}
+              onChange={set('holidays')}
+              error={errors.holidays}
+              hint="Dates as 2026-12-24, separated by spaces."
+            />
             <TextField label="Website" name="website" value={draft.website} onChange={set('website')} />
-            <TextField label="Email domains" name="domains" value={draft.emailDomains} onChange={set('emailDomains')} error={errors.emailDomains} hint="The school’s own, separated by spaces." />
+            <TextField
+              label="Email domains"
+              name="domains"
+              value={draft.emailDomains}
+              onChange={set('emailDomains')}
+              error={errors.emailDomains}
+              hint="The school’s own, separated by spaces."
+            />
             {dialog.kind === 'add' && (
               <>
                 <SelectField
@@ -501,7 +677,15 @@ function SchoolDialog({ dialog, onClose, onDone, onAdded }: { dialog?: Dialog; o
                   placeholder="Not verified yet"
                   options={evidenceKinds.map((kind) => ({ value: kind, label: evidenceLabels[kind] }))}
                 />
-                {draft.evidenceKind && <TextAreaField label="What you checked" name="evidence-detail" value={draft.evidenceDetail} onChange={set('evidenceDetail')} error={errors.evidence} />}
+                {draft.evidenceKind && (
+                  <TextAreaField
+                    label="What you checked"
+                    name="evidence-detail"
+                    value={draft.evidenceDetail}
+                    onChange={set('evidenceDetail')}
+                    error={errors.evidence}
+                  />
+                )}
               </>
             )}
           </>
@@ -509,10 +693,26 @@ function SchoolDialog({ dialog, onClose, onDone, onAdded }: { dialog?: Dialog; o
         {dialog?.kind === 'verify' && (
           <>
             <p className="text-sm text-ink-soft">
-              {dialog.school.name} gets a page, its letters to {dialog.school.leaders.map((leader) => leader.address).join(', ') || 'its addresses'} count, and it is offered to parents as they type. Say what you relied on.
+              {dialog.school.name} gets a page, its letters to {dialog.school.leaders.map((leader) => leader.address).join(', ') || 'its addresses'} count, and
+              it is offered to parents as they type. Say what you relied on.
             </p>
-            <SelectField label="Verified on" name="evidence-kind" required value={evidence.kind} onChange={(kind) => setEvidence((current) => ({ ...current, kind }))} placeholder="Choose" options={evidenceKinds.map((kind) => ({ value: kind, label: evidenceLabels[kind] }))} />
-            <TextAreaField label="What you checked" name="evidence-detail" value={evidence.detail} onChange={(detail) => setEvidence((current) => ({ ...current, detail }))} error={errors.evidence} hint="The page that lists the address, the reply you got, or how you know." />
+            <SelectField
+              label="Verified on"
+              name="evidence-kind"
+              required
+              value={evidence.kind}
+              onChange={(kind) => setEvidence((current) => ({ ...current, kind }))}
+              placeholder="Choose"
+              options={evidenceKinds.map((kind) => ({ value: kind, label: evidenceLabels[kind] }))}
+            />
+            <TextAreaField
+              label="What you checked"
+              name="evidence-detail"
+              value={evidence.detail}
+              onChange={(detail) => setEvidence((current) => ({ ...current, detail }))}
+              error={errors.evidence}
+              hint="The page that lists the address, the reply you got, or how you know."
+            />
           </>
         )}
         {dialog?.kind === 'retire' && (

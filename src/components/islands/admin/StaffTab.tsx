@@ -45,7 +45,12 @@ type Removal = { kind: 'person'; person: Person } | { kind: 'passkey'; person: P
 const roleLabel = { owner: 'Owner', staff: 'Staff' } as const;
 const PATH = '/api/admin/staff';
 
-const text: AdminListText = { loading: 'Loading…', failure: 'The staff list could not be loaded.', empty: 'Nobody yet', emptyHint: 'The first owner appears here once they register a passkey.' };
+const text: AdminListText = {
+  loading: 'Loading…',
+  failure: 'The staff list could not be loaded.',
+  empty: 'Nobody yet',
+  emptyHint: 'The first owner appears here once they register a passkey.',
+};
 
 /**
  * Staff (owners only): the people who may sign in, with their passkeys; invitations by email and
@@ -191,7 +196,12 @@ export function StaffTab() {
       hideHeader: true,
       className: 'lg:align-top lg:text-right',
       cell: (person) => (
-        <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => setRemoval({ kind: 'person', person })} aria-label={`Remove ${person.email}`}>
+        <button
+          type="button"
+          className={buttonClass('secondary', 'sm')}
+          onClick={() => setRemoval({ kind: 'person', person })}
+          aria-label={`Remove ${person.email}`}
+        >
           Remove
         </button>
       ),
@@ -243,9 +253,7 @@ export function StaffTab() {
               className="mt-2 block w-full rounded-lg border border-line bg-white px-3 py-2 font-mono text-xs"
             />
             <p className="mt-2 text-muted">
-              {created.emailed
-                ? 'It was also emailed to them.'
-                : 'Send it to them yourself: no mail sender is configured to email it.'}
+              {created.emailed ? 'It was also emailed to them.' : 'Send it to them yourself: no mail sender is configured to email it.'}
             </p>
           </div>
         )}
@@ -263,11 +271,20 @@ export function StaffTab() {
             <h3 className="text-base font-bold">Open invitations</h3>
             <ul className="mt-2 space-y-2 text-sm">
               {invitations.map((invitation) => (
-                <li key={invitation.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 rounded-lg border border-line bg-white px-3 py-2">
+                <li
+                  key={invitation.id}
+                  className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 rounded-lg border border-line bg-white px-3 py-2"
+                >
                   <span className="min-w-0 wrap-anywhere">
-                    {invitation.email} ({roleLabel[invitation.role].toLowerCase()}), invited by {invitation.invitedBy}, valid until {formatDateTime(invitation.expiresAt)}
+                    {invitation.email} ({roleLabel[invitation.role].toLowerCase()}), invited by {invitation.invitedBy}, valid until{' '}
+                    {formatDateTime(invitation.expiresAt)}
                   </span>
-                  <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => setRemoval({ kind: 'invitation', invitation })} aria-label={`Cancel the invitation of ${invitation.email}`}>
+                  <button
+                    type="button"
+                    className={buttonClass('secondary', 'sm')}
+                    onClick={() => setRemoval({ kind: 'invitation', invitation })}
+                    aria-label={`Cancel the invitation of ${invitation.email}`}
+                  >
                     Cancel
                   </button>
                 </li>

@@ -6,7 +6,19 @@ import { buttonClass, cardClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { replacing, useKeysetList, useRowTask } from './AdminList';
-import { CheckboxField, CheckboxGroup, DialogActions, EmptyState, ErrorNote, SectionHeader, SelectField, StatusBadge, TextAreaField, TextField, useAddForm } from './fields';
+import {
+  CheckboxField,
+  CheckboxGroup,
+  DialogActions,
+  EmptyState,
+  ErrorNote,
+  SectionHeader,
+  SelectField,
+  StatusBadge,
+  TextAreaField,
+  TextField,
+  useAddForm,
+} from './fields';
 
 const PATH = '/api/calendly-webhooks';
 
@@ -47,10 +59,12 @@ export function WebhooksTab() {
       </SectionHeader>
 
       {list.error !== undefined && <ErrorNote>{failureMessage(list.error, 'The webhook configurations could not be loaded.')}</ErrorNote>}
-      {!webhooks && list.error === undefined && <p className="text-sm text-muted" role="status">Loading webhooks…</p>}
-      {webhooks?.length === 0 && (
-        <EmptyState title="No webhooks configured yet">Add one to send Calendly bookings to HubSpot.</EmptyState>
+      {!webhooks && list.error === undefined && (
+        <p className="text-sm text-muted" role="status">
+          Loading webhooks…
+        </p>
       )}
+      {webhooks?.length === 0 && <EmptyState title="No webhooks configured yet">Add one to send Calendly bookings to HubSpot.</EmptyState>}
       {webhooks && webhooks.length > 0 && (
         <ul className="space-y-4" aria-label="Webhook configurations">
           {webhooks.map((webhook) => (
@@ -206,7 +220,15 @@ function AddWebhookDialog({ open, onClose, onCreated }: { open: boolean; onClose
             placeholder="https://api.calendly.com/organizations/…"
           />
         </div>
-        <TextField label="User" name="user" value={form.user} onChange={set('user')} error={errors.user} placeholder="https://api.calendly.com/users/…" hint="Needed for the user scope." />
+        <TextField
+          label="User"
+          name="user"
+          value={form.user}
+          onChange={set('user')}
+          error={errors.user}
+          placeholder="https://api.calendly.com/users/…"
+          hint="Needed for the user scope."
+        />
         <TextField
           label="Signing key"
           name="signingKey"

@@ -64,7 +64,15 @@ export function LineChart({ days, series, label }: { days: string[]; series: Lin
         {series.map((entry, index) => (
           <span key={entry.label} className="inline-flex items-center gap-1">
             <svg width="18" height="6" aria-hidden="true">
-              <line x1="0" x2="18" y1="3" y2="3" stroke={seriesColours[index % seriesColours.length]} strokeWidth="2" strokeDasharray={index % 2 ? '5 3' : undefined} />
+              <line
+                x1="0"
+                x2="18"
+                y1="3"
+                y2="3"
+                stroke={seriesColours[index % seriesColours.length]}
+                strokeWidth="2"
+                strokeDasharray={index % 2 ? '5 3' : undefined}
+              />
             </svg>
             {entry.label}
           </span>
@@ -75,7 +83,15 @@ export function LineChart({ days, series, label }: { days: string[]; series: Lin
 }
 
 /** Horizontal bars, one per row, each with its value at its end. */
-export function BarChart({ rows, label, format = String }: { rows: Array<{ label: string; value: number }>; label: string; format?: (value: number) => string }) {
+export function BarChart({
+  rows,
+  label,
+  format = String,
+}: {
+  rows: Array<{ label: string; value: number }>;
+  label: string;
+  format?: (value: number) => string;
+}) {
   const width = 480;
   const barHeight = 26;
   const labelWidth = 170;
@@ -131,7 +147,16 @@ export function IntervalChart({ rows, label }: { rows: Array<{ label: string; ra
             <text x={labelWidth - 8} y={middle} dy="0.32em" textAnchor="end" fontSize="12" fill="#13213c">
               {row.label}
             </text>
-            <line x1={x(row.interval[0])} x2={x(row.interval[1])} y1={middle} y2={middle} stroke={seriesColours[index % seriesColours.length]} strokeWidth="6" strokeLinecap="round" opacity="0.45" />
+            <line
+              x1={x(row.interval[0])}
+              x2={x(row.interval[1])}
+              y1={middle}
+              y2={middle}
+              stroke={seriesColours[index % seriesColours.length]}
+              strokeWidth="6"
+              strokeLinecap="round"
+              opacity="0.45"
+            />
             <circle cx={x(row.rate)} cy={middle} r="5" fill={seriesColours[index % seriesColours.length]} />
           </g>
         );

@@ -4,8 +4,7 @@ import { apiRequest, failureMessage, fieldErrors } from '../../../lib/admin-api'
 import { showToast } from '../../../stores/toast';
 import { buttonClass } from '../../../lib/ui';
 
-const inputClass =
-  'mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-sm text-ink placeholder:text-muted aria-[invalid=true]:border-danger-600';
+const inputClass = 'mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-sm text-ink placeholder:text-muted aria-[invalid=true]:border-danger-600';
 
 interface FieldProps {
   label: string;
@@ -140,7 +139,19 @@ export function SelectField({
   );
 }
 
-export function CheckboxField({ label, name, checked, onChange, hint }: { label: string; name: string; checked: boolean; onChange: (checked: boolean) => void; hint?: string }) {
+export function CheckboxField({
+  label,
+  name,
+  checked,
+  onChange,
+  hint,
+}: {
+  label: string;
+  name: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  hint?: string;
+}) {
   const id = useId();
   return (
     <div className="flex items-start gap-3">
@@ -322,7 +333,15 @@ export function SectionHeader({ id, title, children, actions }: { id: string; ti
 }
 
 /** "From" and "To" dates of a period, each bounding the other; `inputClass` sizes them for the form they sit in. */
-export function PeriodFields({ value, onChange, inputClass }: { value: { from: string; to: string }; onChange: (period: { from: string; to: string }) => void; inputClass: string }) {
+export function PeriodFields({
+  value,
+  onChange,
+  inputClass,
+}: {
+  value: { from: string; to: string };
+  onChange: (period: { from: string; to: string }) => void;
+  inputClass: string;
+}) {
   const id = useId();
   return (
     <>
@@ -330,13 +349,27 @@ export function PeriodFields({ value, onChange, inputClass }: { value: { from: s
         <label htmlFor={`${id}-from`} className="block text-sm font-semibold">
           From
         </label>
-        <input id={`${id}-from`} type="date" value={value.from} max={value.to || undefined} onChange={(event) => onChange({ from: event.target.value, to: value.to })} className={inputClass} />
+        <input
+          id={`${id}-from`}
+          type="date"
+          value={value.from}
+          max={value.to || undefined}
+          onChange={(event) => onChange({ from: event.target.value, to: value.to })}
+          className={inputClass}
+        />
       </div>
       <div>
         <label htmlFor={`${id}-to`} className="block text-sm font-semibold">
           To
         </label>
-        <input id={`${id}-to`} type="date" value={value.to} min={value.from || undefined} onChange={(event) => onChange({ from: value.from, to: event.target.value })} className={inputClass} />
+        <input
+          id={`${id}-to`}
+          type="date"
+          value={value.to}
+          min={value.from || undefined}
+          onChange={(event) => onChange({ from: value.from, to: event.target.value })}
+          className={inputClass}
+        />
       </div>
     </>
   );
@@ -406,7 +439,7 @@ export const tableHeadClass = 'border-b border-line bg-canvas text-xs uppercase 
  * sideways in its own focusable region on a narrow screen, and the region is the containing block
  * of what is absolutely placed inside (screen-reader-only text), so nothing widens the page.
  */
-export function ScrollTable({ label, minWidth, children }: { label: string; /** a Tailwind min-w-[…] class */ minWidth: string; children: ReactNode }) {
+export function ScrollTable({ label, minWidth, children }: { label: string /** a Tailwind min-w-[…] class */; minWidth: string; children: ReactNode }) {
   return (
     <div className="relative overflow-x-auto rounded-card border border-line bg-white" tabIndex={0} role="region" aria-label={label}>
       <table className={`w-full ${minWidth} text-left text-sm`}>{children}</table>
