@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm test`: the type check, the unit and function tests (Vitest) and the end-to-end tests
+ * `npm test`: the lint and format check (Biome, biome.jsonc), the type check, the unit and function tests (Vitest) and the end-to-end tests
  * (Playwright in Debian's Chromium, and tests/engines in Firefox and WebKitGTK, against the production build). Prints each runner's summary
  * and ends with one line "N passed, N failed" over all of them.
  *
@@ -120,6 +120,14 @@ async function startSite() {
     },
   };
 }
+
+// 0. Lint and format: Biome (biome.jsonc), a few seconds; `biome ci` fails on a lint finding or on
+// a file that is not formatted as `npm run format` writes it, and changes nothing.
+console.log('\n=== Lint and format (Biome) ===');
+const lintCode = await phase('lint and format', () => run(bin('biome'), ['ci', '--max-diagnostics=50']));
+if (lintCode === 0) totals.passed += 1;
+else totals.failed += 1;
+summaries.push(`lint and format: ${lintCode === 0 ? 'passed' : 'FAILED (npm run lint; npm run format)'}`);
 
 // 1. Type check: astro check, which checks every file tsconfig.json includes (.astro and TypeScript alike;
 // a separate `tsc --noEmit` found nothing more and cost about 50 s).
