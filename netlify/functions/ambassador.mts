@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions';
 import { escapeHtml } from '../../src/lib/forms/render';
 import { buttonClass } from '../../src/lib/ui';
 import { ambassadorPage } from '../../src/server/ambassadors';
-import { heading, lead, responsePage } from '../../src/server/form-pages';
+import { heading, lead, responsePage } from '../../src/server/pages/frame';
 import { StoreUnavailableError } from '../../src/server/http';
 
 const home = `<div class="mt-8 flex flex-wrap gap-3"><a class="${buttonClass('secondary', 'md')}" href="/">Go to the home page</a></div>`;

@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions';
 import { escapeHtml, inputClass, labelClass } from '../../src/lib/forms/render';
 import { SUGGEST_QUERY_MAX } from '../../src/lib/schools';
 import { buttonClass } from '../../src/lib/ui';
-import { actions, heading, lead, responsePage } from '../../src/server/form-pages';
+import { actions, heading, lead, responsePage } from '../../src/server/pages/frame';
 import { StoreUnavailableError } from '../../src/server/http';
 import { schoolPageHref } from '../../src/server/school-pages';
 import { suggestSchools } from '../../src/server/schools/records';

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { formPurposes, type FormPurpose } from '../../src/config/forms';
 import { formDefinitions } from '../../src/server/form-definitions';
-import { problemPage, safePagePath, submittedPage } from '../../src/server/form-pages';
+import { problemPage, safePagePath, submittedPage } from '../../src/server/pages/frame';
 
 /**
  * GET /forms/submitted?form={purpose}&page={path}: where a visitor without JavaScript lands after

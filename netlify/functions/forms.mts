@@ -9,14 +9,14 @@ import { routeMetadata, defaultMetadata } from '../../src/lib/seo';
 import { createDraft, draftAnswer } from '../../src/server/email-drafts';
 import { serverEnv } from '../../src/server/env';
 import { formDefinition, type StoredDefinition } from '../../src/server/form-definitions';
-import { invalidPage, problemPage, safePagePath } from '../../src/server/form-pages';
+import { invalidPage, problemPage, safePagePath } from '../../src/server/pages/frame';
 import { deliverSubmission, formsHubSpot, heldSubmission, newSubmission, storeSubmission, type StoredSubmission } from '../../src/server/form-submissions';
 import { judgeSubmission } from '../../src/server/bot-check';
 import { clientAddressKey } from '../../src/server/identity';
 import { clientIp, HttpError, json, jsonError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { takeFormSubmission } from '../../src/server/rate-limit';
 import { recordFormSent } from '../../src/server/analytics/record';
-import { withoutContactAddress } from '../../src/server/school-page-html';
+import { withoutContactAddress } from '../../src/server/pages/school';
 import { attributionFor } from '../../src/server/school-pages';
 import { fillFromSchool } from '../../src/server/schools/letters';
 

@@ -1,9 +1,9 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import { allowMethods, HttpError, json, jsonError } from '../../src/server/http';
-import { pageHeaders } from '../../src/server/form-pages';
+import { pageHeaders } from '../../src/server/pages/frame';
 import { attributionOf, keyOfSegment, readSchoolPage } from '../../src/server/school-pages';
-import { schoolFigures, schoolPageResponse, unknownSchoolResponse } from '../../src/server/school-page-html';
+import { schoolFigures, schoolPageResponse, unknownSchoolResponse } from '../../src/server/pages/school';
 
 /**
  * GET /schools/{name}-{key} (or /schools/{key}): a school's page (its name, how many parents wrote,

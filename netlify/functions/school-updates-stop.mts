@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { escapeHtml } from '../../src/lib/forms/render';
 import { buttonClass } from '../../src/lib/ui';
-import { heading, lead, responsePage } from '../../src/server/form-pages';
+import { heading, lead, responsePage } from '../../src/server/pages/frame';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { openStopLink } from '../../src/server/links';
 import { stopSchoolUpdates, updatesStopped } from '../../src/server/school-updates';

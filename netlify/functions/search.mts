@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { allowMethods, describeIssues, json, jsonError } from '../../src/server/http';
-import { answerSearch, badParamsPage, searchCacheHeaders, searchPage, searchParamsSchema } from '../../src/server/search-page';
-import { pageHeaders } from '../../src/server/form-pages';
+import { answerSearch, badParamsPage, searchCacheHeaders, searchPage, searchParamsSchema } from '../../src/server/pages/search';
+import { pageHeaders } from '../../src/server/pages/frame';
 
 /**
  * GET /search?q=…&page=…: the results page, rendered here so that it works without JavaScript and

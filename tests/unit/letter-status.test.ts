@@ -1,6 +1,6 @@
 /** Issue 32: a parent reads where their school email stands as a sentence, never a stored state. */
 import { describe, expect, test } from 'vitest';
-import { letterStateText } from '../../src/server/letter-pages';
+import { letterStateText } from '../../src/server/pages/letter';
 
 const NOW = new Date('2026-12-02T12:00:00Z');
 

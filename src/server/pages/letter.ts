@@ -2,11 +2,11 @@
  * The pieces of the pages a parent opens from a link about their letter (/confirm-send,
  * /letter-address): the letter as it reads, and the letter to send by hand.
  */
-import { composeLinks, emailAsText } from '../lib/email/template';
-import { escapeHtml, helpClass, inputClass, labelClass } from '../lib/forms/render';
-import { buttonClass } from '../lib/ui';
-import { whenLetterGoes } from './mail/schedule';
-import type { OutboxMessage } from './outbox';
+import { composeLinks, emailAsText } from '../../lib/email/template';
+import { escapeHtml, helpClass, inputClass, labelClass } from '../../lib/forms/render';
+import { buttonClass } from '../../lib/ui';
+import { whenLetterGoes } from '../mail/schedule';
+import type { OutboxMessage } from '../outbox';
 
 export const again = `<a class="${buttonClass('primary', 'md')}" href="/lead-the-change#email-form">Write your email again</a>`;
 export const home = `<a class="${buttonClass('secondary', 'md')}" href="/">Go to the home page</a>`;

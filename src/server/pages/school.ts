@@ -4,17 +4,17 @@
  * filled in. The contact address never enters the page: the form carries the page's key, and the
  * forms function fills the address from it.
  */
-import { forms } from '../config/forms';
-import type { FormDefinition } from '../lib/forms/definition';
-import { escapeHtml, regionMarkers, renderForm } from '../lib/forms/render';
-import { metaFields } from '../lib/forms/values';
-import { outcomeText, SCHOOL_FORM_INSTANCE, SCHOOL_PAGE_SHELL, SCHOOL_REGION, schoolProgress, shareLinks, shareMessage } from '../lib/school-pages';
-import { buttonClass } from '../lib/ui';
-import { formDefinition } from './form-definitions';
-import { builtPage, pageHeaders, replaceRegion } from './form-pages';
-import { schoolPageHref, type Attribution, type SchoolPage } from './school-pages';
-import { placeText, type PlaceText } from './experiments';
-import { starredWordsFor } from './starred-words';
+import { forms } from '../../config/forms';
+import type { FormDefinition } from '../../lib/forms/definition';
+import { escapeHtml, regionMarkers, renderForm } from '../../lib/forms/render';
+import { metaFields } from '../../lib/forms/values';
+import { outcomeText, SCHOOL_FORM_INSTANCE, SCHOOL_PAGE_SHELL, SCHOOL_REGION, schoolProgress, shareLinks, shareMessage } from '../../lib/school-pages';
+import { buttonClass } from '../../lib/ui';
+import { formDefinition } from '../form-definitions';
+import { builtPage, pageHeaders, replaceRegion } from './frame';
+import { schoolPageHref, type Attribution, type SchoolPage } from '../school-pages';
+import { placeText, type PlaceText } from '../experiments';
+import { starredWordsFor } from '../starred-words';
 
 /**
  * The CDN keeps a page a minute per school and share link (the count moves slowly; the page's

@@ -6,11 +6,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { escapeHtml } from '../lib/forms/render';
-import { searchRowHtml } from '../lib/search/row-html';
-import { cleanQuery, INDEX_FILE, MAX_QUERY_LENGTH } from '../lib/search/query';
-import { loadSiteIndex, PAGE_SIZE, pageOf, SEARCH_REGION, searchSite, SECTIONS_REGION, type SearchRow, type SiteIndex } from '../lib/search/site-index';
-import { builtPage, pageHeaders, replaceRegion, siteDir } from './form-pages';
+import { escapeHtml } from '../../lib/forms/render';
+import { searchRowHtml } from '../../lib/search/row-html';
+import { cleanQuery, INDEX_FILE, MAX_QUERY_LENGTH } from '../../lib/search/query';
+import { loadSiteIndex, PAGE_SIZE, pageOf, SEARCH_REGION, searchSite, SECTIONS_REGION, type SearchRow, type SiteIndex } from '../../lib/search/site-index';
+import { builtPage, pageHeaders, replaceRegion, siteDir } from './frame';
 
 /** Longest `q` read at all; anything past MAX_QUERY_LENGTH is cut before searching anyway. */
 const MAX_RAW_QUERY = 4096;

@@ -6,12 +6,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { personalFieldLabels } from '../lib/email/note';
-import type { FormDefinition } from '../lib/forms/definition';
-import { escapeHtml, regionMarkers, renderForm, RESPONSE_INSTANCE, successHtml } from '../lib/forms/render';
-import { summaryOf, type RawValues } from '../lib/forms/values';
-import { buttonClass } from '../lib/ui';
-import { serverEnv } from './env';
+import { personalFieldLabels } from '../../lib/email/note';
+import type { FormDefinition } from '../../lib/forms/definition';
+import { escapeHtml, regionMarkers, renderForm, RESPONSE_INSTANCE, successHtml } from '../../lib/forms/render';
+import { summaryOf, type RawValues } from '../../lib/forms/values';
+import { buttonClass } from '../../lib/ui';
+import { serverEnv } from '../env';
 
 /** A page path of the site, e.g. "/" or "/blogs-insights/why-two-hours-is-enough". */
 const PAGE_PATH = /^\/(?:[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)*)?$/;

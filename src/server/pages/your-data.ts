@@ -1,0 +1,148 @@
+import { answerLabels } from '../../lib/school-answers';
+import { escapeHtml, helpClass, inputClass, labelClass } from '../../lib/forms/render';
+import { buttonClass } from '../../lib/ui';
+import { countRecords, waitingLetters, type PersonalData } from '../data-rights';
+import { dataToken, DELETE_STEP_TTL_MS } from '../links';
+import { letterStateText } from './letter';
+import { actions, heading, lead } from './frame';
+
+export const home = `<a class="${buttonClass('secondary', 'md')}" href="/">Go to the home page</a>`;
+export const date = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
+
+export type View = { status: number; title: string; content: string; headers?: Record<string, string> };
+
+export function requestForm(error?: string, email = ''): string {
+  return `<form method="post" action="/your-data" class="mt-8 space-y-4 rounded-card border border-line bg-white p-6 shadow-card"><input type="hidden" name="action" value="request"><div><label for="data-email" class="${labelClass}">Your email address</label><p id="data-email-help" class="${helpClass}">We send a link to see, download or delete your data to this address only.</p><input id="data-email" name="email" type="email" autocomplete="email" required maxlength="254" value="${escapeHtml(email)}" class="${inputClass}" aria-describedby="data-email-help${error ? ' data-email-error' : ''}"${error ? ' aria-invalid="true"' : ''}>${
+    error ? `<p id="data-email-error" class="mt-1.5 text-sm font-medium text-danger-600">${escapeHtml(error)}</p>` : ''
+  }</div><button type="submit" class="${buttonClass('primary', 'md')}">Email me a link</button></form>`;
+}
+
+export const askPage = (): View => ({
+  status: 200,
+  title: 'Your data',
+  content: `${heading('Your data')}${lead(
+    'See what we keep about you, download it, or delete it. Open the “Your data” link from any of our emails or pages, or ask for a link here.',
+  )}${requestForm()}`,
+});
+
+export const invalidPage = (): View => ({
+  status: 404,
+  title: 'This link is not valid',
+  content: `${heading('This link is not valid')}${lead('It may have been cut short when it was copied. Open the link from your email again, or ask for a new one.')}${requestForm()}`,
+});
+
+export const expiredPage = (): View => ({
+  status: 410,
+  title: 'This link has expired',
+  content: `${heading('This link has expired')}${lead('For your safety, “Your data” links work for a limited time. Ask for a new one: we send it to your address only.')}${requestForm()}`,
+});
+
+export const item = (title: string, detail: string) =>
+  `<li class="rounded-xl border border-line bg-white p-4"><p class="font-medium">${escapeHtml(title)}</p><p class="text-sm text-muted">${escapeHtml(detail)}</p></li>`;
+
+export function section(id: string, title: string, items: string[]): string {
+  if (items.length === 0) return '';
+  return `<section aria-labelledby="${id}" class="mt-8"><h2 id="${id}" class="text-xl font-bold">${escapeHtml(title)} (${items.length})</h2><ul class="mt-3 space-y-2">${items.join('')}</ul></section>`;
+}
+
+/** Where a letter stands, as a sentence a parent reads. */
+
+export function overview(data: PersonalData, token: string): string {
+  const counts = countRecords(data);
+  const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+  const records = [
+    section(
+      'data-forms',
+      'Forms you sent',
+      data.submissions.map((record) =>
+        item(
+          `${record.formName}, ${date(record.createdAt)}`,
+          Object.entries(record.values)
+            .filter(([, value]) => value !== '')
+            .map(([name, value]) => `${record.labels[name] ?? name}: ${value}`)
+            .join(' · '),
+        ),
+      ),
+    ),
+    section(
+      'data-emails',
+      'Your school emails',
+      data.messages.map((message) =>
+        item(
+          `To ${message.toName || message.to} at ${message.schoolName}, ${date(message.sentAt ?? message.createdAt)}`,
+          `${letterStateText(message)} · “${message.subject}”`,
+        ),
+      ),
+    ),
+    section(
+      'data-drafts',
+      'Email drafts',
+      data.drafts.map((draft) =>
+        item(
+          `For ${draft.data.schoolName || 'your school'}, ${date(draft.createdAt)}`,
+          `${draft.data.parentFullName} · ${draft.data.childFullName} · ${draft.data.childGrade}`,
+        ),
+      ),
+    ),
+    section(
+      'data-answers',
+      'Your answers about the school',
+      data.answers.map((answer) => item(answerLabels[answer.kind], answer.comment || 'No comment')),
+    ),
+    section(
+      'data-nominations',
+      'Schools you nominated',
+      data.nominations.map((nomination) =>
+        item(`${nomination.data.schoolName}, ${date(nomination.createdAt)}`, `${nomination.data.yourName} · ${nomination.data.city}`),
+      ),
+    ),
+    section(
+      'data-bookings',
+      'Calls you booked',
+      data.bookings.map((booking) => item(`Booking, ${date(booking.createdAt)}`, String(booking.record.eventType ?? 'Calendly booking'))),
+    ),
+  ].join('');
+  const download = `<a class="${buttonClass('primary', 'md')}" href="/your-data?token=${encodeURIComponent(token)}&amp;format=json" download="your-data.json">Download my data (JSON)</a>`;
+  const remove = `<form method="post" action="/your-data"><input type="hidden" name="action" value="review"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('secondary', 'md')}">Delete my data</button></form>`;
+  // Parents' words staff starred for a school page (src/server/starred-words.ts) come down at once.
+  const withdraw = `<form method="post" action="/your-data"><input type="hidden" name="action" value="withdraw_words"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('secondary', 'md')}">Withdraw my words from the school page</button></form>`;
+  return `${heading('Your data')}${lead(
+    total
+      ? `This is everything our site keeps about ${data.email} (and other ways of writing this address that reach the same inbox): ${total} record${total === 1 ? '' : 's'}.`
+      : `Our site keeps nothing about ${data.email}.`,
+  )}<p class="mt-4 text-sm text-muted">Why we keep it and for how long: form submissions for 30 days after they reach our CRM, so nothing you typed is lost; school emails and your answers for 90 days after sending, to follow up with you; drafts for 30 days. <a class="font-medium text-brand-700 underline" href="/faqs">Questions? See our FAQs.</a></p>${records}${actions(download, remove, withdraw)}`;
+}
+
+export function reviewPage(data: PersonalData): View {
+  const counts = countRecords(data);
+  const deleteToken = dataToken(data.email, { purpose: 'your-data-delete', ttlMs: DELETE_STEP_TTL_MS });
+  const lines = [
+    [counts.submissions, 'form submissions'],
+    [counts.messages, 'school emails'],
+    [counts.drafts, 'email drafts'],
+    [counts.answers, 'answers about your school'],
+    [counts.nominations, 'nominations'],
+    [counts.bookings, 'booking records'],
+  ]
+    .filter(([n]) => Number(n) > 0)
+    .map(([n, what]) => `<li>${n} ${escapeHtml(String(what))}</li>`)
+    .join('');
+  const waiting = waitingLetters(data);
+  const withdrawn = waiting.length
+    ? `<div class="mt-6 rounded-xl border border-danger-600 bg-danger-50 p-4 text-ink" role="note"><p class="font-semibold">${waiting.length === 1 ? 'This letter has not gone yet and will not be sent:' : `These ${waiting.length} letters have not gone yet and will not be sent:`}</p><ul class="mt-2 list-disc pl-6">${waiting
+        .map(
+          (message) =>
+            `<li>${escapeHtml(`To ${message.toName || message.to} at ${message.schoolName || 'your school'}: ${letterStateText(message).toLowerCase()}`)}</li>`,
+        )
+        .join('')}</ul></div>`
+    : '';
+  return {
+    status: 200,
+    title: 'Delete your data?',
+    content: `${heading('Delete your data?')}${lead(
+      `This deletes what our site keeps about ${data.email} at once, and asks our CRM (HubSpot) to delete the contacts you gave us. It cannot be undone.`,
+    )}${withdrawn}${lines ? `<ul class="mt-4 list-disc pl-6 text-ink-soft">${lines}</ul>` : ''}<p class="mt-4 text-sm text-muted">A school email our platform sent keeps only an anonymous count (no names, no addresses, no text), so the school's and the day's limits still hold.</p><form method="post" action="/your-data" class="mt-8 flex flex-wrap items-center gap-3"><input type="hidden" name="action" value="delete"><input type="hidden" name="token" value="${escapeHtml(
+      deleteToken,
+    )}"><button type="submit" class="${buttonClass('accent', 'md')}">Yes, delete my data</button><a class="${buttonClass('secondary', 'md')}" href="/your-data?token=${encodeURIComponent(dataToken(data.email))}">Keep my data</a></form>`,
+  };
+}
