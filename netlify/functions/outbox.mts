@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { canRetryMessage } from '../../src/lib/outbox';
+import { canRetryMessage } from '../../src/lib/outbox-retry';
 import type { OutboxView } from '../../src/lib/schemas/admin';
 import { auditRequest } from '../../src/server/audit';
 import { requireAdmin, requireOwner } from '../../src/server/auth';

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import { normaliseNote } from '../../src/lib/email/note';
-import { answerKinds, answerLabels, COMMENT_MAX, DAYS_TAKEN_MAX } from '../../src/lib/school-answers';
+import { answerKinds, answerLabels, COMMENT_MAX, DAYS_TAKEN_MAX } from '../../src/lib/answer-kinds';
 import { actions, heading, lead, responsePage } from '../../src/server/pages/frame';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { optionalHubSpot } from '../../src/server/letter/request';

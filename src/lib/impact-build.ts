@@ -5,7 +5,7 @@
  * reads "fewer than 5".
  */
 import { publicEnv } from '../config/env';
-import { figure, type Impact } from './school-answers';
+import { figure, type Impact } from './answer-kinds';
 
 let built: Promise<Impact> | undefined;
 

@@ -1,5 +1,5 @@
 /** `<impact-figures>`: puts the live figures of GET /api/impact into a prebuilt band when it nears the viewport. */
-import { isImpactStarting, type Impact } from './school-answers';
+import { isImpactStarting, type Impact } from './answer-kinds';
 
 const KEYS = ['schoolsReached', 'schoolsAnswered', 'meetings', 'parentsWrote'] as const;
 

@@ -3,7 +3,7 @@
  * tab is visible it asks /api/schools/{key} and writes the new figures into the space the server
  * reserved for them (same lines, same bar), so nothing on the page moves.
  */
-import { SCHOOL_LIVE_INTERVAL_MS } from './school-pages';
+import { SCHOOL_LIVE_INTERVAL_MS } from './school-page-words';
 
 interface SchoolFigures {
   parents: number;

@@ -8,7 +8,7 @@
  * A school a parent types is a proposal until staff verify it.
  */
 import { z } from 'zod';
-import { FREE_MAIL } from './school-answers';
+import { FREE_MAIL } from './answer-kinds';
 import { lineProblem, namesOrganisation, fieldMessages, NAME_MAX, SCHOOL_MAX, PLACE_MAX } from './email/fields';
 
 export const schoolStatuses = ['proposed', 'verified', 'retired'] as const;

@@ -7,7 +7,7 @@
  * the per-school counts (`impact_schools`) and the public totals (`impact_totals`, one row) are kept
  * up to date by the same statement that adds an event, so `computeImpact` reads one row.
  */
-import { answerKinds, figure, schoolResponded, type AnswerKind, type Impact } from '../lib/school-answers';
+import { answerKinds, figure, schoolResponded, type AnswerKind, type Impact } from '../lib/answer-kinds';
 import { query, queryOne, sql } from './db';
 import { parentKey, schoolOf } from './identity';
 

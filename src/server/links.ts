@@ -8,7 +8,7 @@
  * inbox; no form answer and no page reached by typing an address carries one.
  */
 import { isEmail } from '../lib/forms/values';
-import { ANSWER_WINDOW_DAYS } from '../lib/school-answers';
+import { ANSWER_WINDOW_DAYS } from '../lib/answer-kinds';
 import { decryptSecret, encryptSecret } from './crypto';
 import { serverEnv } from './env';
 import { parentKey } from './identity';

@@ -8,7 +8,7 @@
  */
 import { site } from '../config/site';
 import { dayInWords } from '../lib/dates';
-import { outcomeText, type PageOutcome } from '../lib/school-pages';
+import { outcomeText, type PageOutcome } from '../lib/school-page-words';
 import {
   dataLink,
   fixAddressLink,

@@ -9,7 +9,7 @@
  * `sync_pending` marks an answer HubSpot has not got yet.
  */
 import type { Client } from '@hubspot/api-client';
-import { schoolResponded, type AnswerKind } from '../lib/school-answers';
+import { schoolResponded, type AnswerKind } from '../lib/answer-kinds';
 import { serverEnv } from './env';
 import { getContact, searchContactsByEmail, updateContact } from './hubspot';
 import { counts, recordAnswer } from './impact';

@@ -16,7 +16,7 @@
 import { knownAmbassador } from './ambassadors';
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { pageOutcomes, type PageOutcome } from '../lib/school-pages';
+import { pageOutcomes, type PageOutcome } from '../lib/school-page-words';
 import { queryOne, sql } from './db';
 import { serverEnv } from './env';
 import { canonicalAddress } from './identity';

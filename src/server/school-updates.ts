@@ -19,8 +19,8 @@
  * name and contact come from it; the update goes with it when it is purged or erased).
  */
 import { createHash } from 'node:crypto';
-import { outcomeText, type PageOutcome } from '../lib/school-pages';
-import type { AnswerKind } from '../lib/school-answers';
+import { outcomeText, type PageOutcome } from '../lib/school-page-words';
+import type { AnswerKind } from '../lib/answer-kinds';
 import { query, queryOne, sql } from './db';
 import { serverEnv } from './env';
 import { parentKey } from './identity';

@@ -8,7 +8,7 @@ import { JSDOM } from 'jsdom';
 import { describe, expect, test } from 'vitest';
 import ImpactFigures from '../../src/components/sections/ImpactFigures.astro';
 import { applyImpact } from '../../src/lib/impact-live';
-import { figure, impactStarting, isImpactStarting, type Impact } from '../../src/lib/school-answers';
+import { figure, impactStarting, isImpactStarting, type Impact } from '../../src/lib/answer-kinds';
 
 /** The band as the build renders it, in a document. */
 async function rendered(figures: Impact): Promise<Document> {

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { shareLinks, shareMessage } from '../../lib/school-pages';
+import { shareLinks, shareMessage } from '../../lib/school-page-words';
 import { canShareNatively, copyShareLink, nativeShare } from '../../lib/school-share';
 import { buttonClass } from '../../lib/ui';
 

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { emailKinds } from '../email/mail-kinds';
-import { answerKinds } from '../school-answers';
+import { answerKinds } from '../answer-kinds';
 
 const iso = z.string().min(1);
 const count = z.number().int().nonnegative();

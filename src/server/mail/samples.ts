@@ -6,7 +6,7 @@
 import { site } from '../../config/site';
 import { generateEmail } from '../../lib/email/template';
 import { dayInWords } from '../../lib/dates';
-import { outcomeText } from '../../lib/school-pages';
+import { outcomeText } from '../../lib/school-page-words';
 import { currentLinks } from '../email-drafts';
 import { serverEnv } from '../env';
 import { letters } from '../letters';

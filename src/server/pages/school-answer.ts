@@ -2,7 +2,7 @@ import { publicEnv } from '../../config/env';
 import { site } from '../../config/site';
 import { composeLinks, emailAsText, followUpEmail } from '../../lib/email/template';
 import { boxClass, choiceClass, errorClass, escapeHtml, helpClass, inputClass, labelClass } from '../../lib/forms/render';
-import { answerKinds, answerLabels, COMMENT_MAX, type AnswerKind } from '../../lib/school-answers';
+import { answerKinds, answerLabels, COMMENT_MAX, type AnswerKind } from '../../lib/answer-kinds';
 import { buttonClass } from '../../lib/ui';
 import { actions, heading, lead } from './frame';
 import { dataPath } from '../links';

@@ -8,7 +8,7 @@ import { forms } from '../../config/forms';
 import type { FormDefinition } from '../../lib/forms/definition';
 import { escapeHtml, regionMarkers, renderForm } from '../../lib/forms/render';
 import { metaFields } from '../../lib/forms/values';
-import { outcomeText, SCHOOL_FORM_INSTANCE, SCHOOL_PAGE_SHELL, SCHOOL_REGION, schoolProgress, shareLinks, shareMessage } from '../../lib/school-pages';
+import { outcomeText, SCHOOL_FORM_INSTANCE, SCHOOL_PAGE_SHELL, SCHOOL_REGION, schoolProgress, shareLinks, shareMessage } from '../../lib/school-page-words';
 import { buttonClass } from '../../lib/ui';
 import { formDefinition } from '../form-definitions';
 import { builtPage, pageHeaders, replaceRegion } from './frame';

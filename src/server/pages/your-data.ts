@@ -1,4 +1,4 @@
-import { answerLabels } from '../../lib/school-answers';
+import { answerLabels } from '../../lib/answer-kinds';
 import { escapeHtml, helpClass, inputClass, labelClass } from '../../lib/forms/render';
 import { buttonClass } from '../../lib/ui';
 import { countRecords, waitingLetters, type PersonalData } from '../data-rights';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { regionMarkers, responseRegion } from '../../../src/lib/forms/render';
 import { writeSiteIndex } from '../../../src/lib/search/build-index';
-import { SCHOOL_FORM_INSTANCE, SCHOOL_REGION } from '../../../src/lib/school-pages';
+import { SCHOOL_FORM_INSTANCE, SCHOOL_REGION } from '../../../src/lib/school-page-words';
 import { SEARCH_REGION, SECTIONS_REGION } from '../../../src/lib/search/site-index';
 
 export function useSiteShell(): { dir: string; remove(): void } {

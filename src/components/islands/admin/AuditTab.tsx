@@ -1,5 +1,5 @@
 import { useId, useState, type SubmitEvent } from 'react';
-import { auditActionLabels, auditActions, type AuditEntry } from '../../../lib/audit';
+import { auditActionLabels, auditActions, type AuditEntry } from '../../../lib/audit-actions';
 import { apiRequest, formatDateTime } from '../../../lib/admin-api';
 import { buttonClass } from '../../../lib/ui';
 import { AdminList, useKeysetList, type AdminColumn, type AdminListText } from './AdminList';

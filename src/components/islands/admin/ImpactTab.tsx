@@ -1,7 +1,7 @@
 import { useState, type SubmitEvent } from 'react';
 import type { SchoolImpactRow } from '../../../lib/schemas/admin';
 import { apiRequest, formatDateTime } from '../../../lib/admin-api';
-import { answerKinds, answerLabels } from '../../../lib/school-answers';
+import { answerKinds, answerLabels } from '../../../lib/answer-kinds';
 import { buttonClass } from '../../../lib/ui';
 import { AdminList, useKeysetList, type AdminColumn, type AdminListText } from './AdminList';
 import { PeriodFields, SectionHeader } from './fields';

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { MessageStatus, OutboxPage as Page, OutboxView as Message } from '../../../lib/schemas/admin';
 import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
-import { canRetryMessage } from '../../../lib/outbox';
-import { answerLabels } from '../../../lib/school-answers';
+import { canRetryMessage } from '../../../lib/outbox-retry';
+import { answerLabels } from '../../../lib/answer-kinds';
 import { buttonClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';

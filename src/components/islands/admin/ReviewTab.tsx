@@ -1,7 +1,7 @@
 import { useId, useState, type SubmitEvent } from 'react';
 import { ApiError, apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
 import type { ReviewItemView as Item, ReviewPage, ReviewState } from '../../../lib/schemas/admin';
-import { answerLabels } from '../../../lib/school-answers';
+import { answerLabels } from '../../../lib/answer-kinds';
 import { buttonClass } from '../../../lib/ui';
 import { showToast } from '../../../stores/toast';
 import { ReactDialog } from '../../ui/ReactDialog';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Campaign, CampaignParent, CampaignSchool, Came } from '../../../lib/schemas/admin';
 import { apiRequest, failureMessage, formatDate, formatDateTime } from '../../../lib/admin-api';
-import { answerLabels } from '../../../lib/school-answers';
+import { answerLabels } from '../../../lib/answer-kinds';
 import { buttonClass } from '../../../lib/ui';
 import { AdminList, useKeysetList, withCursor, type AdminColumn, type AdminListText } from './AdminList';
 import { ErrorNote } from './fields';

@@ -3,7 +3,7 @@
  * script that keeps its count live: the milestones the goal bar counts towards, what the latest
  * outcome says, and the plain share links (no third-party script).
  */
-import type { AnswerKind } from './school-answers';
+import type { AnswerKind } from './answer-kinds';
 
 /** The goals a school's count climbs through; past the last, every next hundred. */
 export const MILESTONES = [5, 10, 25, 50, 100] as const;
