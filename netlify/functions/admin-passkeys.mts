@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { knownDeviceCookie, requireAdmin, requireSameOrigin, type Session } from '../../src/server/auth';
+import { knownDeviceCookie, requireAdmin, requireSameOrigin, type Session } from '../../src/server/staff/auth';
 import { allowMethods, clientIp, handle, HttpError, json, jsonError, readJson } from '../../src/server/http';
 import { clientAddressKey } from '../../src/server/identity';
 import { takeFormSubmission } from '../../src/server/rate-limit';
@@ -13,7 +13,7 @@ import {
   signInOptions,
   signInSchema,
   signInWithPasskey,
-} from '../../src/server/staff';
+} from '../../src/server/staff/members';
 
 /**
  * Passkeys (WebAuthn) for the admin page, all POST and from this site only:

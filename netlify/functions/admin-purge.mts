@@ -1,9 +1,9 @@
 import type { Config } from '@netlify/functions';
-import { purgeAuditLog } from '../../src/server/audit';
-import { purgeExpiredSessions } from '../../src/server/auth';
+import { purgeAuditLog } from '../../src/server/staff/audit';
+import { purgeExpiredSessions } from '../../src/server/staff/auth';
 import { scheduled } from '../../src/server/http';
 import { purgeLoginAttempts } from '../../src/server/rate-limit';
-import { purgeStaffCeremonies } from '../../src/server/staff';
+import { purgeStaffCeremonies } from '../../src/server/staff/members';
 
 /**
  * Hourly: admin sessions past their idle or absolute limit, sign-in counters whose window is over,

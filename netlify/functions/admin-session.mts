@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { loginSchema } from '../../src/lib/schemas';
-import { auditRequest, recordAudit, recordRefusal } from '../../src/server/audit';
+import { auditRequest, recordAudit, recordRefusal } from '../../src/server/staff/audit';
 import {
   checkCredentials,
   clearedSessionCookie,
@@ -13,8 +13,8 @@ import {
   requireAdmin,
   requireOwner,
   requireSameOrigin,
-} from '../../src/server/auth';
-import { ownerExists } from '../../src/server/staff';
+} from '../../src/server/staff/auth';
+import { ownerExists } from '../../src/server/staff/members';
 import { allowMethods, clientIp, handle, HttpError, json, readJson } from '../../src/server/http';
 import { assertNotLocked, clearFailures, recordFailure } from '../../src/server/rate-limit';
 
@@ -22,7 +22,7 @@ import { assertNotLocked, clearFailures, recordFailure } from '../../src/server/
  * The admin session. GET: who is signed in (`session: null` if nobody: asking is not an error, and
  * a 401 would put an error in every visitor's console; `passwordSignIn` says whether the admin
  * password may still sign in). POST: sign in with the admin password, only while the site has no
- * owner (the bootstrap: src/server/staff.ts), refused with 403 after.
+ * owner (the bootstrap: src/server/staff/members.ts), refused with 403 after.
  * DELETE: sign out, ending the session on the server. DELETE /api/admin/sessions: an owner's
  * "Sign everyone out", ending every session (their own too).
  */

@@ -8,8 +8,8 @@ import {
   newAmbassadorSchema,
   stalledSchools,
 } from '../../src/server/ambassadors';
-import { auditRequest } from '../../src/server/audit';
-import { requireAdmin } from '../../src/server/auth';
+import { auditRequest } from '../../src/server/staff/audit';
+import { requireAdmin } from '../../src/server/staff/auth';
 import { allowMethods, handle, HttpError, json, readJson } from '../../src/server/http';
 
 /**

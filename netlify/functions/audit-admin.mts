@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
-import { auditCsv, auditFilterSchema, auditRequest, listAudit } from '../../src/server/audit';
-import { requireOwner } from '../../src/server/auth';
+import { auditCsv, auditFilterSchema, auditRequest, listAudit } from '../../src/server/staff/audit';
+import { requireOwner } from '../../src/server/staff/auth';
 import { allowMethods, describeIssues, handle, HttpError, json } from '../../src/server/http';
 
 const PAGE_SIZE = 50;

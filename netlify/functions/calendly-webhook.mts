@@ -1,5 +1,5 @@
 import type { Config, Context } from '@netlify/functions';
-import { activeSigningKeys } from '../../src/server/admin-config';
+import { activeSigningKeys } from '../../src/server/staff/admin-config';
 import { calendlyDeliverySchema, claimSignature, precheckSignature, startLog, syncLog, verifySignature } from '../../src/server/calendly-webhook';
 import { allowMethods, clientIp, describeIssues, handle, HttpError, json, jsonError, MAX_BODY_BYTES, StoreUnavailableError } from '../../src/server/http';
 import { serverEnv } from '../../src/server/env';

@@ -8,9 +8,9 @@ import {
   newWebhookConfig,
   publicWebhookConfig,
   saveWebhookConfig,
-} from '../../src/server/admin-config';
-import { auditRequest } from '../../src/server/audit';
-import { requireOwner } from '../../src/server/auth';
+} from '../../src/server/staff/admin-config';
+import { auditRequest } from '../../src/server/staff/audit';
+import { requireOwner } from '../../src/server/staff/auth';
 import { CalendlyError, createSubscription, deleteSubscription } from '../../src/server/calendly';
 import { serverEnv } from '../../src/server/env';
 import { allowMethods, handle, HttpError, json, readJson } from '../../src/server/http';

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
-import { auditRequest } from '../../src/server/audit';
-import { requireOwner } from '../../src/server/auth';
+import { auditRequest } from '../../src/server/staff/audit';
+import { requireOwner } from '../../src/server/staff/auth';
 import { listContactDeletions } from '../../src/server/data-rights';
 import { allowMethods, handle, json } from '../../src/server/http';
 

@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { endExperimentSchema, newExperimentSchema } from '../../src/lib/analytics/experiments';
-import { auditRequest } from '../../src/server/audit';
-import { requireAdmin } from '../../src/server/auth';
-import { endExperiment, experimentPlaces, experimentResults, letterResults, startExperiment } from '../../src/server/experiments';
+import { auditRequest } from '../../src/server/staff/audit';
+import { requireAdmin } from '../../src/server/staff/auth';
+import { endExperiment, experimentPlaces, experimentResults, letterResults, startExperiment } from '../../src/server/analytics/experiments';
 import { allowMethods, handle, HttpError, json, readJson } from '../../src/server/http';
 
 const EXPERIMENT_ID = /^[a-z0-9-]{1,40}$/;

@@ -4,7 +4,7 @@ import { SUGGEST_QUERY_MAX } from '../../src/lib/schools';
 import { buttonClass } from '../../src/lib/ui';
 import { actions, heading, lead, responsePage } from '../../src/server/pages/frame';
 import { StoreUnavailableError } from '../../src/server/http';
-import { schoolPageHref } from '../../src/server/school-pages';
+import { schoolPageHref } from '../../src/server/schools/pages';
 import { suggestSchools } from '../../src/server/schools/records';
 
 /**

@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { formPurposes, forms, type FormPurpose } from '../../src/config/forms';
-import { releaseDraft } from '../../src/server/email-drafts';
-import { auditRequest } from '../../src/server/audit';
-import { requireAdmin } from '../../src/server/auth';
+import { releaseDraft } from '../../src/server/letter/drafts';
+import { auditRequest } from '../../src/server/staff/audit';
+import { requireAdmin } from '../../src/server/staff/auth';
 import {
   countSubmissions,
   deleteSubmission,
@@ -16,7 +16,7 @@ import {
   requeueSubmission,
   SUBMISSION_RETENTION_MS,
   type StoredSubmission,
-} from '../../src/server/form-submissions';
+} from '../../src/server/forms/submissions';
 import { allowMethods, handle, HttpError, json } from '../../src/server/http';
 import type { SubmissionsPage, SubmissionView } from '../../src/lib/schemas/admin';
 

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { formPurposes, type FormPurpose } from '../../src/config/forms';
-import { formDefinitions } from '../../src/server/form-definitions';
+import { formDefinitions } from '../../src/server/forms/definitions';
 import { problemPage, safePagePath, submittedPage } from '../../src/server/pages/frame';
 
 /**

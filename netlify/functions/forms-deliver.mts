@@ -1,10 +1,10 @@
 import type { Config } from '@netlify/functions';
-import { deliverDue, formsHubSpot } from '../../src/server/form-submissions';
+import { deliverDue, formsHubSpot } from '../../src/server/forms/submissions';
 import { scheduled } from '../../src/server/http';
 
 /**
  * Scheduled: forwards to HubSpot the form submissions it has not accepted yet (HubSpot was slow,
- * down, or not configured when they came), each exactly once (`src/server/form-submissions.ts`).
+ * down, or not configured when they came), each exactly once (`src/server/forms/submissions.ts`).
  * Without HubSpot nothing can be sent and every submission waits in the store, shown on the
  * admin page.
  */

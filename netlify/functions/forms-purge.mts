@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { purgeSettled } from '../../src/server/form-submissions';
+import { purgeSettled } from '../../src/server/forms/submissions';
 import { scheduled } from '../../src/server/http';
 import { purgeFormCounters } from '../../src/server/rate-limit';
 

@@ -6,18 +6,18 @@ import type { FormDefinition } from '../../src/lib/forms/definition';
 import { fieldErrors, submissionSchema } from '../../src/lib/forms/schema';
 import { metaFields, summaryOf, type RawValues } from '../../src/lib/forms/values';
 import { routeMetadata, defaultMetadata } from '../../src/lib/seo';
-import { createDraft, draftAnswer } from '../../src/server/email-drafts';
+import { createDraft, draftAnswer } from '../../src/server/letter/drafts';
 import { serverEnv } from '../../src/server/env';
-import { formDefinition, type StoredDefinition } from '../../src/server/form-definitions';
+import { formDefinition, type StoredDefinition } from '../../src/server/forms/definitions';
 import { invalidPage, problemPage, safePagePath } from '../../src/server/pages/frame';
-import { deliverSubmission, formsHubSpot, heldSubmission, newSubmission, storeSubmission, type StoredSubmission } from '../../src/server/form-submissions';
-import { judgeSubmission } from '../../src/server/bot-check';
+import { deliverSubmission, formsHubSpot, heldSubmission, newSubmission, storeSubmission, type StoredSubmission } from '../../src/server/forms/submissions';
+import { judgeSubmission } from '../../src/server/forms/bot-check';
 import { clientAddressKey } from '../../src/server/identity';
 import { clientIp, HttpError, json, jsonError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { takeFormSubmission } from '../../src/server/rate-limit';
 import { recordFormSent } from '../../src/server/analytics/record';
 import { withoutContactAddress } from '../../src/server/pages/school';
-import { attributionFor } from '../../src/server/school-pages';
+import { attributionFor } from '../../src/server/schools/pages';
 import { fillFromSchool } from '../../src/server/schools/letters';
 
 /** The largest body a form may post. */

@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { hubspotConfigSchema } from '../../src/lib/schemas';
-import { createHubSpotConfig, currentHubSpotConfig, publicHubSpotConfig } from '../../src/server/admin-config';
-import { auditRequest } from '../../src/server/audit';
-import { requireOwner } from '../../src/server/auth';
+import { createHubSpotConfig, currentHubSpotConfig, publicHubSpotConfig } from '../../src/server/staff/admin-config';
+import { auditRequest } from '../../src/server/staff/audit';
+import { requireOwner } from '../../src/server/staff/auth';
 import { serverEnv } from '../../src/server/env';
 import { allowMethods, handle, json, readJson } from '../../src/server/http';
 import type { HubSpotConfigAnswer } from '../../src/lib/schemas/admin';

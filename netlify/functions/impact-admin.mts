@@ -1,9 +1,9 @@
 import type { Config } from '@netlify/functions';
-import { auditRequest } from '../../src/server/audit';
-import { requireAdmin } from '../../src/server/auth';
+import { auditRequest } from '../../src/server/staff/audit';
+import { requireAdmin } from '../../src/server/staff/auth';
 import { allowMethods, handle, HttpError, json } from '../../src/server/http';
-import { impactBySchool, impactCsv } from '../../src/server/impact';
-import { readAnswer } from '../../src/server/school-answers';
+import { impactBySchool, impactCsv } from '../../src/server/schools/impact';
+import { readAnswer } from '../../src/server/schools/answers';
 import type { z } from 'zod';
 import type { impactRowsSchema } from '../../src/lib/schemas/admin';
 

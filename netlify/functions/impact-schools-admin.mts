@@ -1,9 +1,9 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
-import { requireAdmin } from '../../src/server/auth';
+import { requireAdmin } from '../../src/server/staff/auth';
 import { allowMethods, describeIssues, handle, HttpError, json } from '../../src/server/http';
-import { allCampaignParents, campaignCsv, listCampaignSchools, readCampaign, validCursor } from '../../src/server/school-campaign';
-import { SCHOOL_KEY } from '../../src/server/school-pages';
+import { allCampaignParents, campaignCsv, listCampaignSchools, readCampaign, validCursor } from '../../src/server/schools/campaign';
+import { SCHOOL_KEY } from '../../src/server/schools/pages';
 
 const querySchema = z
   .object({

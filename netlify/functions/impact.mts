@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { allowMethods, handle, json } from '../../src/server/http';
-import { computeImpact } from '../../src/server/impact';
+import { computeImpact } from '../../src/server/schools/impact';
 
 /** How long an answer may be reused by browsers and the CDN (the specification's 5 minutes). */
 export const CACHE_CONTROL = 'public, max-age=300';

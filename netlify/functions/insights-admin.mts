@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { insightsQuerySchema } from '../../src/lib/analytics/events';
 import { insights, insightsCsv } from '../../src/server/analytics/insights';
-import { auditRequest } from '../../src/server/audit';
-import { requireAdmin } from '../../src/server/auth';
+import { auditRequest } from '../../src/server/staff/audit';
+import { requireAdmin } from '../../src/server/staff/auth';
 import { allowMethods, describeIssues, handle, HttpError, json } from '../../src/server/http';
 
 /**

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
-import { auditRequest } from '../../src/server/audit';
-import { requireAdmin } from '../../src/server/auth';
+import { auditRequest } from '../../src/server/staff/audit';
+import { requireAdmin } from '../../src/server/staff/auth';
 import { maskAddress } from '../../src/server/data-rights';
 import { allowMethods, handle, HttpError, json, readJson } from '../../src/server/http';
 import { z } from 'zod';

@@ -1,9 +1,9 @@
 import type { Config } from '@netlify/functions';
 import { nominationSchema } from '../../src/lib/schemas';
-import { auditRequest } from '../../src/server/audit';
-import { requireAdmin } from '../../src/server/auth';
+import { auditRequest } from '../../src/server/staff/audit';
+import { requireAdmin } from '../../src/server/staff/auth';
 import { allowMethods, HttpError, handle, json, readJson } from '../../src/server/http';
-import { listNominations, saveNomination } from '../../src/server/nominations';
+import { listNominations, saveNomination } from '../../src/server/schools/nominations';
 
 /**
  * POST /api/nominations: the six-field school nomination; 201 with its id.

@@ -1,11 +1,11 @@
 import type { Config } from '@netlify/functions';
-import { DRAFT_RETENTION_MS, purgeDrafts } from '../../src/server/email-drafts';
+import { DRAFT_RETENTION_MS, purgeDrafts } from '../../src/server/letter/drafts';
 import { scheduled } from '../../src/server/http';
 import { EMAIL_RETENTION_MS, purgeEmails } from '../../src/server/mail/queue';
 import { expireRequests } from '../../src/server/letter/life';
-import { MESSAGE_RETENTION_MS, purgeMessages } from '../../src/server/outbox';
-import { purgeOldSlots } from '../../src/server/send-limits';
-import { purgeUpdateWeeks, UPDATE_INTERVAL_MS } from '../../src/server/school-updates';
+import { MESSAGE_RETENTION_MS, purgeMessages } from '../../src/server/letter/outbox';
+import { purgeOldSlots } from '../../src/server/letter/send-limits';
+import { purgeUpdateWeeks, UPDATE_INTERVAL_MS } from '../../src/server/schools/updates';
 
 /**
  * Daily: the outbox's retention. Messages are deleted 90 days after they were sent (never sent:

@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { canRetryMessage } from '../../src/lib/outbox-retry';
 import type { OutboxView } from '../../src/lib/schemas/admin';
-import { auditRequest } from '../../src/server/audit';
-import { requireAdmin, requireOwner } from '../../src/server/auth';
+import { auditRequest } from '../../src/server/staff/audit';
+import { requireAdmin, requireOwner } from '../../src/server/staff/auth';
 import { allowMethods, handle, HttpError, json } from '../../src/server/http';
 import { deliverAndFollow, queueLetter } from '../../src/server/letter/delivery';
 import { confirmationLink } from '../../src/server/links';
@@ -10,8 +10,8 @@ import { emailsAboutMany, retryEmail } from '../../src/server/mail/queue';
 import { mailSender } from '../../src/server/mail/senders';
 import { serverEnv } from '../../src/server/env';
 import { retry } from '../../src/server/letter/life';
-import { listMessages, readMessage, type OutboxMessage } from '../../src/server/outbox';
-import { readAnswer } from '../../src/server/school-answers';
+import { listMessages, readMessage, type OutboxMessage } from '../../src/server/letter/outbox';
+import { readAnswer } from '../../src/server/schools/answers';
 
 const PAGE_SIZE = 20;
 const ID = /^[\w-]{1,120}$/;

@@ -1,13 +1,13 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
-import { auditRequest } from '../../src/server/audit';
-import { requireAdmin } from '../../src/server/auth';
+import { auditRequest } from '../../src/server/staff/audit';
+import { requireAdmin } from '../../src/server/staff/auth';
 import { maskAddress } from '../../src/server/data-rights';
 import { allowMethods, describeIssues, handle, HttpError, json, readJson } from '../../src/server/http';
-import { readMessage } from '../../src/server/outbox';
-import { decideReview } from '../../src/server/review';
-import { listReviewItems, type ReviewItem } from '../../src/server/review-items';
-import { readAnswer } from '../../src/server/school-answers';
+import { readMessage } from '../../src/server/letter/outbox';
+import { decideReview } from '../../src/server/staff/review';
+import { listReviewItems, type ReviewItem } from '../../src/server/staff/review-items';
+import { readAnswer } from '../../src/server/schools/answers';
 import { schoolOfLetter, type LetterSchool } from '../../src/server/schools/letters';
 
 const ID = /^[\w-]{1,120}$/;

@@ -5,7 +5,7 @@ import { answerKinds, answerLabels, COMMENT_MAX, DAYS_TAKEN_MAX } from '../../sr
 import { actions, heading, lead, responsePage } from '../../src/server/pages/frame';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { optionalHubSpot } from '../../src/server/letter/request';
-import { openAnswerLink, saveAnswer } from '../../src/server/school-answers';
+import { openAnswerLink, saveAnswer } from '../../src/server/schools/answers';
 import { recordAnswerStep } from '../../src/server/analytics/record';
 import { askPage, expiredPage, home, invalidPage, questionForm, thanksPage, yourData } from '../../src/server/pages/school-answer';
 

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { scheduled } from '../../src/server/http';
 import { optionalHubSpot } from '../../src/server/letter/request';
-import { runAnswerSync, runFollowUps } from '../../src/server/school-answers';
+import { runAnswerSync, runFollowUps } from '../../src/server/schools/answers';
 
 /**
  * Hourly: the follow-ups. Each school letter sent FOLLOWUP_AFTER_DAYS (10) days ago gets its "did

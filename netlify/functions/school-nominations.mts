@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { schoolNominationSchema } from '../../src/lib/schemas';
 import { allowMethods, handle, json, readJson } from '../../src/server/http';
-import { saveNomination } from '../../src/server/nominations';
+import { saveNomination } from '../../src/server/schools/nominations';
 
 /** POST /api/school-nominations: the four-field variant; 201 with its id. */
 export default handle(async (req) => {

@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import { allowMethods, HttpError, json, jsonError } from '../../src/server/http';
 import { pageHeaders } from '../../src/server/pages/frame';
-import { attributionOf, keyOfSegment, readSchoolPage } from '../../src/server/school-pages';
+import { attributionOf, keyOfSegment, readSchoolPage } from '../../src/server/schools/pages';
 import { schoolFigures, schoolPageResponse, unknownSchoolResponse } from '../../src/server/pages/school';
 
 /**

@@ -4,7 +4,7 @@ import { buttonClass } from '../../src/lib/ui';
 import { heading, lead, responsePage } from '../../src/server/pages/frame';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { openStopLink } from '../../src/server/links';
-import { stopSchoolUpdates, updatesStopped } from '../../src/server/school-updates';
+import { stopSchoolUpdates, updatesStopped } from '../../src/server/schools/updates';
 
 /**
  * /school-updates/stop?token=…: the stop link (and List-Unsubscribe) of every email about a

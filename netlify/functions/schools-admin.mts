@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import { evidenceSchema, schoolInputSchema, schoolStatuses } from '../../src/lib/schools';
-import { auditRequest } from '../../src/server/audit';
-import { requireAdmin } from '../../src/server/auth';
+import { auditRequest } from '../../src/server/staff/audit';
+import { requireAdmin } from '../../src/server/staff/auth';
 import { maskAddress } from '../../src/server/data-rights';
 import { allowMethods, describeIssues, handle, HttpError, json, readJson, readLimited } from '../../src/server/http';
 import { importSchools, MAX_IMPORT_BYTES } from '../../src/server/schools/import';

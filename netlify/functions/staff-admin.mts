@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { requireOwner } from '../../src/server/auth';
+import { requireOwner } from '../../src/server/staff/auth';
 import { allowMethods, clientIp, handle, HttpError, json, readJson } from '../../src/server/http';
 import {
   changeRole,
@@ -12,7 +12,7 @@ import {
   removePerson,
   roleChangeSchema,
   staffIdSchema,
-} from '../../src/server/staff';
+} from '../../src/server/staff/members';
 
 /**
  * The Staff tab (owners only): GET /api/admin/staff lists people, their passkeys and open

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
-import { auditRequest } from '../../src/server/audit';
-import { requireAdmin } from '../../src/server/auth';
+import { auditRequest } from '../../src/server/staff/audit';
+import { requireAdmin } from '../../src/server/staff/auth';
 import { getLog, listLogs, syncLog } from '../../src/server/calendly-webhook';
 import { allowMethods, handle, HttpError, json } from '../../src/server/http';
 import { canRetrySync } from '../../src/lib/webhook-logs';

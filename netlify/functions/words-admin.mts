@@ -1,9 +1,9 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
-import { auditRequest } from '../../src/server/audit';
-import { requireAdmin } from '../../src/server/auth';
+import { auditRequest } from '../../src/server/staff/audit';
+import { requireAdmin } from '../../src/server/staff/auth';
 import { allowMethods, describeIssues, handle, HttpError, json, readJson } from '../../src/server/http';
-import { listParentWords, starSchema, starWords, unstarWords } from '../../src/server/starred-words';
+import { listParentWords, starSchema, starWords, unstarWords } from '../../src/server/schools/starred-words';
 
 const listSchema = z
   .object({

@@ -5,12 +5,12 @@ import { attemptContactDeletion, deletionStepUsed, erasePersonalData, exportPers
 import { openDataToken } from '../../src/server/links';
 import { serverEnv } from '../../src/server/env';
 import { actions, heading, lead, responsePage } from '../../src/server/pages/frame';
-import { recordAudit } from '../../src/server/audit';
+import { recordAudit } from '../../src/server/staff/audit';
 import { clientIp, HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { clientAddressKey, networkKey } from '../../src/server/identity';
 import { optionalHubSpot } from '../../src/server/letter/request';
 import { takeFormSubmission } from '../../src/server/rate-limit';
-import { withdrawStarredWords } from '../../src/server/starred-words';
+import { withdrawStarredWords } from '../../src/server/schools/starred-words';
 
 import { askPage, expiredPage, home, invalidPage, overview, requestForm, reviewPage, type View } from '../../src/server/pages/your-data';
 /**

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { readDraft } from '../../src/server/email-drafts';
+import { readDraft } from '../../src/server/letter/drafts';
 import { heading, lead, responsePage } from '../../src/server/pages/frame';
 import { clientIp, HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { networkKey } from '../../src/server/identity';

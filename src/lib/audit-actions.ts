@@ -1,4 +1,4 @@
-/** The audit log's actions and entries, shared by the server (src/server/audit.ts) and the Audit tab. */
+/** The audit log's actions and entries, shared by the server (src/server/staff/audit.ts) and the Audit tab. */
 
 /** Every action the log records, with the words the Audit tab shows for it. */
 export const auditActionLabels = {

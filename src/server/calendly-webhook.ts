@@ -5,7 +5,7 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { activeHubSpotToken } from './admin-config';
+import { activeHubSpotToken } from './staff/admin-config';
 import { serverEnv } from './env';
 import { createOrFillContactByEmail, hubspotClient, statusOf } from './hubspot';
 import { HttpError } from './http';

@@ -17,17 +17,17 @@
 import type { Client } from '@hubspot/api-client';
 import { isEmail } from '../lib/forms/values';
 import { query, queryOne, sql } from './db';
-import type { EmailDraft } from './email-drafts';
-import type { StoredSubmission } from './form-submissions';
+import type { EmailDraft } from './letter/drafts';
+import type { StoredSubmission } from './forms/submissions';
 import { statusOf } from './hubspot';
 import { canonicalAddress, mailboxKey } from './identity';
 import { recordKey } from './ids';
 import { DELETE_STEP_TTL_MS, plainAddress } from './links';
 import { erasedEmails } from './mail/queue';
-import type { NominationRecord } from './nominations';
-import { emailDataLink } from './notify';
-import type { EmailHandOver, OutboxMessage } from './outbox';
-import type { SchoolAnswer } from './school-answers';
+import type { NominationRecord } from './schools/nominations';
+import { emailDataLink } from './mail/notify';
+import type { EmailHandOver, OutboxMessage } from './letter/outbox';
+import type { SchoolAnswer } from './schools/answers';
 import { hashSecret } from './tokens';
 
 export { DELETE_STEP_TTL_MS, plainAddress };

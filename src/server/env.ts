@@ -106,7 +106,7 @@ export const serverEnv = {
   },
   /**
    * The secret school page keys (/schools/{key}) are made with. Unset: derived from
-   * CONFIG_ENCRYPTION_KEY (src/server/school-pages.ts). Changing it moves every school page.
+   * CONFIG_ENCRYPTION_KEY (src/server/schools/pages.ts). Changing it moves every school page.
    */
   get schoolPageSecret() {
     return read('SCHOOL_PAGE_SECRET');

@@ -10,7 +10,7 @@ import { generateEmail, type EmailLinks, type GeneratedEmail, type Letter } from
 import type { ReferralData } from '../lib/schemas';
 import { showToast } from './toast';
 
-/** The draft as the forms function answers it (src/server/email-drafts.ts). */
+/** The draft as the forms function answers it (src/server/letter/drafts.ts). */
 export interface DraftAnswer {
   id: string;
   /** Empty when the form was HubSpot's embed: the platform cannot send that one. */

@@ -6,7 +6,7 @@ import hubspotConfig from '../../netlify/functions/hubspot-config.mts';
 import webhookLogs from '../../netlify/functions/webhook-logs.mts';
 import testCalendly from '../../netlify/functions/test-calendly-connection.mts';
 import testHubspot from '../../netlify/functions/test-hubspot-connection.mts';
-import { ABSOLUTE_TIMEOUT_MS, IDLE_TIMEOUT_MS } from '../../src/server/auth';
+import { ABSOLUTE_TIMEOUT_MS, IDLE_TIMEOUT_MS } from '../../src/server/staff/auth';
 import { LIMITS } from '../../src/server/rate-limit';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { ADMIN_PASSWORD, call, ORIGIN, setAdminEnv, signIn } from './helpers/admin';

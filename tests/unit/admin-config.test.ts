@@ -3,7 +3,7 @@ import calendlyWebhooks from '../../netlify/functions/calendly-webhooks.mts';
 import hubspotConfig from '../../netlify/functions/hubspot-config.mts';
 import testCalendly from '../../netlify/functions/test-calendly-connection.mts';
 import testHubspot from '../../netlify/functions/test-hubspot-connection.mts';
-import { activeHubSpotToken } from '../../src/server/admin-config';
+import { activeHubSpotToken } from '../../src/server/staff/admin-config';
 import { startCalendlyFake, FAKE_CALENDLY_ORGANIZATION, FAKE_CALENDLY_USER, type CalendlyFake } from '../fakes/calendly';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { startTestDatabase, type TestDatabase } from './helpers/database';

@@ -44,10 +44,10 @@ import {
 } from '../../src/lib/schemas/admin';
 import { signPayload } from '../../src/server/calendly-webhook';
 import { erasePersonalData } from '../../src/server/data-rights';
-import { createDraft } from '../../src/server/email-drafts';
+import { createDraft } from '../../src/server/letter/drafts';
 import { claimEmail, enqueueEmail, recordSendResult } from '../../src/server/mail/queue';
-import { newSubmissionId, storeSubmission } from '../../src/server/form-submissions';
-import { readMessage } from '../../src/server/outbox';
+import { newSubmissionId, storeSubmission } from '../../src/server/forms/submissions';
+import { readMessage } from '../../src/server/letter/outbox';
 import { answerLink } from '../../src/server/links';
 import { FAKE_CALENDLY_ORGANIZATION } from '../fakes/calendly';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';

@@ -16,7 +16,7 @@ import wordsAdmin from '../../netlify/functions/words-admin.mts';
 import { BEACON_RATE_LIMIT, takeBeaconAllowance } from '../../src/server/analytics/record';
 import { addAmbassador, ambassadorLink, ambassadorToken } from '../../src/server/ambassadors';
 import { query, sql } from '../../src/server/db';
-import { starredWordsFor, starWords, withdrawStarredWords } from '../../src/server/starred-words';
+import { starredWordsFor, starWords, withdrawStarredWords } from '../../src/server/schools/starred-words';
 import { verifiedSchool } from './helpers/schools';
 import { countSchoolLetters } from '../../src/server/schools/publication';
 import { startTestDatabase, type TestDatabase } from './helpers/database';

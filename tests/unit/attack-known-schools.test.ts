@@ -24,11 +24,11 @@ import suggestions from '../../netlify/functions/school-suggestions.mts';
 import sendEmail from '../../netlify/functions/send-email.mts';
 import { forms as formConfig } from '../../src/config/forms';
 import { query, sql } from '../../src/server/db';
-import { readDraft } from '../../src/server/email-drafts';
+import { readDraft } from '../../src/server/letter/drafts';
 import { runMail } from '../../src/server/letter/delivery';
 import { answerLink } from '../../src/server/links';
-import { readMessage, type OutboxMessage } from '../../src/server/outbox';
-import { runSchoolUpdates } from '../../src/server/school-updates';
+import { readMessage, type OutboxMessage } from '../../src/server/letter/outbox';
+import { runSchoolUpdates } from '../../src/server/schools/updates';
 import { countSchoolLetters } from '../../src/server/schools/publication';
 import { readSchool, retireSchool, verifySchool } from '../../src/server/schools/records';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
@@ -283,7 +283,7 @@ describe('"I’ve sent it myself" before its parent confirms', () => {
     // At most one "did you send it?" per probe, each to the victim (theirs to ignore); no follow-ups, no review items.
     expect(mail.to('victim@example.org').length).toBeLessThanOrEqual(3);
     expect(await query(sql`SELECT id FROM review_items`)).toEqual([]);
-    const { runFollowUps } = await import('../../src/server/school-answers');
+    const { runFollowUps } = await import('../../src/server/schools/answers');
     await runFollowUps(new Date(Date.parse(real.followUp!.dueAt) + 60_000));
     await runMail(() => new Date(Date.parse(real.followUp!.dueAt) + 120_000));
     expect(mail.to('victim@example.org').filter((email) => /did .* answer|hear back|answer/i.test(email.subject))).toHaveLength(1);

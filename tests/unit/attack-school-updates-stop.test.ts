@@ -8,10 +8,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import schoolAnswer from '../../netlify/functions/school-answer.mts';
 import stopEndpoint, { config } from '../../netlify/functions/school-updates-stop.mts';
-import { parentKey } from '../../src/server/impact';
+import { parentKey } from '../../src/server/schools/impact';
 import { answerLink, STOP_LINK_TTL_MS, stopLink } from '../../src/server/links';
-import type { OutboxMessage } from '../../src/server/outbox';
-import { decideReview } from '../../src/server/review';
+import type { OutboxMessage } from '../../src/server/letter/outbox';
+import { decideReview } from '../../src/server/staff/review';
 import { query, sql } from '../../src/server/db';
 import { signToken } from '../../src/server/tokens';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';

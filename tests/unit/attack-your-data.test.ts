@@ -18,7 +18,7 @@ import yourEmail from '../../netlify/functions/your-email.mts';
 import { forms as formConfig } from '../../src/config/forms';
 import { query, sql } from '../../src/server/db';
 import { DATA_LINK_TTL_MS, dataToken, DELETE_STEP_TTL_MS } from '../../src/server/links';
-import { createDraft } from '../../src/server/email-drafts';
+import { createDraft } from '../../src/server/letter/drafts';
 import { signToken } from '../../src/server/tokens';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { setAdminEnv } from './helpers/admin';

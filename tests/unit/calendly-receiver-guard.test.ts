@@ -6,15 +6,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import receiver from '../../netlify/functions/calendly-webhook.mts';
 import calendlyWebhooks from '../../netlify/functions/calendly-webhooks.mts';
-import * as adminConfig from '../../src/server/admin-config';
+import * as adminConfig from '../../src/server/staff/admin-config';
 import { signPayload } from '../../src/server/calendly-webhook';
 import { serverEnv } from '../../src/server/env';
 import { FAKE_CALENDLY_ORGANIZATION } from '../fakes/calendly';
 import { call, ORIGIN, setAdminEnv, signIn } from './helpers/admin';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 
-vi.mock('../../src/server/admin-config', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/server/admin-config')>();
+vi.mock('../../src/server/staff/admin-config', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/server/staff/admin-config')>();
   return { ...original, activeSigningKeys: vi.fn(original.activeSigningKeys), listWebhookConfigs: vi.fn(original.listWebhookConfigs) };
 });
 

@@ -11,7 +11,7 @@ import formsPurge from '../../netlify/functions/forms-purge.mts';
 import forms from '../../netlify/functions/forms.mts';
 import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
 import sendEmail from '../../netlify/functions/send-email.mts';
-import { readDraft } from '../../src/server/email-drafts';
+import { readDraft } from '../../src/server/letter/drafts';
 import {
   deliverDue,
   deliverSubmission,
@@ -21,7 +21,7 @@ import {
   saveSubmission,
   SUBMISSION_RETENTION_MS,
   type StoredSubmission,
-} from '../../src/server/form-submissions';
+} from '../../src/server/forms/submissions';
 import { query, sql } from '../../src/server/db';
 import { forms as formConfig, type FormPurpose } from '../../src/config/forms';
 import { noteMessages, ownWordsMessages } from '../../src/lib/email/note';
@@ -585,7 +585,7 @@ describe('retention and the admin page', () => {
     fake.down = true;
     const waiting = (await post('newsletter', newsletter())).body.id;
     fake.down = false;
-    const { purgeSettled } = await import('../../src/server/form-submissions');
+    const { purgeSettled } = await import('../../src/server/forms/submissions');
     expect(await purgeSettled(new Date(Date.now() + SUBMISSION_RETENTION_MS - 60_000))).toBe(0);
     expect(await purgeSettled(new Date(Date.now() + SUBMISSION_RETENTION_MS + 60_000))).toBeGreaterThanOrEqual(1);
     expect(await readSubmission('newsletter', delivered)).toBeUndefined();

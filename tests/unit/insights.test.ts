@@ -15,7 +15,7 @@ import { recordAnswerStep, recordConfirmation, recordDelivery, recordFormSent, r
 import { purgeInsights, rollUpDays } from '../../src/server/analytics/rollup';
 import { dayOf } from '../../src/server/analytics/visitor';
 import { addAmbassador, ambassadorLeaderboard, ambassadorLink, ambassadorPage, knownAmbassador } from '../../src/server/ambassadors';
-import { assignVariant, compareVariants, experimentResults, letterResults, runningExperiments } from '../../src/server/experiments';
+import { assignVariant, compareVariants, experimentResults, letterResults, runningExperiments } from '../../src/server/analytics/experiments';
 import { query } from '../../src/server/db';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { call, request, setAdminEnv, signIn, ORIGIN } from './helpers/admin';

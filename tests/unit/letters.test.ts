@@ -14,9 +14,9 @@ import { LETTER_LIMITS, letterSchema, withStatistics } from '../../src/lib/email
 import { noteMessages, ownWordsMessages, ownWordsProblem, noteProblem } from '../../src/lib/email/note';
 import { generateEmail } from '../../src/lib/email/template';
 import { query, sql } from '../../src/server/db';
-import { createDraft, readDraft } from '../../src/server/email-drafts';
-import { letters, pickLetter, rotationKey } from '../../src/server/letters';
-import { readMessage } from '../../src/server/outbox';
+import { createDraft, readDraft } from '../../src/server/letter/drafts';
+import { letters, pickLetter, rotationKey } from '../../src/server/letter/bodies';
+import { readMessage } from '../../src/server/letter/outbox';
 import { recordSelfSent, requestPlatformSend } from '../../src/server/letter/request';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { emailFormValues } from './helpers/forms';

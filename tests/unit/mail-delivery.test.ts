@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { query, sql } from '../../src/server/db';
-import { createDraft } from '../../src/server/email-drafts';
+import { createDraft } from '../../src/server/letter/drafts';
 import { mailboxKey, networkKey } from '../../src/server/identity';
 import { runMail } from '../../src/server/letter/delivery';
 import { mailSender } from '../../src/server/mail/senders';

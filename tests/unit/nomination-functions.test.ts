@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import nominations, { config as nominationsConfig } from '../../netlify/functions/nominations.mts';
 import schoolNominations, { config as schoolConfig } from '../../netlify/functions/school-nominations.mts';
 import subscribe, { config as subscribeConfig } from '../../netlify/functions/subscribe.mts';
-import type { NominationRecord } from '../../src/server/nominations';
+import type { NominationRecord } from '../../src/server/schools/nominations';
 import { query, queryOne, sql } from '../../src/server/db';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
@@ -200,7 +200,7 @@ describe('GET /api/nominations (admin only)', () => {
   test('answers 401 without a session and lists newest first with one', async () => {
     const refused = await nominations(new Request('http://localhost/api/nominations'), {});
     expect(refused.status).toBe(401);
-    const { createSession, SESSION_COOKIE } = await import('../../src/server/auth');
+    const { createSession, SESSION_COOKIE } = await import('../../src/server/staff/auth');
     const first = await call(nominations, jsonRequest('/api/nominations', { ...nomination, schoolName: 'First School' }));
     const second = await call(nominations, jsonRequest('/api/nominations', { ...nomination, schoolName: 'Second School' }));
     expect([first.status, second.status]).toEqual([201, 201]);

@@ -15,7 +15,7 @@ import schoolsAdmin from '../../netlify/functions/schools-admin.mts';
 import sendEmail from '../../netlify/functions/send-email.mts';
 import { forms as formConfig } from '../../src/config/forms';
 import { query, sql } from '../../src/server/db';
-import { readMessage } from '../../src/server/outbox';
+import { readMessage } from '../../src/server/letter/outbox';
 import { proposeSchool, readSchool } from '../../src/server/schools/records';
 import { call as callAdmin, ORIGIN, setAdminEnv, signIn } from './helpers/admin';
 import { startTestDatabase, type TestDatabase } from './helpers/database';

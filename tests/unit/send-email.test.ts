@@ -17,12 +17,12 @@ import sendEmail, { config as sendEmailConfig } from '../../netlify/functions/se
 import { dayInWords } from '../../src/lib/dates';
 import { noteMessages } from '../../src/lib/email/note';
 import { query, sql } from '../../src/server/db';
-import { createDraft, readDraft } from '../../src/server/email-drafts';
+import { createDraft, readDraft } from '../../src/server/letter/drafts';
 import { confirmationLink } from '../../src/server/links';
-import { readMessage, type OutboxMessage } from '../../src/server/outbox';
+import { readMessage, type OutboxMessage } from '../../src/server/letter/outbox';
 import { emailKinds } from '../../src/server/mail/states';
 import { refusalText } from '../../src/server/letter/request';
-import { REQUESTS_PER_NETWORK_DAY } from '../../src/server/send-limits';
+import { REQUESTS_PER_NETWORK_DAY } from '../../src/server/letter/send-limits';
 import { signToken } from '../../src/server/tokens';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';

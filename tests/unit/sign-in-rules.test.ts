@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vit
 import adminPurge from '../../netlify/functions/admin-purge.mts';
 import hubspotConfig from '../../netlify/functions/hubspot-config.mts';
 import sessionFunction from '../../netlify/functions/admin-session.mts';
-import { ABSOLUTE_TIMEOUT_MS, DEVICE_COOKIE, IDLE_TIMEOUT_MS } from '../../src/server/auth';
+import { ABSOLUTE_TIMEOUT_MS, DEVICE_COOKIE, IDLE_TIMEOUT_MS } from '../../src/server/staff/auth';
 import { query, sql } from '../../src/server/db';
 import { LIMITS, WINDOW_MS } from '../../src/server/rate-limit';
 import { ADMIN_PASSWORD, call, setAdminEnv } from './helpers/admin';

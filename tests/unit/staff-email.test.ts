@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { staffEmailSchema } from '../../src/lib/schemas/admin';
-import { invitationSchema } from '../../src/server/staff';
+import { invitationSchema } from '../../src/server/staff/members';
 
 const cases: Array<[string, string | null]> = [
   ['ana@example.org', 'ana@example.org'],

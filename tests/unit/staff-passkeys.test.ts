@@ -1,5 +1,5 @@
 /**
- * Staff one by one with passkeys (src/server/staff.ts): the bootstrap password makes the first
+ * Staff one by one with passkeys (src/server/staff/members.ts): the bootstrap password makes the first
  * owner and is refused after; invitations (forged, expired, reused); challenges used once; a
  * response from another origin or relying party, or replayed, refused; owners only where owners
  * only; removal ends sessions at once; the last owner stays. Real WebAuthn responses come from a
@@ -19,9 +19,9 @@ import formSubmissions from '../../netlify/functions/form-submissions-admin.mts'
 import testCalendly from '../../netlify/functions/test-calendly-connection.mts';
 import testHubspot from '../../netlify/functions/test-hubspot-connection.mts';
 import webhookLogs from '../../netlify/functions/webhook-logs.mts';
-import { ABSOLUTE_TIMEOUT_MS, IDLE_TIMEOUT_MS } from '../../src/server/auth';
-import { INVITATION_TTL_MS, CHALLENGE_TTL_MS, purgeStaffCeremonies } from '../../src/server/staff';
-import { listAudit } from '../../src/server/audit';
+import { ABSOLUTE_TIMEOUT_MS, IDLE_TIMEOUT_MS } from '../../src/server/staff/auth';
+import { INVITATION_TTL_MS, CHALLENGE_TTL_MS, purgeStaffCeremonies } from '../../src/server/staff/members';
+import { listAudit } from '../../src/server/staff/audit';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { ADMIN_PASSWORD, call, ORIGIN, setAdminEnv, signIn } from './helpers/admin';
 import { SoftwareAuthenticator, type Lies } from './helpers/passkey';

@@ -2,7 +2,7 @@
 
 -- Who did what to parents' data, and when, and from where. Append-only: no row is ever changed,
 -- and a row can be deleted only once it is more than a year old (the retention purge,
--- src/server/audit.ts `purgeAuditLog`). `actor` is who acted: the signed-in admin username for
+-- src/server/staff/audit.ts `purgeAuditLog`). `actor` is who acted: the signed-in admin username for
 -- now (or the username tried, for a failed sign-in), a person's account id once staff have their
 -- own; `address_hash` is a keyed hash (HMAC-SHA256) of the client's network (`clientAddressKey`).
 CREATE TABLE audit_log (

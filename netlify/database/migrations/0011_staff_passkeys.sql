@@ -1,4 +1,4 @@
--- Staff one by one with passkeys (issue 24, part 1). See src/server/staff.ts.
+-- Staff one by one with passkeys (issue 24, part 1). See src/server/staff/members.ts.
 
 -- The people who may sign in to /webhook-config. A person is created when they register their
 -- first passkey (the first owner from the bootstrap password, everyone else from an invitation),

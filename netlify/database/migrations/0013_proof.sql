@@ -2,7 +2,7 @@
 
 -- A school email's life gains its last states: `replaced` (a newer request of the same parent to
 -- the same school took its place before it was confirmed; its link sends nothing) and `bounced`
--- (the school's mail server refused it for good). Every other module asks src/server/outbox.ts to
+-- (the school's mail server refused it for good). Every other module asks src/server/letter/outbox.ts to
 -- move a message; only it sets the column.
 ALTER TABLE outbox_messages DROP CONSTRAINT outbox_messages_status_check;
 ALTER TABLE outbox_messages ADD CONSTRAINT outbox_messages_status_check

@@ -77,7 +77,7 @@ export async function measureData(): Promise<void> {
   const [formsFn, sendEmail, confirmSend, impact, outbox, session] = await Promise.all(
     ['forms', 'send-email', 'confirm-send', 'impact', 'outbox', 'admin-session'].map(load),
   );
-  const { readMessage } = await import('../../../src/server/outbox');
+  const { readMessage } = await import('../../../src/server/letter/outbox');
   const { confirmationLink } = await import('../../../src/server/links');
 
   const signIn = await session!(

@@ -1,6 +1,6 @@
 /**
  * The bodies of the school email (`content/letters/*.yaml`, the `letters` collection). Parents who
- * write to one school get them in rotation (src/server/letters.ts), so the school does not read the
+ * write to one school get them in rotation (src/server/letter/bodies.ts), so the school does not read the
  * same text twice in a row. A letter is three texts around fixed parts the template keeps: the
  * greeting, the parent's own words (right after the introduction) and the signature.
  *

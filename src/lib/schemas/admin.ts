@@ -320,7 +320,7 @@ export type HubSpotConfigAnswer = z.infer<typeof hubSpotConfigAnswerSchema>;
 
 /**
  * A staff member's email address, checked in the form before it is sent; the server checks it again
- * (src/server/staff.ts), and tests/unit/staff-email.test.ts holds the two to one answer.
+ * (src/server/staff/members.ts), and tests/unit/staff-email.test.ts holds the two to one answer.
  */
 export const staffEmailSchema = z
   .string()

@@ -1,7 +1,7 @@
 /**
  * `dist/api/form-definitions.json`: every form definition the build used, keyed by HubSpot form id,
  * so that POST /api/forms/{formId} validates against exactly what the page shows
- * (src/server/form-definitions.ts reads it).
+ * (src/server/forms/definitions.ts reads it).
  */
 import type { APIRoute } from 'astro';
 import { getCollection } from 'astro:content';

@@ -9,7 +9,7 @@
  * events, each one a parent's own action, counted once per draft.
  */
 import { breakdowns, funnelSteps, type Insights } from '../../lib/analytics/events';
-import { csvCell } from '../audit';
+import { csvCell } from '../staff/audit';
 import { query, queryOne, sql } from '../db';
 import { dailyFigures, periodTotals, type DailyFigure } from './rollup';
 import { emailFormKinds } from './record';

@@ -15,7 +15,7 @@ import { emailFormPurposes, formPurposes } from '../../config/forms';
 import { shareChannels, type Beacon } from '../../lib/analytics/events';
 import { knownAmbassador } from '../ambassadors';
 import { query, queryOne, sql } from '../db';
-import { variantForPage } from '../experiments';
+import { variantForPage } from './experiments';
 import { clientIp } from '../http';
 import { clientAddressKey } from '../identity';
 import { pageKeyAt } from '../schools/letters';

@@ -1,7 +1,7 @@
 /**
  * The life of a letter, in one place: every state a school letter passes through and every move
  * between them. This is the only module that changes a letter's status (`moveMessage` and the
- * statements of src/server/outbox.ts that set it are called from here alone; a unit test holds the
+ * statements of src/server/letter/outbox.ts that set it are called from here alone; a unit test holds the
  * rest of the code to it). What each move sets off — counting a letter, telling its parent — is
  * src/server/letter/delivery.ts and notices.ts; the request and confirmation pages are request.ts.
  *
@@ -26,9 +26,9 @@ import { serverEnv } from '../env';
 import { withdrawEmailsAbout } from '../mail/queue';
 import type { EmailState } from '../mail/states';
 import { query, sql } from '../db';
-import { expireUnconfirmed, messageMoves, moveMessage, newFollowUp, readMessage, replaceWaitingRequests, type OutboxMessage } from '../outbox';
+import { expireUnconfirmed, messageMoves, moveMessage, newFollowUp, readMessage, replaceWaitingRequests, type OutboxMessage } from './outbox';
 import type { MessageStatus } from '../../lib/schemas/admin';
-import type { LimitRefusal } from '../send-limits';
+import type { LimitRefusal } from './send-limits';
 
 export type LetterState = MessageStatus;
 export { messageMoves as letterMoves };

@@ -6,8 +6,8 @@
  * week. A request nobody confirmed is not emailed about: its address never showed it was theirs.
  */
 import { query, sql } from '../db';
-import { emailDeliveryFailure, emailLetterNotSent } from '../notify';
-import { readMessage, type OutboxMessage } from '../outbox';
+import { emailDeliveryFailure, emailLetterNotSent } from '../mail/notify';
+import { readMessage, type OutboxMessage } from './outbox';
 import { schoolNameOf, schoolOfLetter } from '../schools/letters';
 import { isDeadEnd } from './life';
 

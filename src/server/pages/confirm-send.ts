@@ -4,7 +4,7 @@
  */
 import { escapeHtml } from '../../lib/forms/render';
 import { buttonClass } from '../../lib/ui';
-import type { PlaceText } from '../experiments';
+import type { PlaceText } from '../analytics/experiments';
 import { refusalText, type ConfirmOutcome, type SchoolShare } from '../letter/request';
 import { dataPath } from '../links';
 import { whenLetterGoes } from '../mail/schedule';

@@ -6,7 +6,7 @@ import { composeLinks, emailAsText } from '../../lib/email/template';
 import { escapeHtml, helpClass, inputClass, labelClass } from '../../lib/forms/render';
 import { buttonClass } from '../../lib/ui';
 import { whenLetterGoes } from '../mail/schedule';
-import type { OutboxMessage } from '../outbox';
+import type { OutboxMessage } from '../letter/outbox';
 
 export const again = `<a class="${buttonClass('primary', 'md')}" href="/lead-the-change#email-form">Write your email again</a>`;
 export const home = `<a class="${buttonClass('secondary', 'md')}" href="/">Go to the home page</a>`;

@@ -6,8 +6,8 @@ import { answerKinds, answerLabels, COMMENT_MAX, type AnswerKind } from '../../l
 import { buttonClass } from '../../lib/ui';
 import { actions, heading, lead } from './frame';
 import { dataPath } from '../links';
-import type { OutboxMessage } from '../outbox';
-import type { AnswerLinkState, SchoolAnswer } from '../school-answers';
+import type { OutboxMessage } from '../letter/outbox';
+import type { AnswerLinkState, SchoolAnswer } from '../schools/answers';
 
 export const link = (href: string, text: string, variant: 'primary' | 'secondary' | 'accent' = 'primary', external = false) =>
   `<a class="${buttonClass(variant, 'md')}" href="${escapeHtml(href)}"${external ? ' target="_blank" rel="noopener noreferrer"' : ''}>${escapeHtml(text)}${external ? '<span class="sr-only"> (opens in a new tab)</span>' : ''}</a>`;

@@ -10,11 +10,11 @@ import { escapeHtml, regionMarkers, renderForm } from '../../lib/forms/render';
 import { metaFields } from '../../lib/forms/values';
 import { outcomeText, SCHOOL_FORM_INSTANCE, SCHOOL_PAGE_SHELL, SCHOOL_REGION, schoolProgress, shareLinks, shareMessage } from '../../lib/school-page-words';
 import { buttonClass } from '../../lib/ui';
-import { formDefinition } from '../form-definitions';
+import { formDefinition } from '../forms/definitions';
 import { builtPage, pageHeaders, replaceRegion } from './frame';
-import { schoolPageHref, type Attribution, type SchoolPage } from '../school-pages';
-import { placeText, type PlaceText } from '../experiments';
-import { starredWordsFor } from '../starred-words';
+import { schoolPageHref, type Attribution, type SchoolPage } from '../schools/pages';
+import { placeText, type PlaceText } from '../analytics/experiments';
+import { starredWordsFor } from '../schools/starred-words';
 
 /**
  * The CDN keeps a page a minute per school and share link (the count moves slowly; the page's
@@ -105,7 +105,7 @@ export function callToActionHtml(cta: PlaceText | undefined): string {
 }
 
 /**
- * Parents' own words that staff starred for this school (src/server/starred-words.ts): first name
+ * Parents' own words that staff starred for this school (src/server/schools/starred-words.ts): first name
  * only, set apart from the figures so nobody mistakes them for the organisation's words.
  */
 export function starredWordsHtml(schoolName: string, words: Array<{ firstName: string; words: string }>): string {

@@ -104,7 +104,7 @@ export function overview(data: PersonalData, token: string): string {
   ].join('');
   const download = `<a class="${buttonClass('primary', 'md')}" href="/your-data?token=${encodeURIComponent(token)}&amp;format=json" download="your-data.json">Download my data (JSON)</a>`;
   const remove = `<form method="post" action="/your-data"><input type="hidden" name="action" value="review"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('secondary', 'md')}">Delete my data</button></form>`;
-  // Parents' words staff starred for a school page (src/server/starred-words.ts) come down at once.
+  // Parents' words staff starred for a school page (src/server/schools/starred-words.ts) come down at once.
   const withdraw = `<form method="post" action="/your-data"><input type="hidden" name="action" value="withdraw_words"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('secondary', 'md')}">Withdraw my words from the school page</button></form>`;
   return `${heading('Your data')}${lead(
     total

@@ -10,8 +10,8 @@ import { allFields } from '../../lib/forms/fields';
 import { errorClass, escapeHtml, helpClass, inputClass, labelClass, renderForm } from '../../lib/forms/render';
 import type { RawValues } from '../../lib/forms/values';
 import { buttonClass } from '../../lib/ui';
-import { composeDraft, type LetteredDraft } from '../email-drafts';
-import { formDefinitions } from '../form-definitions';
+import { composeDraft, type LetteredDraft } from '../letter/drafts';
+import { formDefinitions } from '../forms/definitions';
 import { heading, lead } from './frame';
 
 export const home = `<div class="mt-8"><a class="${buttonClass('secondary', 'md')}" href="/lead-the-change#email-form">Back to the email form</a></div>`;

@@ -9,11 +9,11 @@
  * Everything here is idempotent: counting a letter twice counts it once.
  */
 import { query, sql } from '../db';
-import { recordSent } from '../impact';
+import { recordSent } from './impact';
 import { sameDomain } from '../identity';
-import { readMessage, type OutboxMessage } from '../outbox';
-import { approved, queueReview } from '../review-items';
-import { countStoredAnswer } from '../school-answers';
+import { readMessage, type OutboxMessage } from '../letter/outbox';
+import { approved, queueReview } from '../staff/review-items';
+import { countStoredAnswer } from './answers';
 import { schoolOfLetter } from './letters';
 
 export type Counted = 'counted' | 'review' | 'not_on_record';

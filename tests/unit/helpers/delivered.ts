@@ -5,11 +5,11 @@
  * (life.ts's `follow`, then what a move sets off), so that it counts on its school's page and has
  * its follow-up. The form and the mail are the subjects of other tests; these need the letter.
  */
-import { createDraft } from '../../../src/server/email-drafts';
+import { createDraft } from '../../../src/server/letter/drafts';
 import { afterMove } from '../../../src/server/letter/delivery';
 import { follow } from '../../../src/server/letter/life';
-import { createMessage, newMessageId, type OutboxMessage } from '../../../src/server/outbox';
-import type { Attribution } from '../../../src/server/school-pages';
+import { createMessage, newMessageId, type OutboxMessage } from '../../../src/server/letter/outbox';
+import type { Attribution } from '../../../src/server/schools/pages';
 import { verifiedSchool } from './schools';
 
 let seq = 0;
@@ -68,7 +68,7 @@ export async function deliveredLetter(
  * letter?" email confirms it (the token that email carries, POSTed to /confirm-send's logic).
  */
 export async function confirmedSelfReport(id: string): Promise<OutboxMessage> {
-  const { readMessage } = await import('../../../src/server/outbox');
+  const { readMessage } = await import('../../../src/server/letter/outbox');
   const { confirmationLink } = await import('../../../src/server/links');
   const { confirmPlatformSend } = await import('../../../src/server/letter/request');
   const found = await readMessage(id);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formPurposes, forms, type FormPurpose } from '../../../src/config/forms';
 import { readLocalDefinition } from '../../../src/content-loaders/forms';
-import { storedDefinitionSchema, type StoredDefinition } from '../../../src/server/form-definitions';
+import { storedDefinitionSchema, type StoredDefinition } from '../../../src/server/forms/definitions';
 
 export async function committedDefinitions(): Promise<Record<FormPurpose, StoredDefinition>> {
   const entries = await Promise.all(

@@ -16,11 +16,11 @@ import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
-import { experimentPlaceSchema, type ExperimentPlace, type ExperimentResult } from '../lib/analytics/experiments';
-import { periodTotals } from './analytics/rollup';
-import { bucketOf, countable, dayOf, visitorHash } from './analytics/visitor';
-import { isUniqueViolation, query, queryOne, sql } from './db';
-import { HttpError } from './http';
+import { experimentPlaceSchema, type ExperimentPlace, type ExperimentResult } from '../../lib/analytics/experiments';
+import { periodTotals } from './rollup';
+import { bucketOf, countable, dayOf, visitorHash } from './visitor';
+import { isUniqueViolation, query, queryOne, sql } from '../db';
+import { HttpError } from '../http';
 
 export const EXPERIMENTS_DIR = 'content/experiments';
 

@@ -4,12 +4,12 @@
  * HubSpot contact is created or filled when HubSpot is configured. The nomination is kept whatever
  * HubSpot answers; its sync outcome is recorded with it.
  */
-import type { Nomination, SchoolNomination } from '../lib/schemas';
-import { serverEnv } from './env';
-import { createOrFillContactByEmail, hubspotClient } from './hubspot';
-import { query, queryOne, sql } from './db';
-import { recordKey } from './ids';
-import { proposalInsert } from './schools/records';
+import type { Nomination, SchoolNomination } from '../../lib/schemas';
+import { serverEnv } from '../env';
+import { createOrFillContactByEmail, hubspotClient } from '../hubspot';
+import { query, queryOne, sql } from '../db';
+import { recordKey } from '../ids';
+import { proposalInsert } from './records';
 
 export type NominationKind = 'nomination' | 'school-nomination';
 export type HubSpotSync = 'synced' | 'failed' | 'not_configured';

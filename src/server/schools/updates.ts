@@ -19,15 +19,15 @@
  * name and contact come from it; the update goes with it when it is purged or erased).
  */
 import { createHash } from 'node:crypto';
-import { outcomeText, type PageOutcome } from '../lib/school-page-words';
-import type { AnswerKind } from '../lib/answer-kinds';
-import { query, queryOne, sql } from './db';
-import { serverEnv } from './env';
-import { parentKey } from './identity';
-import { emailSchoolUpdate } from './notify';
-import { readMessage, type OutboxMessage } from './outbox';
-import { readSchoolPage, schoolPageHref } from './school-pages';
-import { pageKeyOf, schoolOfLetter } from './schools/letters';
+import { outcomeText, type PageOutcome } from '../../lib/school-page-words';
+import type { AnswerKind } from '../../lib/answer-kinds';
+import { query, queryOne, sql } from '../db';
+import { serverEnv } from '../env';
+import { parentKey } from '../identity';
+import { emailSchoolUpdate } from '../mail/notify';
+import { readMessage, type OutboxMessage } from '../letter/outbox';
+import { readSchoolPage, schoolPageHref } from './pages';
+import { pageKeyOf, schoolOfLetter } from './letters';
 
 const DAY = 24 * 3600_000;
 /** At most one update a week to one parent. */
@@ -38,7 +38,7 @@ const LEASE_MS = 2 * 60_000;
 export const MAX_UPDATE_ATTEMPTS = 6;
 const RETRY_BASE_MS = 5 * 60_000;
 
-import type { UpdateState } from '../lib/schemas/admin';
+import type { UpdateState } from '../../lib/schemas/admin';
 export type { UpdateState };
 
 const isOutcome = (kind: AnswerKind): kind is PageOutcome => kind === 'replied' || kind === 'meeting';

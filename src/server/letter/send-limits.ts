@@ -10,9 +10,9 @@
  * reach (`canonicalAddress`: `head+1@school` is `head@school`) and stored only as hashes.
  */
 import { createHash } from 'node:crypto';
-import { isCheckViolation, isUniqueViolation, query, queryOne, sql } from './db';
-import { serverEnv } from './env';
-import { canonicalAddress } from './identity';
+import { isCheckViolation, isUniqueViolation, query, queryOne, sql } from '../db';
+import { serverEnv } from '../env';
+import { canonicalAddress } from '../identity';
 
 /** A parent's address as the person it reaches (`canonicalAddress`: no `+tag`, Gmail's dots, NFKC), hashed. */
 const hash = (value: string) => createHash('sha256').update(canonicalAddress(value)).digest('hex').slice(0, 32);

@@ -4,10 +4,10 @@
  * prefix, and not Secure, over plain http to this machine: see `cookieName`), and the session itself recorded in the database (under a hash of the id) so that signing out or a timeout ends it.
  */
 import { createHash, createHmac, hkdfSync, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
-import { serverEnv } from './env';
+import { serverEnv } from '../env';
 import { recordAuditOnce } from './audit';
-import { clientIp, cookieName, HttpError } from './http';
-import { query, queryOne, sql } from './db';
+import { clientIp, cookieName, HttpError } from '../http';
+import { query, queryOne, sql } from '../db';
 
 export const SESSION_COOKIE = '__Host-admin_session' as const;
 export const IDLE_TIMEOUT_MS = 30 * 60_000;

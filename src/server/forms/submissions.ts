@@ -15,16 +15,16 @@
  * what is due) and the purge (`settled_at`, 30 days later) look for.
  */
 import type { Client } from '@hubspot/api-client';
-import { forms, formPurposes, type FormPurpose } from '../config/forms';
-import type { FormDefinition } from '../lib/forms/definition';
-import { allFields } from '../lib/forms/fields';
-import type { ConsentGiven } from '../lib/forms/values';
-import { activeHubSpotToken } from './admin-config';
-import { serverEnv } from './env';
-import { HttpError, StoreUnavailableError } from './http';
-import { hubspotClient, searchContactsByEmail, statusOf, updateContact } from './hubspot';
-import { query, queryOne, sql } from './db';
-import { recordKey } from './ids';
+import { forms, formPurposes, type FormPurpose } from '../../config/forms';
+import type { FormDefinition } from '../../lib/forms/definition';
+import { allFields } from '../../lib/forms/fields';
+import type { ConsentGiven } from '../../lib/forms/values';
+import { activeHubSpotToken } from '../staff/admin-config';
+import { serverEnv } from '../env';
+import { HttpError, StoreUnavailableError } from '../http';
+import { hubspotClient, searchContactsByEmail, statusOf, updateContact } from '../hubspot';
+import { query, queryOne, sql } from '../db';
+import { recordKey } from '../ids';
 
 /** Delivered (or refused for good) submissions are deleted this long after. */
 export const SUBMISSION_RETENTION_MS = 30 * 24 * 3600_000;
@@ -37,7 +37,7 @@ export const LEASE_MS = 60_000;
 /** How many pages of HubSpot's submissions (50 each) are searched for an uncertain attempt. */
 const LOOKUP_PAGES = 6;
 
-import type { Delivery, DeliveryState } from '../lib/schemas/admin';
+import type { Delivery, DeliveryState } from '../../lib/schemas/admin';
 export type { Delivery, DeliveryState };
 
 export interface StoredSubmission {

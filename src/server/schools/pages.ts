@@ -13,15 +13,15 @@
  * - A referral code names the sharing parent's message, signed, so a share link attributes the
  *   parents it brings; a code that does not verify is ignored.
  */
-import { knownAmbassador } from './ambassadors';
+import { knownAmbassador } from '../ambassadors';
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { pageOutcomes, type PageOutcome } from '../lib/school-page-words';
-import { queryOne, sql } from './db';
-import { serverEnv } from './env';
-import { canonicalAddress } from './identity';
+import { pageOutcomes, type PageOutcome } from '../../lib/school-page-words';
+import { queryOne, sql } from '../db';
+import { serverEnv } from '../env';
+import { canonicalAddress } from '../identity';
 
-export { slugOf } from '../lib/schools';
+export { slugOf } from '../../lib/schools';
 
 /** A school page key: 128 random bits, in lower-case hex (the end of the page's path segment). */
 export const SCHOOL_KEY = /^[0-9a-f]{32}$/;

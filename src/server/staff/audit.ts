@@ -5,13 +5,13 @@
  */
 import { createHash, createHmac, hkdfSync } from 'node:crypto';
 import { z } from 'zod';
-import { query, sql } from './db';
-import { serverEnv } from './env';
-import { clientIp } from './http';
-import { clientAddressKey } from './identity';
-import { auditActions, type AuditAction, type AuditEntry } from '../lib/audit-actions';
+import { query, sql } from '../db';
+import { serverEnv } from '../env';
+import { clientIp } from '../http';
+import { clientAddressKey } from '../identity';
+import { auditActions, type AuditAction, type AuditEntry } from '../../lib/audit-actions';
 
-export { auditActionLabels, auditActions, type AuditAction, type AuditEntry } from '../lib/audit-actions';
+export { auditActionLabels, auditActions, type AuditAction, type AuditEntry } from '../../lib/audit-actions';
 
 interface AuditRow {
   id: string;

@@ -14,12 +14,12 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
-import { letterSchema, STAT_PLACEHOLDER, withStatistics } from '../lib/email/letters';
-import { statSchema, type Stat } from '../lib/stats';
-import type { Letter } from '../lib/email/template';
-import { queryOne, sql } from './db';
-import { serverEnv } from './env';
-import { canonicalAddress } from './identity';
+import { letterSchema, STAT_PLACEHOLDER, withStatistics } from '../../lib/email/letters';
+import { statSchema, type Stat } from '../../lib/stats';
+import type { Letter } from '../../lib/email/template';
+import { queryOne, sql } from '../db';
+import { serverEnv } from '../env';
+import { canonicalAddress } from '../identity';
 
 /** Where the letters live, relative to the project (the function's working folder). */
 export const LETTERS_DIR = 'content/letters';

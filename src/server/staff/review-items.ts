@@ -5,8 +5,8 @@
  * them (`review.ts` does what an approval means). One item per message and claim (a constraint);
  * a decision is taken once, in one statement, so two staff deciding at once cannot both apply it.
  */
-import { query, queryOne, sql } from './db';
-import { recordKey } from './ids';
+import { query, queryOne, sql } from '../db';
+import { recordKey } from '../ids';
 
 export type ReviewClaim = 'self_report' | 'replied' | 'meeting';
 export type ReviewReason = 'self_report' | 'outcome_on_self_report' | 'outcome_reported' | 'own_domain';

@@ -7,12 +7,12 @@
  * only caller of `moveMessage` and of the statements here that set `status`. Everything else may
  * change a letter's other fields with `updateMessage`, which refuses a change of status.
  */
-import { messageStatuses, type MessageStatus } from '../lib/schemas/admin';
-import { query, queryOne, sql } from './db';
-import { serverEnv } from './env';
-import { canonicalAddress } from './identity';
-import { recordKey } from './ids';
-import type { Attribution } from './school-pages';
+import { messageStatuses, type MessageStatus } from '../../lib/schemas/admin';
+import { query, queryOne, sql } from '../db';
+import { serverEnv } from '../env';
+import { canonicalAddress } from '../identity';
+import { recordKey } from '../ids';
+import type { Attribution } from '../schools/pages';
 import type { LimitRefusal } from './send-limits';
 
 export { messageStatuses, type MessageStatus };

@@ -6,9 +6,9 @@
  * Every link an email carries goes only to the address it is about: the confirmation, follow-up,
  * update and "Your data" links all name the address the email is sent to.
  */
-import { site } from '../config/site';
-import { dayInWords } from '../lib/dates';
-import { outcomeText, type PageOutcome } from '../lib/school-page-words';
+import { site } from '../../config/site';
+import { dayInWords } from '../../lib/dates';
+import { outcomeText, type PageOutcome } from '../../lib/school-page-words';
 import {
   dataLink,
   fixAddressLink,
@@ -19,16 +19,16 @@ import {
   answerLink,
   confirmationLink,
   EMAILED_DATA_LINK_TTL_MS,
-} from './links';
-import { composeEmail, organisationSender, type Rendered } from './mail/compose';
-import { deliverEmail, enqueueCoalesced, enqueueEmail, type EmailContent, type Enqueued } from './mail/queue';
-import { mailboxKey } from './identity';
-import { query, sql } from './db';
-import { schoolNameOf, schoolOfLetter } from './schools/letters';
-import { mailSender } from './mail/senders';
-import type { EmailKind } from './mail/states';
-import type { EmailHandOver, OutboxMessage } from './outbox';
-import { StoreUnavailableError } from './http';
+} from '../links';
+import { composeEmail, organisationSender, type Rendered } from './compose';
+import { deliverEmail, enqueueCoalesced, enqueueEmail, type EmailContent, type Enqueued } from './queue';
+import { mailboxKey } from '../identity';
+import { query, sql } from '../db';
+import { schoolNameOf, schoolOfLetter } from '../schools/letters';
+import { mailSender } from './senders';
+import type { EmailKind } from './states';
+import type { EmailHandOver, OutboxMessage } from '../letter/outbox';
+import { StoreUnavailableError } from '../http';
 
 /** When a link stops working, as the emails say it ("30 November 2026"). */
 const until = (ms: number) => dayInWords(new Date(ms));

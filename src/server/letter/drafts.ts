@@ -7,15 +7,15 @@
  * Table `email_drafts`: one row per accepted submission, the draft as `record` and `version`, which
  * every change must name.
  */
-import { emailFormFields, sendChoiceField } from '../config/forms';
-import { publicEnv } from '../config/env';
-import { referralDataSchema, type ReferralData } from '../lib/schemas';
-import { generateEmail, type EmailLinks, type GeneratedEmail, type Letter } from '../lib/email/template';
-import { isPlatformChoice } from '../lib/email/submission';
-import { query, queryOne, sql } from './db';
-import { letterById, pickLetter } from './letters';
-import type { Attribution } from './school-pages';
-import { hashSecret, newSecret } from './tokens';
+import { emailFormFields, sendChoiceField } from '../../config/forms';
+import { publicEnv } from '../../config/env';
+import { referralDataSchema, type ReferralData } from '../../lib/schemas';
+import { generateEmail, type EmailLinks, type GeneratedEmail, type Letter } from '../../lib/email/template';
+import { isPlatformChoice } from '../../lib/email/submission';
+import { query, queryOne, sql } from '../db';
+import { letterById, pickLetter } from './bodies';
+import type { Attribution } from '../schools/pages';
+import { hashSecret, newSecret } from '../tokens';
 
 export interface EmailDraft {
   /** The form submission's id. */

@@ -9,19 +9,19 @@
  * `sync_pending` marks an answer HubSpot has not got yet.
  */
 import type { Client } from '@hubspot/api-client';
-import { schoolResponded, type AnswerKind } from '../lib/answer-kinds';
-import { serverEnv } from './env';
-import { getContact, searchContactsByEmail, updateContact } from './hubspot';
+import { schoolResponded, type AnswerKind } from '../../lib/answer-kinds';
+import { serverEnv } from '../env';
+import { getContact, searchContactsByEmail, updateContact } from '../hubspot';
 import { counts, recordAnswer } from './impact';
-import { query, queryOne, sql } from './db';
-import { dropFollowUp, followUpIds, newSecondFollowUp, readMessage, updateMessage, type OutboxMessage } from './outbox';
-import { parentKey, schoolOf } from './identity';
-import { emailFollowUp } from './notify';
-import { approved, queueReview } from './review-items';
-import { queueSchoolUpdates, updatesStopped } from './school-updates';
-import { verifyToken } from './tokens';
+import { query, queryOne, sql } from '../db';
+import { dropFollowUp, followUpIds, newSecondFollowUp, readMessage, updateMessage, type OutboxMessage } from '../letter/outbox';
+import { parentKey, schoolOf } from '../identity';
+import { emailFollowUp } from '../mail/notify';
+import { approved, queueReview } from '../staff/review-items';
+import { queueSchoolUpdates, updatesStopped } from './updates';
+import { verifyToken } from '../tokens';
 
-import type { SchoolAnswer } from '../lib/schemas/admin';
+import type { SchoolAnswer } from '../../lib/schemas/admin';
 export type { SchoolAnswer };
 
 async function readStoredAnswer(id: string): Promise<{ answer: SchoolAnswer; version: number } | undefined> {

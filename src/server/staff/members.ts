@@ -3,7 +3,7 @@
  * passkeys (WebAuthn, `@simplewebauthn/server`), invitations, and the WebAuthn ceremonies.
  *
  * - The first owner: while no owner exists, the environment's admin password opens a bootstrap
- *   session (src/server/auth.ts) that may register a passkey with an email address; that makes the
+ *   session (src/server/staff/auth.ts) that may register a passkey with an email address; that makes the
  *   first owner, and from then on the password is refused.
  * - Invitations: an owner invites an address with a role; the link's token is random, kept here as
  *   its SHA-256, valid 72 hours and used once (in the same statement that creates the person).
@@ -23,13 +23,13 @@ import type {
 import { z } from 'zod';
 import { recordAudit, recordRefusal } from './audit';
 import { createSession, requestSessionHash, type Session, type StaffRole } from './auth';
-import { isUniqueViolation, query, queryOne, sql } from './db';
-import { serverEnv } from './env';
-import { HttpError } from './http';
-import { canonicalAddress, networkKey } from './identity';
-import { mailSender } from './mail/senders';
-import { emailStaffInvitation } from './notify';
-import { hashSecret, macMatches, macOf, newSecret } from './tokens';
+import { isUniqueViolation, query, queryOne, sql } from '../db';
+import { serverEnv } from '../env';
+import { HttpError } from '../http';
+import { canonicalAddress, networkKey } from '../identity';
+import { mailSender } from '../mail/senders';
+import { emailStaffInvitation } from '../mail/notify';
+import { hashSecret, macMatches, macOf, newSecret } from '../tokens';
 
 export const INVITATION_TTL_MS = 72 * 3600_000;
 export const CHALLENGE_TTL_MS = 5 * 60_000;

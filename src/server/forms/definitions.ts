@@ -6,9 +6,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { formPurposes, type FormPurpose } from '../config/forms';
-import { formDefinitionSchema } from '../lib/forms/definition';
-import { serverEnv } from './env';
+import { formPurposes, type FormPurpose } from '../../config/forms';
+import { formDefinitionSchema } from '../../lib/forms/definition';
+import { serverEnv } from '../env';
 
 export const storedDefinitionSchema = formDefinitionSchema.extend({
   purpose: z.enum(formPurposes as [FormPurpose, ...FormPurpose[]]),

@@ -1,7 +1,7 @@
 /** The contact fields the browser may write, with their allowed values (see schemas). */
-import { sendChoiceField } from '../config/forms';
-import { contactUpdateAllowList } from '../lib/schemas';
-import { serverEnv } from './env';
+import { sendChoiceField } from '../../config/forms';
+import { contactUpdateAllowList } from '../../lib/schemas';
+import { serverEnv } from '../env';
 
 /** The HubSpot property behind each field the browser may write. */
 const propertyOf: Readonly<Record<string, () => string>> = {};

@@ -7,9 +7,9 @@
  * the per-school counts (`impact_schools`) and the public totals (`impact_totals`, one row) are kept
  * up to date by the same statement that adds an event, so `computeImpact` reads one row.
  */
-import { answerKinds, figure, schoolResponded, type AnswerKind, type Impact } from '../lib/answer-kinds';
-import { query, queryOne, sql } from './db';
-import { parentKey, schoolOf } from './identity';
+import { answerKinds, figure, schoolResponded, type AnswerKind, type Impact } from '../../lib/answer-kinds';
+import { query, queryOne, sql } from '../db';
+import { parentKey, schoolOf } from '../identity';
 
 export interface SentEvent {
   id: string;
@@ -130,7 +130,7 @@ export async function computeImpact(now = new Date()): Promise<Impact> {
   };
 }
 
-import type { SchoolImpactRow } from '../lib/schemas/admin';
+import type { SchoolImpactRow } from '../../lib/schemas/admin';
 export type { SchoolImpactRow };
 
 /**

@@ -5,11 +5,11 @@
  * the updates sent. Read from the impact events (confirmed sends and self-reports, kept after the
  * 90-day purge without names) and the messages while they are kept.
  */
-import { maskAddress } from './data-rights';
-import { query, queryOne, sql } from './db';
-import type { Attribution } from './school-pages';
-import type { Came, Campaign, CampaignParent, CampaignSchool, UpdateState } from '../lib/schemas/admin';
-import type { AnswerKind } from '../lib/answer-kinds';
+import { maskAddress } from '../data-rights';
+import { query, queryOne, sql } from '../db';
+import type { Attribution } from './pages';
+import type { Came, Campaign, CampaignParent, CampaignSchool, UpdateState } from '../../lib/schemas/admin';
+import type { AnswerKind } from '../../lib/answer-kinds';
 
 /** A keyset cursor: the last row's sort values, opaque to the browser. */
 const encodeCursor = (values: string[]) => Buffer.from(JSON.stringify(values), 'utf8').toString('base64url');

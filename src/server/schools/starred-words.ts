@@ -10,10 +10,10 @@
  */
 import { createHmac, hkdfSync } from 'node:crypto';
 import { z } from 'zod';
-import { isUniqueViolation, query, queryOne, sql } from './db';
-import { serverEnv } from './env';
-import { HttpError } from './http';
-import { canonicalAddress } from './identity';
+import { isUniqueViolation, query, queryOne, sql } from '../db';
+import { serverEnv } from '../env';
+import { HttpError } from '../http';
+import { canonicalAddress } from '../identity';
 
 export const wordFields = ['note', 'own_words', 'answer_comment'] as const;
 export type WordField = (typeof wordFields)[number];

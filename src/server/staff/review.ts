@@ -6,11 +6,11 @@
  * meeting") counts it and tells the school's other parents. Rejecting changes nothing public. Each
  * decision is taken once and audited by the caller.
  */
-import { HttpError } from './http';
-import { readMessage, updateMessage, type OutboxMessage } from './outbox';
+import { HttpError } from '../http';
+import { readMessage, updateMessage, type OutboxMessage } from '../letter/outbox';
 import { readReviewItem, takeDecision, reopenReviewItem, type ReviewItem } from './review-items';
-import { countAnswer } from './school-answers';
-import { countLetter } from './schools/publication';
+import { countAnswer } from '../schools/answers';
+import { countLetter } from '../schools/publication';
 
 export interface Decision {
   item: ReviewItem;
