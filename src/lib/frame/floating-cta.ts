@@ -100,21 +100,12 @@ class FloatingCta extends HTMLElement {
 
   #update() {
     this.hidden = window.scrollY <= FLOATING_CTA_THRESHOLD || this.#formOnScreen || this.#fieldFocused;
-    if (this.hidden) {
+    // A bar (on a phone) has room of its own: what passes under it can be scrolled above it.
+    const bar = !this.hidden && window.matchMedia(BAR_BELOW).matches;
+    if (this.hidden || bar || this.#covers()) {
       clearTimeout(this.#reveal);
       this.#reveal = undefined;
-      this.setAttribute('data-covering', '');
-      return;
-    }
-    if (window.matchMedia(BAR_BELOW).matches) {
-      // A bar with room of its own: what passes under it can be scrolled above it.
-      clearTimeout(this.#reveal);
-      this.#reveal = undefined;
-      this.removeAttribute('data-covering');
-    } else if (this.#covers()) {
-      clearTimeout(this.#reveal);
-      this.#reveal = undefined;
-      this.setAttribute('data-covering', '');
+      this.toggleAttribute('data-covering', !bar);
     } else if (this.hasAttribute('data-covering')) {
       this.#reveal ??= setTimeout(() => {
         this.#reveal = undefined;
