@@ -4,7 +4,7 @@
  * after a referSchool submission runs the email flow.
  */
 import { formPageTypes, type FormPageType } from '../config/forms';
-import { emailFlowOptionsFrom, listenForEmailForm } from './email/flow';
+import { type EmailFlowOptions, emailFlowOptionsFrom, listenForEmailForm } from './email/flow';
 import { emailMessages } from './email/messages';
 import type { SubmittedDetail as EmbedSubmittedDetail } from './hubspot-embed';
 import type { SubmittedDetail as NativeSubmittedDetail } from './forms/enhance';
@@ -47,7 +47,7 @@ export async function trackReferral(host: string, ambassadorId: string, referral
 /** The details sent with a referral: the school side of the form, not the parent's contact data. */
 const referralDetailFields = ['school_name', 'city', 'state', 'role_to_student', 'child_grade'];
 
-export function initFormPage(root: HTMLElement): void {
+export function initFormPage(root: HTMLElement, { loadDialog }: Pick<EmailFlowOptions, 'loadDialog'>): void {
   const params = new URLSearchParams(location.search);
   const type = formTypeOf(params.get('type'));
   const ambassadorId = ambassadorIdOf(params.get('ambassadorId'));
@@ -72,7 +72,7 @@ export function initFormPage(root: HTMLElement): void {
 
   if (type === 'referSchool') {
     const container = section.querySelector<HTMLElement>('[data-email-dialog-root]');
-    if (container) listenForEmailForm(section, { ...emailFlowOptionsFrom(root), container, onSubmission: trackSubmission });
+    if (container) listenForEmailForm(section, { ...emailFlowOptionsFrom(root), container, onSubmission: trackSubmission, loadDialog });
     return;
   }
   // Toolkit and newsletter: the success toast (§4) beside the form's own thank-you text.

@@ -1,7 +1,7 @@
 /**
  * The school email being prepared on /lead-the-change and /form: the draft the server made from
  * the accepted form (with the one-time token to send it), the parent's note, and where sending
- * stands. Loaded with the dialog, only once a form has been sent (src/lib/email/dialog-entry.ts).
+ * stands. Loaded with the dialog, only once a form has been sent (src/components/islands/email-dialog-entry.tsx).
  */
 import { atom } from 'nanostores';
 import { emailMessages } from '../lib/email/messages';

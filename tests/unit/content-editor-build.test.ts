@@ -1,5 +1,5 @@
 /**
- * The content editor's build logs (src/lib/content-editor/integration.ts): a real Vite build of a
+ * The content editor's build logs (src/components/content-editor/integration.ts): a real Vite build of a
  * small project with an editor entry and a site entry. Decap's large chunk and its dependencies'
  * `eval` are not reported; the same in the site's own code still is.
  */
@@ -40,7 +40,7 @@ async function warningsOf(files: Record<string, string>): Promise<string[]> {
       outDir: join(root, 'dist'),
       chunkSizeWarningLimit: 50,
       rolldownOptions: {
-        input: { editor: join(root, 'src/lib/content-editor/app.ts'), site: join(root, 'src/site.ts') },
+        input: { editor: join(root, 'src/components/content-editor/app.ts'), site: join(root, 'src/site.ts') },
         // Rolldown hands every warning to onwarn; print it as Vite would.
         onwarn: (warning) => warnings.push(`${warning.code ?? warning.plugin ?? ''} ${warning.message}`),
       },
@@ -60,9 +60,9 @@ describe('the build reports what the site can act on, not what Decap brings', ()
     {
       name: 'a large editor chunk with eval in its dependencies',
       files: {
-        'src/lib/content-editor/app.ts': "import { table } from './large';\nimport { value } from './uses-eval';\nconsole.log(table.length, value);\n",
-        'src/lib/content-editor/large.ts': largeModule,
-        'src/lib/content-editor/uses-eval.ts': evalModule,
+        'src/components/content-editor/app.ts': "import { table } from './large';\nimport { value } from './uses-eval';\nconsole.log(table.length, value);\n",
+        'src/components/content-editor/large.ts': largeModule,
+        'src/components/content-editor/uses-eval.ts': evalModule,
         'src/site.ts': "console.log('site');\n",
       },
       reported: [],
@@ -70,8 +70,8 @@ describe('the build reports what the site can act on, not what Decap brings', ()
     {
       name: 'eval in the site’s own code',
       files: {
-        'src/lib/content-editor/app.ts': "import { table } from './large';\nconsole.log(table.length);\n",
-        'src/lib/content-editor/large.ts': largeModule,
+        'src/components/content-editor/app.ts': "import { table } from './large';\nconsole.log(table.length);\n",
+        'src/components/content-editor/large.ts': largeModule,
         'src/site.ts': "import { value } from './uses-eval';\nconsole.log(value);\n",
         'src/uses-eval.ts': evalModule,
       },
@@ -80,7 +80,7 @@ describe('the build reports what the site can act on, not what Decap brings', ()
     {
       name: 'eval in a module both the editor and the site use',
       files: {
-        'src/lib/content-editor/app.ts': "import { value } from '../../uses-eval';\nconsole.log(value);\n",
+        'src/components/content-editor/app.ts': "import { value } from '../../uses-eval';\nconsole.log(value);\n",
         'src/site.ts': "import { value } from './uses-eval';\nconsole.log(value);\n",
         'src/uses-eval.ts': evalModule,
       },
@@ -89,7 +89,7 @@ describe('the build reports what the site can act on, not what Decap brings', ()
     {
       name: 'a large chunk of the site',
       files: {
-        'src/lib/content-editor/app.ts': "console.log('editor');\n",
+        'src/components/content-editor/app.ts': "console.log('editor');\n",
         'src/site.ts': "import { table } from './large';\nconsole.log(table.length);\n",
         'src/large.ts': largeModule,
       },

@@ -1,7 +1,7 @@
 /**
  * The FAQ preview of the content editor: the question as the /faqs accordion shows it, opened,
  * inside its category. Markup and classes mirror src/pages/faqs.astro; the site's stylesheet is
- * the preview's (src/lib/content-editor/app.ts). The wide right padding keeps the card clear of
+ * the preview's (src/components/content-editor/app.ts). The wide right padding keeps the card clear of
  * the buttons Decap floats over the preview's top right corner.
  */
 import { iconPaths } from '../../lib/icons';

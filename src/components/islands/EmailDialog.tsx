@@ -37,7 +37,7 @@ const longDate = (iso: string) => new Date(iso).toLocaleString('en-US', { weekda
  * "Your Email is Ready": the preview of the school email the server composed from the form, an
  * optional personal note (the preview follows it), copy and compose links, and "Send via our
  * platform" (which asks the parent to confirm from their inbox). Mounted only once a form has
- * been sent (src/lib/email/dialog-entry.ts).
+ * been sent (src/components/islands/email-dialog-entry.tsx).
  */
 export default function EmailDialog() {
   const draft = useStore($emailDraft);

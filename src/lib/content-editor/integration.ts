@@ -9,7 +9,7 @@ import type { AstroIntegration } from 'astro';
 import type { Plugin } from 'vite';
 
 /** The module the editor page loads (src/pages/content-editor.astro); its chunk holds Decap. */
-const editorEntry = /[\\/]src[\\/]lib[\\/]content-editor[\\/]app\.ts$/;
+const editorEntry = /[\\/]src[\\/]components[\\/]content-editor[\\/]app\.ts$/;
 
 export function editorBundleLogs(): Plugin {
   /** Per build environment (client, prerender): modules bundled into the editor's chunks only, and whether another chunk is over the size limit. */

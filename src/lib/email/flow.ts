@@ -24,11 +24,17 @@ export interface EmailFlowOptions {
   letter: Letter;
   /** Called with every accepted submission, e.g. for referral tracking. */
   onSubmission?: (values: SubmittedValues) => void;
+  /**
+   * Loads the dialog (src/components/islands/email-dialog-entry.tsx): the page's script passes it
+   * in, as `() => import(…)`, so that lib never imports a component (tests/unit/import-layers.test.ts).
+   */
+  loadDialog: () => Promise<EmailDialogModule>;
 }
 
-let dialog: Promise<typeof import('./dialog-entry')> | undefined;
-/** Starts loading the dialog (once). */
-export const loadEmailDialog = () => (dialog ??= import('./dialog-entry'));
+/** What the dialog's module offers the flow. */
+export interface EmailDialogModule {
+  showEmailDialog(container: HTMLElement, draft: DraftAnswer, onEdit?: () => void): Promise<void>;
+}
 
 /**
  * The draft of an embed's submission, made in the browser; the platform cannot send it. Its
@@ -73,12 +79,15 @@ function keptDetailsNotice(region: NativeFormRegion, form: HTMLFormElement, form
 }
 
 export function listenForEmailForm(root: HTMLElement, options: EmailFlowOptions): () => void {
+  // Loaded once: when the parent first touches the form, or at the latest when it is accepted.
+  let dialog: Promise<EmailDialogModule> | undefined;
+  const loadDialog = () => (dialog ??= options.loadDialog());
   const region = root.querySelector<NativeFormRegion>(`native-form[data-form-id="${CSS.escape(options.formId)}"]`);
   const form = region?.querySelector('form');
   let notice = region && form && restoreDetails(form, options.formId) ? keptDetailsNotice(region, form, options.formId) : undefined;
   const show = async (draft: DraftAnswer | undefined, onEdit?: () => void) => {
     if (!draft) return;
-    const { showEmailDialog } = await loadEmailDialog();
+    const { showEmailDialog } = await loadDialog();
     await showEmailDialog(options.container, draft, onEdit);
   };
   const onNative = (event: Event) => {
@@ -102,7 +111,7 @@ export function listenForEmailForm(root: HTMLElement, options: EmailFlowOptions)
     void draftFromValues(values, options.links, options.letter).then(show);
   };
   // The parent has started: load the dialog now, so it opens the moment the form is accepted.
-  const warm = () => void loadEmailDialog();
+  const warm = () => void loadDialog();
   root.addEventListener('focusin', warm, { once: true });
   root.addEventListener('pointerdown', warm, { once: true });
   root.addEventListener('native-form:submitted', onNative);
@@ -116,7 +125,7 @@ export function listenForEmailForm(root: HTMLElement, options: EmailFlowOptions)
 }
 
 /** Reads the flow's configuration from data attributes rendered at build time. */
-export function emailFlowOptionsFrom(element: HTMLElement): Omit<EmailFlowOptions, 'onSubmission' | 'container'> {
+export function emailFlowOptionsFrom(element: HTMLElement): Omit<EmailFlowOptions, 'onSubmission' | 'container' | 'loadDialog'> {
   return {
     formId: element.dataset.emailFormId ?? '',
     links: { videoUrl: element.dataset.videoUrl ?? '', bookingUrl: element.dataset.bookingUrl ?? '' },

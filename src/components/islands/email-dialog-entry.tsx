@@ -4,7 +4,7 @@
  * React on their first load.
  */
 import { createRoot } from 'react-dom/client';
-import EmailDialog from '../../components/islands/EmailDialog';
+import EmailDialog from './EmailDialog';
 import { onEditDetails, openDraft, sendDraftViaPlatform, startDraft, type DraftAnswer } from '../../stores/emailDraft';
 
 const roots = new WeakSet<HTMLElement>();

@@ -8,13 +8,13 @@ import type { CmsConfig } from 'decap-cms-core';
 import type { ComponentType } from 'react';
 import siteCss from '../../styles/global.css?inline';
 import richTextCss from '../../styles/rich-text.css?inline';
-import { faqPreview } from '../../components/content-editor/FaqPreview';
-import { ruleListControl } from '../../components/content-editor/RuleListControl';
-import { StatsPreview } from '../../components/content-editor/StatsPreview';
-import type { EditorConfig, EditorField } from './config';
-import { LIST_FIELD } from './list-field';
-import { isLeftEmpty } from './values';
-import { yamlListFormat } from './yaml-list';
+import { faqPreview } from './FaqPreview';
+import { ruleListControl } from './RuleListControl';
+import { StatsPreview } from './StatsPreview';
+import type { EditorConfig, EditorField } from '../../lib/content-editor/config';
+import { LIST_FIELD } from '../../lib/content-editor/list-field';
+import { isLeftEmpty } from '../../lib/content-editor/values';
+import { yamlListFormat } from '../../lib/content-editor/yaml-list';
 
 /** Decap wraps a rendered markdown field in a div of its own: its paragraphs are one level deeper than on the site. */
 const previewCss = '.rich-text > div > * + * { margin-top: 1em; }';
