@@ -44,7 +44,7 @@ export default async (req: Request): Promise<Response> => {
       );
     }
     return responsePage(
-      `${heading(`Thank you, ${page.name}`)}${lead('What the parents you brought have done so far. Counts only: we never show who they are.')}<dl class="mt-8 grid grid-cols-2 gap-4 sm:grid-cols-4">${figure(page.parents, 'Parents you brought')}${figure(page.confirmed, 'Confirmed sends')}${figure(page.schoolsReached, 'Schools reached')}${figure(page.answers, 'Answers from schools')}</dl>${home}`,
+      `${heading(`Thank you, ${page.name}`)}${lead('What the parents you brought have done so far: a parent counts once they confirm their letter from their own inbox. Counts only: we never show who they are.')}<dl class="mt-8 grid grid-cols-2 gap-4 sm:grid-cols-4">${figure(page.parents, 'Parents you brought')}${figure(page.delivered, 'Letters delivered')}${figure(page.schoolsReached, 'Schools reached')}${figure(page.answers, 'Answers from schools')}</dl>${home}`,
       { title: 'Your ambassador page' },
     );
   } catch (error) {

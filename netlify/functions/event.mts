@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { BEACON_MAX_BYTES, beaconSchema } from '../../src/lib/analytics/events';
 import { recordBeacon, takeBeaconAllowance } from '../../src/server/analytics/record';
-import { countable } from '../../src/server/analytics/visitor';
+import { countable, hasBrowserSignals } from '../../src/server/analytics/visitor';
 import { serverEnv } from '../../src/server/env';
 import { allowMethods, describeIssues, handle, HttpError, readLimited } from '../../src/server/http';
 
@@ -18,7 +18,8 @@ function fromThisSite(req: Request): boolean {
 /**
  * POST /api/event: the pages' beacon (`navigator.sendBeacon`, a text/plain JSON body of at most
  * 2 KB): a page view, a form start or a share. Another site's request is 403, an unknown event or
- * an oversized value 400 or 413, a flood 429; a bot or a browser that asks not to be counted
+ * an oversized value 400 or 413, a flood from one network or past the site's ceiling 429; a bot,
+ * a request without a browser's own signals, or a browser that asks not to be counted
  * (Do-Not-Track, Global Privacy Control) gets 204 and nothing is stored. Never a cookie.
  */
 export default handle(async (req, context) => {
@@ -37,9 +38,10 @@ export default handle(async (req, context) => {
   }
   const parsed = beaconSchema.safeParse(data);
   if (!parsed.success) throw new HttpError(400, 'invalid_event', describeIssues(parsed.error));
-  if (!countable(req)) return accepted();
-  if (!(await takeBeaconAllowance(req, context)))
-    throw new HttpError(429, 'rate_limited', 'Too many events from this network; they are counted again in a minute.');
+  if (!countable(req) || !hasBrowserSignals(req)) return accepted();
+  const allowance = await takeBeaconAllowance(req, context);
+  if (allowance === 'network') throw new HttpError(429, 'rate_limited', 'Too many events from this network; they are counted again in a minute.');
+  if (allowance === 'site') throw new HttpError(429, 'site_busy', 'The site is taking as many events as it counts in a minute; it counts again in a minute.');
   await recordBeacon(req, context, parsed.data);
   return accepted();
 });

@@ -175,7 +175,7 @@ async function view(req: Request, context?: Context): Promise<View | Response> {
       await attemptContactDeletion(client, id).catch((error: unknown) =>
         console.error('[your-data] HubSpot deletion not attempted:', error instanceof Error ? error.message : ''),
       );
-    const removed = counts.submissions + counts.drafts + counts.messages + counts.answers + counts.nominations + counts.bookings;
+    const removed = counts.submissions + counts.drafts + counts.messages + counts.answers + counts.nominations + counts.bookings + counts.journeys;
     return {
       status: 200,
       title: 'Your data has been deleted',

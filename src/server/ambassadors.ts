@@ -2,7 +2,7 @@
  * Ambassadors the organisation knows (table `ambassadors`, migration 0030): staff add them on the
  * admin page; only their ids count as an ambassador's on a link (`knownAmbassador`), so an id a
  * stranger types is not taken on trust. Each ambassador has a signed link to their own page
- * (`ambassadorLink`): the parents they brought, confirmed sends, schools reached and answers, as
+ * (`ambassadorLink`): the parents they brought (confirmed from their inbox), letters delivered, schools reached and answers, as
  * counts only. A link that does not verify is a 404, the same as one for nobody.
  *
  * Staff also see a leaderboard and the stalled schools: a page with parents but no new letter in
@@ -31,9 +31,13 @@ export const newAmbassadorSchema = z
 export type NewAmbassador = z.infer<typeof newAmbassadorSchema>;
 
 export interface AmbassadorFigures {
-  /** Parents who sent the email form through the ambassador's links. */
+  /**
+   * Parents who confirmed their letter from their own inbox, through the ambassador's links. A
+   * draft alone, which anyone holding the id can make, never counts.
+   */
   parents: number;
-  confirmed: number;
+  /** Their letters that reached the school. */
+  delivered: number;
   schoolsReached: number;
   answers: number;
 }
@@ -63,30 +67,30 @@ export async function addAmbassador(input: NewAmbassador, by: string, now = new 
 }
 
 const figuresSql = sql`
-  count(j.draft_id)::int AS parents,
-  count(j.confirmed_at)::int AS confirmed,
+  count(j.confirmed_at)::int AS parents,
+  count(j.delivered_at)::int AS delivered,
   count(DISTINCT j.school) FILTER (WHERE j.delivered_at IS NOT NULL)::int AS schools_reached,
   count(j.answered_at)::int AS answers`;
 
 interface FiguresRow {
   parents: number;
-  confirmed: number;
+  delivered: number;
   schools_reached: number;
   answers: number;
 }
 const figuresOf = (row: FiguresRow | undefined): AmbassadorFigures => ({
   parents: Number(row?.parents ?? 0),
-  confirmed: Number(row?.confirmed ?? 0),
+  delivered: Number(row?.delivered ?? 0),
   schoolsReached: Number(row?.schools_reached ?? 0),
   answers: Number(row?.answers ?? 0),
 });
 
-/** Every ambassador with their figures, most confirmed sends first: the leaderboard. */
+/** Every ambassador with their figures, most confirmed parents first: the leaderboard. */
 export async function ambassadorLeaderboard(): Promise<AmbassadorRow[]> {
   const rows = await query<FiguresRow & { id: string; name: string; email: string; created_at: Date }>(sql`
     SELECT a.id, a.name, a.email, a.created_at, ${figuresSql}
     FROM ambassadors a LEFT JOIN analytics_journeys j ON j.ambassador = a.id
-    GROUP BY a.id ORDER BY confirmed DESC, parents DESC, a.name LIMIT 500`);
+    GROUP BY a.id ORDER BY parents DESC, delivered DESC, a.name LIMIT 500`);
   return rows.map((row) => ({ id: row.id, name: row.name, email: row.email, createdAt: row.created_at.toISOString(), ...figuresOf(row) }));
 }
 

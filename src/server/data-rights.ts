@@ -57,7 +57,55 @@ export interface PersonalData {
   answers: SchoolAnswer[];
   nominations: NominationRecord[];
   bookings: BookingLog[];
+  /** Where each of their drafts came from and the steps it reached (the Insights tab's journeys). */
+  journeys: Journey[];
 }
+
+/** A draft's journey as the figures keep it: no name or address, but it belongs to the person's draft. */
+export interface Journey {
+  draftId: string;
+  createdAt: string;
+  page: string | null;
+  source: string | null;
+  campaign: string | null;
+  ambassador: string | null;
+  variant: string | null;
+  linkVariant: string | null;
+  letter: string | null;
+  confirmedAt: string | null;
+  deliveredAt: string | null;
+  answerKind: string | null;
+}
+
+interface JourneyRow {
+  draft_id: string;
+  created_at: Date;
+  page: string | null;
+  source: string | null;
+  campaign: string | null;
+  ambassador: string | null;
+  variant: string | null;
+  link_variant: string | null;
+  letter: string | null;
+  confirmed_at: Date | null;
+  delivered_at: Date | null;
+  answer_kind: string | null;
+}
+
+const toJourney = (row: JourneyRow): Journey => ({
+  draftId: row.draft_id,
+  createdAt: row.created_at.toISOString(),
+  page: row.page,
+  source: row.source,
+  campaign: row.campaign,
+  ambassador: row.ambassador,
+  variant: row.variant,
+  linkVariant: row.link_variant,
+  letter: row.letter,
+  confirmedAt: row.confirmed_at?.toISOString() ?? null,
+  deliveredAt: row.delivered_at?.toISOString() ?? null,
+  answerKind: row.answer_kind,
+});
 
 /** The rows whose address is this person's: found by the database's canonical form, kept only if ours agrees. */
 const samePerson = (canonical: string) => (address: unknown) => typeof address === 'string' && canonicalAddress(address) === canonical;
@@ -81,11 +129,18 @@ export async function findPersonalData(email: string): Promise<PersonalData> {
     query<{ id: string; created_at: Date; invitee_email: string; record: Record<string, unknown> }>(sql`
       SELECT id, created_at, invitee_email, record FROM webhook_logs WHERE canonical_address(invitee_email) = ${canonical} ORDER BY created_at DESC LIMIT ${MAX_ROWS}`),
   ]);
+  const ownDrafts = drafts.map((row) => row.record).filter((record) => mine(record.data.parentEmail));
+  const ownMessages = messages.map((row) => row.record).filter((record) => mine(record.parentEmail));
+  const draftIds = [...new Set([...ownDrafts.map((draft) => draft.id), ...ownMessages.map((message) => message.draftId).filter(Boolean)])];
+  const journeys = draftIds.length
+    ? await query<JourneyRow>(sql`SELECT * FROM analytics_journeys WHERE draft_id = ANY(${draftIds}::text[]) ORDER BY created_at DESC LIMIT ${MAX_ROWS}`)
+    : [];
   return {
     email: plainAddress(email),
+    journeys: journeys.map(toJourney),
     submissions: submissions.map((row) => row.record).filter((record) => mine(record.values.email)),
-    drafts: drafts.map((row) => row.record).filter((record) => mine(record.data.parentEmail)),
-    messages: messages.map((row) => row.record).filter((record) => mine(record.parentEmail)),
+    drafts: ownDrafts,
+    messages: ownMessages,
     answers: answers.filter((row) => mine(row.parent)).map((row) => row.record),
     nominations: nominations.map((row) => row.record).filter((record) => mine(record.data.email)),
     bookings: bookings.filter((row) => mine(row.invitee_email)).map((row) => ({ id: row.id, createdAt: row.created_at.toISOString(), record: row.record })),
@@ -101,6 +156,7 @@ export function countRecords(data: PersonalData) {
     answers: data.answers.length,
     nominations: data.nominations.length,
     bookings: data.bookings.length,
+    journeys: data.journeys.length,
   };
 }
 
@@ -120,6 +176,7 @@ export function exportPersonalData(data: PersonalData, now = new Date()) {
       page: record.context.pageUri,
       deliveredToHubSpot: record.delivery.state === 'delivered',
     })),
+    journeys: data.journeys,
     emailDrafts: data.drafts.map((draft) => ({
       id: draft.id,
       createdAt: draft.createdAt,
@@ -166,6 +223,7 @@ export interface ErasureCounts {
   answers: number;
   nominations: number;
   bookings: number;
+  journeys: number;
   hubspot: number;
 }
 
@@ -201,7 +259,7 @@ export async function erasePersonalData(
   ];
   const ids = addresses.map((_, index) => recordKey(new Date(now.getTime() + index)));
   const step = stepToken ? hashSecret(stepToken) : null;
-  const row = await queryOne<Omit<ErasureCounts, 'hubspot'> & { queued: string[]; step_taken: boolean }>(sql`
+  const row = await queryOne<Omit<ErasureCounts, 'hubspot'> & { queued: string[]; step_taken: boolean; _events: number }>(sql`
     WITH step AS (
       INSERT INTO used_deletion_steps (token_hash, expires_at, created_at)
       SELECT ${step}::text, ${new Date(now.getTime() + DELETE_STEP_TTL_MS)}, ${now} WHERE ${step}::text IS NOT NULL
@@ -244,6 +302,10 @@ export async function erasePersonalData(
       DELETE FROM nominations WHERE id = ANY(${data.nominations.map((n) => n.id)}::text[]) AND EXISTS (SELECT 1 FROM go) RETURNING 1
     ), bookings AS (
       DELETE FROM webhook_logs WHERE id = ANY(${data.bookings.map((b) => b.id)}::text[]) AND EXISTS (SELECT 1 FROM go) RETURNING 1
+    ), journeys AS (
+      DELETE FROM analytics_journeys WHERE draft_id = ANY(${data.journeys.map((j) => j.draftId)}::text[]) AND EXISTS (SELECT 1 FROM go) RETURNING 1
+    ), journey_events AS (
+      DELETE FROM analytics_events WHERE journey = ANY(${data.journeys.map((j) => j.draftId)}::text[]) AND EXISTS (SELECT 1 FROM go) RETURNING 1
     ), queued AS (
       INSERT INTO hubspot_contact_deletions (id, email, masked, state, next_attempt_at, created_at)
       SELECT q.id, q.email, q.masked, 'pending', ${now}, ${now}
@@ -256,9 +318,10 @@ export async function erasePersonalData(
            (SELECT count(*) FROM submissions)::int AS submissions, (SELECT count(*) FROM drafts)::int AS drafts,
            ((SELECT count(*) FROM withdrawn) + (SELECT count(*) FROM emptied))::int AS messages, (SELECT count(*) FROM answers)::int AS answers,
            (SELECT count(*) FROM nominations)::int AS nominations, (SELECT count(*) FROM bookings)::int AS bookings,
+           (SELECT count(*) FROM journeys)::int AS journeys, (SELECT count(*) FROM journey_events) AS _events,
            coalesce((SELECT array_agg(id) FROM queued), '{}') AS queued`);
   if (!row?.step_taken) return undefined;
-  const { queued = [], step_taken: _taken, ...counts } = row;
+  const { queued = [], step_taken: _taken, _events: _rawEvents, ...counts } = row;
   // An address whose deletion was already waiting is asked for by that row.
   const pending = await query<{ id: string }>(sql`SELECT id FROM hubspot_contact_deletions WHERE state = 'pending' AND email = ANY(${addresses}::text[])`);
   return { counts: { ...counts, hubspot: addresses.length }, deletionIds: [...new Set([...queued, ...pending.map((p) => p.id)])] };

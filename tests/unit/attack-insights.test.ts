@@ -5,7 +5,7 @@
  * unstarred words; a parent's withdrawal; the admin endpoints without a session. Every answer is a
  * 4xx (or a silent 204 for what must not be counted), never a 500, and nothing identifying is kept.
  */
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import ambassadorFunction from '../../netlify/functions/ambassador.mts';
 import ambassadorsAdmin from '../../netlify/functions/ambassadors-admin.mts';
@@ -13,7 +13,8 @@ import beacon from '../../netlify/functions/event.mts';
 import experimentsAdmin from '../../netlify/functions/experiments-admin.mts';
 import insightsAdmin from '../../netlify/functions/insights-admin.mts';
 import wordsAdmin from '../../netlify/functions/words-admin.mts';
-import { BEACON_RATE_LIMIT, takeBeaconAllowance } from '../../src/server/analytics/record';
+import { BEACON_RATE_LIMIT, SITE_EVENTS_PER_MINUTE, takeBeaconAllowance } from '../../src/server/analytics/record';
+import { dayOf, saltOf } from '../../src/server/analytics/visitor';
 import { addAmbassador, ambassadorLink, ambassadorToken } from '../../src/server/ambassadors';
 import { query, sql } from '../../src/server/db';
 import { starredWordsFor, starWords, withdrawStarredWords } from '../../src/server/schools/starred-words';
@@ -28,6 +29,8 @@ let shell: ReturnType<typeof useSiteShell>;
 let cookie = '';
 const AGENT = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15';
 const IP = '192.0.2.77';
+/** What every browser sends with a beacon, and a script leaves out unless written to forge it. */
+const BROWSER = { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'no-cors', 'accept-language': 'en-GB,en;q=0.9' };
 
 beforeAll(async () => {
   database = await startTestDatabase();
@@ -49,7 +52,7 @@ function send(body: string, headers: Record<string, string> = {}, ip = IP) {
   return beacon(
     new Request(`${ORIGIN}/api/event`, {
       method: 'POST',
-      headers: { 'content-type': 'text/plain;charset=UTF-8', origin: ORIGIN, 'user-agent': AGENT, ...headers },
+      headers: { ...BROWSER, 'content-type': 'text/plain;charset=UTF-8', origin: ORIGIN, 'user-agent': AGENT, ...headers },
       body,
     }),
     { ip },
@@ -108,13 +111,16 @@ describe('the beacon', () => {
     const req = new Request(`${ORIGIN}/api/event`, { method: 'POST' });
     const taken = [];
     for (let i = 0; i < BEACON_RATE_LIMIT + 5; i++) taken.push(await takeBeaconAllowance(req, { ip: IP }, at));
-    expect(taken.filter(Boolean)).toHaveLength(BEACON_RATE_LIMIT);
-    expect(await takeBeaconAllowance(req, { ip: '198.51.100.200' }, at)).toBe(true);
-    expect(await takeBeaconAllowance(req, { ip: IP }, at + 60_000)).toBe(true);
+    expect(taken.filter((answer) => answer === 'ok')).toHaveLength(BEACON_RATE_LIMIT);
+    expect(taken.at(-1)).toBe('network');
+    expect(await takeBeaconAllowance(req, { ip: '198.51.100.200' }, at)).toBe('ok');
+    expect(await takeBeaconAllowance(req, { ip: IP }, at + 60_000)).toBe('ok');
     // Through the endpoint: a network whose minute is spent gets 429 and nothing is stored.
     const now = Date.now();
     for (const minute of [now - (now % 60_000), now - (now % 60_000) + 60_000]) {
-      const client = createHash('sha256').update(`beacon|${IP}`).digest('hex');
+      const client = createHmac('sha256', await saltOf(dayOf(new Date(minute))))
+        .update(`beacon|${IP}`)
+        .digest('hex');
       await query(
         sql`INSERT INTO analytics_rate_windows (client, window_start, events) VALUES (${client}, ${new Date(minute)}, ${BEACON_RATE_LIMIT}) ON CONFLICT DO NOTHING`,
       );
@@ -137,7 +143,7 @@ describe('the beacon', () => {
     for (const needle of [IP, '192.0.2', 'Safari', 'Macintosh', 'token', 'abc.def', 'mail.example/read', '<', 'mia@x.org'])
       expect(stored).not.toContain(needle);
     const [row] = await events();
-    expect(row).toMatchObject({ page: '/confirm-send', source: 'news' });
+    expect(row).toMatchObject({ page: '/confirm-send', source: 'news', campaign: 'other' });
     expect(String(row!.visitor)).toMatch(/^[0-9a-f]{32}$/);
   });
 
@@ -146,6 +152,68 @@ describe('the beacon', () => {
     await addAmbassador({ id: 'real-one', name: 'Rosa', email: 'rosa@example.org' }, 'staff');
     await send(view({ q: '?ambassadorId=real-one' }));
     expect((await events()).map((row) => row.ambassador)).toEqual([null, 'real-one']);
+  });
+});
+
+describe('figures a stranger cannot move (issue 46)', () => {
+  test.each([
+    ['no Fetch Metadata', { 'sec-fetch-mode': '' }],
+    ['no language', { 'accept-language': '' }],
+  ])('a request with %s (a script, not a browser) is answered 204 and not counted', async (_name, headers) => {
+    expect((await send(view(), headers)).status).toBe(204);
+    expect(await events()).toEqual([]);
+  });
+
+  test("past the site's ceiling, events from every network are refused with 429 site_busy, and said", async () => {
+    const now = Date.now();
+    for (const minute of [now - (now % 60_000), now - (now % 60_000) + 60_000])
+      await query(sql`INSERT INTO analytics_rate_windows (client, window_start, events) VALUES ('site', ${new Date(minute)}, ${SITE_EVENTS_PER_MINUTE})`);
+    const response = await send(view(), {}, '203.0.113.200');
+    expect(response.status).toBe(429);
+    expect((await response.json()).error).toMatchObject({ code: 'site_busy' });
+    expect(await events()).toEqual([]);
+  });
+
+  test('an unknown path, a made-up campaign and a 580-character UTM value are each counted as "other"', async () => {
+    await send(view({ p: '/wp-admin/setup.php' }));
+    await send(view({ p: '/schools/not-a-key' }));
+    await send(view({ q: `?utm_source=${'x'.repeat(580)}` }));
+    await send(view({ q: '?utm_source=news&utm_campaign=%E2%9C%93%20win' }));
+    const rows = await events();
+    expect(rows.map((row) => row.page)).toEqual(['other', 'other', '/', '/']);
+    expect(rows[2]).toMatchObject({ source: 'other' });
+    expect(rows[3]).toMatchObject({ source: 'news', campaign: 'other' });
+  });
+
+  test('a named school page counts for its school, as its bare key does', async () => {
+    const key = 'cd'.repeat(16);
+    await send(view({ p: `/schools/lakeside-school-${key}` }));
+    await send(view({ p: `/schools/${key}` }));
+    expect((await events()).map((row) => [row.page, row.school])).toEqual([
+      ['/schools/*', key],
+      ['/schools/*', key],
+    ]);
+  });
+
+  test('one machine claiming a new user agent for every view is at most 30 visitors a day, other networks unaffected', async () => {
+    for (let i = 0; i < BEACON_RATE_LIMIT; i++) await send(view(), { 'user-agent': `${AGENT} forged/${i}` });
+    await send(view(), {}, '198.51.100.30');
+    const visitors = await query<{ n: number }>(sql`SELECT count(DISTINCT visitor)::int AS n FROM analytics_events`);
+    // 30 from the machine, one "crowd" for the rest of it, one from the other network.
+    expect(Number(visitors[0]!.n)).toBe(32);
+  });
+
+  test('the day key is random and kept two days at most: yesterday can be hashed, the day before cannot', async () => {
+    const { forgetOldSalts } = await import('../../src/server/analytics/visitor');
+    const now = new Date();
+    const day = (offset: number) => dayOf(new Date(now.getTime() - offset * 24 * 3600_000));
+    const [today, yesterday, before] = [await saltOf(day(0)), await saltOf(day(1)), await saltOf(day(2))];
+    expect(today.equals(yesterday)).toBe(false);
+    expect(await forgetOldSalts(now)).toBe(1);
+    const kept = await query<{ day: string }>(sql`SELECT day::text AS day FROM analytics_salts ORDER BY day`);
+    expect(kept.map((row) => row.day)).toContain(day(1));
+    expect(kept.map((row) => row.day)).not.toContain(day(2));
+    expect((await saltOf(day(2))).equals(before)).toBe(false);
   });
 });
 

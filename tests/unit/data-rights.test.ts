@@ -350,6 +350,26 @@ describe('the deletion', () => {
     expect((await exportOf(email)).schoolEmails).toEqual([]);
   });
 
+  test('the journeys of their drafts (how they found us) are shown, downloaded and deleted with the rest, and no one else’s', async () => {
+    const email = 'ana.lopez@gmail.com';
+    const mine = await parentRecords(email);
+    const other = await parentRecords('ana.lopez@example.org');
+    for (const [draft, source] of [
+      [mine.draftId, 'newsletter / email'],
+      [other.draftId, 'other-source'],
+    ])
+      await query(sql`
+        INSERT INTO analytics_journeys (draft_id, created_at, page, source, campaign) VALUES (${draft}, now(), '/lead-the-change', ${source}, 'autumn')
+        ON CONFLICT (draft_id) DO UPDATE SET source = EXCLUDED.source`);
+    const page = await get(`/your-data?token=${dataToken(email)}`);
+    expect(page.region).toContain('How you found us');
+    expect(page.region).toContain('newsletter / email');
+    expect(page.region).not.toContain('other-source');
+    expect((await exportOf(email)).journeys).toEqual([expect.objectContaining({ draftId: mine.draftId, source: 'newsletter / email' })]);
+    expect((await deleteAll(email)).status).toBe(200);
+    expect(await query(sql`SELECT draft_id FROM analytics_journeys ORDER BY draft_id`)).toEqual([{ draft_id: other.draftId }]);
+  });
+
   test('a request still waiting for its confirmation is withdrawn (it took no limits) and its link opens nothing; the review step names it', async () => {
     const email = 'kai@example.org';
     const records = await parentRecords(email);

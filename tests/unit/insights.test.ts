@@ -15,7 +15,7 @@ import { recordAnswerStep, recordConfirmation, recordDelivery, recordFormSent, r
 import { purgeInsights, rollUpDays } from '../../src/server/analytics/rollup';
 import { dayOf } from '../../src/server/analytics/visitor';
 import { addAmbassador, ambassadorLeaderboard, ambassadorLink, ambassadorPage, knownAmbassador } from '../../src/server/ambassadors';
-import { assignVariant, compareVariants, experimentResults, letterResults, runningExperiments } from '../../src/server/analytics/experiments';
+import { assignVariant, experimentResults, letterResults, placeText, runningExperiments } from '../../src/server/analytics/experiments';
 import { query } from '../../src/server/db';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { call, request, setAdminEnv, signIn, ORIGIN } from './helpers/admin';
@@ -24,6 +24,8 @@ let database: TestDatabase;
 let shell: ReturnType<typeof useSiteShell>;
 let cookie = '';
 const AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
+/** What a browser sends with every request it makes for a page. */
+const BROWSER = { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'no-cors', 'accept-language': 'en-GB' };
 
 beforeAll(async () => {
   database = await startTestDatabase();
@@ -44,13 +46,13 @@ beforeEach(async () => {
 function visit(body: Record<string, unknown>, options: { ip?: string; agent?: string; headers?: Record<string, string> } = {}) {
   const req = new Request(`${ORIGIN}/api/event`, {
     method: 'POST',
-    headers: { 'content-type': 'text/plain;charset=UTF-8', origin: ORIGIN, 'user-agent': options.agent ?? AGENT, ...options.headers },
+    headers: { ...BROWSER, 'content-type': 'text/plain;charset=UTF-8', origin: ORIGIN, 'user-agent': options.agent ?? AGENT, ...options.headers },
     body: JSON.stringify(body),
   });
   return beacon(req, { ip: options.ip ?? '198.51.100.4' });
 }
 
-const formRequest = () => new Request(`${ORIGIN}/api/forms/x`, { method: 'POST', headers: { 'user-agent': AGENT } });
+const formRequest = (agent = AGENT) => new Request(`${ORIGIN}/api/forms/x`, { method: 'POST', headers: { 'user-agent': agent } });
 
 describe('the funnel', () => {
   test('a campaign visit, a form, a send request, a confirmation, a delivery and an answer each count once, for the campaign', async () => {
@@ -93,6 +95,16 @@ describe('the funnel', () => {
     expect(figures.answers).toEqual([{ kind: 'meeting', count: 1 }]);
   });
 
+  test('no row that names a draft carries a visitor hash: a named parent is never linked to their pages by the figures', async () => {
+    await visit({ n: 'page_view', p: '/lead-the-change', q: '?utm_source=news' });
+    await recordFormSent(formRequest(), { ip: '198.51.100.4' }, { purpose: 'emailGenerator', page: '/lead-the-change', draft: { id: 'd-named' } });
+    const rows = (await query(sqlText(`SELECT name, visitor, journey, source FROM analytics_events WHERE journey IS NOT NULL`))) as Array<
+      Record<string, unknown>
+    >;
+    expect(rows.map((row) => row.name).sort()).toEqual(['draft', 'form_sent']);
+    expect(rows.every((row) => row.visitor === null && row.source === 'news')).toBe(true);
+  });
+
   test('a later day is rolled up: the same figures, read from days, and its raw events and visitor hashes are gone', async () => {
     await visit({ n: 'page_view', p: '/' });
     await visit({ n: 'page_view', p: '/', q: '' }, { ip: '198.51.100.9' });
@@ -105,6 +117,48 @@ describe('the funnel', () => {
     expect(after.funnel).toEqual(before.funnel);
     expect(after.funnel[0]!.count).toBe(2);
     expect(after.shares).toEqual([{ channel: 'whatsapp', count: 1 }]);
+  });
+
+  test('a roll-up out of time stops between batches, the figures stay whole meanwhile, and the next run finishes the day', async () => {
+    for (let i = 0; i < 40; i++) await visit({ n: 'page_view', p: '/' }, { agent: `${AGENT} v${i}`, ip: `198.51.100.${i}` });
+    const before = await insights({});
+    const tomorrow = new Date(Date.now() + 26 * 3600_000);
+    const day = ((await query(sqlText('SELECT day::text AS day FROM analytics_events LIMIT 1'))) as Array<{ day: string }>)[0]!.day;
+    const { rollUpDay } = await import('../../src/server/analytics/rollup');
+    let batches = 0;
+    const deadline = { valueOf: () => (batches++ < 3 ? Number.POSITIVE_INFINITY : 0) } as unknown as number;
+    expect(await rollUpDay(day, deadline)).toBe(false);
+    expect((await insights({})).funnel).toEqual(before.funnel);
+    expect(await rollUpDays(tomorrow)).toEqual([day]);
+    expect((await insights({})).funnel).toEqual(before.funnel);
+    expect(await query(sqlText('SELECT * FROM analytics_events'))).toEqual([]);
+  });
+
+  test('past 300 values of a dimension in a day, the least counted are kept as one "other" row', async () => {
+    const day = '2026-01-05';
+    await query(
+      sqlText(
+        `INSERT INTO analytics_events (at, day, name, visitor, page, campaign) SELECT '2026-01-05T12:00:00Z', '2026-01-05', 'page_view', md5(g::text), '/', 'c' || g FROM generate_series(1, 320) g`,
+      ),
+    );
+    await query(
+      sqlText(
+        `INSERT INTO analytics_events (at, day, name, visitor, page, campaign) SELECT '2026-01-05T12:00:00Z', '2026-01-05', 'page_view', md5('x' || g::text), '/', 'c1' FROM generate_series(1, 5) g`,
+      ),
+    );
+    await rollUpDays(new Date('2026-01-07T00:00:00Z'));
+    const rows = (await query(
+      sqlText(`SELECT value, events FROM analytics_daily WHERE day = '${day}' AND dimension = 'campaign' ORDER BY events DESC, value`),
+    )) as Array<{
+      value: string;
+      events: number;
+    }>;
+    expect(rows).toHaveLength(301);
+    expect(rows.slice(0, 2)).toEqual([
+      { value: 'other', events: 20 },
+      { value: 'c1', events: 6 },
+    ]);
+    expect(rows.reduce((sum, row) => sum + Number(row.events), 0)).toBe(325);
   });
 
   test('roll-ups and journeys older than 13 months are purged', async () => {
@@ -129,67 +183,115 @@ describe('the funnel', () => {
 });
 
 describe('experiments', () => {
-  test('a visitor-day keeps its variant, a share link carries one, and a confirmed send converts for it', async () => {
-    const started = await call(experimentsAdmin, '/api/admin/experiments', { method: 'POST', cookie, body: { place: 'school-page-cta', name: 'CTA words' } });
-    expect(started.status).toBe(201);
-    const [experiment] = await runningExperiments(Date.now() + 10_000);
-    expect(experiment!.variants).toEqual(['control', 'together', 'child']);
-    expect(assignVariant(experiment!, 'a'.repeat(32))).toBe(assignVariant(experiment!, 'a'.repeat(32)));
-    expect(assignVariant(experiment!, 'a'.repeat(32), `${experiment!.id}.child`)).toBe('child');
-    expect(assignVariant(experiment!, undefined, 'forged.child')).toBe('control');
+  /** The school page as a person's browser asks for it, from a network. */
+  const openSchool = async (key: string, options: { query?: string; ip?: string; agent?: string; site?: string } = {}) => {
+    const response = await schoolPage(
+      new Request(`${ORIGIN}/schools/${key}${options.query ?? ''}`, {
+        headers: {
+          'user-agent': options.agent ?? AGENT,
+          'x-nf-client-connection-ip': options.ip ?? '198.51.100.4',
+          'sec-fetch-site': options.site ?? 'none',
+          'sec-fetch-mode': 'navigate',
+          'accept-language': 'en-GB',
+        },
+      }),
+    );
+    return { cache: response.headers.get('cache-control'), html: await response.text() };
+  };
+  const variantOf = (html: string) => html.match(/data-variant="([a-z]+)"/)?.[1];
+  const start = async (place: string, name: string) => {
+    expect((await call(experimentsAdmin, '/api/admin/experiments', { method: 'POST', cookie, body: { place, name } })).status).toBe(201);
+    return (await runningExperiments(Date.now() + 10_000)).find((experiment) => experiment.place === place)!;
+  };
 
-    const key = 'ab'.repeat(16);
-    await visit({ n: 'page_view', p: `/schools/${key}`, q: `?v=${experiment!.id}.together` });
+  test('the server records who was served which variant, once a visitor-day, and a confirmed send converts for the first one served', async () => {
+    const key = (await verifiedSchool('head@birch.edu', 'Birch School')).pageKey;
+    const experiment = await start('school-page-cta', 'CTA words');
+    expect(experiment.variants).toEqual(['control', 'together', 'child']);
+    expect(assignVariant(experiment, 'a'.repeat(32))).toBe(assignVariant(experiment, 'a'.repeat(32)));
+    const served = variantOf((await openSchool(key)).html)!;
+    expect(variantOf((await openSchool(key)).html)).toBe(served);
     await recordFormSent(formRequest(), { ip: '198.51.100.4' }, { purpose: 'emailGenerator', page: `/schools/${key}`, draft: { id: 'd-exp' } });
     await recordConfirmation({ kind: 'done', message: { draftId: 'd-exp', status: 'queued' } });
     const [result] = await experimentResults();
-    expect(result!.variants.find((variant) => variant.id === 'together')).toMatchObject({ visitors: 1, conversions: 1 });
-    expect(result!.variants.find((variant) => variant.id === 'control')).toMatchObject({ visitors: 0, conversions: 0, probabilityToBeat: null });
+    expect(result!.variants.find((variant) => variant.id === served)).toMatchObject({ visitors: 1, conversions: 1 });
+    expect(result!.variants.filter((variant) => variant.id !== served).every((variant) => variant.visitors === 0)).toBe(true);
+    expect(result!.verdict).toMatchObject({ kind: 'collecting' });
 
-    const ended = await call(experimentsAdmin, `/api/admin/experiments/${experiment!.id}/end`, { method: 'POST', cookie, body: { winner: 'together' } });
+    const ended = await call(experimentsAdmin, `/api/admin/experiments/${experiment.id}/end`, { method: 'POST', cookie, body: { winner: 'together' } });
     expect(ended.status).toBe(200);
-    expect(
-      (await call(experimentsAdmin, `/api/admin/experiments/${experiment!.id}/end`, { method: 'POST', cookie, body: { winner: 'together' } })).status,
-    ).toBe(409);
+    expect((await call(experimentsAdmin, `/api/admin/experiments/${experiment.id}/end`, { method: 'POST', cookie, body: { winner: 'together' } })).status).toBe(
+      409,
+    );
+  });
+
+  test('a link never chooses the variant: ?v= naming any variant gives the visitor the one drawn for them', async () => {
+    const key = (await verifiedSchool('head@birch.edu', 'Birch School')).pageKey;
+    const experiment = await start('school-page-cta', 'CTA');
+    const drawn = variantOf((await openSchool(key)).html)!;
+    const other = experiment.variants.find((variant) => variant !== drawn)!;
+    const carried = await openSchool(key, { query: `?v=${experiment.id}.${other}` });
+    expect(variantOf(carried.html)).toBe(drawn);
+    expect(carried.cache).toBe('no-store');
+  });
+
+  test('forged exposure: beacons (any origin header, many user agents, a ?v=) add no visitor to a variant, and one network is at most 30 visitors of one', async () => {
+    const key = (await verifiedSchool('head@birch.edu', 'Birch School')).pageKey;
+    const experiment = await start('school-page-cta', 'CTA');
+    for (let i = 0; i < 50; i++)
+      await visit({ n: 'page_view', p: `/schools/${key}`, q: `?v=${experiment.id}.child` }, { agent: `${AGENT} forged/${i}`, ip: `203.0.113.${i}` });
+    expect((await experimentResults())[0]!.variants.reduce((sum, variant) => sum + variant.visitors, 0)).toBe(0);
+    // Drawing the page itself with a new user agent each time: one machine counts 30 visitors at most.
+    for (let i = 0; i < 45; i++) await openSchool(key, { agent: `${AGENT} forged/${i}`, ip: '203.0.113.250' });
+    await openSchool(key, { ip: '198.51.100.77' });
+    expect((await experimentResults())[0]!.variants.reduce((sum, variant) => sum + variant.visitors, 0)).toBe(31);
+    // A script without a browser's signals is served the page but never counted.
+    await schoolPage(new Request(`${ORIGIN}/schools/${key}`, { headers: { 'user-agent': `${AGENT} script`, 'x-nf-client-connection-ip': '198.51.100.78' } }));
+    expect((await experimentResults())[0]!.variants.reduce((sum, variant) => sum + variant.visitors, 0)).toBe(31);
+  });
+
+  test('the share text is measured by shares, and by the visits and drafts its links bring', async () => {
+    const key = (await verifiedSchool('head@birch.edu', 'Birch School')).pageKey;
+    const experiment = await start('share-text', 'Share words');
+    const sharer = new Request(`${ORIGIN}/confirm-send`, {
+      headers: {
+        'user-agent': AGENT,
+        'x-nf-client-connection-ip': '198.51.100.4',
+        'sec-fetch-site': 'cross-site',
+        'sec-fetch-mode': 'navigate',
+        'accept-language': 'en',
+      },
+    });
+    const shown = (await placeText(sharer, undefined, 'share-text', { school: 'Birch School' }))!;
+    expect(shown.experiment?.id).toBe(experiment.id);
+    await visit({ n: 'share', p: '/confirm-send', k: 'whatsapp' });
+    // Someone opens the shared link from WhatsApp (another network), and writes.
+    const friend = { ip: '198.51.100.99', agent: `${AGENT} friend` };
+    const opened = await openSchool(key, { query: `?v=${experiment.id}.${shown.experiment!.variant}`, ip: friend.ip, agent: friend.agent, site: 'none' });
+    expect(opened.cache).toBe('no-store');
+    await recordFormSent(formRequest(friend.agent), { ip: friend.ip }, { purpose: 'emailGenerator', page: `/schools/${key}`, draft: { id: 'd-friend' } });
+    const [result] = await experimentResults();
+    expect(result!.goal).toBe('share');
+    expect(result!.variants.find((variant) => variant.id === shown.experiment!.variant)).toMatchObject({
+      visitors: 1,
+      conversions: 1,
+      linkVisits: 1,
+      linkDrafts: 1,
+    });
+    // Following the link from within the site is not a link visit.
+    await openSchool(key, { query: `?v=${experiment.id}.${shown.experiment!.variant}`, ip: '198.51.100.120', site: 'same-origin' });
+    expect((await experimentResults())[0]!.variants.find((variant) => variant.id === shown.experiment!.variant)!.linkVisits).toBe(1);
   });
 
   test("the school page draws the visitor's call to action in its HTML, and the CDN keeps no copy while the experiment runs", async () => {
     const key = (await verifiedSchool('head@birch.edu', 'Birch School')).pageKey;
-    const open = async (query = '') => {
-      const response = await schoolPage(
-        new Request(`${ORIGIN}/schools/${key}${query}`, { headers: { 'user-agent': AGENT, 'x-nf-client-connection-ip': '198.51.100.4' } }),
-      );
-      return { cache: response.headers.get('cache-control'), html: await response.text() };
-    };
-    const before = await open();
+    const before = await openSchool(key);
     expect(before.html).toContain('Add your voice. Write to Birch School in two minutes');
     expect(before.cache).not.toBe('no-store');
-    expect((await call(experimentsAdmin, '/api/admin/experiments', { method: 'POST', cookie, body: { place: 'school-page-cta', name: 'CTA' } })).status).toBe(
-      201,
-    );
-    const [experiment] = await runningExperiments(Date.now() + 10_000);
-    const carried = await open(`?v=${experiment!.id}.child`);
-    expect(carried.html).toContain('Ask Birch School for a school that fits your child.');
-    expect(carried.html).toContain(`data-variant="child"`);
-    expect(carried.cache).toBe('no-store');
-    const first = await open();
-    expect((await open()).html.match(/data-variant="([a-z]+)"/)?.[1]).toBe(first.html.match(/data-variant="([a-z]+)"/)?.[1]);
-  });
-
-  test('the comparison is honest: equal figures are a coin toss, a clear winner is near certain', () => {
-    const [, even] = compareVariants([
-      { visitors: 100, conversions: 10 },
-      { visitors: 100, conversions: 10 },
-    ]);
-    expect(even!.probabilityToBeat).toBeGreaterThan(0.4);
-    expect(even!.probabilityToBeat).toBeLessThan(0.6);
-    const [control, better] = compareVariants([
-      { visitors: 1000, conversions: 50 },
-      { visitors: 1000, conversions: 120 },
-    ]);
-    expect(better!.probabilityToBeat).toBeGreaterThan(0.99);
-    expect(control!.interval[0]).toBeLessThan(0.05);
-    expect(control!.interval[1]).toBeGreaterThan(0.05);
+    await start('school-page-cta', 'CTA');
+    const first = await openSchool(key);
+    expect(first.cache).toBe('no-store');
+    expect(variantOf((await openSchool(key)).html)).toBe(variantOf(first.html));
   });
 
   test('letters are compared by their answers', async () => {
@@ -225,9 +327,22 @@ describe('ambassadors', () => {
     );
     await recordConfirmation({ kind: 'done', message: { draftId: 'd-a', status: 'sent' } });
     const [row] = await ambassadorLeaderboard();
-    expect(row).toMatchObject({ id: 'amb-7', parents: 1, confirmed: 1 });
+    expect(row).toMatchObject({ id: 'amb-7', parents: 1, delivered: 1 });
     const token = new URL(ambassadorLink('amb-7')).searchParams.get('t')!;
-    expect(await ambassadorPage(token)).toEqual({ name: 'Rosa', parents: 1, confirmed: 1, schoolsReached: 1, answers: 0 });
+    expect(await ambassadorPage(token)).toEqual({ name: 'Rosa', parents: 1, delivered: 1, schoolsReached: 1, answers: 0 });
+  });
+
+  test('a draft alone, which anyone holding the id can make, is no parent brought: only a confirmation counts', async () => {
+    await addAmbassador({ id: 'amb-9', name: 'Ana', email: 'ana@example.org' }, 'staff@example.org');
+    for (let i = 0; i < 20; i++)
+      await recordFormSent(
+        formRequest(),
+        { ip: '198.51.100.4' },
+        { purpose: 'emailGenerator', page: '/', draft: { id: `forged-${i}`, attribution: { via: 'link', ambassadorId: 'amb-9' } } },
+      );
+    expect((await ambassadorLeaderboard())[0]).toMatchObject({ id: 'amb-9', parents: 0 });
+    await recordConfirmation({ kind: 'done', message: { draftId: 'forged-3', status: 'queued' } });
+    expect((await ambassadorLeaderboard())[0]).toMatchObject({ id: 'amb-9', parents: 1, delivered: 0 });
   });
 });
 

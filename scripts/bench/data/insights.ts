@@ -36,7 +36,7 @@ async function seedEvents(db: Database, events: number, days: number, tag: strin
     FROM generate_series(1, ${events}) AS n;
     ANALYZE analytics_events;
   `);
-  await rollUpDays();
+  await rollUpDays(new Date(), Number.POSITIVE_INFINITY);
   await db.exec('ANALYZE');
 }
 

@@ -50,7 +50,10 @@ export const funnelSteps = [
   { key: 'answered', event: 'answer', label: 'Told us the answer' },
 ] as const satisfies ReadonlyArray<{ key: string; event: EventName; label: string }>;
 
-/** The breakdowns the tab draws, each a dimension of the daily roll-up. */
+/**
+ * The breakdowns the tab draws, each a dimension of the daily roll-up. Experiment variants are read
+ * in the Experiments section, from the exposures the server recorded, not from page views.
+ */
 export const breakdowns = [
   { dimension: 'page', label: 'Page' },
   { dimension: 'source', label: 'Source' },
@@ -58,7 +61,6 @@ export const breakdowns = [
   { dimension: 'letter', label: 'Letter' },
   { dimension: 'ambassador', label: 'Ambassador' },
   { dimension: 'school', label: 'School page' },
-  { dimension: 'variant', label: 'Experiment variant' },
 ] as const;
 export type BreakdownDimension = (typeof breakdowns)[number]['dimension'];
 

@@ -27,6 +27,10 @@ export const experimentPlaceSchema = z
       .array(z.string().regex(/^\/[a-z0-9/_-]*$/, 'a path prefix such as /schools/'))
       .min(1)
       .describe('The pages the place is on, as path prefixes: a visit there is a visit to the experiment'),
+    goal: z
+      .enum(['confirmed', 'share'])
+      .default('confirmed')
+      .describe('What a variant is measured by: "confirmed" (a parent confirmed their send) or "share" (the parent who saw it shared)'),
     variants: z
       .array(experimentVariantSchema)
       .min(2, 'a place needs at least two variants to test')
@@ -41,25 +45,46 @@ const count = z.number().int().nonnegative();
 export const variantResultSchema = z.object({
   id: z.string(),
   text: z.string(),
+  /** Visitors served this variant by the draw (one per visitor-day). */
   visitors: count,
+  /** Of them, those who reached the goal. */
   conversions: count,
   rate: z.number(),
-  /** The 95% credible interval of the rate (Beta posterior, uniform prior). */
+  /** The 95% credible interval of the rate (Beta posterior, uniform prior): descriptive. */
   interval: z.tuple([z.number(), z.number()]),
-  /** The probability that this variant's rate beats the control's (null for the control). */
-  probabilityToBeat: z.number().nullable(),
+  /** The rate given up, on average, by choosing this variant over the best. */
+  expectedLoss: z.number(),
+  /** The always-valid interval of this variant's rate minus the control's (null for the control, or before the minimum sample). */
+  difference: z.tuple([z.number(), z.number()]).nullable(),
+  /** Against the control, once the sequential test has decided: better, worse, or the same so far. */
+  against: z.enum(['better', 'worse', 'same_so_far']).nullable(),
+  /** A share experiment's links: the visits they brought and the drafts of those parents. */
+  linkVisits: count.optional(),
+  linkDrafts: count.optional(),
 });
 export type VariantResult = z.infer<typeof variantResultSchema>;
+
+export const verdictSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('collecting'), unitsNeeded: count, conversionsNeeded: count }),
+  z.object({ kind: z.literal('sample_ratio_mismatch'), p: z.number() }),
+  z.object({ kind: z.literal('no_difference_yet') }),
+  z.object({ kind: z.literal('winner'), winner: z.string(), day: z.string() }),
+]);
+export type ExperimentVerdict = z.infer<typeof verdictSchema>;
 
 export const experimentResultSchema = z.object({
   id: z.string(),
   place: z.string(),
   placeLabel: z.string(),
+  goal: z.enum(['confirmed', 'share']),
   name: z.string(),
   state: z.enum(['running', 'ended']),
   winner: z.string().nullable(),
   startedAt: z.string(),
   endedAt: z.string().nullable(),
+  verdict: verdictSchema,
+  sampleRatio: z.object({ p: z.number(), mismatch: z.boolean() }),
+  minimum: z.object({ units: count, conversions: count }),
   variants: z.array(variantResultSchema),
 });
 export type ExperimentResult = z.infer<typeof experimentResultSchema>;

@@ -1,24 +1,28 @@
 /**
  * Experiments: an A/B(/n) test of one place's words (`content/experiments/{place}.yaml`). Its life
  * is here: staff start one on a place (refused without two variants, or while another runs
- * there: the partial unique index of migration 0030), every visitor-day is given a variant, and
+ * there: the partial unique index of migration 0030), every visitor-day is drawn a variant, and
  * staff end it by choosing the winner, which the place then shows to everyone.
  *
- * - Assignment needs no cookie and no id: the variant is a stable function of the day's visitor
- *   hash (analytics/visitor.ts), so the server that draws a page and the one that counts its
- *   form give the same answer all day. A share link carries its variant (`?v={experiment}.{variant}`)
- *   and the visitor it brings gets that one.
- * - The goal is a confirmed send. The comparison is Bayesian: each variant's rate has a Beta
- *   posterior (uniform prior); the tab shows its 95% credible interval and the probability that
- *   it beats the control, which stay honest when looked at every day (no p-value to peek at).
+ * - **Exposure is recorded where the variant is served** (`placeText`, as the server draws the
+ *   page), once per visitor-day, the first variant served being the one credited; a beacon cannot
+ *   add a visitor to a variant. One network counts at most `NETWORK_VISITORS` visitors a day.
+ * - **A link never chooses the variant.** A share link carries the share text's variant
+ *   (`?v={experiment}.{variant}`); the visit it brings is recorded as that link's visit
+ *   (`recordLinkVisit`), outside the random comparison.
+ * - **The goal is the place's**: a confirmed send for the school page's call to action; for the
+ *   share text, a share by the parent who saw it, with the visits and drafts its links brought.
+ * - **The reading stays true when looked at daily** (statistics.ts): always-valid sequential
+ *   comparisons corrected for the number of arms, a minimum sample, a sample-ratio check, and
+ *   each variant's expected loss.
  */
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { experimentPlaceSchema, type ExperimentPlace, type ExperimentResult } from '../../lib/analytics/experiments';
-import { periodTotals } from './rollup';
-import { bucketOf, countable, dayOf, visitorHash } from './visitor';
+import { describeVariants, MIN_CONVERSIONS, MIN_UNITS, readExperiment, sampleRatioP, SRM_P, type Tally } from './statistics';
+import { bucketOf, countable, dayOf, hasBrowserSignals, NETWORK_VISITORS, networkHash, visitorHash } from './visitor';
 import { isUniqueViolation, query, queryOne, sql } from '../db';
 import { HttpError } from '../http';
 
@@ -149,30 +153,15 @@ export async function endExperiment(id: string, winner: string, now = new Date()
 /** A variant as events and journeys keep it: "{experiment}:{variant}". */
 export const variantKey = (experiment: Pick<Experiment, 'id'>, variant: string) => `${experiment.id}:${variant}`;
 
-/** The `v` a share link carries ("{experiment}.{variant}"), if it names a variant of this experiment. */
-function carried(experiment: Experiment, v: string | null | undefined): string | undefined {
+/** The variant a visitor is drawn (the day's stable draw); a link never chooses it. */
+export function assignVariant(experiment: Experiment, visitor: string | undefined): string {
+  return visitor ? experiment.variants[bucketOf(visitor, experiment.id, experiment.variants.length)]! : experiment.variants[0]!;
+}
+
+/** The `v` a share link carries ("{experiment}.{variant}"): the share-text variant that brought a visit. */
+export function linkVariantOf(v: string | null | undefined): { experiment: string; variant: string } | undefined {
   const match = /^([a-z0-9-]{1,40})\.([a-z0-9-]{1,20})$/.exec(v ?? '');
-  return match && match[1] === experiment.id && experiment.variants.includes(match[2]!) ? match[2] : undefined;
-}
-
-/** The variant a visitor is given (the link's, else the day's stable draw). */
-export function assignVariant(experiment: Experiment, visitor: string | undefined, v?: string | null): string {
-  return carried(experiment, v) ?? (visitor ? experiment.variants[bucketOf(visitor, experiment.id, experiment.variants.length)]! : experiment.variants[0]!);
-}
-
-const onPage = (place: ExperimentPlace, path: string) =>
-  place.pages.some((prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`) || path === prefix.replace(/\/$/, ''));
-
-/** The variant key a visit to `path` is counted under, if a running experiment's place is on it. */
-export async function variantForPage(path: string, visitor: string | undefined, v?: string | null): Promise<string | undefined> {
-  const experiments = await runningExperiments();
-  if (experiments.length === 0) return undefined;
-  const places = await experimentPlaces();
-  for (const experiment of experiments) {
-    const place = places.find((candidate) => candidate.id === experiment.place);
-    if (place && onPage(place, path)) return variantKey(experiment, assignVariant(experiment, visitor, v));
-  }
-  return undefined;
+  return match ? { experiment: match[1]!, variant: match[2]! } : undefined;
 }
 
 export interface PlaceText {
@@ -183,9 +172,31 @@ export interface PlaceText {
 
 const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
 
+/** The visitor of a request that may be counted in an experiment: a person's browser, counted. */
+async function unitOf(req: Request, context: unknown, day: string): Promise<{ unit: string; network: string } | undefined> {
+  if (!countable(req) || !hasBrowserSignals(req)) return undefined;
+  const [unit, network] = await Promise.all([visitorHash(req, context, day), networkHash(req, context, day)]);
+  return unit && network ? { unit, network } : undefined;
+}
+
 /**
- * The words a place shows to the visitor of `req`: the running experiment's variant for them,
- * else the last winner, else the control. Never fails: without the store it is the control.
+ * Records that a visitor was shown a variant (or arrived through a link carrying one): once per
+ * experiment, kind, day and visitor (the first is the one credited), and at most
+ * `NETWORK_VISITORS` visitors of one network a day, so that one machine cannot be a crowd.
+ */
+async function expose(experiment: string, kind: 'served' | 'link', variant: string, who: { unit: string; network: string }, now: Date): Promise<void> {
+  const day = dayOf(now);
+  await query(sql`
+    INSERT INTO experiment_exposures (experiment, kind, variant, day, at, unit, network)
+    SELECT ${experiment}, ${kind}, ${variant}, ${day}::date, ${now}, ${who.unit}, ${who.network}
+    WHERE (SELECT count(*) FROM experiment_exposures WHERE experiment = ${experiment} AND day = ${day}::date AND network = ${who.network}) < ${NETWORK_VISITORS}
+    ON CONFLICT (experiment, kind, day, unit) WHERE unit IS NOT NULL DO NOTHING`);
+}
+
+/**
+ * The words a place shows to the visitor of `req`: the running experiment's variant for them
+ * (recorded as served), else the last winner, else the control. Never fails: without the store
+ * it is the control.
  */
 export async function placeText(
   req: Request,
@@ -200,136 +211,184 @@ export async function placeText(
   try {
     const experiment = (await runningExperiments()).find((candidate) => candidate.place === placeId);
     if (!experiment) return { text: textOf(await winnerOf(placeId)) };
-    const visitor = countable(req) ? visitorHash(req, context, dayOf(now)) : undefined;
-    const variant = assignVariant(experiment, visitor, new URL(req.url).searchParams.get('v'));
+    const who = await unitOf(req, context, dayOf(now));
+    const variant = assignVariant(experiment, who?.unit);
+    if (who) await expose(experiment.id, 'served', variant, who, now);
     return { text: textOf(variant), experiment: { id: experiment.id, variant } };
   } catch {
     return { text: textOf(undefined) };
   }
 }
 
-// Results ---------------------------------------------------------------------------------------
-
-/** A small seeded generator, so that the same figures always give the same probabilities. */
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function gamma(shape: number, random: () => number): number {
-  // Marsaglia and Tsang; a shape below 1 is boosted and scaled back.
-  if (shape < 1) return gamma(shape + 1, random) * (random() || Number.MIN_VALUE) ** (1 / shape);
-  const d = shape - 1 / 3;
-  const c = 1 / Math.sqrt(9 * d);
-  for (;;) {
-    let x: number;
-    let v: number;
-    do {
-      const u1 = random() || Number.MIN_VALUE;
-      x = Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * random());
-      v = 1 + c * x;
-    } while (v <= 0);
-    v = v * v * v;
-    const u = random();
-    if (u < 1 - 0.0331 * x ** 4 || Math.log(u || Number.MIN_VALUE) < 0.5 * x * x + d * (1 - v + Math.log(v))) return d * v;
+/**
+ * A visit that arrived through a share link (`?v=` naming a running share experiment's variant,
+ * from outside the site): recorded as the link's visit. Never changes what the page shows.
+ * True when the link names a running share experiment (the page is then not kept by the CDN,
+ * so that every visit it brings is seen).
+ */
+export async function recordLinkVisit(req: Request, context: unknown, now = new Date()): Promise<boolean> {
+  try {
+    const link = linkVariantOf(new URL(req.url).searchParams.get('v'));
+    if (!link) return false;
+    const experiment = (await runningExperiments()).find((candidate) => candidate.id === link.experiment);
+    if (!experiment?.variants.includes(link.variant)) return false;
+    const place = (await experimentPlaces()).find((candidate) => candidate.id === experiment.place);
+    if (place?.goal !== 'share') return false;
+    if (req.headers.get('sec-fetch-site') === 'same-origin') return true;
+    const who = await unitOf(req, context, dayOf(now));
+    if (who) await expose(experiment.id, 'link', link.variant, who, now);
+    return true;
+  } catch (error) {
+    console.error('[experiments] link visit not counted:', error instanceof Error ? error.message : 'unknown error');
+    return false;
   }
 }
 
-const betaDraw = (a: number, b: number, random: () => number) => {
-  const x = gamma(a, random);
-  return x / (x + gamma(b, random));
-};
-
-export const DRAWS = 20_000;
-
 /**
- * The Bayesian comparison of variants, the first being the control: each rate's 95% credible
- * interval and each other variant's probability of beating the control, by drawing from the Beta
- * posteriors (uniform prior). Trials are at least the conversions (a parent without JavaScript
- * converts without a counted visit).
+ * What a visitor's draft is credited to today: the first variant they were served by a running
+ * experiment whose goal is a confirmed send, and the share variant whose link brought them.
  */
-export function compareVariants(
-  figures: Array<{ visitors: number; conversions: number }>,
-  draws = DRAWS,
-): Array<{ rate: number; interval: [number, number]; probabilityToBeat: number | null }> {
-  const random = mulberry32(figures.reduce((seed, f) => seed * 31 + f.visitors * 7 + f.conversions, 17));
-  const samples = figures.map(({ visitors, conversions }) => {
-    const trials = Math.max(visitors, conversions);
-    const list = new Float64Array(draws);
-    for (let i = 0; i < draws; i++) list[i] = betaDraw(1 + conversions, 1 + trials - conversions, random);
-    return list;
-  });
-  return figures.map(({ visitors, conversions }, index) => {
-    const trials = Math.max(visitors, conversions);
-    const sorted = Float64Array.from(samples[index]!).sort();
-    const interval: [number, number] = [sorted[Math.floor(draws * 0.025)]!, sorted[Math.floor(draws * 0.975)]!];
-    let wins = 0;
-    if (index > 0) for (let i = 0; i < draws; i++) if (samples[index]![i]! > samples[0]![i]!) wins++;
-    return { rate: trials ? conversions / trials : 0, interval, probabilityToBeat: index === 0 ? null : wins / draws };
+export async function creditedVariants(visitor: string | undefined, day: string): Promise<{ variant?: string; linkVariant?: string }> {
+  if (!visitor) return {};
+  const [experiments, places] = await Promise.all([runningExperiments(), experimentPlaces()]);
+  const goalOf = (id: string) => places.find((place) => place.id === experiments.find((experiment) => experiment.id === id)?.place)?.goal;
+  const rows = await query<{ experiment: string; kind: string; variant: string }>(sql`
+    SELECT experiment, kind, variant FROM experiment_exposures
+    WHERE unit = ${visitor} AND day = ${day}::date AND experiment = ANY(${experiments.map((experiment) => experiment.id)}::text[]) ORDER BY at, id`);
+  const served = rows.find((row) => row.kind === 'served' && goalOf(row.experiment) === 'confirmed');
+  const link = rows.find((row) => row.kind === 'link');
+  return {
+    variant: served ? `${served.experiment}:${served.variant}` : undefined,
+    linkVariant: link ? `${link.experiment}:${link.variant}` : undefined,
+  };
+}
+
+/** A share from a visitor who was served a share experiment's words today: that visitor converted. */
+export async function recordShareConversion(visitor: string | undefined, now = new Date()): Promise<void> {
+  if (!visitor) return;
+  const [experiments, places] = await Promise.all([runningExperiments(), experimentPlaces()]);
+  const sharing = experiments
+    .filter((experiment) => places.find((place) => place.id === experiment.place)?.goal === 'share')
+    .map((experiment) => experiment.id);
+  if (sharing.length === 0) return;
+  await query(sql`
+    UPDATE experiment_exposures SET converted_at = ${now}
+    WHERE unit = ${visitor} AND day = ${dayOf(now)}::date AND kind = 'served' AND converted_at IS NULL AND experiment = ANY(${sharing}::text[])`);
+}
+
+/** Two days on, an exposure forgets its visitor and network (the figures keep the row). */
+export async function forgetExposureVisitors(now = new Date()): Promise<number> {
+  const before = dayOf(new Date(now.getTime() - 24 * 3600_000));
+  const rows = await query(sql`UPDATE experiment_exposures SET unit = NULL, network = NULL WHERE day < ${before}::date AND unit IS NOT NULL RETURNING 1`);
+  return rows.length;
+}
+
+// Results ---------------------------------------------------------------------------------------
+
+/** Per day, per variant: the visitors served (randomly drawn) and the goal reached. */
+async function dailyTallies(experiment: Experiment, goal: 'confirmed' | 'share', to: string): Promise<Array<{ day: string; tallies: Tally[] }>> {
+  const served = await query<{ day: string; variant: string; units: number; shared: number }>(sql`
+    SELECT day::text AS day, variant, count(*)::int AS units, count(converted_at)::int AS shared FROM experiment_exposures
+    WHERE experiment = ${experiment.id} AND kind = 'served' GROUP BY day, variant`);
+  const confirmed =
+    goal === 'confirmed'
+      ? await query<{ day: string; variant: string; n: number }>(sql`
+          SELECT to_char(confirmed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, split_part(variant, ':', 2) AS variant, count(*)::int AS n
+          FROM analytics_journeys WHERE variant LIKE ${`${experiment.id}:%`} AND confirmed_at IS NOT NULL GROUP BY 1, 2`)
+      : [];
+  const days = [...new Set([...served.map((row) => row.day), ...confirmed.map((row) => row.day)])].filter((day) => day <= to).sort();
+  const running = experiment.variants.map(() => ({ units: 0, conversions: 0 }));
+  return days.map((day) => {
+    experiment.variants.forEach((variant, index) => {
+      const exposed = served.find((row) => row.day === day && row.variant === variant);
+      running[index]!.units += Number(exposed?.units ?? 0);
+      running[index]!.conversions +=
+        goal === 'share' ? Number(exposed?.shared ?? 0) : Number(confirmed.find((row) => row.day === day && row.variant === variant)?.n ?? 0);
+    });
+    return { day, tallies: running.map((tally) => ({ ...tally })) };
   });
 }
 
-/** Every experiment, newest first, with each variant's visitors, confirmed sends and comparison. */
+/** What a share variant's links brought: visits that arrived through them and the drafts those parents wrote. */
+async function linkFigures(experiment: Experiment): Promise<Map<string, { linkVisits: number; linkDrafts: number }>> {
+  const [visits, drafts] = await Promise.all([
+    query<{ variant: string; n: number }>(sql`
+      SELECT variant, count(*)::int AS n FROM experiment_exposures WHERE experiment = ${experiment.id} AND kind = 'link' GROUP BY variant`),
+    query<{ variant: string; n: number }>(sql`
+      SELECT split_part(link_variant, ':', 2) AS variant, count(*)::int AS n FROM analytics_journeys WHERE link_variant LIKE ${`${experiment.id}:%`} GROUP BY 1`),
+  ]);
+  return new Map(
+    experiment.variants.map((variant) => [
+      variant,
+      {
+        linkVisits: Number(visits.find((row) => row.variant === variant)?.n ?? 0),
+        linkDrafts: Number(drafts.find((row) => row.variant === variant)?.n ?? 0),
+      },
+    ]),
+  );
+}
+
+/** Every experiment, newest first: each variant's visitors, goal, comparison and the verdict. */
 export async function experimentResults(now = new Date()): Promise<ExperimentResult[]> {
   const [rows, places] = await Promise.all([query<ExperimentRow>(sql`SELECT * FROM experiments ORDER BY started_at DESC LIMIT 50`), experimentPlaces()]);
   return Promise.all(
     rows.map(async (row) => {
       const experiment = toExperiment(row);
       const place = places.find((candidate) => candidate.id === experiment.place);
-      const to = dayOf(experiment.endedAt ?? now);
-      const visits = await periodTotals({ from: dayOf(experiment.startedAt), to, names: ['page_view'], dimension: 'variant', prefix: `${experiment.id}:` });
-      const conversions = await query<{ variant: string; n: number }>(sql`
-        SELECT variant, count(*)::int AS n FROM analytics_journeys
-        WHERE variant LIKE ${`${experiment.id}:%`} AND confirmed_at IS NOT NULL GROUP BY variant`);
-      const figures = experiment.variants.map((variant) => {
-        const key = variantKey(experiment, variant);
-        return {
-          visitors: visits.filter((row) => row.value === key).reduce((sum, row) => sum + row.visitors, 0),
-          conversions: Number(conversions.find((row) => row.variant === key)?.n ?? 0),
-        };
-      });
-      const compared = compareVariants(figures);
+      const goal = place?.goal ?? 'confirmed';
+      const days = await dailyTallies(experiment, goal, dayOf(experiment.endedAt ?? now));
+      const last = days.at(-1)?.tallies ?? experiment.variants.map(() => ({ units: 0, conversions: 0 }));
+      const { verdict, comparisons } = readExperiment(days);
+      const described = describeVariants(last);
+      const links = goal === 'share' ? await linkFigures(experiment) : undefined;
+      const sampleRatio = sampleRatioP(last.map((tally) => tally.units));
       return {
         id: experiment.id,
         place: experiment.place,
         placeLabel: place?.label ?? experiment.place,
+        goal,
         name: experiment.name,
         state: experiment.state,
         winner: experiment.winner,
         startedAt: experiment.startedAt.toISOString(),
         endedAt: experiment.endedAt?.toISOString() ?? null,
+        verdict: verdict.kind === 'winner' ? { ...verdict, winner: experiment.variants[verdict.winner]! } : verdict,
+        sampleRatio: { p: sampleRatio, mismatch: sampleRatio < SRM_P },
+        minimum: { units: MIN_UNITS, conversions: MIN_CONVERSIONS },
         variants: experiment.variants.map((variant, index) => ({
           id: variant,
           text: place?.variants.find((candidate) => candidate.id === variant)?.text ?? variant,
-          ...figures[index]!,
-          ...compared[index]!,
+          visitors: last[index]!.units,
+          conversions: Math.min(last[index]!.conversions, last[index]!.units),
+          ...described[index]!,
+          ...comparisons[index]!,
+          ...(links?.get(variant) ?? {}),
         })),
       };
     }),
   );
 }
 
-/** The letters compared the same way: per letter, sends delivered, answers and meetings. */
+/**
+ * The letters side by side: per letter, sends delivered, answers and meetings, each rate with its
+ * credible interval. Observational: parents choose their letter, so a difference may come from
+ * who chose it rather than from the letter; no verdict is drawn.
+ */
 export async function letterResults(): Promise<
-  Array<{ letter: string; sends: number; answers: number; meetings: number; rate: number; interval: [number, number]; probabilityToBeat: number | null }>
+  Array<{ letter: string; sends: number; answers: number; meetings: number; rate: number; interval: [number, number] }>
 > {
   const rows = await query<{ letter: string; sends: number; answers: number; meetings: number }>(sql`
     SELECT letter, count(delivered_at)::int AS sends,
       count(*) FILTER (WHERE delivered_at IS NOT NULL AND answer_kind IS NOT NULL AND answer_kind <> 'no_answer')::int AS answers,
       count(*) FILTER (WHERE delivered_at IS NOT NULL AND answer_kind = 'meeting')::int AS meetings
     FROM analytics_journeys WHERE letter IS NOT NULL GROUP BY letter ORDER BY letter`);
-  const compared = compareVariants(rows.map((row) => ({ visitors: Number(row.sends), conversions: Number(row.answers) })));
+  const described = describeVariants(rows.map((row) => ({ units: Number(row.sends), conversions: Number(row.answers) })));
   return rows.map((row, index) => ({
     letter: row.letter,
     sends: Number(row.sends),
     answers: Number(row.answers),
     meetings: Number(row.meetings),
-    ...compared[index]!,
+    rate: described[index]!.rate,
+    interval: described[index]!.interval,
   }));
 }

@@ -11,7 +11,7 @@
 import { breakdowns, funnelSteps, type Insights } from '../../lib/analytics/events';
 import { csvCell } from '../staff/audit';
 import { query, queryOne, sql } from '../db';
-import { dailyFigures, periodTotals, type DailyFigure } from './rollup';
+import { dailyFigures, periodTotals, topValues, type DailyFigure } from './rollup';
 import { emailFormKinds } from './record';
 import { dayOf } from './visitor';
 
@@ -89,23 +89,12 @@ export async function insights(period: { from?: string; to?: string }, now = new
 
   const breakdownTables = await Promise.all(
     breakdowns.map(async ({ dimension, label }) => {
-      const rows = await periodTotals({ from, to, names: ['page_view', 'draft', 'confirmed', 'delivered', 'answer'], dimension });
-      const values = new Map<string, { visitors: number; drafts: number; confirmed: number; delivered: number; answers: number }>();
-      for (const row of rows) {
-        const entry = values.get(row.value) ?? { visitors: 0, drafts: 0, confirmed: 0, delivered: 0, answers: 0 };
-        if (row.name === 'page_view') entry.visitors += row.visitors;
-        if (row.name === 'draft') entry.drafts += row.events;
-        if (row.name === 'confirmed') entry.confirmed += row.events;
-        if (row.name === 'delivered') entry.delivered += row.events;
-        if (row.name === 'answer') entry.answers += row.events;
-        values.set(row.value, entry);
-      }
-      const top = [...values].sort(([, a], [, b]) => b.confirmed - a.confirmed || b.drafts - a.drafts || b.visitors - a.visitors).slice(0, BREAKDOWN_ROWS);
+      const top = await topValues({ from, to, dimension, limit: BREAKDOWN_ROWS });
       const names = await labels(
         dimension,
-        top.map(([value]) => value),
+        top.map((row) => row.value),
       );
-      return { dimension, label, rows: top.map(([value, figures]) => ({ value, label: names.get(value) ?? value, ...figures })) };
+      return { dimension, label, rows: top.map((row) => ({ ...row, label: names.get(row.value) ?? row.value })) };
     }),
   );
 

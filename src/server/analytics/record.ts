@@ -13,42 +13,33 @@
  */
 import { emailFormPurposes, formPurposes } from '../../config/forms';
 import { shareChannels, type Beacon } from '../../lib/analytics/events';
+import { countedPage, OTHER_PAGE } from '../../lib/analytics/pages';
 import { knownAmbassador } from '../ambassadors';
 import { query, queryOne, sql } from '../db';
-import { variantForPage } from './experiments';
+import { creditedVariants, recordShareConversion } from './experiments';
 import { clientIp } from '../http';
 import { clientAddressKey } from '../identity';
 import { pageKeyAt } from '../schools/letters';
-import { countable, dayOf, visitorHash } from './visitor';
-import { createHash } from 'node:crypto';
+import { countable, dayOf, NETWORK_VISITORS, networkHash, saltOf, visitorHash } from './visitor';
+import { createHmac } from 'node:crypto';
 
 /** A form's purpose as an event kind: "emailGenerator" → "email_generator". */
 export const kindOfPurpose = (purpose: string) => purpose.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`).slice(0, 40);
 /** The kinds of the school email's forms: the funnel's "started the form". */
 export const emailFormKinds = emailFormPurposes.map(kindOfPurpose);
 
-const SCHOOL_PATH = /^\/schools\/([0-9a-f]{32})$/;
+/** A page as the figures name it (lib/analytics/pages.ts): a known page, else "other". */
+export const pageOf = countedPage;
 
-/** A page as the figures name it: its path, school pages as one, never a query or a fragment. */
-export function pageOf(path: string): { page: string; school?: string } {
-  const clean =
-    path
-      .split(/[?#]/)[0]!
-      .replace(/[^\x21-\x7e]/g, '')
-      .replace(/\/+$/, '') || '/';
-  const school = SCHOOL_PATH.exec(clean)?.[1];
-  if (school) return { page: '/schools/*', school };
-  return { page: clean.slice(0, 200) };
-}
-
+/**
+ * A campaign's or source's value as the figures keep it: lower-case letters, digits and . _ - / and
+ * spaces, at most `max` characters; anything else (a 2 KB value, markup, another alphabet a script
+ * made up) is "other", so that a stranger cannot make rows of their own.
+ */
 const label = (value: string | null | undefined, max: number) => {
-  const text = (value ?? '')
-    .toLowerCase()
-    .replace(/[^a-z0-9._ /-]+/g, '-')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, max);
-  return text || undefined;
+  const text = (value ?? '').trim().toLowerCase().replace(/\s+/g, ' ');
+  if (!text) return undefined;
+  return text.length <= max && /^[a-z0-9._ /-]+$/.test(text) ? text : OTHER_PAGE;
 };
 
 /** Where a visit came from: its campaign's source (and medium), else the referring site, else direct. */
@@ -77,34 +68,61 @@ function beaconKind(beacon: Beacon): string | undefined {
 
 /** Beacon events allowed per client network and minute; more are refused (429). */
 export const BEACON_RATE_LIMIT = 60;
+/**
+ * Beacon events the whole site takes in a minute, from every network together: the ceiling that
+ * keeps a flood from many networks from filling the database. Far above an honest day's peak (a
+ * newsletter's minute brings a few hundred); past it events are refused (429) and pages work on.
+ */
+export const SITE_EVENTS_PER_MINUTE = 3000;
 
-/** Takes one beacon event for the request's network; false once the minute's allowance is spent. */
-export async function takeBeaconAllowance(req: Request, context: unknown, now = Date.now()): Promise<boolean> {
-  const window = new Date(now - (now % 60_000));
-  const client = createHash('sha256')
-    .update(`beacon|${clientAddressKey(clientIp(req, context))}`)
-    .digest('hex');
+/** Takes one event from a window's allowance; false once it is spent. */
+async function take(client: string, window: Date, limit: number): Promise<boolean> {
   const row = await queryOne(sql`
     INSERT INTO analytics_rate_windows AS w (client, window_start, events) VALUES (${client}, ${window}, 1)
-    ON CONFLICT (client, window_start) DO UPDATE SET events = w.events + 1 WHERE w.events < ${BEACON_RATE_LIMIT}
+    ON CONFLICT (client, window_start) DO UPDATE SET events = w.events + 1 WHERE w.events < ${limit}
     RETURNING 1`);
   return row !== undefined;
 }
 
-/** Stores one beacon event, if the request may be counted. */
+/**
+ * Takes one beacon event for the request's network (its key a keyed hash under the day's salt)
+ * and for the whole site; says which allowance is spent, if one is.
+ */
+export async function takeBeaconAllowance(req: Request, context: unknown, now = Date.now()): Promise<'ok' | 'network' | 'site'> {
+  const window = new Date(now - (now % 60_000));
+  const salt = await saltOf(dayOf(new Date(now)));
+  const client = createHmac('sha256', salt)
+    .update(`beacon|${clientAddressKey(clientIp(req, context))}`)
+    .digest('hex');
+  if (!(await take(client, window, BEACON_RATE_LIMIT))) return 'network';
+  if (!(await take('site', window, SITE_EVENTS_PER_MINUTE))) return 'site';
+  return 'ok';
+}
+
+/**
+ * Stores one beacon event, if the request may be counted. A network's browsers past
+ * `NETWORK_VISITORS` in a day count as one more visitor, whatever user agents they claim.
+ */
 export async function recordBeacon(req: Request, context: unknown, beacon: Beacon, now = new Date()): Promise<'stored' | 'ignored'> {
   if (!countable(req)) return 'ignored';
   const day = dayOf(now);
-  const visitor = visitorHash(req, context, day);
+  const [visitor, network] = await Promise.all([visitorHash(req, context, day), networkHash(req, context, day)]);
   const params = new URLSearchParams(beacon.q ?? '');
   const { page, school } = pageOf(beacon.p);
   const { source, campaign } = sourceOf(params, beacon.r, new URL(req.url).hostname);
   const asked = params.get('ambassadorId')?.trim() ?? '';
   const ambassador = asked && (await knownAmbassador(asked)) ? asked : undefined;
-  const variant = await variantForPage(beacon.p, visitor, params.get('v'));
+  const crowd = network ? createHmac('sha256', network).update('crowd').digest('hex').slice(0, 32) : null;
   await query(sql`
-    INSERT INTO analytics_events (at, day, name, visitor, page, source, campaign, ambassador, variant, school, kind)
-    VALUES (${now}, ${day}::date, ${beacon.n}, ${visitor ?? null}, ${page}, ${source ?? null}, ${campaign ?? null}, ${ambassador ?? null}, ${variant ?? null}, ${school ?? null}, ${beaconKind(beacon) ?? null})`);
+    WITH seen AS (
+      SELECT DISTINCT visitor FROM analytics_events WHERE network = ${network ?? null} AND day = ${day}::date AND visitor IS NOT NULL LIMIT ${NETWORK_VISITORS + 1}
+    )
+    INSERT INTO analytics_events (at, day, name, visitor, network, page, source, campaign, ambassador, school, kind)
+    SELECT ${now}, ${day}::date, ${beacon.n},
+      CASE WHEN ${network ?? null}::text IS NULL OR EXISTS (SELECT 1 FROM seen WHERE visitor = ${visitor ?? null}) OR (SELECT count(*) FROM seen) < ${NETWORK_VISITORS}
+        THEN ${visitor ?? null}::text ELSE ${crowd}::text END,
+      ${network ?? null}, ${page}, ${source ?? null}, ${campaign ?? null}, ${ambassador ?? null}, ${school ?? null}, ${beaconKind(beacon) ?? null}`);
+  if (beacon.n === 'share') await recordShareConversion(visitor, now);
   return 'stored';
 }
 
@@ -137,37 +155,34 @@ export async function recordFormSent(
   if (!countable(req)) return;
   await tolerate('form', async () => {
     const day = dayOf(now);
-    const visitor = visitorHash(req, context, day);
+    const visitor = await visitorHash(req, context, day);
     const { page, school: pageSchool } = pageOf(input.page ?? '/');
     const draft = input.draft;
     const address = draft?.data?.schoolContactEmail?.trim();
     const school = (address ? await pageKeyAt(address) : undefined) ?? pageSchool;
     const asked = draft?.attribution?.ambassadorId;
     const ambassador = asked && (await knownAmbassador(asked)) ? asked : null;
-    const assigned = (await variantForPage(input.page ?? '/', visitor)) ?? null;
+    const credited = await creditedVariants(visitor, day);
     const names = draft ? ['form_sent', 'draft'] : ['form_sent'];
+    // The visitor finds the day's landing and is not written: a row that names a draft carries no visitor.
     await query(sql`
       WITH landing AS (
         SELECT source, campaign, ambassador FROM analytics_events
         WHERE visitor = ${visitor ?? null} AND day = ${day}::date AND name = 'page_view' ORDER BY id LIMIT 1
       ),
-      seen AS (
-        SELECT variant FROM analytics_events
-        WHERE visitor = ${visitor ?? null} AND day = ${day}::date AND variant IS NOT NULL ORDER BY id DESC LIMIT 1
-      ),
       dims AS (
         SELECT (SELECT source FROM landing) AS source, (SELECT campaign FROM landing) AS campaign,
                coalesce(${ambassador}::text, (SELECT ambassador FROM landing)) AS ambassador,
-               coalesce((SELECT variant FROM seen), ${assigned}::text) AS variant
+               ${credited.variant ?? null}::text AS variant, ${credited.linkVariant ?? null}::text AS link_variant
       ),
       journey AS (
-        INSERT INTO analytics_journeys (draft_id, created_at, page, source, campaign, ambassador, variant, letter, school)
-        SELECT ${draft?.id ?? null}::text, ${now}, ${page}, source, campaign, ambassador, variant, ${draft?.letter?.id ?? null}::text, ${school ?? null}::text
+        INSERT INTO analytics_journeys (draft_id, created_at, page, source, campaign, ambassador, variant, link_variant, letter, school)
+        SELECT ${draft?.id ?? null}::text, ${now}, ${page}, source, campaign, ambassador, variant, link_variant, ${draft?.letter?.id ?? null}::text, ${school ?? null}::text
         FROM dims WHERE ${draft?.id ?? null}::text IS NOT NULL
         ON CONFLICT (draft_id) DO NOTHING RETURNING 1
       )
-      INSERT INTO analytics_events (at, day, name, visitor, page, source, campaign, ambassador, variant, letter, school, kind, journey)
-      SELECT ${now}, ${day}::date, n.name, ${visitor ?? null}, ${page}, d.source, d.campaign, d.ambassador, d.variant,
+      INSERT INTO analytics_events (at, day, name, page, source, campaign, ambassador, variant, letter, school, kind, journey)
+      SELECT ${now}, ${day}::date, n.name, ${page}, d.source, d.campaign, d.ambassador, d.variant,
              ${draft?.letter?.id ?? null}::text, ${school ?? null}::text, ${kindOfPurpose(input.purpose)}, ${draft?.id ?? null}::text
       FROM dims d, unnest(${names}::text[]) AS n(name)`);
   });

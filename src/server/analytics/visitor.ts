@@ -1,38 +1,74 @@
 /**
- * Who counts as one visitor, without tracking anyone (the method of privacy-first analytics such
- * as Plausible): a keyed hash of the client's network and browser under a key that changes every
- * day, derived from CONFIG_ENCRYPTION_KEY and the date. The same browser on the same network is one
- * visitor for a day and a stranger the next; the address and the user agent are never stored, and
- * the raw events that carry the hash are deleted once their day is rolled up (rollup.ts).
+ * Who counts as one visitor, without tracking anyone (the method of Plausible and Fathom): a keyed
+ * hash of the client's network and browser under a random salt made for the day
+ * (`analytics_salts`), deleted once the next day is over. The same browser on the same network is
+ * one visitor for a day and a stranger the next; the address and the user agent are never stored,
+ * and once its salt is gone nobody, with or without the site's keys, can tell whose a hash was.
  *
- * Not counted at all: a browser that asks not to be (Do-Not-Track, Global Privacy Control), and
- * bots (`isbot`, the maintained list of crawler user agents).
+ * - One machine is not a crowd: the raw events keep the network (also hashed under the day's
+ *   salt) and a network counts at most `NETWORK_VISITORS` visitors a day (record.ts); the rest of
+ *   its browsers count as one.
+ * - Not counted at all: a browser that asks not to be (Do-Not-Track, Global Privacy Control), bots
+ *   (`isbot`, the maintained list of crawler user agents), and requests without a browser's own
+ *   signals (`Sec-Fetch-*` and `Accept-Language`, which every browser sends with a beacon and
+ *   scripts leave out unless they are written to forge them).
  */
-import { createHash, createHmac, hkdfSync } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { isbot } from 'isbot';
-import { serverEnv } from '../env';
+import { query, queryOne, sql } from '../db';
 import { clientIp } from '../http';
 import { clientAddressKey } from '../identity';
 
 /** The UTC day of a moment, as YYYY-MM-DD. */
 export const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
-/** The day's key: a new one every UTC day, never stored. */
-function dayKey(day: string): Buffer {
-  const secret = serverEnv.configEncryptionKey ?? 'local-insights';
-  return Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.from(day, 'utf8'), 'mastery-parents visitors v1', 32));
+/** Browsers one network counts as separate visitors in a day; more are counted as one. */
+export const NETWORK_VISITORS = 30;
+
+const salts = new Map<string, Promise<Buffer>>();
+
+/** The day's random salt: made by whichever instance asks first, the same for all. */
+export function saltOf(day: string): Promise<Buffer> {
+  let salt = salts.get(day);
+  if (!salt) {
+    salt = (async () => {
+      const made = await queryOne<{ salt: Buffer }>(sql`
+        WITH made AS (INSERT INTO analytics_salts (day, salt) VALUES (${day}::date, ${randomBytes(32)}) ON CONFLICT (day) DO NOTHING RETURNING salt)
+        SELECT salt FROM made UNION ALL SELECT salt FROM analytics_salts WHERE day = ${day}::date LIMIT 1`);
+      if (!made) throw new Error('no salt for the day');
+      return Buffer.from(made.salt);
+    })();
+    salts.set(day, salt);
+    salt.catch(() => salts.delete(day));
+    for (const known of salts.keys()) if (known < day && salts.size > 3) salts.delete(known);
+  }
+  return salt;
+}
+
+/** Deletes every salt older than yesterday: a hash of the day before cannot be made again. */
+export async function forgetOldSalts(now = new Date()): Promise<number> {
+  const yesterday = dayOf(new Date(now.getTime() - 24 * 3600_000));
+  for (const day of salts.keys()) if (day < yesterday) salts.delete(day);
+  const rows = await query(sql`DELETE FROM analytics_salts WHERE day < ${yesterday}::date RETURNING 1`);
+  return rows.length;
+}
+
+const keyed = (salt: Buffer, text: string) => createHmac('sha256', salt).update(text, 'utf8').digest('hex').slice(0, 32);
+
+/** The client's network as the day's keyed hash (32 hex), or undefined without an address. */
+export async function networkHash(req: Request, context: unknown, day: string): Promise<string | undefined> {
+  const ip = clientIp(req, context);
+  if (!ip || ip === 'unknown') return undefined;
+  return keyed(await saltOf(day), `network|${clientAddressKey(ip)}`);
 }
 
 /** The visitor of a request on a day: 32 hex characters, or undefined without an address. */
-export function visitorHash(req: Request, context: unknown, day: string): string | undefined {
+export async function visitorHash(req: Request, context: unknown, day: string): Promise<string | undefined> {
   const ip = clientIp(req, context);
   if (!ip || ip === 'unknown') return undefined;
   const agent = req.headers.get('user-agent') ?? '';
   const host = new URL(req.url).host;
-  return createHmac('sha256', dayKey(day))
-    .update(`${host}|${clientAddressKey(ip)}|${agent}`, 'utf8')
-    .digest('hex')
-    .slice(0, 32);
+  return keyed(await saltOf(day), `${host}|${clientAddressKey(ip)}|${agent}`);
 }
 
 /** The browser asked not to be counted: Do-Not-Track or Global Privacy Control. */
@@ -49,6 +85,15 @@ export function isBotRequest(req: Request): boolean {
 /** Whether a request may be counted: not a bot, and not one that asked us not to. */
 export function countable(req: Request): boolean {
   return !declinesCounting(req) && !isBotRequest(req);
+}
+
+/**
+ * A browser's own signals on a request it makes for a page (the beacon, a page drawn by a
+ * function): the Fetch Metadata headers and a language. A script that sends none of them is not
+ * a person's browser.
+ */
+export function hasBrowserSignals(req: Request): boolean {
+  return Boolean(req.headers.get('sec-fetch-mode') && req.headers.get('sec-fetch-site') && req.headers.get('accept-language'));
 }
 
 /** A stable number in [0, n) for a visitor and a name (an experiment's variant), the same all day. */

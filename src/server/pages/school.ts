@@ -13,7 +13,7 @@ import { buttonClass } from '../../lib/ui';
 import { formDefinition } from '../forms/definitions';
 import { builtPage, pageHeaders, replaceRegion } from './frame';
 import { schoolPageHref, type Attribution, type SchoolPage } from '../schools/pages';
-import { placeText, type PlaceText } from '../analytics/experiments';
+import { placeText, recordLinkVisit, type PlaceText } from '../analytics/experiments';
 import { starredWordsFor } from '../schools/starred-words';
 
 /**
@@ -122,20 +122,22 @@ export function starredWordsHtml(schoolName: string, words: Array<{ firstName: s
 /**
  * The page of a school. `req`, when given, chooses the visitor's call to action (a running
  * experiment's variant for them, drawn here so the page never shifts); while one runs the CDN
- * keeps no copy, since the words differ by visitor.
+ * keeps no copy, since the words differ by visitor, nor of a share link whose visits a running
+ * share experiment counts.
  */
 export async function schoolPageResponse(page: SchoolPage, attribution: Attribution, referral: string | undefined, req?: Request): Promise<Response> {
   // A page waiting for its first delivered letter shows no name, so no words or call to action either.
   const name = page.published ? page.schoolName : null;
-  const [cta, words] = await Promise.all([
+  const [cta, words, linked] = await Promise.all([
     req && name ? placeText(req, undefined, 'school-page-cta', { school: name }) : Promise.resolve(undefined),
     name ? starredWordsFor(page.key).catch(() => []) : Promise.resolve([]),
+    req ? recordLinkVisit(req, undefined) : Promise.resolve(false),
   ]);
   let html = replaceRegion(await shell(), SCHOOL_REGION, `${schoolRegionHtml(page)}${callToActionHtml(cta)}${name ? starredWordsHtml(name, words) : ''}`);
   if (!html) throw new Error('dist/school-page.html has no school region.');
   const form = await schoolFormHtml(page, attribution, referral);
   if (form !== undefined) html = replaceRegion(html, SCHOOL_FORM_INSTANCE, form) ?? html;
-  const caching = cta?.experiment ? { 'Cache-Control': 'no-store' } : schoolPageCacheHeaders;
+  const caching = cta?.experiment || linked ? { 'Cache-Control': 'no-store' } : schoolPageCacheHeaders;
   return new Response(withTitle(html, name ? `Add your voice at ${name}` : 'Add your voice at your school'), {
     status: 200,
     headers: { ...pageHeaders, ...caching },

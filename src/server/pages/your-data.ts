@@ -101,6 +101,27 @@ export function overview(data: PersonalData, token: string): string {
       'Calls you booked',
       data.bookings.map((booking) => item(`Booking, ${date(booking.createdAt)}`, String(booking.record.eventType ?? 'Calendly booking'))),
     ),
+    section(
+      'data-journeys',
+      'How you found us (our counts)',
+      data.journeys.map((journey) =>
+        item(
+          `Your draft of ${date(journey.createdAt)}`,
+          [
+            `Page: ${journey.page ?? 'unknown'}`,
+            `came from: ${journey.source ?? 'direct'}`,
+            journey.campaign ? `campaign: ${journey.campaign}` : '',
+            journey.ambassador ? `ambassador: ${journey.ambassador}` : '',
+            journey.variant ? `words shown: ${journey.variant}` : '',
+            journey.letter ? `letter: ${journey.letter}` : '',
+            journey.confirmedAt ? 'confirmed' : '',
+            journey.deliveredAt ? 'delivered' : '',
+          ]
+            .filter(Boolean)
+            .join(' · '),
+        ),
+      ),
+    ),
   ].join('');
   const download = `<a class="${buttonClass('primary', 'md')}" href="/your-data?token=${encodeURIComponent(token)}&amp;format=json" download="your-data.json">Download my data (JSON)</a>`;
   const remove = `<form method="post" action="/your-data"><input type="hidden" name="action" value="review"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('secondary', 'md')}">Delete my data</button></form>`;
@@ -123,6 +144,7 @@ export function reviewPage(data: PersonalData): View {
     [counts.answers, 'answers about your school'],
     [counts.nominations, 'nominations'],
     [counts.bookings, 'booking records'],
+    [counts.journeys, 'records of how you found us'],
   ]
     .filter(([n]) => Number(n) > 0)
     .map(([n, what]) => `<li>${n} ${escapeHtml(String(what))}</li>`)

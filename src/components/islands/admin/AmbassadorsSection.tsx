@@ -8,7 +8,7 @@ interface Ambassador {
   name: string;
   email: string;
   parents: number;
-  confirmed: number;
+  delivered: number;
   schoolsReached: number;
   answers: number;
 }
@@ -131,17 +131,17 @@ export function AmbassadorsSection() {
       </form>
       {list && (
         <div className="mt-4">
-          <ScrollTable label="Ambassadors, most confirmed sends first" minWidth="min-w-[44rem]">
+          <ScrollTable label="Ambassadors, most confirmed parents first" minWidth="min-w-[44rem]">
             <thead className={tableHeadClass}>
               <tr>
                 <th scope="col" className={head}>
                   Ambassador
                 </th>
                 <th scope="col" className={head}>
-                  Parents brought
+                  Parents brought (confirmed)
                 </th>
                 <th scope="col" className={head}>
-                  Confirmed sends
+                  Letters delivered
                 </th>
                 <th scope="col" className={head}>
                   Schools reached
@@ -171,7 +171,7 @@ export function AmbassadorsSection() {
                     </span>
                   </th>
                   <td className={cell}>{ambassador.parents}</td>
-                  <td className={cell}>{ambassador.confirmed}</td>
+                  <td className={cell}>{ambassador.delivered}</td>
                   <td className={cell}>{ambassador.schoolsReached}</td>
                   <td className={cell}>{ambassador.answers}</td>
                   <td className="px-3 py-2">

@@ -17,7 +17,6 @@ interface LetterResult {
   meetings: number;
   rate: number;
   interval: [number, number];
-  probabilityToBeat: number | null;
 }
 interface ExperimentsPage {
   places: Place[];
@@ -28,11 +27,32 @@ interface ExperimentsPage {
 const cell = 'px-3 py-2 tabular-nums';
 const head = 'px-3 py-2';
 const interval = (range: [number, number]) => `${percent(range[0])} – ${percent(range[1])}`;
+const points = (value: number) => `${value >= 0 ? '+' : '−'}${(Math.abs(value) * 100).toFixed(1)} pts`;
+const difference = (range: [number, number] | null) => (range ? `${points(range[0])} to ${points(range[1])}` : '—');
+const against = { better: 'Better than the control', worse: 'Worse than the control', same_so_far: 'No difference yet' } as const;
+
+/** The experiment's verdict in words: too early, a broken split, no difference yet, or its winner. */
+function verdictText(experiment: ExperimentResult): string {
+  const verdict = experiment.verdict;
+  if (verdict.kind === 'collecting') {
+    const needs = [
+      verdict.unitsNeeded > 0 ? `${verdict.unitsNeeded} more visitors in the variant with fewest` : '',
+      verdict.conversionsNeeded > 0 ? `${verdict.conversionsNeeded} more ${experiment.goal === 'share' ? 'shares' : 'confirmed sends'}` : '',
+    ].filter(Boolean);
+    return `Too early for a verdict: it needs ${needs.join(' and ')} (at least ${experiment.minimum.units} visitors per variant and ${experiment.minimum.conversions} in all).`;
+  }
+  if (verdict.kind === 'sample_ratio_mismatch')
+    return 'Warning: the visitors are not split between the variants as the draw splits them (sample-ratio mismatch). Something counts or draws wrongly, or the figures are forged: read nothing into them until it is found.';
+  if (verdict.kind === 'winner')
+    return `Verdict: ${verdict.winner} is best (decided on ${verdict.day}); it stays valid however often the figures were looked at.`;
+  return 'No difference yet. Looking every day is fine: a verdict appears only once the evidence holds.';
+}
 
 /**
- * Experiments: start an A/B(/n) test of a place's words, watch each variant's visitors and
- * confirmed sends with a Bayesian comparison (valid however often it is looked at), and end it by
- * choosing the winner. The letters of the school email are compared the same way.
+ * Experiments: start an A/B(/n) test of a place's words, watch each variant's visitors and goal
+ * with comparisons that stay valid however often they are looked at (always-valid sequential
+ * intervals, corrected for the number of variants, after a minimum sample; expected loss beside
+ * them), and end it by choosing the winner. The letters are shown side by side: observational.
  */
 export function ExperimentsSection() {
   const [page, setPage] = useState<ExperimentsPage | null>(null);
@@ -148,7 +168,8 @@ export function ExperimentsSection() {
             Letters
           </h3>
           <p className="text-sm text-muted">
-            Each letter of the school email: sends delivered, answers (any but “no answer”) and meetings; compared with the first letter.
+            Each letter of the school email: sends delivered, answers (any but “no answer”) and meetings. Observational, not an experiment: parents choose their
+            letter, so a difference may come from who chose it rather than from the letter.
           </p>
           <div className="mt-3 grid items-start gap-4 lg:grid-cols-2 [&>*]:min-w-0">
             <IntervalChart
@@ -173,9 +194,6 @@ export function ExperimentsSection() {
                   <th scope="col" className={head}>
                     Answer rate (95% interval)
                   </th>
-                  <th scope="col" className={head}>
-                    Chance to beat the first
-                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-line">
@@ -190,7 +208,6 @@ export function ExperimentsSection() {
                     <td className={cell}>
                       {percent(letter.rate)} ({interval(letter.interval)})
                     </td>
-                    <td className={cell}>{percent(letter.probabilityToBeat)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -217,14 +234,21 @@ function ExperimentCard({ experiment, onEnd }: { experiment: ExperimentResult; o
       </div>
       <p className="text-sm text-muted">
         {experiment.placeLabel}. Started {formatDate(experiment.startedAt)}
-        {experiment.endedAt ? `, ended ${formatDate(experiment.endedAt)}` : ''}.
+        {experiment.endedAt ? `, ended ${formatDate(experiment.endedAt)}` : ''}. Goal:{' '}
+        {experiment.goal === 'share' ? 'the parent who saw the words shared them' : 'a confirmed send'}.
+      </p>
+      <p
+        className={`mt-2 rounded-lg px-3 py-2 text-sm ${experiment.verdict.kind === 'sample_ratio_mismatch' ? 'bg-red-50 font-semibold text-red-800' : 'bg-brand-50 text-ink'}`}
+        data-verdict={experiment.verdict.kind}
+      >
+        {verdictText(experiment)}
       </p>
       <div className="mt-3 grid items-start gap-4 lg:grid-cols-2 [&>*]:min-w-0">
         <IntervalChart
-          label={`Confirmed-send rate of each variant of ${experiment.name} with its 95% credible interval; the figures are in the table beside it`}
+          label={`${experiment.goal === 'share' ? 'Share' : 'Confirmed-send'} rate of each variant of ${experiment.name} with its 95% credible interval; the figures are in the table beside it`}
           rows={experiment.variants.map((variant) => ({ label: variant.id, rate: variant.rate, interval: variant.interval }))}
         />
-        <ScrollTable label={`Variants of ${experiment.name}`} minWidth="min-w-[36rem]">
+        <ScrollTable label={`Variants of ${experiment.name}`} minWidth="min-w-[48rem]">
           <thead className={tableHeadClass}>
             <tr>
               <th scope="col" className={head}>
@@ -234,14 +258,27 @@ function ExperimentCard({ experiment, onEnd }: { experiment: ExperimentResult; o
                 Visitors
               </th>
               <th scope="col" className={head}>
-                Confirmed sends
+                {experiment.goal === 'share' ? 'Shared' : 'Confirmed sends'}
               </th>
               <th scope="col" className={head}>
                 Rate (95% interval)
               </th>
               <th scope="col" className={head}>
-                Chance to beat the control
+                Against the control (always-valid interval)
               </th>
+              <th scope="col" className={head}>
+                Expected loss
+              </th>
+              {experiment.goal === 'share' && (
+                <>
+                  <th scope="col" className={head}>
+                    Visits from its links
+                  </th>
+                  <th scope="col" className={head}>
+                    Drafts from its links
+                  </th>
+                </>
+              )}
             </tr>
           </thead>
           <tbody className="divide-y divide-line">
@@ -257,7 +294,16 @@ function ExperimentCard({ experiment, onEnd }: { experiment: ExperimentResult; o
                 <td className={cell}>
                   {percent(variant.rate)} ({interval(variant.interval)})
                 </td>
-                <td className={cell}>{percent(variant.probabilityToBeat)}</td>
+                <td className={cell}>
+                  {index === 0 ? '—' : variant.against ? `${against[variant.against]} (${difference(variant.difference)})` : 'Too early'}
+                </td>
+                <td className={cell}>{(variant.expectedLoss * 100).toFixed(2)} pts</td>
+                {experiment.goal === 'share' && (
+                  <>
+                    <td className={cell}>{variant.linkVisits ?? 0}</td>
+                    <td className={cell}>{variant.linkDrafts ?? 0}</td>
+                  </>
+                )}
               </tr>
             ))}
           </tbody>

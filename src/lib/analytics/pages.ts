@@ -1,0 +1,51 @@
+/**
+ * The pages the figures know (issue 46): every page of the site by its path, a school page as
+ * "/schools/*" with its key, a blog post by its slug; any other path, as a script may send, is
+ * counted as "other" and never becomes a row of its own.
+ */
+
+/** The site's own pages: the built routes and the pages functions draw. */
+export const knownPages: ReadonlySet<string> = new Set([
+  '/',
+  '/why-this-matters',
+  '/how-it-works',
+  '/lead-the-change',
+  '/real-stories',
+  '/nominate-school',
+  '/partnership-form',
+  '/events-webinars',
+  '/blogs-insights',
+  '/resources',
+  '/faqs',
+  '/search',
+  '/thank-you',
+  '/webinar-thank-you',
+  '/webinar-share',
+  '/form',
+  '/form-response',
+  '/find-school',
+  '/confirm-send',
+  '/letter-address',
+  '/your-email',
+  '/your-data',
+  '/school-answer',
+  '/school-updates/stop',
+  '/ambassador',
+  '/404',
+]);
+
+/** What a path is counted as. */
+export const OTHER_PAGE = 'other';
+export const SCHOOL_PAGES = '/schools/*';
+
+const SCHOOL_SEGMENT = /^\/schools\/(?:[a-z0-9-]{1,120}-)?([0-9a-f]{32})$/;
+const BLOG_POST = /^\/blogs-insights\/[a-z0-9][a-z0-9-]{0,99}$/;
+
+/** A page as the figures name it: a known path, school pages as one (bare key or named), else "other". */
+export function countedPage(path: string): { page: string; school?: string } {
+  const clean = path.split(/[?#]/)[0]!.toLowerCase().replace(/\/+$/, '') || '/';
+  const school = SCHOOL_SEGMENT.exec(clean)?.[1];
+  if (school) return { page: SCHOOL_PAGES, school };
+  if (knownPages.has(clean) || BLOG_POST.test(clean)) return { page: clean };
+  return { page: OTHER_PAGE };
+}
