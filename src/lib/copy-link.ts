@@ -1,5 +1,5 @@
 /** "Copy Webinar Link" on /webinar-share: copies the link, says "Link Copied!" for 3 s, and toasts. */
-import { showToast } from '../stores/toast';
+import { showToast } from './frame/toast';
 
 export const COPIED_STATE_MS = 3000;
 

@@ -9,7 +9,7 @@ import { emailMessages } from './email/messages';
 import type { SubmittedDetail as EmbedSubmittedDetail } from './hubspot-embed';
 import type { SubmittedDetail as NativeSubmittedDetail } from './forms/enhance';
 import type { SubmittedValues } from './hubspot-values';
-import { showToast } from '../stores/toast';
+import { showToast } from './frame/toast';
 
 export function formTypeOf(value: string | null): FormPageType | undefined {
   return value && Object.hasOwn(formPageTypes, value) ? (value as FormPageType) : undefined;

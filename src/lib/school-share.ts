@@ -3,7 +3,7 @@
  * its own): without JavaScript it is the link and plain WhatsApp, SMS and email links; with it,
  * "Copy link" and, where the device has one, its share sheet (Web Share API). No third-party script.
  */
-import { showToast } from '../stores/toast';
+import { showToast } from './frame/toast';
 
 export const SHARE_TOASTS = {
   copied: { title: 'Link copied', description: 'Paste it in your parents’ group chat or an email.' },

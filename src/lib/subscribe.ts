@@ -1,5 +1,5 @@
 /** The /how-it-works subscribe box: POST /api/subscribe {email} with clear messages for every answer. */
-import { showToast } from '../stores/toast';
+import { showToast } from './frame/toast';
 
 export const SUBSCRIBE_MESSAGES = {
   invalid: 'Please enter a valid email address.',

@@ -6,24 +6,9 @@
 import { atom } from 'nanostores';
 import { emailMessages } from '../lib/email/messages';
 import { noteProblem } from '../lib/email/note';
-import { generateEmail, type EmailLinks, type GeneratedEmail, type Letter } from '../lib/email/template';
-import type { ReferralData } from '../lib/schemas';
-import { showToast } from './toast';
-
-/** The draft as the forms function answers it (src/server/letter/drafts.ts). */
-export interface DraftAnswer {
-  id: string;
-  /** Empty when the form was HubSpot's embed: the platform cannot send that one. */
-  token: string;
-  data: ReferralData;
-  links: EmailLinks;
-  /** The letter the server picked for this parent (the school's next in rotation). */
-  letter: Letter;
-  /** The answer to "What would this change for your child?", fixed by the form. */
-  ownWords: string;
-  note: string;
-  wantsPlatformSend: boolean;
-}
+import { generateEmail, type GeneratedEmail } from '../lib/email/template';
+import type { DraftAnswer } from '../lib/email/draft';
+import { showToast } from '../lib/frame/toast';
 
 export type SendState = 'idle' | 'sending' | 'awaiting_confirmation' | 'sent' | 'refused' | 'failed';
 

@@ -14,7 +14,7 @@ import { MailTab } from '../../src/components/islands/admin/MailTab';
 import { ReviewTab } from '../../src/components/islands/admin/ReviewTab';
 import { StaffTab } from '../../src/components/islands/admin/StaffTab';
 import type { ReviewItemView } from '../../src/lib/schemas/admin';
-import { $toast } from '../../src/stores/toast';
+import { $toast } from '../../src/lib/frame/toast';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

@@ -23,7 +23,7 @@ function importedPaths(file: string): string[] {
 }
 
 describe.each([
-  ['src/lib', ['src/server', 'src/content-loaders', 'src/components']],
+  ['src/lib', ['src/server', 'src/content-loaders', 'src/components', 'src/stores']],
   ['src/components', ['src/server', 'src/content-loaders']],
   ['src/stores', ['src/server', 'src/content-loaders']],
   ['src/config', ['src/server', 'src/content-loaders']],

@@ -5,7 +5,7 @@ import { staffEmailSchema } from '../../lib/schemas/admin';
 import { apiRequest, ApiError, failureMessage, formatDateTime, setUnauthorizedHandler } from '../../lib/admin-api';
 import { ceremonyFailure, passkeysSupported, registerPasskey, signInWithPasskey, type AdminSession } from '../../lib/passkeys-client';
 import { buttonClass, cardClass } from '../../lib/ui';
-import { showToast } from '../../stores/toast';
+import { showToast } from '../../lib/frame/toast';
 import { ReactDialog } from '../ui/ReactDialog';
 import { AdminTabs } from './admin/AdminTabs';
 import { AdminSessionContext } from './admin/session';

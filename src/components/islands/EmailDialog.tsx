@@ -15,7 +15,7 @@ import {
   sendDraftViaPlatform,
   setNote,
 } from '../../stores/emailDraft';
-import { showToast } from '../../stores/toast';
+import { showToast } from '../../lib/frame/toast';
 import { ReactDialog } from '../ui/ReactDialog';
 import { SchoolShare } from './SchoolShare';
 

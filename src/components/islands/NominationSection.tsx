@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type SubmitEvent } from 'react';
 import { NOMINATION_FAILURE, NOMINATION_SUCCESS, submitNomination } from '../../lib/nomination';
 import type { Nomination } from '../../lib/schemas';
-import { showToast } from '../../stores/toast';
+import { showToast } from '../../lib/frame/toast';
 import { buttonClass } from '../../lib/ui';
 
 interface Props {

@@ -5,7 +5,8 @@
  */
 import { createRoot } from 'react-dom/client';
 import EmailDialog from './EmailDialog';
-import { onEditDetails, openDraft, sendDraftViaPlatform, startDraft, type DraftAnswer } from '../../stores/emailDraft';
+import type { DraftAnswer } from '../../lib/email/draft';
+import { onEditDetails, openDraft, sendDraftViaPlatform, startDraft } from '../../stores/emailDraft';
 
 const roots = new WeakSet<HTMLElement>();
 

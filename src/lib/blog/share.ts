@@ -1,5 +1,5 @@
 /** The article's Share button: the Web Share API where the browser has it, else copy the link. */
-import { showToast } from '../../stores/toast';
+import { showToast } from '../frame/toast';
 
 export type ShareOutcome = 'shared' | 'copied' | 'cancelled' | 'failed';
 

@@ -10,7 +10,7 @@
 import type { SubmittedDetail as EmbedSubmittedDetail } from '../hubspot-embed';
 import type { SubmittedDetail as NativeSubmittedDetail } from '../forms/enhance';
 import type { SubmittedValues } from '../hubspot-values';
-import type { DraftAnswer } from '../../stores/emailDraft';
+import type { DraftAnswer } from './draft';
 import { clearDetails, restoreDetails, saveDetails } from './saved-details';
 import type { EmailLinks, Letter } from './template';
 

@@ -1,4 +1,4 @@
-import { $toast, dismissToast, type Toast } from '../../stores/toast';
+import { $toast, dismissToast, type Toast } from './toast';
 
 const closeIcon =
   '<svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg>';

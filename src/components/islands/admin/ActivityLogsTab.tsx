@@ -3,7 +3,7 @@ import type { WebhookLogView as WebhookLog, WebhookLogsPage } from '../../../lib
 import { canRetrySync } from '../../../lib/webhook-logs';
 import { apiRequest, formatDateTime } from '../../../lib/admin-api';
 import { buttonClass } from '../../../lib/ui';
-import { showToast } from '../../../stores/toast';
+import { showToast } from '../../../lib/frame/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { AdminList, RefreshButton, replacing, RowActions, useKeysetList, useRowTask, withCursor, type AdminColumn, type AdminListText } from './AdminList';
 import { BusyButton, SectionHeader, StatusBadge } from './fields';

@@ -23,7 +23,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { failureMessage } from '../../../lib/admin-api';
 import { buttonClass, cx } from '../../../lib/ui';
-import { showToast } from '../../../stores/toast';
+import { showToast } from '../../../lib/frame/toast';
 import { EmptyState, ErrorNote, stateBoxClass } from './fields';
 
 /**

@@ -3,7 +3,7 @@ import type { HubSpotConfigAnswer } from '../../../lib/schemas/admin';
 import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
 import { hubspotConfigSchema } from '../../../lib/schemas';
 import { buttonClass, cardClass } from '../../../lib/ui';
-import { showToast } from '../../../stores/toast';
+import { showToast } from '../../../lib/frame/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { CheckboxField, DialogActions, EmptyState, ErrorNote, SectionHeader, StatusBadge, TextAreaField, TextField, useAddForm } from './fields';
 

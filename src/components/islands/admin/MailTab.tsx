@@ -3,7 +3,7 @@ import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-a
 import { kindRules } from '../../../lib/email/mail-kinds';
 import type { MailEmail, MailEmailsPage, MailPreview, Suppression, UnknownEmail } from '../../../lib/schemas/admin';
 import { buttonClass, cardClass, cx } from '../../../lib/ui';
-import { showToast } from '../../../stores/toast';
+import { showToast } from '../../../lib/frame/toast';
 import { AdminList, RefreshButton, RowActions, useKeysetList, useRowTask, withCursor, type AdminColumn, type AdminListText } from './AdminList';
 import { ErrorNote, SectionHeader, StatusBadge, stateBoxClass } from './fields';
 

@@ -4,7 +4,7 @@ import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-a
 import { canRetryMessage } from '../../../lib/outbox-retry';
 import { answerLabels } from '../../../lib/answer-kinds';
 import { buttonClass } from '../../../lib/ui';
-import { showToast } from '../../../stores/toast';
+import { showToast } from '../../../lib/frame/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { DataDeletions } from './DataDeletions';
 import { isOwner, useAdminSession } from './session';

@@ -3,7 +3,7 @@ import { ApiError, apiRequest, failureMessage, formatDateTime } from '../../../l
 import type { ReviewItemView as Item, ReviewPage, ReviewState } from '../../../lib/schemas/admin';
 import { answerLabels } from '../../../lib/answer-kinds';
 import { buttonClass } from '../../../lib/ui';
-import { showToast } from '../../../stores/toast';
+import { showToast } from '../../../lib/frame/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { AdminList, RefreshButton, RowActions, useKeysetList, useRowTask, withCursor, type AdminColumn, type AdminListText } from './AdminList';
 import { DialogActions, SectionHeader, StatusBadge } from './fields';

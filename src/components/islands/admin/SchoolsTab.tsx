@@ -12,7 +12,7 @@ import {
   type SchoolView,
 } from '../../../lib/schools';
 import { buttonClass } from '../../../lib/ui';
-import { showToast } from '../../../stores/toast';
+import { showToast } from '../../../lib/frame/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { AdminList, RefreshButton, RowActions, useKeysetList, useRowTask, withCursor, type AdminColumn, type AdminListText } from './AdminList';
 import { DialogActions, SectionHeader, SelectField, StatusBadge, TextAreaField, TextField } from './fields';

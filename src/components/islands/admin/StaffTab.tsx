@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
 import { staffEmailSchema } from '../../../lib/schemas/admin';
 import { buttonClass, cardClass } from '../../../lib/ui';
-import { showToast } from '../../../stores/toast';
+import { showToast } from '../../../lib/frame/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { AdminList, useKeysetList, type AdminColumn, type AdminListText } from './AdminList';
 import { SelectField, StatusBadge, TextField } from './fields';

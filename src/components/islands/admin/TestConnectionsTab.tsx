@@ -2,7 +2,7 @@ import { useEffect, useState, type SubmitEvent } from 'react';
 import { apiRequest, failureMessage } from '../../../lib/admin-api';
 import { connectionTestSchema } from '../../../lib/schemas';
 import { buttonClass, cardClass } from '../../../lib/ui';
-import { showToast } from '../../../stores/toast';
+import { showToast } from '../../../lib/frame/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { TextField, DialogActions, validate } from './fields';
 

@@ -3,7 +3,7 @@ import type { PublicWebhook as Webhook } from '../../../lib/schemas/admin';
 import { apiRequest, failureMessage, formatDate } from '../../../lib/admin-api';
 import { webhookConfigSchema, webhookEvents } from '../../../lib/schemas';
 import { buttonClass, cardClass } from '../../../lib/ui';
-import { showToast } from '../../../stores/toast';
+import { showToast } from '../../../lib/frame/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { replacing, useKeysetList, useRowTask } from './AdminList';
 import {

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type ReactNode, type SubmitEvent } from 'react';
 import type { z } from 'zod';
 import { apiRequest, failureMessage, fieldErrors } from '../../../lib/admin-api';
-import { showToast } from '../../../stores/toast';
+import { showToast } from '../../../lib/frame/toast';
 import { buttonClass } from '../../../lib/ui';
 
 const inputClass = 'mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-sm text-ink placeholder:text-muted aria-[invalid=true]:border-danger-600';
