@@ -216,7 +216,7 @@ describe('experiments', () => {
     const [result] = await experimentResults();
     expect(result!.variants.find((variant) => variant.id === served)).toMatchObject({ visitors: 1, conversions: 1 });
     expect(result!.variants.filter((variant) => variant.id !== served).every((variant) => variant.visitors === 0)).toBe(true);
-    expect(result!.verdict).toMatchObject({ kind: 'collecting' });
+    expect(result!.verdict).toEqual({ kind: 'collecting', unitsNeeded: 200, conversionsNeeded: 19 });
 
     const ended = await call(experimentsAdmin, `/api/admin/experiments/${experiment.id}/end`, { method: 'POST', cookie, body: { winner: 'together' } });
     expect(ended.status).toBe(200);
@@ -289,6 +289,8 @@ describe('experiments', () => {
     expect(before.html).toContain('Add your voice. Write to Birch School in two minutes');
     expect(before.cache).not.toBe('no-store');
     await start('school-page-cta', 'CTA');
+    // Nobody served yet: every variant still needs its whole minimum.
+    expect((await experimentResults())[0]!.verdict).toEqual({ kind: 'collecting', unitsNeeded: 200, conversionsNeeded: 20 });
     const first = await openSchool(key);
     expect(first.cache).toBe('no-store');
     expect(variantOf((await openSchool(key)).html)).toBe(variantOf(first.html));

@@ -338,7 +338,8 @@ export async function experimentResults(now = new Date()): Promise<ExperimentRes
       const goal = place?.goal ?? 'confirmed';
       const days = await dailyTallies(experiment, goal, dayOf(experiment.endedAt ?? now));
       const last = days.at(-1)?.tallies ?? experiment.variants.map(() => ({ units: 0, conversions: 0 }));
-      const { verdict, comparisons } = readExperiment(days);
+      // Before anyone was served, the experiment reads as a day of zeros: every variant needs its minimum.
+      const { verdict, comparisons } = readExperiment(days.length ? days : [{ day: dayOf(now), tallies: last }]);
       const described = describeVariants(last);
       const links = goal === 'share' ? await linkFigures(experiment) : undefined;
       const sampleRatio = sampleRatioP(last.map((tally) => tally.units));

@@ -109,8 +109,8 @@ export function ExperimentsSection() {
         Experiments
       </h2>
       <p className="text-sm text-muted">
-        Each visitor gets one variant for the day (the link they were sent keeps theirs). The goal is a confirmed send. “Chance to beat the control” is the
-        Bayesian probability, valid whenever you look.
+        Each visitor is drawn one variant for the day, counted by the server as it shows it (a link never chooses it). Look as often as you like: a verdict
+        appears only once the evidence holds, after a minimum sample, corrected for the number of variants.
       </p>
       {error && (
         <p role="alert" className="mt-2 rounded-lg bg-danger-50 px-3 py-2 text-sm text-danger-600">
