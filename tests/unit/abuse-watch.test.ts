@@ -349,6 +349,25 @@ describe('voiding a set', () => {
     });
   });
 
+  test('a confirmed letter a run is sending already stays: it is on its way to the school', async () => {
+    await verifiedSchool('head@oakwood.edu');
+    const ip = '198.51.100.88';
+    const window = { dimension: 'network', key: '198.51.100.0/24', from: new Date(Date.now() - 60_000).toISOString() };
+    const mailFrom = process.env.MAIL_FROM_ADDRESS;
+    delete process.env.MAIL_FROM_ADDRESS;
+    const requested = await answer(sendEmail as Handler, jsonRequest('/api/send-email', await draftFrom(ip, { email: 'going@burst.test' })), ip);
+    const link = confirmationLink((await readMessage(requested.body.id))!.message)!;
+    expect((await confirmPlatformSend(new URL(link).searchParams.get('token')!)).kind).toBe('done');
+    process.env.MAIL_FROM_ADDRESS = mailFrom;
+    await query(sql`UPDATE emails SET state = 'sending', lease_until = now() + interval '1 minute' WHERE id = ${requested.body.id}`);
+    const voided = await admin('/api/admin/abuse/void', {
+      method: 'POST',
+      body: { ...window, to: new Date(Date.now() + 1000).toISOString(), reason: 'a burst' },
+    });
+    expect(voided.body).toEqual({ letters: 0, selfReports: 0, uncounted: 0 });
+    expect((await readMessage(requested.body.id))?.message.status).toBe('queued');
+  });
+
   test.each([
     ['a window the wrong way round', { dimension: 'network', key: 'x', from: '2026-11-29T10:00:00Z', to: '2026-11-29T09:00:00Z', reason: 'why' }],
     ['a window longer than the watch keeps', { dimension: 'network', key: 'x', from: '2026-11-01T10:00:00Z', to: '2026-11-29T09:00:00Z', reason: 'why' }],

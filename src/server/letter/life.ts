@@ -257,7 +257,10 @@ export async function withdraw(id: string, reason: EndReason, now: Date): Promis
  * counts. A letter that went out from the platform stays what it is: it reached the school.
  */
 export async function voidLetter(id: string, now: Date): Promise<OutboxMessage | undefined> {
-  await withdrawEmailsAbout(id, ['school_letter'], now);
+  const current = await letter(id);
+  if (!current) return undefined;
+  // A confirmed letter whose email could not be withdrawn is on its way (a run holds it): it stays.
+  if (current.channel === 'platform' && current.status === 'queued' && (await withdrawEmailsAbout(id, ['school_letter'], now)) === 0) return undefined;
   return move(id, 'voided', (current) =>
     current.status === 'queued' || current.status === 'awaiting_confirmation' || (current.channel === 'self' && current.status === 'sent')
       ? { lastError: 'voided', updatedAt: iso(now) }
