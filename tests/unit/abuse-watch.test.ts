@@ -16,6 +16,7 @@ import schoolNominations from '../../netlify/functions/school-nominations.mts';
 import sendEmail from '../../netlify/functions/send-email.mts';
 import yourEmail from '../../netlify/functions/your-email.mts';
 import { forms as formConfig } from '../../src/config/forms';
+import { abuseViewSchema } from '../../src/lib/schemas/abuse-watch';
 import { blockValue } from '../../src/server/abuse/blocks';
 import { isTrending, trendRatio, watchRows } from '../../src/server/abuse/watch';
 import { query, queryOne, sql } from '../../src/server/db';
@@ -174,6 +175,7 @@ describe('trending: the last hour against the same key’s usual hourly rate ove
 
     const view = await admin('/api/admin/abuse');
     expect(view.status).toBe(200);
+    expect(abuseViewSchema.safeParse(view.body).error).toBeUndefined();
     expect(view.body.trending.map((row: { dimension: string; key: string }) => `${row.dimension} ${row.key}`)).toEqual(
       expect.arrayContaining(['network 198.51.100.0/24', 'email_domain burst.test', 'school oakwood.edu', 'form emailGenerator']),
     );
