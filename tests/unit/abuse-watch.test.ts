@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import abuseAdmin from '../../netlify/functions/abuse-admin.mts';
+import confirmSend from '../../netlify/functions/confirm-send.mts';
 import { watchRun } from '../../netlify/functions/abuse-watch.mts';
 import emailSentMyself from '../../netlify/functions/email-sent-myself.mts';
 import forms from '../../netlify/functions/forms.mts';
@@ -368,6 +369,36 @@ describe('voiding a set', () => {
     });
     expect(voided.body).toEqual({ letters: 0, selfReports: 0, uncounted: 0 });
     expect((await readMessage(requested.body.id))?.message.status).toBe('queued');
+  });
+
+  test('a self-report voided before its parent confirmed: the link says so, and confirming records nothing', async () => {
+    const ip = '198.51.100.91';
+    const self = await answer(emailSentMyself as Handler, jsonRequest('/api/email-sent-myself', await draftFrom(ip, { email: 'pending@burst.test' })), ip);
+    const window = {
+      dimension: 'email_domain',
+      key: 'burst.test',
+      from: new Date(Date.now() - 60_000).toISOString(),
+      to: new Date(Date.now() + 1000).toISOString(),
+    };
+    expect((await admin('/api/admin/abuse/void', { method: 'POST', body: { ...window, reason: 'a burst' } })).body).toEqual({
+      letters: 0,
+      selfReports: 1,
+      uncounted: 0,
+    });
+    const token = new URL(confirmationLink((await readMessage(self.body.id))!.message)!).searchParams.get('token')!;
+    const opened = await confirmSend(new Request(`http://localhost/confirm-send?token=${encodeURIComponent(token)}`));
+    expect(opened.status).toBe(409);
+    expect(regionText(await opened.text())).toContain('did not record your report');
+    const posted = await confirmSend(
+      new Request('http://localhost/confirm-send', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `token=${encodeURIComponent(token)}&tz=`,
+      }),
+    );
+    expect(posted.status).toBe(409);
+    expect((await readMessage(self.body.id))?.message.status).toBe('voided');
+    expect(await queryOne(sql`SELECT 1 FROM review_items WHERE message_id = ${self.body.id}`)).toBeUndefined();
   });
 
   test.each([

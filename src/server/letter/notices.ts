@@ -33,6 +33,8 @@ export async function endText(message: OutboxMessage): Promise<string> {
     case 'staff':
       return 'Our team stopped your letter before it went.';
     case 'voided':
+      if (message.channel === 'self')
+        return 'Our team did not record your report: it came among a burst of automated requests from one connection or email domain, so it counts on no page. The letter you sent yourself is not affected.';
       return 'Our team stopped your letter before it went: it was asked for among a burst of automated requests from one connection or email domain. If you wrote it, it reaches your school when you send it from your own email address.';
     default:
       return `We could not send your letter to ${message.to}.`;
