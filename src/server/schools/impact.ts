@@ -66,7 +66,8 @@ export async function recordSent(
 /**
  * Takes letters out of the figures (staff voided them with a burst): their sends and answers go,
  * and the counts of their schools, the parents who wrote and the public totals are recounted from
- * the events that remain, in one statement. Returns how many letters counted before.
+ * the events that remain (the schools and parents in one statement, the totals from them in the next).
+ * Returns how many letters counted before.
  */
 export async function uncountLetters(messageIds: string[]): Promise<number> {
   if (!messageIds.length) return 0;
