@@ -15,7 +15,7 @@ export default handle(async (req, context) => {
   const refused = allowMethods(req, ['POST']);
   if (refused) return refused;
   const input = await readJson(req, sendEmailSchema);
-  const answer = await recordSelfSent(input, { network: networkKey(clientIp(req, context)) });
+  const answer = await recordSelfSent(input, { network: networkKey(clientIp(req, context)), ip: clientIp(req, context) });
   return json(answer.body, answer.status);
 });
 

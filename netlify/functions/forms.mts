@@ -12,7 +12,9 @@ import { formDefinition, type StoredDefinition } from '../../src/server/forms/de
 import { invalidPage, problemPage, safePagePath } from '../../src/server/pages/frame';
 import { deliverSubmission, formsHubSpot, heldSubmission, newSubmission, storeSubmission, type StoredSubmission } from '../../src/server/forms/submissions';
 import { judgeSubmission } from '../../src/server/forms/bot-check';
-import { clientAddressKey } from '../../src/server/identity';
+import { clientAddressKey, schoolOf } from '../../src/server/identity';
+import { refuseBlocked } from '../../src/server/abuse/blocks';
+import { recordRequest } from '../../src/server/abuse/watch';
 import { clientIp, HttpError, json, jsonError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { takeFormSubmission } from '../../src/server/rate-limit';
 import { recordFormSent } from '../../src/server/analytics/record';
@@ -121,6 +123,10 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
     return { kind: 'json', status: 400, body: { error: { code: 'invalid_submission', message, fields: errors } } };
   }
 
+  // A block staff set on this network, address or domain refuses the request before anything is kept.
+  const ip = clientIp(req, context);
+  await refuseBlocked({ ip, email: textOf(parsed.data.values[emailFormFields.parentEmail]) });
+
   const note = email ? normaliseNote(textOf(raw[NOTE_FIELD]) ?? '') : '';
   const ownWords = email ? normaliseNote(textOf(raw[OWN_WORDS_FIELD]) ?? '') : '';
   const record = newSubmission({
@@ -154,6 +160,14 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
         ...(known ? { schoolKey: known.pageKey } : {}),
       })
     : undefined;
+  const schoolAddress = textOf(record.values[emailFormFields.schoolContactEmail]);
+  await recordRequest({
+    kind: email ? 'draft' : 'form',
+    ip,
+    email: textOf(record.values[emailFormFields.parentEmail]),
+    school: schoolAddress ? schoolOf(schoolAddress) : known?.pageKey,
+    form: definition.purpose,
+  });
   // A submission that looks automated (the honeypot, far too fast) is answered like any other and
   // kept as "held": not sent to HubSpot until a person releases it on the admin page, so nothing a
   // misjudged parent typed is lost.

@@ -2,7 +2,9 @@ import type { Config } from '@netlify/functions';
 import { nominationSchema } from '../../src/lib/schemas';
 import { auditRequest } from '../../src/server/staff/audit';
 import { requireAdmin } from '../../src/server/staff/auth';
-import { allowMethods, HttpError, handle, json, readJson } from '../../src/server/http';
+import { refuseBlocked } from '../../src/server/abuse/blocks';
+import { recordRequest } from '../../src/server/abuse/watch';
+import { allowMethods, clientIp, HttpError, handle, json, readJson } from '../../src/server/http';
 import { listNominations, saveNomination } from '../../src/server/schools/nominations';
 
 /**
@@ -25,7 +27,10 @@ export default handle(async (req, context) => {
     return json(page);
   }
   const nomination = await readJson(req, nominationSchema);
+  const ip = clientIp(req, context);
+  await refuseBlocked({ ip, email: nomination.email });
   const record = await saveNomination('nomination', nomination);
+  await recordRequest({ kind: 'nomination', ip, email: nomination.email, school: nomination.schoolName, form: 'nomination' });
   return json({ id: record.id }, 201);
 });
 

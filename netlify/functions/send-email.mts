@@ -25,7 +25,11 @@ export default handle(async (req, context) => {
   if (!parsed.success) throw new HttpError(400, 'invalid_request', describeIssues(parsed.error));
   const input = parsed.data;
   const { timeZone, ...request } = input;
-  const answer = await requestPlatformSend(request, { network: networkKey(clientIp(req, context)), timeZone: timeZoneOf(timeZone) });
+  const answer = await requestPlatformSend(request, {
+    network: networkKey(clientIp(req, context)),
+    ip: clientIp(req, context),
+    timeZone: timeZoneOf(timeZone),
+  });
   await recordSendRequest(input.submissionId, answer.body.status);
   return json(answer.body, answer.status);
 });

@@ -39,7 +39,7 @@ async function page(req: Request, context?: unknown): Promise<{ status: number; 
   const note = form.get('note') ?? draft.note;
   try {
     if (form.get('action') === 'self') {
-      const answer = await recordSelfSent({ submissionId: id, token, note }, { network: networkKey(clientIp(req, context)) });
+      const answer = await recordSelfSent({ submissionId: id, token, note }, { network: networkKey(clientIp(req, context)), ip: clientIp(req, context) });
       draft = (await readDraft(id))?.draft ?? draft;
       const text =
         answer.body.status === 'sent'
@@ -49,7 +49,7 @@ async function page(req: Request, context?: unknown): Promise<{ status: number; 
     }
     const answer = await requestPlatformSend(
       { submissionId: id, token, note },
-      { network: networkKey(clientIp(req, context)), timeZone: timeZoneOf(form.get('tz')) },
+      { network: networkKey(clientIp(req, context)), ip: clientIp(req, context), timeZone: timeZoneOf(form.get('tz')) },
     );
     draft = (await readDraft(id))?.draft ?? draft;
     const text = answer.body.confirmation

@@ -63,6 +63,10 @@ export const auditActionLabels = {
   'school.flag_settled': 'An address parents wrote to settled',
   'mail.suppression_lifted': 'An address’s block lifted',
   'mail.unknown_settled': 'An email whose outcome was unknown settled',
+  'abuse.viewed': 'Abuse watch viewed',
+  'abuse.blocked': 'Block added (abuse watch)',
+  'abuse.unblocked': 'Block lifted (abuse watch)',
+  'abuse.voided': 'Requests voided (abuse watch)',
 } as const;
 export type AuditAction = keyof typeof auditActionLabels;
 export const auditActions = Object.keys(auditActionLabels) as AuditAction[];

@@ -146,3 +146,22 @@ export function clientAddressKey(ip: string): string {
     .map((group) => group.toString(16))
     .join(':')}::/64`;
 }
+
+/**
+ * The network a request came from as the abuse watch keeps and blocks it: an IPv4 address as its
+ * /24 ("192.0.2.0/24"), an IPv6 one as its /64 (`clientAddressKey`), never a whole address.
+ * Anything else (no address known) is "unknown".
+ */
+export function networkPrefix(ip: string): string {
+  const key = clientAddressKey(ip);
+  const v4 = ipv4(key);
+  if (v4) return `${v4.split('.').slice(0, 3).join('.')}.0/24`;
+  return key.endsWith('::/64') ? key : 'unknown';
+}
+
+/** The domain of an address as `canonicalAddress` makes it (googlemail.com is gmail.com), or undefined without one. */
+export function emailDomainOf(email: string): string | undefined {
+  const address = canonicalAddress(email);
+  const at = address.lastIndexOf('@');
+  return at > 0 && at < address.length - 1 ? address.slice(at + 1) : undefined;
+}

@@ -83,10 +83,11 @@ test('the tabs work with the keyboard', async ({ page }) => {
     'Mail',
     'Impact',
     'Insights',
+    'Abuse',
     'Audit',
     'Staff',
   ]);
-  // All thirteen fit inside their bar at 1280 px (they wrap; "Staff" once stuck out past its edge).
+  // All fourteen fit inside their bar at 1280 px (they wrap; "Staff" once stuck out past its edge).
   const bar = (await page.getByRole('tablist').boundingBox())!;
   for (const box of await tabs.evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect().toJSON() as DOMRect))) {
     expect(box.x).toBeGreaterThanOrEqual(bar.x);
@@ -323,7 +324,7 @@ test.describe('signed in, at 390 and 1280 px', () => {
     });
   });
 
-  test('the Outbox, Impact, Audit and Staff tabs and the "Sign everyone out?" confirmation have no axe violations and fit at 390 and 1280 px', async ({
+  test('the Outbox, Impact, Abuse, Audit and Staff tabs and the "Sign everyone out?" confirmation have no axe violations and fit at 390 and 1280 px', async ({
     page,
   }) => {
     await page.setViewportSize(sizes[0]!);
@@ -333,6 +334,7 @@ test.describe('signed in, at 390 and 1280 px', () => {
       [
         ['Outbox', /School emails, newest first/],
         ['Impact', /Impact/],
+        ['Abuse', /Abuse watch/],
         ['Audit', /Kept for one year/],
         ['Staff', /Invite a person/],
       ],

@@ -19,6 +19,7 @@ export const emailKinds = [
   'ambassador_link',
   'school_letter',
   'school_digest',
+  'abuse_alert',
 ] as const;
 export type EmailKind = (typeof emailKinds)[number];
 
@@ -57,4 +58,5 @@ export const kindRules: Record<EmailKind, KindRules> = {
   ambassador_link: { purpose: 'invite', essential: true, unsubscribe: false, toSchool: false, label: 'Ambassador page link' },
   school_letter: { essential: false, unsubscribe: false, toSchool: true, label: 'Letter to the school' },
   school_digest: { essential: false, unsubscribe: false, toSchool: true, label: 'Digest to the school' },
+  abuse_alert: { purpose: 'notice', essential: true, unsubscribe: false, toSchool: false, label: 'Abuse watch alert (to owners)' },
 };

@@ -39,6 +39,15 @@ export const wordPlaceholders: Record<WordKind, { placeholders: Record<string, s
   self_report: { placeholders: { ...parent, ...school, ...contact, expires: 'when the link stops working' }, required: ['expires'] },
   digest_notice: { placeholders: { ...parent, ...school, ...contact, count: 'how many letters went in the digest' }, required: ['school'] },
   ambassador_link: { placeholders: { name: "the ambassador's name" }, required: [] },
+  abuse_alert: {
+    placeholders: {
+      what: 'what runs past its usual rate, as the Abuse tab names it ("the network 203.0.113.0/24")',
+      count: 'its requests in the last hour',
+      usual: 'its usual requests per hour over the week before',
+      ratio: 'how many times its usual rate the hour is',
+    },
+    required: ['what', 'count'],
+  },
   school_digest: {
     placeholders: { ...school, count: 'how many parents wrote this time', change: 'the count since the first letter, in a sentence' },
     required: ['count'],

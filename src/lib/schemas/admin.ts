@@ -62,7 +62,18 @@ export type SubmissionsPage = z.infer<typeof submissionsPageSchema>;
 
 // ---- Outbox tab (GET /api/admin/outbox) ----
 
-export const messageStatuses = ['awaiting_confirmation', 'queued', 'sent', 'delivered', 'bounced', 'failed', 'withdrawn', 'expired', 'replaced'] as const;
+export const messageStatuses = [
+  'awaiting_confirmation',
+  'queued',
+  'sent',
+  'delivered',
+  'bounced',
+  'failed',
+  'withdrawn',
+  'expired',
+  'replaced',
+  'voided',
+] as const;
 export type MessageStatus = (typeof messageStatuses)[number];
 export type Channel = 'platform' | 'self';
 

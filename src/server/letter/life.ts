@@ -16,6 +16,7 @@
  * | withdrawn              | stopped before it went (the school asked for no more mail…)    | "Not sent: why" + the letter to send themselves      |
  * | expired                | not confirmed in time; or confirmed but could not go in time   | "Not sent: why" (a confirmed one) + the letter       |
  * | replaced               | a newer request of the same parent to the school was confirmed | "Replaced by the letter you confirmed"                |
+ * | voided                 | staff voided it with a burst of requests (src/server/abuse)    | "Not sent: why" + the letter to send themselves      |
  *
  * A letter the platform sends follows its email in the mail layer (src/server/mail): `follow` is the
  * one rule from an email's state to its letter's, used when a send is recorded, when a provider
@@ -34,7 +35,7 @@ export type LetterState = MessageStatus;
 export { messageMoves as letterMoves };
 
 /** The states a letter ends in without reaching the school: each reaches its parent (an email and their page). */
-export const deadEnds = ['bounced', 'failed', 'withdrawn', 'expired'] as const satisfies readonly LetterState[];
+export const deadEnds = ['bounced', 'failed', 'withdrawn', 'expired', 'voided'] as const satisfies readonly LetterState[];
 export type DeadEnd = (typeof deadEnds)[number];
 export const isDeadEnd = (state: LetterState): state is DeadEnd => (deadEnds as readonly string[]).includes(state);
 
@@ -49,6 +50,7 @@ export type EndReason =
   | 'data_deleted'
   | 'request_failed'
   | 'staff'
+  | 'voided'
   | LimitRefusal;
 
 /** A confirmed letter still waiting for its school after this long has expired: its parent is told. */
@@ -246,6 +248,23 @@ export async function withdraw(id: string, reason: EndReason, now: Date): Promis
   await withdrawEmailsAbout(id, ['school_letter'], now);
   return move(id, 'withdrawn', (current) =>
     current.status === 'queued' || current.status === 'awaiting_confirmation' ? { lastError: reason, updatedAt: iso(now) } : undefined,
+  );
+}
+
+/**
+ * Staff void a letter a burst left behind (src/server/abuse/void.ts): one not sent yet (its email
+ * withdrawn first, so it cannot go after it was voided), or a self-report, which then no longer
+ * counts. A letter that went out from the platform stays what it is: it reached the school.
+ */
+export async function voidLetter(id: string, now: Date): Promise<OutboxMessage | undefined> {
+  const current = await letter(id);
+  if (!current) return undefined;
+  // A confirmed letter whose email could not be withdrawn is on its way (a run holds it): it stays.
+  if (current.channel === 'platform' && current.status === 'queued' && (await withdrawEmailsAbout(id, ['school_letter'], now)) === 0) return undefined;
+  return move(id, 'voided', (current) =>
+    current.status === 'queued' || current.status === 'awaiting_confirmation' || (current.channel === 'self' && current.status === 'sent')
+      ? { lastError: 'voided', updatedAt: iso(now) }
+      : undefined,
   );
 }
 

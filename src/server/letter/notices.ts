@@ -32,6 +32,10 @@ export async function endText(message: OutboxMessage): Promise<string> {
       return `Your letter waited two weeks and the school’s mail server still did not take it, so we stopped trying.`;
     case 'staff':
       return 'Our team stopped your letter before it went.';
+    case 'voided':
+      if (message.channel === 'self')
+        return 'Our team did not record your report: it came among a burst of automated requests from one connection or email domain, so it counts on no page. The letter you sent yourself is not affected.';
+      return 'Our team stopped your letter before it went: it was asked for among a burst of automated requests from one connection or email domain. If you wrote it, it reaches your school when you send it from your own email address.';
     default:
       return `We could not send your letter to ${message.to}.`;
   }
@@ -52,7 +56,7 @@ export async function tellParent(message: OutboxMessage, now = new Date()): Prom
 export async function tellUntold(now = new Date()): Promise<number> {
   const rows = await query<{ id: string }>(sql`
     SELECT o.id FROM outbox_messages o
-    WHERE o.channel = 'platform' AND o.erased_at IS NULL AND o.status IN ('bounced', 'failed', 'withdrawn', 'expired')
+    WHERE o.channel = 'platform' AND o.erased_at IS NULL AND o.status IN ('bounced', 'failed', 'withdrawn', 'expired', 'voided')
       AND o.updated_at > ${new Date(now.getTime() - NOTICE_RETRY_MS)}
       AND o.record->'confirmation'->>'confirmedAt' IS NOT NULL
       AND coalesce(o.record->>'lastError', '') NOT IN ('data_deleted', 'not_confirmed_in_time')

@@ -120,17 +120,19 @@ export interface SecondFollowUp {
  *     └─not confirmed in time─► expired         │ └─► withdrawn (school complained, data deleted, staff)
  *                                               └─► expired (could not go within its time)
  *   failed ─staff retry─► queued
+ *   awaiting_confirmation | queued | sent (a self-report) ─staff void a burst─► voided
  */
 export const messageMoves: Record<MessageStatus, readonly MessageStatus[]> = {
-  awaiting_confirmation: ['queued', 'sent', 'failed', 'replaced', 'expired', 'withdrawn'],
-  queued: ['sent', 'delivered', 'bounced', 'failed', 'withdrawn', 'expired'],
-  sent: ['delivered', 'bounced', 'failed'],
+  awaiting_confirmation: ['queued', 'sent', 'failed', 'replaced', 'expired', 'withdrawn', 'voided'],
+  queued: ['sent', 'delivered', 'bounced', 'failed', 'withdrawn', 'expired', 'voided'],
+  sent: ['delivered', 'bounced', 'failed', 'voided'],
   delivered: ['bounced'],
   failed: ['queued'],
   bounced: [],
   withdrawn: [],
   expired: [],
   replaced: [],
+  voided: [],
 };
 
 /** The follow-up of a message sent at `sentAt`. */

@@ -20,7 +20,9 @@ import { composeDraft, readDraft, updateDraft, type LetteredDraft } from './draf
 import { serverEnv } from '../env';
 import { HttpError, StoreUnavailableError } from '../http';
 import { hubspotClient } from '../hubspot';
-import { exactAddress, exactAddressKey, schoolGroupKey } from '../identity';
+import { exactAddress, exactAddressKey, schoolGroupKey, schoolOf } from '../identity';
+import { refuseBlocked } from '../abuse/blocks';
+import { recordRequest } from '../abuse/watch';
 import { counts } from '../schools/impact';
 import { addressSuppressed, readEmail } from '../mail/queue';
 import { whenLetterGoes } from '../mail/schedule';
@@ -173,7 +175,16 @@ async function ownDraft(input: { submissionId: string; token: string }) {
 export interface Requester {
   network: string;
   timeZone?: string;
+  /** The caller's IP, for the blocks staff set and the abuse watch (kept there only as its network prefix). */
+  ip?: string;
 }
+
+/** A block on the requester's network, the parent's address or its domain refuses a new request before anything is kept. */
+const refuseIfBlocked = (requester: Requester, parent: string) => refuseBlocked({ ip: requester.ip ?? 'unknown', email: parent });
+
+/** The abuse watch's row of a request that made a letter (the letter named, so that staff can void it). */
+const watch = (kind: 'send' | 'self_report', requester: Requester, message: OutboxMessage) =>
+  recordRequest({ kind, ip: requester.ip ?? 'unknown', email: message.parentEmail, school: schoolOf(message.to), subject: message.id });
 
 const networkBusy = () =>
   new HttpError(
@@ -211,6 +222,7 @@ export async function recordSelfSent(
   const school = draft.data.schoolContactEmail.trim().toLowerCase();
   if (!isEmail(school) || !isEmail(parent))
     throw new HttpError(400, 'missing_address', 'We can only follow up on an email with your address and the school contact’s address.');
+  await refuseIfBlocked(requester, parent);
   const { schoolId } = await placeOfDraft(draft, school);
   const expiresAt = new Date(now.getTime() + CONFIRM_TTL_MS).toISOString();
   const message: OutboxMessage = {
@@ -225,6 +237,7 @@ export async function recordSelfSent(
     if (latest?.draft.selfSentMessageId) return recordSelfSent(input, requester, now);
     throw new HttpError(409, 'changed', 'This email changed meanwhile; please try again.');
   }
+  await watch('self_report', requester, message);
   const email = await emailSelfReport(message, requester.network, now);
   await updateMessage(message.id, (current) => (current.confirmation ? { ...current, confirmation: { ...current.confirmation, email } } : undefined)).catch(
     () => undefined,
@@ -259,6 +272,7 @@ export async function requestPlatformSend(
   if (!isEmail(parent) || !isEmail(school)) {
     throw new HttpError(400, 'missing_address', 'Our platform needs your email address and the school contact’s email address to send this email.');
   }
+  await refuseIfBlocked(requester, parent);
   if ((await addressSuppressed(school, 'school_letter', now)) !== undefined) throw new HttpError(409, 'address_blocked', blockedText(school));
   const { schoolId, subject } = await placeOfDraft(draft, school);
   const email = { ...composeDraft(draft, note), subject };
@@ -278,6 +292,7 @@ export async function requestPlatformSend(
     await giveBackRequestBound(requester.network, now);
     throw new HttpError(409, 'already_requested', 'You have already asked us to send this email. Check your inbox for the confirmation link.');
   }
+  await watch('send', requester, message);
   if (!confirmByEmail) return sendNow(message, now);
   const handed = await emailConfirmation(message, 'confirmation', now).catch((error: unknown) => {
     // The draft has taken the request: the scheduled run writes the email the store could not take now.
@@ -409,6 +424,7 @@ export async function inspectConfirmation(token: string, now = new Date()): Prom
   const found = await readMessage(check.claims!.id);
   if (!found) return { kind: 'invalid' };
   const { message } = found;
+  if (message.status === 'voided') return { kind: 'ended', message, reason: await endText(message) };
   if (message.channel === 'self') {
     if (message.status === 'sent') return { kind: 'self_done', message };
     if (message.status !== 'awaiting_confirmation' || !check.ok || Date.parse(message.confirmation?.expiresAt ?? '') <= now.getTime())

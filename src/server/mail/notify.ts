@@ -344,3 +344,22 @@ export async function emailAmbassadorLink(
   );
   return handOver(await write('ambassador_link', input.email, rendered, { ref: input.ref, network: input.network, now, soon: true }));
 }
+
+/** Why an owner gets the abuse watch's alert (its footer). */
+export const abuseAlertReason = `You are an owner of the ${site.name} site, and its abuse watch saw a burst of requests.`;
+
+/**
+ * The abuse watch's alert to one owner (src/server/abuse/alerts.ts), under the id the caller makes
+ * of the key, the hour and the owner: a second run in the hour finds it written and sends nothing.
+ */
+export async function emailAbuseAlert(
+  input: { to: string; id: string; what: string; count: number; usualPerHour: number; ratio: number; link: string },
+  now = new Date(),
+): Promise<Enqueued> {
+  const rendered = await composeEmail(
+    'abuse_alert',
+    { what: input.what, count: String(input.count), usual: input.usualPerHour.toFixed(1), ratio: String(Math.round(input.ratio)) },
+    { actionUrl: input.link, reason: abuseAlertReason },
+  );
+  return write('abuse_alert', input.to, rendered, { id: input.id, now, soon: true });
+}

@@ -119,6 +119,16 @@ export async function sampleEmails(now = new Date()): Promise<SampleEmail[]> {
       )),
       to: 'new.colleague@example.org',
     },
+    {
+      ...(await toParent(
+        'abuse_alert',
+        { what: 'The network 203.0.113.0/24', count: '48', usual: '0.3', ratio: '160' },
+        '/webhook-config',
+        `You are an owner of the ${site.name} site, and its abuse watch saw a burst of requests.`,
+        [],
+      )),
+      to: 'owner@example.org',
+    },
     await toParent('delivery_failure', { ...names, address: school.email }, '/letter-address', reasonLetter),
     await toParent(
       'letter_not_sent',

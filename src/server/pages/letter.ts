@@ -33,6 +33,7 @@ export function letterStateText(
 ): string {
   if (message.channel === 'self') {
     if (message.status === 'awaiting_confirmation') return 'Waiting for you to confirm from your inbox that you sent it';
+    if (message.status === 'voided') return 'Not counted: our team voided it with a burst of automated requests';
     if (message.status !== 'sent') return 'Not confirmed in time; nothing was recorded';
     return message.review === 'approved' ? 'Sent by you; counted on your school’s page' : 'Sent by you';
   }
@@ -55,5 +56,7 @@ export function letterStateText(
       return message.lastError === 'school_complained' ? 'Not sent: the school asked its provider to stop our emails' : 'Not sent: stopped before it went';
     case 'expired':
       return message.lastError === 'not_confirmed_in_time' ? 'Never sent: not confirmed in time' : 'Not sent: the school’s mail server did not take it in time';
+    case 'voided':
+      return 'Not sent: our team stopped it with a burst of automated requests';
   }
 }

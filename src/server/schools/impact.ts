@@ -63,6 +63,44 @@ export async function recordSent(
       parents_wrote = t.parents_wrote + EXCLUDED.parents_wrote`);
 }
 
+/**
+ * Takes letters out of the figures (staff voided them with a burst): their sends and answers go,
+ * and the counts of their schools, the parents who wrote and the public totals are recounted from
+ * the events that remain (the schools and parents in one statement, the totals from them in the next).
+ * Returns how many letters counted before.
+ */
+export async function uncountLetters(messageIds: string[]): Promise<number> {
+  if (!messageIds.length) return 0;
+  const row = await queryOne<{ removed: number }>(sql`
+    WITH answers AS (
+      DELETE FROM impact_answers WHERE message_id = ANY(${messageIds}::text[]) RETURNING school
+    ), sends AS (
+      DELETE FROM impact_sends WHERE message_id = ANY(${messageIds}::text[]) RETURNING school, parent
+    ), touched AS (
+      SELECT school FROM sends UNION SELECT school FROM answers
+    ), recounted AS (
+      UPDATE impact_schools s SET
+        emails_sent = (SELECT count(*) FROM impact_sends i WHERE i.school = s.school AND i.message_id <> ALL(${messageIds}::text[])),
+        responded = (SELECT count(*) FROM impact_answers a WHERE a.school = s.school AND a.kind = ANY(${responded}::text[]) AND a.message_id <> ALL(${messageIds}::text[])),
+        meetings = (SELECT count(*) FROM impact_answers a WHERE a.school = s.school AND a.kind = 'meeting' AND a.message_id <> ALL(${messageIds}::text[]))
+      WHERE s.school IN (SELECT school FROM touched)
+      RETURNING 1
+    ), parents AS (
+      DELETE FROM impact_parents p WHERE p.parent IN (SELECT parent FROM sends)
+        AND NOT EXISTS (SELECT 1 FROM impact_sends i WHERE i.parent = p.parent AND i.message_id <> ALL(${messageIds}::text[]))
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM sends)::int AS removed, (SELECT count(*) FROM recounted)::int AS schools, (SELECT count(*) FROM parents)::int AS parents`);
+  // The totals from the recounted rows (a statement sees the tables as they were before it, so apart).
+  await query(sql`
+    INSERT INTO impact_totals AS t (id, schools_reached, schools_answered, schools_with_meeting, parents_wrote)
+    SELECT 1, (SELECT count(*) FROM impact_schools WHERE emails_sent > 0), (SELECT count(*) FROM impact_schools WHERE responded > 0),
+           (SELECT count(*) FROM impact_schools WHERE meetings > 0), (SELECT count(*) FROM impact_parents)
+    ON CONFLICT (id) DO UPDATE SET schools_reached = EXCLUDED.schools_reached, schools_answered = EXCLUDED.schools_answered,
+      schools_with_meeting = EXCLUDED.schools_with_meeting, parents_wrote = EXCLUDED.parents_wrote`);
+  return row?.removed ?? 0;
+}
+
 /** Whether a letter counts already (recordSent has taken it). */
 export async function counts(messageId: string): Promise<boolean> {
   return Boolean(await queryOne(sql`SELECT 1 FROM impact_sends WHERE message_id = ${messageId}`));

@@ -702,3 +702,9 @@ export async function purgeStaffCeremonies(now = Date.now()): Promise<number> {
     DELETE FROM staff_invitations WHERE expires_at < ${new Date(now - 30 * 24 * 3600_000)} RETURNING 1`);
   return challenges.length + invitations.length;
 }
+
+/** The owners' addresses: who gets the site's alerts (src/server/abuse/alerts.ts). */
+export async function ownerAddresses(): Promise<string[]> {
+  const rows = await query<{ email: string }>(sql`SELECT email FROM staff WHERE role = 'owner' ORDER BY created_at`);
+  return rows.map((row) => row.email);
+}

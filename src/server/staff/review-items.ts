@@ -85,3 +85,12 @@ export async function listReviewItems(state: ReviewState, limit: number, cursor?
   const items = rows.slice(0, limit).map(toItem);
   return { items, ...(rows.length > limit ? { nextCursor: items.at(-1)!.id } : {}) };
 }
+
+/** The claims still waiting on letters staff voided are rejected with them (nothing is left to decide). */
+export async function rejectPendingFor(messageIds: string[], by: string, now = new Date()): Promise<number> {
+  if (!messageIds.length) return 0;
+  const rows = await query(sql`
+    UPDATE review_items SET state = 'rejected', decided_at = ${now}, decided_by = ${by.slice(0, 200)}
+    WHERE message_id = ANY(${messageIds}::text[]) AND state = 'pending' RETURNING 1`);
+  return rows.length;
+}

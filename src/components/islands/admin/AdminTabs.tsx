@@ -1,4 +1,5 @@
 import { lazy, Suspense, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { AbuseTab } from './AbuseTab';
 import { ActivityLogsTab } from './ActivityLogsTab';
 import { AuditTab } from './AuditTab';
 import { CrmConfigTab } from './CrmConfigTab';
@@ -29,6 +30,7 @@ const allTabs = [
   { key: 'mail', label: 'Mail', Panel: MailTab, owner: false },
   { key: 'impact', label: 'Impact', Panel: ImpactTab, owner: false },
   { key: 'insights', label: 'Insights', Panel: InsightsTab, owner: false },
+  { key: 'abuse', label: 'Abuse', Panel: AbuseTab, owner: false },
   { key: 'audit', label: 'Audit', Panel: AuditTab, owner: true },
   { key: 'staff', label: 'Staff', Panel: StaffTab, owner: true },
 ] as const;

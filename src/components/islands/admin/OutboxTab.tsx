@@ -31,6 +31,7 @@ const statusLabels: Record<MessageStatus, string> = {
   expired: 'Expired',
   replaced: 'Replaced by a newer request',
   bounced: 'Bounced (the mailbox does not exist)',
+  voided: 'Voided by staff (part of a burst)',
 };
 const statusTones = {
   awaiting_confirmation: 'pending',
@@ -42,6 +43,7 @@ const statusTones = {
   expired: 'pending',
   replaced: 'pending',
   bounced: 'error',
+  voided: 'error',
 } as const;
 
 /** The emails about a message, as the mail layer has them. */
