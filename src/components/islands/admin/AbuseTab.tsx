@@ -13,7 +13,7 @@ import {
   type WatchRowView,
 } from '../../../lib/schemas/abuse-watch';
 import { buttonClass } from '../../../lib/ui';
-import { showToast } from '../../../stores/toast';
+import { showToast } from '../../../lib/frame/toast';
 import { AdminList, RefreshButton, RowActions, useKeysetList, useRowTask, type AdminColumn, type KeysetList } from './AdminList';
 import { BusyButton, CheckboxField, ErrorNote, SectionHeader, SelectField, StatusBadge, TextField, validate } from './fields';
 
