@@ -323,11 +323,11 @@ describe('voiding a set', () => {
 
     const window = { dimension: 'network', key: '198.51.100.0/24', from, to: new Date(Date.now() + 1000).toISOString() };
     const preview = await admin(`/api/admin/abuse/void?${new URLSearchParams(window)}`);
-    expect(preview.body).toEqual({ letters: 2, selfReports: 1 });
+    expect(preview.body).toEqual({ letters: 2, selfReports: 1, events: 0 });
     mail.reset();
     const voided = await admin('/api/admin/abuse/void', { method: 'POST', body: { ...window, reason: 'a burst from one network' } });
     expect(voided.status).toBe(200);
-    expect(voided.body).toEqual({ letters: 2, selfReports: 1, uncounted: 1 });
+    expect(voided.body).toEqual({ letters: 2, selfReports: 1, uncounted: 1, events: 0 });
 
     for (const id of [requested.body.id, unconfirmed.body.id, self.body.id]) expect((await readMessage(id))?.message.status).toBe('voided');
     expect((await readMessage(bystander.body.id))?.message.status).toBe('awaiting_confirmation');
@@ -349,7 +349,36 @@ describe('voiding a set', () => {
       letters: 0,
       selfReports: 0,
       uncounted: 0,
+      events: 0,
     });
+  });
+
+  test("a network's counted visits go too while they can be told apart; another network's stay, and the figures read without them", async () => {
+    const { recordBeacon } = await import('../../src/server/analytics/record');
+    const { insights } = await import('../../src/server/analytics/insights');
+    const browser = (agent: string) =>
+      new Request('http://localhost/api/event', {
+        method: 'POST',
+        headers: { 'user-agent': agent, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'no-cors', 'accept-language': 'en' },
+      });
+    const agent = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
+    for (let i = 0; i < 12; i++) await recordBeacon(browser(`${agent} n${i}`), { ip: `198.51.100.${100 + i}` }, { n: 'page_view', p: '/' });
+    await recordBeacon(browser(agent), { ip: '192.0.2.5' }, { n: 'page_view', p: '/' });
+    expect((await insights({})).funnel[0]!.count).toBe(13);
+    const window = {
+      dimension: 'network',
+      key: '198.51.100.0/24',
+      from: new Date(Date.now() - 60_000).toISOString(),
+      to: new Date(Date.now() + 1000).toISOString(),
+    };
+    expect((await admin(`/api/admin/abuse/void?${new URLSearchParams(window)}`)).body).toEqual({ letters: 0, selfReports: 0, events: 12 });
+    expect((await admin('/api/admin/abuse/void', { method: 'POST', body: { ...window, reason: 'a flood of views' } })).body).toEqual({
+      letters: 0,
+      selfReports: 0,
+      uncounted: 0,
+      events: 12,
+    });
+    expect((await insights({})).funnel[0]!.count).toBe(1);
   });
 
   test('a confirmed letter a run is sending already stays: it is on its way to the school', async () => {
@@ -367,7 +396,7 @@ describe('voiding a set', () => {
       method: 'POST',
       body: { ...window, to: new Date(Date.now() + 1000).toISOString(), reason: 'a burst' },
     });
-    expect(voided.body).toEqual({ letters: 0, selfReports: 0, uncounted: 0 });
+    expect(voided.body).toEqual({ letters: 0, selfReports: 0, uncounted: 0, events: 0 });
     expect((await readMessage(requested.body.id))?.message.status).toBe('queued');
   });
 
@@ -384,6 +413,7 @@ describe('voiding a set', () => {
       letters: 0,
       selfReports: 1,
       uncounted: 0,
+      events: 0,
     });
     const token = new URL(confirmationLink((await readMessage(self.body.id))!.message)!).searchParams.get('token')!;
     const opened = await confirmSend(new Request(`http://localhost/confirm-send?token=${encodeURIComponent(token)}`));

@@ -92,8 +92,8 @@ export const voidSchema = z
   .refine(withinWatch, { message: WITHIN, path: ['from'] });
 export type VoidSelection = z.infer<typeof voidSchema>;
 
-export const voidAnswerSchema = z.object({ letters: count, selfReports: count, uncounted: count });
-export const voidPreviewAnswerSchema = z.object({ letters: count, selfReports: count });
+export const voidAnswerSchema = z.object({ letters: count, selfReports: count, uncounted: count, events: count });
+export const voidPreviewAnswerSchema = z.object({ letters: count, selfReports: count, events: count });
 
 /** Domains shared by very many people: blocking one refuses everyone there, so the tab warns first. */
 export const isSharedDomain = (domain: string) => FREE_MAIL.has(domain.trim().toLowerCase().replace(/^@/, ''));

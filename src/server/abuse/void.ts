@@ -4,9 +4,12 @@
  * waiting for the school's hours), and the self-reports, which then no longer count. Each letter
  * moves through its life (`voidLetter` in src/server/letter/life.ts) and its parent is told as at
  * every dead end; the public figures are recounted without them (src/server/schools/impact.ts).
+ * Voiding a network also deletes the page views, form starts, shares and experiment exposures it
+ * counted while they can still be told apart (src/server/analytics/void.ts).
  * A letter the platform already sent is left alone: it reached the school.
  */
 import type { VoidSelection } from '../../lib/schemas/abuse-watch';
+import { countNetworkEvents, voidNetworkEvents } from '../analytics/void';
 import { query, sql } from '../db';
 import { voidLetter } from '../letter/life';
 import { tellParent } from '../letter/notices';
@@ -29,17 +32,31 @@ export async function voidableLetters(selection: Selection): Promise<{ id: strin
     ORDER BY o.id LIMIT 5000`);
 }
 
-/** What voiding would take: letters not sent yet, and self-reports. */
-export async function previewVoid(selection: Selection): Promise<{ letters: number; selfReports: number }> {
-  const found = await voidableLetters(selection);
-  return { letters: found.filter((one) => one.channel === 'platform').length, selfReports: found.filter((one) => one.channel === 'self').length };
+/** A network's counted events and exposures in the window (analytics/void.ts); none for the other dimensions. */
+const networkEvents = (selection: Selection, remove: boolean) =>
+  selection.dimension === 'network'
+    ? (remove ? voidNetworkEvents : countNetworkEvents)(selection.key.trim().toLowerCase(), new Date(selection.from), new Date(selection.to))
+    : Promise.resolve({ events: 0, exposures: 0 });
+
+/** What voiding would take: letters not sent yet, self-reports, and a network's counted events. */
+export async function previewVoid(selection: Selection): Promise<{ letters: number; selfReports: number; events: number }> {
+  const [found, counted] = await Promise.all([voidableLetters(selection), networkEvents(selection, false)]);
+  return {
+    letters: found.filter((one) => one.channel === 'platform').length,
+    selfReports: found.filter((one) => one.channel === 'self').length,
+    events: counted.events + counted.exposures,
+  };
 }
 
 /**
  * Voids the selection: every letter moved (each told to its parent where a dead end is), their
  * claims in the review queue rejected, and the ones that counted taken out of the figures.
  */
-export async function voidSet(selection: Selection, by: string, now = new Date()): Promise<{ letters: number; selfReports: number; uncounted: number }> {
+export async function voidSet(
+  selection: Selection,
+  by: string,
+  now = new Date(),
+): Promise<{ letters: number; selfReports: number; uncounted: number; events: number }> {
   const voided: { id: string; channel: 'platform' | 'self' }[] = [];
   for (const candidate of await voidableLetters(selection)) {
     const moved = await voidLetter(candidate.id, now);
@@ -50,9 +67,11 @@ export async function voidSet(selection: Selection, by: string, now = new Date()
   const ids = voided.map((one) => one.id);
   await rejectPendingFor(ids, `${by} (voided)`, now);
   const uncounted = await uncountLetters(ids);
+  const counted = await networkEvents(selection, true);
   return {
     letters: voided.filter((one) => one.channel === 'platform').length,
     selfReports: voided.filter((one) => one.channel === 'self').length,
     uncounted,
+    events: counted.events + counted.exposures,
   };
 }

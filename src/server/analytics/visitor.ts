@@ -101,3 +101,17 @@ export function bucketOf(visitor: string, name: string, n: number): number {
   const digest = createHash('sha256').update(`${visitor}|${name}`, 'utf8').digest();
   return digest.readUInt32BE(0) % n;
 }
+
+/**
+ * The day's keyed hashes of every address of a network prefix as the abuse watch names it
+ * ("a.b.c.0/24": its 256 addresses, each a network of its own here; an IPv6 "…::/64": itself), for
+ * the days whose salt still exists (today and yesterday). Past them nothing can be matched: the
+ * salt is gone on purpose.
+ */
+export async function networkHashesOf(prefix: string): Promise<Array<{ day: string; hashes: string[] }>> {
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.0\/24$/.exec(prefix);
+  const keys = v4 ? Array.from({ length: 256 }, (_, last) => `${v4[1]}.${v4[2]}.${v4[3]}.${last}`) : /::\/64$/.test(prefix) ? [prefix] : [];
+  if (keys.length === 0) return [];
+  const rows = await query<{ day: string; salt: Buffer }>(sql`SELECT day::text AS day, salt FROM analytics_salts ORDER BY day`);
+  return rows.map((row) => ({ day: row.day, hashes: keys.map((key) => keyed(Buffer.from(row.salt), `network|${key}`)) }));
+}

@@ -96,7 +96,7 @@ export function AbuseTab() {
   const [blockBusy, setBlockBusy] = useState(false);
   const [voidForm, setVoidForm] = useState<VoidForm>(() => ({ dimension: '', key: '', reason: '', ...dayWindow() }));
   const [voidErrors, setVoidErrors] = useState<Record<string, string>>({});
-  const [preview, setPreview] = useState<{ letters: number; selfReports: number; of: string }>();
+  const [preview, setPreview] = useState<{ letters: number; selfReports: number; events: number; of: string }>();
   const [voidBusy, setVoidBusy] = useState(false);
   const [voided, setVoided] = useState<string>();
 
@@ -170,7 +170,7 @@ export function AbuseTab() {
     setVoided(undefined);
     try {
       const params = new URLSearchParams({ dimension: values.dimension, key: values.key, from: values.from, to: values.to });
-      const answer = await apiRequest<{ letters: number; selfReports: number }>('GET', `${PATH}/void?${params}`);
+      const answer = await apiRequest<{ letters: number; selfReports: number; events: number }>('GET', `${PATH}/void?${params}`);
       setPreview({ ...answer, of: selectionOf(values) });
     } catch (error) {
       showToast({ title: 'Error', description: failureMessage(error, 'What voiding would take could not be checked.'), variant: 'destructive' });
@@ -189,9 +189,9 @@ export function AbuseTab() {
     }
     setVoidBusy(true);
     try {
-      const answer = await apiRequest<{ letters: number; selfReports: number; uncounted: number }>('POST', `${PATH}/void`, values);
+      const answer = await apiRequest<{ letters: number; selfReports: number; uncounted: number; events: number }>('POST', `${PATH}/void`, values);
       setVoided(
-        `Voided ${answer.letters} letter${answer.letters === 1 ? '' : 's'} not sent yet and ${answer.selfReports} self-report${answer.selfReports === 1 ? '' : 's'}; ${answer.uncounted} no longer count in the figures.`,
+        `Voided ${answer.letters} letter${answer.letters === 1 ? '' : 's'} not sent yet and ${answer.selfReports} self-report${answer.selfReports === 1 ? '' : 's'}; ${answer.uncounted} no longer count in the figures.${answer.events ? ` ${answer.events} counted visit${answer.events === 1 ? '' : 's'} and events deleted.` : ''}`,
       );
       setPreview(undefined);
       await view.reload();
@@ -458,7 +458,13 @@ export function AbuseTab() {
             <>
               <p className="text-sm">
                 This voids <strong>{preview.letters}</strong> letter{preview.letters === 1 ? '' : 's'} not sent yet and <strong>{preview.selfReports}</strong>{' '}
-                self-report{preview.selfReports === 1 ? '' : 's'}.
+                self-report{preview.selfReports === 1 ? '' : 's'}
+                {preview.events > 0 && (
+                  <>
+                    , and deletes <strong>{preview.events}</strong> counted visit{preview.events === 1 ? '' : 's'} and events from this network
+                  </>
+                )}
+                .
               </p>
               <BusyButton type="submit" variant="primary" busy={voidBusy} busyLabel="Voiding…">
                 Void them

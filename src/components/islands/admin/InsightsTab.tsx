@@ -74,8 +74,8 @@ export function InsightsTab() {
           Insights
         </h2>
         <p className="text-sm text-muted">
-          From a first visit to the school’s answer. Visitors are counted without cookies (a hash of network and browser under a random salt deleted within
-          two days; one network counts 30 visitors a day at most); browsers that ask not to be counted, bots and scripts are left out.
+          From a first visit to the school’s answer. Visitors are counted without cookies (a hash of network and browser under a random salt deleted within two
+          days; one network counts 30 visitors a day at most); browsers that ask not to be counted, bots and scripts are left out.
         </p>
       </div>
 
