@@ -1,7 +1,8 @@
 import type { Config, Context } from '@netlify/functions';
 import { emailFormFields, emailFormPurposes, type FormPurpose } from '../../src/config/forms';
 import { emailFormProblems, normaliseEmailFields, textOf } from '../../src/lib/email/fields';
-import { NOTE_FIELD, normaliseNote, OWN_WORDS_FIELD, personalFieldLabels, personalFieldNames } from '../../src/lib/email/note';
+import { NOTE_FIELD, normaliseNote, OWN_WORDS_FIELD, personalFieldLabels, personalFieldNames, WORDS_CONSENT_FIELD } from '../../src/lib/email/note';
+import { formWordsConsentSchema } from '../../src/lib/schemas';
 import type { FormDefinition } from '../../src/lib/forms/definition';
 import { fieldErrors, submissionSchema } from '../../src/lib/forms/schema';
 import { metaFields, summaryOf, type RawValues } from '../../src/lib/forms/values';
@@ -112,6 +113,9 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
   // The email forms: every value the email interpolates is a name and the note is plain text
   // (src/lib/email/fields.ts). The form's own problem with a field comes first.
   if (email) for (const [name, problem] of Object.entries(emailFormProblems(raw))) errors[name] ??= problem;
+  // The box that lets the parent's words be quoted: ticked ("yes") or not sent at all.
+  const wordsConsent = email ? formWordsConsentSchema.safeParse(raw[WORDS_CONSENT_FIELD]) : undefined;
+  if (wordsConsent && !wordsConsent.success) errors[WORDS_CONSENT_FIELD] ??= wordsConsent.error.issues[0]?.message ?? 'This box is not valid.';
   if (!parsed.success || Object.keys(errors).length) {
     const message = summaryOf(definition, errors, email ? personalFieldLabels : {});
     if (browser) {
@@ -155,6 +159,7 @@ async function handleSubmission(req: Request, context: Context | undefined, brow
         values: record.values,
         note,
         ownWords,
+        wordsConsent: wordsConsent?.data === true,
         attribution,
         held,
         ...(known ? { schoolKey: known.pageKey } : {}),

@@ -6,6 +6,9 @@ import { actions, heading, lead, responsePage } from '../../src/server/pages/fra
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { optionalHubSpot } from '../../src/server/letter/request';
 import { openAnswerLink, saveAnswer } from '../../src/server/schools/answers';
+import { hasWordsConsent, setWordsConsent } from '../../src/server/schools/starred-words';
+import { WORDS_CONSENT_FIELD } from '../../src/lib/email/personal-fields';
+import { formWordsConsentSchema } from '../../src/lib/schemas';
 import { recordAnswerStep } from '../../src/server/analytics/record';
 import { askPage, expiredPage, home, invalidPage, questionForm, thanksPage, yourData } from '../../src/server/pages/school-answer';
 
@@ -32,6 +35,8 @@ const answerSchema = z.object({
     .max(COMMENT_MAX * 2)
     .transform((text) => normaliseNote(text))
     .refine((text) => text.length <= COMMENT_MAX, `Please keep your comment to ${COMMENT_MAX} characters.`),
+  /** "You may quote my words on our school's page": the comment may be quoted only if ticked. */
+  wordsConsent: formWordsConsentSchema,
 });
 
 async function answer(req: Request): Promise<{ status: number; title: string; content: string }> {
@@ -40,7 +45,11 @@ async function answer(req: Request): Promise<{ status: number; title: string; co
     const state = await openAnswerLink(token);
     if (state.kind === 'invalid') return invalidPage();
     if (state.kind === 'expired') return expiredPage(state);
-    return { status: 200, title: 'Did your school answer?', content: askPage(state, token) + yourData(state.message) };
+    return {
+      status: 200,
+      title: 'Did your school answer?',
+      content: askPage(state, token, await hasWordsConsent(state.message.id, 'answer')) + yourData(state.message),
+    };
   }
   if (req.method !== 'POST')
     return { status: 405, title: 'Not available', content: `${heading('Not available')}${lead('Open the link from your email to answer.')}${actions(home)}` };
@@ -50,18 +59,25 @@ async function answer(req: Request): Promise<{ status: number; title: string; co
   const state = await openAnswerLink(token);
   if (state.kind === 'invalid') return invalidPage();
   if (state.kind === 'expired') return expiredPage(state);
-  const parsed = answerSchema.safeParse({ token, answer: form.get('answer') ?? undefined, comment: form.get('comment') ?? '', days: form.get('days') ?? '' });
+  const parsed = answerSchema.safeParse({
+    token,
+    answer: form.get('answer') ?? undefined,
+    comment: form.get('comment') ?? '',
+    days: form.get('days') ?? '',
+    wordsConsent: form.get(WORDS_CONSENT_FIELD) ?? undefined,
+  });
   if (!parsed.success) {
-    const errors: { answer?: string; comment?: string; days?: string } = {};
+    const errors: { answer?: string; comment?: string; days?: string; wordsConsent?: string } = {};
     for (const issue of parsed.error.issues) {
       const field = issue.path[0];
-      if (field === 'answer' || field === 'comment' || field === 'days') errors[field] ??= field === 'answer' ? CHOOSE : issue.message;
+      if (field === 'answer' || field === 'comment' || field === 'days' || field === 'wordsConsent')
+        errors[field] ??= field === 'answer' ? CHOOSE : issue.message;
     }
     const kind = answerKinds.find((item) => item === form.get('answer'));
     return {
       status: 400,
       title: 'Please check your answer',
-      content: `${heading('Please check your answer')}${questionForm(state.message, token, { kind, comment: form.get('comment') ?? '', days: (form.get('days') ?? '').slice(0, 6), seen: form.get('seen') ?? state.etag }, errors)}`,
+      content: `${heading('Please check your answer')}${questionForm(state.message, token, { kind, comment: form.get('comment') ?? '', days: (form.get('days') ?? '').slice(0, 6), seen: form.get('seen') ?? state.etag, wordsConsent: form.get(WORDS_CONSENT_FIELD) !== null }, errors)}`,
     };
   }
   // The answer the page showed (its version, or none): a change made meanwhile elsewhere wins and is shown.
@@ -81,9 +97,11 @@ async function answer(req: Request): Promise<{ status: number; title: string; co
       title: 'Your answer changed meanwhile',
       content: `${heading('Your answer changed meanwhile')}${lead(
         `Another answer was saved a moment ago (in another window, perhaps): "${answerLabels[saved.answer.kind]}". It stands; to change it, choose again below.`,
-      )}${questionForm(state.message, token, { kind: saved.answer.kind, comment: saved.answer.comment, days: saved.answer.daysTaken?.toString(), seen: saved.version })}`,
+      )}${questionForm(state.message, token, { kind: saved.answer.kind, comment: saved.answer.comment, days: saved.answer.daysTaken?.toString(), seen: saved.version, wordsConsent: await hasWordsConsent(state.message.id, 'answer') })}`,
     };
   }
+  // The parent's choice about quoting their comment stands with the answer they saw it beside.
+  await setWordsConsent(saved.message, 'answer', parsed.data.wordsConsent);
   await recordAnswerStep(saved.message, saved.answer.kind);
   return { status: 200, title: 'Thank you', content: thanksPage(saved.message, saved.answer, token) + yourData(saved.message) };
 }

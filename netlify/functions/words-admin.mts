@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { auditRequest } from '../../src/server/staff/audit';
 import { requireAdmin } from '../../src/server/staff/auth';
 import { allowMethods, describeIssues, handle, HttpError, json, readJson } from '../../src/server/http';
-import { listParentWords, starSchema, starWords, unstarWords } from '../../src/server/schools/starred-words';
+import { listParentWords, starSchema, starWords, unstarSchema, unstarWords } from '../../src/server/schools/starred-words';
 
 const listSchema = z
   .object({
@@ -16,8 +16,10 @@ const listSchema = z
 
 /**
  * Parents' words (signed in; every read is on the audit log). GET /api/admin/words?cursor=…: the
- * words parents wrote in the emails that went out, newest first; POST /api/admin/words/star and
- * /api/admin/words/unstar { messageId, field } choose which may appear on the school's page.
+ * words of parents who agreed to be quoted, from letters that reached their school, newest first;
+ * POST /api/admin/words/star { messageId, field, words? } puts them (or staff's cut copy, `words`;
+ * again: a new copy) on the school's page, /api/admin/words/unstar { messageId, field } takes them
+ * off. A star without the parent's agreement, or of a letter not delivered, is a 409.
  */
 export default handle(async (req, context) => {
   const refused = allowMethods(req, ['GET', 'POST']);
@@ -32,13 +34,19 @@ export default handle(async (req, context) => {
     await auditRequest(req, context, session, 'words.viewed', `${page.words.length} words${parsed.data.cursor ? ` after ${parsed.data.cursor}` : ''}`);
     return json(page);
   }
-  if (action === 'star' || action === 'unstar') {
+  if (action === 'star') {
     if (req.method !== 'POST') throw new HttpError(405, 'method_not_allowed', 'Use POST.');
     const input = await readJson(req, starSchema);
-    if (action === 'star') await starWords(input, session.username);
-    else await unstarWords(input);
-    await auditRequest(req, context, session, action === 'star' ? 'words.starred' : 'words.unstarred', `${input.messageId} ${input.field}`);
-    return json({ starred: action === 'star' });
+    const starred = await starWords(input, session.username);
+    await auditRequest(req, context, session, starred.outcome === 'edited' ? 'words.edited' : 'words.starred', `${input.messageId} ${input.field}`);
+    return json({ starred: true, words: starred.words });
+  }
+  if (action === 'unstar') {
+    if (req.method !== 'POST') throw new HttpError(405, 'method_not_allowed', 'Use POST.');
+    const input = await readJson(req, unstarSchema);
+    await unstarWords(input);
+    await auditRequest(req, context, session, 'words.unstarred', `${input.messageId} ${input.field}`);
+    return json({ starred: false });
   }
   throw new HttpError(404, 'not_found', 'There is no such action.');
 });

@@ -146,9 +146,9 @@ async function view(req: Request, context?: Context): Promise<View | Response> {
     const withdrawn = await withdrawStarredWords(check.email);
     return {
       status: 200,
-      title: 'Your words are withdrawn',
-      content: `${heading('Your words are withdrawn')}${lead(
-        `${withdrawn ? `We took ${withdrawn} quote${withdrawn === 1 ? '' : 's'} of yours off the school pages.` : 'None of your words were on a school page.'} Our team will not quote you there again.`,
+      title: 'Your agreement is withdrawn',
+      content: `${heading('Your agreement is withdrawn')}${lead(
+        `${withdrawn ? `We took ${withdrawn} quote${withdrawn === 1 ? '' : 's'} of yours off the school pages.` : 'None of your words were on a school page.'} Our team will not quote you there again unless you tick “You may quote my words” on a new letter.`,
       )}${actions(home)}`,
     };
   }

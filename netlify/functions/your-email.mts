@@ -1,4 +1,6 @@
 import type { Config } from '@netlify/functions';
+import { WORDS_CONSENT_FIELD } from '../../src/lib/email/note';
+import { formWordsConsentSchema } from '../../src/lib/schemas';
 import { readDraft } from '../../src/server/letter/drafts';
 import { heading, lead, responsePage } from '../../src/server/pages/frame';
 import { clientIp, HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
@@ -37,9 +39,21 @@ async function page(req: Request, context?: unknown): Promise<{ status: number; 
   if (!form) return { status: 200, title: 'Your Email is Ready', content: emailPage(draft, token) };
 
   const note = form.get('note') ?? draft.note;
+  // The box under the note: ticked, or not sent (the self-report's form carries the choice the form made).
+  const consent = formWordsConsentSchema.safeParse(form.get(WORDS_CONSENT_FIELD) ?? undefined);
+  if (!consent.success)
+    return {
+      status: 400,
+      title: 'Your Email is Ready',
+      content: emailPage(draft, token, { note, notice: { tone: 'alert', text: consent.error.issues[0]?.message ?? '' } }),
+    };
+  const wordsConsent = consent.data;
   try {
     if (form.get('action') === 'self') {
-      const answer = await recordSelfSent({ submissionId: id, token, note }, { network: networkKey(clientIp(req, context)), ip: clientIp(req, context) });
+      const answer = await recordSelfSent(
+        { submissionId: id, token, note, wordsConsent },
+        { network: networkKey(clientIp(req, context)), ip: clientIp(req, context) },
+      );
       draft = (await readDraft(id))?.draft ?? draft;
       const text =
         answer.body.status === 'sent'
@@ -48,7 +62,7 @@ async function page(req: Request, context?: unknown): Promise<{ status: number; 
       return { status: 200, title: 'Check your inbox', content: emailPage(draft, token, { note, notice: { tone: 'status', text } }) };
     }
     const answer = await requestPlatformSend(
-      { submissionId: id, token, note },
+      { submissionId: id, token, note, wordsConsent },
       { network: networkKey(clientIp(req, context)), ip: clientIp(req, context), timeZone: timeZoneOf(form.get('tz')) },
     );
     draft = (await readDraft(id))?.draft ?? draft;
@@ -59,8 +73,12 @@ async function page(req: Request, context?: unknown): Promise<{ status: number; 
   } catch (error) {
     if (!(error instanceof HttpError) || error.status >= 500) throw error;
     if (error.code === 'invalid_note')
-      return { status: 400, title: 'Please check your note', content: emailPage(draft, token, { note, noteError: error.message }) };
-    return { status: error.status, title: 'Your Email is Ready', content: emailPage(draft, token, { note, notice: { tone: 'alert', text: error.message } }) };
+      return { status: 400, title: 'Please check your note', content: emailPage(draft, token, { note, noteError: error.message, wordsConsent }) };
+    return {
+      status: error.status,
+      title: 'Your Email is Ready',
+      content: emailPage(draft, token, { note, wordsConsent, notice: { tone: 'alert', text: error.message } }),
+    };
   }
 }
 

@@ -53,6 +53,7 @@ export const auditActionLabels = {
   'words.viewed': "Parents' words read",
   'words.starred': "Parent's words starred",
   'words.unstarred': "Parent's words unstarred",
+  'words.edited': "Starred words' copy edited",
   'schools.viewed': 'Schools viewed',
   'school.created': 'School added',
   'school.edited': 'School record changed',

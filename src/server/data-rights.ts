@@ -28,6 +28,7 @@ import type { NominationRecord } from './schools/nominations';
 import { emailDataLink } from './mail/notify';
 import type { EmailHandOver, OutboxMessage } from './letter/outbox';
 import type { SchoolAnswer } from './schools/answers';
+import { quotesOf, type ParentQuotes } from './schools/starred-words';
 import { hashSecret } from './tokens';
 
 export { DELETE_STEP_TTL_MS, plainAddress };
@@ -59,6 +60,8 @@ export interface PersonalData {
   bookings: BookingLog[];
   /** Where each of their drafts came from and the steps it reached (the Insights tab's journeys). */
   journeys: Journey[];
+  /** Their agreements to be quoted on a school's page, and the quotes staff starred (src/server/schools/starred-words.ts). */
+  quotes: ParentQuotes;
 }
 
 /** A draft's journey as the figures keep it: no name or address, but it belongs to the person's draft. */
@@ -114,7 +117,7 @@ const samePerson = (canonical: string) => (address: unknown) => typeof address =
 export async function findPersonalData(email: string): Promise<PersonalData> {
   const canonical = canonicalAddress(email);
   const mine = samePerson(canonical);
-  const [submissions, drafts, messages, answers, nominations, bookings] = await Promise.all([
+  const [submissions, drafts, messages, answers, nominations, bookings, quotes] = await Promise.all([
     query<{ record: StoredSubmission }>(sql`
       SELECT record FROM form_submissions WHERE canonical_address(record->'values'->>'email') = ${canonical} ORDER BY id LIMIT ${MAX_ROWS}`),
     query<{ record: EmailDraft }>(sql`
@@ -128,6 +131,7 @@ export async function findPersonalData(email: string): Promise<PersonalData> {
       SELECT record FROM nominations WHERE canonical_address(record->'data'->>'email') = ${canonical} ORDER BY id LIMIT ${MAX_ROWS}`),
     query<{ id: string; created_at: Date; invitee_email: string; record: Record<string, unknown> }>(sql`
       SELECT id, created_at, invitee_email, record FROM webhook_logs WHERE canonical_address(invitee_email) = ${canonical} ORDER BY created_at DESC LIMIT ${MAX_ROWS}`),
+    quotesOf(email),
   ]);
   const ownDrafts = drafts.map((row) => row.record).filter((record) => mine(record.data.parentEmail));
   const ownMessages = messages.map((row) => row.record).filter((record) => mine(record.parentEmail));
@@ -144,6 +148,7 @@ export async function findPersonalData(email: string): Promise<PersonalData> {
     answers: answers.filter((row) => mine(row.parent)).map((row) => row.record),
     nominations: nominations.map((row) => row.record).filter((record) => mine(record.data.email)),
     bookings: bookings.filter((row) => mine(row.invitee_email)).map((row) => ({ id: row.id, createdAt: row.created_at.toISOString(), record: row.record })),
+    quotes,
   };
 }
 
@@ -183,6 +188,7 @@ export function exportPersonalData(data: PersonalData, now = new Date()) {
       data: draft.data,
       note: draft.note,
       wantsPlatformSend: draft.wantsPlatformSend,
+      mayQuoteMyWords: draft.wordsConsent ?? false,
     })),
     schoolEmails: data.messages.map((message) => ({
       id: message.id,
@@ -206,6 +212,11 @@ export function exportPersonalData(data: PersonalData, now = new Date()) {
     })),
     nominations: data.nominations.map((nomination) => ({ id: nomination.id, kind: nomination.kind, createdAt: nomination.createdAt, data: nomination.data })),
     bookings: data.bookings,
+    wordsOnSchoolPages: {
+      about: 'Where you agreed that our team may quote your words on your school’s page (first name only), and the quotes on a page now.',
+      agreements: data.quotes.agreements,
+      quotes: data.quotes.quotes,
+    },
   };
 }
 

@@ -92,6 +92,13 @@ export function setNote(note: string): void {
   update({ note, noteError: noteProblem(note) ?? null, email: generateEmail(draft.data, draft.links, draft.letter, { ownWords: draft.ownWords, note }) });
 }
 
+/** The parent ticks or unticks "You may quote my words…" (sent with the letter's request, never in it). */
+export function setWordsConsent(wordsConsent: boolean): void {
+  const draft = $emailDraft.get();
+  if (!draft || (draft.send !== 'idle' && draft.send !== 'failed') || draft.selfSent === 'check' || draft.selfSent === 'yes') return;
+  update({ wordsConsent });
+}
+
 /** Whether the platform can be asked to send this draft. */
 export function canSendViaPlatform(draft: EmailDraft): boolean {
   return Boolean(draft.token) && draft.data.parentEmail.trim() !== '' && draft.data.schoolContactEmail.trim() !== '';
@@ -123,7 +130,7 @@ export async function sendDraftViaPlatform(options: { closeOnSuccess: boolean })
       method: 'POST',
       credentials: 'include',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ submissionId: draft.id, token: draft.token, note: draft.note }),
+      body: JSON.stringify({ submissionId: draft.id, token: draft.token, note: draft.note, wordsConsent: draft.wordsConsent }),
     });
     status = response.status;
     body = (await response.json().catch(() => null)) as SendAnswer | null;
@@ -189,7 +196,7 @@ export async function markSentMyself(): Promise<boolean> {
       method: 'POST',
       credentials: 'include',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ submissionId: draft.id, token: draft.token, note: draft.note }),
+      body: JSON.stringify({ submissionId: draft.id, token: draft.token, note: draft.note, wordsConsent: draft.wordsConsent }),
     });
     status = response.status;
     body = (await response.json().catch(() => null)) as Answer | null;

@@ -17,7 +17,7 @@ import { BEACON_RATE_LIMIT, SITE_EVENTS_PER_MINUTE, takeBeaconAllowance } from '
 import { dayOf, saltOf } from '../../src/server/analytics/visitor';
 import { addAmbassador, ambassadorLink, ambassadorToken } from '../../src/server/ambassadors';
 import { query, sql } from '../../src/server/db';
-import { starredWordsFor, starWords, withdrawStarredWords } from '../../src/server/schools/starred-words';
+import { setWordsConsent, starredWordsFor, starWords, withdrawStarredWords } from '../../src/server/schools/starred-words';
 import { verifiedSchool } from './helpers/schools';
 import { countSchoolLetters } from '../../src/server/schools/publication';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
@@ -345,12 +345,14 @@ describe("parents' words", () => {
     };
     await query(sql`INSERT INTO outbox_messages (id, draft_id, channel, status, created_at, updated_at, sent_at, next_attempt_at, work_left, follow_up_waiting, record)
       VALUES (${id}, ${record.draftId}, 'platform', 'sent', now(), now(), now(), now(), false, false, ${record})`);
+    // The parent ticked "You may quote my words" (tests/unit/attack-words.test.ts tries the rest).
+    await setWordsConsent({ id, parentEmail }, 'letter', true, new Date(Date.now() - 60_000));
   }
 
   test('nothing a parent wrote is on the page until starred; then first name only; a withdrawal takes it down for good', async () => {
     await sentMessage('m1', 'mia@example.org');
     // Words show only on a verified school's page, from a letter that counts there.
-    await expect(starWords({ messageId: 'm1', field: 'own_words' }, 'staff@example.org')).rejects.toMatchObject({ status: 409, code: 'not_on_a_page' });
+    await expect(starWords({ messageId: 'm1', field: 'own_words' }, 'staff@example.org')).rejects.toMatchObject({ status: 409, code: 'not_delivered' });
     const key = (await verifiedSchool(school, 'Oak')).pageKey;
     await countSchoolLetters((await verifiedSchool(school)).id);
     expect(await starredWordsFor(key)).toEqual([]);
@@ -363,6 +365,7 @@ describe("parents' words", () => {
 
   test('reading the words is on the audit log', async () => {
     await sentMessage('m2', 'ana@example.org');
+    await countSchoolLetters((await verifiedSchool(school, 'Oak')).id);
     const list = await call(wordsAdmin, '/api/admin/words', { cookie });
     expect(list.status).toBe(200);
     expect(list.body.words.map((entry: { field: string }) => entry.field)).toEqual(['note', 'own_words']);

@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { emailMessages } from '../../lib/email/messages';
-import { NOTE_MAX } from '../../lib/email/personal-fields';
+import { NOTE_MAX, wordsConsentHelp, wordsConsentLabel } from '../../lib/email/personal-fields';
 import { composeLinks, emailAsText } from '../../lib/email/template';
 import { buttonClass } from '../../lib/ui';
 import {
@@ -14,6 +14,7 @@ import {
   openDraft,
   sendDraftViaPlatform,
   setNote,
+  setWordsConsent,
 } from '../../stores/emailDraft';
 import { showToast } from '../../lib/frame/toast';
 import { ReactDialog } from '../ui/ReactDialog';
@@ -145,6 +146,29 @@ export default function EmailDialog() {
               </p>
             )}
           </div>
+
+          {draft.token && (draft.ownWords || draft.note) && (
+            <div>
+              <div className="flex items-start gap-3">
+                <input
+                  id={`${noteId}-quote`}
+                  type="checkbox"
+                  className="mt-0.5 h-5 w-5 shrink-0 accent-brand-600"
+                  checked={draft.wordsConsent}
+                  disabled={noteLocked || draft.selfSent === 'check' || draft.selfSent === 'yes'}
+                  onChange={(event) => setWordsConsent(event.target.checked)}
+                  aria-describedby={`${noteId}-quote-help`}
+                  data-testid="email-quote-words"
+                />
+                <label htmlFor={`${noteId}-quote`} className="text-sm text-ink">
+                  {wordsConsentLabel}
+                </label>
+              </div>
+              <p id={`${noteId}-quote-help`} className="mt-1 text-sm text-muted">
+                {wordsConsentHelp}
+              </p>
+            </div>
+          )}
 
           {send === 'awaiting_confirmation' && (
             <div role="status" className="rounded-xl border border-brand-200 bg-brand-50 p-4 text-sm text-ink" data-testid="check-inbox">

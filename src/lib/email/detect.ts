@@ -75,3 +75,43 @@ export function forbiddenContent(text: string): TextProblem | undefined {
   if (MARKUP.test(plain)) return 'markup';
   return undefined;
 }
+
+/** What stands where a contact detail was taken out of words published on a page. */
+export const REMOVED_MARK = '[removed]';
+const EMAIL_ALL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu;
+const SCHEME_ALL = /(?<![\p{L}\p{N}])(?:[a-z][a-z0-9+.-]*:\/\/|(?:mailto|javascript|data|vbscript|tel|sms):|www\.)\S*/giu;
+// A run of digits with the separators phone numbers are written with; only nine digits or more are a number to take out.
+const PHONE_ALL = /\+?\(?\d[\d\s()./-]{5,}\d/gu;
+
+/**
+ * The text as it may stand on a public page: read as `forbiddenContent` reads it (disguises undone),
+ * with every email address, link and phone number replaced by "[removed]". What staff publish of a
+ * parent's words never carries a way to reach anyone, whatever the words or the staff's copy hold.
+ */
+export function withoutContactDetails(text: string): string {
+  let plain = undisguised(plainForm(text)).replace(EMAIL_ALL, REMOVED_MARK);
+  const links = linkify.match(plain) ?? [];
+  for (const link of [...links].reverse()) plain = `${plain.slice(0, link.index)}${REMOVED_MARK}${plain.slice(link.lastIndex)}`;
+  return plain.replace(SCHEME_ALL, REMOVED_MARK).replace(PHONE_ALL, (run) => (run.replace(/\D/g, '').length >= 9 ? REMOVED_MARK : run));
+}
+
+const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+// What an editor may put in place of what they cut: a mark, never a word of their own.
+const EDITOR_MARKS = /\[(?:name|child|school|removed|…|\.\.\.)\]/giu;
+
+/**
+ * Whether `copy` only leaves words out of `original` (in their order): an editor may cut a child's
+ * name or a detail, and put "[name]", "[removed]" or "…" in its place, but never add a word the
+ * parent did not write.
+ */
+export function onlyLeavesOut(original: string, copy: string): boolean {
+  const from = plainForm(original).toLowerCase().match(WORD) ?? [];
+  const kept = plainForm(copy).replace(EDITOR_MARKS, ' ').toLowerCase().match(WORD) ?? [];
+  let at = 0;
+  for (const word of kept) {
+    while (at < from.length && from[at] !== word) at++;
+    if (at === from.length) return false;
+    at++;
+  }
+  return true;
+}

@@ -16,5 +16,7 @@ export interface DraftAnswer {
   /** The answer to "What would this change for your child?", fixed by the form. */
   ownWords: string;
   note: string;
+  /** "You may quote my words on our school's page": as the form left it, changeable until sending. */
+  wordsConsent: boolean;
   wantsPlatformSend: boolean;
 }

@@ -17,7 +17,7 @@ import { emailFormFields } from '../../config/forms';
 import { site } from '../../config/site';
 import { forbiddenContent, hasInvisible, type TextProblem } from './detect';
 import { GRADE_MAX, gradeProblem } from './grade';
-import { NOTE_FIELD, noteProblem, OWN_WORDS_FIELD, ownWordsProblem } from './note';
+import { NOTE_FIELD, noteProblem, OWN_WORDS_FIELD, ownWordsProblem, WORDS_CONSENT_FIELD, WORDS_CONSENT_VALUE, wordsConsentMessage } from './note';
 
 /** The longest name (parent, child, school contact) the email takes. */
 export const NAME_MAX = 100;
@@ -175,8 +175,9 @@ export function emailFieldProblems(values: Record<string, unknown>): Record<stri
 
 /**
  * Every problem of the email forms' own rules, by field name: the names (`emailFieldProblems`), the
- * answer in the parent's words (`ownWordsProblem`) and the personal note (`noteProblem`). The forms
- * function and the enhanced form both ask this.
+ * answer in the parent's words (`ownWordsProblem`), the personal note (`noteProblem`) and the box
+ * that lets their words be quoted (ticked, or not sent). The forms function and the enhanced form
+ * both ask this.
  */
 export function emailFormProblems(values: Record<string, unknown>): Record<string, string> {
   const errors = emailFieldProblems(values);
@@ -184,6 +185,8 @@ export function emailFormProblems(values: Record<string, unknown>): Record<strin
   if (ownWords) errors[OWN_WORDS_FIELD] = ownWords;
   const note = noteProblem(textOf(values[NOTE_FIELD]) ?? '');
   if (note) errors[NOTE_FIELD] = note;
+  const consent = values[WORDS_CONSENT_FIELD];
+  if (consent !== undefined && consent !== WORDS_CONSENT_VALUE) errors[WORDS_CONSENT_FIELD] = wordsConsentMessage;
   return errors;
 }
 

@@ -44,7 +44,7 @@ export async function draftFromValues(values: SubmittedValues, links: EmailLinks
   const { readEmailSubmission } = await import('./submission');
   try {
     const { data } = readEmailSubmission(values);
-    return { id: '', token: '', data, links, letter, ownWords: '', note: '', wantsPlatformSend: false };
+    return { id: '', token: '', data, links, letter, ownWords: '', note: '', wordsConsent: false, wantsPlatformSend: false };
   } catch (error) {
     // §8: form data extraction errors are only logged.
     console.warn('Could not read the submitted form', error instanceof Error ? error.message : error);

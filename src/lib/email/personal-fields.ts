@@ -15,8 +15,20 @@ export const noteHelp = `A few words of your own, shown after your introduction.
  */
 export const OWN_WORDS_FIELD = '_own_words';
 export const ownWordsLabel = 'What would this change for your child?';
-export const ownWordsHelp = `In your own words: it goes into your letter right after your introduction. Plain text, no links or email addresses, at most ${NOTE_MAX} characters.`;
+export const ownWordsHelp = `In your own words: it goes into your letter to the school right after your introduction, and nowhere else unless you tick the box below. Plain text, no links or email addresses, at most ${NOTE_MAX} characters.`;
+
+/**
+ * The parent's agreement that their words (the answer above and the note) may be quoted on their
+ * school's page: a box of its own, apart from the letter, never ticked until they tick it. Only
+ * `WORDS_CONSENT_VALUE` means yes; an unticked box sends nothing.
+ */
+export const WORDS_CONSENT_FIELD = '_quote_words';
+export const WORDS_CONSENT_VALUE = 'yes';
+export const wordsConsentLabel = 'You may quote my words on our school’s page (first name only)';
+export const wordsConsentHelp =
+  'Optional, and apart from your letter. Only if our team chooses them after your letter reaches the school; they may shorten them, and never show your email, a link or a phone number. Change your mind any time from “Your data”.';
+export const wordsConsentMessage = 'Tick this box, or leave it empty: nothing else can be sent for it.';
 
 /** The site-kept fields of the email forms (never HubSpot fields), with their labels, in form order. */
-export const personalFieldLabels = { [OWN_WORDS_FIELD]: ownWordsLabel, [NOTE_FIELD]: noteLabel } as const;
+export const personalFieldLabels = { [OWN_WORDS_FIELD]: ownWordsLabel, [NOTE_FIELD]: noteLabel, [WORDS_CONSENT_FIELD]: wordsConsentLabel } as const;
 export const personalFieldNames = Object.keys(personalFieldLabels);

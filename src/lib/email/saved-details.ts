@@ -5,14 +5,21 @@
  * a token, never a consent (given anew each time), never the site's hidden fields; and nothing of
  * it leaves the device.
  */
+import { WORDS_CONSENT_FIELD } from './personal-fields';
+
 export const SAVED_DETAILS_KEY = 'email-form-details';
 
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
-/** The controls a parent fills in: visible, named, and not a consent box. */
+/** The controls a parent fills in: visible, named, and not a consent box (nor "You may quote my words"). */
 function typedControls(form: HTMLFormElement): Control[] {
   return [...form.querySelectorAll<Control>('input, select, textarea')].filter(
-    (control) => control.name && control.type !== 'hidden' && !control.name.startsWith('_consent') && !control.closest('[hidden]:not(form)'),
+    (control) =>
+      control.name &&
+      control.type !== 'hidden' &&
+      !control.name.startsWith('_consent') &&
+      control.name !== WORDS_CONSENT_FIELD &&
+      !control.closest('[hidden]:not(form)'),
   );
 }
 

@@ -7,7 +7,19 @@
  * what `enhance.ts` needs: field ids, error slots, dependent-field conditions.
  */
 import sanitizeHtml from 'sanitize-html';
-import { NOTE_FIELD, NOTE_MAX, noteHelp, noteLabel, OWN_WORDS_FIELD, ownWordsHelp, ownWordsLabel } from '../email/personal-fields';
+import {
+  NOTE_FIELD,
+  NOTE_MAX,
+  noteHelp,
+  noteLabel,
+  OWN_WORDS_FIELD,
+  ownWordsHelp,
+  ownWordsLabel,
+  WORDS_CONSENT_FIELD,
+  WORDS_CONSENT_VALUE,
+  wordsConsentHelp,
+  wordsConsentLabel,
+} from '../email/personal-fields';
 import { buttonClass, cx } from '../ui';
 import type { FieldCondition, FormDefinition, FormField, LegalConsent } from './definition';
 import { conditionHolds, consentFieldName, MAX_VALUE_LENGTH, metaFields, type RawValues } from './values';
@@ -293,7 +305,7 @@ function consentHtml(consent: LegalConsent, options: RenderOptions): string {
  * this change for your child?", then the personal note.
  */
 function personalHtml(options: RenderOptions): string {
-  return [
+  return `${[
     { name: OWN_WORDS_FIELD, suffix: 'own-words', label: ownWordsLabel, help: ownWordsHelp, rows: 3 },
     { name: NOTE_FIELD, suffix: 'note', label: noteLabel, help: noteHelp, rows: 3 },
   ]
@@ -313,7 +325,27 @@ function personalHtml(options: RenderOptions): string {
         },
       )}>${escapeHtml(value)}</textarea><p id="${id}-error" class="${errorClass}" data-field-error${error ? '' : ' hidden'}>${error ? escapeHtml(error) : ''}</p></div>`;
     })
-    .join('');
+    .join('')}${wordsConsentHtml(options)}`;
+}
+
+/**
+ * "You may quote my words on our school's page (first name only)": the parent's agreement, asked
+ * apart from the letter, unticked until they tick it (a form that comes back keeps their choice).
+ */
+export function wordsConsentHtml(options: Pick<RenderOptions, 'instance' | 'values' | 'errors'>): string {
+  const id = `${options.instance}-quote-words`;
+  const error = options.errors?.[WORDS_CONSENT_FIELD];
+  const checked = listOf(options.values?.[WORDS_CONSENT_FIELD]).includes(WORDS_CONSENT_VALUE);
+  return `<div class="native-field" data-field="${WORDS_CONSENT_FIELD}" data-field-type="single_checkbox"><div class="flex items-start gap-3"><input${attrs({
+    type: 'checkbox',
+    id,
+    name: WORDS_CONSENT_FIELD,
+    value: WORDS_CONSENT_VALUE,
+    checked,
+    class: boxClass,
+    'aria-invalid': error ? 'true' : undefined,
+    'aria-describedby': error ? `${id}-help ${id}-error` : `${id}-help`,
+  })}><label for="${id}" class="text-sm text-ink">${escapeHtml(wordsConsentLabel)}</label></div><p id="${id}-help" class="${helpClass}">${escapeHtml(wordsConsentHelp)}</p><p id="${id}-error" class="${errorClass}" data-field-error${error ? '' : ' hidden'}>${error ? escapeHtml(error) : ''}</p></div>`;
 }
 
 /** The summary shown above the form when something needs attention. */

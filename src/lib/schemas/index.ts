@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { fieldMessages, lineProblem, namesOrganisation } from '../email/fields';
+import { WORDS_CONSENT_VALUE, wordsConsentMessage } from '../email/personal-fields';
 
 // The site's Content-Security-Policy forbids eval; zod's JIT parser probes for it, which the
 // browser reports as a violation. Parsing without it is fast enough for forms of a few fields.
@@ -69,11 +70,22 @@ export const sendEmailSchema = z
     submissionId: z.string().regex(/^[\w-]{8,120}$/, 'must be the id of your form submission'),
     token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be the send token your form submission gave'),
     note: z.string().max(2000).optional(),
+    /** "You may quote my words on our school's page (first name only)": true only if the parent ticked it; left out, the form's choice stands. */
+    wordsConsent: z.boolean().optional(),
     /** The browser's time zone (IANA name): the school's, for its working hours. Unknown ones are ignored. */
     timeZone: z.string().max(64).optional(),
   })
   .strict();
 export type SendEmailRequest = z.infer<typeof sendEmailSchema>;
+
+/**
+ * The email forms' box "You may quote my words on our school's page (first name only)" as a form
+ * posts it: `WORDS_CONSENT_VALUE` when ticked, nothing when not (src/lib/email/personal-fields.ts).
+ */
+export const formWordsConsentSchema = z
+  .literal(WORDS_CONSENT_VALUE, { error: wordsConsentMessage })
+  .optional()
+  .transform((value) => value === WORDS_CONSENT_VALUE);
 
 /**
  * POST /api/hubspot/search-contact: the invitee's email and Calendly's `invitee_uuid` from the

@@ -29,6 +29,12 @@ export interface EmailDraft {
   /** The answer to "What would this change for your child?", if any; right after the introduction. */
   ownWords?: string;
   /**
+   * The parent ticked "You may quote my words on our school's page (first name only)" (unticked
+   * unless they do; the dialog and /your-email may change it before sending). Kept with the letter
+   * as its agreement (src/server/schools/starred-words.ts), never written into it.
+   */
+  wordsConsent?: boolean;
+  /**
    * The letter (body) this parent got in the school's rotation, kept whole so that what the parent
    * previews is what is sent even if the letter is edited meanwhile. Drafts made before letters
    * had none: they read as the first letter.
@@ -83,6 +89,7 @@ export async function createDraft(input: {
   values: Record<string, string>;
   note?: string;
   ownWords?: string;
+  wordsConsent?: boolean;
   attribution?: Attribution;
   schoolKey?: string;
   held?: boolean;
@@ -99,6 +106,7 @@ export async function createDraft(input: {
     wantsPlatformSend: isPlatformChoice(input.values[sendChoiceField.name]),
     note: input.note ?? '',
     ownWords: input.ownWords ?? '',
+    wordsConsent: input.wordsConsent ?? false,
     letter,
     links: currentLinks(),
     tokenHash: hashSecret(token),
@@ -151,6 +159,7 @@ export function draftAnswer(draft: LetteredDraft, token: string, email: Generate
     letter: draft.letter,
     ownWords: draft.ownWords ?? '',
     note: draft.note,
+    wordsConsent: draft.wordsConsent ?? false,
     wantsPlatformSend: draft.wantsPlatformSend,
     email,
   };

@@ -1,6 +1,6 @@
 /**
  * A parent's letter, from the request to its confirmation: "Send via our platform" (a draft and its
- * one-time token, plus the optional note — never text), "I've sent it myself", the parent's
+ * one-time token, plus the optional note and whether their words may be quoted — never text), "I've sent it myself", the parent's
  * confirmation from their own inbox, the limits, and the correction of an address that bounced.
  * Functions `send-email`, `email-sent-myself`, `confirm-send` and `letter-address` are thin shells;
  * every change of a letter's state is a move of life.ts.
@@ -34,6 +34,7 @@ import { queueReview } from '../staff/review-items';
 import { readSchoolPage, shareLink } from '../schools/pages';
 import { pageKeyOf, schoolOfLetter, type LetterSchool } from '../schools/letters';
 import { flagAddress, proposeSchool, schoolByPageKey, verifiedSchoolOfDomain } from '../schools/records';
+import { setWordsConsent } from '../schools/starred-words';
 import { claimLimits, earlierLetter, giveBackRequestBound, limitMessages, pairSchoolOf, takeRequestBound, type LimitRefusal } from './send-limits';
 import { sameSecret, verifyToken } from '../tokens';
 import { deliverAndFollow, queueLetter } from './delivery';
@@ -199,7 +200,7 @@ const networkBusy = () =>
  * and get its follow-up. The answer says nothing about any school page.
  */
 export async function recordSelfSent(
-  input: { submissionId: string; token: string; note?: string },
+  input: { submissionId: string; token: string; note?: string; wordsConsent?: boolean },
   requester: Requester,
   now = new Date(),
 ): Promise<SendAnswer> {
@@ -231,12 +232,14 @@ export async function recordSelfSent(
   };
   if (!(await takeRequestBound(requester.network, now))) throw networkBusy();
   await createMessage(message);
-  if (!(await updateDraft({ ...draft, selfSentMessageId: message.id }, etag))) {
+  const wordsConsent = input.wordsConsent ?? draft.wordsConsent ?? false;
+  if (!(await updateDraft({ ...draft, wordsConsent, selfSentMessageId: message.id }, etag))) {
     await deleteMessage(message.id);
     const latest = await readDraft(draft.id);
     if (latest?.draft.selfSentMessageId) return recordSelfSent(input, requester, now);
     throw new HttpError(409, 'changed', 'This email changed meanwhile; please try again.');
   }
+  if (wordsConsent) await setWordsConsent(message, 'letter', true, now);
   await watch('self_report', requester, message);
   const email = await emailSelfReport(message, requester.network, now);
   await updateMessage(message.id, (current) => (current.confirmation ? { ...current, confirmation: { ...current.confirmation, email } } : undefined)).catch(
@@ -257,7 +260,7 @@ const checkInbox = (id: string, expiresAt: string, email: string): SendAnswer =>
  * told only behind the link in the parent's own inbox. A network past its bound is told so plainly.
  */
 export async function requestPlatformSend(
-  input: { submissionId: string; token: string; note?: string },
+  input: { submissionId: string; token: string; note?: string; wordsConsent?: boolean },
   requester: Requester,
   now = new Date(),
 ): Promise<SendAnswer> {
@@ -287,11 +290,14 @@ export async function requestPlatformSend(
   if (!(await takeRequestBound(requester.network, now))) throw networkBusy();
   await createMessage(message);
   // The draft takes one message only: of two requests at once, the second gives its message back.
-  if (!(await updateDraft({ ...draft, note, messageId: message.id }, etag))) {
+  const wordsConsent = input.wordsConsent ?? draft.wordsConsent ?? false;
+  if (!(await updateDraft({ ...draft, note, wordsConsent, messageId: message.id }, etag))) {
     await deleteMessage(message.id);
     await giveBackRequestBound(requester.network, now);
     throw new HttpError(409, 'already_requested', 'You have already asked us to send this email. Check your inbox for the confirmation link.');
   }
+  // Asked apart from the letter (the box under the parent's words): kept with the letter, never in it.
+  if (wordsConsent) await setWordsConsent(message, 'letter', true, now);
   await watch('send', requester, message);
   if (!confirmByEmail) return sendNow(message, now);
   const handed = await emailConfirmation(message, 'confirmation', now).catch((error: unknown) => {

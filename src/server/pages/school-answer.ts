@@ -1,7 +1,8 @@
 import { publicEnv } from '../../config/env';
 import { site } from '../../config/site';
 import { composeLinks, emailAsText, followUpEmail } from '../../lib/email/template';
-import { boxClass, choiceClass, errorClass, escapeHtml, helpClass, inputClass, labelClass } from '../../lib/forms/render';
+import { boxClass, choiceClass, errorClass, escapeHtml, helpClass, inputClass, labelClass, wordsConsentHtml } from '../../lib/forms/render';
+import { WORDS_CONSENT_FIELD, WORDS_CONSENT_VALUE } from '../../lib/email/personal-fields';
 import { answerKinds, answerLabels, COMMENT_MAX, type AnswerKind } from '../../lib/answer-kinds';
 import { buttonClass } from '../../lib/ui';
 import { actions, heading, lead } from './frame';
@@ -16,8 +17,8 @@ export const home = link('/', 'Go to the home page', 'secondary');
 export function questionForm(
   message: OutboxMessage,
   token: string,
-  chosen: { kind?: AnswerKind; comment?: string; days?: string; seen?: string },
-  errors: { answer?: string; comment?: string; days?: string } = {},
+  chosen: { kind?: AnswerKind; comment?: string; days?: string; seen?: string; wordsConsent?: boolean },
+  errors: { answer?: string; comment?: string; days?: string; wordsConsent?: string } = {},
 ): string {
   const school = message.schoolName || 'your school';
   const options = answerKinds
@@ -32,19 +33,26 @@ export function questionForm(
   const commentError = `<p id="comment-error" class="${errorClass}"${errors.comment ? '' : ' hidden'}>${escapeHtml(errors.comment ?? '')}</p>`;
   const daysError = `<p id="days-error" class="${errorClass}"${errors.days ? '' : ' hidden'}>${escapeHtml(errors.days ?? '')}</p>`;
   const daysField = `<div><label for="days" class="${labelClass}">If they replied: how many days did their reply take? <span class="font-normal text-muted">(optional)</span></label><p id="days-help" class="${helpClass}">Counted from the day you wrote. Leave it empty if they have not replied or you are not sure.</p><input id="days" name="days" type="text" inputmode="numeric" pattern="[0-9]*" maxlength="3" autocomplete="off" class="${inputClass} max-w-32" value="${escapeHtml(chosen.days ?? '')}" aria-describedby="days-help${errors.days ? ' days-error' : ''}"${errors.days ? ' aria-invalid="true"' : ''}>${daysError}</div>`;
-  return `<form method="post" action="/school-answer" class="mt-8 space-y-6 rounded-card border border-line bg-white p-6 shadow-card"${errors.answer || errors.comment || errors.days ? ' aria-describedby="answer-summary"' : ''}>${
-    errors.answer || errors.comment || errors.days
+  // The comment may be quoted on the school's page only if the parent ticks this, apart from the answer.
+  const consent = wordsConsentHtml({
+    instance: 'answer',
+    values: { [WORDS_CONSENT_FIELD]: chosen.wordsConsent ? WORDS_CONSENT_VALUE : '' },
+    errors: errors.wordsConsent ? { [WORDS_CONSENT_FIELD]: errors.wordsConsent } : {},
+  });
+  const anyError = errors.answer || errors.comment || errors.days || errors.wordsConsent;
+  return `<form method="post" action="/school-answer" class="mt-8 space-y-6 rounded-card border border-line bg-white p-6 shadow-card"${anyError ? ' aria-describedby="answer-summary"' : ''}>${
+    anyError
       ? `<div id="answer-summary" class="rounded-xl border border-danger-600 bg-danger-50 p-3 text-sm font-medium text-danger-600" role="alert">Please check your answer below.</div>`
       : ''
-  }<input type="hidden" name="token" value="${escapeHtml(token)}"><input type="hidden" name="seen" value="${escapeHtml(chosen.seen ?? '')}"><fieldset${errors.answer ? ' aria-invalid="true"' : ''}><legend class="${labelClass}">Did ${escapeHtml(school)} answer your email?</legend><div class="mt-2 grid gap-2 sm:grid-cols-2">${options}</div></fieldset>${answerError}${daysField}<div><label for="comment" class="${labelClass}">Anything to add? <span class="font-normal text-muted">(optional)</span></label><p id="comment-help" class="${helpClass}">What they said, or what happens next. At most ${COMMENT_MAX} characters; only our team reads it.</p><textarea id="comment" name="comment" rows="4" maxlength="${COMMENT_MAX}" class="${inputClass}" aria-describedby="comment-help${errors.comment ? ' comment-error' : ''}"${errors.comment ? ' aria-invalid="true"' : ''}>${escapeHtml(chosen.comment ?? '')}</textarea>${commentError}</div><button type="submit" class="${buttonClass('primary', 'md')}">Save my answer</button></form>`;
+  }<input type="hidden" name="token" value="${escapeHtml(token)}"><input type="hidden" name="seen" value="${escapeHtml(chosen.seen ?? '')}"><fieldset${errors.answer ? ' aria-invalid="true"' : ''}><legend class="${labelClass}">Did ${escapeHtml(school)} answer your email?</legend><div class="mt-2 grid gap-2 sm:grid-cols-2">${options}</div></fieldset>${answerError}${daysField}<div><label for="comment" class="${labelClass}">Anything to add? <span class="font-normal text-muted">(optional)</span></label><p id="comment-help" class="${helpClass}">What they said, or what happens next. At most ${COMMENT_MAX} characters; only our team reads it, unless you tick the box below.</p><textarea id="comment" name="comment" rows="4" maxlength="${COMMENT_MAX}" class="${inputClass}" aria-describedby="comment-help${errors.comment ? ' comment-error' : ''}"${errors.comment ? ' aria-invalid="true"' : ''}>${escapeHtml(chosen.comment ?? '')}</textarea>${commentError}</div>${consent}<button type="submit" class="${buttonClass('primary', 'md')}">Save my answer</button></form>`;
 }
 
-export function askPage(state: Extract<AnswerLinkState, { kind: 'open' }>, token: string): string {
+export function askPage(state: Extract<AnswerLinkState, { kind: 'open' }>, token: string, wordsConsent = false): string {
   const { message, answer } = state;
   const sent = new Date(message.sentAt ?? message.createdAt).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
   return `${heading(`Did ${message.schoolName || 'your school'} answer?`)}${lead(
     `You wrote to ${message.toName || message.to} on ${sent}. Tell us how it went with one tap: it helps us support you, and shows other parents what their emails achieve.`,
-  )}${answer ? `<p class="mt-4 text-sm text-muted" role="status">Your answer so far: <strong>${escapeHtml(answerLabels[answer.kind])}</strong>. You can change it here.</p>` : ''}${questionForm(message, token, { kind: answer?.kind, comment: answer?.comment, days: answer?.daysTaken?.toString(), seen: state.etag })}`;
+  )}${answer ? `<p class="mt-4 text-sm text-muted" role="status">Your answer so far: <strong>${escapeHtml(answerLabels[answer.kind])}</strong>. You can change it here.</p>` : ''}${questionForm(message, token, { kind: answer?.kind, comment: answer?.comment, days: answer?.daysTaken?.toString(), seen: state.etag, wordsConsent })}`;
 }
 
 export function thanksPage(message: OutboxMessage, answer: SchoolAnswer, token: string): string {

@@ -106,7 +106,8 @@ export function callToActionHtml(cta: PlaceText | undefined): string {
 
 /**
  * Parents' own words that staff starred for this school (src/server/schools/starred-words.ts): first name
- * only, set apart from the figures so nobody mistakes them for the organisation's words.
+ * only, set apart from the figures so nobody mistakes them for the organisation's words. Nothing (and
+ * no sentence about agreement) when none are starred; every one shown was agreed to by its parent.
  */
 export function starredWordsHtml(schoolName: string, words: Array<{ firstName: string; words: string }>): string {
   if (words.length === 0) return '';
@@ -116,7 +117,7 @@ export function starredWordsHtml(schoolName: string, words: Array<{ firstName: s
         `<figure class="rounded-card border border-line bg-white p-5"><blockquote class="whitespace-pre-line text-ink">“${escapeHtml(entry.words)}”</blockquote><figcaption class="mt-2 text-sm text-muted">${escapeHtml(entry.firstName)}, a parent at ${escapeHtml(schoolName)}</figcaption></figure>`,
     )
     .join('');
-  return `<section aria-labelledby="parents-words-title" class="mt-8 border-t border-line pt-6" data-parents-words><h2 id="parents-words-title" class="text-lg font-bold">In parents’ own words</h2><p class="mt-1 text-sm text-muted">Chosen by our team, shared with each parent’s agreement to be quoted by first name; a parent can withdraw theirs at any time.</p><div class="mt-4 grid gap-4">${quotes}</div></section>`;
+  return `<section aria-labelledby="parents-words-title" class="mt-8 border-t border-line pt-6" data-parents-words><h2 id="parents-words-title" class="text-lg font-bold">In parents’ own words</h2><p class="mt-1 text-sm text-muted" data-parents-words-terms>Quoted with each parent’s agreement; first names only. Chosen by our team, who may shorten them; a parent can withdraw their agreement at any time from “Your data”.</p><div class="mt-4 grid gap-4">${quotes}</div></section>`;
 }
 
 /**

@@ -123,15 +123,24 @@ export function overview(data: PersonalData, token: string): string {
       ),
     ),
   ].join('');
+  const quotes = data.quotes.quotes.map((quote) => item(`Quoted as ${quote.firstName}, ${date(quote.starredAt)}`, `“${quote.words}”`));
+  const agreed = data.quotes.agreements.length;
+  // Shown whenever there is an agreement or a quote: the way to take it back is beside what it covers.
+  const words =
+    agreed || quotes.length
+      ? `<section aria-labelledby="data-words" class="mt-8"><h2 id="data-words" class="text-xl font-bold">Your words on school pages</h2><p class="mt-3 text-ink-soft">${escapeHtml(
+          agreed
+            ? `You agreed that our team may quote your words on your school’s page, first name only (${agreed === 1 ? 'one letter or answer' : `${agreed} letters or answers`}). ${quotes.length ? 'They quote you now:' : 'They have not quoted you.'}`
+            : 'Our team quotes you now:',
+        )}</p>${quotes.length ? `<ul class="mt-3 space-y-2">${quotes.join('')}</ul>` : ''}<form method="post" action="/your-data" class="mt-4"><input type="hidden" name="action" value="withdraw_words"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('secondary', 'md')}">Withdraw my agreement to be quoted</button></form><p class="mt-2 text-sm text-muted">Your quotes come off the school pages at once, and we do not quote you again unless you tick the box on a new letter.</p></section>`
+      : '';
   const download = `<a class="${buttonClass('primary', 'md')}" href="/your-data?token=${encodeURIComponent(token)}&amp;format=json" download="your-data.json">Download my data (JSON)</a>`;
   const remove = `<form method="post" action="/your-data"><input type="hidden" name="action" value="review"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('secondary', 'md')}">Delete my data</button></form>`;
-  // Parents' words staff starred for a school page (src/server/schools/starred-words.ts) come down at once.
-  const withdraw = `<form method="post" action="/your-data"><input type="hidden" name="action" value="withdraw_words"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('secondary', 'md')}">Withdraw my words from the school page</button></form>`;
   return `${heading('Your data')}${lead(
     total
       ? `This is everything our site keeps about ${data.email} (and other ways of writing this address that reach the same inbox): ${total} record${total === 1 ? '' : 's'}.`
       : `Our site keeps nothing about ${data.email}.`,
-  )}<p class="mt-4 text-sm text-muted">Why we keep it and for how long: form submissions for 30 days after they reach our CRM, so nothing you typed is lost; school emails and your answers for 90 days after sending, to follow up with you; drafts for 30 days. <a class="font-medium text-brand-700 underline" href="/faqs">Questions? See our FAQs.</a></p>${records}${actions(download, remove, withdraw)}`;
+  )}<p class="mt-4 text-sm text-muted">Why we keep it and for how long: form submissions for 30 days after they reach our CRM, so nothing you typed is lost; school emails and your answers for 90 days after sending, to follow up with you; drafts for 30 days. <a class="font-medium text-brand-700 underline" href="/faqs">Questions? See our FAQs.</a></p>${records}${words}${actions(download, remove)}`;
 }
 
 export function reviewPage(data: PersonalData): View {

@@ -3,11 +3,11 @@
  * JavaScript, its "Edit details" form, and the page for a link that is not valid.
  */
 import { emailFormFields, sendChoiceField } from '../../config/forms';
-import { NOTE_FIELD, NOTE_MAX, OWN_WORDS_FIELD } from '../../lib/email/note';
+import { NOTE_FIELD, NOTE_MAX, OWN_WORDS_FIELD, WORDS_CONSENT_FIELD, WORDS_CONSENT_VALUE } from '../../lib/email/note';
 import { isPlatformChoice } from '../../lib/email/submission';
 import { composeLinks, emailAsText } from '../../lib/email/template';
 import { allFields } from '../../lib/forms/fields';
-import { errorClass, escapeHtml, helpClass, inputClass, labelClass, renderForm } from '../../lib/forms/render';
+import { errorClass, escapeHtml, helpClass, inputClass, labelClass, renderForm, wordsConsentHtml } from '../../lib/forms/render';
 import type { RawValues } from '../../lib/forms/values';
 import { buttonClass } from '../../lib/ui';
 import { composeDraft, type LetteredDraft } from '../letter/drafts';
@@ -27,8 +27,14 @@ export interface Notice {
  */
 const yourData = `<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="/your-data">Your data</a>: ask for a link to see, download or delete what we keep about you. We send it to your own inbox.</p>`;
 
-export function emailPage(draft: LetteredDraft, token: string, options: { note?: string; noteError?: string; notice?: Notice } = {}): string {
+export function emailPage(
+  draft: LetteredDraft,
+  token: string,
+  options: { note?: string; noteError?: string; notice?: Notice; wordsConsent?: boolean } = {},
+): string {
   const note = options.note ?? draft.note;
+  const wordsConsent = options.wordsConsent ?? draft.wordsConsent ?? false;
+  const consentValues = { [WORDS_CONSENT_FIELD]: wordsConsent ? WORDS_CONSENT_VALUE : '' };
   const email = composeDraft(draft, note);
   const links = composeLinks(email);
   const hidden = `<input type="hidden" name="id" value="${escapeHtml(draft.id)}"><input type="hidden" name="t" value="${escapeHtml(token)}">`;
@@ -42,10 +48,10 @@ export function emailPage(draft: LetteredDraft, token: string, options: { note?:
       : '';
   const platform = requested
     ? `<p class="text-sm text-muted">You asked us to send this email. Check your inbox for the link to confirm it.</p>`
-    : `<form method="post" action="/your-email" class="space-y-3">${hidden}<input type="hidden" name="action" value="send"><input type="hidden" name="tz" value="" data-time-zone><div><label for="note" class="${labelClass}">Add a personal note <span class="font-normal text-muted">(optional)</span></label><p id="note-help" class="${helpClass}">A few words of your own, shown after your introduction. Plain text, no links or email addresses, at most ${NOTE_MAX} characters.</p><textarea id="note" name="note" rows="3" maxlength="${NOTE_MAX}" class="${inputClass}" aria-describedby="note-help${options.noteError ? ' note-error' : ''}"${options.noteError ? ' aria-invalid="true"' : ''}>${escapeHtml(note)}</textarea><p id="note-error" class="${errorClass}"${options.noteError ? '' : ' hidden'}>${escapeHtml(options.noteError ?? '')}</p></div><button type="submit" class="${buttonClass('accent', 'md')}">Send via our platform</button><p class="text-xs text-muted">We email you a link to confirm first. Nothing is sent until you do.</p></form>`;
+    : `<form method="post" action="/your-email" class="space-y-3">${hidden}<input type="hidden" name="action" value="send"><input type="hidden" name="tz" value="" data-time-zone><div><label for="note" class="${labelClass}">Add a personal note <span class="font-normal text-muted">(optional)</span></label><p id="note-help" class="${helpClass}">A few words of your own, shown after your introduction. Plain text, no links or email addresses, at most ${NOTE_MAX} characters.</p><textarea id="note" name="note" rows="3" maxlength="${NOTE_MAX}" class="${inputClass}" aria-describedby="note-help${options.noteError ? ' note-error' : ''}"${options.noteError ? ' aria-invalid="true"' : ''}>${escapeHtml(note)}</textarea><p id="note-error" class="${errorClass}"${options.noteError ? '' : ' hidden'}>${escapeHtml(options.noteError ?? '')}</p></div>${wordsConsentHtml({ instance: 'your-email', values: consentValues })}<button type="submit" class="${buttonClass('accent', 'md')}">Send via our platform</button><p class="text-xs text-muted">We email you a link to confirm first. Nothing is sent until you do.</p></form>`;
   const selfSent = draft.selfSentMessageId
     ? `<p class="text-sm text-success-600" role="status">Thank you! In about ten days we'll ask you whether the school answered.</p>`
-    : `<form method="post" action="/your-email">${hidden}<input type="hidden" name="action" value="self"><input type="hidden" name="note" value="${escapeHtml(note)}"><button type="submit" class="${buttonClass('secondary', 'sm')}">I've sent it myself</button></form>`;
+    : `<form method="post" action="/your-email">${hidden}<input type="hidden" name="action" value="self"><input type="hidden" name="note" value="${escapeHtml(note)}">${wordsConsent ? `<input type="hidden" name="${WORDS_CONSENT_FIELD}" value="${WORDS_CONSENT_VALUE}">` : ''}<button type="submit" class="${buttonClass('secondary', 'sm')}">I've sent it myself</button></form>`;
   // Until the letter is on its way, the parent can go back to the form with what they typed.
   const edit = draft.selfSentMessageId
     ? ''
@@ -65,6 +71,7 @@ function formValuesOf(draft: LetteredDraft, sendOptions: string[]): RawValues {
   if (choice) values[sendChoiceField.name] = choice;
   values[OWN_WORDS_FIELD] = draft.ownWords ?? '';
   values[NOTE_FIELD] = draft.note;
+  if (draft.wordsConsent) values[WORDS_CONSENT_FIELD] = WORDS_CONSENT_VALUE;
   return values;
 }
 
