@@ -1,11 +1,10 @@
 import type { Config } from '@netlify/functions';
 import { escapeHtml } from '../../src/lib/forms/render';
-import { buttonClass } from '../../src/lib/ui';
 import { ambassadorPage } from '../../src/server/ambassadors';
-import { heading, lead, responsePage } from '../../src/server/pages/frame';
+import { actions, heading, homeLink, lead, responsePage } from '../../src/server/pages/frame';
 import { StoreUnavailableError } from '../../src/server/http';
 
-const home = `<div class="mt-8 flex flex-wrap gap-3"><a class="${buttonClass('secondary', 'md')}" href="/">Go to the home page</a></div>`;
+const home = actions(homeLink);
 
 const figure = (value: number, label: string) =>
   `<div class="rounded-card border border-line bg-white p-5 shadow-card"><dt class="text-sm font-semibold text-ink-soft">${escapeHtml(label)}</dt><dd class="mt-1 text-3xl font-extrabold tabular-nums text-ink">${value}</dd></div>`;

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { escapeHtml } from '../../src/lib/forms/render';
 import { buttonClass } from '../../src/lib/ui';
-import { heading, lead, responsePage } from '../../src/server/pages/frame';
+import { actions, heading, homeLink, lead, responsePage } from '../../src/server/pages/frame';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { openStopLink } from '../../src/server/links';
 import { stopSchoolUpdates, updatesStopped } from '../../src/server/schools/updates';
@@ -16,7 +16,7 @@ import { stopSchoolUpdates, updatesStopped } from '../../src/server/schools/upda
  * keyed hash of the address, so it is the page that asks for a link by address).
  */
 const yourData = `<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="/your-data">Your data</a>: see, download or delete what we keep about you.</p>`;
-const home = `<div class="mt-8 flex flex-wrap gap-3"><a class="${buttonClass('secondary', 'md')}" href="/">Go to the home page</a></div>${yourData}`;
+const home = `${actions(homeLink)}${yourData}`;
 
 const invalid = {
   status: 404,

@@ -72,8 +72,12 @@ export async function responsePage(content: string, options: { status?: number; 
 export const heading = (text: string) => `<h1 id="form-response-title" class="text-title font-extrabold tracking-tight">${escapeHtml(text)}</h1>`;
 export const lead = (text: string) => `<p class="mt-4 text-lg text-ink-soft">${escapeHtml(text)}</p>`;
 export const actions = (...buttons: string[]) => `<div class="mt-8 flex flex-wrap gap-3">${buttons.join('')}</div>`;
+/** The way out of every page a function answers: one link, one wording. */
+export const homeLink = `<a class="${buttonClass('secondary', 'md')}" href="/">Go to the home page</a>`;
 const backLink = (page: string | undefined) =>
-  `<div class="mt-8 flex flex-wrap gap-3"><a class="${buttonClass('secondary', 'md')}" href="${escapeHtml(page ?? '/')}">${page && page !== '/' ? 'Back to the page you were on' : 'Go to the home page'}</a></div>`;
+  page && page !== '/'
+    ? actions(`<a class="${buttonClass('secondary', 'md')}" href="${escapeHtml(page)}">Back to the page you were on</a>`)
+    : actions(homeLink);
 
 /** The form again, with what the visitor typed and each problem next to its field. */
 export function invalidPage(input: {

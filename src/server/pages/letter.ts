@@ -9,7 +9,7 @@ import { whenLetterGoes } from '../mail/schedule';
 import type { OutboxMessage } from '../letter/outbox';
 
 export const again = `<a class="${buttonClass('primary', 'md')}" href="/lead-the-change#email-form">Write your email again</a>`;
-export const home = `<a class="${buttonClass('secondary', 'md')}" href="/">Go to the home page</a>`;
+export { homeLink as home } from './frame';
 
 /** The letter as it reads, in the page's own flow. */
 export function preview(message: OutboxMessage): string {

@@ -5,14 +5,14 @@ import { boxClass, choiceClass, errorClass, escapeHtml, helpClass, inputClass, l
 import { WORDS_CONSENT_FIELD, WORDS_CONSENT_VALUE } from '../../lib/email/personal-fields';
 import { answerKinds, answerLabels, COMMENT_MAX, type AnswerKind } from '../../lib/answer-kinds';
 import { buttonClass } from '../../lib/ui';
-import { actions, heading, lead } from './frame';
+import { actions, heading, homeLink as home, lead } from './frame';
 import { dataPath } from '../links';
 import type { OutboxMessage } from '../letter/outbox';
 import type { AnswerLinkState, SchoolAnswer } from '../schools/answers';
 
 export const link = (href: string, text: string, variant: 'primary' | 'secondary' | 'accent' = 'primary', external = false) =>
   `<a class="${buttonClass(variant, 'md')}" href="${escapeHtml(href)}"${external ? ' target="_blank" rel="noopener noreferrer"' : ''}>${escapeHtml(text)}${external ? '<span class="sr-only"> (opens in a new tab)</span>' : ''}</a>`;
-export const home = link('/', 'Go to the home page', 'secondary');
+export { homeLink as home } from './frame';
 
 export function questionForm(
   message: OutboxMessage,

@@ -6,7 +6,7 @@ import { dataToken, DELETE_STEP_TTL_MS } from '../links';
 import { letterStateText } from './letter';
 import { actions, heading, lead } from './frame';
 
-export const home = `<a class="${buttonClass('secondary', 'md')}" href="/">Go to the home page</a>`;
+export { homeLink as home } from './frame';
 export const date = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
 
 export type View = { status: number; title: string; content: string; headers?: Record<string, string> };
