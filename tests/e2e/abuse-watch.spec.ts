@@ -5,46 +5,15 @@
  * network there and its next request is refused with a plain message; they void what it left and
  * the school page's count is what it was before the burst; lifting the block lets the network in.
  */
-import { request as httpRequest } from 'node:http';
-import { readFileSync } from 'node:fs';
 import { baseURL } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
+import { emailFormId, from } from './networks';
 import { signInAsAdmin } from './helpers';
 import { linkTo, waitForEmail } from './mail';
 import { approveClaims, knownSchool } from './school-campaign-helpers';
 
 const expect = baseExpect.configure({ timeout: 20_000 });
 test.describe.configure({ timeout: 240_000 });
-
-const emailFormId = () => {
-  const definitions = JSON.parse(readFileSync('dist/api/form-definitions.json', 'utf8')) as Record<string, { purpose: string }>;
-  return Object.entries(definitions).find(([, definition]) => definition.purpose === 'emailGenerator')![0];
-};
-
-/** A request to the site leaving from one loopback address. */
-function from(address: string, method: string, path: string, body: string, type: string): Promise<{ status: number; text: string }> {
-  const url = new URL(path, baseURL);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: url.hostname === 'localhost' ? '127.0.0.1' : url.hostname,
-        port: url.port,
-        path: url.pathname + url.search,
-        method,
-        localAddress: address,
-        headers: { 'content-type': type, accept: 'application/json', 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 const formBody = (parent: string, school: { name: string; email: string }) =>
   JSON.stringify({

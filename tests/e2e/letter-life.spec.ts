@@ -7,44 +7,13 @@
  * - a stranger's newer request for the same parent and school replaces nothing: the parent's own
  *   link still sends the parent's own words, and the stranger's words never reach the school.
  */
-import { request as httpRequest } from 'node:http';
-import { readFileSync } from 'node:fs';
 import { baseURL } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
+import { emailFormId, from } from './networks';
 import { emailsTo, linkTo, runMail, waitForEmail } from './mail';
 
 const expect = baseExpect.configure({ timeout: 20_000 });
 test.describe.configure({ timeout: 180_000 });
-
-const emailFormId = () => {
-  const definitions = JSON.parse(readFileSync('dist/api/form-definitions.json', 'utf8')) as Record<string, { purpose: string }>;
-  return Object.entries(definitions).find(([, definition]) => definition.purpose === 'emailGenerator')![0];
-};
-
-/** A request to the site leaving from one loopback address: the network the site sees (`context.ip`). */
-function from(address: string, method: string, path: string, body: string, type: string): Promise<{ status: number; text: string }> {
-  const url = new URL(path, baseURL);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: url.hostname === 'localhost' ? '127.0.0.1' : url.hostname,
-        port: url.port,
-        path: url.pathname + url.search,
-        method,
-        localAddress: address,
-        headers: { 'content-type': type, accept: 'application/json', 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 /** The email form and "Send via our platform", from one network: the request's id. */
 async function ask(network: string, parent: string, school: { name: string; email: string }, note = ''): Promise<string> {
