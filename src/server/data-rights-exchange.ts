@@ -1,0 +1,189 @@
+/**
+ * The exchange behind /your-data (the function only draws the answer and maps failures to pages):
+ * with `?token=…`, what the site keeps about the address a signed link names (every way of writing
+ * it that reaches the same mailbox), a JSON download (`&format=json`) and deletion, in two steps:
+ * "Delete my data" shows what goes and a button carrying a short-lived deletion token; only that
+ * POST deletes. Without a link, a parent asks for one by address: it goes to that address only, and
+ * the answer is the same whether or not the address is known. Plain HTML: works without
+ * JavaScript. Every POST carries its signed token (no cookie to ride on) and must come from this site.
+ */
+import type { Context } from '@netlify/functions';
+import { z } from 'zod';
+import { isEmail } from '../lib/forms/values';
+import { attemptContactDeletion, deletionStepUsed, erasePersonalData, exportPersonalData, findPersonalData, sendDataLink } from './data-rights';
+import { openDataToken } from './links';
+import { serverEnv } from './env';
+import { recordAudit } from './staff/audit';
+import { clientIp, HttpError, readLimited, StoreUnavailableError } from './http';
+import { actions, heading, lead } from './pages/frame';
+import { clientAddressKey, networkKey } from './identity';
+import { optionalHubSpot } from './letter/request';
+import { takeFormSubmission } from './rate-limit';
+import { withdrawStarredWords } from './schools/starred-words';
+import { askPage, expiredPage, home, invalidPage, overview, requestForm, reviewPage, type View } from './pages/your-data';
+
+/** Requests for a link from one network in 10 minutes. */
+const REQUESTS_PER_WINDOW = 5;
+
+/**
+ * An address as typed, made plain: NFKC (fullwidth letters and ＠ become ASCII) and look-alike dots
+ * (。｡) become dots, so that every way of writing one address is that address, for the answer as
+ * for the daily allowance (which counts its canonical form).
+ */
+const typedAddress = (value: string) =>
+  value
+    .normalize('NFKC')
+    .replace(/[\u3002\uff61\uff0e]/g, '.')
+    .trim();
+
+const requestSchema = z.object({
+  email: z
+    .string()
+    .transform((value) => typedAddress(value.slice(0, 1000)))
+    .refine(isEmail, 'Please enter a valid email address.'),
+});
+
+/** A POST must come from this site's own pages: a browser says where from (Origin, Sec-Fetch-Site). */
+function fromThisSite(req: Request): boolean {
+  const site = req.headers.get('sec-fetch-site');
+  if (site && site !== 'same-origin' && site !== 'none') return false;
+  const origin = req.headers.get('origin');
+  if (!origin || origin === 'null') return origin === null;
+  return origin === new URL(req.url).origin || serverEnv.siteOrigins.includes(origin);
+}
+
+/** Work that goes on after the answer: Netlify's `waitUntil`, else (a test's direct call) left to run. */
+function afterAnswer(context: Context | undefined, work: Promise<void>): void {
+  const waitUntil = (context as { waitUntil?: (promise: Promise<unknown>) => void } | undefined)?.waitUntil;
+  if (typeof waitUntil === 'function') waitUntil.call(context, work);
+  else void work;
+}
+
+export async function view(req: Request, context?: Context): Promise<View | Response> {
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    const params = new URL(req.url).searchParams;
+    const token = params.get('token');
+    if (token === null) return askPage();
+    const check = openDataToken(token.slice(0, 2000));
+    if (check.kind === 'invalid') return invalidPage();
+    if (check.kind === 'expired') return expiredPage();
+    const data = await findPersonalData(check.email);
+    if (params.get('format') === 'json') {
+      return new Response(`${JSON.stringify(exportPersonalData(data), null, 2)}\n`, {
+        headers: {
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Disposition': 'attachment; filename="your-data.json"',
+          'Cache-Control': 'no-store',
+          'X-Content-Type-Options': 'nosniff',
+          'X-Robots-Tag': 'noindex',
+          'Referrer-Policy': 'no-referrer',
+          'X-Frame-Options': 'DENY',
+          'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+          'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
+        },
+      });
+    }
+    return { status: 200, title: 'Your data', content: overview(data, token) };
+  }
+  if (req.method !== 'POST')
+    return {
+      status: 405,
+      title: 'Not available',
+      content: `${heading('Not available')}${lead('Open your “Your data” link to see your data.')}${actions(home)}`,
+      headers: { Allow: 'GET, POST' },
+    };
+  if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers.get('content-type') ?? ''))
+    throw new HttpError(415, 'unsupported_media_type', 'Send this form from the page.');
+  if (!fromThisSite(req)) throw new HttpError(403, 'cross_site', 'This form can only be sent from our own pages.');
+  const form = new URLSearchParams(await readLimited(req, 8 * 1024));
+  const action = form.get('action');
+
+  if (action === 'request') {
+    const parsed = requestSchema.safeParse({ email: form.get('email') ?? '' });
+    if (!parsed.success)
+      return {
+        status: 400,
+        title: 'Please check your address',
+        content: `${heading('Your data')}${requestForm(parsed.error.issues[0]?.message, (form.get('email') ?? '').slice(0, 254))}`,
+      };
+    const limit = await takeFormSubmission(`your-data|${clientAddressKey(clientIp(req, context))}`, REQUESTS_PER_WINDOW);
+    if (!limit.allowed) {
+      return {
+        status: 429,
+        title: 'Please wait a moment',
+        content: `${heading('Please wait a moment')}${lead(`Too many requests from your network. Please try again in ${Math.ceil(limit.retryAfterSeconds / 60)} minutes.`)}${actions(home)}`,
+        headers: { 'Retry-After': String(limit.retryAfterSeconds) },
+      };
+    }
+    // Looked up and sent after the answer (the function's waitUntil): the answer takes the same time
+    // whether or not we know the address, so its timing tells nothing either.
+    const sending = sendDataLink(parsed.data.email, networkKey(clientIp(req, context))).then(
+      () => undefined,
+      (error: unknown) => {
+        if (!(error instanceof StoreUnavailableError))
+          console.error('[your-data] link request failed:', error instanceof Error ? error.message : 'unknown error');
+      },
+    );
+    afterAnswer(context, sending);
+    // The same answer whatever happened: it never tells whether we know the address.
+    return {
+      status: 202,
+      title: 'Check your inbox',
+      content: `${heading('Check your inbox')}${lead(
+        'If we keep anything about this address, we have sent a link to it, and to it only. The link works for 24 hours. Nothing arrived? Check your spam folder, or try again tomorrow.',
+      )}${actions(home)}`,
+    };
+  }
+
+  const token = (form.get('token') ?? '').slice(0, 2000);
+  if (action === 'review') {
+    const check = openDataToken(token);
+    if (check.kind !== 'ok') return check.kind === 'expired' ? expiredPage() : invalidPage();
+    return reviewPage(await findPersonalData(check.email));
+  }
+  if (action === 'withdraw_words') {
+    const check = openDataToken(token);
+    if (check.kind !== 'ok') return check.kind === 'expired' ? expiredPage() : invalidPage();
+    const withdrawn = await withdrawStarredWords(check.email);
+    return {
+      status: 200,
+      title: 'Your agreement is withdrawn',
+      content: `${heading('Your agreement is withdrawn')}${lead(
+        `${withdrawn ? `We took ${withdrawn} quote${withdrawn === 1 ? '' : 's'} of yours off the school pages.` : 'None of your words were on a school page.'} Our team will not quote you there again unless you tick “You may quote my words” on a new letter.`,
+      )}${actions(home)}`,
+    };
+  }
+  if (action === 'delete') {
+    const check = openDataToken(token, 'your-data-delete');
+    if (check.kind !== 'ok') return check.kind === 'expired' ? expiredPage() : invalidPage();
+    // The button works once: the deletion and the use of its token are one statement, so of a
+    // replay, a double click or four presses at once, one deletes and the others are told it is done.
+    const erased = (await deletionStepUsed(token)) ? undefined : await erasePersonalData(check.email, new Date(), token);
+    if (!erased) {
+      return {
+        status: 200,
+        title: 'Your data has been deleted',
+        content: `${heading('Your data has been deleted')}${lead('This deletion was already done: nothing more was changed. If you have filled in one of our forms since, open a new “Your data” link to delete that too.')}${actions(home)}`,
+      };
+    }
+    const { counts, deletionIds } = erased;
+    await withdrawStarredWords(check.email);
+    // Recorded without the address: the deletions' ids lead to the masked entries owners see.
+    await recordAudit({ actor: 'parent', action: 'data_deletion.requested', target: deletionIds.join(' ') || undefined, ip: clientIp(req, context) });
+    // HubSpot is asked now; what it does not do now, the scheduled run asks again.
+    const client = optionalHubSpot();
+    for (const id of deletionIds)
+      await attemptContactDeletion(client, id).catch((error: unknown) =>
+        console.error('[your-data] HubSpot deletion not attempted:', error instanceof Error ? error.message : ''),
+      );
+    const removed = counts.submissions + counts.drafts + counts.messages + counts.answers + counts.nominations + counts.bookings + counts.journeys;
+    return {
+      status: 200,
+      title: 'Your data has been deleted',
+      content: `${heading('Your data has been deleted')}${lead(
+        `We deleted ${removed} record${removed === 1 ? '' : 's'} about ${check.email} from our site${deletionIds.length ? ', and asked our CRM (HubSpot) to delete your contact: we keep asking until it has' : ''}.`,
+      )}<p class="mt-4 text-sm text-muted">If you fill in one of our forms again, we keep what you send, as before.</p>${actions(home)}`,
+    };
+  }
+  return invalidPage();
+}
