@@ -498,7 +498,9 @@ describe('POST /api/nominations and /api/school-nominations when the database fa
         database.fail({ how, afterWrites: 1 });
         const answer = await call(handler, path, { method: 'POST', body: form(email) });
         database.heal();
-        expect(database.failed).toEqual([expect.objectContaining({ write: true, text: expect.stringMatching(/^\s*UPDATE nominations/) })]);
+        // The abuse watch's row fails too, and is let go: a parent's nomination never waits on it.
+        const failed = database.failed.filter((statement) => !/INSERT INTO abuse_requests/.test(statement.text));
+        expect(failed).toEqual([expect.objectContaining({ write: true, text: expect.stringMatching(/^\s*UPDATE nominations/) })]);
         expect(answer.status).toBe(201);
         expect(await nominationsFor(email)).toEqual([{ id: answer.body.id, record: expect.objectContaining({ id: answer.body.id, data: form(email) }) }]);
         expect(hubspot.findContact(email)?.properties).toMatchObject({ school_name: 'Oakwood Academy', city: 'Austin' });
