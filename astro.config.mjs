@@ -10,11 +10,13 @@ import { contentEditor } from './src/lib/content-editor/integration.ts';
 import { siteSearchIndex } from './src/lib/search/build-index.ts';
 import { pageStyles } from './src/lib/page-styles.ts';
 import { pageScriptsAfterFirstPaint } from './src/lib/page-scripts.ts';
+import { defaultLocale, locales } from './src/config/locales.ts';
+import { splitLocale } from './src/lib/i18n/paths.ts';
 
 // The deployed origin: SITE_URL when given, else the URL Netlify sets, else the production domain.
 const site = publicEnv.siteUrl;
 
-/** Pages that are not for search engines (/search only shows results for a query it is given). */
+/** Pages that are not for search engines, in every language (/search only shows results for a query it is given). */
 const unlisted = ['/school-page', '/webhook-config', '/thank-you', '/webinar-thank-you', '/form', '/404', '/blog-post-not-found', '/search', '/content-editor'];
 
 export default defineConfig({
@@ -22,6 +24,8 @@ export default defineConfig({
   output: 'static',
   trailingSlash: 'never',
   build: { format: 'file', inlineStylesheets: 'always' },
+  // English keeps its URLs at /; Spanish is under /es (src/config/locales.ts, docs/spanish.md).
+  i18n: { locales: [...locales], defaultLocale, routing: { prefixDefaultLocale: false } },
   integrations: [
     // A published build says which links of the school email fall back to the site's own pages,
     // and refuses one that is set but cannot work.
@@ -36,7 +40,9 @@ export default defineConfig({
     react(),
     mdx(),
     sitemap({
-      filter: (page) => !unlisted.some((path) => new URL(page).pathname.replace(/\/$/, '') === path),
+      filter: (page) => !unlisted.includes(splitLocale(new URL(page).pathname).path),
+      // Each page's other languages as xhtml:link alternates (only pages that exist in both).
+      i18n: { defaultLocale, locales: Object.fromEntries(locales.map((locale) => [locale, locale])) },
     }),
     contentEditor(),
     // dist/search-index.json, from the built pages src/config/search.ts names, for the `search` function.

@@ -14,6 +14,7 @@ import { experimentPlaceSchema } from './lib/analytics/experiments';
 import { statSchema } from './lib/stats';
 import { formDefinitionSchema } from './lib/forms/definition';
 import { formsLoader } from './content-loaders/forms';
+import { i18nLoader } from './content-loaders/i18n';
 import { iconPaths, type IconName } from './lib/icons';
 
 const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'use lower-case words joined by hyphens, e.g. "how-it-works"');
@@ -157,6 +158,15 @@ const experiments = defineCollection({
   schema: experimentPlaceSchema,
 });
 
+/**
+ * The frame's and the pages' words per language, content/i18n/{locale}.yaml: a key missing in one
+ * language fails the build naming the key and the file (src/lib/i18n/words.ts, docs/spanish.md).
+ */
+const i18n = defineCollection({
+  loader: i18nLoader(),
+  schema: z.object({ words: z.record(z.string(), z.string()) }),
+});
+
 export const collections = {
   faqCategories,
   faqs,
@@ -170,4 +180,5 @@ export const collections = {
   letters,
   emails,
   experiments,
+  i18n,
 };

@@ -1,22 +1,25 @@
-/** The header's eight links, in order, with the labels of the specification. */
+/**
+ * The header's eight links, in order; each label is the key of its words in content/i18n/{locale}.yaml
+ * (`frame.nav.{key}`), the specification's labels in English.
+ */
 export const mainNavigation = [
-  { href: '/why-this-matters', label: 'Why This Matters' },
-  { href: '/how-it-works', label: 'How It Works' },
-  { href: '/lead-the-change', label: 'Lead the Change' },
-  { href: '/real-stories', label: 'Real Stories' },
-  { href: '/events-webinars', label: 'Events & Webinars' },
-  { href: '/nominate-school', label: 'Nominate School' },
-  { href: '/blogs-insights', label: 'Blogs & Insights' },
-  { href: '/faqs', label: 'FAQs' },
+  { href: '/why-this-matters', key: 'whyThisMatters' },
+  { href: '/how-it-works', key: 'howItWorks' },
+  { href: '/lead-the-change', key: 'leadTheChange' },
+  { href: '/real-stories', key: 'realStories' },
+  { href: '/events-webinars', key: 'eventsWebinars' },
+  { href: '/nominate-school', key: 'nominateSchool' },
+  { href: '/blogs-insights', key: 'blogsInsights' },
+  { href: '/faqs', key: 'faqs' },
 ] as const;
 
 /** The footer's Quick Links. */
 export const quickLinks = [
-  { href: '/why-this-matters', label: 'Why This Matters' },
-  { href: '/how-it-works', label: 'How It Works' },
-  { href: '/lead-the-change', label: 'Lead the Change' },
-  { href: '/real-stories', label: 'Real Stories' },
-  { href: '/nominate-school', label: 'Nominate School' },
+  { href: '/why-this-matters', key: 'whyThisMatters' },
+  { href: '/how-it-works', key: 'howItWorks' },
+  { href: '/lead-the-change', key: 'leadTheChange' },
+  { href: '/real-stories', key: 'realStories' },
+  { href: '/nominate-school', key: 'nominateSchool' },
 ] as const;
 
 /** Is `href` the current page or one of its children? */

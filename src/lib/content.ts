@@ -1,5 +1,7 @@
 /** Queries of the content collections used by the pages (sections and ui take props only). */
-import { getCollection, type CollectionEntry } from 'astro:content';
+import { getCollection, getEntry, type CollectionEntry } from 'astro:content';
+import type { Locale } from '../config/locales';
+import { translator } from './i18n/words';
 import { picture, type Picture } from './media';
 
 type StatGroup = CollectionEntry<'stats'>['data']['group'];
@@ -69,4 +71,11 @@ export async function featuredWebinars(): Promise<WebinarItem[]> {
       publishedDate: webinar.publishedDate.toISOString(),
     })),
   );
+}
+
+/** One language's words (content/i18n/{locale}.yaml), as a lookup that stops the build on an unknown key. */
+export async function wordsOf(locale: Locale) {
+  const entry = await getEntry('i18n', locale);
+  if (!entry) throw new Error(`content/i18n/${locale}.yaml is missing`);
+  return translator(entry.data.words, `content/i18n/${locale}.yaml`);
 }

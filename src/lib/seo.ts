@@ -1,4 +1,6 @@
 import { site } from '../config/site';
+import { defaultLocale, localeTags } from '../config/locales';
+import { alternatesOf, normalisePath, splitLocale } from './i18n/paths';
 
 /** Title and description of the routes named in the specification's metadata table. */
 export const routeMetadata: Record<string, { title: string; description: string }> = {
@@ -67,6 +69,8 @@ export interface Seo {
   canonical: string;
   robots: string;
   meta: Array<{ name?: string; property?: string; content: string }>;
+  /** The page in each language (`hreflang`), and `x-default`, when it exists in all of them. */
+  alternates: Array<{ hreflang: string; href: string }>;
   jsonLd: Record<string, unknown>[];
 }
 
@@ -77,13 +81,7 @@ export function robotsFor(siteUrl: string, stagingMarker: string = site.stagingM
   return marker && host.includes(marker) ? 'noindex, nofollow' : 'index, follow';
 }
 
-export function normalisePath(pathname: string): string {
-  const path = `/${pathname}`
-    .replace(/\/{2,}/g, '/')
-    .replace(/\/index(\.html)?$/, '/')
-    .replace(/\.html$/, '');
-  return path.length > 1 ? path.replace(/\/+$/, '') : '/';
-}
+export { normalisePath };
 
 export function organizationJsonLd(siteUrl: string): Record<string, unknown> {
   return {
@@ -109,6 +107,10 @@ export function buildSeo(input: SeoInput): Seo {
   const image = new URL(input.image ?? site.socialImage, `${siteUrl}/`).href;
   const robots = input.noindex ? 'noindex, nofollow' : robotsFor(siteUrl, input.stagingMarker);
   const type = input.type ?? 'website';
+  const locale = splitLocale(path).locale;
+  const pages = alternatesOf(path).map((page) => ({ hreflang: localeTags[page.locale].lang, href: new URL(page.path, `${siteUrl}/`).href }));
+  const fallback = pages.find((page) => page.hreflang === localeTags[defaultLocale].lang);
+  const alternates = fallback ? [...pages, { hreflang: 'x-default', href: fallback.href }] : [];
 
   const meta: Seo['meta'] = [
     { name: 'description', content: description },
@@ -119,7 +121,7 @@ export function buildSeo(input: SeoInput): Seo {
     { property: 'og:description', content: description },
     { property: 'og:url', content: canonical },
     { property: 'og:image', content: image },
-    { property: 'og:locale', content: 'en_US' },
+    { property: 'og:locale', content: localeTags[locale].og },
     { name: 'twitter:card', content: 'summary_large_image' },
     { name: 'twitter:title', content: title },
     { name: 'twitter:description', content: description },
@@ -128,7 +130,7 @@ export function buildSeo(input: SeoInput): Seo {
   if (input.publishedAt) {
     meta.push({ property: 'article:published_time', content: input.publishedAt.toISOString() });
   }
-  return { title, description, canonical, robots, meta, jsonLd: [organizationJsonLd(siteUrl)] };
+  return { title, description, canonical, robots, meta, alternates, jsonLd: [organizationJsonLd(siteUrl)] };
 }
 
 /** Serialises JSON-LD so that it can never close its own script element. */

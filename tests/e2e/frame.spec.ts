@@ -25,7 +25,7 @@ test.describe('every route', () => {
       // §1: every route is 'index, follow' unless the host is a staging one (the e2e build is not).
       await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'index, follow');
       if (route.path !== '/webhook-config') {
-        await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+        await expect(page.getByRole('navigation', { name: route.navigation ?? 'Main' })).toBeVisible();
         await expect(page.getByRole('contentinfo')).toBeVisible();
       }
       // Scrolled through, so that everything loaded on view (islands, forms) runs under the policy.

@@ -1,5 +1,6 @@
 /** Every route of the specification's route table, with the heading each page shows. */
-export const routes: Array<{ path: string; heading: RegExp }> = [
+/** `navigation`: the main navigation's name, in the page's language, when not English's "Main". */
+export const routes: Array<{ path: string; heading: RegExp; navigation?: string }> = [
   { path: '/', heading: /Transform Learning/ },
   { path: '/why-this-matters', heading: /Why This Matters/i },
   { path: '/how-it-works', heading: /How It Works/i },
@@ -19,4 +20,6 @@ export const routes: Array<{ path: string; heading: RegExp }> = [
   { path: '/form', heading: /Form/ },
   // Not in the specification: the results page of the header's search form.
   { path: '/search', heading: /^Search$/ },
+  // The Spanish home (issue 48: the frame and the home first; docs/spanish.md).
+  { path: '/es', heading: /Transforme el aprendizaje/, navigation: 'Principal' },
 ];

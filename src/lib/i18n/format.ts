@@ -1,0 +1,7 @@
+/** Dates and numbers as a page of `locale` shows them (Intl with the page's language). */
+import { localeTags, type Locale } from '../../config/locales';
+
+/** The year of `date`, e.g. "2026" (never grouped: Spanish would write 2.026 as a number). */
+export function formatYear(date: Date, locale: Locale): string {
+  return new Intl.DateTimeFormat(localeTags[locale].lang, { year: 'numeric' }).format(date);
+}

@@ -1,0 +1,94 @@
+import { describe, expect, test } from 'vitest';
+import { alternatesOf, linkIn, localePath, splitLocale, switchPath } from '../../src/lib/i18n/paths';
+import { formatYear } from '../../src/lib/i18n/format';
+import { readsFirst } from '../../src/lib/frame/language-suggestion';
+import { buildSeo } from '../../src/lib/seo';
+
+const site = 'https://masteryparents.org';
+
+test.each([
+  ['/', 'en', '/'],
+  ['/', 'es', '/es'],
+  ['/faqs', 'es', '/es/faqs'],
+  ['/faqs/', 'en', '/faqs'],
+] as const)('localePath(%s, %s) is %s', (path, locale, expected) => {
+  expect(localePath(path, locale)).toBe(expected);
+});
+
+test.each([
+  ['/', 'en', '/'],
+  ['/es', 'es', '/'],
+  ['/es/', 'es', '/'],
+  ['/es.html', 'es', '/'],
+  ['/es/faqs', 'es', '/faqs'],
+  ['/es/404.html', 'es', '/404'],
+  ['/esports', 'en', '/esports'],
+  ['/faqs', 'en', '/faqs'],
+])('splitLocale(%s) is %s %s', (pathname, locale, path) => {
+  expect(splitLocale(pathname)).toEqual({ locale, path });
+});
+
+describe('the language switch', () => {
+  test.each([
+    ['/', 'es', '/es'],
+    ['/es', 'en', '/'],
+    ['/index.html', 'es', '/es'],
+    // A page Spanish does not have yet: that language's home.
+    ['/faqs', 'es', '/es'],
+    ['/es/404', 'en', '/'],
+  ] as const)('from %s to %s goes to %s', (pathname, target, expected) => {
+    expect(switchPath(pathname, target)).toBe(expected);
+  });
+});
+
+test.each([
+  ['/', 'es', { href: '/es' }],
+  ['/faqs', 'es', { href: '/faqs', hreflang: 'en' }],
+  ['/lead-the-change#email-form', 'es', { href: '/lead-the-change#email-form', hreflang: 'en' }],
+  ['/faqs', 'en', { href: '/faqs' }],
+  ['https://example.org/', 'es', { href: 'https://example.org/' }],
+] as const)('a link to %s on a %s page is %o', (href, locale, expected) => {
+  expect(linkIn(href, locale)).toEqual(expected);
+});
+
+describe('hreflang alternates', () => {
+  test('a page in both languages names both, and English as x-default, from either', () => {
+    const expected = [
+      { hreflang: 'en', href: `${site}/` },
+      { hreflang: 'es', href: `${site}/es` },
+      { hreflang: 'x-default', href: `${site}/` },
+    ];
+    expect(buildSeo({ pathname: '/', siteUrl: site }).alternates).toEqual(expected);
+    expect(buildSeo({ pathname: '/es', siteUrl: site }).alternates).toEqual(expected);
+  });
+
+  test('a page only English has names none', () => {
+    expect(alternatesOf('/faqs')).toEqual([]);
+    expect(buildSeo({ pathname: '/faqs', siteUrl: site }).alternates).toEqual([]);
+  });
+
+  test.each([
+    ['/', 'en_US'],
+    ['/es', 'es_US'],
+  ])('%s has og:locale %s', (pathname, og) => {
+    expect(buildSeo({ pathname, siteUrl: site }).meta).toContainEqual({ property: 'og:locale', content: og });
+  });
+});
+
+test.each([
+  [['es-ES', 'en'], true],
+  [['es-419'], true],
+  [['ES'], true],
+  [['en-US', 'es'], false],
+  [['eu'], false],
+  [[], false],
+])('a browser reading %j first is offered Spanish: %s', (languages, expected) => {
+  expect(readsFirst(languages, 'es')).toBe(expected);
+});
+
+test.each([
+  ['en', '2026'],
+  ['es', '2026'],
+] as const)('the footer year in %s is %s, never grouped', (locale, expected) => {
+  expect(formatYear(new Date(Date.UTC(2026, 5, 1)), locale)).toBe(expected);
+});
