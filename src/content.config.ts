@@ -159,7 +159,7 @@ const experiments = defineCollection({
 });
 
 /**
- * The frame's and the pages' words per language, content/i18n/{locale}.yaml: a key missing in one
+ * The frame's and the pages' words per language, content/i18n/{locale}/{place}.yaml: a key missing in one
  * language fails the build naming the key and the file (src/lib/i18n/words.ts, docs/spanish.md).
  */
 const i18n = defineCollection({

@@ -1,7 +1,7 @@
 /**
  * The site's languages. English is the default and keeps its URLs at `/`; every other language
  * lives under `/{locale}/` (Astro's i18n routing, astro.config.mjs). Words per language live in
- * `content/i18n/{locale}.yaml` (docs/spanish.md).
+ * `content/i18n/{locale}/{place}.yaml` (docs/spanish.md).
  */
 export const locales = ['en', 'es'] as const;
 export type Locale = (typeof locales)[number];

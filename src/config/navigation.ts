@@ -1,5 +1,5 @@
 /**
- * The header's eight links, in order; each label is the key of its words in content/i18n/{locale}.yaml
+ * The header's eight links, in order; each label is the key of its words in content/i18n/{locale}/{place}.yaml
  * (`frame.nav.{key}`), the specification's labels in English.
  */
 export const mainNavigation = [

@@ -73,9 +73,9 @@ export async function featuredWebinars(): Promise<WebinarItem[]> {
   );
 }
 
-/** One language's words (content/i18n/{locale}.yaml), as a lookup that stops the build on an unknown key. */
+/** One language's words (content/i18n/{locale}/*.yaml), as a lookup that stops the build on an unknown key. */
 export async function wordsOf(locale: Locale) {
   const entry = await getEntry('i18n', locale);
-  if (!entry) throw new Error(`content/i18n/${locale}.yaml is missing`);
-  return translator(entry.data.words, `content/i18n/${locale}.yaml`);
+  if (!entry) throw new Error(`content/i18n/${locale} is missing`);
+  return translator(entry.data.words, `content/i18n/${locale}`);
 }

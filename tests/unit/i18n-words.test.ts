@@ -1,17 +1,19 @@
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { LoaderContext } from 'astro/loaders';
 import { describe, expect, test } from 'vitest';
 import { I18N_DIR, i18nLoader, readLocaleWords } from '../../src/content-loaders/i18n';
 import { locales } from '../../src/config/locales';
 import { assertSameKeys, flattenWords, MissingWordsError, translator } from '../../src/lib/i18n/words';
 
-/** A project folder whose content/i18n holds these files. */
+/** A project folder whose content/i18n holds these files ('es/home.yaml'). */
 async function projectWith(files: Record<string, string>): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'i18n-words-'));
-  await mkdir(join(root, I18N_DIR), { recursive: true });
-  for (const [name, text] of Object.entries(files)) await writeFile(join(root, I18N_DIR, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(dirname(join(root, I18N_DIR, name)), { recursive: true });
+    await writeFile(join(root, I18N_DIR, name), text);
+  }
   return root;
 }
 
@@ -32,22 +34,30 @@ describe('the real word files', () => {
 
 describe('a key missing in one language', () => {
   test.each([
-    ['a key only English has', 'a: A\nb: B\n', 'a: A\n', '"b" is missing in content/i18n/es.yaml'],
-    ['a key only Spanish has', 'a: A\n', 'a: A\nnested:\n  c: C\n', '"nested.c" is missing in content/i18n/en.yaml'],
+    ['a key only English has', 'a: A\nb: B\n', 'a: A\n', '"home.b" is missing in content/i18n/es/home.yaml'],
+    ['a key only Spanish has', 'a: A\n', 'a: A\nnested:\n  c: C\n', '"home.nested.c" is missing in content/i18n/en/home.yaml'],
   ])('%s fails, naming the key and the file', async (_, en, es, message) => {
-    const root = await projectWith({ 'en.yaml': en, 'es.yaml': es });
+    const root = await projectWith({ 'en/home.yaml': en, 'es/home.yaml': es });
     await expect(readLocaleWords(root)).rejects.toThrow(message);
   });
 
   test('stops the collection loader, so the build fails', async () => {
-    const root = await projectWith({ 'en.yaml': 'frame:\n  menu: Menu\n  skipLink: Skip\n', 'es.yaml': 'frame:\n  menu: Menú\n' });
+    const root = await projectWith({ 'en/frame.yaml': 'menu: Menu\nskipLink: Skip\n', 'es/frame.yaml': 'menu: Menú\n' });
     const context = { store: { clear() {}, set() {} }, parseData: async ({ data }: { data: unknown }) => data } as unknown as LoaderContext;
-    await expect(i18nLoader({ root }).load(context)).rejects.toThrow(/"frame\.skipLink" is missing in content\/i18n\/es\.yaml/);
+    await expect(i18nLoader({ root }).load(context)).rejects.toThrow(/"frame\.skipLink" is missing in content\/i18n\/es\/frame\.yaml/);
   });
 
-  test('a missing file fails too', async () => {
-    const root = await projectWith({ 'en.yaml': 'a: A\n' });
-    await expect(readLocaleWords(root)).rejects.toThrow(/es\.yaml/);
+  test.each([
+    ['a place one language has no file for', { 'en/home.yaml': 'a: A\n', 'es/frame.yaml': 'menu: Menú\n', 'en/frame.yaml': 'menu: Menu\n' }],
+    ['a language with no folder', { 'en/home.yaml': 'a: A\n' }],
+  ])('%s fails too, naming the file', async (_, files) => {
+    const root = await projectWith(files);
+    await expect(readLocaleWords(root)).rejects.toThrow('"home.a" is missing in content/i18n/es/home.yaml');
+  });
+
+  test('the places of a language are merged, each under its file name', async () => {
+    const root = await projectWith({ 'en/home.yaml': 'a: A\n', 'en/frame.yaml': 'm: M\n', 'es/home.yaml': 'a: Á\n', 'es/frame.yaml': 'm: Ḿ\n' });
+    expect(await readLocaleWords(root)).toEqual({ en: { 'frame.m': 'M', 'home.a': 'A' }, es: { 'frame.m': 'Ḿ', 'home.a': 'Á' } });
   });
 });
 
@@ -72,8 +82,8 @@ test('assertSameKeys names every missing key with its file', () => {
 });
 
 test('a page asking for a key no file has stops the build instead of showing the key', () => {
-  const t = translator({ 'frame.menu': 'Menú' }, 'content/i18n/es.yaml');
+  const t = translator({ 'frame.menu': 'Menú' }, 'content/i18n/es');
   expect(t('frame.menu')).toBe('Menú');
   expect(() => t('frame.nope')).toThrow(MissingWordsError);
-  expect(() => t('frame.nope')).toThrow('"frame.nope" is missing in content/i18n/es.yaml');
+  expect(() => t('frame.nope')).toThrow('"frame.nope" is missing in content/i18n/es/frame.yaml');
 });

@@ -1,4 +1,4 @@
-/** The words of the home page's parts that every language's home shares (content/i18n/{locale}.yaml, `home`). */
+/** The words of the home page's parts that every language's home shares (content/i18n/{locale}/{place}.yaml, `home`). */
 import { wordsUnder, type Translate } from './words';
 
 export const heroWords = (t: Translate) => ({

@@ -1,6 +1,6 @@
 /**
- * The frame's and the pages' words per language (content/i18n/{locale}.yaml). Every language has
- * every key of every other: a key missing in one fails the build naming the key and the file.
+ * The frame's and the pages' words per language (content/i18n/{locale}/{place}.yaml). Every language
+ * has every key of every other: a key missing in one fails the build naming the key and the file.
  */
 export class MissingWordsError extends Error {
   override name = 'MissingWordsError';
@@ -34,11 +34,14 @@ export function assertSameKeys(files: Record<string, Words>): void {
   if (missing.length) throw new MissingWordsError(`Every language needs every key: ${missing.join('; ')}`);
 }
 
-/** A lookup for one language's words; an unknown key stops the build (a visitor never sees a key). */
-export function translator(words: Words, file: string): (key: string) => string {
+/**
+ * A lookup for one language's words; an unknown key stops the build (a visitor never sees a key),
+ * naming the file it belongs in: `folder` is the language's (content/i18n/es), the file its first part's.
+ */
+export function translator(words: Words, folder: string): (key: string) => string {
   return (key) => {
     const text = words[key];
-    if (text === undefined) throw new MissingWordsError(`"${key}" is missing in ${file}`);
+    if (text === undefined) throw new MissingWordsError(`"${key}" is missing in ${folder}/${key.split('.')[0]}.yaml`);
     return text;
   };
 }
