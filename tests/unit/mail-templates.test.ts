@@ -73,6 +73,12 @@ describe('every kind of email', () => {
     expect(letter.text).toMatch(/^Dear Dr\. Patel,/);
   });
 
+  test('the abuse alert’s preview links to the admin page as the real alert does, with no token in it', () => {
+    const alert = received.get('abuse_alert')!;
+    expect(alert.text).toContain('https://masteryparents.example/webhook-config');
+    expect(alert.text).not.toContain('token=');
+  });
+
   test('every email scores under 2 with SpamAssassin’s local rules', () => {
     const mbox = samples
       .map(

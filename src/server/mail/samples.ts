@@ -8,6 +8,7 @@ import { generateEmail } from '../../lib/email/template';
 import { dayInWords } from '../../lib/dates';
 import { outcomeText } from '../../lib/school-page-words';
 import { currentLinks } from '../letter/drafts';
+import { sitePage } from '../links';
 import { serverEnv } from '../env';
 import { letters } from '../letter/bodies';
 import { composeDigest, composeEmail, composeLetter, organisationSender, type Rendered } from './compose';
@@ -25,8 +26,11 @@ export interface SampleEmail {
 const parent = { name: 'Ana Lopez', email: 'ana.lopez@example.org' };
 const school = { name: 'Oakwood Academy', contact: 'Dr. Patel', email: 'head@oakwood.example' };
 
-/** A sample link on this site (its token is made up: it opens the page's "not valid" answer). */
-const sampleLink = (path: string) => `${serverEnv.siteOrigin}${path}?token=sample`;
+/**
+ * A sample link on this site (its token is made up: it opens the page's "not valid" answer). A
+ * whole address is a link without a token, as the real email has (the abuse alert's admin page).
+ */
+const sampleLink = (path: string) => (path.startsWith('http') ? path : `${serverEnv.siteOrigin}${path}?token=sample`);
 
 export async function sampleEmails(now = new Date()): Promise<SampleEmail[]> {
   const expires = dayInWords(new Date(now.getTime() + 3 * 24 * 3600_000));
@@ -123,7 +127,7 @@ export async function sampleEmails(now = new Date()): Promise<SampleEmail[]> {
       ...(await toParent(
         'abuse_alert',
         { what: 'The network 203.0.113.0/24', count: '48', usual: '0.3', ratio: '160' },
-        '/webhook-config',
+        sitePage('/webhook-config'),
         `You are an owner of the ${site.name} site, and its abuse watch saw a burst of requests.`,
         [],
       )),
