@@ -119,6 +119,21 @@ describe('the funnel', () => {
     expect(after.shares).toEqual([{ channel: 'whatsapp', count: 1 }]);
   });
 
+  test('the language breakdown counts each language’s visitors and drafts, the same before and after the roll-up (issue 48)', async () => {
+    await visit({ n: 'page_view', p: '/es' });
+    await visit({ n: 'page_view', p: '/es/lead-the-change' });
+    await visit({ n: 'page_view', p: '/faqs' }, { ip: '198.51.100.9' });
+    await recordFormSent(formRequest(), { ip: '198.51.100.4' }, { purpose: 'emailGenerator', page: '/es/lead-the-change', draft: { id: 'd-es' } });
+    const language = async () => (await insights({})).breakdowns.find((table) => table.dimension === 'language')!.rows;
+    const expected = [
+      { value: 'es', label: 'Español', visitors: 1, drafts: 1, confirmed: 0, delivered: 0, answers: 0 },
+      { value: 'en', label: 'English', visitors: 1, drafts: 0, confirmed: 0, delivered: 0, answers: 0 },
+    ];
+    expect(await language()).toEqual(expected);
+    expect(await rollUpDays(new Date(Date.now() + 26 * 3600_000))).toEqual([dayOf(new Date())]);
+    expect(await language()).toEqual(expected);
+  });
+
   test('a roll-up out of time stops between batches, the figures stay whole meanwhile, and the next run finishes the day', async () => {
     for (let i = 0; i < 40; i++) await visit({ n: 'page_view', p: '/' }, { agent: `${AGENT} v${i}`, ip: `198.51.100.${i}` });
     const before = await insights({});

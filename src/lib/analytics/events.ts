@@ -61,6 +61,7 @@ export const breakdowns = [
   { dimension: 'letter', label: 'Letter' },
   { dimension: 'ambassador', label: 'Ambassador' },
   { dimension: 'school', label: 'School page' },
+  { dimension: 'language', label: 'Language' },
 ] as const;
 export type BreakdownDimension = (typeof breakdowns)[number]['dimension'];
 

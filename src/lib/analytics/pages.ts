@@ -1,8 +1,11 @@
 /**
  * The pages the figures know (issue 46): every page of the site by its path, a school page as
- * "/schools/*" with its key, a blog post by its slug; any other path, as a script may send, is
- * counted as "other" and never becomes a row of its own.
+ * "/schools/*" with its key, a blog post by its slug, and each of them in another language under
+ * its prefix (`/es`, `/es/faqs`, issue 48); any other path, as a script may send, is counted as
+ * "other" and never becomes a row of its own.
  */
+import { defaultLocale } from '../../config/locales';
+import { splitLocale } from '../i18n/paths';
 
 /** The site's own pages: the built routes and the pages functions draw. */
 export const knownPages: ReadonlySet<string> = new Set([
@@ -44,8 +47,12 @@ const BLOG_POST = /^\/blogs-insights\/[a-z0-9][a-z0-9-]{0,99}$/;
 /** A page as the figures name it: a known path, school pages as one (bare key or named), else "other". */
 export function countedPage(path: string): { page: string; school?: string } {
   const clean = path.split(/[?#]/)[0]!.toLowerCase().replace(/\/+$/, '') || '/';
+  const { locale, path: english } = splitLocale(clean);
   const school = SCHOOL_SEGMENT.exec(clean)?.[1];
   if (school) return { page: SCHOOL_PAGES, school };
+  // A Spanish page is its English twin under the prefix; school pages and posts are English only.
+  if (locale !== defaultLocale)
+    return knownPages.has(english) ? { page: clean === `/${locale}` ? `/${locale}` : `/${locale}${english}` } : { page: OTHER_PAGE };
   if (knownPages.has(clean) || BLOG_POST.test(clean)) return { page: clean };
   return { page: OTHER_PAGE };
 }

@@ -10,6 +10,7 @@
  */
 import { breakdowns, funnelSteps, type Insights } from '../../lib/analytics/events';
 import { csvCell } from '../staff/audit';
+import { localeTags, type Locale } from '../../config/locales';
 import { query, queryOne, sql } from '../db';
 import { dailyFigures, periodTotals, topValues, type DailyFigure } from './rollup';
 import { emailFormKinds } from './record';
@@ -28,7 +29,7 @@ export async function firstDay(): Promise<string | undefined> {
 const sum = (rows: Array<Omit<DailyFigure, 'day'>>, name: string, field: 'events' | 'visitors') =>
   rows.filter((row) => row.name === name).reduce((total, row) => total + row[field], 0);
 
-/** Names for the values of a breakdown: a school page's school, an ambassador's name. */
+/** Names for the values of a breakdown: a school page's school, an ambassador's name, a language's own. */
 async function labels(dimension: string, values: string[]): Promise<Map<string, string>> {
   if (values.length === 0) return new Map();
   if (dimension === 'school') {
@@ -45,6 +46,7 @@ async function labels(dimension: string, values: string[]): Promise<Map<string, 
     const names = new Map(rows.map((row) => [row.id, row.name]));
     return new Map(values.map((value) => [value, `${names.get(value.split(':')[0]!) ?? value.split(':')[0]}: ${value.split(':')[1] ?? ''}`]));
   }
+  if (dimension === 'language') return new Map(values.map((value) => [value, localeTags[value as Locale]?.name ?? value]));
   return new Map();
 }
 

@@ -7,10 +7,11 @@
  *
  * Kept 13 months (`purgeInsights`, the scheduled `insights-rollup`).
  */
+import { defaultLocale, locales } from '../../config/locales';
 import { query, sql } from '../db';
 import { dayOf } from './visitor';
 
-export const dimensions = ['all', 'page', 'source', 'campaign', 'ambassador', 'variant', 'letter', 'school', 'kind'] as const;
+export const dimensions = ['all', 'page', 'source', 'campaign', 'ambassador', 'variant', 'letter', 'school', 'kind', 'language'] as const;
 export type Dimension = (typeof dimensions)[number];
 
 /** A visit with no referring site and no campaign. */
@@ -19,6 +20,17 @@ export const DIRECT = '(direct)';
 export const RETENTION_MONTHS = 13;
 /** A day is rolled up once it has been over this long (an event written at 23:59:59 is in). */
 const SETTLE_MS = 60 * 60_000;
+
+/**
+ * The language of the event's page, as SQL: `/es` and `/es/…` are Spanish (`countedPage` keeps a
+ * Spanish page under its prefix), every other page (and "other") the default language's.
+ */
+const pageLanguage = locales
+  .filter((locale) => locale !== defaultLocale)
+  .reduce(
+    (rest, locale) => sql`CASE WHEN e.page = ${`/${locale}`}::text OR e.page LIKE ${`/${locale}/%`}::text THEN ${locale}::text ELSE ${rest} END`,
+    sql`${defaultLocale}::text`,
+  );
 
 /** The value of one dimension of an event row (`e`), as SQL: fixed text, chosen by the caller. */
 const dimensionValue: Record<Dimension, ReturnType<typeof sql>> = {
@@ -31,6 +43,7 @@ const dimensionValue: Record<Dimension, ReturnType<typeof sql>> = {
   letter: sql`e.letter`,
   school: sql`e.school`,
   kind: sql`e.kind`,
+  language: pageLanguage,
 };
 
 /** Values one dimension keeps per day and event; the rest are added up as "other" (`foldDay`). */
