@@ -38,7 +38,7 @@ export default handle(async (req, context) => {
   }
   const parsed = beaconSchema.safeParse(data);
   if (!parsed.success) throw new HttpError(400, 'invalid_event', describeIssues(parsed.error));
-  if (!countable(req) || !hasBrowserSignals(req)) return accepted();
+  if (!countable(req, context) || !hasBrowserSignals(req)) return accepted();
   const allowance = await takeBeaconAllowance(req, context);
   if (allowance === 'network') throw new HttpError(429, 'rate_limited', 'Too many events from this network; they are counted again in a minute.');
   if (allowance === 'site') throw new HttpError(429, 'site_busy', 'The site is taking as many events as it counts in a minute; it counts again in a minute.');

@@ -148,6 +148,25 @@ export function clientAddressKey(ip: string): string {
 }
 
 /**
+ * An address as a number to compare with ranges: IPv4 as a number, IPv6 as its 32 hexadecimal
+ * digits (which sort as the numbers do), an IPv4-mapped IPv6 address as its IPv4 address; anything
+ * that is not an address is undefined.
+ */
+export function addressValue(ip: string): { family: 4; value: number } | { family: 6; value: string } | undefined {
+  const key = clientAddressKey(ip);
+  const v4 = ipv4(key);
+  if (v4) return { family: 4, value: v4.split('.').reduce((n, octet) => n * 256 + Number(octet), 0) };
+  const groups = ipv6Groups(
+    ip
+      .trim()
+      .toLowerCase()
+      .replace(/^\[(.*)\]$/, '$1')
+      .replace(/%.*$/, ''),
+  );
+  return groups ? { family: 6, value: groups.map((group) => group.toString(16).padStart(4, '0')).join('') } : undefined;
+}
+
+/**
  * The network a request came from as the abuse watch keeps and blocks it: an IPv4 address as its
  * /24 ("192.0.2.0/24"), an IPv6 one as its /64 (`clientAddressKey`), never a whole address.
  * Anything else (no address known) is "unknown".

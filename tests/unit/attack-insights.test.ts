@@ -164,6 +164,16 @@ describe('figures a stranger cannot move (issue 46)', () => {
     expect(await events()).toEqual([]);
   });
 
+  test.each([
+    ['Amazon Web Services', '3.5.140.10'],
+    ['Hetzner, over IPv6', '2a01:4f8::1'],
+  ])('a browser-like beacon from a data centre (%s) is answered 204 and not counted; a household beside it is', async (_name, ip) => {
+    expect((await send(view(), {}, ip)).status).toBe(204);
+    expect(await events()).toEqual([]);
+    expect((await send(view(), {}, '73.15.0.1')).status).toBe(204);
+    expect(await events()).toHaveLength(1);
+  });
+
   test("past the site's ceiling, events from every network are refused with 429 site_busy, and said", async () => {
     const now = Date.now();
     for (const minute of [now - (now % 60_000), now - (now % 60_000) + 60_000])

@@ -174,7 +174,7 @@ const fill = (text: string, values: Record<string, string>) => text.replace(/\{(
 
 /** The visitor of a request that may be counted in an experiment: a person's browser, counted. */
 async function unitOf(req: Request, context: unknown, day: string): Promise<{ unit: string; network: string } | undefined> {
-  if (!countable(req) || !hasBrowserSignals(req)) return undefined;
+  if (!countable(req, context) || !hasBrowserSignals(req)) return undefined;
   const [unit, network] = await Promise.all([visitorHash(req, context, day), networkHash(req, context, day)]);
   return unit && network ? { unit, network } : undefined;
 }

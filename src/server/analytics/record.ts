@@ -104,7 +104,7 @@ export async function takeBeaconAllowance(req: Request, context: unknown, now = 
  * `NETWORK_VISITORS` in a day count as one more visitor, whatever user agents they claim.
  */
 export async function recordBeacon(req: Request, context: unknown, beacon: Beacon, now = new Date()): Promise<'stored' | 'ignored'> {
-  if (!countable(req)) return 'ignored';
+  if (!countable(req, context)) return 'ignored';
   const day = dayOf(now);
   const [visitor, network] = await Promise.all([visitorHash(req, context, day), networkHash(req, context, day)]);
   const params = new URLSearchParams(beacon.q ?? '');
@@ -152,7 +152,7 @@ export async function recordFormSent(
   input: { purpose: string; page?: string; draft?: DraftFacts },
   now = new Date(),
 ): Promise<void> {
-  if (!countable(req)) return;
+  if (!countable(req, context)) return;
   await tolerate('form', async () => {
     const day = dayOf(now);
     const visitor = await visitorHash(req, context, day);

@@ -9,7 +9,8 @@
  *   salt) and a network counts at most `NETWORK_VISITORS` visitors a day (record.ts); the rest of
  *   its browsers count as one.
  * - Not counted at all: a browser that asks not to be (Do-Not-Track, Global Privacy Control), bots
- *   (`isbot`, the maintained list of crawler user agents), and requests without a browser's own
+ *   (`isbot`, the maintained list of crawler user agents), requests from the networks of cloud and
+ *   hosting companies (`data-centres.ts`), and requests without a browser's own
  *   signals (`Sec-Fetch-*` and `Accept-Language`, which every browser sends with a beacon and
  *   scripts leave out unless they are written to forge them).
  */
@@ -18,6 +19,7 @@ import { isbot } from 'isbot';
 import { query, queryOne, sql } from '../db';
 import { clientIp } from '../http';
 import { clientAddressKey } from '../identity';
+import { isDataCentre } from './data-centres';
 
 /** The UTC day of a moment, as YYYY-MM-DD. */
 export const dayOf = (at: Date) => at.toISOString().slice(0, 10);
@@ -82,9 +84,9 @@ export function isBotRequest(req: Request): boolean {
   return !agent.trim() || isbot(agent);
 }
 
-/** Whether a request may be counted: not a bot, and not one that asked us not to. */
-export function countable(req: Request): boolean {
-  return !declinesCounting(req) && !isBotRequest(req);
+/** Whether a request may be counted: not a bot, not from a data centre's network, and not one that asked us not to. */
+export function countable(req: Request, context: unknown): boolean {
+  return !declinesCounting(req) && !isBotRequest(req) && !isDataCentre(clientIp(req, context));
 }
 
 /**

@@ -159,7 +159,7 @@ function Figures({ figures, base }: { figures: Insights; base: string }) {
       <ChartWithTable
         id={`${base}-funnel`}
         title="Funnel"
-        note="Each step with the share of the step before it. Visitors are counted once a day; every other step once per parent's email."
+        note="Each step with the share of the step before it. Visitors are counted once a day; every other step once per parent's email. Bots, browsers that ask not to be counted, and the networks of cloud and hosting companies are left out."
         chart={
           <BarChart
             label={`Funnel: ${figures.funnel.map((step) => `${step.label} ${step.count}`).join(', ')}`}
@@ -310,6 +310,10 @@ function Figures({ figures, base }: { figures: Insights; base: string }) {
           }
         />
       ))}
+      <p className="text-sm text-muted">
+        Cloud and hosting networks are known from IP to ASN data by <a href="https://www.routeviews.org/routeviews/">RouteViews</a>, the{' '}
+        <a href="https://www.nro.net/">NRO</a> and <a href="https://db-ip.com">IP Geolocation by DB-IP</a> (CC BY 4.0).
+      </p>
     </div>
   );
 }
