@@ -7,26 +7,13 @@
  */
 import { baseURL } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
-import { emailFormId, from } from './networks';
+import { from, sendEmailForm } from './networks';
 import { signInAsAdmin } from './helpers';
 import { linkTo, waitForEmail } from './mail';
 import { approveClaims, knownSchool } from './school-campaign-helpers';
 
 const expect = baseExpect.configure({ timeout: 20_000 });
 test.describe.configure({ timeout: 240_000 });
-
-const formBody = (parent: string, school: { name: string; email: string }) =>
-  JSON.stringify({
-    full_name: 'Ana Lopez',
-    email: parent,
-    child_full_name: 'Maya Lopez',
-    child_grade: '5',
-    school_name: school.name,
-    school_contact_name: 'Dr. Patel',
-    school_contact_email: school.email,
-    choose_how_to_send_your_email: 'I will send it myself',
-    _page: '/lead-the-change',
-  });
 
 /** The count a school's page shows ("" while nobody counts there). */
 async function pageCount(path: string): Promise<string> {
@@ -48,7 +35,7 @@ test('a burst shows in the Abuse tab, a block refuses its next request, and void
   // The burst: eleven "parents" from one network, each a draft and "I've sent it myself" (22 requests).
   const parents = Array.from({ length: 11 }, (_, n) => `burst-${n}-${run}@example.org`);
   for (const [n, parent] of parents.entries()) {
-    const form = await from(address(n), 'POST', `/api/forms/${emailFormId()}`, formBody(parent, school), 'application/json');
+    const form = await sendEmailForm(address(n), parent, school);
     expect(form.status, form.text).toBe(201);
     const draft = (JSON.parse(form.text) as { draft: { id: string; token: string } }).draft;
     const self = await from(address(n), 'POST', '/api/email-sent-myself', JSON.stringify({ submissionId: draft.id, token: draft.token }), 'application/json');
@@ -92,7 +79,7 @@ test('a burst shows in the Abuse tab, a block refuses its next request, and void
     await form.getByRole('button', { name: 'Add the block' }).click();
     const blocks = panel.getByRole('region', { name: 'Blocks in force', exact: true });
     await expect(blocks.getByRole('row').filter({ hasText: network })).toContainText(run);
-    const refused = await from(address(42), 'POST', `/api/forms/${emailFormId()}`, formBody(`late-${run}@example.org`, school), 'application/json');
+    const refused = await sendEmailForm(address(42), `late-${run}@example.org`, school);
     expect(refused.status).toBe(403);
     expect(JSON.parse(refused.text)).toEqual({ error: { code: 'blocked', message: expect.stringContaining('paused requests from this internet connection') } });
   });
@@ -119,7 +106,7 @@ test('a burst shows in the Abuse tab, a block refuses its next request, and void
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await lift.click();
     await expect(blocks.getByRole('row').filter({ hasText: network })).toHaveCount(0);
-    const again = await from(address(43), 'POST', `/api/forms/${emailFormId()}`, formBody(`after-${run}@example.org`, school), 'application/json');
+    const again = await sendEmailForm(address(43), `after-${run}@example.org`, school);
     expect(again.status, again.text).toBe(201);
   });
 });

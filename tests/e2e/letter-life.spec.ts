@@ -9,7 +9,7 @@
  */
 import { baseURL } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
-import { emailFormId, from } from './networks';
+import { from, sendEmailForm } from './networks';
 import { emailsTo, linkTo, runMail, waitForEmail } from './mail';
 
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -17,24 +17,7 @@ test.describe.configure({ timeout: 180_000 });
 
 /** The email form and "Send via our platform", from one network: the request's id. */
 async function ask(network: string, parent: string, school: { name: string; email: string }, note = ''): Promise<string> {
-  const form = await from(
-    network,
-    'POST',
-    `/api/forms/${emailFormId()}`,
-    JSON.stringify({
-      full_name: 'Ana Lopez',
-      email: parent,
-      child_full_name: 'Maya Lopez',
-      child_grade: '5',
-      school_name: school.name,
-      school_contact_name: 'Dr. Patel',
-      school_contact_email: school.email,
-      choose_how_to_send_your_email: 'I will send it myself',
-      _own_words: note,
-      _page: '/lead-the-change',
-    }),
-    'application/json',
-  );
+  const form = await sendEmailForm(network, parent, school, note);
   expect(form.status, form.text).toBe(201);
   const draft = (JSON.parse(form.text) as { draft: { id: string; token: string } }).draft;
   const asked = await from(network, 'POST', '/api/send-email', JSON.stringify({ submissionId: draft.id, token: draft.token }), 'application/json');

@@ -37,3 +37,29 @@ export function from(address: string, method: string, path: string, body: string
     req.end(body);
   });
 }
+
+/**
+ * The email form sent from one network (`from`): a parent's letter to a school, to be sent by the
+ * parent ("I will send it myself"), with their own words when given. The draft it made is in the
+ * answer's `draft` (201).
+ */
+export function sendEmailForm(
+  address: string,
+  parent: string,
+  school: { name: string; email: string },
+  ownWords?: string,
+): Promise<{ status: number; text: string }> {
+  const body = {
+    full_name: 'Ana Lopez',
+    email: parent,
+    child_full_name: 'Maya Lopez',
+    child_grade: '5',
+    school_name: school.name,
+    school_contact_name: 'Dr. Patel',
+    school_contact_email: school.email,
+    choose_how_to_send_your_email: 'I will send it myself',
+    ...(ownWords === undefined ? {} : { _own_words: ownWords }),
+    _page: '/lead-the-change',
+  };
+  return from(address, 'POST', `/api/forms/${emailFormId()}`, JSON.stringify(body), 'application/json');
+}

@@ -150,4 +150,27 @@ describe('Abuse tab', () => {
     expect(JSON.parse(posts()[0]!.replace(/^POST \S+ /, ''))).toMatchObject({ dimension: 'network', key: '203.0.113.0/24', reason: 'the burst' });
     expect(set.textContent).toContain('Voided 3 letters not sent yet and 2 self-reports; 1 no longer count in the figures.');
   });
+
+  test('a change to any of the four fields that choose the set (of, key, from, to) drops what was checked of it: it is checked again before it voids', async () => {
+    routes['GET /api/admin/abuse'] = () => ({ body: view([burst]) });
+    routes['GET /api/admin/abuse/void'] = () => ({ body: { letters: 3, selfReports: 2 } });
+    await render();
+    await click(button('Void… what 203.0.113.0/24 left'));
+    const set = form('Void a set');
+    await fill(set, 'Why', 'the burst');
+    for (const [label, value] of [
+      ['Of', 'school'],
+      ['Key', 'burst.test'],
+      ['From', '2026-11-28T10:00'],
+      ['To', '2026-11-29T10:00'],
+    ] as const) {
+      await click(button('Check what it takes', set));
+      expect(set.textContent).toContain('This voids 3 letters not sent yet and 2 self-reports.');
+      await fill(set, label, value);
+      expect(control(set, label).value).toBe(value);
+      expect(set.textContent, `after a change of ${label}`).not.toContain('This voids');
+      expect(button('Void them', set), `after a change of ${label}`).toBeUndefined();
+    }
+    expect(posts()).toEqual([]);
+  });
 });

@@ -102,6 +102,12 @@ export function runningExperiments(now = Date.now()): Promise<Experiment[]> {
   return running.experiments;
 }
 
+/** The running experiments, each with its place's goal (none when its place's file is gone). */
+async function runningWithGoals(): Promise<Array<Experiment & { goal: ExperimentPlace['goal'] | undefined }>> {
+  const [experiments, places] = await Promise.all([runningExperiments(), experimentPlaces()]);
+  return experiments.map((experiment) => ({ ...experiment, goal: places.find((place) => place.id === experiment.place)?.goal }));
+}
+
 /** The last variant a place's ended experiments chose, shown to everyone once it won. */
 async function winnerOf(place: string): Promise<string | undefined> {
   const row = await queryOne<{ winner: string }>(
@@ -230,10 +236,8 @@ export async function recordLinkVisit(req: Request, context: unknown, now = new 
   try {
     const link = linkVariantOf(new URL(req.url).searchParams.get('v'));
     if (!link) return false;
-    const experiment = (await runningExperiments()).find((candidate) => candidate.id === link.experiment);
-    if (!experiment?.variants.includes(link.variant)) return false;
-    const place = (await experimentPlaces()).find((candidate) => candidate.id === experiment.place);
-    if (place?.goal !== 'share') return false;
+    const experiment = (await runningWithGoals()).find((candidate) => candidate.id === link.experiment);
+    if (!experiment?.variants.includes(link.variant) || experiment.goal !== 'share') return false;
     if (req.headers.get('sec-fetch-site') === 'same-origin') return true;
     const who = await unitOf(req, context, dayOf(now));
     if (who) await expose(experiment.id, 'link', link.variant, who, now);
@@ -250,8 +254,8 @@ export async function recordLinkVisit(req: Request, context: unknown, now = new 
  */
 export async function creditedVariants(visitor: string | undefined, day: string): Promise<{ variant?: string; linkVariant?: string }> {
   if (!visitor) return {};
-  const [experiments, places] = await Promise.all([runningExperiments(), experimentPlaces()]);
-  const goalOf = (id: string) => places.find((place) => place.id === experiments.find((experiment) => experiment.id === id)?.place)?.goal;
+  const experiments = await runningWithGoals();
+  const goalOf = (id: string) => experiments.find((experiment) => experiment.id === id)?.goal;
   const rows = await query<{ experiment: string; kind: string; variant: string }>(sql`
     SELECT experiment, kind, variant FROM experiment_exposures
     WHERE unit = ${visitor} AND day = ${day}::date AND experiment = ANY(${experiments.map((experiment) => experiment.id)}::text[]) ORDER BY at, id`);
@@ -266,10 +270,7 @@ export async function creditedVariants(visitor: string | undefined, day: string)
 /** A share from a visitor who was served a share experiment's words today: that visitor converted. */
 export async function recordShareConversion(visitor: string | undefined, now = new Date()): Promise<void> {
   if (!visitor) return;
-  const [experiments, places] = await Promise.all([runningExperiments(), experimentPlaces()]);
-  const sharing = experiments
-    .filter((experiment) => places.find((place) => place.id === experiment.place)?.goal === 'share')
-    .map((experiment) => experiment.id);
+  const sharing = (await runningWithGoals()).filter((experiment) => experiment.goal === 'share').map((experiment) => experiment.id);
   if (sharing.length === 0) return;
   await query(sql`
     UPDATE experiment_exposures SET converted_at = ${now}

@@ -28,9 +28,6 @@ export const kindOfPurpose = (purpose: string) => purpose.replace(/[A-Z]/g, (let
 /** The kinds of the school email's forms: the funnel's "started the form". */
 export const emailFormKinds = emailFormPurposes.map(kindOfPurpose);
 
-/** A page as the figures name it (lib/analytics/pages.ts): a known page, else "other". */
-export const pageOf = countedPage;
-
 /**
  * A campaign's or source's value as the figures keep it: lower-case letters, digits and . _ - / and
  * spaces, at most `max` characters; anything else (a 2 KB value, markup, another alphabet a script
@@ -108,7 +105,7 @@ export async function recordBeacon(req: Request, context: unknown, beacon: Beaco
   const day = dayOf(now);
   const [visitor, network] = await Promise.all([visitorHash(req, context, day), networkHash(req, context, day)]);
   const params = new URLSearchParams(beacon.q ?? '');
-  const { page, school } = pageOf(beacon.p);
+  const { page, school } = countedPage(beacon.p);
   const { source, campaign } = sourceOf(params, beacon.r, new URL(req.url).hostname);
   const asked = params.get('ambassadorId')?.trim() ?? '';
   const ambassador = asked && (await knownAmbassador(asked)) ? asked : undefined;
@@ -156,7 +153,7 @@ export async function recordFormSent(
   await tolerate('form', async () => {
     const day = dayOf(now);
     const visitor = await visitorHash(req, context, day);
-    const { page, school: pageSchool } = pageOf(input.page ?? '/');
+    const { page, school: pageSchool } = countedPage(input.page ?? '/');
     const draft = input.draft;
     const address = draft?.data?.schoolContactEmail?.trim();
     const school = (address ? await pageKeyAt(address) : undefined) ?? pageSchool;

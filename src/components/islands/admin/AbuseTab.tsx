@@ -153,6 +153,21 @@ export function AbuseTab() {
     });
   }
 
+  /**
+   * One of the four fields that choose the set to void (required, with its error): a change makes
+   * it another set, so what was checked of the last one is dropped and must be checked again.
+   */
+  const voidSelection = (name: 'dimension' | 'key' | 'from' | 'to') => ({
+    name,
+    required: true,
+    value: voidForm[name],
+    error: voidErrors[name],
+    onChange: (value: string) => {
+      setVoidForm((current) => ({ ...current, [name]: value }));
+      setPreview(undefined);
+    },
+  });
+
   const voidValues = () => ({
     dimension: voidForm.dimension || undefined,
     key: voidForm.key,
@@ -396,53 +411,13 @@ export function AbuseTab() {
       <form onSubmit={confirmVoid} noValidate aria-label="Void a set" className="mb-4 grid gap-3 rounded-card border border-line bg-white p-4 sm:grid-cols-2">
         <SelectField
           label="Of"
-          name="dimension"
-          required
-          value={voidForm.dimension}
-          error={voidErrors.dimension}
           placeholder="Choose"
-          onChange={(value) => {
-            setVoidForm((current) => ({ ...current, dimension: value as VoidForm['dimension'] }));
-            setPreview(undefined);
-          }}
           options={(['network', 'email_domain', 'school'] as const).map((value) => ({ value, label: watchDimensionNames[value] }))}
+          {...voidSelection('dimension')}
         />
-        <TextField
-          label="Key"
-          name="key"
-          required
-          value={voidForm.key}
-          error={voidErrors.key}
-          hint="As the watch shows it (203.0.113.0/24, example.org, a school’s domain)."
-          onChange={(value) => {
-            setVoidForm((current) => ({ ...current, key: value }));
-            setPreview(undefined);
-          }}
-        />
-        <TextField
-          label="From"
-          name="from"
-          type="datetime-local"
-          required
-          value={voidForm.from}
-          error={voidErrors.from}
-          onChange={(value) => {
-            setVoidForm((current) => ({ ...current, from: value }));
-            setPreview(undefined);
-          }}
-        />
-        <TextField
-          label="To"
-          name="to"
-          type="datetime-local"
-          required
-          value={voidForm.to}
-          error={voidErrors.to}
-          onChange={(value) => {
-            setVoidForm((current) => ({ ...current, to: value }));
-            setPreview(undefined);
-          }}
-        />
+        <TextField label="Key" hint="As the watch shows it (203.0.113.0/24, example.org, a school’s domain)." {...voidSelection('key')} />
+        <TextField label="From" type="datetime-local" {...voidSelection('from')} />
+        <TextField label="To" type="datetime-local" {...voidSelection('to')} />
         <div id={`${id}-void-reason`} className="sm:col-span-2">
           <TextField
             label="Why"
