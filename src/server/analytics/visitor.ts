@@ -47,6 +47,16 @@ export function saltOf(day: string): Promise<Buffer> {
   return salt;
 }
 
+/**
+ * Forgets the salts this instance holds, so that the next hash reads (or makes) the day's salt in
+ * the database again. For a database emptied under a running instance, as the tests empty theirs
+ * between two tests: the salt kept in memory would no longer be the one the database has, and a
+ * void could not find the network's events by it.
+ */
+export function forgetCachedSalts(): void {
+  salts.clear();
+}
+
 /** Deletes every salt older than yesterday: a hash of the day before cannot be made again. */
 export async function forgetOldSalts(now = new Date()): Promise<number> {
   const yesterday = dayOf(new Date(now.getTime() - 24 * 3600_000));

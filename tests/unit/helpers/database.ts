@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalNetlifyDB, migrationsDirectory } from '../../../scripts/local-database.mjs';
 import { closeDatabase } from '../../../src/server/db';
+import { forgetCachedSalts } from '../../../src/server/analytics/visitor';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const templates = join(root, 'node_modules', '.cache', 'test-database');
@@ -107,6 +108,8 @@ export async function startTestDatabase(): Promise<TestDatabase> {
           `SET session_replication_role = replica; ${tables.map((name) => `DELETE FROM "${name}";`).join(' ')} SET session_replication_role = DEFAULT;`,
         );
       }
+      // The day's salt went with analytics_salts: the instance must not keep hashing with it.
+      forgetCachedSalts();
     },
     snapshot(except = []) {
       return snapshotTables(db, except);
