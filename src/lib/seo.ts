@@ -1,46 +1,12 @@
 import { site } from '../config/site';
 import { defaultLocale, localeTags } from '../config/locales';
+import { sitePages } from '../config/pages';
 import { alternatesOf, normalisePath, splitLocale } from './i18n/paths';
 
-/** Title and description of the routes named in the specification's metadata table. */
-export const routeMetadata: Record<string, { title: string; description: string }> = {
-  '/': {
-    title: 'Mastery Parents | Bring 2-Hour Mastery Learning to Your School',
-    description: 'Join parents bringing personalised, AI-assisted, mastery-based learning to their private schools: core academics in two focused hours a day.',
-  },
-  '/how-it-works': {
-    title: 'How It Works | Mastery Learning in 2 Hours a Day',
-    description: 'See how mastery-based learning, adaptive AI tutoring and teachers as mentors fit core academics into two focused hours a day.',
-  },
-  '/why-this-matters': {
-    title: 'Why This Matters | The Case for Mastery Learning',
-    description: 'Classrooms move at one pace. Learn why 1 in 5 students feel lessons miss their needs and how mastery learning closes the gap.',
-  },
-  '/lead-the-change': {
-    title: 'Lead the Change | Email Your School in Two Minutes',
-    description: "Generate a ready-to-send email to your school's leadership and share the case for mastery learning with your community.",
-  },
-  '/real-stories': {
-    title: 'Real Stories | Parents and Students on Mastery Learning',
-    description: 'Watch parents and students describe what changed when learning moved at their own pace in two focused hours a day.',
-  },
-  '/events-webinars': {
-    title: 'Events & Webinars | Learn From Families and Educators',
-    description: 'Watch recorded webinars on demand and join the next live conversation about bringing mastery learning to your school.',
-  },
-  '/nominate-school': {
-    title: 'Nominate Your School | Start the Conversation',
-    description: 'Nominate your private school or book a call with our team to bring personalised, mastery-based learning to its classrooms.',
-  },
-  '/blogs-insights': {
-    title: 'Blogs & Insights | Mastery Learning Research and Advice',
-    description: 'Articles for parents and school leaders on mastery learning, AI tutoring, school advocacy and what the results show.',
-  },
-  '/faqs': {
-    title: 'FAQs | Your Questions About Mastery Learning Answered',
-    description: 'Answers on two-hour learning blocks, mastery thresholds, student support, outcomes and how to advocate at your school.',
-  },
-};
+/** Title and description of the routes named in the specification's metadata table (src/config/pages.ts). */
+export const routeMetadata: Record<string, { title: string; description: string }> = Object.fromEntries(
+  sitePages.flatMap((page) => (page.metadata ? [[page.path, page.metadata]] : [])),
+);
 
 export const defaultMetadata = {
   title: 'Mastery Parents | Personalised Learning for Every Child',

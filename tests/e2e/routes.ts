@@ -1,4 +1,4 @@
-/** Every route of the specification's route table, with the heading each page shows. */
+/** Every route of the specification's route table, with the heading each page shows; each is a page of src/config/pages.ts (tests/unit/site-pages.test.ts). */
 /** `navigation`: the main navigation's name, in the page's language, when not English's "Main". */
 export const routes: Array<{ path: string; heading: RegExp; navigation?: string }> = [
   { path: '/', heading: /Transform Learning/ },

@@ -5,37 +5,14 @@
  * "other" and never becomes a row of its own.
  */
 import { defaultLocale } from '../../config/locales';
+import { sitePages } from '../../config/pages';
 import { splitLocale } from '../i18n/paths';
 
-/** The site's own pages: the built routes and the pages functions draw. */
-export const knownPages: ReadonlySet<string> = new Set([
-  '/',
-  '/why-this-matters',
-  '/how-it-works',
-  '/lead-the-change',
-  '/real-stories',
-  '/nominate-school',
-  '/partnership-form',
-  '/events-webinars',
-  '/blogs-insights',
-  '/resources',
-  '/faqs',
-  '/search',
-  '/thank-you',
-  '/webinar-thank-you',
-  '/webinar-share',
-  '/form',
-  '/form-response',
-  '/find-school',
-  '/confirm-send',
-  '/letter-address',
-  '/your-email',
-  '/your-data',
-  '/school-answer',
-  '/school-updates/stop',
-  '/ambassador',
-  '/404',
-]);
+/**
+ * The site's own English pages (src/config/pages.ts): the built routes and the pages functions
+ * draw, staff pages aside. A translated page is counted by its English twin (`countedPage`).
+ */
+export const knownPages: ReadonlySet<string> = new Set(sitePages.filter((page) => !page.staff && !page.locale).map((page) => page.path));
 
 /** What a path is counted as. */
 export const OTHER_PAGE = 'other';
