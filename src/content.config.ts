@@ -12,10 +12,10 @@ import { letterSchema } from './lib/email/letters';
 import { mailWordsSchema } from './lib/email/mail-words';
 import { experimentPlaceSchema } from './lib/analytics/experiments';
 import { statSchema } from './lib/stats';
+import { cardSchema } from './lib/cards';
 import { formDefinitionSchema } from './lib/forms/definition';
 import { formsLoader } from './content-loaders/forms';
 import { i18nLoader } from './content-loaders/i18n';
-import { iconPaths, type IconName } from './lib/icons';
 
 const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'use lower-case words joined by hyphens, e.g. "how-it-works"');
 
@@ -105,15 +105,7 @@ const blog = defineCollection({
 /** Small cards of the content pages (icon, title, one paragraph); `group` says which band shows it. */
 const cards = defineCollection({
   loader: file('content/cards.yaml'),
-  schema: z.object({
-    id: slug,
-    group: z.enum(['home-how-it-works', 'home-toolkit', 'nominate-benefits', 'partnership-benefits', 'resources']),
-    /** A name of src/lib/icons.ts, e.g. "book". */
-    icon: z.enum(Object.keys(iconPaths) as [IconName, ...IconName[]]),
-    title: z.string().min(3).max(60),
-    body: z.string().min(10).max(280),
-    order: z.number().int().positive(),
-  }),
+  schema: cardSchema,
 });
 
 /**
