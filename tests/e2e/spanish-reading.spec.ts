@@ -1,0 +1,82 @@
+/**
+ * The pages a parent reads, in Spanish (issue 48, docs/spanish.md): each at 390 and 1280 px, in
+ * Spanish (`lang="es"`, its heading, no page-wide sideways scroll), with hreflang alternates both
+ * ways and a switch to its English twin and back. axe, HTML_CodeSniffer, the frame and the script
+ * budget check them through tests/e2e/routes.ts.
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { atEachSize, desktop, pageWidth, phone } from './widths';
+
+const alternates = (page: Page) =>
+  page
+    .locator('link[rel="alternate"][hreflang]')
+    .evaluateAll((links) => links.map((link) => `${link.getAttribute('hreflang')} ${new URL(link.getAttribute('href') ?? '').pathname}`));
+
+/** Each Spanish reading page, its English twin, their headings, and a sentence of its body in Spanish. */
+const pages = [
+  {
+    path: '/why-this-matters',
+    es: 'Por qué es importante',
+    en: 'Why This Matters',
+    sentence: 'Solo el 26% de los alumnos de 8.º grado domina las matemáticas, y el 29% la lectura.',
+  },
+  {
+    path: '/how-it-works',
+    es: 'Cómo funciona',
+    en: 'How It Works',
+    sentence: 'Avanzan al dominar el 90% y terminan un grado en 80-90 días',
+  },
+];
+
+for (const { path, es, en, sentence } of pages) {
+  test(`/es${path} is in Spanish at 390 and 1280 px, with alternates and a switch to ${path}`, async ({ page }) => {
+    await page.setViewportSize(phone);
+    await page.goto(`/es${path}`);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    expect(await alternates(page)).toEqual([`en ${path}`, `es /es${path}`, `x-default ${path}`]);
+    await atEachSize(page, [phone, desktop], async ({ width }) => {
+      await expect(page.getByRole('heading', { level: 1 }), `at ${width} px`).toHaveText(es);
+      await expect(page.getByRole('main').getByText(sentence, { exact: true })).toBeVisible();
+      expect(await pageWidth(page), `no sideways scroll at ${width} px`).toBeLessThanOrEqual(width);
+    });
+
+    // The footer's switch is the same link at every width; it leads to the English twin.
+    const toEnglish = page.getByRole('contentinfo').getByRole('link', { name: 'Read this site in English' });
+    await expect(toEnglish).toHaveAttribute('href', path);
+    await toEnglish.click();
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(en);
+    expect(await alternates(page)).toEqual([`en ${path}`, `es /es${path}`, `x-default ${path}`]);
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Leer este sitio en español' }).click();
+    await expect(page).toHaveURL(new RegExp(`/es${path}$`));
+  });
+}
+
+test('/es/why-this-matters shows the statistics in Spanish with the English figures, and links to English pages as English', async ({ page }) => {
+  await page.goto('/es/why-this-matters');
+  const results = page.locator('[data-stat]');
+  await expect(results).toHaveCount(4);
+  await expect(page.locator('[data-stat="why-improvement"]')).toContainText('85%');
+  await expect(page.locator('[data-stat="why-improvement"]')).toContainText('de los alumnos mejora en lectura y matemáticas en 8 semanas');
+  await expect(page.locator('[data-stat="why-growth"]')).toContainText('2x');
+  const start = page.getByRole('main').getByRole('link', { name: 'Empiece aquí: su primer correo' });
+  await expect(start).toHaveAttribute('href', '/lead-the-change#start-here-section');
+  await expect(start).toHaveAttribute('hreflang', 'en');
+});
+
+test('/es/how-it-works: the subscribe box answers in Spanish', async ({ page }) => {
+  await page.route('**/api/subscribe', (route) =>
+    route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'x' } }) }),
+  );
+  await page.goto('/es/how-it-works');
+  const email = page.getByRole('textbox', { name: 'Correo electrónico' });
+  await email.fill('nope');
+  await page.getByRole('main').getByRole('button', { name: 'Suscribirse' }).click();
+  await expect(page.locator('[data-subscribe-message]')).toHaveText('Escriba un correo electrónico válido.');
+  await email.fill('madre@example.com');
+  await page.getByRole('main').getByRole('button', { name: 'Suscribirse' }).click();
+  await expect(page.locator('[data-subscribe-message]')).toHaveText('No pudimos suscribirle en este momento. Vuelva a intentarlo.');
+  await expect(page.getByRole('table')).toContainText('Dominio: se avanza al comprender cerca del 90%');
+});
