@@ -80,3 +80,31 @@ test('/es/how-it-works: the subscribe box answers in Spanish', async ({ page }) 
   await expect(page.locator('[data-subscribe-message]')).toHaveText('No pudimos suscribirle en este momento. Vuelva a intentarlo.');
   await expect(page.getByRole('table')).toContainText('Dominio: se avanza al comprender cerca del 90%');
 });
+
+test('/es has the home’s bands in Spanish: statistics with the English figures, cards, the comparison and the toolkit', async ({ page }) => {
+  await page.goto('/es');
+  const stats = page.locator('#stats');
+  await expect(stats.locator('[data-stat="one-in-five"]')).toContainText('1 de cada 5');
+  await expect(stats.locator('[data-stat="one-in-five"]')).toContainText('alumnos dice que las clases no responden a sus necesidades');
+  await expect(stats.locator('[data-stat="top-nationally"]')).toContainText('El 1-2%');
+  await expect(stats.locator('[data-stat="math-proficient"]')).toContainText('26%');
+  await expect(stats.locator('[data-stat="math-proficient"]')).toContainText('Fuente: National Assessment of Educational Progress');
+  await expect(page.locator('#results [data-stat="improvement-8-weeks"]')).toContainText('85%');
+  await expect(page.locator('#how-it-works').getByRole('heading', { level: 3, name: 'Solo 2 horas al día' })).toBeVisible();
+  await expect(page.locator('#advocacy-toolkit').getByRole('heading', { level: 3, name: 'Hojas informativas' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Obtenga los materiales' })).toHaveAttribute('hreflang', 'en');
+
+  const comparison = page.locator('#comparison');
+  await expect(comparison.getByRole('heading', { level: 2 })).toHaveText('La escuela tradicional frente al aprendizaje por dominio');
+  const divider = comparison.getByRole('slider', { name: 'Comparar la escuela tradicional con el programa' });
+  await expect(divider).toHaveAttribute('aria-valuetext', '50% del programa a la vista');
+  // The divider's script loads after the first paint.
+  await expect(page.locator('html')).toHaveAttribute('data-scripts', 'ready');
+  await divider.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(divider).not.toHaveAttribute('aria-valuenow', '50');
+  await expect(divider).toHaveAttribute('aria-valuetext', /^\d+% del programa a la vista$/);
+  // No English leaks into the bands built from content.
+  const bands = await page.locator('#stats, #how-it-works, #results, #comparison, #advocacy-toolkit').allInnerTexts();
+  expect(bands.join('\n')).not.toMatch(/Source|1 in 5|Top |Mastery Learning|Fact Sheets/);
+});
