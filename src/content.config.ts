@@ -11,7 +11,7 @@ import { formPurposes } from './config/forms';
 import { letterSchema } from './lib/email/letters';
 import { mailWordsSchema } from './lib/email/mail-words';
 import { experimentPlaceSchema } from './lib/analytics/experiments';
-import { statSchema } from './lib/stats';
+import { spanishText, statSchema } from './lib/stats';
 import { cardSchema } from './lib/cards';
 import { formDefinitionSchema } from './lib/forms/definition';
 import { formsLoader } from './content-loaders/forms';
@@ -26,6 +26,8 @@ const faqCategories = defineCollection({
     id: slug,
     /** Shown as the accordion heading, e.g. "How It Works". */
     name: z.string().min(2).max(80),
+    /** The heading on /es/faqs, e.g. "Cómo funciona". */
+    nameEs: spanishText('name', 2, 90),
     /** Position in the accordion, 1 first. */
     order: z.number().int().positive(),
   }),
@@ -41,6 +43,19 @@ const faqs = defineCollection({
     category: reference('faqCategories'),
     /** Position within its category, 1 first. */
     order: z.number().int().positive(),
+  }),
+});
+
+/**
+ * The Spanish of each FAQ, content/faqs-es/<name>.mdx at the English file's name: its question in
+ * the front matter, the answer as the body; the category and order are the English file's. An FAQ
+ * without its Spanish stops the build naming the file (src/lib/faq-twins.ts).
+ */
+const faqsEs = defineCollection({
+  loader: glob({ pattern: '**/*.mdx', base: './content/faqs-es' }),
+  schema: z.strictObject({
+    /** The question as a parent reading Spanish would ask it. */
+    question: z.string().min(8).max(220),
   }),
 });
 
@@ -162,6 +177,7 @@ const i18n = defineCollection({
 export const collections = {
   faqCategories,
   faqs,
+  faqsEs,
   stats,
   webinars,
   parentVideos,

@@ -27,6 +27,12 @@ const pages = [
     en: 'How It Works',
     sentence: 'Avanzan al dominar el 90% y terminan un grado en 80-90 días',
   },
+  {
+    path: '/faqs',
+    es: 'Preguntas frecuentes',
+    en: 'Frequently Asked Questions',
+    sentence: 'Cómo actuar y participar',
+  },
 ];
 
 for (const { path, es, en, sentence } of pages) {
@@ -107,4 +113,76 @@ test('/es has the home’s bands in Spanish: statistics with the English figures
   // No English leaks into the bands built from content.
   const bands = await page.locator('#stats, #how-it-works, #results, #comparison, #advocacy-toolkit').allInnerTexts();
   expect(bands.join('\n')).not.toMatch(/Source|1 in 5|Top |Mastery Learning|Fact Sheets/);
+});
+
+test.describe('/es/faqs', () => {
+  test('the questions and their categories in Spanish, in the English order, with the same anchors', async ({ page }) => {
+    await page.goto('/es/faqs');
+    await expect(page.getByText('44 preguntas respondidas')).toBeVisible();
+    await expect(page.locator('[data-faq]')).toHaveCount(44);
+    await expect(page.locator('[data-faq-category] > summary h2')).toHaveText([
+      'Cómo funciona',
+      'Personalización, plan de estudios y progreso académico',
+      'Apoyo, motivación y experiencia del alumno',
+      'Resultados, preparación y estudios',
+      'Cómo actuar y participar',
+    ]);
+    // An anchor opens its question, in Spanish.
+    await page.goto('/es/faqs#what-is-the-mastery-threshold');
+    const question = page.getByRole('heading', { level: 3, name: '¿Qué calificación cuenta como dominio?' });
+    await expect(question).toBeVisible();
+    await expect(page.locator('#what-is-the-mastery-threshold').locator('xpath=ancestor::details[1]')).toContainText('El umbral de dominio suele ser del 90%.');
+    // A link in an answer to a page Spanish does not have goes to the English page, marked as English.
+    const answerLink = page.locator('[data-faq] .rich-text a', { hasText: 'Impulse el cambio' }).first();
+    await expect(answerLink).toHaveAttribute('href', '/lead-the-change');
+    await expect(answerLink).toHaveAttribute('hreflang', 'en');
+    // The contact form is English for now, and says so to screen readers.
+    await expect(page.locator('#ask-a-question [lang="en"] form')).toHaveCount(1);
+  });
+
+  test('the search box filters in Spanish, whatever the accents and case, at 390 and 1280 px', async ({ page }) => {
+    await page.setViewportSize(phone);
+    await page.goto('/es/faqs');
+    await expect(page.locator('html')).toHaveAttribute('data-scripts', 'ready');
+    const box = page.getByRole('searchbox', { name: 'Buscar en las preguntas frecuentes', exact: true });
+    await expect(box).toHaveAttribute('placeholder', 'Buscar preguntas...');
+    const status = page.locator('[data-faq-status]');
+    await atEachSize(page, [phone, desktop], async ({ width }) => {
+      await box.fill('pantalla');
+      await expect(status, `at ${width} px`).toHaveText(/^\d+ resultados encontrados$/);
+      const visible = page.locator('[data-faq]:visible');
+      const count = await visible.count();
+      expect(count).toBeGreaterThan(0);
+      expect(count).toBeLessThan(44);
+      expect(count).toBe(Number((await status.textContent())?.match(/\d+/)?.[0]));
+      for (const text of await visible.allTextContents()) expect(text.toLowerCase()).toContain('pantalla');
+      // Without its accent and in capitals, "matemáticas" finds the same questions.
+      await box.fill('matemáticas');
+      const accented = await status.textContent();
+      await box.fill('MATEMATICAS');
+      await expect(status).toHaveText(accented!);
+      await box.fill('física cuántica');
+      await expect(status).toHaveText('No hay resultados para «física cuántica»');
+      await expect(page.locator('[data-faq]:visible')).toHaveCount(0);
+      await box.fill('');
+      await expect(page.locator('[data-faq][hidden]')).toHaveCount(0);
+    });
+    // Enter keeps the page and puts the query in the address, as on /faqs.
+    await box.fill('tareas');
+    await box.press('Enter');
+    await expect(page).toHaveURL(/\/es\/faqs\?q=tareas$/);
+  });
+
+  test('without JavaScript every answer is there, a Spanish note says so, and the search goes to /es/faqs', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto('/es/faqs');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await expect(page.locator('[data-faq]')).toHaveCount(44);
+    await expect(page.getByText('Para buscar entre las preguntas hace falta JavaScript')).toBeVisible();
+    await expect(page.locator('form[role="search"][action="/es/faqs"]')).toHaveCount(1);
+    await page.goto('/es/faqs#why-25-minute-blocks');
+    await expect(page.getByRole('heading', { name: '¿Por qué bloques de 25 minutos con descansos de 5 minutos?' })).toBeVisible();
+    await context.close();
+  });
 });

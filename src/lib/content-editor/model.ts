@@ -156,6 +156,7 @@ export const editorCollections: EditorCollection[] = [
     fields: {
       id: { ...idCopy, hint: 'Lower-case words joined by hyphens, e.g. "how-it-works". FAQs name their category by it.' },
       name: { label: 'Name', hint: 'The accordion heading, e.g. "How It Works".' },
+      nameEs: { label: 'Name, in Spanish', hint: 'The heading on /es/faqs, e.g. "Cómo funciona".' },
       order: orderCopy,
     },
   }),
