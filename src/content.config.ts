@@ -11,11 +11,11 @@ import { formPurposes } from './config/forms';
 import { letterSchema } from './lib/email/letters';
 import { mailWordsSchema } from './lib/email/mail-words';
 import { experimentPlaceSchema } from './lib/analytics/experiments';
-import { statSchema } from './lib/stats';
+import { spanishText, statSchema } from './lib/stats';
+import { cardSchema } from './lib/cards';
 import { formDefinitionSchema } from './lib/forms/definition';
 import { formsLoader } from './content-loaders/forms';
 import { i18nLoader } from './content-loaders/i18n';
-import { iconPaths, type IconName } from './lib/icons';
 
 const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'use lower-case words joined by hyphens, e.g. "how-it-works"');
 
@@ -26,6 +26,8 @@ const faqCategories = defineCollection({
     id: slug,
     /** Shown as the accordion heading, e.g. "How It Works". */
     name: z.string().min(2).max(80),
+    /** The heading on /es/faqs, e.g. "Cómo funciona". */
+    nameEs: spanishText('name', 2, 90),
     /** Position in the accordion, 1 first. */
     order: z.number().int().positive(),
   }),
@@ -41,6 +43,19 @@ const faqs = defineCollection({
     category: reference('faqCategories'),
     /** Position within its category, 1 first. */
     order: z.number().int().positive(),
+  }),
+});
+
+/**
+ * The Spanish of each FAQ, content/faqs-es/<name>.mdx at the English file's name: its question in
+ * the front matter, the answer as the body; the category and order are the English file's. An FAQ
+ * without its Spanish stops the build naming the file (src/lib/faq-twins.ts).
+ */
+const faqsEs = defineCollection({
+  loader: glob({ pattern: '**/*.mdx', base: './content/faqs-es' }),
+  schema: z.strictObject({
+    /** The question as a parent reading Spanish would ask it. */
+    question: z.string().min(8).max(220),
   }),
 });
 
@@ -105,15 +120,7 @@ const blog = defineCollection({
 /** Small cards of the content pages (icon, title, one paragraph); `group` says which band shows it. */
 const cards = defineCollection({
   loader: file('content/cards.yaml'),
-  schema: z.object({
-    id: slug,
-    group: z.enum(['home-how-it-works', 'home-toolkit', 'nominate-benefits', 'partnership-benefits', 'resources']),
-    /** A name of src/lib/icons.ts, e.g. "book". */
-    icon: z.enum(Object.keys(iconPaths) as [IconName, ...IconName[]]),
-    title: z.string().min(3).max(60),
-    body: z.string().min(10).max(280),
-    order: z.number().int().positive(),
-  }),
+  schema: cardSchema,
 });
 
 /**
@@ -170,6 +177,7 @@ const i18n = defineCollection({
 export const collections = {
   faqCategories,
   faqs,
+  faqsEs,
   stats,
   webinars,
   parentVideos,

@@ -42,7 +42,8 @@ class ComparisonSliderElement extends HTMLElement {
     if (divider) {
       divider.style.left = `${percent}%`;
       divider.setAttribute('aria-valuenow', String(percent));
-      divider.setAttribute('aria-valuetext', `${percent}% programme shown`);
+      // The page's words, `{percent}` standing for the number (content/i18n/{locale}/comparison.yaml).
+      divider.setAttribute('aria-valuetext', (divider.dataset.valuetext ?? '{percent}% programme shown').replace('{percent}', String(percent)));
     }
   }
 }

@@ -2,19 +2,36 @@
 import { getCollection, getEntry, type CollectionEntry } from 'astro:content';
 import type { Locale } from '../config/locales';
 import { translator } from './i18n/words';
+import { statIn } from './stats';
 import { picture, type Picture } from './media';
 
 type StatGroup = CollectionEntry<'stats'>['data']['group'];
 type CardGroup = CollectionEntry<'cards'>['data']['group'];
 
-export async function statsOf(group: StatGroup) {
+/** A band's statistics in `locale`: the same figures, their words in that language. */
+export async function statsOf(group: StatGroup, locale: Locale = 'en') {
   const entries = await getCollection('stats', (entry) => entry.data.group === group);
-  return entries.map((entry) => entry.data).sort((a, b) => a.order - b.order);
+  return entries
+    .map((entry) => entry.data)
+    .sort((a, b) => a.order - b.order)
+    .map((stat) => statIn(stat, locale));
 }
 
-export async function cardsOf(group: CardGroup) {
+/** A card as a band shows it, in one language. */
+export interface CardItem {
+  id: string;
+  icon: CollectionEntry<'cards'>['data']['icon'];
+  title: string;
+  body: string;
+}
+
+/** A band's cards in `locale`. */
+export async function cardsOf(group: CardGroup, locale: Locale = 'en'): Promise<CardItem[]> {
   const entries = await getCollection('cards', (entry) => entry.data.group === group);
-  return entries.map((entry) => entry.data).sort((a, b) => a.order - b.order);
+  return entries
+    .map((entry) => entry.data)
+    .sort((a, b) => a.order - b.order)
+    .map(({ id, icon, title, body, titleEs, bodyEs }) => (locale === 'es' ? { id, icon, title: titleEs, body: bodyEs } : { id, icon, title, body }));
 }
 
 /** A video as the islands receive it: the poster already resized, the date as ISO text. */

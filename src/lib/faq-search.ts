@@ -1,14 +1,16 @@
 /**
  * The FAQ page's search box and deep links, on the prebuilt accordion (no React: every question
- * and answer is already in the HTML). Filtering is a case-insensitive substring match on the
- * question and the answer; a blank query shows everything.
+ * and answer is already in the HTML). Filtering is a case- and accent-insensitive substring match
+ * on the question and the answer ("matematicas" finds "matemáticas"); a blank query shows everything.
+ * The line under the box is in the page's language: the status element's `data-found` and
+ * `data-none`, `{count}` and `{query}` standing for the figures.
  */
 
 import { scrollToId } from './frame/scroll';
 
-/** Lower-cased, whitespace collapsed: what both the query and the texts are compared as. */
+/** Lower-cased, accents dropped, whitespace collapsed: what both the query and the texts are compared as. */
 export function normalise(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, ' ').trim();
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
 export function matches(text: string, query: string): boolean {
@@ -16,11 +18,19 @@ export function matches(text: string, query: string): boolean {
   return wanted === '' || normalise(text).includes(wanted);
 }
 
+/** What the line under the search box says, in the page's language. */
+export interface StatusWords {
+  found: string;
+  none: string;
+}
+
+export const englishStatus: StatusWords = { found: 'Found {count} results', none: 'No results found for "{query}"' };
+
 /** The line under the search box; empty when the query is blank. */
-export function statusText(count: number, query: string): string {
+export function statusText(count: number, query: string, words: StatusWords = englishStatus): string {
   const trimmed = query.trim();
   if (!trimmed) return '';
-  return count > 0 ? `Found ${count} results` : `No results found for "${trimmed}"`;
+  return count > 0 ? words.found.replace('{count}', String(count)) : words.none.replace('{query}', trimmed);
 }
 
 interface Item {
@@ -39,6 +49,7 @@ export function initFaqPage(root: Document = document): void {
     text: element.textContent ?? '',
   }));
   if (!input || !status) return;
+  const words: StatusWords = { found: status.dataset.found ?? englishStatus.found, none: status.dataset.none ?? englishStatus.none };
 
   // Which panels the visitor had open before searching, restored when the query is cleared.
   let saved: Map<HTMLDetailsElement, boolean> | undefined;
@@ -62,7 +73,7 @@ export function initFaqPage(root: Document = document): void {
       for (const [details, open] of saved) details.open = open;
       saved = undefined;
     }
-    status.textContent = statusText(count, query);
+    status.textContent = statusText(count, query, words);
   };
 
   input.addEventListener('input', () => apply(input.value));

@@ -12,6 +12,18 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export type SubscribeOutcome = keyof typeof SUBSCRIBE_MESSAGES;
 
+/** What the box says, in the page's language: the form's `data-messages` (JSON), else the English above. */
+export type SubscribeWords = Record<SubscribeOutcome | 'pending' | 'toast', string>;
+const ENGLISH: SubscribeWords = { ...SUBSCRIBE_MESSAGES, pending: 'Subscribing…', toast: 'Subscribed!' };
+
+export function subscribeWordsOf(form: HTMLElement): SubscribeWords {
+  try {
+    return { ...ENGLISH, ...(JSON.parse(form.dataset.messages ?? '{}') as Partial<SubscribeWords>) };
+  } catch {
+    return ENGLISH;
+  }
+}
+
 /** Posts the address and names the outcome; never throws. */
 export async function subscribe(email: string, fetchImpl: typeof fetch = fetch): Promise<SubscribeOutcome> {
   // The same rule as the browser's type=email check; the function validates again with the shared schema.
@@ -40,21 +52,22 @@ export function initSubscribeForms(root: ParentNode = document): void {
     const input = form.querySelector<HTMLInputElement>('input[name="email"]');
     const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
     const message = form.parentElement?.querySelector<HTMLElement>('[data-subscribe-message]');
+    const words = subscribeWordsOf(form);
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       if (!input || !message) return;
       if (button) button.disabled = true;
-      message.textContent = 'Subscribing…';
+      message.textContent = words.pending;
       message.className = 'mt-3 min-h-6 text-sm text-muted';
       const outcome = await subscribe(input.value);
       if (button) button.disabled = false;
-      message.textContent = SUBSCRIBE_MESSAGES[outcome];
+      message.textContent = words[outcome];
       message.className = `mt-3 min-h-6 text-sm font-medium ${outcome === 'success' ? 'text-success-600' : 'text-danger-600'}`;
       message.dataset.outcome = outcome;
       input.setAttribute('aria-invalid', String(outcome === 'invalid'));
       if (outcome === 'success') {
         form.reset();
-        showToast({ title: 'Subscribed!', description: SUBSCRIBE_MESSAGES.success });
+        showToast({ title: words.toast, description: words.success });
       } else if (outcome === 'invalid') {
         input.focus();
       }

@@ -22,7 +22,17 @@ let originalStats: unknown[];
 
 const faqFile = 'content/faqs/what-does-the-end-to-end-test-ask.mdx';
 const statsFile = 'content/stats.yaml';
-const newStat = { id: 'e2e-figure', group: 'home-results', target: 12, suffix: '%', label: 'of families changed this through the editor', order: 4 };
+const newStat = {
+  id: 'e2e-figure',
+  group: 'home-results',
+  target: 12,
+  suffix: '%',
+  label: 'of families changed this through the editor',
+  labelEs: 'de las familias lo cambiaron con el editor',
+  order: 4,
+};
+/** The Spanish of the FAQ the tests create: a file beside it, at the same name (docs/spanish.md). */
+const faqFileEs = 'content/faqs-es/what-does-the-end-to-end-test-ask.mdx';
 
 /**
  * The editing tests share one browser window, signed in once: a fresh browser per test loaded
@@ -166,13 +176,14 @@ test('an FAQ and a statistic created in the editor are written as the build read
   await stat.field('Number').fill(String(newStat.target));
   await stat.field('After the figure').fill(newStat.suffix);
   await stat.field('Line under the figure').fill(newStat.label);
+  await stat.field('Line under the figure, in Spanish').fill(newStat.labelEs);
   await stat.field('Order').fill(String(newStat.order));
   await publish(page);
   await expectSaved(page);
   await expect.poll(() => load(editor.read(statsFile))).toEqual([...originalStats, newStat]);
   // Key order, quoting and no empty fields, as written by hand.
   expect(editor.read(statsFile)).toContain(
-    '- id: e2e-figure\n  group: home-results\n  target: 12\n  suffix: "%"\n  label: of families changed this through the editor\n  order: 4\n',
+    '- id: e2e-figure\n  group: home-results\n  target: 12\n  suffix: "%"\n  label: of families changed this through the editor\n  labelEs: de las familias lo cambiaron con el editor\n  order: 4\n',
   );
 });
 
@@ -196,6 +207,9 @@ test('editing them changes the same files', async () => {
 
 test('the build accepts the saved files and shows the changes on /faqs and the home page', async () => {
   test.setTimeout(240_000);
+  // Every FAQ needs its Spanish beside it, or /faqs and /es/faqs do not build: the editor does not
+  // write it yet (docs/spanish.md), so the test adds it as a person would, by hand.
+  editor.write(faqFileEs, '---\nquestion: "¿Qué pregunta la prueba de principio a fin?"\n---\nUna respuesta escrita a mano.\n');
   const build = await editor.build();
   expect(build.output).not.toMatch(/does not match collection schema/);
   expect(build.ok, build.output.slice(-2000)).toBe(true);
@@ -204,6 +218,8 @@ test('the build accepts the saved files and shows the changes on /faqs and the h
   // The page counts the questions, the new one included.
   expect(faqs).toContain(`${editor.list('content/faqs').length} Questions Answered`);
   expect(build.page('/')).toContain('of families edited this through the editor');
+  expect(build.page('/es/faqs')).toContain('¿Qué pregunta la prueba de principio a fin?');
+  expect(build.page('/es')).toContain('de las familias lo cambiaron con el editor');
 });
 
 test('deleting them removes the FAQ file and the statistic', async () => {
@@ -260,6 +276,7 @@ test('bad input is refused in the editor with the field named', async () => {
   await stat.field('Band').click();
   await page.getByRole('option', { name: 'home-stats', exact: true }).click();
   await stat.field('Line under the figure').fill('a figure nobody gave');
+  await stat.field('Line under the figure, in Spanish').fill('una cifra que nadie dio');
   await stat.field('Order').fill('7');
   await publish(page);
   await expect(page.getByText(`Statistic ${originalStats.length + 1} ("e2e-no-number"): fill in "Number" or "Text".`)).toBeVisible();

@@ -22,4 +22,7 @@ export const routes: Array<{ path: string; heading: RegExp; navigation?: string 
   { path: '/search', heading: /^Search$/ },
   // The Spanish home (issue 48: the frame and the home first; docs/spanish.md).
   { path: '/es', heading: /Transforme el aprendizaje/, navigation: 'Principal' },
+  { path: '/es/why-this-matters', heading: /^Por qué es importante$/, navigation: 'Principal' },
+  { path: '/es/how-it-works', heading: /^Cómo funciona$/, navigation: 'Principal' },
+  { path: '/es/faqs', heading: /^Preguntas frecuentes$/, navigation: 'Principal' },
 ];

@@ -309,7 +309,7 @@ describe('what the build refuses, the editor refuses with the field named', () =
     const field = config.collections.find((collection) => collection.name === 'stats')!.files![0]!.fields[0]!;
     const labels = Object.fromEntries(field.fields!.map((item) => [item.name, item.label]));
     expect(listRuleErrors([entry], { unique_field: 'id', exactly_one_of: field.exactly_one_of! }, labels, field.label_singular!)).toEqual([message]);
-    const result = schemaOf('stats').safeParse({ group: 'home-stats', ...entry });
+    const result = schemaOf('stats').safeParse({ group: 'home-stats', labelEs: 'una línea', ...entry });
     expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['target']);
   });
 

@@ -106,16 +106,31 @@ describe('content schemas', () => {
     {
       name: 'a statistic with both a target and a text',
       path: 'content/stats.yaml',
-      contents: '- id: both\n  group: home-stats\n  target: 5\n  text: "5"\n  label: a broken statistic\n  order: 1\n',
+      contents: '- id: both\n  group: home-stats\n  target: 5\n  text: "5"\n  label: a broken statistic\n  labelEs: una cifra rota\n  order: 1\n',
       file: 'stats.yaml',
       field: 'target',
     },
     {
       name: 'a statistic without a number or a text',
       path: 'content/stats.yaml',
-      contents: '- id: no-figure\n  group: home-stats\n  label: a statistic without its figure\n  order: 1\n',
+      contents: '- id: no-figure\n  group: home-stats\n  label: a statistic without its figure\n  labelEs: una cifra sin su número\n  order: 1\n',
       file: 'stats.yaml',
       field: 'target',
+    },
+    {
+      name: 'a statistic without its Spanish line',
+      path: 'content/stats.yaml',
+      contents: '- id: english-only\n  group: home-stats\n  target: 5\n  label: a statistic in English only\n  order: 1\n',
+      file: 'stats.yaml',
+      field: 'the Spanish of "label" is missing',
+    },
+    {
+      name: 'a card without its Spanish text',
+      path: 'content/cards.yaml',
+      contents:
+        '- id: english-only\n  group: resources\n  icon: book\n  title: English only\n  titleEs: Solo en inglés\n  body: A card whose text is in English only.\n  order: 1\n',
+      file: 'cards.yaml',
+      field: 'bodyEs',
     },
     {
       name: 'a webinar whose video is on plain http',

@@ -82,3 +82,31 @@ describe('FAQ search texts', () => {
     expect(statusText(count, query)).toBe(text);
   });
 });
+
+describe('FAQ search in Spanish (/es/faqs)', () => {
+  const spanishDir = join(import.meta.dirname, '..', '..', 'content', 'faqs-es');
+  const spanish = readdirSync(spanishDir)
+    .filter((file) => file.endsWith('.mdx'))
+    .map((file) => {
+      const source = readFileSync(join(spanishDir, file), 'utf8');
+      const [, front = '', body = ''] = source.match(/^---\n([\s\S]*?)\n---\n([\s\S]*)$/) ?? [];
+      return `${front.match(/^question: "?(.*?)"?$/m)?.[1] ?? ''} ${markdownToText(body)}`;
+    });
+  const foundEs = (query: string) => spanish.filter((text) => matches(text, query));
+
+  test('accents and case do not matter: "matematicas" finds what "Matemáticas" finds', () => {
+    expect(matches('¿Qué calificación cuenta como dominio?', 'CALIFICACION')).toBe(true);
+    expect(foundEs('matematicas').length).toBeGreaterThan(0);
+    expect(foundEs('matematicas')).toEqual(foundEs('Matemáticas'));
+    expect(foundEs('pantalla').length).toBeLessThan(spanish.length);
+    expect(foundEs('zzzz-nada')).toEqual([]);
+  });
+
+  test.each([
+    [5, 'dominio', '5 resultados encontrados'],
+    [0, '  cuántica ', 'No hay resultados para «cuántica»'],
+    [44, ' ', ''],
+  ])('status for %i hits of "%s" in the page’s words', (count, query, text) => {
+    expect(statusText(count, query, { found: '{count} resultados encontrados', none: 'No hay resultados para «{query}»' })).toBe(text);
+  });
+});

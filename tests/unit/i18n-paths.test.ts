@@ -34,7 +34,10 @@ describe('the language switch', () => {
     ['/es', 'en', '/'],
     ['/index.html', 'es', '/es'],
     // A page Spanish does not have yet: that language's home.
-    ['/faqs', 'es', '/es'],
+    ['/blogs-insights', 'es', '/es'],
+    // A page it has: the same page.
+    ['/faqs', 'es', '/es/faqs'],
+    ['/es/faqs', 'en', '/faqs'],
     ['/es/404', 'en', '/'],
   ] as const)('from %s to %s goes to %s', (pathname, target, expected) => {
     expect(switchPath(pathname, target)).toBe(expected);
@@ -43,7 +46,8 @@ describe('the language switch', () => {
 
 test.each([
   ['/', 'es', { href: '/es' }],
-  ['/faqs', 'es', { href: '/faqs', hreflang: 'en' }],
+  ['/blogs-insights', 'es', { href: '/blogs-insights', hreflang: 'en' }],
+  ['/faqs#what-ages', 'es', { href: '/es/faqs#what-ages' }],
   ['/lead-the-change#email-form', 'es', { href: '/lead-the-change#email-form', hreflang: 'en' }],
   ['/faqs', 'en', { href: '/faqs' }],
   ['https://example.org/', 'es', { href: 'https://example.org/' }],
@@ -63,8 +67,8 @@ describe('hreflang alternates', () => {
   });
 
   test('a page only English has names none', () => {
-    expect(alternatesOf('/faqs')).toEqual([]);
-    expect(buildSeo({ pathname: '/faqs', siteUrl: site }).alternates).toEqual([]);
+    expect(alternatesOf('/blogs-insights')).toEqual([]);
+    expect(buildSeo({ pathname: '/blogs-insights', siteUrl: site }).alternates).toEqual([]);
   });
 
   test.each([
