@@ -22,4 +22,6 @@ export const routes: Array<{ path: string; heading: RegExp; navigation?: string 
   { path: '/search', heading: /^Search$/ },
   // The Spanish home (issue 48: the frame and the home first; docs/spanish.md).
   { path: '/es', heading: /Transforme el aprendizaje/, navigation: 'Principal' },
+  // Lead the change in Spanish: the email form in Spanish (issue 48, docs/spanish.md).
+  { path: '/es/lead-the-change', heading: /Impulse el cambio/, navigation: 'Principal' },
 ];
