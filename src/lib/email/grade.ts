@@ -58,6 +58,19 @@ export function gradeProblem(input: string, locale: Locale = 'en'): string | und
   return n >= 1 && n <= 12 && numbered[1]!.length <= 2 ? undefined : gradeMessages[locale];
 }
 
+/**
+ * A grade as `normaliseGrade` writes it, in the language of the letter: "5th grade" is "5.º grado"
+ * in Spanish, "kindergarten" "kínder", "pre-K" "prekínder"; anything kept as typed stays so.
+ */
+export function gradeIn(grade: string, language: Locale): string {
+  if (language === 'en') return grade;
+  if (grade === GRADE_PLACEHOLDER) return '[Grado]';
+  const numbered = /^(\d{1,2})(?:st|nd|rd|th) grade$/.exec(grade);
+  if (numbered) return `${numbered[1]}.º grado`;
+  const named: Record<string, string> = { kindergarten: 'kínder', 'pre-K': 'prekínder', 'transitional kindergarten': 'kínder de transición' };
+  return named[grade] ?? grade;
+}
+
 export function normaliseGrade(input: string | undefined | null): string {
   const typed = (input ?? '').replace(/\s+/g, ' ').trim();
   if (!typed) return GRADE_PLACEHOLDER;

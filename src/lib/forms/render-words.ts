@@ -18,6 +18,9 @@ export const renderWords = {
     ifChose: (choices: string[], label: string) => `Answer this if you chose ${choices.map((choice) => `"${choice}"`).join(' or ')} for "${label}".`,
     ifFilled: (label: string) => `Answer this if you filled in "${label}".`,
     ifApplies: (label: string) => `Answer this only if it applies to your answer to "${label}".`,
+    letterLanguage: 'Language of your letter',
+    letterLanguageHelp: 'The school’s leadership reads English; you may also send it in Spanish.',
+    letterLanguages: { en: 'English (for the school’s leadership)', es: 'Spanish' },
   },
   es: {
     optional: '(opcional)',
@@ -31,5 +34,8 @@ export const renderWords = {
     ifChose: (choices: string[], label: string) => `Responda esto si eligió ${choices.map((choice) => `"${choice}"`).join(' o ')} en "${label}".`,
     ifFilled: (label: string) => `Responda esto si llenó "${label}".`,
     ifApplies: (label: string) => `Responda esto solo si corresponde a su respuesta en "${label}".`,
+    letterLanguage: 'Idioma de su carta',
+    letterLanguageHelp: 'La dirección de la escuela lee en inglés; también puede enviarla en español. Usted verá la carta antes de que se envíe.',
+    letterLanguages: { en: 'Inglés (para la dirección de la escuela)', es: 'Español' },
   },
 } satisfies Record<Locale, Record<string, unknown>>;

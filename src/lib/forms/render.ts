@@ -295,12 +295,31 @@ function consentHtml(consent: LegalConsent, options: RenderOptions): string {
 }
 
 /**
+ * On a page in another language than English, the email forms ask which language the letter to the
+ * school is written in: English by default (the school's leadership reads it), or the page's.
+ */
+function letterLanguageHtml(options: RenderOptions): string {
+  const locale = options.locale;
+  if (!locale || locale === 'en') return '';
+  const words = renderWords[locale];
+  const id = `${options.instance}-letter-locale`;
+  const chosen = listOf(options.values?.[metaFields.letterLocale])[0] === locale ? locale : 'en';
+  const choices = (['en', locale] as const)
+    .map(
+      (value) =>
+        `<label class="${choiceClass}" for="${id}-${value}"><input${attrs({ type: 'radio', id: `${id}-${value}`, name: metaFields.letterLocale, value, checked: value === chosen, class: boxClass })}><span class="font-medium">${escapeHtml(words.letterLanguages[value])}</span></label>`,
+    )
+    .join('');
+  return `<div class="native-field" data-field="${metaFields.letterLocale}" data-field-type="radio"><fieldset id="${id}" aria-describedby="${id}-help"><legend class="${labelClass}">${escapeHtml(words.letterLanguage)}</legend><p id="${id}-help" class="${helpClass}">${escapeHtml(words.letterLanguageHelp)}</p><div class="mt-2 grid gap-2">${choices}</div></fieldset></div>`;
+}
+
+/**
  * The parent's own words in the email forms (see src/lib/email/note.ts): the question "What would
  * this change for your child?", then the personal note.
  */
 function personalHtml(options: RenderOptions): string {
   const personal = personalWords[options.locale ?? 'en'];
-  return `${[
+  return `${letterLanguageHtml(options)}${[
     { name: OWN_WORDS_FIELD, suffix: 'own-words', label: personal.ownWordsLabel, help: personal.ownWordsHelp, rows: 3 },
     { name: NOTE_FIELD, suffix: 'note', label: personal.noteLabel, help: personal.noteHelp, rows: 3 },
   ]

@@ -44,6 +44,8 @@ export const metaFields = {
   ambassador: '_ambassador',
   /** The language of the page the form was on ("en" or "es"): the answer's, and the emails'. */
   locale: '_locale',
+  /** The email forms on a page in another language: the language of the letter to the school ("en" unless "es" is chosen). */
+  letterLocale: '_letter_locale',
 } as const;
 
 /** The checkbox of one communication subscription, e.g. `_consent_42`. */

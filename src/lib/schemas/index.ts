@@ -92,9 +92,12 @@ export const formWordsConsentSchema = z
  * The language of the page a form was posted from (`_locale`): its answer, its emails and the pages
  * that follow are in it. A form that posts none is English; any other value is refused.
  */
-export const formLocaleSchema = z
-  .enum(locales, { error: `The form’s language (_locale) must be one of ${locales.map((locale) => `"${locale}"`).join(', ')}.` })
-  .default(defaultLocale);
+const localeField = (what: string) =>
+  z.enum(locales, { error: `${what} must be one of ${locales.map((locale) => `"${locale}"`).join(', ')}.` }).default(defaultLocale);
+export const formLocaleSchema = localeField('The form’s language (_locale)');
+
+/** The language of the letter to the school (`_letter_locale`), chosen on a page in another language: English unless given. */
+export const letterLocaleSchema = localeField('The letter’s language (_letter_locale)');
 
 /**
  * POST /api/hubspot/search-contact: the invitee's email and Calendly's `invitee_uuid` from the

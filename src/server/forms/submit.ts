@@ -9,7 +9,7 @@ import type { Context } from '@netlify/functions';
 import { emailFormFields, emailFormPurposes, formWordsPlaces, type FormPurpose } from '../../config/forms';
 import { emailFormProblems, normaliseEmailFields, textOf } from '../../lib/email/fields';
 import { NOTE_FIELD, normaliseNote, OWN_WORDS_FIELD, personalFieldNames, WORDS_CONSENT_FIELD } from '../../lib/email/note';
-import { formLocaleSchema, formWordsConsentSchema } from '../../lib/schemas';
+import { formLocaleSchema, formWordsConsentSchema, letterLocaleSchema } from '../../lib/schemas';
 import { localizeDefinition } from '../../lib/forms/localize';
 import { personalFieldLabelsIn, personalWords } from '../../lib/email/personal-fields';
 import { defaultLocale, type Locale } from '../../config/locales';
@@ -64,6 +64,10 @@ export async function handleSubmission(req: Request, context: Context | undefine
   const language = formLocaleSchema.safeParse(raw[metaFields.locale]);
   if (!language.success) throw new HttpError(400, 'invalid_locale', language.error.issues[0]?.message ?? 'The form’s language is not one of the site’s.');
   const locale = language.data;
+  // The letter's language (the email forms on a page in another language ask): English by default.
+  const letterLanguage = letterLocaleSchema.safeParse(raw[metaFields.letterLocale]);
+  if (!letterLanguage.success)
+    throw new HttpError(400, 'invalid_letter_locale', letterLanguage.error.issues[0]?.message ?? 'The letter’s language is not one of the site’s.');
   const email = (emailFormPurposes as readonly string[]).includes(definition.purpose);
 
   // Bots: the field people never see was filled, or the form came back faster than a person fills
@@ -156,6 +160,7 @@ export async function handleSubmission(req: Request, context: Context | undefine
         note,
         ownWords,
         wordsConsent: wordsConsent?.data === true,
+        letterLocale: letterLanguage.data,
         attribution,
         held,
         ...(known ? { schoolKey: known.pageKey } : {}),

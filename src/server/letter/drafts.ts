@@ -13,7 +13,8 @@ import { referralDataSchema, type ReferralData } from '../../lib/schemas';
 import { generateEmail, type EmailLinks, type GeneratedEmail, type Letter } from '../../lib/email/template';
 import { isPlatformChoice } from '../../lib/email/submission';
 import { query, queryOne, sql } from '../db';
-import { letterById, pickLetter } from './bodies';
+import type { Locale } from '../../config/locales';
+import { letterById, letterIn, pickLetter } from './bodies';
 import type { Attribution } from '../schools/pages';
 import { hashSecret, newSecret } from '../tokens';
 
@@ -93,12 +94,15 @@ export async function createDraft(input: {
   attribution?: Attribution;
   schoolKey?: string;
   held?: boolean;
+  /** The language the parent chose for the letter (English unless they chose another). */
+  letterLocale?: Locale;
   now?: Date;
 }) {
   const token = newSecret();
   const data = emailDataOf(input.values);
   // The school's next letter: a parent who sends the form twice moves the rotation on too.
-  const letter = await pickLetter({ address: data.schoolContactEmail, name: data.schoolName }, input.now);
+  // Its variant in the language the parent chose, kept whole with the draft like the letter itself.
+  const letter = await letterIn(await pickLetter({ address: data.schoolContactEmail, name: data.schoolName }, input.now), input.letterLocale ?? 'en');
   const draft: LetteredDraft = {
     id: input.id,
     purpose: input.purpose,

@@ -7,6 +7,7 @@
  * only caller of `moveMessage` and of the statements here that set `status`. Everything else may
  * change a letter's other fields with `updateMessage`, which refuses a change of status.
  */
+import type { Locale } from '../../config/locales';
 import { messageStatuses, type MessageStatus } from '../../lib/schemas/admin';
 import { query, queryOne, sql } from '../db';
 import { serverEnv } from '../env';
@@ -55,6 +56,8 @@ export interface OutboxMessage {
   note: string;
   /** The letter (content/letters/{id}.yaml) the body was written in, and the parent's answer in it. */
   letterId?: string;
+  /** The language the letter is written in (the parent's choice; English when absent): its footer's too. */
+  letterLocale?: Locale;
   ownWords?: string;
   confirmation?: {
     expiresAt: string;

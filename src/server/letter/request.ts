@@ -147,6 +147,7 @@ function messageFromDraft(
     body: what.email.body,
     note: what.note,
     letterId: draft.letter.id,
+    ...(draft.letter.language && draft.letter.language !== 'en' ? { letterLocale: draft.letter.language } : {}),
     ownWords: draft.ownWords ?? '',
     attempts: 0,
     nextAttemptAt: now.toISOString(),

@@ -8,6 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { createElement, type ReactElement } from 'react';
+import type { Locale } from '../../config/locales';
 import { site } from '../../config/site';
 import { ActionEmail } from '../../emails/ActionEmail';
 import { DigestEmail, type DigestLetter } from '../../emails/DigestEmail';
@@ -90,11 +91,19 @@ export async function composeEmail(kind: WordKind, values: Record<string, string
 }
 
 /** A parent's letter to their school, as it was previewed, with a line saying how it was sent. */
-export async function composeLetter(letter: { subject: string; body: string; parentName: string }): Promise<Rendered> {
-  const first = letter.parentName.trim().split(/\s+/)[0] || 'the parent';
-  const footer = `Sent for ${letter.parentName.trim() || 'a parent'} by ${site.name}. Replies go to ${first}.`;
+export async function composeLetter(letter: { subject: string; body: string; parentName: string; language?: Locale }): Promise<Rendered> {
+  // The footer in the letter's language (the school reads the letter, not the parent's language).
+  const spanish = letter.language === 'es';
+  const first = letter.parentName.trim().split(/\s+/)[0] || (spanish ? 'quien la escribió' : 'the parent');
+  const footer = spanish
+    ? `Enviada en nombre de ${letter.parentName.trim() || 'un padre o una madre'} por ${site.name}. Las respuestas le llegan a ${first}.`
+    : `Sent for ${letter.parentName.trim() || 'a parent'} by ${site.name}. Replies go to ${first}.`;
   // The text part is the letter exactly as the parent previewed it.
-  return rendered(letter.subject, createElement(LetterEmail, { body: letter.body, footer }), `${letter.body.trim()}\n\n${footer}`);
+  return rendered(
+    letter.subject,
+    createElement(LetterEmail, { body: letter.body, footer, lang: letter.language ?? 'en' }),
+    `${letter.body.trim()}\n\n${footer}`,
+  );
 }
 
 /** Several letters to one school in one email. */
