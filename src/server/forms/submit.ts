@@ -161,6 +161,7 @@ export async function handleSubmission(req: Request, context: Context | undefine
         ownWords,
         wordsConsent: wordsConsent?.data === true,
         letterLocale: letterLanguage.data,
+        locale,
         attribution,
         held,
         ...(known ? { schoolKey: known.pageKey } : {}),

@@ -53,6 +53,8 @@ export interface EmailDraft {
   attribution?: Attribution;
   /** The verified school the parent picked (a suggestion, or the school page the form was on), by its page key. */
   schoolKey?: string;
+  /** The language of the page the parent wrote from: their emails' and pages'. English when absent. */
+  locale?: Locale;
 }
 
 /** A draft as it is read: with its letter. */
@@ -96,6 +98,8 @@ export async function createDraft(input: {
   held?: boolean;
   /** The language the parent chose for the letter (English unless they chose another). */
   letterLocale?: Locale;
+  /** The language of the page the form was on. */
+  locale?: Locale;
   now?: Date;
 }) {
   const token = newSecret();
@@ -117,9 +121,10 @@ export async function createDraft(input: {
     createdAt: (input.now ?? new Date()).toISOString(),
     attribution: input.attribution ?? { via: 'direct' },
     ...(input.schoolKey ? { schoolKey: input.schoolKey } : {}),
+    ...(input.locale && input.locale !== 'en' ? { locale: input.locale } : {}),
   };
   await query(sql`
-    INSERT INTO email_drafts (id, token_hash, created_at, letter_id, held, record) VALUES (${draft.id}, ${draft.tokenHash}, ${draft.createdAt}, ${letter.id}, ${input.held ?? false}, ${draft})
+    INSERT INTO email_drafts (id, token_hash, created_at, letter_id, held, locale, record) VALUES (${draft.id}, ${draft.tokenHash}, ${draft.createdAt}, ${letter.id}, ${input.held ?? false}, ${draft.locale ?? 'en'}, ${draft})
     ON CONFLICT (id) DO NOTHING`);
   return { token, draft, email: composeDraft(draft, draft.note) };
 }

@@ -58,6 +58,8 @@ export interface OutboxMessage {
   letterId?: string;
   /** The language the letter is written in (the parent's choice; English when absent): its footer's too. */
   letterLocale?: Locale;
+  /** The language the parent wrote in (the form's page; English when absent): every email to them and the pages their links open. */
+  locale?: Locale;
   ownWords?: string;
   confirmation?: {
     expiresAt: string;
@@ -185,8 +187,8 @@ const columnsOf = (message: OutboxMessage) => ({
 export async function createMessage(message: OutboxMessage): Promise<void> {
   const c = columnsOf(message);
   await query(sql`
-    INSERT INTO outbox_messages (id, draft_id, channel, status, created_at, updated_at, sent_at, next_attempt_at, work_left, follow_up_waiting, letter_id, school_id, record)
-    VALUES (${message.id}, ${message.draftId}, ${message.channel}, ${c.status}, ${message.createdAt}, ${c.updatedAt}, ${c.sentAt}, ${c.nextAttemptAt}, false, ${c.followUpWaiting}, ${message.letterId ?? null}, ${message.schoolId ?? null}, ${message})
+    INSERT INTO outbox_messages (id, draft_id, channel, status, created_at, updated_at, sent_at, next_attempt_at, work_left, follow_up_waiting, letter_id, school_id, locale, record)
+    VALUES (${message.id}, ${message.draftId}, ${message.channel}, ${c.status}, ${message.createdAt}, ${c.updatedAt}, ${c.sentAt}, ${c.nextAttemptAt}, false, ${c.followUpWaiting}, ${message.letterId ?? null}, ${message.schoolId ?? null}, ${message.locale ?? 'en'}, ${message})
     ON CONFLICT (id) DO NOTHING`);
 }
 
