@@ -2,9 +2,11 @@
  * The pages a function answers a parent who wrote in Spanish (issue 48): the confirmation of their
  * letter (/confirm-send) in Spanish, with `lang="es"` and the Spanish frame, the same behaviour.
  */
-import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import confirmSend from '../../netlify/functions/confirm-send.mts';
 import sendEmail from '../../netlify/functions/send-email.mts';
+import yourDataFunction from '../../netlify/functions/your-data.mts';
+import { dataPath } from '../../src/server/links';
 import { createDraft } from '../../src/server/letter/drafts';
 import { setAdminEnv } from './helpers/admin';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
@@ -105,4 +107,53 @@ test('an English parent’s page stays English', async () => {
   expect(page.html).toContain('<html lang="en">');
   expect(page.text).toContain('Confirm your email to Oakwood Academy');
   expect((await press(token)).text).toMatch(/Your email has been sent|Your email is confirmed/);
+});
+
+describe('“Your data” for a Spanish parent', () => {
+  const yourData = async (request: Request) => {
+    const response = await yourDataFunction(request);
+    const html = await response.text();
+    return { status: response.status, html, text: regionText(html) };
+  };
+  const postForm = (fields: Record<string, string>) =>
+    yourData(
+      new Request('http://localhost/your-data', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      }),
+    );
+
+  test('they see, review and delete their data in Spanish, with the same steps', async () => {
+    await requested('es');
+    const email = `ana.page${seq}@example.org`;
+    const link = dataPath(email, { locale: 'es' });
+    expect(link).toMatch(/&lang=es$/);
+    const seen = await yourData(new Request(`http://localhost${link}`));
+    expect(seen.status).toBe(200);
+    expect(seen.html).toContain('<html lang="es">');
+    expect(seen.text).toContain(`Esto es todo lo que nuestro sitio guarda sobre ${email}`);
+    expect(seen.text).toContain('Sus correos a la escuela');
+    expect(seen.text).toContain('Descargar mis datos (JSON)');
+    const token = new URL(link, 'http://localhost').searchParams.get('token')!;
+    const review = await postForm({ action: 'review', token, lang: 'es' });
+    expect(review.html).toContain('<html lang="es">');
+    expect(review.text).toContain('¿Eliminar sus datos?');
+    const deleteToken = /name="token" value="([^"]+)"><input type="hidden" name="lang" value="es"><button[^>]*>Sí, eliminar mis datos/.exec(review.html)?.[1];
+    expect(deleteToken).toBeTruthy();
+    const done = await postForm({ action: 'delete', token: deleteToken!, lang: 'es' });
+    expect(done.status).toBe(200);
+    expect(done.html).toContain('<html lang="es">');
+    expect(done.text).toMatch(/Sus datos fueron eliminados Eliminamos de nuestro sitio \d+ registros? sobre/);
+    expect(done.text).toContain('Ir a la página principal');
+    // Deleted: the same link now finds nothing.
+    expect((await yourData(new Request(`http://localhost${link}`))).text).toContain(`Nuestro sitio no guarda nada sobre ${email}.`);
+  });
+
+  test('a language the site does not have is a 400 that says which it has', async () => {
+    const link = dataPath('someone@example.org');
+    const answer = await yourData(new Request(`http://localhost${link}&lang=fr`));
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain('The page’s language (lang) must be one of "en", "es".');
+  });
 });
