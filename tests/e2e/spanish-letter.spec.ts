@@ -2,7 +2,7 @@
  * A parent who reads Spanish first writes to their school, on `npm start`, at 390 px (issue 48):
  * they read /es/lead-the-change, meet the form's problems in Spanish, write with the letter in
  * Spanish, get their confirmation email in Spanish (MailDev), confirm on a Spanish page, and the
- * school receives the letter in the language they chose.
+ * school receives the letter in the language they chose; then they delete their data, in Spanish.
  */
 import { expect as baseExpect, test } from './fixtures';
 import { runMail, waitForEmail, linkTo } from './mail';
@@ -66,6 +66,8 @@ test('a parent reads, writes, confirms and the school gets the letter, all in Sp
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(/Su correo (fue enviado|está confirmado)/);
   await expect(page.locator('html')).toHaveAttribute('lang', 'es');
   await page.screenshot({ path: testInfo.outputPath('es-confirmed-390.png'), fullPage: true });
+  const yourData = page.locator('#main').getByRole('link', { name: 'Sus datos' });
+  const dataHref = await yourData.getAttribute('href');
 
   await runMail();
   const letter = await waitForEmail(school, { runs: true });
@@ -73,4 +75,17 @@ test('a parent reads, writes, confirms and the school gets the letter, all in Sp
   expect(letter.text).toContain('Estimado/a Dra. Ruiz:');
   expect(letter.text).toContain('Me llamo Ana López y mi hijo o hija, Leo López, está en 5.º grado en Colegio Las Palmas.');
   expect(letter.text).toContain('Enviada en nombre de Ana López por Mastery Parents.');
+
+  // Then they delete their data, in Spanish.
+  await page.goto(dataHref!);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sus datos');
+  await expect(page.getByText(`Esto es todo lo que nuestro sitio guarda sobre ${parent}`)).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('es-your-data-390.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Eliminar mis datos' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('¿Eliminar sus datos?');
+  await page.getByRole('button', { name: 'Sí, eliminar mis datos' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sus datos fueron eliminados');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await page.screenshot({ path: testInfo.outputPath('es-deleted-390.png'), fullPage: true });
 });
