@@ -147,6 +147,16 @@ const letters = defineCollection({
 });
 
 /**
+ * The letters in the other languages a parent may choose for their letter (content/letters/es/),
+ * under the same rules; each English letter needs its variant by the same file name, or the build
+ * fails naming the missing file (src/lib/email/letters-build.ts).
+ */
+const letterVariants = defineCollection({
+  loader: glob({ pattern: '*/*.yaml', base: './content/letters' }),
+  schema: letterSchema,
+});
+
+/**
  * The words of every other email the site sends, one YAML file per kind (src/lib/email/mail-words.ts):
  * a placeholder the email does not have or one it needs missing, a link or an address in the words,
  * fails the build naming the file and the field. The templates (src/emails) add the links.
@@ -186,6 +196,7 @@ export const collections = {
   cards,
   forms: formsCollection,
   letters,
+  letterVariants,
   emails,
   experiments,
   i18n,

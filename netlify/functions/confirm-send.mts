@@ -31,7 +31,7 @@ export default async (req: Request): Promise<Response> => {
       const token = (new URL(req.url).searchParams.get('token') ?? '').slice(0, 2000);
       const outcome = await inspectConfirmation(token);
       const view = confirmSendPage(outcome, token, await shareAfter(outcome, req));
-      return responsePage(view.content, { status: view.status, title: view.title });
+      return responsePage(view.content, { status: view.status, title: view.title, locale: view.locale });
     }
     if (req.method === 'POST') {
       const type = req.headers.get('content-type') ?? '';
@@ -44,7 +44,7 @@ export default async (req: Request): Promise<Response> => {
       const outcome = await confirmPlatformSend(token, { timeZone: timeZoneOf(form.get('tz')) });
       await recordConfirmation(outcome);
       const view = confirmSendPage(outcome, token, await shareAfter(outcome, req));
-      return responsePage(view.content, { status: view.status, title: view.title });
+      return responsePage(view.content, { status: view.status, title: view.title, locale: view.locale });
     }
     const response = await responsePage(`${heading('Not available')}${lead('Open the link from your email to confirm your email.')}${actions(home)}`, {
       status: 405,

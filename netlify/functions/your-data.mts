@@ -9,7 +9,7 @@ export default async (req: Request, context?: Context): Promise<Response> => {
   try {
     const page = await view(req, context);
     if (page instanceof Response) return page;
-    const response = await responsePage(page.content, { status: page.status, title: page.title });
+    const response = await responsePage(page.content, { status: page.status, title: page.title, locale: page.locale });
     for (const [name, value] of Object.entries(page.headers ?? {})) response.headers.set(name, value);
     return response;
   } catch (error) {

@@ -90,6 +90,13 @@ export function embedScriptOrigins(): string[] {
 /** The purposes whose submission makes the school email (§4). */
 export const emailFormPurposes = ['emailGenerator', 'referSchool'] as const satisfies readonly FormPurpose[];
 
+/**
+ * The forms shown in other languages than English, with the place of their words
+ * (content/i18n/{locale}/{place}.yaml, src/lib/forms/localize.ts). Other forms stay English,
+ * marked `lang="en"`, on a page in another language.
+ */
+export const formWordsPlaces: Partial<Record<FormPurpose, string>> = { emailGenerator: 'emailForm' };
+
 /** The configured purpose of a HubSpot form id, if any. */
 export function purposeOfFormId(formId: string): FormPurpose | undefined {
   return formPurposes.find((purpose) => forms[purpose].formId === formId);

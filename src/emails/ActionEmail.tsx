@@ -14,11 +14,13 @@ export interface ActionEmailProps {
   actionUrl?: string;
   reason: string;
   footerLinks?: FooterLink[];
+  /** The language of the words ("en" unless the person wrote in another). */
+  lang?: string;
 }
 
-export function ActionEmail({ organisation, words, actionUrl, reason, footerLinks }: ActionEmailProps) {
+export function ActionEmail({ organisation, words, actionUrl, reason, footerLinks, lang = 'en' }: ActionEmailProps) {
   return (
-    <Layout organisation={organisation} preview={words.preview} reason={reason} links={footerLinks}>
+    <Layout organisation={organisation} preview={words.preview} reason={reason} links={footerLinks} lang={lang}>
       <Title>{words.heading}</Title>
       <Paragraphs items={words.paragraphs} />
       {actionUrl && words.action ? <Action label={words.action} url={actionUrl} /> : null}

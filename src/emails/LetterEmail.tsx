@@ -14,13 +14,15 @@ export interface LetterEmailProps {
   body: string;
   /** "Sent for Ana Lopez by Mastery Parents. Replies go to Ana." */
   footer: string;
+  /** The letter's language ("en" unless the parent wrote it in another). */
+  lang?: string;
 }
 
 const paragraph = { color: theme.ink, fontFamily: theme.font, fontSize: '15px', lineHeight: '23px', margin: '0 0 14px', whiteSpace: 'pre-line' as const };
 
-export function LetterEmail({ body, footer }: LetterEmailProps) {
+export function LetterEmail({ body, footer, lang = 'en' }: LetterEmailProps) {
   return (
-    <Html lang="en" dir="ltr">
+    <Html lang={lang} dir="ltr">
       <Head />
       <Body style={{ backgroundColor: '#ffffff', margin: 0, padding: '16px' }}>
         <Container style={{ maxWidth: '620px', margin: '0' }}>

@@ -20,7 +20,10 @@ import { clientAddressKey, networkKey } from './identity';
 import { optionalHubSpot } from './letter/request';
 import { takeFormSubmission } from './rate-limit';
 import { withdrawStarredWords } from './schools/starred-words';
-import { askPage, expiredPage, home, invalidPage, overview, requestForm, reviewPage, type View } from './pages/your-data';
+import { askPage, expiredPage, home, invalidPage, overview, requestForm, reviewPage, yourDataWords, type View } from './pages/your-data';
+import { homeLinkIn } from './pages/frame';
+import type { Locale } from '../config/locales';
+import { formLocaleSchema as pageLocaleSchema } from '../lib/schemas';
 
 /** Requests for a link from one network in 10 minutes. */
 const REQUESTS_PER_WINDOW = 5;
@@ -59,9 +62,18 @@ function afterAnswer(context: Context | undefined, work: Promise<void>): void {
   else void work;
 }
 
-export async function view(req: Request, context?: Context): Promise<View | Response> {
+/** The page's language, from the link (`lang=es`) or the form the page posted: English unless given; anything else is refused. */
+function pageLocale(given: string | null): Locale {
+  const parsed = pageLocaleSchema.safeParse(given ?? undefined);
+  if (!parsed.success) throw new HttpError(400, 'invalid_locale', 'The page’s language (lang) must be one of "en", "es".');
+  return parsed.data;
+}
+
+/** A view in the language of its page: `locale` is set on the views drawn in it. */
+export async function view(req: Request, context?: Context): Promise<(View & { locale?: Locale }) | Response> {
   if (req.method === 'GET' || req.method === 'HEAD') {
     const params = new URL(req.url).searchParams;
+    const locale = pageLocale(params.get('lang'));
     const token = params.get('token');
     if (token === null) return askPage();
     const check = openDataToken(token.slice(0, 2000));
@@ -83,7 +95,7 @@ export async function view(req: Request, context?: Context): Promise<View | Resp
         },
       });
     }
-    return { status: 200, title: 'Your data', content: overview(data, token) };
+    return { status: 200, title: yourDataWords[locale].title, content: overview(data, token, locale), locale };
   }
   if (req.method !== 'POST')
     return {
@@ -97,6 +109,9 @@ export async function view(req: Request, context?: Context): Promise<View | Resp
   if (!fromThisSite(req)) throw new HttpError(403, 'cross_site', 'This form can only be sent from our own pages.');
   const form = new URLSearchParams(await readLimited(req, 8 * 1024));
   const action = form.get('action');
+  const locale = pageLocale(form.get('lang'));
+  const words = yourDataWords[locale];
+  const homeIn = await homeLinkIn(locale);
 
   if (action === 'request') {
     const parsed = requestSchema.safeParse({ email: form.get('email') ?? '' });
@@ -139,7 +154,7 @@ export async function view(req: Request, context?: Context): Promise<View | Resp
   if (action === 'review') {
     const check = openDataToken(token);
     if (check.kind !== 'ok') return check.kind === 'expired' ? expiredPage() : invalidPage();
-    return reviewPage(await findPersonalData(check.email));
+    return { ...reviewPage(await findPersonalData(check.email), locale), locale };
   }
   if (action === 'withdraw_words') {
     const check = openDataToken(token);
@@ -162,8 +177,9 @@ export async function view(req: Request, context?: Context): Promise<View | Resp
     if (!erased) {
       return {
         status: 200,
-        title: 'Your data has been deleted',
-        content: `${heading('Your data has been deleted')}${lead('This deletion was already done: nothing more was changed. If you have filled in one of our forms since, open a new “Your data” link to delete that too.')}${actions(home)}`,
+        title: words.deletedTitle,
+        content: `${heading(words.deletedTitle)}${lead(words.already)}${actions(homeIn)}`,
+        locale,
       };
     }
     const { counts, deletionIds } = erased;
@@ -179,10 +195,9 @@ export async function view(req: Request, context?: Context): Promise<View | Resp
     const removed = counts.submissions + counts.drafts + counts.messages + counts.answers + counts.nominations + counts.bookings + counts.journeys;
     return {
       status: 200,
-      title: 'Your data has been deleted',
-      content: `${heading('Your data has been deleted')}${lead(
-        `We deleted ${removed} record${removed === 1 ? '' : 's'} about ${check.email} from our site${deletionIds.length ? ', and asked our CRM (HubSpot) to delete your contact: we keep asking until it has' : ''}.`,
-      )}<p class="mt-4 text-sm text-muted">If you fill in one of our forms again, we keep what you send, as before.</p>${actions(home)}`,
+      title: words.deletedTitle,
+      content: `${heading(words.deletedTitle)}${lead(words.deleted(removed, check.email, deletionIds.length > 0))}<p class="mt-4 text-sm text-muted">${words.again}</p>${actions(homeIn)}`,
+      locale,
     };
   }
   return invalidPage();

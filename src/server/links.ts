@@ -7,6 +7,7 @@
  * link is only ever emailed to the address it names, or shown on a page opened from a link in that
  * inbox; no form answer and no page reached by typing an address carries one.
  */
+import { defaultLocale, type Locale } from '../config/locales';
 import { isEmail } from '../lib/forms/values';
 import { ANSWER_WINDOW_DAYS } from '../lib/answer-kinds';
 import { decryptSecret, encryptSecret } from './crypto';
@@ -44,13 +45,19 @@ export function dataToken(email: string, options: { now?: Date; ttlMs?: number; 
   });
 }
 
+/**
+ * A link's language for the page it opens (`lang=es`): a preference, not a proof, so it is a plain
+ * parameter beside the token; English adds nothing.
+ */
+const langParam = (locale: Locale | undefined) => (locale && locale !== defaultLocale ? `&lang=${locale}` : '');
+
 /** The path of the "Your data" page for `email`: only for pages opened from that inbox. */
-export function dataPath(email: string, options: { now?: Date; ttlMs?: number } = {}): string {
-  return `/your-data?token=${dataToken(email, options)}`;
+export function dataPath(email: string, options: { now?: Date; ttlMs?: number; locale?: Locale } = {}): string {
+  return `/your-data?token=${dataToken(email, options)}${langParam(options.locale)}`;
 }
 
 /** The "Your data" link for an email the site sends to `email` (and to no other address). */
-export function dataLink(email: string, options: { now?: Date; ttlMs?: number } = {}): string {
+export function dataLink(email: string, options: { now?: Date; ttlMs?: number; locale?: Locale } = {}): string {
   return `${serverEnv.siteOrigin}${dataPath(email, { ttlMs: EMAILED_DATA_LINK_TTL_MS, ...options })}`;
 }
 
@@ -94,9 +101,9 @@ export function answerLink(messageId: string, dueAt: string): string {
  * The stop link of the parent `email` reaches: it stops every email about their letters that they
  * did not ask for (updates, follow-ups, digest notices). It names only the keyed hash, never the address.
  */
-export function stopLink(email: string, now = new Date()): string {
+export function stopLink(email: string, now = new Date(), locale?: Locale): string {
   const token = signToken({ purpose: 'school-updates-stop', id: parentKey(email), exp: now.getTime() + STOP_LINK_TTL_MS });
-  return `${serverEnv.siteOrigin}/school-updates/stop?token=${token}`;
+  return `${serverEnv.siteOrigin}/school-updates/stop?token=${token}${langParam(locale)}`;
 }
 
 export type StopCheck = { kind: 'ok'; parent: string } | { kind: 'invalid' } | { kind: 'expired' };

@@ -25,4 +25,6 @@ export const routes: Array<{ path: string; heading: RegExp; navigation?: string 
   { path: '/es/why-this-matters', heading: /^Por qué es importante$/, navigation: 'Principal' },
   { path: '/es/how-it-works', heading: /^Cómo funciona$/, navigation: 'Principal' },
   { path: '/es/faqs', heading: /^Preguntas frecuentes$/, navigation: 'Principal' },
+  // Lead the change in Spanish: the email form in Spanish (issue 48, docs/spanish.md).
+  { path: '/es/lead-the-change', heading: /Impulse el cambio/, navigation: 'Principal' },
 ];

@@ -48,7 +48,8 @@ test.each([
   ['/', 'es', { href: '/es' }],
   ['/blogs-insights', 'es', { href: '/blogs-insights', hreflang: 'en' }],
   ['/faqs#what-ages', 'es', { href: '/es/faqs#what-ages' }],
-  ['/lead-the-change#email-form', 'es', { href: '/lead-the-change#email-form', hreflang: 'en' }],
+  ['/nominate-school#nominate-form', 'es', { href: '/nominate-school#nominate-form', hreflang: 'en' }],
+  ['/lead-the-change#email-form', 'es', { href: '/es/lead-the-change#email-form' }],
   ['/faqs', 'en', { href: '/faqs' }],
   ['https://example.org/', 'es', { href: 'https://example.org/' }],
 ] as const)('a link to %s on a %s page is %o', (href, locale, expected) => {

@@ -14,10 +14,11 @@
  * read or a short phrase.
  */
 import { emailFormFields } from '../../config/forms';
+import type { Locale } from '../../config/locales';
 import { site } from '../../config/site';
 import { forbiddenContent, hasInvisible, type TextProblem } from './detect';
 import { GRADE_MAX, gradeProblem } from './grade';
-import { NOTE_FIELD, noteProblem, OWN_WORDS_FIELD, ownWordsProblem, WORDS_CONSENT_FIELD, WORDS_CONSENT_VALUE, wordsConsentMessage } from './note';
+import { NOTE_FIELD, noteProblem, OWN_WORDS_FIELD, ownWordsProblem, WORDS_CONSENT_FIELD, WORDS_CONSENT_VALUE, personalWords } from './note';
 
 /** The longest name (parent, child, school contact) the email takes. */
 export const NAME_MAX = 100;
@@ -50,6 +51,24 @@ export const fieldMessages = {
   organisationSchool: `Please write the school’s or person’s own name here; ${site.name} signs its own emails.`,
   phone: 'Please write only the name here, without a phone number.',
 } as const satisfies Record<TextProblem | 'oneLine' | 'tooLong' | 'encoded' | 'organisation' | 'organisationSchool' | 'phone', unknown>;
+
+type FieldMessages = { [K in keyof typeof fieldMessages]: (typeof fieldMessages)[K] extends string ? string : (typeof fieldMessages)[K] };
+
+/** `fieldMessages` in each language of the site. */
+const fieldMessagesByLocale: Record<Locale, FieldMessages> = {
+  en: fieldMessages,
+  es: {
+    oneLine: 'Por favor, escriba esto en una sola línea, sin saltos de línea ni caracteres especiales.',
+    tooLong: (max: number) => `Por favor, use como máximo ${max} caracteres.`,
+    link: 'Por favor, escriba aquí solo el nombre, sin una dirección web.',
+    email: 'Por favor, escriba aquí solo el nombre; el correo electrónico tiene su propio campo.',
+    markup: 'Por favor, escriba aquí solo el nombre, sin < > ni HTML.',
+    encoded: 'Por favor, escriba el nombre tal como se lee, sin códigos =? ?=.',
+    organisation: `Por favor, escriba aquí su propio nombre; ${site.name} firma sus propios correos.`,
+    organisationSchool: `Por favor, escriba aquí el nombre propio de la escuela o de la persona; ${site.name} firma sus propios correos.`,
+    phone: 'Por favor, escriba aquí solo el nombre, sin un número de teléfono.',
+  },
+};
 
 // C0 and C1 controls (line breaks and tabs among them), the line and paragraph separators, and the
 // direction overrides and isolates that can reorder what a reader sees.
@@ -125,7 +144,8 @@ export function normaliseLine(value: string): string {
 }
 
 /** What is wrong with one single-line value (checked as `normaliseLine` makes it), or undefined. */
-export function lineProblem(value: string, max: number): string | undefined {
+export function lineProblem(value: string, max: number, locale: Locale = 'en'): string | undefined {
+  const fieldMessages = fieldMessagesByLocale[locale];
   const line = normaliseLine(value);
   if (CONTROL.test(line) || hasInvisible(line)) return fieldMessages.oneLine;
   // Measured before the content checks, which then only ever read a short text.
@@ -158,14 +178,15 @@ export const textOf = (value: unknown): string | undefined =>
  * The problem of each single-line field of an email form (by HubSpot field name). Values that are
  * missing or not text are left to the form's own checks (required, type).
  */
-export function emailFieldProblems(values: Record<string, unknown>): Record<string, string> {
+export function emailFieldProblems(values: Record<string, unknown>, locale: Locale = 'en'): Record<string, string> {
+  const fieldMessages = fieldMessagesByLocale[locale];
   const errors: Record<string, string> = {};
   for (const { key, name, max } of lineFields) {
     const value = textOf(values[name]);
     if (value === undefined || value.trim() === '') continue;
     const problem =
-      lineProblem(value, max) ??
-      (key === 'childGrade' ? gradeProblem(normaliseLine(value)) : undefined) ??
+      lineProblem(value, max, locale) ??
+      (key === 'childGrade' ? gradeProblem(normaliseLine(value), locale) : undefined) ??
       (ownNameFields.has(key) && namesOrganisation(value) ? fieldMessages.organisation : undefined) ??
       (otherNameFields.has(key) && namesOrganisation(value) ? fieldMessages.organisationSchool : undefined);
     if (problem) errors[name] = problem;
@@ -179,14 +200,14 @@ export function emailFieldProblems(values: Record<string, unknown>): Record<stri
  * that lets their words be quoted (ticked, or not sent). The forms function and the enhanced form
  * both ask this.
  */
-export function emailFormProblems(values: Record<string, unknown>): Record<string, string> {
-  const errors = emailFieldProblems(values);
-  const ownWords = ownWordsProblem(textOf(values[OWN_WORDS_FIELD]) ?? '');
+export function emailFormProblems(values: Record<string, unknown>, locale: Locale = 'en'): Record<string, string> {
+  const errors = emailFieldProblems(values, locale);
+  const ownWords = ownWordsProblem(textOf(values[OWN_WORDS_FIELD]) ?? '', locale);
   if (ownWords) errors[OWN_WORDS_FIELD] = ownWords;
-  const note = noteProblem(textOf(values[NOTE_FIELD]) ?? '');
+  const note = noteProblem(textOf(values[NOTE_FIELD]) ?? '', locale);
   if (note) errors[NOTE_FIELD] = note;
   const consent = values[WORDS_CONSENT_FIELD];
-  if (consent !== undefined && consent !== WORDS_CONSENT_VALUE) errors[WORDS_CONSENT_FIELD] = wordsConsentMessage;
+  if (consent !== undefined && consent !== WORDS_CONSENT_VALUE) errors[WORDS_CONSENT_FIELD] = personalWords[locale].wordsConsentMessage;
   return errors;
 }
 

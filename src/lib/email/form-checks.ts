@@ -3,6 +3,7 @@
  * follow the note's rules): loaded by `<native-form>` only on a form that carries the parent's own
  * words, so that a page with only a newsletter form never downloads them.
  */
+import type { Locale } from '../../config/locales';
 import type { RawValues } from '../forms/values';
 import { emailFormProblems } from './fields';
 import { personalFieldNames } from './note';
@@ -11,10 +12,10 @@ export interface ExtraFormChecks {
   /** Fields the form has beside its definition's (the parent's own words). */
   extraNames: readonly string[];
   /** Problems with the values, by field name, in the same words as the server's. */
-  problems: (values: RawValues) => Record<string, string>;
+  problems: (values: RawValues, locale?: Locale) => Record<string, string>;
 }
 
 export const emailFormChecks: ExtraFormChecks = {
   extraNames: personalFieldNames,
-  problems: (values) => emailFormProblems(values),
+  problems: (values, locale) => emailFormProblems(values, locale),
 };

@@ -4,11 +4,17 @@
  * "kindergarten", "pre-K", "9th grade". Anything else is kept as typed ("Year 7", "middle school"),
  * which reads well after "is in"; nothing at all gives the placeholder.
  */
+import type { Locale } from '../../config/locales';
 
 export const GRADE_PLACEHOLDER = "[Child's Grade]";
 /** The longest grade a parent may type ("transitional kindergarten" fits). */
 export const GRADE_MAX = 40;
 export const gradeMessage = 'Please give a grade from pre-K and kindergarten to 12th grade, e.g. "5th grade" or "K".';
+/** `gradeMessage` in each language of the site. */
+export const gradeMessages: Record<Locale, string> = {
+  en: gradeMessage,
+  es: 'Por favor, indique un grado de prekínder y kínder a 12.º grado, por ejemplo "5" o "K".',
+};
 
 const cardinals = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
 const ordinals = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth'];
@@ -44,12 +50,25 @@ const gradeKey = (typed: string) =>
  * What is wrong with a typed grade, or undefined: a grade that names a number (`61`, `grade 13`,
  * `0th`) must name one from 1 to 12; words ("Year 7", "middle school") are kept as typed.
  */
-export function gradeProblem(input: string): string | undefined {
+export function gradeProblem(input: string, locale: Locale = 'en'): string | undefined {
   const key = gradeKey(input.replace(/\s+/g, ' ').trim());
   const numbered = /^(?:(?:grade|gr)\s*)?(\d+)(?:st|nd|rd|th)?(?:\s*(?:grade|gr))?$/.exec(key);
   if (!numbered) return undefined;
   const n = Number(numbered[1]);
-  return n >= 1 && n <= 12 && numbered[1]!.length <= 2 ? undefined : gradeMessage;
+  return n >= 1 && n <= 12 && numbered[1]!.length <= 2 ? undefined : gradeMessages[locale];
+}
+
+/**
+ * A grade as `normaliseGrade` writes it, in the language of the letter: "5th grade" is "5.º grado"
+ * in Spanish, "kindergarten" "kínder", "pre-K" "prekínder"; anything kept as typed stays so.
+ */
+export function gradeIn(grade: string, language: Locale): string {
+  if (language === 'en') return grade;
+  if (grade === GRADE_PLACEHOLDER) return '[Grado]';
+  const numbered = /^(\d{1,2})(?:st|nd|rd|th) grade$/.exec(grade);
+  if (numbered) return `${numbered[1]}.º grado`;
+  const named: Record<string, string> = { kindergarten: 'kínder', 'pre-K': 'prekínder', 'transitional kindergarten': 'kínder de transición' };
+  return named[grade] ?? grade;
 }
 
 export function normaliseGrade(input: string | undefined | null): string {

@@ -5,11 +5,20 @@
  * letter quoting a figure the site does not have fails the build, naming the file.
  */
 import { getCollection } from 'astro:content';
+import { locales, defaultLocale } from '../../config/locales';
+import { missingVariants } from './letters';
 import { withStatistics } from './letters';
 import type { Letter } from './template';
 
 export async function firstLetter(): Promise<Letter> {
-  const [all, stats] = await Promise.all([getCollection('letters'), getCollection('stats')]);
+  const [all, stats, variants] = await Promise.all([getCollection('letters'), getCollection('stats'), getCollection('letterVariants')]);
+  // Every letter in every language a parent may choose: a missing variant stops the build, naming its file.
+  const missing = missingVariants(
+    all.map((entry) => entry.id),
+    variants.map((entry) => entry.id),
+    locales.filter((locale) => locale !== defaultLocale),
+  );
+  if (missing.length) throw new Error(`Every letter needs its variant in each language: ${missing.join(', ')} is missing.`);
   const figures = stats.map((entry) => entry.data);
   const letters = all
     .sort((a, b) => a.data.order - b.data.order || a.id.localeCompare(b.id))

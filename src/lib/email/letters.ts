@@ -71,6 +71,14 @@ export const letterSchema = z.object({
 export type LetterText = z.infer<typeof letterSchema>;
 
 /**
+ * The files a language lacks: each English letter (`content/letters/{id}.yaml`) needs
+ * `content/letters/{language}/{id}.yaml`. `variants` are ids as "es/{id}".
+ */
+export function missingVariants(english: readonly string[], variants: readonly string[], languages: readonly string[]): string[] {
+  return languages.flatMap((language) => english.filter((id) => !variants.includes(`${language}/${id}`)).map((id) => `content/letters/${language}/${id}.yaml`));
+}
+
+/**
  * The letter with each `{stat:id}` written as the site shows that figure. A letter naming a
  * statistic that does not exist fails, naming its file (`where`) and the id.
  */

@@ -54,6 +54,31 @@ export const wordPlaceholders: Record<WordKind, { placeholders: Record<string, s
   },
 };
 
+/**
+ * The kinds a parent gets about their letter and their data: each has its words in every language
+ * a parent may write in (content/emails/{locale}/{kind}.yaml), with the same placeholders as the
+ * English. Staff, ambassadors and schools get English.
+ */
+export const parentKinds = [
+  'confirmation',
+  'reminder',
+  'refusal',
+  'follow_up',
+  'second_follow_up',
+  'school_update',
+  'data_link',
+  'delivery_failure',
+  'letter_not_sent',
+  'self_report',
+  'digest_notice',
+] as const satisfies readonly WordKind[];
+
+/** The placeholders one kind's words use, in any of its texts. */
+export function placeholdersUsed(words: MailWords): string[] {
+  const texts = [words.subject, words.preview, words.heading, ...words.paragraphs, ...(words.action ? [words.action] : [])];
+  return [...new Set(texts.flatMap(placeholdersIn))].sort();
+}
+
 /** The editors' limits: a subject fits an inbox line, a paragraph a phone screen. */
 export const WORD_LIMITS = { subject: 120, preview: 150, heading: 120, paragraph: 700, action: 50 } as const;
 

@@ -5,6 +5,7 @@
  * the note may turn it into a vehicle for links or for contacting someone else). One rule for the
  * form, the dialog and the server.
  */
+import type { Locale } from '../../config/locales';
 import { forbiddenContent, withoutInvisible } from './detect';
 import { NOTE_MAX } from './personal-fields';
 
@@ -40,9 +41,20 @@ function trimLineEnd(line: string): string {
   return end === line.length ? line : line.slice(0, end);
 }
 
+/** `noteMessages` in each language of the site. */
+const noteMessagesByLocale: Record<Locale, Record<keyof typeof noteMessages, string>> = {
+  en: noteMessages,
+  es: {
+    tooLong: `Por favor, escriba su nota en ${NOTE_MAX} caracteres como máximo.`,
+    link: 'Por favor, no ponga enlaces en su nota; el correo ya lleva el video y el enlace para agendar.',
+    email: 'Por favor, no ponga direcciones de correo electrónico en su nota.',
+    markup: 'Por favor, escriba su nota como texto simple, sin HTML.',
+  },
+};
+
 /** What is wrong with a note, or undefined when it can be sent. */
-export function noteProblem(note: string): string | undefined {
-  return personalTextProblem(note, noteMessages);
+export function noteProblem(note: string, locale: Locale = 'en'): string | undefined {
+  return personalTextProblem(note, noteMessagesByLocale[locale]);
 }
 
 /** What the answer to the one question in the parent's words is told, under the note's rules. */
@@ -53,9 +65,19 @@ export const ownWordsMessages = {
   markup: 'Please write your answer as plain text, without HTML.',
 } as const satisfies Record<keyof typeof noteMessages, string>;
 
+const ownWordsMessagesByLocale: Record<Locale, Record<keyof typeof noteMessages, string>> = {
+  en: ownWordsMessages,
+  es: {
+    tooLong: `Por favor, escriba su respuesta en ${NOTE_MAX} caracteres como máximo.`,
+    link: 'Por favor, no ponga enlaces en su respuesta; el correo ya lleva el video y el enlace para agendar.',
+    email: 'Por favor, no ponga direcciones de correo electrónico en su respuesta.',
+    markup: 'Por favor, escriba su respuesta como texto simple, sin HTML.',
+  },
+};
+
 /** What is wrong with an answer to the question, or undefined when it can be sent. */
-export function ownWordsProblem(answer: string): string | undefined {
-  return personalTextProblem(answer, ownWordsMessages);
+export function ownWordsProblem(answer: string, locale: Locale = 'en'): string | undefined {
+  return personalTextProblem(answer, ownWordsMessagesByLocale[locale]);
 }
 
 function personalTextProblem(value: string, messages: Record<keyof typeof noteMessages, string>): string | undefined {

@@ -3,8 +3,9 @@
  * to / subject / body. Every missing value falls back to its bracketed placeholder, so the parent
  * sees exactly what is still to fill in.
  */
+import type { Locale } from '../../config/locales';
 import type { EmailData } from '../schemas';
-import { GRADE_PLACEHOLDER, normaliseGrade } from './grade';
+import { GRADE_PLACEHOLDER, gradeIn, normaliseGrade } from './grade';
 import { normaliseNote } from './note';
 
 export const placeholders = {
@@ -16,6 +17,32 @@ export const placeholders = {
   schoolContactName: '[School Contact Name]',
   schoolContactEmail: '[School Administrator Email]',
 } as const;
+
+/** The template's own words (greeting, signature, subject, placeholders) in each language a letter is written in. */
+export const letterWords = {
+  en: {
+    placeholders,
+    dear: (name: string) => `Dear ${name},`,
+    regards: 'Warm regards,',
+    parentOf: (child: string, grade: string) => `Parent of ${child}, ${grade}`,
+    subject: (school: string) => `How ${school} can unlock mastery learning for every student`,
+  },
+  es: {
+    placeholders: {
+      schoolName: '[Nombre de la escuela]',
+      greetingName: '[Nombre]',
+      parentFullName: '[Su nombre]',
+      childFullName: '[Nombre de su hijo o hija]',
+      childGrade: '[Grado]',
+      schoolContactName: '[Nombre del contacto en la escuela]',
+      schoolContactEmail: '[Correo del contacto en la escuela]',
+    },
+    dear: (name: string) => `Estimado/a ${name}:`,
+    regards: 'Atentamente,',
+    parentOf: (child: string, grade: string) => `Madre o padre de ${child}, ${grade}`,
+    subject: (school: string) => `Cómo ${school} puede ofrecer el aprendizaje por dominio a cada alumno`,
+  },
+} satisfies Record<Locale, { placeholders: Record<keyof typeof placeholders, string> } & Record<string, unknown>>;
 
 /** Seconds into the overview video where the preview starts (§9). */
 export const VIDEO_START_SECONDS = 10;
@@ -59,8 +86,9 @@ export function videoLinkAt(url: string, seconds = VIDEO_START_SECONDS): string 
   return parsed.toString();
 }
 
-export function emailSubject(schoolName: string | undefined): string {
-  return `How ${filled(schoolName, placeholders.schoolName)} can unlock mastery learning for every student`;
+export function emailSubject(schoolName: string | undefined, language: Locale = 'en'): string {
+  const words = letterWords[language];
+  return words.subject(filled(schoolName, words.placeholders.schoolName));
 }
 
 /** The values a letter's text may name in braces ("{school}"); see letters.ts for the rules. */
@@ -77,6 +105,11 @@ export interface Letter {
   introduction: string;
   body: string;
   closing: string;
+  /**
+   * The language it is written in: the template's greeting, signature and subject follow it
+   * (content/letters/{id}.yaml is English, content/letters/es/{id}.yaml Spanish). English when absent.
+   */
+  language?: Locale;
 }
 
 /** A letter's text with its placeholders filled (the values are names, checked to be one line). */
@@ -100,6 +133,9 @@ export interface OwnWords {
  * change for your child?", then the note.
  */
 export function generateEmail(data: Partial<EmailData>, links: EmailLinks, letter: Letter, options: OwnWords = {}): GeneratedEmail {
+  const language = letter.language ?? 'en';
+  const words = letterWords[language];
+  const placeholders = words.placeholders;
   const ownWords = normaliseNote(options.ownWords ?? '');
   const note = normaliseNote(options.note ?? '');
   const school = filled(data.schoolName, placeholders.schoolName);
@@ -107,14 +143,14 @@ export function generateEmail(data: Partial<EmailData>, links: EmailLinks, lette
   const contactEmail = (data.schoolContactEmail ?? '').trim();
   const parent = filled(data.parentFullName, placeholders.parentFullName);
   const child = filled(data.childFullName, placeholders.childFullName);
-  // "5", "Grade 5" and "5th" all read "is in 5th grade"; "K" reads "is in kindergarten".
-  const grade = normaliseGrade(data.childGrade);
+  // "5", "Grade 5" and "5th" all read "is in 5th grade"; "K" reads "is in kindergarten" (in Spanish "5.º grado", "kínder").
+  const grade = gradeIn(normaliseGrade(data.childGrade), language);
   const values = { parent, child, grade, school, video: videoLinkAt(links.videoUrl), booking: links.bookingUrl };
 
   const toLine = `${contactName || placeholders.schoolContactName} <${contactEmail || placeholders.schoolContactEmail}>`;
 
   const body = [
-    `Dear ${contactName || placeholders.greetingName},`,
+    words.dear(contactName || placeholders.greetingName),
     '',
     fillLetterText(letter.introduction, values),
     '',
@@ -124,12 +160,12 @@ export function generateEmail(data: Partial<EmailData>, links: EmailLinks, lette
     '',
     fillLetterText(letter.closing, values),
     '',
-    'Warm regards,',
+    words.regards,
     parent,
-    `Parent of ${child}, ${grade}`,
+    words.parentOf(child, grade),
   ].join('\n');
 
-  return { to: contactEmail, toLine, subject: emailSubject(data.schoolName), body };
+  return { to: contactEmail, toLine, subject: emailSubject(data.schoolName, language), body };
 }
 
 /** The text put on the clipboard: the To line, the subject and the body. */

@@ -7,10 +7,12 @@
  * A successful submission dispatches a bubbling, cancelable `native-form:submitted` event with
  * the server's answer; a page that takes over (the email dialog) calls `preventDefault()`.
  */
+import type { Locale } from '../../config/locales';
 import type { ExtraFormChecks } from '../email/form-checks';
 import type { FormDefinition, FormField } from './definition';
 import { fillReferralSource } from './referral';
-import { checkSubmission, conditionHolds, messages, metaFields, type RawValues } from './values';
+import { renderWords } from './render-words';
+import { checkSubmission, conditionHolds, messagesByLocale, metaFields, type RawValues } from './values';
 
 /** The server's answer to an accepted submission (netlify/functions/forms.mts). */
 export interface FormAnswer {
@@ -42,7 +44,17 @@ export const FORM_MESSAGES = {
   sending: 'Sending…',
   network: 'We could not send the form just now. Your answers are still here; please try again in a moment.',
   failed: 'Something went wrong on our side. Your answers are still here; please try again in a moment.',
-} as const;
+};
+
+/** `FORM_MESSAGES` in each language of the site. */
+export const formMessagesByLocale: Record<Locale, typeof FORM_MESSAGES> = {
+  en: FORM_MESSAGES,
+  es: {
+    sending: 'Enviando…',
+    network: 'No pudimos enviar el formulario en este momento. Sus respuestas siguen aquí; por favor, inténtelo de nuevo en un momento.',
+    failed: 'Algo salió mal de nuestro lado. Sus respuestas siguen aquí; por favor, inténtelo de nuevo en un momento.',
+  },
+};
 
 interface ErrorBody {
   error?: { code?: string; message?: string; fields?: Record<string, string> };
@@ -73,12 +85,16 @@ export class NativeFormElement extends HTMLElement {
   private readyAt = 0;
   /** The email forms' own checks, loaded only with such a form (`data-note`). */
   private extraChecks?: Promise<ExtraFormChecks | undefined>;
+  /** The page's language, which the form posts (`_locale`, render.ts); English when it posts none. */
+  private locale: Locale = 'en';
 
   connectedCallback(): void {
     const form = this.querySelector<HTMLFormElement>('form[data-native-form]');
     const data = this.querySelector<HTMLScriptElement>('script[data-form-definition]');
     if (!form || !data || this.form) return;
     this.form = form;
+    const posted = form.elements.namedItem(metaFields.locale);
+    if (posted instanceof HTMLInputElement && posted.value in messagesByLocale) this.locale = posted.value as Locale;
     // Validated at build (the forms collection); the page carries it as JSON.
     this.definition = JSON.parse(data.textContent ?? '{}') as FormDefinition;
     // The script shows its own messages next to the fields; the browser's bubbles would repeat them.
@@ -139,7 +155,8 @@ export class NativeFormElement extends HTMLElement {
   private labelOf(name: string): string {
     const element = this.fieldElement(name);
     const label = element?.querySelector('legend, label');
-    return (label?.textContent ?? name).replace(/\*|\(optional\)/g, '').trim();
+    const optional = renderWords[this.locale].optional;
+    return (label?.textContent ?? name).replaceAll('*', '').replaceAll(optional, '').trim();
   }
 
   private controlsOf(name: string): HTMLElement[] {
@@ -187,7 +204,7 @@ export class NativeFormElement extends HTMLElement {
     const names = Object.keys(errors).filter((name) => this.fieldElement(name));
     // In the order the fields appear, not the order the checks ran.
     names.sort((a, b) => (this.fieldElement(a)!.compareDocumentPosition(this.fieldElement(b)!) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
-    this.summary(message ?? (names.length ? messages.check(names.map((name) => this.labelOf(name))) : undefined));
+    this.summary(message ?? (names.length ? messagesByLocale[this.locale].check(names.map((name) => this.labelOf(name))) : undefined));
     const first = names[0] && this.controlsOf(names[0]).find((control) => !(control as HTMLInputElement).disabled);
     if (first) first.focus();
     else if (message) this.form.querySelector<HTMLElement>('[data-form-summary]')?.focus();
@@ -201,7 +218,7 @@ export class NativeFormElement extends HTMLElement {
       button.disabled = busy;
       button.setAttribute('aria-busy', String(busy));
     }
-    if (status) status.textContent = busy ? FORM_MESSAGES.sending : '';
+    if (status) status.textContent = busy ? formMessagesByLocale[this.locale].sending : '';
   }
 
   async submit(): Promise<void> {
@@ -213,8 +230,9 @@ export class NativeFormElement extends HTMLElement {
     // The email forms carry the parent's own words (the question and the note), which the site
     // keeps (never HubSpot fields), and check names as the server does (src/lib/email/fields.ts).
     // Without their checks (they did not load) the server's answer is the check.
-    const errors: Record<string, string> = this.extraChecks && !extra ? {} : checkSubmission(this.definition, values, extra?.extraNames ?? []).errors;
-    if (extra) for (const [name, problem] of Object.entries(extra.problems(values))) errors[name] ??= problem;
+    const errors: Record<string, string> =
+      this.extraChecks && !extra ? {} : checkSubmission(this.definition, values, extra?.extraNames ?? [], this.locale).errors;
+    if (extra) for (const [name, problem] of Object.entries(extra.problems(values, this.locale))) errors[name] ??= problem;
     if (Object.keys(errors).length) return this.showErrors(errors);
     this.showErrors({});
     this.setBusy(true);
@@ -228,14 +246,16 @@ export class NativeFormElement extends HTMLElement {
       });
     } catch {
       this.setBusy(false);
-      return this.showErrors({}, FORM_MESSAGES.network);
+      return this.showErrors({}, formMessagesByLocale[this.locale].network);
     }
     const body = (await response.json().catch(() => null)) as (FormAnswer & ErrorBody) | null;
     this.setBusy(false);
     if (!response.ok || !body || body.status !== 'accepted') {
       const fields = body?.error?.fields ?? {};
       const known = Object.fromEntries(Object.entries(fields).filter(([name]) => this.fieldElement(name)));
-      const message = Object.keys(known).length ? undefined : (body?.error?.message ?? (response.status >= 500 ? FORM_MESSAGES.failed : FORM_MESSAGES.network));
+      const message = Object.keys(known).length
+        ? undefined
+        : (body?.error?.message ?? (response.status >= 500 ? formMessagesByLocale[this.locale].failed : formMessagesByLocale[this.locale].network));
       return this.showErrors(known, message);
     }
     this.succeed(body);

@@ -7,20 +7,10 @@
  * what `enhance.ts` needs: field ids, error slots, dependent-field conditions.
  */
 import sanitizeHtml from 'sanitize-html';
-import {
-  NOTE_FIELD,
-  NOTE_MAX,
-  noteHelp,
-  noteLabel,
-  OWN_WORDS_FIELD,
-  ownWordsHelp,
-  ownWordsLabel,
-  WORDS_CONSENT_FIELD,
-  WORDS_CONSENT_VALUE,
-  wordsConsentHelp,
-  wordsConsentLabel,
-} from '../email/personal-fields';
+import type { Locale } from '../../config/locales';
+import { NOTE_FIELD, NOTE_MAX, OWN_WORDS_FIELD, personalWords, WORDS_CONSENT_FIELD, WORDS_CONSENT_VALUE } from '../email/personal-fields';
 import { buttonClass, cx } from '../ui';
+import { renderWords } from './render-words';
 import type { FieldCondition, FormDefinition, FormField, LegalConsent } from './definition';
 import { conditionHolds, consentFieldName, MAX_VALUE_LENGTH, metaFields, type RawValues } from './values';
 
@@ -41,7 +31,14 @@ export interface RenderOptions {
   hiddenInputs?: Record<string, string>;
   /** The email forms suggest known schools in their school field (a school page's form, which names its school, does not). */
   schoolSearch?: boolean;
+  /**
+   * The page's language: the form's own words (hints, markers, messages) are that language's, and
+   * it is posted with the form (`_locale`) so the server answers in it. English when not given.
+   */
+  locale?: Locale;
 }
+
+const wordsOf = (options: Pick<RenderOptions, 'locale'>) => renderWords[options.locale ?? 'en'];
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
@@ -119,19 +116,20 @@ interface FieldContext {
   shown: boolean;
 }
 
-function describe(condition: FieldCondition, parent: FormField): string {
+function describe(condition: FieldCondition, parent: FormField, words: (typeof renderWords)[Locale]): string {
   const label = parent.label || parent.name;
   const optionLabel = (value: string | undefined) => parent.options?.find((option) => option.value === value)?.label ?? value ?? '';
   if (condition.operator === 'eq' || condition.operator === 'set_any' || condition.operator === 'set_eq') {
     const wanted = condition.values ?? [condition.value ?? ''];
-    return `Answer this if you chose ${wanted.map((value) => `"${optionLabel(value)}"`).join(' or ')} for "${label}".`;
+    return words.ifChose(wanted.map(optionLabel), label);
   }
-  if (condition.operator === 'is_not_empty') return `Answer this if you filled in "${label}".`;
-  return `Answer this only if it applies to your answer to "${label}".`;
+  if (condition.operator === 'is_not_empty') return words.ifFilled(label);
+  return words.ifApplies(label);
 }
 
 function fieldHtml(field: FormField, context: FieldContext): string {
   const { options } = context;
+  const words = wordsOf(options);
   const id = `${options.instance}-${field.name}`;
   const value = options.values?.[field.name];
   const error = options.errors?.[field.name];
@@ -154,12 +152,14 @@ function fieldHtml(field: FormField, context: FieldContext): string {
     'aria-invalid': error ? 'true' : undefined,
     'aria-describedby': describedBy,
   };
-  const marker = field.required ? ' <span class="text-danger-600" aria-hidden="true">*</span>' : ' <span class="font-normal text-muted">(optional)</span>';
+  const marker = field.required
+    ? ' <span class="text-danger-600" aria-hidden="true">*</span>'
+    : ` <span class="font-normal text-muted">${words.optional}</span>`;
   const label = escapeHtml(field.label || field.name);
   const help =
     helpId &&
     `<p id="${helpId}" class="${helpClass}">${field.description ? escapeHtml(field.description) : ''}${
-      dependent ? `<span class="dependent-hint"> ${escapeHtml(describe(dependent.condition, dependent.parent))}</span>` : ''
+      dependent ? `<span class="dependent-hint"> ${escapeHtml(describe(dependent.condition, dependent.parent, words))}</span>` : ''
     }</p>`;
   const errorHtml = `<p id="${errorId}" class="${errorClass}" data-field-error${error ? '' : ' hidden'}>${error ? escapeHtml(error) : ''}</p>`;
   const wide = ['multi_line_text', 'radio', 'multiple_checkboxes', 'single_checkbox'].includes(field.fieldType);
@@ -214,7 +214,7 @@ function fieldHtml(field: FormField, context: FieldContext): string {
         .map((option) => `<option${attrs({ value: option.value, selected: selected.has(option.value) })}>${escapeHtml(option.label)}</option>`)
         .join('');
       return wrapper(
-        `<label for="${id}" class="${labelClass}">${label}${marker}</label>${help ?? ''}<select${attrs({ ...common, class: inputClass, autocomplete: autocompleteFor(field) })}><option value="">${escapeHtml(field.placeholder || 'Please choose')}</option>${choices}</select>${errorHtml}`,
+        `<label for="${id}" class="${labelClass}">${label}${marker}</label>${help ?? ''}<select${attrs({ ...common, class: inputClass, autocomplete: autocompleteFor(field) })}><option value="">${escapeHtml(field.placeholder || words.choose)}</option>${choices}</select>${errorHtml}`,
       );
     }
     case 'multi_line_text':
@@ -239,7 +239,7 @@ function fieldHtml(field: FormField, context: FieldContext): string {
       const schoolSearch = options.note && field.name === SCHOOL_NAME_FIELD && options.schoolSearch !== false;
       if (schoolSearch) Object.assign(input, { autocomplete: 'off', 'data-school-search': true });
       const find = schoolSearch
-        ? `<p class="${helpClass}"><a class="font-medium text-brand-700 underline" href="/find-school" data-school-find>Find your school in the list of schools we know</a></p>`
+        ? `<p class="${helpClass}"><a class="font-medium text-brand-700 underline" href="/find-school" data-school-find>${words.findSchool}</a></p>`
         : '';
       return wrapper(`<label for="${id}" class="${labelClass}">${label}${marker}</label>${help ?? ''}<input${attrs(input)}>${find}${errorHtml}`);
     }
@@ -284,13 +284,7 @@ function consentHtml(consent: LegalConsent, options: RenderOptions): string {
     for (const checkbox of consent.communicationsCheckboxes) parts.push(box(consentFieldName(checkbox.subscriptionTypeId), checkbox.label, checkbox.required));
     if (consent.type === 'explicit_consent_to_process') {
       if (consent.consentToProcessText) parts.push(`<div class="text-sm text-ink-soft">${sanitizeFormText(consent.consentToProcessText)}</div>`);
-      parts.push(
-        box(
-          metaFields.consentToProcess,
-          consent.consentToProcessCheckboxLabel || 'I agree to allow this organisation to store and process my personal data.',
-          true,
-        ),
-      );
+      parts.push(box(metaFields.consentToProcess, consent.consentToProcessCheckboxLabel || wordsOf(options).consentToProcess, true));
       if (consent.consentToProcessFooterText) parts.push(`<div class="text-sm text-muted">${sanitizeFormText(consent.consentToProcessFooterText)}</div>`);
     } else if (consent.consentToProcessText) {
       parts.push(`<div class="text-sm text-muted">${sanitizeFormText(consent.consentToProcessText)}</div>`);
@@ -301,19 +295,39 @@ function consentHtml(consent: LegalConsent, options: RenderOptions): string {
 }
 
 /**
+ * On a page in another language than English, the email forms ask which language the letter to the
+ * school is written in: English by default (the school's leadership reads it), or the page's.
+ */
+function letterLanguageHtml(options: RenderOptions): string {
+  const locale = options.locale;
+  if (!locale || locale === 'en') return '';
+  const words = renderWords[locale];
+  const id = `${options.instance}-letter-locale`;
+  const chosen = listOf(options.values?.[metaFields.letterLocale])[0] === locale ? locale : 'en';
+  const choices = (['en', locale] as const)
+    .map(
+      (value) =>
+        `<label class="${choiceClass}" for="${id}-${value}"><input${attrs({ type: 'radio', id: `${id}-${value}`, name: metaFields.letterLocale, value, checked: value === chosen, class: boxClass })}><span class="font-medium">${escapeHtml(words.letterLanguages[value])}</span></label>`,
+    )
+    .join('');
+  return `<div class="native-field" data-field="${metaFields.letterLocale}" data-field-type="radio"><fieldset id="${id}" aria-describedby="${id}-help"><legend class="${labelClass}">${escapeHtml(words.letterLanguage)}</legend><p id="${id}-help" class="${helpClass}">${escapeHtml(words.letterLanguageHelp)}</p><div class="mt-2 grid gap-2">${choices}</div></fieldset></div>`;
+}
+
+/**
  * The parent's own words in the email forms (see src/lib/email/note.ts): the question "What would
  * this change for your child?", then the personal note.
  */
 function personalHtml(options: RenderOptions): string {
-  return `${[
-    { name: OWN_WORDS_FIELD, suffix: 'own-words', label: ownWordsLabel, help: ownWordsHelp, rows: 3 },
-    { name: NOTE_FIELD, suffix: 'note', label: noteLabel, help: noteHelp, rows: 3 },
+  const personal = personalWords[options.locale ?? 'en'];
+  return `${letterLanguageHtml(options)}${[
+    { name: OWN_WORDS_FIELD, suffix: 'own-words', label: personal.ownWordsLabel, help: personal.ownWordsHelp, rows: 3 },
+    { name: NOTE_FIELD, suffix: 'note', label: personal.noteLabel, help: personal.noteHelp, rows: 3 },
   ]
     .map(({ name, suffix, label, help, rows }) => {
       const id = `${options.instance}-${suffix}`;
       const error = options.errors?.[name];
       const value = listOf(options.values?.[name])[0] ?? '';
-      return `<div class="native-field" data-field="${name}" data-field-type="multi_line_text"><label for="${id}" class="${labelClass}">${escapeHtml(label)} <span class="font-normal text-muted">(optional)</span></label><p id="${id}-help" class="${helpClass}">${escapeHtml(help)}</p><textarea${attrs(
+      return `<div class="native-field" data-field="${name}" data-field-type="multi_line_text"><label for="${id}" class="${labelClass}">${escapeHtml(label)} <span class="font-normal text-muted">${wordsOf(options).optional}</span></label><p id="${id}-help" class="${helpClass}">${escapeHtml(help)}</p><textarea${attrs(
         {
           id,
           name,
@@ -332,7 +346,8 @@ function personalHtml(options: RenderOptions): string {
  * "You may quote my words on our school's page (first name only)": the parent's agreement, asked
  * apart from the letter, unticked until they tick it (a form that comes back keeps their choice).
  */
-export function wordsConsentHtml(options: Pick<RenderOptions, 'instance' | 'values' | 'errors'>): string {
+export function wordsConsentHtml(options: Pick<RenderOptions, 'instance' | 'values' | 'errors' | 'locale'>): string {
+  const personal = personalWords[options.locale ?? 'en'];
   const id = `${options.instance}-quote-words`;
   const error = options.errors?.[WORDS_CONSENT_FIELD];
   const checked = listOf(options.values?.[WORDS_CONSENT_FIELD]).includes(WORDS_CONSENT_VALUE);
@@ -345,7 +360,7 @@ export function wordsConsentHtml(options: Pick<RenderOptions, 'instance' | 'valu
     class: boxClass,
     'aria-invalid': error ? 'true' : undefined,
     'aria-describedby': error ? `${id}-help ${id}-error` : `${id}-help`,
-  })}><label for="${id}" class="text-sm text-ink">${escapeHtml(wordsConsentLabel)}</label></div><p id="${id}-help" class="${helpClass}">${escapeHtml(wordsConsentHelp)}</p><p id="${id}-error" class="${errorClass}" data-field-error${error ? '' : ' hidden'}>${error ? escapeHtml(error) : ''}</p></div>`;
+  })}><label for="${id}" class="text-sm text-ink">${escapeHtml(personal.wordsConsentLabel)}</label></div><p id="${id}-help" class="${helpClass}">${escapeHtml(personal.wordsConsentHelp)}</p><p id="${id}-error" class="${errorClass}" data-field-error${error ? '' : ' hidden'}>${error ? escapeHtml(error) : ''}</p></div>`;
 }
 
 /** The summary shown above the form when something needs attention. */
@@ -363,9 +378,9 @@ export const RESPONSE_INSTANCE = 'response';
 export const responseRegion = regionMarkers(RESPONSE_INSTANCE);
 
 /** The thank-you message of a definition (its post-submit action), as safe HTML. */
-export function successHtml(definition: FormDefinition): string {
+export function successHtml(definition: FormDefinition, locale: Locale = 'en'): string {
   const action = definition.configuration.postSubmitAction;
-  const text = action.type === 'thank_you' && action.value.trim() ? sanitizeFormText(action.value) : 'Thank you! Your submission has been received.';
+  const text = action.type === 'thank_you' && action.value.trim() ? sanitizeFormText(action.value) : renderWords[locale].success;
   return /<p[\s>]/.test(text) ? text : `<p>${text}</p>`;
 }
 
@@ -379,6 +394,7 @@ function definitionJson(definition: FormDefinition): string {
  */
 export function renderForm(definition: FormDefinition, options: RenderOptions, summary?: string): string {
   const { instance } = options;
+  const words = wordsOf(options);
   const hasErrors = Object.keys(options.errors ?? {}).length > 0;
   const anyRequired = definition.fieldGroups.some((group) => group.fields.some((field) => field.required && !field.hidden));
   const groups = definition.fieldGroups
@@ -400,29 +416,27 @@ export function renderForm(definition: FormDefinition, options: RenderOptions, s
       'aria-describedby': hasErrors ? `${instance}-summary` : undefined,
     },
   )}>${summaryHtml(instance, summary, hasErrors)}${
-    anyRequired
-      ? '<p class="text-sm text-muted">Fields marked with <span aria-hidden="true">*</span><span class="sr-only">an asterisk</span> are required.</p>'
-      : ''
-  }<input${attrs({ type: 'hidden', name: metaFields.page, value: options.page })}><input${attrs({ type: 'hidden', name: metaFields.instance, value: instance })}><input${attrs(
-    {
-      type: 'hidden',
-      name: metaFields.elapsed,
-      value: '',
-    },
-  )}>${Object.entries({ ...(options.note && options.schoolSearch !== false ? { [metaFields.school]: '' } : {}), ...(options.hiddenInputs ?? {}) })
+    anyRequired ? `<p class="text-sm text-muted">${words.required}</p>` : ''
+  }<input${attrs({ type: 'hidden', name: metaFields.page, value: options.page })}>${
+    options.locale && options.locale !== 'en' ? `<input${attrs({ type: 'hidden', name: metaFields.locale, value: options.locale })}>` : ''
+  }<input${attrs({ type: 'hidden', name: metaFields.instance, value: instance })}><input${attrs({
+    type: 'hidden',
+    name: metaFields.elapsed,
+    value: '',
+  })}>${Object.entries({ ...(options.note && options.schoolSearch !== false ? { [metaFields.school]: '' } : {}), ...(options.hiddenInputs ?? {}) })
     .map(([name, value]) => `<input${attrs({ type: 'hidden', name, value, 'data-school-key': name === metaFields.school ? true : undefined })}>`)
     .join(
       '',
-    )}<div hidden><label for="${instance}-website">Leave this field empty</label><input${attrs({ type: 'text', id: `${instance}-website`, name: metaFields.honeypot, tabindex: -1, autocomplete: 'off' })}></div>${groups}${options.note ? personalHtml(options) : ''}${consentHtml(
+    )}<div hidden><label for="${instance}-website">${words.honeypot}</label><input${attrs({ type: 'text', id: `${instance}-website`, name: metaFields.honeypot, tabindex: -1, autocomplete: 'off' })}></div>${groups}${options.note ? personalHtml(options) : ''}${consentHtml(
     definition.legalConsentOptions,
     options,
   )}<div class="flex flex-wrap items-center gap-3"><button type="submit" class="${buttonClass('primary', 'md')}" data-submit>${escapeHtml(
-    definition.displayOptions.submitButtonText || 'Submit',
+    definition.displayOptions.submitButtonText || words.submit,
   )}</button><p class="text-sm text-muted" role="status" data-form-status></p></div></form><div${attrs({
     class: 'rounded-xl border border-success-600 bg-white p-4 text-[0.95rem] text-ink [&_a]:font-medium [&_a]:text-brand-700 [&_a]:underline',
     role: 'status',
     tabindex: -1,
     'data-form-success': true,
     hidden: true,
-  })}>${successHtml(definition)}</div>${definitionJson(definition)}</native-form>${end}`;
+  })}>${successHtml(definition, options.locale)}</div>${definitionJson(definition)}</native-form>${end}`;
 }

@@ -8,6 +8,7 @@
  * and the consent given. A problem is reported on the field's name, one message per field.
  */
 import { z } from 'zod';
+import type { Locale } from '../../config/locales';
 import type { FormDefinition } from './definition';
 import { allFields } from './fields';
 import { allowedExtraNames, checkSubmission, messages, type CheckedSubmission, type RawValues } from './values';
@@ -28,7 +29,7 @@ export type SubmissionSchema = z.ZodType<Omit<CheckedSubmission, 'errors'>, unkn
  * The schema of one form. `extraNames` are accepted besides the fields, consent boxes and the
  * site's own meta fields (and left out of the values).
  */
-export function submissionSchema(definition: FormDefinition, extraNames: Iterable<string> = []): SubmissionSchema {
+export function submissionSchema(definition: FormDefinition, extraNames: Iterable<string> = [], locale: Locale = 'en'): SubmissionSchema {
   const known = [...new Set([...allFields(definition).map((field) => field.name), ...allowedExtraNames(definition), ...extraNames])];
   const shape = Object.fromEntries(known.map((name) => [name, rawValueSchema.optional()]));
   return z
@@ -36,11 +37,11 @@ export function submissionSchema(definition: FormDefinition, extraNames: Iterabl
     .catchall(z.unknown())
     .superRefine((raw, context) => {
       // Unknown names, missing and wrong values: every problem named on its field.
-      const { errors } = checkSubmission(definition, raw as RawValues, extraNames);
+      const { errors } = checkSubmission(definition, raw as RawValues, extraNames, locale);
       for (const [name, message] of Object.entries(errors)) context.addIssue({ code: 'custom', path: [name], message });
     })
     .transform((raw) => {
-      const { values, consent } = checkSubmission(definition, raw as RawValues, extraNames);
+      const { values, consent } = checkSubmission(definition, raw as RawValues, extraNames, locale);
       return { values, consent };
     }) as unknown as SubmissionSchema;
 }

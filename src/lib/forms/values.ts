@@ -4,6 +4,7 @@
  * free of zod so that the browser's inline checks and the endpoint's schema (`schema.ts`) use the
  * very same rules and words.
  */
+import type { Locale } from '../../config/locales';
 import type { FieldCondition, FormDefinition, FormField, LegalConsent } from './definition';
 import { allFields } from './fields';
 
@@ -41,6 +42,10 @@ export const metaFields = {
   /** The referral code of the parent who shared that page, and the ambassador id it carried. */
   referral: '_ref',
   ambassador: '_ambassador',
+  /** The language of the page the form was on ("en" or "es"): the answer's, and the emails'. */
+  locale: '_locale',
+  /** The email forms on a page in another language: the language of the letter to the school ("en" unless "es" is chosen). */
+  letterLocale: '_letter_locale',
 } as const;
 
 /** The checkbox of one communication subscription, e.g. `_consent_42`. */
@@ -64,11 +69,38 @@ export const messages = {
   consentToProcess: 'Please agree to let us store and process your details, or we cannot take your submission.',
   /** Above the form, naming the fields that need attention in the order they appear. */
   check: (labels: string[]) => `Please check ${labels.length === 1 ? 'this field' : 'these fields'}: ${labels.join(', ')}.`,
-} as const;
+  /** The explicit consent box, as a message names it. */
+  consentLabel: 'Consent to process your details',
+};
+export type FormMessages = typeof messages;
+
+/** The same messages in each language of the site (usted, plain words). */
+export const messagesByLocale: Record<Locale, FormMessages> = {
+  en: messages,
+  es: {
+    required: 'Por favor, llene este campo.',
+    requiredChoice: 'Por favor, elija una opción.',
+    requiredCheckbox: 'Por favor, marque esta casilla para continuar.',
+    tooLong: (max: number) => `Por favor, use como máximo ${max.toLocaleString('es-US')} caracteres.`,
+    unreadable: 'Por favor, quite los caracteres de control invisibles de este campo (el texto pegado puede traerlos).',
+    email: 'Por favor, escriba un correo electrónico válido, como nombre@ejemplo.com.',
+    blockedEmail: 'Por favor, use otro correo electrónico; no aceptamos este dominio.',
+    phone: (min: number, max: number) => `Por favor, escriba un número de teléfono de ${min} a ${max} dígitos.`,
+    number: 'Por favor, escriba un número.',
+    numberDigits: (min: number, max: number) => `Por favor, escriba un número de ${min} a ${max} dígitos.`,
+    date: 'Por favor, escriba una fecha como AAAA-MM-DD.',
+    option: 'Por favor, elija una de las opciones.',
+    oneValue: 'Por favor, dé un solo valor para este campo.',
+    unknown: 'Este formulario no tiene ningún campo con este nombre.',
+    consentToProcess: 'Por favor, acepte que guardemos y tratemos sus datos; si no, no podemos recibir su formulario.',
+    check: (labels: string[]) => `Por favor, revise ${labels.length === 1 ? 'este campo' : 'estos campos'}: ${labels.join(', ')}.`,
+    consentLabel: 'Consentimiento para tratar sus datos',
+  },
+};
 
 /** The label of a field (or consent box) by name, for messages that name it. */
-export function labelOf(definition: FormDefinition, name: string): string {
-  if (name === metaFields.consentToProcess) return 'Consent to process your details';
+export function labelOf(definition: FormDefinition, name: string, locale: Locale = 'en'): string {
+  if (name === metaFields.consentToProcess) return messagesByLocale[locale].consentLabel;
   const consent = definition.legalConsentOptions;
   if (consent.type === 'implicit_consent_to_process' || consent.type === 'explicit_consent_to_process') {
     const box = consent.communicationsCheckboxes.find((item) => consentFieldName(item.subscriptionTypeId) === name);
@@ -79,10 +111,10 @@ export function labelOf(definition: FormDefinition, name: string): string {
 }
 
 /** The message above a form for these problems, fields in the order the form shows them. */
-export function summaryOf(definition: FormDefinition, errors: Record<string, string>, extraLabels: Record<string, string> = {}): string {
+export function summaryOf(definition: FormDefinition, errors: Record<string, string>, extraLabels: Record<string, string> = {}, locale: Locale = 'en'): string {
   const order = [...allFields(definition).map((field) => field.name), ...Object.keys(extraLabels), ...allowedExtraNames(definition)];
   const names = Object.keys(errors).sort((a, b) => (order.indexOf(a) + 1 || Infinity) - (order.indexOf(b) + 1 || Infinity));
-  return messages.check(names.map((name) => extraLabels[name] ?? labelOf(definition, name)));
+  return messagesByLocale[locale].check(names.map((name) => extraLabels[name] ?? labelOf(definition, name, locale)));
 }
 
 // Local part and domain of an address, as browsers' type=email accepts it, plus a dot in the domain.
@@ -171,7 +203,8 @@ export function visibleFields(definition: Pick<FormDefinition, 'fieldGroups'>, v
 }
 
 /** The problem with one field's value, or undefined when it is acceptable. */
-export function fieldProblem(field: FormField, raw: string | string[] | undefined): string | undefined {
+export function fieldProblem(field: FormField, raw: string | string[] | undefined, locale: Locale = 'en'): string | undefined {
+  const messages = messagesByLocale[locale];
   const list = asList(raw);
   const multiple = field.fieldType === 'multiple_checkboxes';
   if (!multiple && list.length > 1) return messages.oneValue;
@@ -248,7 +281,7 @@ export interface CheckedSubmission {
   errors: Record<string, string>;
 }
 
-function consentProblems(consent: LegalConsent, raw: RawValues, errors: Record<string, string>): ConsentGiven | undefined {
+function consentProblems(consent: LegalConsent, raw: RawValues, errors: Record<string, string>, messages: FormMessages): ConsentGiven | undefined {
   if (consent.type === 'none' || consent.type === 'legitimate_interest') return undefined;
   const communications = consent.communicationsCheckboxes.map((box) => {
     const name = consentFieldName(box.subscriptionTypeId);
@@ -286,7 +319,8 @@ export function allowedExtraNames(definition: FormDefinition): Set<string> {
 // eslint-disable-next-line no-control-regex
 const unreadable = (value: string) => /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value) || !value.isWellFormed();
 
-export function checkSubmission(definition: FormDefinition, raw: RawValues, extraNames: Iterable<string> = []): CheckedSubmission {
+export function checkSubmission(definition: FormDefinition, raw: RawValues, extraNames: Iterable<string> = [], locale: Locale = 'en'): CheckedSubmission {
+  const messages = messagesByLocale[locale];
   const errors: Record<string, string> = {};
   const known = new Set(allFields(definition).map((field) => field.name));
   const extras = new Set([...allowedExtraNames(definition), ...extraNames]);
@@ -303,10 +337,10 @@ export function checkSubmission(definition: FormDefinition, raw: RawValues, extr
         : asList(given).some(unreadable)
           ? messages.unreadable
           : undefined
-      : fieldProblem(field, given);
+      : fieldProblem(field, given, locale);
     if (problem) errors[field.name] = problem;
     else values[field.name] = hubspotValue(field, given);
   }
-  const consent = consentProblems(definition.legalConsentOptions, raw, errors);
+  const consent = consentProblems(definition.legalConsentOptions, raw, errors, messages);
   return { values, consent, errors };
 }

@@ -3,6 +3,7 @@
  * functions that receive them. Types come from z.infer, never a second hand-written interface.
  */
 import { z } from 'zod';
+import { defaultLocale, locales } from '../../config/locales';
 import { fieldMessages, lineProblem, namesOrganisation } from '../email/fields';
 import { WORDS_CONSENT_VALUE, wordsConsentMessage } from '../email/personal-fields';
 
@@ -86,6 +87,17 @@ export const formWordsConsentSchema = z
   .literal(WORDS_CONSENT_VALUE, { error: wordsConsentMessage })
   .optional()
   .transform((value) => value === WORDS_CONSENT_VALUE);
+
+/**
+ * The language of the page a form was posted from (`_locale`): its answer, its emails and the pages
+ * that follow are in it. A form that posts none is English; any other value is refused.
+ */
+const localeField = (what: string) =>
+  z.enum(locales, { error: `${what} must be one of ${locales.map((locale) => `"${locale}"`).join(', ')}.` }).default(defaultLocale);
+export const formLocaleSchema = localeField('The form’s language (_locale)');
+
+/** The language of the letter to the school (`_letter_locale`), chosen on a page in another language: English unless given. */
+export const letterLocaleSchema = localeField('The letter’s language (_letter_locale)');
 
 /**
  * POST /api/hubspot/search-contact: the invitee's email and Calendly's `invitee_uuid` from the

@@ -6,10 +6,14 @@
  * also get their school email composed on the server and a one-time token to send it.
  */
 import type { Context } from '@netlify/functions';
-import { emailFormFields, emailFormPurposes, type FormPurpose } from '../../config/forms';
+import { emailFormFields, emailFormPurposes, formWordsPlaces, type FormPurpose } from '../../config/forms';
 import { emailFormProblems, normaliseEmailFields, textOf } from '../../lib/email/fields';
-import { NOTE_FIELD, normaliseNote, OWN_WORDS_FIELD, personalFieldLabels, personalFieldNames, WORDS_CONSENT_FIELD } from '../../lib/email/note';
-import { formWordsConsentSchema } from '../../lib/schemas';
+import { NOTE_FIELD, normaliseNote, OWN_WORDS_FIELD, personalFieldNames, WORDS_CONSENT_FIELD } from '../../lib/email/note';
+import { formLocaleSchema, formWordsConsentSchema, letterLocaleSchema } from '../../lib/schemas';
+import { localizeDefinition } from '../../lib/forms/localize';
+import { personalFieldLabelsIn, personalWords } from '../../lib/email/personal-fields';
+import { defaultLocale, type Locale } from '../../config/locales';
+import { serverWordsOf } from '../words';
 import type { FormDefinition } from '../../lib/forms/definition';
 import { fieldErrors, submissionSchema } from '../../lib/forms/schema';
 import { metaFields, summaryOf, type RawValues } from '../../lib/forms/values';
@@ -56,6 +60,14 @@ export async function handleSubmission(req: Request, context: Context | undefine
 
   const raw = await readValues(req);
   page.current = safePagePath(first(raw[metaFields.page]));
+  // The page's language: the answer's, and (stored with the request) its emails' and pages'.
+  const language = formLocaleSchema.safeParse(raw[metaFields.locale]);
+  if (!language.success) throw new HttpError(400, 'invalid_locale', language.error.issues[0]?.message ?? 'The form’s language is not one of the site’s.');
+  const locale = language.data;
+  // The letter's language (the email forms on a page in another language ask): English by default.
+  const letterLanguage = letterLocaleSchema.safeParse(raw[metaFields.letterLocale]);
+  if (!letterLanguage.success)
+    throw new HttpError(400, 'invalid_letter_locale', letterLanguage.error.issues[0]?.message ?? 'The letter’s language is not one of the site’s.');
   const email = (emailFormPurposes as readonly string[]).includes(definition.purpose);
 
   // Bots: the field people never see was filled, or the form came back faster than a person fills
@@ -84,21 +96,33 @@ export async function handleSubmission(req: Request, context: Context | undefine
   const known = email ? await fillFromSchool(raw, emailFormFields, metaFields.school) : undefined;
   const onSchoolPage = known !== undefined && !textOf(shown[emailFormFields.schoolContactEmail]);
   const pageInputs = known ? schoolPageInputs(known.pageKey, raw) : undefined;
-  const parsed = submissionSchema(definition, email ? personalFieldNames : []).safeParse(raw);
+  const parsed = submissionSchema(definition, email ? personalFieldNames : [], locale).safeParse(raw);
   const errors = parsed.success ? {} : fieldErrors(parsed.error);
   // The email forms: every value the email interpolates is a name and the note is plain text
   // (src/lib/email/fields.ts). The form's own problem with a field comes first.
-  if (email) for (const [name, problem] of Object.entries(emailFormProblems(raw))) errors[name] ??= problem;
+  if (email) for (const [name, problem] of Object.entries(emailFormProblems(raw, locale))) errors[name] ??= problem;
   // The box that lets the parent's words be quoted: ticked ("yes") or not sent at all.
   const wordsConsent = email ? formWordsConsentSchema.safeParse(raw[WORDS_CONSENT_FIELD]) : undefined;
-  if (wordsConsent && !wordsConsent.success) errors[WORDS_CONSENT_FIELD] ??= wordsConsent.error.issues[0]?.message ?? 'This box is not valid.';
+  if (wordsConsent && !wordsConsent.success) errors[WORDS_CONSENT_FIELD] ??= personalWords[locale].wordsConsentMessage;
   if (!parsed.success || Object.keys(errors).length) {
-    const message = summaryOf(definition, errors, email ? personalFieldLabels : {});
+    // The fields named as the page labels them: in its language when the form has words in it.
+    const shownDefinition = await definitionIn(definition, locale);
+    const message = summaryOf(shownDefinition, errors, email ? personalFieldLabelsIn(locale) : {}, locale);
     if (browser) {
       const form = onSchoolPage
-        ? { definition: withoutContactAddress(definition), values: shown, hiddenInputs: pageInputs, schoolSearch: false }
-        : { definition, values: raw, ...(pageInputs ? { hiddenInputs: pageInputs } : {}) };
-      return { kind: 'page', response: await invalidPage({ ...form, purpose: definition.purpose, page: page.current, errors, note: email }) };
+        ? { definition: withoutContactAddress(shownDefinition), values: shown, hiddenInputs: pageInputs, schoolSearch: false }
+        : { definition: shownDefinition, values: raw, ...(pageInputs ? { hiddenInputs: pageInputs } : {}) };
+      return {
+        kind: 'page',
+        response: await invalidPage({
+          ...form,
+          purpose: definition.purpose,
+          page: page.current,
+          errors,
+          note: email,
+          locale: shownDefinition === definition ? defaultLocale : locale,
+        }),
+      };
     }
     return { kind: 'json', status: 400, body: { error: { code: 'invalid_submission', message, fields: errors } } };
   }
@@ -136,6 +160,8 @@ export async function handleSubmission(req: Request, context: Context | undefine
         note,
         ownWords,
         wordsConsent: wordsConsent?.data === true,
+        letterLocale: letterLanguage.data,
+        locale,
         attribution,
         held,
         ...(known ? { schoolKey: known.pageKey } : {}),
@@ -164,6 +190,16 @@ export async function handleSubmission(req: Request, context: Context | undefine
     return record;
   });
   return accepted(definition, page.current, browser, { record: delivered, draft });
+}
+
+/**
+ * The definition as a page in `locale` shows it: with that language's words when the form has
+ * them (`formWordsPlaces`), else as it is (the page showed it in English).
+ */
+async function definitionIn<D extends FormDefinition>(definition: D & { purpose: string }, locale: Locale): Promise<D> {
+  const place = formWordsPlaces[definition.purpose as FormPurpose];
+  if (locale === defaultLocale || !place) return definition;
+  return localizeDefinition(definition, await serverWordsOf(locale), place);
 }
 
 /** The hidden inputs a school page's form posts again when it comes back with problems. */

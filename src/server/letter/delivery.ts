@@ -47,7 +47,7 @@ export async function queueLetter(message: OutboxMessage, timeZone: string | und
   const window = windowOfLetter(place, timeZone);
   const key = schoolGroupKey({ schoolId: place.school?.id, onRecord: place.onRecord, to: message.to });
   const time = await letterTime(key, window, now);
-  const rendered = await composeLetter({ subject: message.subject, body: message.body, parentName: message.parentName });
+  const rendered = await composeLetter({ subject: message.subject, body: message.body, parentName: message.parentName, language: message.letterLocale });
   await enqueueEmail(
     {
       id: message.id,

@@ -13,7 +13,8 @@ import { referralDataSchema, type ReferralData } from '../../lib/schemas';
 import { generateEmail, type EmailLinks, type GeneratedEmail, type Letter } from '../../lib/email/template';
 import { isPlatformChoice } from '../../lib/email/submission';
 import { query, queryOne, sql } from '../db';
-import { letterById, pickLetter } from './bodies';
+import type { Locale } from '../../config/locales';
+import { letterById, letterIn, pickLetter } from './bodies';
 import type { Attribution } from '../schools/pages';
 import { hashSecret, newSecret } from '../tokens';
 
@@ -52,6 +53,8 @@ export interface EmailDraft {
   attribution?: Attribution;
   /** The verified school the parent picked (a suggestion, or the school page the form was on), by its page key. */
   schoolKey?: string;
+  /** The language of the page the parent wrote from: their emails' and pages'. English when absent. */
+  locale?: Locale;
 }
 
 /** A draft as it is read: with its letter. */
@@ -93,12 +96,17 @@ export async function createDraft(input: {
   attribution?: Attribution;
   schoolKey?: string;
   held?: boolean;
+  /** The language the parent chose for the letter (English unless they chose another). */
+  letterLocale?: Locale;
+  /** The language of the page the form was on. */
+  locale?: Locale;
   now?: Date;
 }) {
   const token = newSecret();
   const data = emailDataOf(input.values);
   // The school's next letter: a parent who sends the form twice moves the rotation on too.
-  const letter = await pickLetter({ address: data.schoolContactEmail, name: data.schoolName }, input.now);
+  // Its variant in the language the parent chose, kept whole with the draft like the letter itself.
+  const letter = await letterIn(await pickLetter({ address: data.schoolContactEmail, name: data.schoolName }, input.now), input.letterLocale ?? 'en');
   const draft: LetteredDraft = {
     id: input.id,
     purpose: input.purpose,
@@ -113,9 +121,10 @@ export async function createDraft(input: {
     createdAt: (input.now ?? new Date()).toISOString(),
     attribution: input.attribution ?? { via: 'direct' },
     ...(input.schoolKey ? { schoolKey: input.schoolKey } : {}),
+    ...(input.locale && input.locale !== 'en' ? { locale: input.locale } : {}),
   };
   await query(sql`
-    INSERT INTO email_drafts (id, token_hash, created_at, letter_id, held, record) VALUES (${draft.id}, ${draft.tokenHash}, ${draft.createdAt}, ${letter.id}, ${input.held ?? false}, ${draft})
+    INSERT INTO email_drafts (id, token_hash, created_at, letter_id, held, locale, record) VALUES (${draft.id}, ${draft.tokenHash}, ${draft.createdAt}, ${letter.id}, ${input.held ?? false}, ${draft.locale ?? 'en'}, ${draft})
     ON CONFLICT (id) DO NOTHING`);
   return { token, draft, email: composeDraft(draft, draft.note) };
 }

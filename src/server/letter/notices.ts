@@ -21,6 +21,7 @@ export const noticeId = (message: Pick<OutboxMessage, 'id' | 'status'>) => `${me
 export async function endText(message: OutboxMessage): Promise<string> {
   const school = schoolNameOf(await schoolOfLetter(message));
   const detail = message.delivery?.detail ? ` (its answer: “${message.delivery.detail.slice(0, 120)}”)` : '';
+  if (message.locale === 'es') return endTextEs(message, school, detail);
   switch (message.lastError) {
     case 'school_complained':
       return `${school === 'your school' ? 'The school' : school} asked its email provider to stop our emails, so we did not send your letter. It reaches them if you send it from your own email address.`;
@@ -70,4 +71,28 @@ export async function tellUntold(now = new Date()): Promise<number> {
     told++;
   }
   return told;
+}
+
+/** `endText` for a parent who wrote in Spanish (usted, plain words). */
+function endTextEs(message: OutboxMessage, school: string, detail: string): string {
+  const named = school === 'your school' ? 'La escuela' : school;
+  const answer = detail ? ` (su respuesta: “${message.delivery!.detail!.slice(0, 120)}”)` : '';
+  switch (message.lastError) {
+    case 'school_complained':
+      return `${named} pidió a su proveedor de correo que detuviera nuestros correos, así que no enviamos su carta. Les llega si usted la envía desde su propio correo electrónico.`;
+    case 'refused':
+      return `El servidor de correo de ${message.to} rechazó su carta${answer}. Es su regla para este mensaje (a menudo un filtro de correo no deseado), no una dirección equivocada. Si la envía desde su propio correo electrónico, normalmente llega.`;
+    case 'tries_used_up':
+      return `Lo intentamos durante varios días, pero el servidor de correo de ${message.to} no aceptó su carta${answer}.`;
+    case 'too_long_waiting':
+      return 'Su carta esperó dos semanas y el servidor de correo de la escuela aún no la aceptó, así que dejamos de intentarlo.';
+    case 'staff':
+      return 'Nuestro equipo detuvo su carta antes de que saliera.';
+    case 'voided':
+      if (message.channel === 'self')
+        return 'Nuestro equipo no registró su aviso: llegó en medio de una ola de solicitudes automáticas desde una misma conexión o dominio de correo, así que no cuenta en ninguna página. La carta que usted envió por su cuenta no se ve afectada.';
+      return 'Nuestro equipo detuvo su carta antes de que saliera: se pidió en medio de una ola de solicitudes automáticas desde una misma conexión o dominio de correo. Si usted la escribió, llega a su escuela cuando la envía desde su propio correo electrónico.';
+    default:
+      return `No pudimos enviar su carta a ${message.to}.`;
+  }
 }

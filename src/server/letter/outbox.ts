@@ -7,6 +7,7 @@
  * only caller of `moveMessage` and of the statements here that set `status`. Everything else may
  * change a letter's other fields with `updateMessage`, which refuses a change of status.
  */
+import type { Locale } from '../../config/locales';
 import { messageStatuses, type MessageStatus } from '../../lib/schemas/admin';
 import { query, queryOne, sql } from '../db';
 import { serverEnv } from '../env';
@@ -55,6 +56,10 @@ export interface OutboxMessage {
   note: string;
   /** The letter (content/letters/{id}.yaml) the body was written in, and the parent's answer in it. */
   letterId?: string;
+  /** The language the letter is written in (the parent's choice; English when absent): its footer's too. */
+  letterLocale?: Locale;
+  /** The language the parent wrote in (the form's page; English when absent): every email to them and the pages their links open. */
+  locale?: Locale;
   ownWords?: string;
   confirmation?: {
     expiresAt: string;
@@ -182,8 +187,8 @@ const columnsOf = (message: OutboxMessage) => ({
 export async function createMessage(message: OutboxMessage): Promise<void> {
   const c = columnsOf(message);
   await query(sql`
-    INSERT INTO outbox_messages (id, draft_id, channel, status, created_at, updated_at, sent_at, next_attempt_at, work_left, follow_up_waiting, letter_id, school_id, record)
-    VALUES (${message.id}, ${message.draftId}, ${message.channel}, ${c.status}, ${message.createdAt}, ${c.updatedAt}, ${c.sentAt}, ${c.nextAttemptAt}, false, ${c.followUpWaiting}, ${message.letterId ?? null}, ${message.schoolId ?? null}, ${message})
+    INSERT INTO outbox_messages (id, draft_id, channel, status, created_at, updated_at, sent_at, next_attempt_at, work_left, follow_up_waiting, letter_id, school_id, locale, record)
+    VALUES (${message.id}, ${message.draftId}, ${message.channel}, ${c.status}, ${message.createdAt}, ${c.updatedAt}, ${c.sentAt}, ${c.nextAttemptAt}, false, ${c.followUpWaiting}, ${message.letterId ?? null}, ${message.schoolId ?? null}, ${message.locale ?? 'en'}, ${message})
     ON CONFLICT (id) DO NOTHING`);
 }
 

@@ -120,7 +120,10 @@ async function placeOfDraft(draft: LetteredDraft, to: string): Promise<{ place: 
   const named = picked?.status === 'verified' ? picked : undefined;
   const place = await schoolOfLetter({ ...(named ? { schoolId: named.id } : {}), to });
   const id = place.school?.status === 'verified' ? place.school.id : named?.id;
-  return { place, ...(id ? { schoolId: id } : {}), subject: emailSubject(place.onRecord && place.school ? place.school.name : 'our school') };
+  // In the letter's language: "our school" is "nuestra escuela" in a Spanish letter.
+  const language = draft.letter.language ?? 'en';
+  const unnamed = language === 'es' ? 'nuestra escuela' : 'our school';
+  return { place, ...(id ? { schoolId: id } : {}), subject: emailSubject(place.onRecord && place.school ? place.school.name : unnamed, language) };
 }
 
 /** The outbox message a draft makes: the parent, the school and exactly the email composed from it. */
@@ -147,6 +150,8 @@ function messageFromDraft(
     body: what.email.body,
     note: what.note,
     letterId: draft.letter.id,
+    ...(draft.letter.language && draft.letter.language !== 'en' ? { letterLocale: draft.letter.language } : {}),
+    ...(draft.locale && draft.locale !== 'en' ? { locale: draft.locale } : {}),
     ownWords: draft.ownWords ?? '',
     attempts: 0,
     nextAttemptAt: now.toISOString(),

@@ -6,6 +6,7 @@
  * Every link an email carries goes only to the address it is about: the confirmation, follow-up,
  * update and "Your data" links all name the address the email is sent to.
  */
+import { defaultLocale, type Locale } from '../../config/locales';
 import { site } from '../../config/site';
 import { dayInWords } from '../../lib/dates';
 import { outcomeText, type PageOutcome } from '../../lib/school-page-words';
@@ -30,15 +31,54 @@ import type { EmailKind } from './states';
 import type { EmailHandOver, OutboxMessage } from '../letter/outbox';
 import { StoreUnavailableError } from '../http';
 
-/** When a link stops working, as the emails say it ("30 November 2026"). */
-const until = (ms: number) => dayInWords(new Date(ms));
+/** When a link stops working, as the emails say it ("30 November 2026", "30 de noviembre de 2026"). */
+const until = (ms: number, locale: Locale = defaultLocale) => dayIn(new Date(ms), locale);
+
+/** A day in the emails' words, in the parent's language. */
+const dayIn = (iso: string | Date, locale: Locale = defaultLocale) =>
+  locale === defaultLocale ? dayInWords(iso) : new Date(iso).toLocaleDateString('es-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
+/** The words these emails add around their content words (the footer's reason and links), in each language a parent writes in. */
+const notifyWords = {
+  en: {
+    yourData: 'Your data (see, download or delete it)',
+    stop: 'Stop emails about your letter',
+    yourSchool: 'your school',
+    YourSchool: 'Your school',
+    theSchool: 'the school',
+    confirmReason: `Someone asked ${site.name} to send a letter to a school in the name of this address. Nothing is sent unless you confirm.`,
+    askedReason: `You asked ${site.name} to send a letter to a school in your name.`,
+    askedToReason: (school: string) => `You asked ${site.name} to send a letter to ${school} in your name.`,
+    followUpReason: (school: string) => `You wrote to ${school} with ${site.name}, and we ask how it went.`,
+    updateReason: (school: string) => `You wrote to ${school} with ${site.name}; we tell you once when another parent hears back.`,
+    dataReason: `Someone asked ${site.name} for a link to the data it keeps about this address. It was sent to this address only.`,
+    selfReportReason: `Someone told ${site.name} that this address sent a letter to a school. Nothing is recorded unless you confirm.`,
+  },
+  es: {
+    yourData: 'Sus datos (verlos, descargarlos o eliminarlos)',
+    stop: 'Dejar de recibir correos sobre su carta',
+    yourSchool: 'su escuela',
+    YourSchool: 'Su escuela',
+    theSchool: 'la escuela',
+    confirmReason: `Alguien pidió a ${site.name} enviar una carta a una escuela en nombre de este correo electrónico. No se envía nada a menos que usted confirme.`,
+    askedReason: `Usted pidió a ${site.name} enviar una carta a una escuela en su nombre.`,
+    askedToReason: (school: string) => `Usted pidió a ${site.name} enviar una carta a ${school} en su nombre.`,
+    followUpReason: (school: string) => `Usted escribió a ${school} con ${site.name}, y le preguntamos cómo le fue.`,
+    updateReason: (school: string) => `Usted escribió a ${school} con ${site.name}; le avisamos una vez cuando otro padre o madre recibe respuesta.`,
+    dataReason: `Alguien pidió a ${site.name} un enlace a los datos que guarda sobre este correo electrónico. Se envió solo a este correo.`,
+    selfReportReason: `Alguien dijo a ${site.name} que este correo electrónico envió una carta a una escuela. No se registra nada a menos que usted confirme.`,
+  },
+} satisfies Record<Locale, Record<string, unknown>>;
+
+/** The language of the emails about a letter: the one its parent wrote in. */
+const localeOf = (message: Pick<OutboxMessage, 'locale'>): Locale => message.locale ?? defaultLocale;
 
 const content = (rendered: Rendered, extra: Partial<EmailContent> = {}): EmailContent => ({
   subject: rendered.subject,
   text: rendered.text,
   html: rendered.html,
   from: organisationSender(),
-  lang: 'en',
+  lang: rendered.lang ?? 'en',
   ...extra,
 });
 
@@ -51,15 +91,15 @@ export const handOver = (enqueued: Enqueued): EmailHandOver =>
  * never what was typed ("your school" otherwise): these emails go out from the organisation's own
  * address to an address someone typed.
  */
-async function schoolName(message: Pick<OutboxMessage, 'schoolId' | 'to'>, fallback = 'your school'): Promise<string> {
+async function schoolName(message: Pick<OutboxMessage, 'schoolId' | 'to' | 'locale'>, fallback = notifyWords[localeOf(message)].yourSchool): Promise<string> {
   return schoolNameOf(await schoolOfLetter(message), fallback);
 }
 
 /** The contact's name as an email about a letter says it: the leader's on record, else "the school". */
-async function contactName(message: Pick<OutboxMessage, 'schoolId' | 'to' | 'toName'>): Promise<string> {
+async function contactName(message: Pick<OutboxMessage, 'schoolId' | 'to' | 'toName' | 'locale'>): Promise<string> {
   const place = await schoolOfLetter(message);
   const leader = place.onRecord ? place.school?.leaders.find((one) => one.address === message.to.trim().toLowerCase()) : undefined;
-  return leader?.name || (place.onRecord ? place.school!.name : 'the school');
+  return leader?.name || (place.onRecord ? place.school!.name : notifyWords[localeOf(message)].theSchool);
 }
 
 /**
@@ -99,9 +139,9 @@ async function write(
   return enqueued;
 }
 
-const yourDataLink = (email: string, now?: Date) => ({
-  label: 'Your data (see, download or delete it)',
-  url: dataLink(email, { now, ttlMs: EMAILED_DATA_LINK_TTL_MS }),
+const yourDataLink = (email: string, now?: Date, locale: Locale = defaultLocale) => ({
+  label: notifyWords[locale].yourData,
+  url: dataLink(email, { now, ttlMs: EMAILED_DATA_LINK_TTL_MS, locale }),
 });
 
 /** The start of the next UTC day: when a mailbox over today's ceiling gets its one gathered email. */
@@ -115,14 +155,16 @@ const tomorrow = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getU
 export async function emailConfirmation(message: OutboxMessage, kind: 'confirmation' | 'reminder' = 'confirmation', now = new Date()): Promise<EmailHandOver> {
   const link = confirmationLink(message)!;
   const school = await schoolName(message);
+  const locale = localeOf(message);
   const rendered = await composeEmail(
     kind,
-    { parent: message.parentName, school, contact: await contactName(message), expires: until(Date.parse(message.confirmation!.expiresAt)) },
+    { parent: message.parentName, school, contact: await contactName(message), expires: until(Date.parse(message.confirmation!.expiresAt), locale) },
     {
       actionUrl: link,
-      reason: `Someone asked ${site.name} to send a letter to a school in the name of this address. Nothing is sent unless you confirm.`,
-      footerLinks: [yourDataLink(message.parentEmail, now)],
+      reason: notifyWords[locale].confirmReason,
+      footerLinks: [yourDataLink(message.parentEmail, now, locale)],
     },
+    locale,
   );
   const enqueued = await write(kind, message.parentEmail, rendered, {
     id: `${message.id}.${kind}`,
@@ -186,30 +228,35 @@ export async function gatherConfirmations(address: string, now = new Date()): Pr
 
 /** Why the platform did not send a letter (PLATFORM_SEND_CONFIRMATION=off), with the page that shows the letter. */
 export async function emailRefusal(message: OutboxMessage, reason: string, now = new Date()): Promise<EmailHandOver> {
+  const locale = localeOf(message);
   const rendered = await composeEmail(
     'refusal',
     { parent: message.parentName, school: await schoolName(message), reason },
     {
       actionUrl: confirmationLink(message),
-      reason: `You asked ${site.name} to send a letter to a school in your name.`,
-      footerLinks: [yourDataLink(message.parentEmail, now)],
+      reason: notifyWords[locale].askedReason,
+      footerLinks: [yourDataLink(message.parentEmail, now, locale)],
     },
+    locale,
   );
   return handOver(await write('refusal', message.parentEmail, rendered, { ref: message.id, network: message.confirmation?.network, now, soon: true }));
 }
 
 /** "Did your school answer?", the first time or the second. */
 export async function emailFollowUp(message: OutboxMessage, which: 'follow_up' | 'second_follow_up', dueAt: string, now = new Date()): Promise<EmailHandOver> {
-  const stop = stopLink(message.parentEmail, now);
+  const stop = stopLink(message.parentEmail, now, localeOf(message));
   const school = await schoolName(message);
+  const locale = localeOf(message);
+  const words = notifyWords[locale];
   const rendered = await composeEmail(
     which,
-    { parent: message.parentName, school, sent: dayInWords(message.sentAt ?? message.createdAt) },
+    { parent: message.parentName, school, sent: dayIn(message.sentAt ?? message.createdAt, locale) },
     {
       actionUrl: answerLink(message.id, dueAt),
-      reason: `You wrote to ${school} with ${site.name}, and we ask how it went.`,
-      footerLinks: [yourDataLink(message.parentEmail, now), { label: 'Stop emails about your letter', url: stop }],
+      reason: words.followUpReason(school),
+      footerLinks: [yourDataLink(message.parentEmail, now, locale), { label: words.stop, url: stop }],
     },
+    locale,
   );
   return handOver(await write(which, message.parentEmail, rendered, { id: `${message.id}.${which}`, ref: message.id, unsubscribeUrl: stop, now }));
 }
@@ -222,29 +269,33 @@ export async function emailSchoolUpdate(
   pageUrl: string | undefined,
   now = new Date(),
 ): Promise<EmailHandOver> {
-  const school = await schoolName(message, 'Your school');
-  const stop = stopLink(message.parentEmail, now);
+  const locale = localeOf(message);
+  const words = notifyWords[locale];
+  const school = await schoolName(message, words.YourSchool);
+  const stop = stopLink(message.parentEmail, now, localeOf(message));
   const rendered = await composeEmail(
     'school_update',
     { parent: message.parentName, school, outcome: `${outcomeText(school, kind)}, a parent who wrote to them tells us.` },
     {
       ...(pageUrl ? { actionUrl: pageUrl } : {}),
-      reason: `You wrote to ${school} with ${site.name}; we tell you once when another parent hears back.`,
-      footerLinks: [yourDataLink(message.parentEmail, now), { label: 'Stop emails about your letter', url: stop }],
+      reason: words.updateReason(school),
+      footerLinks: [yourDataLink(message.parentEmail, now, locale), { label: words.stop, url: stop }],
     },
+    locale,
   );
   return handOver(await write('school_update', message.parentEmail, rendered, { id: updateId, ref: message.id, unsubscribeUrl: stop, now }));
 }
 
 /** A "Your data" link asked for by address: to that address only, under its own allowance. */
-export async function emailDataLink(address: string, network: string, now = new Date()): Promise<EmailHandOver> {
+export async function emailDataLink(address: string, network: string, now = new Date(), locale: Locale = defaultLocale): Promise<EmailHandOver> {
   const rendered = await composeEmail(
     'data_link',
-    { expires: until(now.getTime() + REQUESTED_DATA_LINK_TTL_MS) },
+    { expires: until(now.getTime() + REQUESTED_DATA_LINK_TTL_MS, locale) },
     {
-      actionUrl: dataLink(address, { now, ttlMs: REQUESTED_DATA_LINK_TTL_MS }),
-      reason: `Someone asked ${site.name} for a link to the data it keeps about this address. It was sent to this address only.`,
+      actionUrl: dataLink(address, { now, ttlMs: REQUESTED_DATA_LINK_TTL_MS, locale }),
+      reason: notifyWords[locale].dataReason,
     },
+    locale,
   );
   return handOver(await write('data_link', address, rendered, { network, now, soon: true }));
 }
@@ -257,9 +308,10 @@ export async function emailDeliveryFailure(message: OutboxMessage, now = new Dat
     { parent: message.parentName, school, contact: await contactName(message), address: message.to },
     {
       actionUrl: fixAddressLink(message.id, now),
-      reason: `You asked ${site.name} to send a letter to ${school} in your name.`,
-      footerLinks: [yourDataLink(message.parentEmail, now)],
+      reason: notifyWords[localeOf(message)].askedToReason(school),
+      footerLinks: [yourDataLink(message.parentEmail, now, localeOf(message))],
     },
+    localeOf(message),
   );
   return handOver(await write('delivery_failure', message.parentEmail, rendered, { id: `${message.id}.bounced`, ref: message.id, now }));
 }
@@ -272,9 +324,10 @@ export async function emailLetterNotSent(message: OutboxMessage, reason: string,
     { parent: message.parentName, school, contact: await contactName(message), reason },
     {
       actionUrl: letterLink(message.id, now),
-      reason: `You asked ${site.name} to send a letter to ${school} in your name.`,
-      footerLinks: [yourDataLink(message.parentEmail, now)],
+      reason: notifyWords[localeOf(message)].askedToReason(school),
+      footerLinks: [yourDataLink(message.parentEmail, now, localeOf(message))],
     },
+    localeOf(message),
   );
   return handOver(await write('letter_not_sent', message.parentEmail, rendered, { id: `${message.id}.ended`, ref: message.id, now }));
 }
@@ -287,12 +340,13 @@ export async function emailSelfReport(message: OutboxMessage, network: string, n
       parent: message.parentName,
       school: await schoolName(message),
       contact: await contactName(message),
-      expires: until(Date.parse(message.confirmation!.expiresAt)),
+      expires: until(Date.parse(message.confirmation!.expiresAt), localeOf(message)),
     },
     {
       actionUrl: confirmationLink(message),
-      reason: `Someone told ${site.name} that this address sent a letter to a school. Nothing is recorded unless you confirm.`,
+      reason: notifyWords[localeOf(message)].selfReportReason,
     },
+    localeOf(message),
   );
   return handOver(await write('self_report', message.parentEmail, rendered, { id: `${message.id}.self_report`, ref: message.id, network, now, soon: true }));
 }
@@ -300,15 +354,16 @@ export async function emailSelfReport(message: OutboxMessage, network: string, n
 /** A letter went inside the school's digest: its parent is told (once, its own id). */
 export async function emailDigestNotice(message: OutboxMessage, count: number, pageUrl: string | undefined, now = new Date()): Promise<EmailHandOver> {
   const school = await schoolName(message);
-  const stop = stopLink(message.parentEmail, now);
+  const stop = stopLink(message.parentEmail, now, localeOf(message));
   const rendered = await composeEmail(
     'digest_notice',
     { parent: message.parentName, school, contact: await contactName(message), count: String(count) },
     {
-      actionUrl: pageUrl ?? sitePage('/lead-the-change'),
-      reason: `You asked ${site.name} to send a letter to ${school} in your name.`,
-      footerLinks: [yourDataLink(message.parentEmail, now), { label: 'Stop emails about your letter', url: stop }],
+      actionUrl: pageUrl ?? sitePage(localeOf(message) === defaultLocale ? '/lead-the-change' : `/${localeOf(message)}/lead-the-change`),
+      reason: notifyWords[localeOf(message)].askedToReason(school),
+      footerLinks: [yourDataLink(message.parentEmail, now, localeOf(message)), { label: notifyWords[localeOf(message)].stop, url: stop }],
     },
+    localeOf(message),
   );
   return handOver(await write('digest_notice', message.parentEmail, rendered, { id: `${message.id}.digested`, ref: message.id, unsubscribeUrl: stop, now }));
 }

@@ -6,6 +6,7 @@ import { escapeHtml } from '../../lib/forms/render';
 import { buttonClass } from '../../lib/ui';
 import type { PlaceText } from '../analytics/experiments';
 import { refusalText, type ConfirmOutcome, type SchoolShare } from '../letter/request';
+import type { Locale } from '../../config/locales';
 import { dataPath } from '../links';
 import { whenLetterGoes } from '../mail/schedule';
 import { actions, heading, lead } from './frame';
@@ -22,19 +23,62 @@ function shareLead(share: SchoolShare): string {
   return `<p class="mt-8 font-semibold text-ink" role="status">${escapeHtml(text)}</p>`;
 }
 
-export function confirmSendPage(outcome: ConfirmOutcome, token: string, share?: Shared): { status: number; title: string; content: string } {
-  const view = outcomePage(outcome, token, share);
-  if (!('message' in outcome) || !outcome.message) return view;
+/**
+ * The page of an outcome, in the language its parent wrote in where that page has its words (the
+ * request and its confirmation, in Spanish); `locale` is the page's, for its frame and `lang`.
+ */
+export function confirmSendPage(outcome: ConfirmOutcome, token: string, share?: Shared): { status: number; title: string; content: string; locale: Locale } {
+  const spanish = 'message' in outcome && outcome.message?.locale === 'es' && (outcome.kind === 'ready' || outcome.kind === 'done');
+  const locale: Locale = spanish ? 'es' : 'en';
+  const view = spanish ? outcomePageEs(outcome, token, share) : outcomePage(outcome, token, share);
+  if (!('message' in outcome) || !outcome.message) return { ...view, locale };
   let path: string | undefined;
   try {
-    path = dataPath(outcome.message.parentEmail);
+    path = dataPath(outcome.message.parentEmail, { locale });
   } catch {
     path = undefined;
   }
-  if (!path) return view;
+  if (!path) return { ...view, locale };
+  const line = spanish
+    ? `<a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">Sus datos</a>: vea, descargue o elimine lo que guardamos sobre usted.`
+    : `<a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">Your data</a>: see, download or delete what we keep about you.`;
+  return { ...view, locale, content: `${view.content}<p class="mt-6 text-sm text-muted">${line}</p>` };
+}
+
+/** The request and its confirmation for a parent who wrote in Spanish (usted, plain words). */
+function outcomePageEs(outcome: ConfirmOutcome, token: string, share?: Shared): { status: number; title: string; content: string } {
+  const home = `<a class="${buttonClass('secondary', 'md')}" href="/es">Ir a la página principal</a>`;
+  if (outcome.kind === 'ready')
+    return {
+      status: 200,
+      title: 'Confirme su correo',
+      content: `${heading(`Confirme su correo a ${outcome.message.schoolName || 'su escuela'}`)}${lead(
+        'Usted nos pidió enviar esta carta en su nombre. Léala y luego confirme: nuestra plataforma la envía una sola vez al contacto de la escuela que aparece abajo, en el horario de la escuela.',
+      )}${preview(outcome.message, 'es')}<form method="post" action="/confirm-send" class="mt-8 flex flex-wrap items-center gap-3"><input type="hidden" name="token" value="${escapeHtml(token)}"><input type="hidden" name="tz" value="" data-time-zone><button type="submit" class="${buttonClass('accent', 'lg')}">Enviar mi correo</button><span class="text-sm text-muted">¿No pidió esto? Ignórelo y no se enviará nada.</span></form>`,
+    };
+  if (outcome.kind !== 'done') throw new Error(`No Spanish page for ${outcome.kind}`);
+  const { message } = outcome;
+  const sent = message.status === 'sent' || message.status === 'delivered';
+  const who = message.toName || message.to;
+  const at = outcome.goesAt ?? message.delivery?.at;
+  const timeZone = message.delivery?.timeZone ?? 'UTC';
+  const goesLater = at !== undefined && Date.parse(at) > Date.now() + 10 * 60_000;
+  const when = at ? new Date(at).toLocaleString('es-US', { weekday: 'long', day: 'numeric', month: 'long', hour: 'numeric', minute: '2-digit', timeZone }) : '';
+  const text = sent
+    ? message.status === 'delivered'
+      ? `Su carta llegó al servidor de correo de ${who}. En unos diez días le preguntaremos si la escuela respondió.`
+      : `Nuestra plataforma envió su carta a ${who}. En unos diez días le preguntaremos si la escuela respondió.`
+    : outcome.checking
+      ? `Entregamos su carta al servidor de correo de ${who}, pero no supimos si la aceptó. Lo estamos revisando y no la enviaremos dos veces; si no llegó, le escribiremos.`
+      : goesLater
+        ? `Gracias por confirmar. Su carta llega a ${who} el ${when}, cuando la oficina de la escuela está abierta (hora de la escuela). En unos diez días le preguntaremos si respondieron.`
+        : `Gracias por confirmar. Su carta sale hacia ${who} en los próximos minutos.`;
+  const title = sent ? 'Su correo fue enviado' : 'Su correo está confirmado';
+  const next = `<a class="${buttonClass('primary', 'md')}" href="/nominate-school" hreflang="en">Siguiente: pídanos ayuda para su escuela (en inglés)</a>`;
   return {
-    ...view,
-    content: `${view.content}<p class="mt-6 text-sm text-muted"><a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">Your data</a>: see, download or delete what we keep about you.</p>`,
+    status: 200,
+    title,
+    content: `${heading(title)}${lead(text)}${share ? `<div lang="en">${shareLead(share)}${shareBlockHtml(share, share.text)}</div>` : ''}${preview(message, 'es')}${actions(next, home)}`,
   };
 }
 

@@ -6,12 +6,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { personalFieldLabels } from '../../lib/email/note';
+import { defaultLocale, type Locale } from '../../config/locales';
+import { personalFieldLabelsIn } from '../../lib/email/note';
+import { localePath } from '../../lib/i18n/paths';
 import type { FormDefinition } from '../../lib/forms/definition';
 import { escapeHtml, regionMarkers, renderForm, RESPONSE_INSTANCE, successHtml } from '../../lib/forms/render';
 import { summaryOf, type RawValues } from '../../lib/forms/values';
 import { buttonClass } from '../../lib/ui';
 import { serverEnv } from '../env';
+import { serverWordsOf } from '../words';
 
 /** A page path of the site, e.g. "/" or "/blogs-insights/why-two-hours-is-enough". */
 const PAGE_PATH = /^\/(?:[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)*)?$/;
@@ -58,12 +61,16 @@ export const pageHeaders = {
   'Content-Security-Policy': "frame-ancestors 'none'; object-src 'none'; base-uri 'none'; form-action 'self'",
 };
 
-/** The /form-response page with `content` in its region, and `title` as the document title. */
-export async function responsePage(content: string, options: { status?: number; title?: string } = {}): Promise<Response> {
-  const shell = await builtPage('/form-response');
-  if (!shell) throw new Error('dist/form-response.html is missing: build the site before serving it.');
+/**
+ * The /form-response page (in `locale`: /es/form-response is Spanish, its frame and `lang`) with
+ * `content` in its region, and `title` as the document title.
+ */
+export async function responsePage(content: string, options: { status?: number; title?: string; locale?: Locale } = {}): Promise<Response> {
+  const path = localePath('/form-response', options.locale ?? defaultLocale);
+  const shell = await builtPage(path);
+  if (!shell) throw new Error(`dist${path}.html is missing: build the site before serving it.`);
   let html = replaceRegion(shell, RESPONSE_INSTANCE, content);
-  if (!html) throw new Error('dist/form-response.html has no response region.');
+  if (!html) throw new Error(`dist${path}.html has no response region.`);
   if (options.title) html = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(options.title)} | Mastery Parents</title>`);
   return new Response(html, { status: options.status ?? 200, headers: pageHeaders });
 }
@@ -74,13 +81,19 @@ export const lead = (text: string) => `<p class="mt-4 text-lg text-ink-soft">${e
 export const actions = (...buttons: string[]) => `<div class="mt-8 flex flex-wrap gap-3">${buttons.join('')}</div>`;
 /** The way out of every page a function answers: one link, one wording. */
 export const homeLink = `<a class="${buttonClass('secondary', 'md')}" href="/">Go to the home page</a>`;
-const backLink = (page: string | undefined) =>
-  page && page !== '/'
-    ? actions(`<a class="${buttonClass('secondary', 'md')}" href="${escapeHtml(page)}">Back to the page you were on</a>`)
-    : actions(homeLink);
+/** `homeLink` in a language: its home, in its words. */
+export async function homeLinkIn(locale: Locale): Promise<string> {
+  if (locale === defaultLocale) return homeLink;
+  const t = await serverWordsOf(locale);
+  return `<a class="${buttonClass('secondary', 'md')}" href="${localePath('/', locale)}">${escapeHtml(t('formResponse.home'))}</a>`;
+}
+const backLink = async (page: string | undefined, locale: Locale = defaultLocale) =>
+  page && page !== '/' && page !== localePath('/', locale)
+    ? actions(`<a class="${buttonClass('secondary', 'md')}" href="${escapeHtml(page)}">${escapeHtml((await serverWordsOf(locale))('formResponse.back'))}</a>`)
+    : actions(await homeLinkIn(locale));
 
 /** The form again, with what the visitor typed and each problem next to its field. */
-export function invalidPage(input: {
+export async function invalidPage(input: {
   definition: FormDefinition;
   purpose: string;
   page: string | undefined;
@@ -92,8 +105,12 @@ export function invalidPage(input: {
   hiddenInputs?: Record<string, string>;
   /** False for a school page's form, which names its school. */
   schoolSearch?: boolean;
+  /** The page's language, in which the definition is given (its words and the page's). */
+  locale?: Locale;
 }): Promise<Response> {
-  const summary = summaryOf(input.definition, input.errors, input.note ? personalFieldLabels : {});
+  const locale = input.locale ?? defaultLocale;
+  const t = await serverWordsOf(locale);
+  const summary = summaryOf(input.definition, input.errors, input.note ? personalFieldLabelsIn(locale) : {}, locale);
   const form = renderForm(
     input.definition,
     {
@@ -105,21 +122,23 @@ export function invalidPage(input: {
       note: input.note,
       hiddenInputs: input.hiddenInputs,
       schoolSearch: input.schoolSearch,
+      ...(locale === defaultLocale ? {} : { locale }),
     },
     summary,
   );
-  const content = `${heading('Please check your answers')}<p class="mt-4 text-lg text-ink-soft">Nothing was sent yet. Correct the fields marked below and send the form again.</p><div class="mt-8 rounded-card border border-line bg-white p-6 shadow-card">${form}</div>${backLink(input.page)}`;
-  return responsePage(content, { status: 400, title: 'Please check your answers' });
+  const content = `${heading(t('formResponse.invalid.title'))}${lead(t('formResponse.invalid.lead'))}<div class="mt-8 rounded-card border border-line bg-white p-6 shadow-card">${form}</div>${await backLink(input.page, locale)}`;
+  return responsePage(content, { status: 400, title: t('formResponse.invalid.title'), locale });
 }
 
 /** The thank-you message of a form, with the way back to the page it was on. */
-export function submittedPage(definition: FormDefinition, page: string | undefined): Promise<Response> {
-  const content = `${heading('Thank you!')}<div class="mt-4 rounded-xl border border-success-600 bg-white p-4 text-lg text-ink [&_a]:font-medium [&_a]:text-brand-700 [&_a]:underline" role="status">${successHtml(definition)}</div>${backLink(page)}`;
-  return responsePage(content, { title: 'Thank you' });
+export async function submittedPage(definition: FormDefinition, page: string | undefined): Promise<Response> {
+  const t = await serverWordsOf(defaultLocale);
+  const content = `${heading(t('formResponse.thanks.title'))}<div class="mt-4 rounded-xl border border-success-600 bg-white p-4 text-lg text-ink [&_a]:font-medium [&_a]:text-brand-700 [&_a]:underline" role="status">${successHtml(definition)}</div>${await backLink(page)}`;
+  return responsePage(content, { title: t('formResponse.thanks.documentTitle') });
 }
 
 /** A failure the visitor can do something about (rate limit, storage down, unknown form). */
-export function problemPage(status: number, title: string, message: string, page: string | undefined): Promise<Response> {
-  const content = `${heading(title)}<p class="mt-4 text-lg text-ink-soft" role="alert">${escapeHtml(message)}</p>${backLink(page)}`;
-  return responsePage(content, { status, title });
+export async function problemPage(status: number, title: string, message: string, page: string | undefined, locale: Locale = defaultLocale): Promise<Response> {
+  const content = `${heading(title)}<p class="mt-4 text-lg text-ink-soft" role="alert">${escapeHtml(message)}</p>${await backLink(page, locale)}`;
+  return responsePage(content, { status, title, locale });
 }

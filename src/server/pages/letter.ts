@@ -12,9 +12,16 @@ export const again = `<a class="${buttonClass('primary', 'md')}" href="/lead-the
 export { homeLink as home } from './frame';
 
 /** The letter as it reads, in the page's own flow. */
-export function preview(message: OutboxMessage): string {
+/** The preview's labels in each language a parent writes in. */
+const previewWords = {
+  en: { to: 'To:', subject: 'Subject:', letter: 'Your letter' },
+  es: { to: 'Para:', subject: 'Asunto:', letter: 'Su carta' },
+} as const;
+
+export function preview(message: OutboxMessage, locale: 'en' | 'es' = 'en'): string {
+  const words = previewWords[locale];
   const to = message.toName ? `${message.toName} <${message.to}>` : message.to;
-  return `<div class="mt-6 space-y-3 rounded-card border border-line bg-white p-5 shadow-card"><dl class="space-y-1 text-sm"><div class="flex flex-wrap gap-x-2"><dt class="font-semibold">To:</dt><dd class="break-all">${escapeHtml(to)}</dd></div><div class="flex flex-wrap gap-x-2"><dt class="font-semibold">Subject:</dt><dd>${escapeHtml(message.subject)}</dd></div></dl><div class="whitespace-pre-wrap break-words border-t border-line pt-4 text-base leading-relaxed text-ink" role="region" aria-label="Your letter">${escapeHtml(message.body)}</div></div>`;
+  return `<div class="mt-6 space-y-3 rounded-card border border-line bg-white p-5 shadow-card"><dl class="space-y-1 text-sm"><div class="flex flex-wrap gap-x-2"><dt class="font-semibold">${words.to}</dt><dd class="break-all">${escapeHtml(to)}</dd></div><div class="flex flex-wrap gap-x-2"><dt class="font-semibold">${words.subject}</dt><dd>${escapeHtml(message.subject)}</dd></div></dl><div class="whitespace-pre-wrap break-words border-t border-line pt-4 text-base leading-relaxed text-ink" role="region" aria-label="${words.letter}"${message.letterLocale && message.letterLocale !== locale ? ` lang="${message.letterLocale}"` : !message.letterLocale && locale !== 'en' ? ' lang="en"' : ''}>${escapeHtml(message.body)}</div></div>`;
 }
 
 /** The letter to send by hand: copy-ready text and the mail-app, Gmail and Outlook links. */

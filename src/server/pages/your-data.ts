@@ -1,3 +1,4 @@
+import type { Locale } from '../../config/locales';
 import { answerLabels } from '../../lib/answer-kinds';
 import { escapeHtml, helpClass, inputClass, labelClass } from '../../lib/forms/render';
 import { buttonClass } from '../../lib/ui';
@@ -47,13 +48,97 @@ export function section(id: string, title: string, items: string[]): string {
 
 /** Where a letter stands, as a sentence a parent reads. */
 
-export function overview(data: PersonalData, token: string): string {
+/** The words of these pages that a parent who wrote in Spanish reads in Spanish (usted, plain words). */
+export const yourDataWords = {
+  en: {
+    title: 'Your data',
+    sections: {
+      forms: 'Forms you sent',
+      emails: 'Your school emails',
+      drafts: 'Email drafts',
+      answers: 'Your answers about the school',
+      nominations: 'Schools you nominated',
+      bookings: 'Calls you booked',
+      journeys: 'How you found us (our counts)',
+    },
+    keeps: (email: string, total: number) =>
+      total
+        ? `This is everything our site keeps about ${email} (and other ways of writing this address that reach the same inbox): ${total} record${total === 1 ? '' : 's'}.`
+        : `Our site keeps nothing about ${email}.`,
+    why: 'Why we keep it and for how long: form submissions for 30 days after they reach our CRM, so nothing you typed is lost; school emails and your answers for 90 days after sending, to follow up with you; drafts for 30 days.',
+    faqs: 'Questions? See our FAQs.',
+    download: 'Download my data (JSON)',
+    delete: 'Delete my data',
+    reviewTitle: 'Delete your data?',
+    reviewLead: (email: string) =>
+      `This deletes what our site keeps about ${email} at once, and asks our CRM (HubSpot) to delete the contacts you gave us. It cannot be undone.`,
+    counts: ['form submissions', 'school emails', 'email drafts', 'answers about your school', 'nominations', 'booking records', 'records of how you found us'],
+    anonymous:
+      "A school email our platform sent keeps only an anonymous count (no names, no addresses, no text), so the school's and the day's limits still hold.",
+    yes: 'Yes, delete my data',
+    keep: 'Keep my data',
+    deletedTitle: 'Your data has been deleted',
+    deleted: (removed: number, email: string, crm: boolean) =>
+      `We deleted ${removed} record${removed === 1 ? '' : 's'} about ${email} from our site${crm ? ', and asked our CRM (HubSpot) to delete your contact: we keep asking until it has' : ''}.`,
+    again: 'If you fill in one of our forms again, we keep what you send, as before.',
+    already:
+      'This deletion was already done: nothing more was changed. If you have filled in one of our forms since, open a new “Your data” link to delete that too.',
+  },
+  es: {
+    title: 'Sus datos',
+    sections: {
+      forms: 'Formularios que envió',
+      emails: 'Sus correos a la escuela',
+      drafts: 'Borradores de correo',
+      answers: 'Sus respuestas sobre la escuela',
+      nominations: 'Escuelas que nominó',
+      bookings: 'Llamadas que agendó',
+      journeys: 'Cómo nos encontró (nuestros conteos)',
+    },
+    keeps: (email: string, total: number) =>
+      total
+        ? `Esto es todo lo que nuestro sitio guarda sobre ${email} (y otras formas de escribir esta dirección que llegan al mismo buzón): ${total} registro${total === 1 ? '' : 's'}.`
+        : `Nuestro sitio no guarda nada sobre ${email}.`,
+    why: 'Por qué lo guardamos y por cuánto tiempo: los formularios, 30 días después de llegar a nuestro CRM, para que no se pierda nada de lo que escribió; los correos a la escuela y sus respuestas, 90 días después del envío, para darle seguimiento; los borradores, 30 días.',
+    faqs: '¿Preguntas? Vea nuestras preguntas frecuentes (en inglés).',
+    download: 'Descargar mis datos (JSON)',
+    delete: 'Eliminar mis datos',
+    reviewTitle: '¿Eliminar sus datos?',
+    reviewLead: (email: string) =>
+      `Esto elimina de inmediato lo que nuestro sitio guarda sobre ${email}, y pide a nuestro CRM (HubSpot) que elimine los contactos que nos dio. No se puede deshacer.`,
+    counts: [
+      'formularios',
+      'correos a la escuela',
+      'borradores de correo',
+      'respuestas sobre su escuela',
+      'nominaciones',
+      'registros de llamadas',
+      'registros de cómo nos encontró',
+    ],
+    anonymous:
+      'De un correo que nuestra plataforma envió a una escuela solo queda un conteo anónimo (sin nombres, direcciones ni texto), para que los límites de la escuela y del día se sigan cumpliendo.',
+    yes: 'Sí, eliminar mis datos',
+    keep: 'Conservar mis datos',
+    deletedTitle: 'Sus datos fueron eliminados',
+    deleted: (removed: number, email: string, crm: boolean) =>
+      `Eliminamos de nuestro sitio ${removed} registro${removed === 1 ? '' : 's'} sobre ${email}${crm ? ', y pedimos a nuestro CRM (HubSpot) que elimine su contacto: seguiremos pidiéndolo hasta que lo haga' : ''}.`,
+    again: 'Si vuelve a llenar uno de nuestros formularios, guardaremos lo que envíe, como antes.',
+    already:
+      'Esta eliminación ya se hizo: no se cambió nada más. Si llenó uno de nuestros formularios desde entonces, abra un nuevo enlace de “Sus datos” para eliminarlo también.',
+  },
+} satisfies Record<Locale, Record<string, unknown>>;
+
+/** The hidden input that keeps a page's language in the forms it posts back. */
+export const langInput = (locale: Locale) => (locale === 'en' ? '' : `<input type="hidden" name="lang" value="${locale}">`);
+
+export function overview(data: PersonalData, token: string, locale: Locale = 'en'): string {
+  const words = yourDataWords[locale];
   const counts = countRecords(data);
   const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
   const records = [
     section(
       'data-forms',
-      'Forms you sent',
+      words.sections.forms,
       data.submissions.map((record) =>
         item(
           `${record.formName}, ${date(record.createdAt)}`,
@@ -66,7 +151,7 @@ export function overview(data: PersonalData, token: string): string {
     ),
     section(
       'data-emails',
-      'Your school emails',
+      words.sections.emails,
       data.messages.map((message) =>
         item(
           `To ${message.toName || message.to} at ${message.schoolName}, ${date(message.sentAt ?? message.createdAt)}`,
@@ -76,7 +161,7 @@ export function overview(data: PersonalData, token: string): string {
     ),
     section(
       'data-drafts',
-      'Email drafts',
+      words.sections.drafts,
       data.drafts.map((draft) =>
         item(
           `For ${draft.data.schoolName || 'your school'}, ${date(draft.createdAt)}`,
@@ -86,24 +171,24 @@ export function overview(data: PersonalData, token: string): string {
     ),
     section(
       'data-answers',
-      'Your answers about the school',
+      words.sections.answers,
       data.answers.map((answer) => item(answerLabels[answer.kind], answer.comment || 'No comment')),
     ),
     section(
       'data-nominations',
-      'Schools you nominated',
+      words.sections.nominations,
       data.nominations.map((nomination) =>
         item(`${nomination.data.schoolName}, ${date(nomination.createdAt)}`, `${nomination.data.yourName} · ${nomination.data.city}`),
       ),
     ),
     section(
       'data-bookings',
-      'Calls you booked',
+      words.sections.bookings,
       data.bookings.map((booking) => item(`Booking, ${date(booking.createdAt)}`, String(booking.record.eventType ?? 'Calendly booking'))),
     ),
     section(
       'data-journeys',
-      'How you found us (our counts)',
+      words.sections.journeys,
       data.journeys.map((journey) =>
         item(
           `Your draft of ${date(journey.createdAt)}`,
@@ -126,7 +211,7 @@ export function overview(data: PersonalData, token: string): string {
   const quotes = data.quotes.quotes.map((quote) => item(`Quoted as ${quote.firstName}, ${date(quote.starredAt)}`, `“${quote.words}”`));
   const agreed = data.quotes.agreements.length;
   // Shown whenever there is an agreement or a quote: the way to take it back is beside what it covers.
-  const words =
+  const quoted =
     agreed || quotes.length
       ? `<section aria-labelledby="data-words" class="mt-8"><h2 id="data-words" class="text-xl font-bold">Your words on school pages</h2><p class="mt-3 text-ink-soft">${escapeHtml(
           agreed
@@ -134,27 +219,17 @@ export function overview(data: PersonalData, token: string): string {
             : 'Our team quotes you now:',
         )}</p>${quotes.length ? `<ul class="mt-3 space-y-2">${quotes.join('')}</ul>` : ''}<form method="post" action="/your-data" class="mt-4"><input type="hidden" name="action" value="withdraw_words"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('secondary', 'md')}">Withdraw my agreement to be quoted</button></form><p class="mt-2 text-sm text-muted">Your quotes come off the school pages at once, and we do not quote you again unless you tick the box on a new letter.</p></section>`
       : '';
-  const download = `<a class="${buttonClass('primary', 'md')}" href="/your-data?token=${encodeURIComponent(token)}&amp;format=json" download="your-data.json">Download my data (JSON)</a>`;
-  const remove = `<form method="post" action="/your-data"><input type="hidden" name="action" value="review"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('secondary', 'md')}">Delete my data</button></form>`;
-  return `${heading('Your data')}${lead(
-    total
-      ? `This is everything our site keeps about ${data.email} (and other ways of writing this address that reach the same inbox): ${total} record${total === 1 ? '' : 's'}.`
-      : `Our site keeps nothing about ${data.email}.`,
-  )}<p class="mt-4 text-sm text-muted">Why we keep it and for how long: form submissions for 30 days after they reach our CRM, so nothing you typed is lost; school emails and your answers for 90 days after sending, to follow up with you; drafts for 30 days. <a class="font-medium text-brand-700 underline" href="/faqs">Questions? See our FAQs.</a></p>${records}${words}${actions(download, remove)}`;
+  const download = `<a class="${buttonClass('primary', 'md')}" href="/your-data?token=${encodeURIComponent(token)}&amp;format=json" download="your-data.json">${words.download}</a>`;
+  const remove = `<form method="post" action="/your-data"><input type="hidden" name="action" value="review"><input type="hidden" name="token" value="${escapeHtml(token)}">${langInput(locale)}<button type="submit" class="${buttonClass('secondary', 'md')}">${words.delete}</button></form>`;
+  return `${heading(words.title)}${lead(words.keeps(data.email, total))}<p class="mt-4 text-sm text-muted">${words.why} <a class="font-medium text-brand-700 underline" href="/faqs"${locale === 'en' ? '' : ' hreflang="en"'}>${words.faqs}</a></p>${records}${quoted}${actions(download, remove)}`;
 }
 
-export function reviewPage(data: PersonalData): View {
+export function reviewPage(data: PersonalData, locale: Locale = 'en'): View {
+  const words = yourDataWords[locale];
   const counts = countRecords(data);
   const deleteToken = dataToken(data.email, { purpose: 'your-data-delete', ttlMs: DELETE_STEP_TTL_MS });
-  const lines = [
-    [counts.submissions, 'form submissions'],
-    [counts.messages, 'school emails'],
-    [counts.drafts, 'email drafts'],
-    [counts.answers, 'answers about your school'],
-    [counts.nominations, 'nominations'],
-    [counts.bookings, 'booking records'],
-    [counts.journeys, 'records of how you found us'],
-  ]
+  const lines = [counts.submissions, counts.messages, counts.drafts, counts.answers, counts.nominations, counts.bookings, counts.journeys]
+    .map((n, index) => [n, words.counts[index]!] as const)
     .filter(([n]) => Number(n) > 0)
     .map(([n, what]) => `<li>${n} ${escapeHtml(String(what))}</li>`)
     .join('');
@@ -169,11 +244,9 @@ export function reviewPage(data: PersonalData): View {
     : '';
   return {
     status: 200,
-    title: 'Delete your data?',
-    content: `${heading('Delete your data?')}${lead(
-      `This deletes what our site keeps about ${data.email} at once, and asks our CRM (HubSpot) to delete the contacts you gave us. It cannot be undone.`,
-    )}${withdrawn}${lines ? `<ul class="mt-4 list-disc pl-6 text-ink-soft">${lines}</ul>` : ''}<p class="mt-4 text-sm text-muted">A school email our platform sent keeps only an anonymous count (no names, no addresses, no text), so the school's and the day's limits still hold.</p><form method="post" action="/your-data" class="mt-8 flex flex-wrap items-center gap-3"><input type="hidden" name="action" value="delete"><input type="hidden" name="token" value="${escapeHtml(
+    title: words.reviewTitle,
+    content: `${heading(words.reviewTitle)}${lead(words.reviewLead(data.email))}${withdrawn}${lines ? `<ul class="mt-4 list-disc pl-6 text-ink-soft">${lines}</ul>` : ''}<p class="mt-4 text-sm text-muted">${escapeHtml(words.anonymous)}</p><form method="post" action="/your-data" class="mt-8 flex flex-wrap items-center gap-3"><input type="hidden" name="action" value="delete"><input type="hidden" name="token" value="${escapeHtml(
       deleteToken,
-    )}"><button type="submit" class="${buttonClass('accent', 'md')}">Yes, delete my data</button><a class="${buttonClass('secondary', 'md')}" href="/your-data?token=${encodeURIComponent(dataToken(data.email))}">Keep my data</a></form>`,
+    )}">${langInput(locale)}<button type="submit" class="${buttonClass('accent', 'md')}">${words.yes}</button><a class="${buttonClass('secondary', 'md')}" href="/your-data?token=${encodeURIComponent(dataToken(data.email))}${locale === 'en' ? '' : `&amp;lang=${locale}`}">${words.keep}</a></form>`,
   };
 }

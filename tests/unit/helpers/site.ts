@@ -3,7 +3,7 @@
  * /search, the school page frame; the e2e suite serves the real ones). Here: a scratch SITE_DIR holding a page of the same
  * shape — a document whose marked region the function fills.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { regionMarkers, responseRegion } from '../../../src/lib/forms/render';
@@ -16,6 +16,12 @@ export function useSiteShell(): { dir: string; remove(): void } {
   writeFileSync(
     join(dir, 'form-response.html'),
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Your form | Mastery Parents</title></head><body><main id="main">${responseRegion.start}<h1>Nothing to show yet</h1>${responseRegion.end}</main></body></html>`,
+  );
+  // The same page in Spanish (src/pages/es/form-response.astro), for a visitor who wrote from a Spanish page.
+  mkdirSync(join(dir, 'es'));
+  writeFileSync(
+    join(dir, 'es', 'form-response.html'),
+    `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Su formulario | Mastery Parents</title></head><body><main id="main">${responseRegion.start}<h1>Todavía no hay nada que mostrar</h1>${responseRegion.end}</main></body></html>`,
   );
   // The /search page and a one-page search index, as `astro build` writes them.
   const results = regionMarkers(SEARCH_REGION);

@@ -1,0 +1,159 @@
+/**
+ * The pages a function answers a parent who wrote in Spanish (issue 48): the confirmation of their
+ * letter (/confirm-send) in Spanish, with `lang="es"` and the Spanish frame, the same behaviour.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import confirmSend from '../../netlify/functions/confirm-send.mts';
+import sendEmail from '../../netlify/functions/send-email.mts';
+import yourDataFunction from '../../netlify/functions/your-data.mts';
+import { dataPath } from '../../src/server/links';
+import { createDraft } from '../../src/server/letter/drafts';
+import { setAdminEnv } from './helpers/admin';
+import { startTestDatabase, type TestDatabase } from './helpers/database';
+import { linkIn, MAIL_FROM, tokenOf, useMail, type MailCatcher } from './helpers/mail';
+import { jsonRequest } from './helpers/requests';
+import { regionText, useSiteShell } from './helpers/site';
+
+let database: TestDatabase;
+let mail: MailCatcher;
+let shell: ReturnType<typeof useSiteShell>;
+let seq = 0;
+
+beforeAll(async () => {
+  database = await startTestDatabase();
+  mail = await useMail();
+  shell = useSiteShell();
+  setAdminEnv();
+  process.env.SITE_URL = 'https://site.example';
+});
+afterAll(async () => {
+  await database.stop();
+  await mail.close();
+  shell.remove();
+  delete process.env.SITE_URL;
+});
+beforeEach(() => {
+  mail.reset();
+  process.env.MAIL_SENDER = 'smtp';
+  process.env.SMTP_URL = mail.sink.smtpUrl;
+  process.env.MAIL_FROM_ADDRESS = MAIL_FROM;
+});
+
+/** A parent's request from a page in `locale`: the token of the link their confirmation email carries. */
+async function requested(locale: 'en' | 'es'): Promise<string> {
+  const id = `sub-page-${Date.now()}-${++seq}`;
+  const made = await createDraft({
+    id,
+    purpose: 'emailGenerator',
+    values: {
+      full_name: 'Ana López',
+      email: `ana.page${seq}@example.org`,
+      child_full_name: 'Leo López',
+      child_grade: '5',
+      school_name: 'Oakwood Academy',
+      school_contact_name: 'Dr. Patel',
+      school_contact_email: `head.page${seq}@oakwood.edu`,
+      choose_how_to_send_your_email: 'Send via our platform',
+    },
+    locale,
+    letterLocale: locale,
+  });
+  const response = await sendEmail(jsonRequest('/api/send-email', { submissionId: id, token: made.token }), { ip: `203.0.113.${seq}` } as never);
+  expect(response.status).toBe(202);
+  return tokenOf(linkIn(mail.last(made.draft.data.parentEmail)!, '/confirm-send'));
+}
+
+const open = async (token: string) => {
+  const response = await confirmSend(new Request(`http://localhost/confirm-send?token=${encodeURIComponent(token)}`));
+  const html = await response.text();
+  return { status: response.status, html, text: regionText(html) };
+};
+const press = async (token: string) => {
+  const response = await confirmSend(
+    new Request('http://localhost/confirm-send', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `token=${encodeURIComponent(token)}&tz=`,
+    }),
+  );
+  const html = await response.text();
+  return { status: response.status, html, text: regionText(html) };
+};
+
+test('a Spanish parent’s confirmation page is Spanish, in the Spanish frame, and sends nothing until they press', async () => {
+  const token = await requested('es');
+  const page = await open(token);
+  expect(page.status).toBe(200);
+  expect(page.html).toContain('<html lang="es">');
+  expect(page.html).toContain('<title>Confirme su correo | Mastery Parents</title>');
+  expect(page.text).toContain('Confirme su correo a Oakwood Academy');
+  expect(page.text).toContain('Para:');
+  expect(page.text).toContain('Estimado/a Dr. Patel:');
+  expect(page.text).toContain('Enviar mi correo');
+  expect(page.text).toContain('Sus datos');
+  expect(page.html).toMatch(/href="\/your-data\?token=[^"]+&amp;lang=es"/);
+  expect(page.text).not.toMatch(/Confirm your email|Send my email|Your data/);
+  const done = await press(token);
+  expect(done.status).toBe(200);
+  expect(done.html).toContain('<html lang="es">');
+  expect(done.text).toMatch(/Su correo (fue enviado|está confirmado)/);
+  expect(done.text).toContain('Ir a la página principal');
+  expect(done.text).not.toMatch(/Your email|Thank you/);
+});
+
+test('an English parent’s page stays English', async () => {
+  const token = await requested('en');
+  const page = await open(token);
+  expect(page.html).toContain('<html lang="en">');
+  expect(page.text).toContain('Confirm your email to Oakwood Academy');
+  expect((await press(token)).text).toMatch(/Your email has been sent|Your email is confirmed/);
+});
+
+describe('“Your data” for a Spanish parent', () => {
+  const yourData = async (request: Request) => {
+    const response = await yourDataFunction(request);
+    const html = await response.text();
+    return { status: response.status, html, text: regionText(html) };
+  };
+  const postForm = (fields: Record<string, string>) =>
+    yourData(
+      new Request('http://localhost/your-data', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      }),
+    );
+
+  test('they see, review and delete their data in Spanish, with the same steps', async () => {
+    await requested('es');
+    const email = `ana.page${seq}@example.org`;
+    const link = dataPath(email, { locale: 'es' });
+    expect(link).toMatch(/&lang=es$/);
+    const seen = await yourData(new Request(`http://localhost${link}`));
+    expect(seen.status).toBe(200);
+    expect(seen.html).toContain('<html lang="es">');
+    expect(seen.text).toContain(`Esto es todo lo que nuestro sitio guarda sobre ${email}`);
+    expect(seen.text).toContain('Sus correos a la escuela');
+    expect(seen.text).toContain('Descargar mis datos (JSON)');
+    const token = new URL(link, 'http://localhost').searchParams.get('token')!;
+    const review = await postForm({ action: 'review', token, lang: 'es' });
+    expect(review.html).toContain('<html lang="es">');
+    expect(review.text).toContain('¿Eliminar sus datos?');
+    const deleteToken = /name="token" value="([^"]+)"><input type="hidden" name="lang" value="es"><button[^>]*>Sí, eliminar mis datos/.exec(review.html)?.[1];
+    expect(deleteToken).toBeTruthy();
+    const done = await postForm({ action: 'delete', token: deleteToken!, lang: 'es' });
+    expect(done.status).toBe(200);
+    expect(done.html).toContain('<html lang="es">');
+    expect(done.text).toMatch(/Sus datos fueron eliminados Eliminamos de nuestro sitio \d+ registros? sobre/);
+    expect(done.text).toContain('Ir a la página principal');
+    // Deleted: the same link now finds nothing.
+    expect((await yourData(new Request(`http://localhost${link}`))).text).toContain(`Nuestro sitio no guarda nada sobre ${email}.`);
+  });
+
+  test('a language the site does not have is a 400 that says which it has', async () => {
+    const link = dataPath('someone@example.org');
+    const answer = await yourData(new Request(`http://localhost${link}&lang=fr`));
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain('The page’s language (lang) must be one of "en", "es".');
+  });
+});
