@@ -123,7 +123,13 @@ const englishPages: readonly SitePage[] = [
 /** A translated page's path: `/es` for the home, `/es/faqs`. */
 const translatedPath = (path: string, locale: Locale) => (path === '/' ? `/${locale}` : `/${locale}${path}`);
 
-/** Every page of the site: the English pages, then each translated one in every other language. */
+/**
+ * Pages a language has that the language switch does not offer as a translation: the answer a
+ * form sent without JavaScript from a Spanish page comes back on (src/pages/es/form-response.astro).
+ */
+const untranslatedLocalePages: readonly SitePage[] = [{ path: '/es/form-response', made: 'built', locale: 'es' }];
+
+/** Every page of the site: the English pages, then each translated one in every other language, then the rest of theirs. */
 export const sitePages: readonly SitePage[] = [
   ...englishPages,
   ...locales
@@ -133,4 +139,5 @@ export const sitePages: readonly SitePage[] = [
         .filter((page) => translatedPaths.includes(page.path))
         .map((page): SitePage => ({ path: translatedPath(page.path, locale), made: page.made, locale, ...(page.staff ? { staff: page.staff } : {}) })),
     ),
+  ...untranslatedLocalePages,
 ];

@@ -17,7 +17,7 @@ const paths = sitePages.map((page) => page.path);
 const built = sitePages.filter((page) => page.made === 'built');
 const blogPost = /^\/blogs-insights\/[a-z0-9][a-z0-9-]*$/;
 /** Built pages that no route of the table opens: the not-found page and a form's answer. */
-const notRoutes = ['/404', '/form-response'];
+const notRoutes = ['/404', '/form-response', '/es/form-response'];
 /** Page files that are not pages of their own, each with why. */
 const notPages: Record<string, string> = {
   '/blog-post-not-found': 'the page a function answers for a post that does not exist',

@@ -94,6 +94,9 @@ export async function startTestDatabase(): Promise<TestDatabase> {
   const { db, url, remove } = await startMigratedDatabase();
   process.env.NETLIFY_DB_URL = url;
   process.env.NETLIFY_DB_DRIVER = 'server';
+  // A new database under modules an earlier file of the worker loaded (vitest.config.ts,
+  // `isolate: false`): the day's salt they keep is that file's database's, not this one's.
+  forgetCachedSalts();
   return {
     url,
     db,
