@@ -60,7 +60,7 @@ for (const { path, es, en, sentence } of pages) {
   });
 }
 
-test('/es/why-this-matters shows the statistics in Spanish with the English figures, and links to English pages as English', async ({ page }) => {
+test('/es/why-this-matters shows the statistics in Spanish with the English figures, and links to lead the change in Spanish', async ({ page }) => {
   await page.goto('/es/why-this-matters');
   const results = page.locator('[data-stat]');
   await expect(results).toHaveCount(4);
@@ -68,8 +68,8 @@ test('/es/why-this-matters shows the statistics in Spanish with the English figu
   await expect(page.locator('[data-stat="why-improvement"]')).toContainText('de los alumnos mejora en lectura y matemáticas en 8 semanas');
   await expect(page.locator('[data-stat="why-growth"]')).toContainText('2x');
   const start = page.getByRole('main').getByRole('link', { name: 'Empiece aquí: su primer correo' });
-  await expect(start).toHaveAttribute('href', '/lead-the-change#start-here-section');
-  await expect(start).toHaveAttribute('hreflang', 'en');
+  await expect(start).toHaveAttribute('href', '/es/lead-the-change#start-here-section');
+  await expect(start).not.toHaveAttribute('hreflang');
 });
 
 test('/es/how-it-works: the subscribe box answers in Spanish', async ({ page }) => {
@@ -98,7 +98,8 @@ test('/es has the home’s bands in Spanish: statistics with the English figures
   await expect(page.locator('#results [data-stat="improvement-8-weeks"]')).toContainText('85%');
   await expect(page.locator('#how-it-works').getByRole('heading', { level: 3, name: 'Solo 2 horas al día' })).toBeVisible();
   await expect(page.locator('#advocacy-toolkit').getByRole('heading', { level: 3, name: 'Hojas informativas' })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Obtenga los materiales' })).toHaveAttribute('hreflang', 'en');
+  // Lead the change has its Spanish page: the toolkit's link goes there.
+  await expect(page.getByRole('link', { name: 'Obtenga los materiales' })).toHaveAttribute('href', '/es/lead-the-change#amplify-section');
 
   const comparison = page.locator('#comparison');
   await expect(comparison.getByRole('heading', { level: 2 })).toHaveText('La escuela tradicional frente al aprendizaje por dominio');
@@ -132,10 +133,13 @@ test.describe('/es/faqs', () => {
     const question = page.getByRole('heading', { level: 3, name: '¿Qué calificación cuenta como dominio?' });
     await expect(question).toBeVisible();
     await expect(page.locator('#what-is-the-mastery-threshold').locator('xpath=ancestor::details[1]')).toContainText('El umbral de dominio suele ser del 90%.');
-    // A link in an answer to a page Spanish does not have goes to the English page, marked as English.
+    // A link in an answer to a page Spanish has goes to the Spanish page; to a page it does not
+    // have yet, to the English page, marked as English.
     const answerLink = page.locator('[data-faq] .rich-text a', { hasText: 'Impulse el cambio' }).first();
-    await expect(answerLink).toHaveAttribute('href', '/lead-the-change');
-    await expect(answerLink).toHaveAttribute('hreflang', 'en');
+    await expect(answerLink).toHaveAttribute('href', '/es/lead-the-change');
+    await expect(answerLink).not.toHaveAttribute('hreflang');
+    const englishOnly = page.locator('[data-faq] .rich-text a[href="/nominate-school"]').first();
+    await expect(englishOnly).toHaveAttribute('hreflang', 'en');
     // The contact form is English for now, and says so to screen readers.
     await expect(page.locator('#ask-a-question [lang="en"] form')).toHaveCount(1);
   });
