@@ -59,6 +59,10 @@ export default defineConfig<{ embed: 'none' | 'fake' | 'fail' }, { engineName: E
   use: {
     baseURL,
     trace: 'off',
+    // A step that waits (a click, a navigation, a screenshot's fonts) fails on its own, naming the
+    // step, instead of running into the test's timeout without saying where it stood.
+    actionTimeout: 30_000,
+    navigationTimeout: 45_000,
     launchOptions: { executablePath: testChromiumPath, args: [...chromiumFlags, offlineProxy] },
   },
   projects: [

@@ -116,7 +116,8 @@ const writesMail = new Set(['school-followup', 'school-updates']);
  * path). After one that writes emails, the mail run that follows it within a minute runs too.
  */
 export async function runScheduled(name: string): Promise<void> {
-  const response = await fetch(new URL(`/.netlify/functions/${name}`, baseURL), { method: 'POST' });
+  // A run that does not answer in a minute fails here, naming itself, not at the test's timeout.
+  const response = await fetch(new URL(`/.netlify/functions/${name}`, baseURL), { method: 'POST', signal: AbortSignal.timeout(60_000) });
   await response.arrayBuffer();
   if (!response.ok) throw new Error(`The scheduled function ${name} failed (${response.status}); see the site's log`);
   if (writesMail.has(name)) await runScheduled('mail-deliver');
