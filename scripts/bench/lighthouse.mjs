@@ -20,13 +20,13 @@ const visits = {
   '/form': ['/form?type=newsletter'],
   '/search': ['/search?q=mastery'],
 };
-/** Built pages not measured: a form's answer and the not-found page (the translations are measured in English). */
-const unmeasured = new Set(['/form-response', '/404']);
+/** Built pages not measured: a form's answer and the not-found page, in each language. */
+const unmeasured = new Set(['/form-response', '/404', '/es/form-response', '/es/404']);
 
-/** Every built page of the site (the one list, src/config/pages.ts), as the bench opens it. */
+/** Every built page of the site in every language (the one list, src/config/pages.ts), as the bench opens it. */
 async function siteRoutes() {
   const { sitePages } = await createJiti(import.meta.url).import('../../src/config/pages.ts');
-  return sitePages.filter((page) => page.made === 'built' && !page.locale && !unmeasured.has(page.path)).flatMap((page) => visits[page.path] ?? [page.path]);
+  return sitePages.filter((page) => page.made === 'built' && !unmeasured.has(page.path)).flatMap((page) => visits[page.path] ?? [page.path]);
 }
 
 /**
