@@ -89,6 +89,10 @@ const videoFields = {
   id: slug,
   title: z.string().min(3).max(100),
   description: z.string().max(240),
+  /** The title in Spanish, for /es pages (the spoken words stay the video's): "Por fin le gustan las matemáticas". */
+  titleEs: z.string().min(3).max(100),
+  /** The description in Spanish, for /es pages. */
+  descriptionEs: z.string().max(240),
   /** An mp4 under /media or an absolute https URL. */
   mp4Url: z.string().regex(/^(\/|https:\/\/)/, 'must start with / or https://'),
   /** The poster shown before playing. */

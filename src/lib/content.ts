@@ -1,6 +1,6 @@
 /** Queries of the content collections used by the pages (sections and ui take props only). */
 import { getCollection, getEntry, type CollectionEntry } from 'astro:content';
-import type { Locale } from '../config/locales';
+import { defaultLocale, type Locale } from '../config/locales';
 import { translator } from './i18n/words';
 import { statIn } from './stats';
 import { picture, type Picture } from './media';
@@ -45,13 +45,15 @@ export interface VideoItem {
   createdAt?: string;
 }
 
-export async function videosOf(kind: 'parentVideos' | 'studentVideos'): Promise<VideoItem[]> {
+/** A band's stories, in order, with their cards' words in `locale` (the videos speak as recorded). */
+export async function videosOf(kind: 'parentVideos' | 'studentVideos', locale: Locale = defaultLocale): Promise<VideoItem[]> {
   const entries = (await getCollection(kind)).map((entry) => entry.data).sort((a, b) => a.order - b.order);
+  const spanish = locale === 'es';
   return Promise.all(
     entries.map(async (video) => ({
       id: video.id,
-      title: video.title,
-      description: video.description,
+      title: spanish ? video.titleEs : video.title,
+      description: spanish ? video.descriptionEs : video.description,
       mp4Url: video.mp4Url,
       youtubeUrl: video.youtubeUrl,
       poster: await picture(video.thumbnailUrl),

@@ -27,4 +27,6 @@ export const routes: Array<{ path: string; heading: RegExp; navigation?: string 
   { path: '/es/faqs', heading: /^Preguntas frecuentes$/, navigation: 'Principal' },
   // Lead the change in Spanish: the email form in Spanish (issue 48, docs/spanish.md).
   { path: '/es/lead-the-change', heading: /Impulse el cambio/, navigation: 'Principal' },
+  // The stories' cards and player in Spanish; the videos speak as recorded.
+  { path: '/es/real-stories', heading: /^Historias reales$/, navigation: 'Principal' },
 ];

@@ -28,6 +28,12 @@ const pages = [
     sentence: 'Avanzan al dominar el 90% y terminan un grado en 80-90 días',
   },
   {
+    path: '/real-stories',
+    es: 'Historias reales',
+    en: 'Real Stories',
+    sentence: 'Ethan, de 11 años, explica cómo los bloques de 25 minutos y la respuesta inmediata le ayudaron a adelantar dos grados en matemáticas.',
+  },
+  {
     path: '/faqs',
     es: 'Preguntas frecuentes',
     en: 'Frequently Asked Questions',
@@ -114,6 +120,41 @@ test('/es has the home’s bands in Spanish: statistics with the English figures
   // No English leaks into the bands built from content.
   const bands = await page.locator('#stats, #how-it-works, #results, #comparison, #advocacy-toolkit').allInnerTexts();
   expect(bands.join('\n')).not.toMatch(/Source|1 in 5|Top |Mastery Learning|Fact Sheets/);
+});
+
+test('/es/real-stories: the cards, their play buttons and the large player speak Spanish; the videos are said to be in English', async ({ page }) => {
+  await page.goto('/es/real-stories');
+  await expect(page.getByRole('main')).toContainText('Los videos están en inglés.');
+  const parents = page.getByRole('list', { name: 'Videos de experiencias de padres' });
+  await expect(parents.getByRole('heading', { level: 3 })).toHaveText([
+    '“Por fin le gustan otra vez las matemáticas”',
+    'Recuperamos nuestras tardes',
+    'Cómo hablé con la dirección de nuestra escuela',
+  ]);
+  await expect(page.getByRole('list', { name: 'Videos de voces de alumnos' }).getByRole('heading', { level: 3 })).toHaveText([
+    'Aprender a mi propio ritmo',
+    'Tiempo para lo que me gusta',
+    'Dominar, no memorizar',
+  ]);
+  // The card's script names its button in the page's language, playing or not.
+  const play = parents.getByRole('button', { name: 'Reproducir el video: Recuperamos nuestras tardes' });
+  await expect(play).toBeVisible();
+  await parents.getByRole('button', { name: /^Ver en el reproductor grande\s*: Recuperamos nuestras tardes$/ }).click();
+  const player = page.getByRole('dialog', { name: 'Recuperamos nuestras tardes' });
+  await expect(player).toBeVisible();
+  await player.getByRole('button', { name: 'Cerrar la ventana' }).click();
+  await expect(player).toBeHidden();
+  await expect(parents.getByRole('button', { name: /^Ver en el reproductor grande\s*: Recuperamos nuestras tardes$/ })).toBeFocused();
+});
+
+test('/es shows the families’ stories with Spanish cards, and links to /es/real-stories from its menu', async ({ page }) => {
+  await page.goto('/es');
+  const outcomes = page.locator('#real-outcomes');
+  await expect(outcomes.getByRole('heading', { level: 3 })).toHaveText(['Historias de padres', 'Historias de alumnos']);
+  await expect(outcomes.getByRole('list', { name: 'Historias de alumnos' }).getByRole('heading', { level: 4 }).first()).toHaveText(
+    'Aprender a mi propio ritmo',
+  );
+  await expect(page.locator('a[href="/es/real-stories"]').first()).toBeAttached();
 });
 
 test.describe('/es/faqs', () => {

@@ -133,6 +133,14 @@ describe('content schemas', () => {
       field: 'bodyEs',
     },
     {
+      name: 'a story video without its Spanish title',
+      path: 'content/videos/students.yaml',
+      contents:
+        '- id: english-only\n  title: English only\n  description: A story told in English.\n  descriptionEs: Una historia contada en inglés.\n  mp4Url: /media/student-story-1.mp4\n  thumbnailUrl: /media/student-story-1.jpg\n  order: 1\n',
+      file: 'students.yaml',
+      field: 'titleEs',
+    },
+    {
       name: 'a webinar whose video is on plain http',
       path: 'content/webinars.yaml',
       contents:

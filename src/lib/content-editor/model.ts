@@ -112,6 +112,8 @@ const videoFields: Record<string, FieldCopy> = {
   id: idCopy,
   title: { label: 'Title' },
   description: { label: 'Description', widget: 'text' },
+  titleEs: { label: 'Title, in Spanish', hint: 'The card on /es pages, e.g. "Recuperamos nuestras tardes". The video itself stays as recorded.' },
+  descriptionEs: { label: 'Description, in Spanish', hint: 'The same description for /es: the same facts and figures.', widget: 'text' },
   mp4Url: { label: 'Video (mp4)', hint: mediaUrlHint },
   thumbnailUrl: { label: 'Poster', hint: 'The image shown before the video plays.', widget: 'image' },
   youtubeUrl: { label: 'YouTube link', hint: 'Optional: when set, the card opens the YouTube player instead of playing the mp4.' },

@@ -70,7 +70,9 @@ class VideoCardElement extends HTMLElement {
     overlay.dataset.videoOverlay = visible ? 'visible' : 'hidden';
     overlay.classList.toggle('opacity-0', !visible);
     for (const name of VISIBLE) overlay.classList.toggle(name, visible);
-    overlay.setAttribute('aria-label', `${this.playing ? 'Pause' : 'Play'} video: ${this.dataset.title ?? ''}`);
+    // The card's words are its page's language's (data-play-label, data-pause-label; VideoCard.astro).
+    const action = this.playing ? (this.dataset.pauseLabel ?? 'Pause video') : (this.dataset.playLabel ?? 'Play video');
+    overlay.setAttribute('aria-label', `${action}: ${this.dataset.title ?? ''}`);
     overlay.querySelector<HTMLElement>('[data-icon="play"]')!.hidden = this.playing;
     overlay.querySelector<HTMLElement>('[data-icon="pause"]')!.hidden = !this.playing;
   }

@@ -22,6 +22,9 @@ export function openVideoModal(
   if (!title || !body) return null;
   title.textContent = source.title;
   const player = createPlayer(source, playerClass);
+  // The words a browser without video shows, in the page's language (VideoModal.astro).
+  const fallback = dialog.dataset.videoFallback;
+  if (fallback && player instanceof HTMLVideoElement) player.textContent = fallback;
   body.replaceChildren(player);
   dialog.addEventListener('close', () => player.remove(), { once: true });
   openDialog(dialog, opener);
