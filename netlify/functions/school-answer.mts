@@ -61,10 +61,15 @@ const hintOf = (value: string | null): Locale => locales.find((locale) => locale
 
 async function answer(req: Request, hint: Locale): Promise<Page> {
   const page = (w: AnswerWords, view: { status: number; title: string; content: string }): Page => ({ ...view, locale: w.locale });
+  /** No letter behind the token: the hinted language's page. */
+  const invalid = async () => {
+    const w = await answerWords(hint);
+    return page(w, invalidPage(w));
+  };
   if (req.method === 'GET' || req.method === 'HEAD') {
     const token = new URL(req.url).searchParams.get('token') ?? '';
     const state = await openAnswerLink(token);
-    if (state.kind === 'invalid') return page(await answerWords(hint), invalidPage(await answerWords(hint)));
+    if (state.kind === 'invalid') return invalid();
     const w = await answerWords(state.message ? pageLocaleOf(state.message) : hint);
     if (state.kind === 'expired') return page(w, expiredPage(w, state));
     return page(w, {
@@ -77,12 +82,11 @@ async function answer(req: Request, hint: Locale): Promise<Page> {
     const w = await answerWords(hint);
     return page(w, { status: 405, title: w.say('notAvailable.title'), content: notePage(w, 'notAvailable') });
   }
-  if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers.get('content-type') ?? ''))
-    return page(await answerWords(hint), invalidPage(await answerWords(hint)));
+  if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers.get('content-type') ?? '')) return invalid();
   const form = new URLSearchParams(await readLimited(req, 16 * 1024));
   const token = form.get('token') ?? '';
   const state = await openAnswerLink(token);
-  if (state.kind === 'invalid') return page(await answerWords(hint), invalidPage(await answerWords(hint)));
+  if (state.kind === 'invalid') return invalid();
   const w = await answerWords(state.message ? pageLocaleOf(state.message) : hint);
   if (state.kind === 'expired') return page(w, expiredPage(w, state));
   const parsed = answerSchema(w).safeParse({
