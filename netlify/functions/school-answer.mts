@@ -1,65 +1,95 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import { normaliseNote } from '../../src/lib/email/note';
-import { answerKinds, answerLabels, COMMENT_MAX, DAYS_TAKEN_MAX } from '../../src/lib/answer-kinds';
-import { actions, heading, lead, responsePage } from '../../src/server/pages/frame';
+import { answerKinds, COMMENT_MAX, DAYS_TAKEN_MAX } from '../../src/lib/answer-kinds';
+import { heading, lead, responsePage } from '../../src/server/pages/frame';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { optionalHubSpot } from '../../src/server/letter/request';
 import { openAnswerLink, saveAnswer } from '../../src/server/schools/answers';
 import { hasWordsConsent, setWordsConsent } from '../../src/server/schools/starred-words';
-import { WORDS_CONSENT_FIELD } from '../../src/lib/email/personal-fields';
+import { personalWords, WORDS_CONSENT_FIELD } from '../../src/lib/email/personal-fields';
 import { formWordsConsentSchema } from '../../src/lib/schemas';
 import { recordAnswerStep } from '../../src/server/analytics/record';
-import { askPage, expiredPage, home, invalidPage, questionForm, thanksPage, yourData } from '../../src/server/pages/school-answer';
+import {
+  answerWords,
+  askPage,
+  expiredPage,
+  invalidPage,
+  notePage,
+  pageLocaleOf,
+  questionForm,
+  thanksPage,
+  yourData,
+  type AnswerWords,
+} from '../../src/server/pages/school-answer';
+import { defaultLocale, locales, type Locale } from '../../src/config/locales';
 
 /**
  * /school-answer?token=…: "Did your school answer?" The link the site emails a parent some days
  * after their school letter. GET shows the four answers (the current one chosen) and a
  * comment box; POST stores the answer (changeable while the link works) and thanks the parent with
  * the next step that fits. Plain HTML forms: works without JavaScript.
+ *
+ * The pages are in the language the parent wrote in, kept with their letter: the link's `lang`
+ * (and the Spanish form's) is a hint, used only where the token proves no letter (an invalid link,
+ * a request that could not be read, the store down), so no one can turn another parent's page.
  */
-const CHOOSE = 'Please choose the answer that fits best.';
-const DAYS = `If you know it, give the number of days from 0 to ${DAYS_TAKEN_MAX}; or leave it empty.`;
+type Page = { status: number; title: string; content: string; locale: Locale };
 
-const answerSchema = z.object({
-  token: z.string().max(600),
-  answer: z.enum(answerKinds, { error: CHOOSE }),
-  days: z
-    .string()
-    .trim()
-    .max(6)
-    .refine((text) => text === '' || (/^\d{1,3}$/.test(text) && Number(text) <= DAYS_TAKEN_MAX), DAYS)
-    .transform((text) => (text === '' ? undefined : Number(text))),
-  comment: z
-    .string()
-    .max(COMMENT_MAX * 2)
-    .transform((text) => normaliseNote(text))
-    .refine((text) => text.length <= COMMENT_MAX, `Please keep your comment to ${COMMENT_MAX} characters.`),
-  /** "You may quote my words on our school's page": the comment may be quoted only if ticked. */
-  wordsConsent: formWordsConsentSchema,
-});
+/** The answer as the form sends it, with each problem in the page's words. */
+const answerSchema = (w: AnswerWords) =>
+  z.object({
+    token: z.string().max(600),
+    answer: z.enum(answerKinds, { error: w.say('errors.choose') }),
+    days: z
+      .string()
+      .trim()
+      .max(6)
+      .refine((text) => text === '' || (/^\d{1,3}$/.test(text) && Number(text) <= DAYS_TAKEN_MAX), w.say('errors.days', { max: DAYS_TAKEN_MAX }))
+      .transform((text) => (text === '' ? undefined : Number(text))),
+    comment: z
+      .string()
+      .max(COMMENT_MAX * 2, w.say('errors.comment', { max: COMMENT_MAX }))
+      .transform((text) => normaliseNote(text))
+      .refine((text) => text.length <= COMMENT_MAX, w.say('errors.comment', { max: COMMENT_MAX })),
+    /** "You may quote my words on our school's page": the comment may be quoted only if ticked. */
+    wordsConsent: formWordsConsentSchema,
+  });
 
-async function answer(req: Request): Promise<{ status: number; title: string; content: string }> {
+/** The language a request hints at (`lang`): only for pages no letter is shown on. */
+const hintOf = (value: string | null): Locale => locales.find((locale) => locale === value) ?? defaultLocale;
+
+async function answer(req: Request, hint: Locale): Promise<Page> {
+  const page = (w: AnswerWords, view: { status: number; title: string; content: string }): Page => ({ ...view, locale: w.locale });
+  /** No letter behind the token: the hinted language's page. */
+  const invalid = async () => {
+    const w = await answerWords(hint);
+    return page(w, invalidPage(w));
+  };
   if (req.method === 'GET' || req.method === 'HEAD') {
     const token = new URL(req.url).searchParams.get('token') ?? '';
     const state = await openAnswerLink(token);
-    if (state.kind === 'invalid') return invalidPage();
-    if (state.kind === 'expired') return expiredPage(state);
-    return {
+    if (state.kind === 'invalid') return invalid();
+    const w = await answerWords(state.message ? pageLocaleOf(state.message) : hint);
+    if (state.kind === 'expired') return page(w, expiredPage(w, state));
+    return page(w, {
       status: 200,
-      title: 'Did your school answer?',
-      content: askPage(state, token, await hasWordsConsent(state.message.id, 'answer')) + yourData(state.message),
-    };
+      title: w.say('title'),
+      content: askPage(w, state, token, await hasWordsConsent(state.message.id, 'answer')) + yourData(w, state.message),
+    });
   }
-  if (req.method !== 'POST')
-    return { status: 405, title: 'Not available', content: `${heading('Not available')}${lead('Open the link from your email to answer.')}${actions(home)}` };
-  if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers.get('content-type') ?? '')) return invalidPage();
+  if (req.method !== 'POST') {
+    const w = await answerWords(hint);
+    return page(w, { status: 405, title: w.say('notAvailable.title'), content: notePage(w, 'notAvailable') });
+  }
+  if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers.get('content-type') ?? '')) return invalid();
   const form = new URLSearchParams(await readLimited(req, 16 * 1024));
   const token = form.get('token') ?? '';
   const state = await openAnswerLink(token);
-  if (state.kind === 'invalid') return invalidPage();
-  if (state.kind === 'expired') return expiredPage(state);
-  const parsed = answerSchema.safeParse({
+  if (state.kind === 'invalid') return invalid();
+  const w = await answerWords(state.message ? pageLocaleOf(state.message) : hint);
+  if (state.kind === 'expired') return page(w, expiredPage(w, state));
+  const parsed = answerSchema(w).safeParse({
     token,
     answer: form.get('answer') ?? undefined,
     comment: form.get('comment') ?? '',
@@ -71,14 +101,14 @@ async function answer(req: Request): Promise<{ status: number; title: string; co
     for (const issue of parsed.error.issues) {
       const field = issue.path[0];
       if (field === 'answer' || field === 'comment' || field === 'days' || field === 'wordsConsent')
-        errors[field] ??= field === 'answer' ? CHOOSE : issue.message;
+        errors[field] ??= field === 'answer' ? w.say('errors.choose') : field === 'wordsConsent' ? personalWords[w.locale].wordsConsentMessage : issue.message;
     }
     const kind = answerKinds.find((item) => item === form.get('answer'));
-    return {
+    return page(w, {
       status: 400,
-      title: 'Please check your answer',
-      content: `${heading('Please check your answer')}${questionForm(state.message, token, { kind, comment: form.get('comment') ?? '', days: (form.get('days') ?? '').slice(0, 6), seen: form.get('seen') ?? state.etag, wordsConsent: form.get(WORDS_CONSENT_FIELD) !== null }, errors)}`,
-    };
+      title: w.say('check.title'),
+      content: `${heading(w.say('check.title'))}${questionForm(w, state.message, token, { kind, comment: form.get('comment') ?? '', days: (form.get('days') ?? '').slice(0, 6), seen: form.get('seen') ?? state.etag, wordsConsent: form.get(WORDS_CONSENT_FIELD) !== null }, errors)}`,
+    });
   }
   // The answer the page showed (its version, or none): a change made meanwhile elsewhere wins and is shown.
   const seen = form.get('seen');
@@ -92,39 +122,35 @@ async function answer(req: Request): Promise<{ status: number; title: string; co
     parsed.data.days,
   );
   if (saved.kind === 'changed_meanwhile') {
-    return {
+    return page(w, {
       status: 409,
-      title: 'Your answer changed meanwhile',
-      content: `${heading('Your answer changed meanwhile')}${lead(
-        `Another answer was saved a moment ago (in another window, perhaps): "${answerLabels[saved.answer.kind]}". It stands; to change it, choose again below.`,
-      )}${questionForm(state.message, token, { kind: saved.answer.kind, comment: saved.answer.comment, days: saved.answer.daysTaken?.toString(), seen: saved.version, wordsConsent: await hasWordsConsent(state.message.id, 'answer') })}`,
-    };
+      title: w.say('changed.title'),
+      content: `${heading(w.say('changed.title'))}${lead(w.say('changed.lead', { answer: w.kind(saved.answer.kind) }))}${questionForm(w, state.message, token, { kind: saved.answer.kind, comment: saved.answer.comment, days: saved.answer.daysTaken?.toString(), seen: saved.version, wordsConsent: await hasWordsConsent(state.message.id, 'answer') })}`,
+    });
   }
   // The parent's choice about quoting their comment stands with the answer they saw it beside.
   await setWordsConsent(saved.message, 'answer', parsed.data.wordsConsent);
   await recordAnswerStep(saved.message, saved.answer.kind);
-  return { status: 200, title: 'Thank you', content: thanksPage(saved.message, saved.answer, token) + yourData(saved.message) };
+  return page(w, { status: 200, title: w.say('thanks.title'), content: thanksPage(w, saved.message, saved.answer, token) + yourData(w, saved.message) });
 }
 
 export default async (req: Request): Promise<Response> => {
+  const hint = hintOf(new URL(req.url).searchParams.get('lang'));
   try {
-    const page = await answer(req);
-    return responsePage(page.content, { status: page.status, title: page.title });
+    const page = await answer(req, hint);
+    return responsePage(page.content, { status: page.status, title: page.title, locale: page.locale });
   } catch (error) {
+    const w = await answerWords(hint);
     if (error instanceof HttpError && error.status < 500) {
-      return responsePage(`${heading('This request could not be read')}${lead(error.message)}${actions(home)}`, {
+      // English names what could not be read; another language says it in its own words.
+      return responsePage(notePage(w, 'unreadable', hint === defaultLocale ? error.message : undefined), {
         status: error.status,
-        title: 'This request could not be read',
+        title: w.say('unreadable.title'),
+        locale: hint,
       });
     }
     if (!(error instanceof StoreUnavailableError)) console.error('[school-answer]', error instanceof Error ? error.message : 'unknown error');
-    return responsePage(
-      `${heading('Please try again in a moment')}${lead('We could not save your answer just now. Please open the link again in a few minutes.')}${actions(home)}`,
-      {
-        status: 503,
-        title: 'Please try again in a moment',
-      },
-    );
+    return responsePage(notePage(w, 'unavailable'), { status: 503, title: w.say('unavailable.title'), locale: hint });
   }
 };
 

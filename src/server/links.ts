@@ -82,7 +82,6 @@ export function confirmationLink(message: { id: string; confirmation?: { expires
   return `${serverEnv.siteOrigin}/confirm-send?token=${token}`;
 }
 
-/** A follow-up link ("did your school answer?"), valid ANSWER_WINDOW_DAYS after it is due. */
 /**
  * The link to a letter's own page (/confirm-send), as the emails that tell a parent what became of
  * their letter carry it: it says where the letter stands and offers it to send by hand. Valid 30 days.
@@ -92,9 +91,10 @@ export function letterLink(messageId: string, now = new Date()): string {
   return `${serverEnv.siteOrigin}/confirm-send?token=${token}`;
 }
 
-export function answerLink(messageId: string, dueAt: string): string {
+/** A follow-up link ("did your school answer?"), valid ANSWER_WINDOW_DAYS after it is due; its page's language is the letter's, `lang` only a hint. */
+export function answerLink(messageId: string, dueAt: string, locale?: Locale): string {
   const exp = Date.parse(dueAt) + ANSWER_WINDOW_DAYS * DAY;
-  return `${serverEnv.siteOrigin}/school-answer?token=${signToken({ purpose: 'school-answer', id: messageId, exp })}`;
+  return `${serverEnv.siteOrigin}/school-answer?token=${signToken({ purpose: 'school-answer', id: messageId, exp })}${langParam(locale)}`;
 }
 
 /**

@@ -126,6 +126,9 @@ export async function runScheduled(name: string): Promise<void> {
 /** The mail run (`mail-deliver`, every minute when deployed) now: letters, reminders and every other due email go. */
 export const runMail = () => runScheduled('mail-deliver');
 
+/** The subjects of the "Did your school answer?" emails, the first and the second, in English and in Spanish. */
+const followUpSubject = /^(Did .+ answer your letter\?|Any news from .+\?|¿Le respondió .+\?|¿Alguna noticia de .+\?)$/;
+
 /**
  * Runs the hourly follow-up now (due at once in the e2e run: FOLLOWUP_AFTER_DAYS=0), which writes
  * the "Did your school answer?" email and sends it, and returns its link to /school-answer from the
@@ -137,7 +140,7 @@ export async function followUpLink(parent: string, options: { other?: string; ti
     .poll(
       async () => {
         await runScheduled('school-followup');
-        const asked = (await emailsTo(parent)).filter((email) => /^(Did .+ answer your letter\?|Any news from .+\?)$/.test(email.subject));
+        const asked = (await emailsTo(parent)).filter((email) => followUpSubject.test(email.subject));
         link =
           asked
             .map((email) => linkTo(email, '/school-answer'))

@@ -2,16 +2,17 @@
  * A parent who reads Spanish first writes to their school, on `npm start`, at 390 px (issue 48):
  * they read /es/lead-the-change, meet the form's problems in Spanish, write with the letter in
  * Spanish, get their confirmation email in Spanish (MailDev), confirm on a Spanish page, and the
- * school receives the letter in the language they chose; then they delete their data, in Spanish.
+ * school receives the letter in the language they chose; then they follow it up (the "¿Le respondió
+ * su escuela?" email and its page, answered) and delete their data, in Spanish.
  */
 import { expect as baseExpect, test } from './fixtures';
-import { runMail, waitForEmail, linkTo } from './mail';
+import { emailsTo, followUpLink, runMail, waitForEmail, linkTo } from './mail';
 
 const expect = baseExpect.configure({ timeout: 20_000 });
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ timeout: 240_000 });
 test.use({ viewport: { width: 390, height: 844 } });
 
-test('a parent reads, writes, confirms and the school gets the letter, all in Spanish', async ({ page }, testInfo) => {
+test('a parent reads, writes, confirms, follows up and deletes their data, all in Spanish', async ({ page }, testInfo) => {
   const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
   const parent = `madre-${run}@example.org`;
   const school = `direccion@colegio-${run}.edu`;
@@ -78,6 +79,30 @@ test('a parent reads, writes, confirms and the school gets the letter, all in Sp
   expect(letter.text).toContain('Estimado/a Dra. Ruiz:');
   expect(letter.text).toContain('Me llamo Ana López y mi hijo o hija, Leo López, está en 5.º grado en Colegio Las Palmas.');
   expect(letter.text).toContain('Enviada en nombre de Ana López por Mastery Parents.');
+
+  // The follow-up (due at once in the e2e run) asks them in Spanish, and its page is Spanish.
+  const answerHref = await followUpLink(parent);
+  expect(answerHref).toMatch(/&lang=es$/);
+  const followUp = (await emailsTo(parent)).find((email) => email.subject.startsWith('¿Le respondió '));
+  expect(followUp?.subject).toMatch(/^¿Le respondió .+\?$/);
+  expect(followUp?.text).toContain('Hola, Ana López:');
+  expect(followUp?.text).not.toMatch(/Hello|Did .+ answer/);
+  expect(followUp?.html).toMatch(/<html[^>]*lang="es"/);
+  await page.goto(answerHref);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('¿Le respondió Colegio Las Palmas?');
+  await expect(page.getByRole('navigation', { name: 'Principal' })).toBeAttached();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: testInfo.outputPath('es-school-answer-390.png'), fullPage: true });
+  await page.getByLabel('Tenemos una reunión').check();
+  await page.getByLabel(/^¿Algo más que quiera contarnos\?/).fill('Nos reunimos con la directora el lunes.');
+  await page.getByRole('button', { name: 'Guardar mi respuesta' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('¡Excelente: tiene una reunión!');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await expect(page.getByRole('link', { name: 'Lea las preguntas que hacen las escuelas' })).toHaveAttribute('href', '/es/faqs');
+  await expect(page.getByText('¿No es correcto?')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: testInfo.outputPath('es-answered-390.png'), fullPage: true });
 
   // Then they delete their data, in Spanish.
   await page.goto(dataHref!);

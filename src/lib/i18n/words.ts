@@ -53,3 +53,15 @@ export type Translate = ReturnType<typeof translator>;
 export function wordsUnder<K extends string>(t: Translate, prefix: string, keys: readonly K[]): Record<K, string> {
   return Object.fromEntries(keys.map((key) => [key, t(`${prefix}.${key}`)])) as Record<K, string>;
 }
+
+/**
+ * Words with their placeholders filled: `fillWords('Did {school} answer?', { school: 'Oakwood' })`.
+ * A placeholder without its value throws, so a visitor never sees one.
+ */
+export function fillWords(text: string, values: Record<string, string | number>): string {
+  return text.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new MissingWordsError(`"{${name}}" has no value in "${text}"`);
+    return String(value);
+  });
+}

@@ -51,6 +51,8 @@ const notifyWords = {
     askedToReason: (school: string) => `You asked ${site.name} to send a letter to ${school} in your name.`,
     followUpReason: (school: string) => `You wrote to ${school} with ${site.name}, and we ask how it went.`,
     updateReason: (school: string) => `You wrote to ${school} with ${site.name}; we tell you once when another parent hears back.`,
+    /** What the school did, in a school update: "Oakwood Academy agreed to meet, a parent who wrote to them tells us." */
+    outcome: (school: string, kind: PageOutcome) => `${outcomeText(school, kind)}, a parent who wrote to them tells us.`,
     dataReason: `Someone asked ${site.name} for a link to the data it keeps about this address. It was sent to this address only.`,
     selfReportReason: `Someone told ${site.name} that this address sent a letter to a school. Nothing is recorded unless you confirm.`,
   },
@@ -65,6 +67,8 @@ const notifyWords = {
     askedToReason: (school: string) => `Usted pidió a ${site.name} enviar una carta a ${school} en su nombre.`,
     followUpReason: (school: string) => `Usted escribió a ${school} con ${site.name}, y le preguntamos cómo le fue.`,
     updateReason: (school: string) => `Usted escribió a ${school} con ${site.name}; le avisamos una vez cuando otro padre o madre recibe respuesta.`,
+    outcome: (school: string, kind: PageOutcome) =>
+      `${kind === 'meeting' ? `${school} aceptó reunirse` : `${school} respondió`}, nos cuenta un padre o madre que le escribió.`,
     dataReason: `Alguien pidió a ${site.name} un enlace a los datos que guarda sobre este correo electrónico. Se envió solo a este correo.`,
     selfReportReason: `Alguien dijo a ${site.name} que este correo electrónico envió una carta a una escuela. No se registra nada a menos que usted confirme.`,
   },
@@ -252,7 +256,7 @@ export async function emailFollowUp(message: OutboxMessage, which: 'follow_up' |
     which,
     { parent: message.parentName, school, sent: dayIn(message.sentAt ?? message.createdAt, locale) },
     {
-      actionUrl: answerLink(message.id, dueAt),
+      actionUrl: answerLink(message.id, dueAt, locale),
       reason: words.followUpReason(school),
       footerLinks: [yourDataLink(message.parentEmail, now, locale), { label: words.stop, url: stop }],
     },
@@ -275,7 +279,7 @@ export async function emailSchoolUpdate(
   const stop = stopLink(message.parentEmail, now, localeOf(message));
   const rendered = await composeEmail(
     'school_update',
-    { parent: message.parentName, school, outcome: `${outcomeText(school, kind)}, a parent who wrote to them tells us.` },
+    { parent: message.parentName, school, outcome: words.outcome(school, kind) },
     {
       ...(pageUrl ? { actionUrl: pageUrl } : {}),
       reason: words.updateReason(school),

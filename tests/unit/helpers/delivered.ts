@@ -9,6 +9,7 @@ import { createDraft } from '../../../src/server/letter/drafts';
 import { afterMove } from '../../../src/server/letter/delivery';
 import { follow } from '../../../src/server/letter/life';
 import { createMessage, newMessageId, type OutboxMessage } from '../../../src/server/letter/outbox';
+import type { Locale } from '../../../src/config/locales';
 import type { Attribution } from '../../../src/server/schools/pages';
 import { verifiedSchool } from './schools';
 
@@ -17,7 +18,7 @@ let seq = 0;
 export async function deliveredLetter(
   email: string,
   school: string,
-  options: { schoolName?: string; attribution?: Attribution; delivered?: boolean; verified?: boolean } = {},
+  options: { schoolName?: string; attribution?: Attribution; delivered?: boolean; verified?: boolean; locale?: Locale } = {},
 ): Promise<OutboxMessage> {
   const record = options.verified === false ? undefined : await verifiedSchool(school, options.schoolName ?? 'Oakwood Academy');
   const id = `sub-delivered-${Date.now()}-${++seq}`;
@@ -55,6 +56,8 @@ export async function deliveredLetter(
     confirmation: { expiresAt: now.toISOString(), confirmedAt: now.toISOString() },
     delivery: { at: now.toISOString(), timeZone: 'UTC', state: 'scheduled' },
     ...(made.draft.attribution ? { attribution: made.draft.attribution } : {}),
+    // The language the parent wrote in (their emails and the pages their links open); English when not given.
+    ...(options.locale ? { locale: options.locale } : {}),
   };
   await createMessage(message);
   if (options.delivered === false) return message;
