@@ -83,7 +83,7 @@ test('/es/how-it-works: the subscribe box answers in Spanish', async ({ page }) 
     route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'x' } }) }),
   );
   await page.goto('/es/how-it-works');
-  const email = page.getByRole('textbox', { name: 'Correo electrónico' });
+  const email = page.getByRole('main').getByRole('textbox', { name: 'Correo electrónico' });
   await email.fill('nope');
   await page.getByRole('main').getByRole('button', { name: 'Suscribirse' }).click();
   await expect(page.locator('[data-subscribe-message]')).toHaveText('Escriba un correo electrónico válido.');
@@ -155,6 +155,21 @@ test('/es shows the families’ stories with Spanish cards, and links to /es/rea
     'Aprender a mi propio ritmo',
   );
   await expect(page.locator('a[href="/es/real-stories"]').first()).toBeAttached();
+});
+
+test('the newsletter in a Spanish footer: its problems and its thanks in Spanish, and the subscription reaches HubSpot', async ({ page }) => {
+  await page.goto('/es/real-stories');
+  const box = page.locator('#form-newsletter-footer');
+  await expect(box.locator('[lang="en"]')).toHaveCount(0);
+  const email = box.getByRole('textbox', { name: /^Correo electrónico/ });
+  await email.fill('no es un correo');
+  await box.getByRole('button', { name: 'Suscribirme' }).click();
+  await expect(email).toHaveAttribute('aria-invalid', 'true');
+  await expect(box.getByText('Por favor, escriba un correo electrónico válido, como nombre@ejemplo.com.')).toBeVisible();
+  await email.fill(`suscrita-${Date.now()}@example.org`);
+  await box.getByRole('checkbox', { name: /^Envíenme ideas y consejos/ }).check();
+  await box.getByRole('button', { name: 'Suscribirme' }).click();
+  await expect(box.getByText('¡Listo, ya está suscrito! Pronto recibirá ideas y consejos para abogar por sus hijos.')).toBeVisible();
 });
 
 test.describe('/es/faqs', () => {

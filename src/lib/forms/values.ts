@@ -114,7 +114,8 @@ export function labelOf(definition: FormDefinition, name: string, locale: Locale
 export function summaryOf(definition: FormDefinition, errors: Record<string, string>, extraLabels: Record<string, string> = {}, locale: Locale = 'en'): string {
   const order = [...allFields(definition).map((field) => field.name), ...Object.keys(extraLabels), ...allowedExtraNames(definition)];
   const names = Object.keys(errors).sort((a, b) => (order.indexOf(a) + 1 || Infinity) - (order.indexOf(b) + 1 || Infinity));
-  return messagesByLocale[locale].check(names.map((name) => extraLabels[name] ?? labelOf(definition, name, locale)));
+  // A label that is a sentence ("Send me tips by email.") is named without its full stop in the list.
+  return messagesByLocale[locale].check(names.map((name) => (extraLabels[name] ?? labelOf(definition, name, locale)).replace(/\.\s*$/, '')));
 }
 
 // Local part and domain of an address, as browsers' type=email accepts it, plus a dot in the domain.
