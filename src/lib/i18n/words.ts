@@ -53,3 +53,13 @@ export type Translate = ReturnType<typeof translator>;
 export function wordsUnder<K extends string>(t: Translate, prefix: string, keys: readonly K[]): Record<K, string> {
   return Object.fromEntries(keys.map((key) => [key, t(`${prefix}.${key}`)])) as Record<K, string>;
 }
+
+/** `text` split at its `{name}` placeholders, each filled by `fill(name)`: for words around an element (a link, a bold address). */
+export function fillParts<T>(text: string, fill: (name: string) => T): Array<string | T> {
+  return text.split(/\{(\w+)\}/).map((part, index) => (index % 2 === 1 ? fill(part) : part));
+}
+
+/** `text` with its `{name}` placeholders filled in. */
+export function fillText(text: string, values: Record<string, string | number>): string {
+  return fillParts(text, (name) => String(values[name] ?? `{${name}}`)).join('');
+}
