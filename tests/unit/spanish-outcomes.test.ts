@@ -75,6 +75,8 @@ function letter(locale: Locale, patch: Partial<OutboxMessage> = {}): OutboxMessa
     subject: locale === 'es' ? 'Cómo Oakwood Academy puede ofrecer el aprendizaje por dominio' : 'How Oakwood Academy can offer mastery learning',
     body: locale === 'es' ? 'Estimado/a Dr. Patel:\n\nMe llamo Ana López.' : 'Dear Dr. Patel,\n\nMy name is Ana López.',
     note: '',
+    attempts: 0,
+    nextAttemptAt: '2026-05-01T10:00:00.000Z',
     ...(locale === 'es' ? { locale: 'es' as const, letterLocale: 'es' as const } : {}),
     ...patch,
   };
