@@ -30,20 +30,20 @@ export default async (req: Request): Promise<Response> => {
     if (req.method === 'GET' || req.method === 'HEAD') {
       const token = (new URL(req.url).searchParams.get('token') ?? '').slice(0, 2000);
       const outcome = await inspectConfirmation(token);
-      const view = confirmSendPage(outcome, token, await shareAfter(outcome, req));
+      const view = await confirmSendPage(outcome, token, await shareAfter(outcome, req));
       return responsePage(view.content, { status: view.status, title: view.title, locale: view.locale });
     }
     if (req.method === 'POST') {
       const type = req.headers.get('content-type') ?? '';
       if (!/^application\/x-www-form-urlencoded\b/i.test(type)) {
-        const view = confirmSendPage({ kind: 'invalid' }, '');
+        const view = await confirmSendPage({ kind: 'invalid' }, '');
         return responsePage(view.content, { status: 415, title: view.title });
       }
       const form = new URLSearchParams(await readLimited(req, 8 * 1024));
       const token = (form.get('token') ?? '').slice(0, 2000);
       const outcome = await confirmPlatformSend(token, { timeZone: timeZoneOf(form.get('tz')) });
       await recordConfirmation(outcome);
-      const view = confirmSendPage(outcome, token, await shareAfter(outcome, req));
+      const view = await confirmSendPage(outcome, token, await shareAfter(outcome, req));
       return responsePage(view.content, { status: view.status, title: view.title, locale: view.locale });
     }
     const response = await responsePage(`${heading('Not available')}${lead('Open the link from your email to confirm your email.')}${actions(home)}`, {

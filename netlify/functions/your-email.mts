@@ -8,15 +8,19 @@ import { networkKey } from '../../src/server/identity';
 import { recordSelfSent, requestPlatformSend, timeZoneOf } from '../../src/server/letter/request';
 import { sameSecret } from '../../src/server/tokens';
 
-import { editPage, emailPage, home, notFound } from '../../src/server/pages/your-email';
+import type { Locale } from '../../src/config/locales';
+import { personalWords } from '../../src/lib/email/personal-fields';
+import { fillWords } from '../../src/lib/i18n/words';
+import { editPage, emailPage, home, notFound, pageWordsOf } from '../../src/server/pages/your-email';
 
 /**
  * /your-email?id=…&t=…: "Your Email is Ready" for a visitor without JavaScript, where the email
  * form's post leads (303). The email as a copy-ready text area, the mail-app, Gmail and Outlook
  * links, the personal note, and "Send via our platform" and "I've sent it myself" as plain forms
- * (POST here). The address carries the one-time token only the submitting browser got.
+ * (POST here). The address carries the one-time token only the submitting browser got. The page is
+ * in the language of the parent's draft (its record), whatever the address says.
  */
-async function page(req: Request, context?: unknown): Promise<{ status: number; title: string; content: string }> {
+async function page(req: Request, context?: unknown): Promise<{ status: number; title: string; content: string; locale?: Locale }> {
   let id = '';
   let token = '';
   let form: URLSearchParams | undefined;
@@ -35,57 +39,67 @@ async function page(req: Request, context?: unknown): Promise<{ status: number; 
   const found = await readDraft(id);
   if (!found || !sameSecret(token, found.draft.tokenHash)) return notFound();
   let draft = found.draft;
-  if (!form && new URL(req.url).searchParams.has('edit') && !draft.selfSentMessageId) return editPage(draft, token);
-  if (!form) return { status: 200, title: 'Your Email is Ready', content: emailPage(draft, token) };
+  const words = await pageWordsOf(draft);
+  const { t, locale } = words;
+  const answer = (view: { status: number; title: string; content: string }) => ({ ...view, locale });
+  if (!form && new URL(req.url).searchParams.has('edit') && !draft.selfSentMessageId) return answer(await editPage(draft, token, words));
+  if (!form) return answer({ status: 200, title: t('yourEmail.title'), content: emailPage(draft, token, words) });
 
   const note = form.get('note') ?? draft.note;
   // The box under the note: ticked, or not sent (the self-report's form carries the choice the form made).
   const consent = formWordsConsentSchema.safeParse(form.get(WORDS_CONSENT_FIELD) ?? undefined);
   if (!consent.success)
-    return {
+    return answer({
       status: 400,
-      title: 'Your Email is Ready',
-      content: emailPage(draft, token, { note, notice: { tone: 'alert', text: consent.error.issues[0]?.message ?? '' } }),
-    };
+      title: t('yourEmail.title'),
+      content: emailPage(draft, token, words, {
+        note,
+        notice: { tone: 'alert', text: locale === 'en' ? (consent.error.issues[0]?.message ?? '') : personalWords[locale].wordsConsentMessage },
+      }),
+    });
   const wordsConsent = consent.data;
   try {
     if (form.get('action') === 'self') {
-      const answer = await recordSelfSent(
+      const reported = await recordSelfSent(
         { submissionId: id, token, note, wordsConsent },
         { network: networkKey(clientIp(req, context)), ip: clientIp(req, context) },
       );
       draft = (await readDraft(id))?.draft ?? draft;
       const text =
-        answer.body.status === 'sent'
-          ? 'Thank you: you confirmed that you sent it. In about ten days we will ask you whether the school answered.'
-          : `Check your inbox: we sent a link to ${answer.body.confirmation?.email ?? 'your address'}. Open it to confirm you sent your letter, and in about ten days we will ask whether the school answered.`;
-      return { status: 200, title: 'Check your inbox', content: emailPage(draft, token, { note, notice: { tone: 'status', text } }) };
+        reported.body.status === 'sent'
+          ? t('yourEmail.notice.selfConfirmed')
+          : fillWords(t('yourEmail.notice.selfCheck'), { email: reported.body.confirmation?.email ?? t('yourEmail.notice.yourAddress') });
+      return answer({ status: 200, title: t('yourEmail.notice.title'), content: emailPage(draft, token, words, { note, notice: { tone: 'status', text } }) });
     }
-    const answer = await requestPlatformSend(
+    const requested = await requestPlatformSend(
       { submissionId: id, token, note, wordsConsent },
       { network: networkKey(clientIp(req, context)), ip: clientIp(req, context), timeZone: timeZoneOf(form.get('tz')) },
     );
     draft = (await readDraft(id))?.draft ?? draft;
-    const text = answer.body.confirmation
-      ? `Check your inbox: we sent a link to ${answer.body.confirmation.email}. Open it within three days to confirm, and our platform sends your email to the school once, in its working hours. Nothing is sent until you do.`
-      : "Your email has been sent via our platform. We'll handle the follow-up process.";
-    return { status: 200, title: 'Check your inbox', content: emailPage(draft, token, { note, notice: { tone: 'status', text } }) };
+    const text = requested.body.confirmation
+      ? fillWords(t('yourEmail.notice.platformCheck'), { email: requested.body.confirmation.email })
+      : t('yourEmail.notice.platformSent');
+    return answer({ status: 200, title: t('yourEmail.notice.title'), content: emailPage(draft, token, words, { note, notice: { tone: 'status', text } }) });
   } catch (error) {
     if (!(error instanceof HttpError) || error.status >= 500) throw error;
     if (error.code === 'invalid_note')
-      return { status: 400, title: 'Please check your note', content: emailPage(draft, token, { note, noteError: error.message, wordsConsent }) };
-    return {
+      return answer({
+        status: 400,
+        title: t('yourEmail.notice.noteTitle'),
+        content: emailPage(draft, token, words, { note, noteError: error.message, wordsConsent }),
+      });
+    return answer({
       status: error.status,
-      title: 'Your Email is Ready',
-      content: emailPage(draft, token, { note, wordsConsent, notice: { tone: 'alert', text: error.message } }),
-    };
+      title: t('yourEmail.title'),
+      content: emailPage(draft, token, words, { note, wordsConsent, notice: { tone: 'alert', text: error.message } }),
+    });
   }
 }
 
 export default async (req: Request, context?: unknown): Promise<Response> => {
   try {
     const view = await page(req, context);
-    return responsePage(view.content, { status: view.status, title: view.title });
+    return responsePage(view.content, { status: view.status, title: view.title, locale: view.locale });
   } catch (error) {
     if (error instanceof HttpError && error.status < 500) {
       return responsePage(`${heading('This request could not be read')}${lead(error.message)}${home}`, {

@@ -4,6 +4,8 @@
  * stands. Loaded with the dialog, only once a form has been sent (src/components/islands/email-dialog-entry.tsx).
  */
 import { atom } from 'nanostores';
+import { defaultLocale, type Locale } from '../config/locales';
+import type { DialogToasts } from '../lib/email/dialog-words';
 import { emailMessages } from '../lib/email/messages';
 import { noteProblem } from '../lib/email/note';
 import { generateEmail, type GeneratedEmail } from '../lib/email/template';
@@ -85,11 +87,15 @@ export function editDetails(): void {
   requestAnimationFrame(run);
 }
 
-/** The parent edits their note: the preview follows, and a problem is said at once. */
-export function setNote(note: string): void {
+/** The parent edits their note: the preview follows, and a problem is said at once (in the dialog's language). */
+export function setNote(note: string, locale: Locale = defaultLocale): void {
   const draft = $emailDraft.get();
   if (!draft || (draft.send !== 'idle' && draft.send !== 'failed')) return;
-  update({ note, noteError: noteProblem(note) ?? null, email: generateEmail(draft.data, draft.links, draft.letter, { ownWords: draft.ownWords, note }) });
+  update({
+    note,
+    noteError: noteProblem(note, locale) ?? null,
+    email: generateEmail(draft.data, draft.links, draft.letter, { ownWords: draft.ownWords, note }),
+  });
 }
 
 /** The parent ticks or unticks "You may quote my words…" (sent with the letter's request, never in it). */
@@ -116,9 +122,11 @@ const REFUSALS = new Set(['already_sent', 'school_limit', 'parent_limit', 'addre
 /**
  * Asks the platform to send the draft. With confirmation on (the default) the dialog then says to
  * check the inbox; sent at once, the 5-second success toast shows and `closeOnSuccess` closes the
- * dialog. A limit is said plainly and copying stays open; any other failure shows §8's message.
+ * dialog. A limit is said plainly and copying stays open; any other failure shows §8's message
+ * (`toasts`: the dialog's notices in its language, English by default).
  */
-export async function sendDraftViaPlatform(options: { closeOnSuccess: boolean }): Promise<SendState> {
+export async function sendDraftViaPlatform(options: { closeOnSuccess: boolean; toasts?: Pick<DialogToasts, 'sent' | 'sendFailed'> }): Promise<SendState> {
+  const toasts = options.toasts ?? emailMessages;
   const draft = $emailDraft.get();
   if (!draft || draft.send === 'sending' || draft.send === 'awaiting_confirmation' || draft.send === 'sent') return draft?.send ?? 'idle';
   if (draft.noteError) return draft.send;
@@ -145,7 +153,7 @@ export async function sendDraftViaPlatform(options: { closeOnSuccess: boolean })
   }
   if (status >= 200 && status < 300) {
     update({ send: 'sent', sendMessage: null, ...(options.closeOnSuccess ? { open: false } : {}) });
-    showToast(emailMessages.sent);
+    showToast(toasts.sent);
     return 'sent';
   }
   if (code === 'already_requested') {
@@ -158,11 +166,11 @@ export async function sendDraftViaPlatform(options: { closeOnSuccess: boolean })
   }
   if (REFUSALS.has(code)) {
     // Said in the dialog's flow, with the ways to send it yourself beside it.
-    update({ send: 'refused', sendMessage: body?.error?.message ?? emailMessages.sendFailed.description });
+    update({ send: 'refused', sendMessage: body?.error?.message ?? toasts.sendFailed.description });
     return 'refused';
   }
-  update({ send: 'failed', sendMessage: emailMessages.sendFailed.description });
-  showToast(emailMessages.sendFailed);
+  update({ send: 'failed', sendMessage: toasts.sendFailed.description });
+  showToast(toasts.sendFailed);
   return 'failed';
 }
 

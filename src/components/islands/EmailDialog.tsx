@@ -1,7 +1,8 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { emailMessages } from '../../lib/email/messages';
-import { NOTE_MAX, wordsConsentHelp, wordsConsentLabel } from '../../lib/email/personal-fields';
+import { defaultLocale } from '../../config/locales';
+import { dialogDate, fillParts, fillWords, toastsOf, type DialogWords } from '../../lib/email/dialog-words';
+import { NOTE_MAX, personalWords } from '../../lib/email/personal-fields';
 import { composeLinks, emailAsText } from '../../lib/email/template';
 import { buttonClass } from '../../lib/ui';
 import {
@@ -32,15 +33,17 @@ function Spinner() {
   );
 }
 
-const longDate = (iso: string) => new Date(iso).toLocaleString('en-US', { weekday: 'long', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit' });
-
 /**
  * "Your Email is Ready": the preview of the school email the server composed from the form, an
  * optional personal note (the preview follows it), copy and compose links, and "Send via our
  * platform" (which asks the parent to confirm from their inbox). Mounted only once a form has
- * been sent (src/components/islands/email-dialog-entry.tsx).
+ * been sent (src/components/islands/email-dialog-entry.tsx). Its own words are the page's
+ * (`words`, content/i18n/{locale}/emailDialog.yaml); the letter keeps its own language.
  */
-export default function EmailDialog() {
+export default function EmailDialog({ words: dialogWords }: { words: DialogWords }) {
+  const { locale, words: w } = dialogWords;
+  const toasts = toastsOf(dialogWords);
+  const consent = personalWords[locale];
   const draft = useStore($emailDraft);
   const [copied, setCopied] = useState(false);
   // Copying or opening the email elsewhere is when "I've sent it" becomes a fair question.
@@ -55,6 +58,8 @@ export default function EmailDialog() {
   if (!draft) return null;
   const { email, send, sendMessage, confirmation, noteError } = draft;
   const links = composeLinks(email);
+  // The letter is marked with its language where it differs from the page's (an English letter on /es).
+  const letterLang = (draft.letter.language ?? defaultLocale) !== locale ? (draft.letter.language ?? defaultLocale) : undefined;
   const platform = canSendViaPlatform(draft);
   const sending = send === 'sending';
   const settled = send === 'sent' || send === 'awaiting_confirmation';
@@ -66,21 +71,17 @@ export default function EmailDialog() {
     try {
       await navigator.clipboard.writeText(emailAsText(email));
       setUsedElsewhere(true);
-      showToast(emailMessages.copied);
+      showToast(toasts.copied);
       setCopied(true);
       clearTimeout(copiedTimer.current);
       copiedTimer.current = setTimeout(() => setCopied(false), COPIED_MS);
     } catch {
-      showToast(emailMessages.copyFailed);
+      showToast(toasts.copyFailed);
     }
   }
 
-  const panelText =
-    send === 'sent'
-      ? 'Your email has been sent via our platform.'
-      : send === 'awaiting_confirmation'
-        ? 'Check your inbox to confirm your email, and we will send it.'
-        : 'Your email to the school is ready to send.';
+  const panelText = send === 'sent' ? w['panel.sent'] : send === 'awaiting_confirmation' ? w['panel.awaiting'] : w['panel.ready'];
+  const newTab = <span className="sr-only"> {w['sendYourself.newTab']}</span>;
 
   return (
     <>
@@ -89,41 +90,47 @@ export default function EmailDialog() {
           <p className="text-sm text-ink">{panelText}</p>
           <div className="flex flex-wrap gap-2">
             <button ref={reopen} type="button" className={buttonClass('primary', 'sm')} onClick={openDraft}>
-              View your email
+              {w['panel.view']}
             </button>
             {editable && (
               <button type="button" className={buttonClass('secondary', 'sm')} onClick={editDetails}>
-                Edit details
+                {w.editDetails}
               </button>
             )}
           </div>
         </div>
       )}
-      <ReactDialog open={draft.open} onClose={closeDraft} title="Your Email is Ready" size="lg" returnFocusTo={reopen}>
+      <ReactDialog open={draft.open} onClose={closeDraft} title={w.title} size="lg" returnFocusTo={reopen} closeLabel={w.close}>
         <div className="space-y-4">
           <dl className="space-y-2 rounded-xl border border-line bg-canvas p-4 text-sm">
             <div className="flex flex-wrap gap-x-2">
-              <dt className="font-semibold">To:</dt>
+              <dt className="font-semibold">{w.to}</dt>
               <dd className="break-all" data-testid="email-to">
                 {email.toLine}
               </dd>
             </div>
             <div className="flex flex-wrap gap-x-2">
-              <dt className="font-semibold">Subject:</dt>
-              <dd data-testid="email-subject">{email.subject}</dd>
+              <dt className="font-semibold">{w.subject}</dt>
+              <dd data-testid="email-subject" lang={letterLang}>
+                {email.subject}
+              </dd>
             </div>
           </dl>
           {/* The letter reads in the dialog's own flow (the dialog scrolls), not in a box of its own. */}
-          <div className="whitespace-pre-wrap break-words rounded-xl border border-line bg-white p-4 text-sm leading-relaxed" data-testid="email-body">
+          <div
+            className="whitespace-pre-wrap break-words rounded-xl border border-line bg-white p-4 text-sm leading-relaxed"
+            data-testid="email-body"
+            lang={letterLang}
+          >
             {email.body}
           </div>
 
           <div>
             <label htmlFor={noteId} className="block text-sm font-semibold">
-              Add a personal note <span className="font-normal text-muted">(optional)</span>
+              {w['note.label']} <span className="font-normal text-muted">{w['note.optional']}</span>
             </label>
             <p id={`${noteId}-help`} className="mt-1 text-sm text-muted">
-              A few words of your own, shown after your introduction. Plain text, no links or email addresses.
+              {w['note.help']}
             </p>
             <textarea
               id={noteId}
@@ -131,14 +138,14 @@ export default function EmailDialog() {
               maxLength={NOTE_MAX * 2}
               value={draft.note}
               disabled={noteLocked}
-              onChange={(event) => setNote(event.target.value)}
+              onChange={(event) => setNote(event.target.value, locale)}
               aria-invalid={noteError ? true : undefined}
               aria-describedby={[`${noteId}-help`, `${noteId}-count`, noteError ? `${noteId}-error` : ''].filter(Boolean).join(' ')}
               className="mt-1.5 block w-full rounded-xl border border-line bg-white px-3.5 py-2.5 text-sm disabled:bg-canvas aria-[invalid=true]:border-danger-600"
               data-testid="email-note"
             />
             <p id={`${noteId}-count`} className="mt-1 text-xs text-muted" aria-live="polite">
-              {draft.note.length} of {NOTE_MAX} characters
+              {fillWords(w['note.count'], { count: draft.note.length, max: NOTE_MAX })}
             </p>
             {noteError && (
               <p id={`${noteId}-error`} className="mt-1 text-sm font-medium text-danger-600" role="alert">
@@ -161,22 +168,23 @@ export default function EmailDialog() {
                   data-testid="email-quote-words"
                 />
                 <label htmlFor={`${noteId}-quote`} className="text-sm text-ink">
-                  {wordsConsentLabel}
+                  {consent.wordsConsentLabel}
                 </label>
               </div>
               <p id={`${noteId}-quote-help`} className="mt-1 text-sm text-muted">
-                {wordsConsentHelp}
+                {consent.wordsConsentHelp}
               </p>
             </div>
           )}
 
           {send === 'awaiting_confirmation' && (
             <div role="status" className="rounded-xl border border-brand-200 bg-brand-50 p-4 text-sm text-ink" data-testid="check-inbox">
-              <p className="font-semibold">Check your inbox</p>
+              <p className="font-semibold">{w['checkInbox.title']}</p>
               {confirmation ? (
                 <p className="mt-1">
-                  We sent a link to <strong>{confirmation.email}</strong>. Open it by {longDate(confirmation.expiresAt)} to confirm, and our platform sends your
-                  email to the school once. Nothing is sent until you do.
+                  {fillParts(w['checkInbox.text'], (name) =>
+                    name === 'email' ? <strong key="email">{confirmation.email}</strong> : dialogDate(confirmation.expiresAt, locale),
+                  )}
                 </p>
               ) : (
                 <p className="mt-1">{sendMessage}</p>
@@ -190,7 +198,7 @@ export default function EmailDialog() {
           )}
           {send === 'sent' && (
             <p role="status" className="rounded-xl border border-success-600 bg-white p-3 text-sm text-success-600">
-              Sent via our platform. We&apos;ll handle the follow-up process.
+              {w.sentNote}
             </p>
           )}
 
@@ -200,11 +208,11 @@ export default function EmailDialog() {
                 <path d="M9 9h11v11H9z" />
                 <path d="M5 15H4V4h11v1" />
               </svg>
-              {copied ? 'Copied!' : 'Copy'}
+              {copied ? w.copied : w.copy}
             </button>
             {editable && (
               <button type="button" className={buttonClass('secondary', 'sm')} onClick={editDetails} data-testid="edit-details">
-                Edit details
+                {w.editDetails}
               </button>
             )}
           </div>
@@ -215,11 +223,11 @@ export default function EmailDialog() {
             <div className="grid gap-4 border-t border-line pt-4 sm:grid-cols-2" data-testid="send-options">
               <section aria-labelledby="send-yourself" className="space-y-3">
                 <h3 id="send-yourself" className="text-sm font-semibold">
-                  Send it yourself
+                  {w['sendYourself.title']}
                 </h3>
                 <div className="flex flex-wrap gap-2">
                   <a className={buttonClass('primary', 'sm')} href={links.mailto} onClick={() => setUsedElsewhere(true)}>
-                    Open in my email app
+                    {w['sendYourself.openInApp']}
                   </a>
                   <a
                     className={buttonClass('secondary', 'sm')}
@@ -228,7 +236,7 @@ export default function EmailDialog() {
                     rel="noopener noreferrer"
                     onClick={() => setUsedElsewhere(true)}
                   >
-                    Gmail<span className="sr-only"> (opens in a new tab)</span>
+                    Gmail{newTab}
                   </a>
                   <a
                     className={buttonClass('secondary', 'sm')}
@@ -237,7 +245,7 @@ export default function EmailDialog() {
                     rel="noopener noreferrer"
                     onClick={() => setUsedElsewhere(true)}
                   >
-                    Outlook<span className="sr-only"> (opens in a new tab)</span>
+                    Outlook{newTab}
                   </a>
                 </div>
                 {draft.token && (usedElsewhere || draft.selfSent !== 'no') && (
@@ -245,18 +253,25 @@ export default function EmailDialog() {
                     {draft.selfSent === 'yes' ? (
                       <>
                         <p role="status" className="text-sm text-success-600">
-                          Thank you! In about ten days we&apos;ll ask you whether the school answered.
+                          {w['selfSent.thanks']}
                         </p>
-                        {draft.share && <SchoolShare url={draft.share.url} schoolName={draft.share.schoolName} />}
+                        {/* The share block's words (and the message it shares) are English for now. */}
+                        {draft.share && (
+                          <div lang={locale === defaultLocale ? undefined : defaultLocale}>
+                            <SchoolShare url={draft.share.url} schoolName={draft.share.schoolName} />
+                          </div>
+                        )}
                       </>
                     ) : draft.selfSent === 'check' ? (
                       <p role="status" className="text-sm text-ink" data-testid="self-check-inbox">
-                        <strong>Check your inbox.</strong> We sent a link to {draft.selfSentMessage ? <strong>{draft.selfSentMessage}</strong> : 'your address'}
-                        : open it to confirm you sent your letter, and in about ten days we&apos;ll ask whether the school answered.
+                        <strong>{w['selfSent.checkTitle']}</strong>{' '}
+                        {fillParts(w['selfSent.check'], () =>
+                          draft.selfSentMessage ? <strong key="email">{draft.selfSentMessage}</strong> : w['selfSent.yourAddress'],
+                        )}
                       </p>
                     ) : (
                       <>
-                        <p className="text-sm">Sent it? Tell us, and we&apos;ll check in with you in about ten days.</p>
+                        <p className="text-sm">{w['selfSent.ask']}</p>
                         <button
                           type="button"
                           className={buttonClass('secondary', 'sm')}
@@ -264,11 +279,11 @@ export default function EmailDialog() {
                           aria-busy={draft.selfSent === 'saving'}
                           onClick={() => void markSentMyself()}
                         >
-                          I&apos;ve sent it myself
+                          {w['selfSent.button']}
                         </button>
                         {draft.selfSent === 'failed' && (
                           <p role="alert" className="text-sm text-danger-600">
-                            {draft.selfSentMessage ?? 'We could not note that just now. Please try again.'}
+                            {draft.selfSentMessage ?? w['selfSent.failed']}
                           </p>
                         )}
                       </>
@@ -278,7 +293,7 @@ export default function EmailDialog() {
               </section>
               <section aria-labelledby="send-platform" className="space-y-3">
                 <h3 id="send-platform" className="text-sm font-semibold">
-                  Or let us send it
+                  {w['platform.title']}
                 </h3>
                 {platform && send !== 'refused' ? (
                   <>
@@ -287,30 +302,27 @@ export default function EmailDialog() {
                       className={buttonClass('accent', 'sm')}
                       disabled={sending || Boolean(noteError)}
                       aria-busy={sending}
-                      onClick={() => void sendDraftViaPlatform({ closeOnSuccess: true })}
+                      onClick={() => void sendDraftViaPlatform({ closeOnSuccess: true, toasts })}
                     >
                       {sending && <Spinner />}
-                      {sending ? 'Sending…' : 'Send via our platform'}
+                      {sending ? w['platform.sending'] : w['platform.send']}
                     </button>
-                    <p className="text-xs text-muted">We email you a link to confirm first. Nothing is sent until you do.</p>
+                    <p className="text-xs text-muted">{w['platform.confirmFirst']}</p>
                   </>
                 ) : send === 'refused' ? (
-                  <p className="text-sm text-muted">Please use one of the options on the left.</p>
+                  <p className="text-sm text-muted">{w['platform.refused']}</p>
                 ) : (
-                  <p className="text-sm text-muted">
-                    {draft.token
-                      ? 'Add your own email address and the school contact’s in the form to send it via our platform.'
-                      : 'Copy your email or open it in your email app to send it.'}
-                  </p>
+                  <p className="text-sm text-muted">{draft.token ? w['platform.needAddresses'] : w['platform.noToken']}</p>
                 )}
               </section>
             </div>
           )}
           <p className="mt-4 border-t border-line pt-3 text-xs text-muted">
-            <a className="font-medium text-brand-700 underline" href="/your-data">
-              Your data
-            </a>
-            : ask for a link to see, download or delete what we keep about you. We send it to your own inbox.
+            {fillParts(w['yourData.text'], () => (
+              <a key="link" className="font-medium text-brand-700 underline" href="/your-data" hrefLang={locale === defaultLocale ? undefined : defaultLocale}>
+                {w['yourData.link']}
+              </a>
+            ))}
           </p>
         </div>
       </ReactDialog>

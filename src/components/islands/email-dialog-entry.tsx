@@ -5,22 +5,23 @@
  */
 import { createRoot } from 'react-dom/client';
 import EmailDialog from './EmailDialog';
+import { toastsOf, type DialogWords } from '../../lib/email/dialog-words';
 import type { DraftAnswer } from '../../lib/email/draft';
 import { onEditDetails, openDraft, sendDraftViaPlatform, startDraft } from '../../stores/emailDraft';
 
 const roots = new WeakSet<HTMLElement>();
 
 /**
- * Shows "Your Email is Ready" for `draft` in `container`; sends at once when the parent chose so.
- * `onEdit` brings back the form the email came from ("Edit details").
+ * Shows "Your Email is Ready" for `draft` in `container`, in the page's `words`; sends at once when
+ * the parent chose so. `onEdit` brings back the form the email came from ("Edit details").
  */
-export async function showEmailDialog(container: HTMLElement, draft: DraftAnswer, onEdit?: () => void): Promise<void> {
+export async function showEmailDialog(container: HTMLElement, draft: DraftAnswer, words: DialogWords, onEdit?: () => void): Promise<void> {
   if (!roots.has(container)) {
     roots.add(container);
-    createRoot(container).render(<EmailDialog />);
+    createRoot(container).render(<EmailDialog words={words} />);
   }
   onEditDetails(onEdit);
   startDraft(draft);
   openDraft();
-  if (draft.wantsPlatformSend && draft.token) await sendDraftViaPlatform({ closeOnSuccess: false });
+  if (draft.wantsPlatformSend && draft.token) await sendDraftViaPlatform({ closeOnSuccess: false, toasts: toastsOf(words) });
 }

@@ -12,6 +12,8 @@ interface Props {
   className?: string;
   /** Where focus goes when the dialog closes, when not back to the element that opened it. */
   returnFocusTo?: RefObject<HTMLElement | null>;
+  /** The close button's accessible name, in the page's language. */
+  closeLabel?: string;
 }
 
 const widths = { md: 'max-w-lg', lg: 'max-w-3xl', full: 'max-w-[min(96vw,80rem)]' };
@@ -20,7 +22,7 @@ const widths = { md: 'max-w-lg', lg: 'max-w-3xl', full: 'max-w-[min(96vw,80rem)]
  * The islands' modal, on the native <dialog> like `Dialog.astro`: focus is trapped by
  * `showModal()`, Escape and backdrop clicks close it, and focus returns to the opener.
  */
-export function ReactDialog({ open, onClose, title, children, size = 'md', titleAside, className, returnFocusTo }: Props) {
+export function ReactDialog({ open, onClose, title, children, size = 'md', titleAside, className, returnFocusTo, closeLabel = 'Close dialog' }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const titleId = useId();
@@ -66,7 +68,7 @@ export function ReactDialog({ open, onClose, title, children, size = 'md', title
               </h2>
               {titleAside}
             </div>
-            <button type="button" className="-mr-2 rounded-lg p-2 text-muted hover:bg-canvas hover:text-ink" aria-label="Close dialog" onClick={onClose}>
+            <button type="button" className="-mr-2 rounded-lg p-2 text-muted hover:bg-canvas hover:text-ink" aria-label={closeLabel} onClick={onClose}>
               <svg viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
                 <path d="M6 6l12 12M18 6L6 18" />
               </svg>

@@ -10,6 +10,7 @@
 import type { SubmittedDetail as EmbedSubmittedDetail } from '../hubspot-embed';
 import type { SubmittedDetail as NativeSubmittedDetail } from '../forms/enhance';
 import type { SubmittedValues } from '../hubspot-values';
+import { dialogWordsFrom, type DialogWords } from './dialog-words';
 import type { DraftAnswer } from './draft';
 import { clearDetails, restoreDetails, saveDetails } from './saved-details';
 import type { EmailLinks, Letter } from './template';
@@ -22,6 +23,8 @@ export interface EmailFlowOptions {
   links: EmailLinks;
   /** The letter of the email when the page has to make it itself (the first of content/letters). */
   letter: Letter;
+  /** The dialog's words, in the page's language (its `data-dialog-words`, read at build). */
+  dialogWords: DialogWords;
   /** Called with every accepted submission, e.g. for referral tracking. */
   onSubmission?: (values: SubmittedValues) => void;
   /**
@@ -33,7 +36,7 @@ export interface EmailFlowOptions {
 
 /** What the dialog's module offers the flow. */
 export interface EmailDialogModule {
-  showEmailDialog(container: HTMLElement, draft: DraftAnswer, onEdit?: () => void): Promise<void>;
+  showEmailDialog(container: HTMLElement, draft: DraftAnswer, words: DialogWords, onEdit?: () => void): Promise<void>;
 }
 
 /**
@@ -88,7 +91,7 @@ export function listenForEmailForm(root: HTMLElement, options: EmailFlowOptions)
   const show = async (draft: DraftAnswer | undefined, onEdit?: () => void) => {
     if (!draft) return;
     const { showEmailDialog } = await loadDialog();
-    await showEmailDialog(options.container, draft, onEdit);
+    await showEmailDialog(options.container, draft, options.dialogWords, onEdit);
   };
   const onNative = (event: Event) => {
     const { formId, answer, region: submitted } = (event as CustomEvent<NativeSubmittedDetail>).detail;
@@ -130,5 +133,6 @@ export function emailFlowOptionsFrom(element: HTMLElement): Omit<EmailFlowOption
     formId: element.dataset.emailFormId ?? '',
     links: { videoUrl: element.dataset.videoUrl ?? '', bookingUrl: element.dataset.bookingUrl ?? '' },
     letter: JSON.parse(element.dataset.letter ?? 'null') as Letter,
+    dialogWords: dialogWordsFrom(element.dataset.dialogWords),
   };
 }

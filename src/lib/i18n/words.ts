@@ -59,9 +59,14 @@ export function wordsUnder<K extends string>(t: Translate, prefix: string, keys:
  * A placeholder without its value throws, so a visitor never sees one.
  */
 export function fillWords(text: string, values: Record<string, string | number>): string {
-  return text.replace(/\{(\w+)\}/g, (_, name: string) => {
+  return fillParts(text, (name) => {
     const value = values[name];
     if (value === undefined) throw new MissingWordsError(`"{${name}}" has no value in "${text}"`);
     return String(value);
-  });
+  }).join('');
+}
+
+/** `text` split at its `{name}` placeholders, each filled by `fill(name)`: for words around an element (a link, a bold address). */
+export function fillParts<T>(text: string, fill: (name: string) => T): Array<string | T> {
+  return text.split(/\{(\w+)\}/).map((part, index) => (index % 2 === 1 ? fill(part) : part));
 }

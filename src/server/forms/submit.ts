@@ -196,7 +196,7 @@ export async function handleSubmission(req: Request, context: Context | undefine
  * The definition as a page in `locale` shows it: with that language's words when the form has
  * them (`formWordsPlaces`), else as it is (the page showed it in English).
  */
-async function definitionIn<D extends FormDefinition>(definition: D & { purpose: string }, locale: Locale): Promise<D> {
+export async function definitionIn<D extends FormDefinition>(definition: D & { purpose: string }, locale: Locale): Promise<D> {
   const place = formWordsPlaces[definition.purpose as FormPurpose];
   if (locale === defaultLocale || !place) return definition;
   return localizeDefinition(definition, await serverWordsOf(locale), place);

@@ -40,6 +40,9 @@ import { sameSecret, verifyToken } from '../tokens';
 import { deliverAndFollow, queueLetter } from './delivery';
 import { confirm, confirmSelfReport, expireRequest, refuse, replaceOlder } from './life';
 import { endText } from './notices';
+import { defaultLocale, type Locale } from '../../config/locales';
+import { fillWords } from '../../lib/i18n/words';
+import { serverWordsOf } from '../words';
 
 /** HubSpot's client when configured; undefined (not an error) when not, so offline runs walk the whole path. */
 export function optionalHubSpot(): Client | undefined {
@@ -75,6 +78,34 @@ export function refusalText(message: Pick<OutboxMessage, 'schoolName' | 'confirm
   }
   const when = earlier ? ` on ${dayInWords(earlier)}` : '';
   return `You already wrote to ${school}${when} through our platform, and it sends one letter from each parent to a school. You can copy this one or send it from your own email app below.`;
+}
+
+/**
+ * `refusalText` in the language the parent wrote in (content/i18n/{locale}/confirmSend.yaml's
+ * `refusal`); English is refusalText's own words. Dates as that language writes them.
+ */
+export async function refusalTextIn(
+  message: Pick<OutboxMessage, 'schoolName' | 'confirmation' | 'delivery'> & { to?: string },
+  refusal: Refusal,
+  locale: Locale = defaultLocale,
+  now = new Date(),
+): Promise<string> {
+  if (locale === defaultLocale) return refusalText(message, refusal, now);
+  const t = await serverWordsOf(locale);
+  const tag = locale === 'es' ? 'es-US' : locale;
+  if (refusal === 'address_blocked') return fillWords(t('confirmSend.refusal.blocked'), { address: message.to ?? t('confirmSend.refusal.thisAddress') });
+  if (refusal === 'school_limit') return t('confirmSend.refusal.schoolLimit');
+  if (refusal === 'parent_limit') return t('confirmSend.refusal.parentLimit');
+  const school = message.schoolName || t('confirmSend.refusal.thisSchool');
+  const earlier = message.confirmation?.earlierAt;
+  if (earlier && Date.parse(earlier) > now.getTime()) {
+    const timeZone = message.delivery?.timeZone ?? serverEnv.schoolTimeZone;
+    const when = new Date(earlier).toLocaleString(tag, { weekday: 'long', day: 'numeric', month: 'long', hour: 'numeric', minute: '2-digit', timeZone });
+    return fillWords(t('confirmSend.refusal.earlierGoes'), { school, when });
+  }
+  if (!earlier) return fillWords(t('confirmSend.refusal.alreadyWrote'), { school });
+  const day = new Date(earlier).toLocaleDateString(tag, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  return fillWords(t('confirmSend.refusal.alreadyWroteOn'), { school, day });
 }
 
 export interface SendAnswer {
@@ -223,7 +254,7 @@ export async function recordSelfSent(
     };
   }
   const note = normaliseNote(input.note ?? draft.note);
-  const problem = noteProblem(note);
+  const problem = noteProblem(note, draft.locale);
   if (problem) throw new HttpError(400, 'invalid_note', problem);
   const school = draft.data.schoolContactEmail.trim().toLowerCase();
   if (!isEmail(school) || !isEmail(parent))
@@ -273,7 +304,7 @@ export async function requestPlatformSend(
   if (draft.messageId)
     throw new HttpError(409, 'already_requested', 'You have already asked us to send this email. Check your inbox for the confirmation link.');
   const note = normaliseNote(input.note ?? draft.note);
-  const problem = noteProblem(note);
+  const problem = noteProblem(note, draft.locale);
   if (problem) throw new HttpError(400, 'invalid_note', problem);
   const parent = draft.data.parentEmail.trim().toLowerCase();
   const school = draft.data.schoolContactEmail.trim().toLowerCase();
@@ -325,7 +356,7 @@ export async function requestPlatformSend(
 async function sendNow(message: OutboxMessage, now: Date): Promise<SendAnswer> {
   const outcome = await takeAndSend(message, message.delivery?.timeZone, now);
   if (outcome.kind === 'refused') {
-    await emailRefusal(outcome.message, refusalText(outcome.message, outcome.refusal, now), now);
+    await emailRefusal(outcome.message, await refusalTextIn(outcome.message, outcome.refusal, outcome.message.locale, now), now);
     return mailSender() ? { status: 200, body: { id: message.id, status: 'sent' } } : { status: 202, body: { id: message.id, status: 'queued' } };
   }
   const settled = outcome.message;

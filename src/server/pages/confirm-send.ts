@@ -5,12 +5,15 @@
 import { escapeHtml } from '../../lib/forms/render';
 import { buttonClass } from '../../lib/ui';
 import type { PlaceText } from '../analytics/experiments';
-import { refusalText, type ConfirmOutcome, type SchoolShare } from '../letter/request';
-import type { Locale } from '../../config/locales';
+import { refusalTextIn, type ConfirmOutcome, type SchoolShare } from '../letter/request';
+import { defaultLocale, type Locale } from '../../config/locales';
+import { localePath } from '../../lib/i18n/paths';
+import { fillWords, type Translate } from '../../lib/i18n/words';
 import { dataPath } from '../links';
 import { whenLetterGoes } from '../mail/schedule';
-import { actions, heading, lead } from './frame';
-import { again, home, preview, sendYourself } from './letter';
+import { serverWordsOf } from '../words';
+import { actions, heading, homeLinkIn, lead } from './frame';
+import { home, preview, sendYourself } from './letter';
 import { shareBlockHtml } from './school';
 
 /** After the parent's own confirmation: where their letter stands on the school's page. */
@@ -24,13 +27,23 @@ function shareLead(share: SchoolShare): string {
 }
 
 /**
- * The page of an outcome, in the language its parent wrote in where that page has its words (the
- * request and its confirmation, in Spanish); `locale` is the page's, for its frame and `lang`.
+ * The page of an outcome, in the language its parent wrote in: the stored letter's `locale`, never
+ * anything the request says (a link is a preference, the record is the proof). A link that names
+ * no letter is English. `locale` is the page's, for its frame and `lang`.
  */
-export function confirmSendPage(outcome: ConfirmOutcome, token: string, share?: Shared): { status: number; title: string; content: string; locale: Locale } {
-  const spanish = 'message' in outcome && outcome.message?.locale === 'es' && (outcome.kind === 'ready' || outcome.kind === 'done');
-  const locale: Locale = spanish ? 'es' : 'en';
-  const view = spanish ? outcomePageEs(outcome, token, share) : outcomePage(outcome, token, share);
+export async function confirmSendPage(
+  outcome: ConfirmOutcome,
+  token: string,
+  share?: Shared,
+): Promise<{ status: number; title: string; content: string; locale: Locale }> {
+  const locale: Locale = 'message' in outcome && outcome.message?.locale === 'es' ? 'es' : defaultLocale;
+  const spanish = locale === 'es';
+  const view =
+    outcome.kind === 'ready' || outcome.kind === 'done'
+      ? spanish
+        ? outcomePageEs(outcome, token, share)
+        : outcomePage(outcome, token, share)
+      : await laterOutcomePage(outcome, token, locale);
   if (!('message' in outcome) || !outcome.message) return { ...view, locale };
   let path: string | undefined;
   try {
@@ -46,7 +59,11 @@ export function confirmSendPage(outcome: ConfirmOutcome, token: string, share?: 
 }
 
 /** The request and its confirmation for a parent who wrote in Spanish (usted, plain words). */
-function outcomePageEs(outcome: ConfirmOutcome, token: string, share?: Shared): { status: number; title: string; content: string } {
+function outcomePageEs(
+  outcome: Extract<ConfirmOutcome, { kind: 'ready' } | { kind: 'done' }>,
+  token: string,
+  share?: Shared,
+): { status: number; title: string; content: string } {
   const home = `<a class="${buttonClass('secondary', 'md')}" href="/es">Ir a la página principal</a>`;
   if (outcome.kind === 'ready')
     return {
@@ -56,7 +73,6 @@ function outcomePageEs(outcome: ConfirmOutcome, token: string, share?: Shared): 
         'Usted nos pidió enviar esta carta en su nombre. Léala y luego confirme: nuestra plataforma la envía una sola vez al contacto de la escuela que aparece abajo, en el horario de la escuela.',
       )}${preview(outcome.message, 'es')}<form method="post" action="/confirm-send" class="mt-8 flex flex-wrap items-center gap-3"><input type="hidden" name="token" value="${escapeHtml(token)}"><input type="hidden" name="tz" value="" data-time-zone><button type="submit" class="${buttonClass('accent', 'lg')}">Enviar mi correo</button><span class="text-sm text-muted">¿No pidió esto? Ignórelo y no se enviará nada.</span></form>`,
     };
-  if (outcome.kind !== 'done') throw new Error(`No Spanish page for ${outcome.kind}`);
   const { message } = outcome;
   const sent = message.status === 'sent' || message.status === 'delivered';
   const who = message.toName || message.to;
@@ -82,7 +98,11 @@ function outcomePageEs(outcome: ConfirmOutcome, token: string, share?: Shared): 
   };
 }
 
-function outcomePage(outcome: ConfirmOutcome, token: string, share?: Shared): { status: number; title: string; content: string } {
+function outcomePage(
+  outcome: Extract<ConfirmOutcome, { kind: 'ready' } | { kind: 'done' }>,
+  token: string,
+  share?: Shared,
+): { status: number; title: string; content: string } {
   switch (outcome.kind) {
     case 'ready':
       return {
@@ -116,59 +136,72 @@ function outcomePage(outcome: ConfirmOutcome, token: string, share?: Shared): { 
         content: `${heading(sent ? 'Your email has been sent' : 'Your email is confirmed')}${lead(text)}${share ? `${shareLead(share)}${shareBlockHtml(share, share.text)}` : ''}${preview(message)}${actions(`<a class="${buttonClass('primary', 'md')}" href="/nominate-school">Next: bring us in to help</a>`, home)}`,
       };
     }
+  }
+}
+
+/**
+ * Every outcome but the request and its confirmation, in the parent's language (words in
+ * content/i18n/{locale}/confirmSend.yaml; the reason a letter ended is endText's, already theirs).
+ */
+async function laterOutcomePage(
+  outcome: Exclude<ConfirmOutcome, { kind: 'ready' } | { kind: 'done' }>,
+  token: string,
+  locale: Locale,
+): Promise<{ status: number; title: string; content: string }> {
+  const t = await serverWordsOf(locale);
+  const home = await homeLinkIn(locale);
+  const english = locale === defaultLocale;
+  const again = `<a class="${buttonClass('primary', 'md')}" href="${localePath('/lead-the-change', locale)}#email-form">${escapeHtml(t('confirmSend.again'))}</a>`;
+  const next = `<a class="${buttonClass('primary', 'md')}" href="/nominate-school"${english ? '' : ' hreflang="en"'}>${escapeHtml(t('confirmSend.next'))}</a>`;
+  const byHand = (message: Parameters<typeof sendYourself>[0]) => sendYourself(message, sendYourselfWords(t), locale);
+  switch (outcome.kind) {
     case 'expired':
       return {
         status: 410,
-        title: 'This link has expired',
-        content: `${heading('This link has expired')}${lead(
-          'Confirmation links work for three days, and nothing was sent. Fill in the form again to get a new link, or send the letter from your own email app.',
-        )}${outcome.message ? sendYourself(outcome.message) : ''}${actions(again, home)}`,
+        title: t('confirmSend.expired.title'),
+        content: `${heading(t('confirmSend.expired.title'))}${lead(t('confirmSend.expired.lead'))}${outcome.message ? byHand(outcome.message) : ''}${actions(again, home)}`,
       };
     case 'replaced':
       return {
         status: 409,
-        title: 'You confirmed a newer version',
-        content: `${heading('You confirmed a newer version of this letter')}${lead(
-          'You confirmed a newer letter to the same school from your inbox, so this link sends nothing. The letter you confirmed is the one the school gets.',
-        )}${actions(home)}`,
+        title: t('confirmSend.replaced.title'),
+        content: `${heading(t('confirmSend.replaced.heading'))}${lead(t('confirmSend.replaced.lead'))}${actions(home)}`,
       };
     case 'ended':
       return {
         status: 409,
-        title: 'Your letter was not sent',
-        content: `${heading('Your letter was not sent')}${lead(outcome.reason)}${sendYourself(outcome.message)}${actions(again, home)}`,
+        title: t('confirmSend.ended.title'),
+        content: `${heading(t('confirmSend.ended.title'))}${lead(outcome.reason)}${byHand(outcome.message)}${actions(again, home)}`,
       };
     case 'self_ready':
       return {
         status: 200,
-        title: 'Did you send your letter?',
-        content: `${heading(`Did you send your letter to ${outcome.message.toName || outcome.message.to}?`)}${lead(
-          'You told us you sent this letter yourself. Confirm it, and in about ten days we will ask you whether the school answered. Nothing is recorded until you do.',
-        )}${preview(outcome.message)}<form method="post" action="/confirm-send" class="mt-8 flex flex-wrap items-center gap-3"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('accent', 'lg')}">Yes, I sent it</button><span class="text-sm text-muted">Didn't tell us this? Ignore it and nothing happens.</span></form>`,
+        title: t('confirmSend.selfReady.title'),
+        content: `${heading(fillWords(t('confirmSend.selfReady.heading'), { name: outcome.message.toName || outcome.message.to }))}${lead(
+          t('confirmSend.selfReady.lead'),
+        )}${preview(outcome.message, locale)}<form method="post" action="/confirm-send" class="mt-8 flex flex-wrap items-center gap-3"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('accent', 'lg')}">${escapeHtml(t('confirmSend.selfReady.button'))}</button><span class="text-sm text-muted">${escapeHtml(t('confirmSend.selfReady.ignore'))}</span></form>`,
       };
     case 'self_done':
       return {
         status: 200,
-        title: 'Thank you',
-        content: `${heading('Thank you for writing to your school')}${lead(
-          'We noted that you sent your letter. In about ten days we will ask you whether the school answered. Our team checks letters parents sent themselves before they count on a school’s page.',
-        )}${actions(`<a class="${buttonClass('primary', 'md')}" href="/nominate-school">Next: bring us in to help</a>`, home)}`,
+        title: t('confirmSend.selfDone.title'),
+        content: `${heading(t('confirmSend.selfDone.heading'))}${lead(t('confirmSend.selfDone.lead'))}${actions(next, home)}`,
       };
     case 'bounced':
       return {
         status: 409,
-        title: 'Your letter did not arrive',
-        content: `${heading('Your letter did not arrive')}${lead(
-          outcome.message.lastError === 'address_blocked'
-            ? `Letters to ${outcome.message.to} bounced before (its mail server said the mailbox does not exist), so we did not send yours. We emailed you a link to correct the address; you can also send it from your own email app.`
-            : `The mail server at ${outcome.message.to} said the mailbox does not exist, so the school did not get your letter. We emailed you a link to correct the address; you can also send it from your own email app.`,
-        )}${sendYourself(outcome.message)}${actions(home)}`,
+        title: t('confirmSend.bounced.title'),
+        content: `${heading(t('confirmSend.bounced.title'))}${lead(
+          fillWords(t(outcome.message.lastError === 'address_blocked' ? 'confirmSend.bounced.blocked' : 'confirmSend.bounced.noMailbox'), {
+            address: outcome.message.to,
+          }),
+        )}${byHand(outcome.message)}${actions(home)}`,
       };
     case 'refused':
       return {
         status: 409,
-        title: 'We did not send this email',
-        content: `${heading('We did not send this email')}${lead(refusalText(outcome.message, outcome.refusal))}${sendYourself(outcome.message)}${actions(home)}`,
+        title: t('confirmSend.refused.title'),
+        content: `${heading(t('confirmSend.refused.title'))}${lead(await refusalTextIn(outcome.message, outcome.refusal, locale))}${byHand(outcome.message)}${actions(home)}`,
       };
     case 'invalid':
       return {
@@ -180,6 +213,15 @@ function outcomePage(outcome: ConfirmOutcome, token: string, share?: Shared): { 
       };
   }
 }
+
+/** "Send it yourself" in a page's words. */
+const sendYourselfWords = (t: Translate) => ({
+  title: t('confirmSend.sendYourself.title'),
+  letter: t('confirmSend.sendYourself.letter'),
+  help: t('confirmSend.sendYourself.help'),
+  openInApp: t('confirmSend.sendYourself.openInApp'),
+  newTab: t('confirmSend.sendYourself.newTab'),
+});
 
 /** The school's page to share after a confirmed letter, with the share text a running experiment gives this visitor. */
 export type Shared = SchoolShare & { text?: PlaceText };

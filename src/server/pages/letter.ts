@@ -7,6 +7,7 @@ import { escapeHtml, helpClass, inputClass, labelClass } from '../../lib/forms/r
 import { buttonClass } from '../../lib/ui';
 import { whenLetterGoes } from '../mail/schedule';
 import type { OutboxMessage } from '../letter/outbox';
+import type { Locale } from '../../config/locales';
 
 export const again = `<a class="${buttonClass('primary', 'md')}" href="/lead-the-change#email-form">Write your email again</a>`;
 export { homeLink as home } from './frame';
@@ -24,13 +25,35 @@ export function preview(message: OutboxMessage, locale: 'en' | 'es' = 'en'): str
   return `<div class="mt-6 space-y-3 rounded-card border border-line bg-white p-5 shadow-card"><dl class="space-y-1 text-sm"><div class="flex flex-wrap gap-x-2"><dt class="font-semibold">${words.to}</dt><dd class="break-all">${escapeHtml(to)}</dd></div><div class="flex flex-wrap gap-x-2"><dt class="font-semibold">${words.subject}</dt><dd>${escapeHtml(message.subject)}</dd></div></dl><div class="whitespace-pre-wrap break-words border-t border-line pt-4 text-base leading-relaxed text-ink" role="region" aria-label="${words.letter}"${message.letterLocale && message.letterLocale !== locale ? ` lang="${message.letterLocale}"` : !message.letterLocale && locale !== 'en' ? ' lang="en"' : ''}>${escapeHtml(message.body)}</div></div>`;
 }
 
-/** The letter to send by hand: copy-ready text and the mail-app, Gmail and Outlook links. */
-export function sendYourself(message: OutboxMessage): string {
+/** The words of "Send it yourself", in the page's language (English unless given). */
+export interface SendYourselfWords {
+  title: string;
+  letter: string;
+  help: string;
+  openInApp: string;
+  newTab: string;
+}
+
+const sendYourselfEn: SendYourselfWords = {
+  title: 'Send it yourself',
+  letter: 'Your letter',
+  help: 'Select all of it and copy it into a new email.',
+  openInApp: 'Open in my email app',
+  newTab: '(opens in a new tab)',
+};
+
+/**
+ * The letter to send by hand: copy-ready text and the mail-app, Gmail and Outlook links, in
+ * `words` (the page's language, `locale`); the letter is marked with its own language where it differs.
+ */
+export function sendYourself(message: OutboxMessage, words: SendYourselfWords = sendYourselfEn, locale: Locale = 'en'): string {
   const email = { to: message.to, toLine: message.toName ? `${message.toName} <${message.to}>` : message.to, subject: message.subject, body: message.body };
   const links = composeLinks(email);
+  const letterLang = message.letterLocale ?? 'en';
+  const lang = letterLang !== locale ? ` lang="${letterLang}"` : '';
   const external = (href: string, text: string) =>
-    `<a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${text}<span class="sr-only"> (opens in a new tab)</span></a>`;
-  return `<section aria-labelledby="send-yourself" class="mt-8 space-y-3"><h2 id="send-yourself" class="text-lg font-bold">Send it yourself</h2><div><label for="email-text" class="${labelClass}">Your letter</label><p class="${helpClass}">Select all of it and copy it into a new email.</p><textarea id="email-text" readonly rows="14" class="${inputClass} font-mono text-sm">${escapeHtml(emailAsText(email))}</textarea></div><div class="flex flex-wrap gap-2"><a class="${buttonClass('primary', 'sm')}" href="${escapeHtml(links.mailto)}">Open in my email app</a>${external(links.gmail, 'Gmail')}${external(links.outlook, 'Outlook')}</div></section>`;
+    `<a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${text}<span class="sr-only"> ${escapeHtml(words.newTab)}</span></a>`;
+  return `<section aria-labelledby="send-yourself" class="mt-8 space-y-3"><h2 id="send-yourself" class="text-lg font-bold">${escapeHtml(words.title)}</h2><div><label for="email-text" class="${labelClass}">${escapeHtml(words.letter)}</label><p class="${helpClass}">${escapeHtml(words.help)}</p><textarea id="email-text" readonly rows="14" class="${inputClass} font-mono text-sm"${lang}>${escapeHtml(emailAsText(email))}</textarea></div><div class="flex flex-wrap gap-2"><a class="${buttonClass('primary', 'sm')}" href="${escapeHtml(links.mailto)}">${escapeHtml(words.openInApp)}</a>${external(links.gmail, 'Gmail')}${external(links.outlook, 'Outlook')}</div></section>`;
 }
 
 /** Where a parent's letter stands, as a sentence for their own pages (/your-data): never a stored state's name. */
