@@ -6,6 +6,9 @@ import { experimental_AstroContainer as AstroContainer } from 'astro/container';
 import { describe, expect, test } from 'vitest';
 import ParentVideosSection from '../../src/components/sections/ParentVideosSection.astro';
 import type { VideoItem } from '../../src/lib/content';
+import { translator } from '../../src/lib/i18n/words';
+import { videoWords } from '../../src/lib/video/words';
+import { readLocaleWords } from '../../src/server/words';
 
 const video: VideoItem = {
   id: 'maya-mother',
@@ -18,7 +21,8 @@ const video: VideoItem = {
 
 async function render(videos: VideoItem[]): Promise<string> {
   const container = await AstroContainer.create();
-  return container.renderToString(ParentVideosSection, { props: { videos } });
+  const words = videoWords(translator((await readLocaleWords()).en!, 'content/i18n/en'));
+  return container.renderToString(ParentVideosSection, { props: { videos, words } });
 }
 
 describe('parent-videos section (switched on)', () => {

@@ -5,7 +5,7 @@
  * notices are Spanish; the letter to the school in the letter's own language.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import confirmSend from '../../netlify/functions/confirm-send.mts';
 import sendEmail from '../../netlify/functions/send-email.mts';
 import { parentKinds, placeholdersUsed, wordKinds, wordPlaceholders } from '../../src/lib/email/mail-words';
@@ -15,11 +15,9 @@ import { readMessage } from '../../src/server/letter/outbox';
 import { endText } from '../../src/server/letter/notices';
 import { allWords, composeEmail } from '../../src/server/mail/compose';
 import { emailFollowUp } from '../../src/server/mail/notify';
-import { setAdminEnv } from './helpers/admin';
-import { startTestDatabase, type TestDatabase } from './helpers/database';
-import { linkIn, MAIL_FROM, tokenOf, useMail, type MailCatcher } from './helpers/mail';
+import { linkIn, tokenOf } from './helpers/mail';
 import { jsonRequest } from './helpers/requests';
-import { useSiteShell } from './helpers/site';
+import { useMailedSite } from './helpers/mailed-site';
 
 describe('the words of every email a parent gets, in Spanish', () => {
   test('each kind a parent gets has its Spanish file, with exactly the English placeholders', async () => {
@@ -60,30 +58,8 @@ describe('the words of every email a parent gets, in Spanish', () => {
 });
 
 describe('a parent who wrote in Spanish', () => {
-  let database: TestDatabase;
-  let mail: MailCatcher;
-  let shell: ReturnType<typeof useSiteShell>;
+  const site = useMailedSite();
   let seq = 0;
-
-  beforeAll(async () => {
-    database = await startTestDatabase();
-    mail = await useMail();
-    shell = useSiteShell();
-    setAdminEnv();
-    process.env.SITE_URL = 'https://site.example';
-  });
-  afterAll(async () => {
-    await database.stop();
-    await mail.close();
-    shell.remove();
-    delete process.env.SITE_URL;
-  });
-  beforeEach(() => {
-    mail.reset();
-    process.env.MAIL_SENDER = 'smtp';
-    process.env.SMTP_URL = mail.sink.smtpUrl;
-    process.env.MAIL_FROM_ADDRESS = MAIL_FROM;
-  });
 
   async function ask(letterLocale: 'en' | 'es') {
     const id = `sub-es-${Date.now()}-${++seq}`;
@@ -119,7 +95,7 @@ describe('a parent who wrote in Spanish', () => {
 
   test('the confirmation is Spanish, its links keep their language, and the letter goes to the school in English when they chose English', async () => {
     const { parent, school } = await ask('en');
-    const email = mail.last(parent)!;
+    const email = site.mail.last(parent)!;
     expect(email.subject).toBe('Por favor, confirme su correo a su escuela');
     expect(email.text).toContain('Hola, Ana López:');
     expect(email.text).toMatch(/Funciona hasta el \d{1,2} de [a-z]+ de \d{4}\./);
@@ -133,14 +109,14 @@ describe('a parent who wrote in Spanish', () => {
       }),
     );
     expect(page.status).toBe(200);
-    const [letter] = mail.to(school);
+    const [letter] = site.mail.to(school);
     expect(letter?.subject).toBe('How our school can unlock mastery learning for every student');
     expect(letter?.text).toContain('Sent for Ana López by Mastery Parents.');
   });
 
   test('a Spanish letter reaches the school in Spanish', async () => {
     const { parent, school } = await ask('es');
-    const email = mail.last(parent)!;
+    const email = site.mail.last(parent)!;
     await confirmSend(
       new Request('http://localhost/confirm-send', {
         method: 'POST',
@@ -148,7 +124,7 @@ describe('a parent who wrote in Spanish', () => {
         body: `token=${encodeURIComponent(tokenOf(linkIn(email, '/confirm-send')))}&tz=`,
       }),
     );
-    const [letter] = mail.to(school);
+    const [letter] = site.mail.to(school);
     // A typed school is never named in the subject the platform sends (the record's name only).
     expect(letter?.subject).toBe('Cómo nuestra escuela puede ofrecer el aprendizaje por dominio a cada alumno');
     expect(letter?.text).toContain('Estimado/a Dr. Patel:');

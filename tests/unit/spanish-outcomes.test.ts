@@ -4,7 +4,7 @@
  * Spanish, English for the others as before, decided by the record and never by the address (a
  * `lang` someone adds to another parent's link changes nothing), and no page ever shows a key.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import confirmSend from '../../netlify/functions/confirm-send.mts';
 import sendEmail from '../../netlify/functions/send-email.mts';
 import yourEmail from '../../netlify/functions/your-email.mts';
@@ -14,36 +14,13 @@ import { createDraft } from '../../src/server/letter/drafts';
 import type { OutboxMessage } from '../../src/server/letter/outbox';
 import type { ConfirmOutcome } from '../../src/server/letter/request';
 import { confirmSendPage } from '../../src/server/pages/confirm-send';
-import { setAdminEnv } from './helpers/admin';
-import { startTestDatabase, type TestDatabase } from './helpers/database';
-import { linkIn, MAIL_FROM, tokenOf, useMail, type MailCatcher } from './helpers/mail';
+import { linkIn, tokenOf } from './helpers/mail';
 import { jsonRequest } from './helpers/requests';
-import { regionText, useSiteShell } from './helpers/site';
+import { regionText } from './helpers/site';
+import { useMailedSite } from './helpers/mailed-site';
 
-let database: TestDatabase;
-let mail: MailCatcher;
-let shell: ReturnType<typeof useSiteShell>;
+const site = useMailedSite();
 let seq = 0;
-
-beforeAll(async () => {
-  database = await startTestDatabase();
-  mail = await useMail();
-  shell = useSiteShell();
-  setAdminEnv();
-  process.env.SITE_URL = 'https://site.example';
-});
-afterAll(async () => {
-  await database.stop();
-  await mail.close();
-  shell.remove();
-  delete process.env.SITE_URL;
-});
-beforeEach(() => {
-  mail.reset();
-  process.env.MAIL_SENDER = 'smtp';
-  process.env.SMTP_URL = mail.sink.smtpUrl;
-  process.env.MAIL_FROM_ADDRESS = MAIL_FROM;
-});
 
 /** Words an English page has and a Spanish one must not (the letter, names and addresses aside). */
 const english = /\b(the|your|you|letter|email|send|sent|link|thank)\b/i;
@@ -229,7 +206,7 @@ async function requested(locale: Locale): Promise<{ id: string; draftToken: stri
   });
   const response = await sendEmail(jsonRequest('/api/send-email', { submissionId: id, token: made.token }), { ip: `198.51.100.${seq}` } as never);
   expect(response.status).toBe(202);
-  return { id, draftToken: made.token, link: tokenOf(linkIn(mail.last(made.draft.data.parentEmail)!, '/confirm-send')) };
+  return { id, draftToken: made.token, link: tokenOf(linkIn(site.mail.last(made.draft.data.parentEmail)!, '/confirm-send')) };
 }
 
 const open = async (query: string) => {

@@ -2,42 +2,19 @@
  * The pages a function answers a parent who wrote in Spanish (issue 48): the confirmation of their
  * letter (/confirm-send) in Spanish, with `lang="es"` and the Spanish frame, the same behaviour.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import confirmSend from '../../netlify/functions/confirm-send.mts';
 import sendEmail from '../../netlify/functions/send-email.mts';
 import yourDataFunction from '../../netlify/functions/your-data.mts';
 import { dataPath } from '../../src/server/links';
 import { createDraft } from '../../src/server/letter/drafts';
-import { setAdminEnv } from './helpers/admin';
-import { startTestDatabase, type TestDatabase } from './helpers/database';
-import { linkIn, MAIL_FROM, tokenOf, useMail, type MailCatcher } from './helpers/mail';
+import { linkIn, tokenOf } from './helpers/mail';
 import { jsonRequest } from './helpers/requests';
-import { regionText, useSiteShell } from './helpers/site';
+import { regionText } from './helpers/site';
+import { useMailedSite } from './helpers/mailed-site';
 
-let database: TestDatabase;
-let mail: MailCatcher;
-let shell: ReturnType<typeof useSiteShell>;
+const site = useMailedSite();
 let seq = 0;
-
-beforeAll(async () => {
-  database = await startTestDatabase();
-  mail = await useMail();
-  shell = useSiteShell();
-  setAdminEnv();
-  process.env.SITE_URL = 'https://site.example';
-});
-afterAll(async () => {
-  await database.stop();
-  await mail.close();
-  shell.remove();
-  delete process.env.SITE_URL;
-});
-beforeEach(() => {
-  mail.reset();
-  process.env.MAIL_SENDER = 'smtp';
-  process.env.SMTP_URL = mail.sink.smtpUrl;
-  process.env.MAIL_FROM_ADDRESS = MAIL_FROM;
-});
 
 /** A parent's request from a page in `locale`: the token of the link their confirmation email carries. */
 async function requested(locale: 'en' | 'es'): Promise<string> {
@@ -60,7 +37,7 @@ async function requested(locale: 'en' | 'es'): Promise<string> {
   });
   const response = await sendEmail(jsonRequest('/api/send-email', { submissionId: id, token: made.token }), { ip: `203.0.113.${seq}` } as never);
   expect(response.status).toBe(202);
-  return tokenOf(linkIn(mail.last(made.draft.data.parentEmail)!, '/confirm-send'));
+  return tokenOf(linkIn(site.mail.last(made.draft.data.parentEmail)!, '/confirm-send'));
 }
 
 const open = async (token: string) => {

@@ -5,7 +5,7 @@
  * link), decided by the language kept with the letter, never by the link's `lang`; and a school
  * update says what the school did in Spanish.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import schoolAnswer from '../../netlify/functions/school-answer.mts';
 import { answerKinds, answerLabels, type AnswerKind } from '../../src/lib/answer-kinds';
 import { WORDS_CONSENT_FIELD } from '../../src/lib/email/personal-fields';
@@ -17,36 +17,16 @@ import { answerLink } from '../../src/server/links';
 import { emailSchoolUpdate } from '../../src/server/mail/notify';
 import { runFollowUps } from '../../src/server/schools/answers';
 import { signToken } from '../../src/server/tokens';
-import { setAdminEnv } from './helpers/admin';
-import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { deliveredLetter } from './helpers/delivered';
-import { linkIn, MAIL_FROM, useMail, type MailCatcher } from './helpers/mail';
-import { regionText, useSiteShell } from './helpers/site';
+import { linkIn } from './helpers/mail';
+import { regionText } from './helpers/site';
+import { useMailedSite } from './helpers/mailed-site';
 
-let database: TestDatabase;
-let mail: MailCatcher;
-let shell: ReturnType<typeof useSiteShell>;
+const site = useMailedSite();
 let seq = 0;
 const DAY = 24 * 3600_000;
 
-beforeAll(async () => {
-  database = await startTestDatabase();
-  mail = await useMail();
-  shell = useSiteShell();
-  setAdminEnv();
-  process.env.SITE_URL = 'https://site.example';
-});
-afterAll(async () => {
-  await database.stop();
-  await mail.close();
-  shell.remove();
-  delete process.env.SITE_URL;
-});
 beforeEach(async () => {
-  mail.reset();
-  process.env.MAIL_SENDER = 'smtp';
-  process.env.SMTP_URL = mail.sink.smtpUrl;
-  process.env.MAIL_FROM_ADDRESS = MAIL_FROM;
   await query(sql`DELETE FROM email_budgets`);
 });
 
@@ -106,10 +86,10 @@ describe('the follow-up email’s link', () => {
     const due = new Date(Date.now() + 10 * DAY + 1000);
     await runFollowUps(due);
     await runMail(() => due);
-    const email = mail.last(spanish.message.parentEmail)!;
+    const email = site.mail.last(spanish.message.parentEmail)!;
     expect(email.subject).toBe('¿Le respondió Oakwood Academy?');
     expect(linkIn(email, '/school-answer')).toMatch(/^https:\/\/site\.example\/school-answer\?token=[^&]+&lang=es$/);
-    expect(linkIn(mail.last(english.message.parentEmail)!, '/school-answer')).toMatch(/^https:\/\/site\.example\/school-answer\?token=[^&]+$/);
+    expect(linkIn(site.mail.last(english.message.parentEmail)!, '/school-answer')).toMatch(/^https:\/\/site\.example\/school-answer\?token=[^&]+$/);
     // The link the Spanish parent got opens the Spanish page.
     const page = await open(new URL(linkIn(email, '/school-answer')).search.slice(1));
     expect(page.status).toBe(200);

@@ -1,0 +1,9 @@
+/** The story cards' and the video player's own words, in a page's language (content/i18n/{locale}/video.yaml). */
+import { wordsUnder, type Translate } from '../i18n/words';
+
+const keys = ['play', 'pause', 'watchLarge', 'fallback', 'playerTitle', 'close'] as const;
+
+export type VideoWords = Record<(typeof keys)[number], string>;
+
+/** The words a page hands its VideoGrid, VideoCard and VideoModal. */
+export const videoWords = (t: Translate): VideoWords => wordsUnder(t, 'video', keys);
