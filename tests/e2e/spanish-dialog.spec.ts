@@ -40,6 +40,9 @@ for (const size of [phone, desktop]) {
       await expect(dialog.getByRole('heading', { name: 'Envíelo usted' })).toBeVisible();
       await expect(dialog.getByRole('heading', { name: 'O deje que lo enviemos nosotros' })).toBeVisible();
       await expect(dialog.getByRole('link', { name: 'Abrir en mi aplicación de correo' })).toBeVisible();
+      // The mail-app link carries the letter (the parent sends it themselves here, so it stays).
+      const mailto = await dialog.getByRole('link', { name: 'Abrir en mi aplicación de correo' }).getAttribute('href');
+      expect(decodeURIComponent(mailto ?? '')).toMatch(/^mailto:direccion@.*Dra\. Ruiz/s);
       await expect(dialog.getByRole('link', { name: 'Gmail (se abre en una pestaña nueva)' })).toBeVisible();
       await expect(dialog.getByRole('button', { name: 'Enviar por nuestra plataforma' })).toBeVisible();
       await expect(dialog.getByText('Para:', { exact: true })).toBeVisible();

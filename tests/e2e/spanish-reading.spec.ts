@@ -142,7 +142,7 @@ test('/es/real-stories: the cards, their play buttons and the large player speak
   await parents.getByRole('button', { name: /^Ver en el reproductor grande\s*: Recuperamos nuestras tardes$/ }).click();
   const player = page.getByRole('dialog', { name: 'Recuperamos nuestras tardes' });
   await expect(player).toBeVisible();
-  await player.getByRole('button', { name: 'Cerrar la ventana' }).click();
+  await player.getByRole('button', { name: 'Cerrar el diálogo' }).click();
   await expect(player).toBeHidden();
   await expect(parents.getByRole('button', { name: /^Ver en el reproductor grande\s*: Recuperamos nuestras tardes$/ })).toBeFocused();
 });
