@@ -1,15 +1,19 @@
-import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { LoaderContext } from 'astro/loaders';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { I18N_DIR, i18nLoader, readLocaleWords } from '../../src/content-loaders/i18n';
 import { locales } from '../../src/config/locales';
 import { assertSameKeys, flattenWords, MissingWordsError, translator } from '../../src/lib/i18n/words';
 
-/** A project folder whose content/i18n holds these files ('es/home.yaml'). */
+const made: string[] = [];
+afterAll(() => Promise.all(made.map((root) => rm(root, { recursive: true, force: true }))));
+
+/** A project folder whose content/i18n holds these files ('es/home.yaml'); removed after the file's tests. */
 async function projectWith(files: Record<string, string>): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'i18n-words-'));
+  made.push(root);
   for (const [name, text] of Object.entries(files)) {
     await mkdir(dirname(join(root, I18N_DIR, name)), { recursive: true });
     await writeFile(join(root, I18N_DIR, name), text);

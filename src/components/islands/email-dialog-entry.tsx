@@ -5,17 +5,19 @@
  */
 import { createRoot } from 'react-dom/client';
 import EmailDialog from './EmailDialog';
-import { toastsOf, type DialogWords } from '../../lib/email/dialog-words';
+import { dialogWordsFrom, toastsOf, type DialogWords } from '../../lib/email/dialog-words';
 import type { DraftAnswer } from '../../lib/email/draft';
 import { onEditDetails, openDraft, sendDraftViaPlatform, startDraft } from '../../stores/emailDraft';
 
 const roots = new WeakSet<HTMLElement>();
 
 /**
- * Shows "Your Email is Ready" for `draft` in `container`, in the page's `words`; sends at once when
+ * Shows "Your Email is Ready" for `draft` in `container`, in the page's words (its
+ * `data-dialog-words`, checked here: a page without all of them fails loudly); sends at once when
  * the parent chose so. `onEdit` brings back the form the email came from ("Edit details").
  */
-export async function showEmailDialog(container: HTMLElement, draft: DraftAnswer, words: DialogWords, onEdit?: () => void): Promise<void> {
+export async function showEmailDialog(container: HTMLElement, draft: DraftAnswer, pageWords: string, onEdit?: () => void): Promise<void> {
+  const words: DialogWords = dialogWordsFrom(pageWords);
   if (!roots.has(container)) {
     roots.add(container);
     createRoot(container).render(<EmailDialog words={words} />);

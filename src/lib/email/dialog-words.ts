@@ -72,7 +72,7 @@ export function dialogWordsOf(t: Translate, locale: Locale): DialogWords {
 
 /** The dialog's words from the page's `data-dialog-words`; throws when the page gave none or some are missing. */
 export function dialogWordsFrom(json: string | undefined): DialogWords {
-  const value = JSON.parse(json ?? 'null') as Partial<DialogWords> | null;
+  const value = JSON.parse(json || 'null') as Partial<DialogWords> | null;
   const words = value?.words;
   const missing = dialogWordKeys.filter((key) => typeof words?.[key] !== 'string');
   if (!value || !locales.includes(value.locale as Locale) || missing.length) {

@@ -10,7 +10,6 @@
 import type { SubmittedDetail as EmbedSubmittedDetail } from '../hubspot-embed';
 import type { SubmittedDetail as NativeSubmittedDetail } from '../forms/enhance';
 import type { SubmittedValues } from '../hubspot-values';
-import { dialogWordsFrom, type DialogWords } from './dialog-words';
 import type { DraftAnswer } from './draft';
 import { clearDetails, restoreDetails, saveDetails } from './saved-details';
 import type { EmailLinks, Letter } from './template';
@@ -23,8 +22,11 @@ export interface EmailFlowOptions {
   links: EmailLinks;
   /** The letter of the email when the page has to make it itself (the first of content/letters). */
   letter: Letter;
-  /** The dialog's words, in the page's language (its `data-dialog-words`, read at build). */
-  dialogWords: DialogWords;
+  /**
+   * The dialog's words, in the page's language: its `data-dialog-words` as written at build, read by
+   * the dialog's own module when it loads (their reader is not part of the page's first script).
+   */
+  dialogWords: string;
   /** Called with every accepted submission, e.g. for referral tracking. */
   onSubmission?: (values: SubmittedValues) => void;
   /**
@@ -36,7 +38,7 @@ export interface EmailFlowOptions {
 
 /** What the dialog's module offers the flow. */
 export interface EmailDialogModule {
-  showEmailDialog(container: HTMLElement, draft: DraftAnswer, words: DialogWords, onEdit?: () => void): Promise<void>;
+  showEmailDialog(container: HTMLElement, draft: DraftAnswer, words: string, onEdit?: () => void): Promise<void>;
 }
 
 /**
@@ -133,6 +135,6 @@ export function emailFlowOptionsFrom(element: HTMLElement): Omit<EmailFlowOption
     formId: element.dataset.emailFormId ?? '',
     links: { videoUrl: element.dataset.videoUrl ?? '', bookingUrl: element.dataset.bookingUrl ?? '' },
     letter: JSON.parse(element.dataset.letter ?? 'null') as Letter,
-    dialogWords: dialogWordsFrom(element.dataset.dialogWords),
+    dialogWords: element.dataset.dialogWords ?? '',
   };
 }
