@@ -15,9 +15,8 @@ import { formLocaleSchema } from '../../src/lib/schemas';
 import { checkSubmission, messages, messagesByLocale, summaryOf } from '../../src/lib/forms/values';
 import { MissingWordsError, translator } from '../../src/lib/i18n/words';
 import { readLocaleWords, serverWordsOf } from '../../src/server/words';
-import { startTestDatabase, type TestDatabase } from './helpers/database';
-import { committedDefinitions, emailFormValues, useFormDefinitions } from './helpers/forms';
-import { regionText, useSiteShell } from './helpers/site';
+import { committedDefinitions, emailFormValues, useFormsFunctionSite } from './helpers/forms';
+import { regionText } from './helpers/site';
 
 const place = formWordsPlaces.emailGenerator!;
 
@@ -114,21 +113,13 @@ test.each(['fr', 'ES', '', 'es-MX', ['es', 'en'], 1])('a submission with _locale
 });
 
 describe('the forms function, from a Spanish page', () => {
-  let database: TestDatabase;
-  let shell: ReturnType<typeof useSiteShell>;
-  let definitions: Awaited<ReturnType<typeof useFormDefinitions>>;
+  useFormsFunctionSite();
   let ip = 0;
 
-  beforeAll(async () => {
-    shell = useSiteShell();
-    database = await startTestDatabase();
-    definitions = await useFormDefinitions();
+  beforeAll(() => {
     process.env.FORMS_MIN_FILL_MS = '2000';
   });
-  afterAll(async () => {
-    definitions.remove();
-    shell.remove();
-    await database.stop();
+  afterAll(() => {
     delete process.env.FORMS_MIN_FILL_MS;
   });
 

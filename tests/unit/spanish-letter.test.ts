@@ -7,7 +7,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import forms from '../../netlify/functions/forms.mts';
 import { forms as formConfig } from '../../src/config/forms';
 import { gradeIn } from '../../src/lib/email/grade';
@@ -18,9 +18,7 @@ import { letterLocaleSchema } from '../../src/lib/schemas';
 import { composeLetter } from '../../src/server/mail/compose';
 import { letterIn, letters } from '../../src/server/letter/bodies';
 import { readDraft } from '../../src/server/letter/drafts';
-import { startTestDatabase, type TestDatabase } from './helpers/database';
-import { committedDefinitions, emailFormValues, useFormDefinitions } from './helpers/forms';
-import { useSiteShell } from './helpers/site';
+import { committedDefinitions, emailFormValues, useFormsFunctionSite } from './helpers/forms';
 
 const data = {
   parentFullName: 'Ana López',
@@ -139,20 +137,8 @@ describe('the choice on the Spanish form', () => {
   });
 
   describe('through the forms function', () => {
-    let database: TestDatabase;
-    let shell: ReturnType<typeof useSiteShell>;
-    let definitions: Awaited<ReturnType<typeof useFormDefinitions>>;
+    useFormsFunctionSite();
     let ip = 0;
-    beforeAll(async () => {
-      shell = useSiteShell();
-      database = await startTestDatabase();
-      definitions = await useFormDefinitions();
-    });
-    afterAll(async () => {
-      definitions.remove();
-      shell.remove();
-      await database.stop();
-    });
     const post = async (values: Record<string, string>) => {
       const response = await forms(
         new Request(`http://localhost/api/forms/${formConfig.emailGenerator.formId}`, {

@@ -3,16 +3,14 @@
  * label, button, consent and thanks in Spanish, its problems answered in Spanish by the server, and
  * what is posted (names, subscription ids) the same as the English form's.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import forms from '../../netlify/functions/forms.mts';
 import { forms as formConfig, formWordsPlaces } from '../../src/config/forms';
 import { localizeDefinition } from '../../src/lib/forms/localize';
 import { renderForm } from '../../src/lib/forms/render';
 import { MissingWordsError, translator } from '../../src/lib/i18n/words';
 import { readLocaleWords, serverWordsOf } from '../../src/server/words';
-import { startTestDatabase, type TestDatabase } from './helpers/database';
-import { committedDefinitions, useFormDefinitions } from './helpers/forms';
-import { useSiteShell } from './helpers/site';
+import { committedDefinitions, useFormsFunctionSite } from './helpers/forms';
 
 const place = formWordsPlaces.newsletter!;
 
@@ -53,21 +51,8 @@ describe('the newsletter form’s words', () => {
 });
 
 describe('the forms function, for the newsletter from a Spanish page', () => {
-  let database: TestDatabase;
-  let shell: ReturnType<typeof useSiteShell>;
-  let definitions: Awaited<ReturnType<typeof useFormDefinitions>>;
+  useFormsFunctionSite();
   let ip = 0;
-
-  beforeAll(async () => {
-    shell = useSiteShell();
-    database = await startTestDatabase();
-    definitions = await useFormDefinitions();
-  });
-  afterAll(async () => {
-    definitions.remove();
-    shell.remove();
-    await database.stop();
-  });
 
   async function post(values: Record<string, string>) {
     const response = await forms(

@@ -5,9 +5,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { formPurposes, forms, type FormPurpose } from '../../../src/config/forms';
 import { readLocalDefinition } from '../../../src/content-loaders/forms';
 import { storedDefinitionSchema, type StoredDefinition } from '../../../src/server/forms/definitions';
+import { startTestDatabase, type TestDatabase } from './database';
+import { useSiteShell } from './site';
 
 export async function committedDefinitions(): Promise<Record<FormPurpose, StoredDefinition>> {
   const entries = await Promise.all(
@@ -52,4 +55,25 @@ export function emailFormValues<T extends Record<string, unknown>>(overrides: T 
     choose_how_to_send_your_email: 'I will send it myself',
     ...overrides,
   };
+}
+
+/**
+ * What a test of the forms function needs around it, set up once per file or `describe`: the
+ * site's built shell (for the pages it answers without JavaScript), a test database and the
+ * committed form definitions.
+ */
+export function useFormsFunctionSite(): void {
+  let database: TestDatabase;
+  let shell: ReturnType<typeof useSiteShell>;
+  let definitions: Awaited<ReturnType<typeof useFormDefinitions>>;
+  beforeAll(async () => {
+    shell = useSiteShell();
+    database = await startTestDatabase();
+    definitions = await useFormDefinitions();
+  });
+  afterAll(async () => {
+    definitions.remove();
+    shell.remove();
+    await database.stop();
+  });
 }
