@@ -60,7 +60,9 @@ export async function insights(period: { from?: string; to?: string }, now = new
   ]);
   const counts: Record<string, number> = {
     page_view: sum(all, 'page_view', 'visitors'),
-    form_start: kinds.filter((row) => row.name === 'form_start' && emailFormKinds.includes(row.value)).reduce((total, row) => total + row.events, 0),
+    // What a browser's beacon reports (a form started, a share) counts once per visitor a day, as
+    // page views do: a machine repeating it is then held to its network's 30 visitors (issue 46).
+    form_start: kinds.filter((row) => row.name === 'form_start' && emailFormKinds.includes(row.value)).reduce((total, row) => total + row.visitors, 0),
   };
   for (const name of stepEvents.slice(1)) counts[name] = sum(all, name, 'events');
   const funnel = funnelSteps.map((step, index) => {
@@ -83,9 +85,9 @@ export async function insights(period: { from?: string; to?: string }, now = new
     };
   });
 
-  const byKind = (name: string) => {
+  const byKind = (name: string, measure: 'events' | 'visitors') => {
     const totals = new Map<string, number>();
-    for (const row of kinds.filter((candidate) => candidate.name === name)) totals.set(row.value, (totals.get(row.value) ?? 0) + row.events);
+    for (const row of kinds.filter((candidate) => candidate.name === name)) totals.set(row.value, (totals.get(row.value) ?? 0) + row[measure]);
     return [...totals].map(([kind, count]) => ({ kind, count })).sort((a, b) => b.count - a.count);
   };
 
@@ -105,8 +107,8 @@ export async function insights(period: { from?: string; to?: string }, now = new
     to,
     funnel,
     days,
-    shares: byKind('share').map(({ kind, count }) => ({ channel: kind, count })),
-    answers: byKind('answer'),
+    shares: byKind('share', 'visitors').map(({ kind, count }) => ({ channel: kind, count })),
+    answers: byKind('answer', 'events'),
     breakdowns: breakdownTables,
   };
 }

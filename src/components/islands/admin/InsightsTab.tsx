@@ -159,7 +159,7 @@ function Figures({ figures, base }: { figures: Insights; base: string }) {
       <ChartWithTable
         id={`${base}-funnel`}
         title="Funnel"
-        note="Each step with the share of the step before it. Visitors are counted once a day; every other step once per parent's email. Bots, browsers that ask not to be counted, and the networks of cloud and hosting companies are left out."
+        note="Each step with the share of the step before it. Visitors, forms started and shares are counted once per visitor a day; every other step once per parent's email. Bots, browsers that ask not to be counted, and the networks of cloud and hosting companies are left out."
         chart={
           <BarChart
             label={`Funnel: ${figures.funnel.map((step) => `${step.label} ${step.count}`).join(', ')}`}
