@@ -117,7 +117,7 @@ interface SendAnswer {
 }
 
 /** Refusals the dialog says in its flow, with the ways to send it yourself beside them. */
-const REFUSALS = new Set(['already_sent', 'school_limit', 'parent_limit', 'address_blocked', 'network_busy', 'held_for_review']);
+const REFUSALS = new Set(['already_sent', 'school_limit', 'parent_limit', 'address_blocked', 'network_busy', 'held_for_review', 'blocked']);
 
 /**
  * Asks the platform to send the draft. With confirmation on (the default) the dialog then says to

@@ -14,6 +14,7 @@ import { renderForm } from '../../src/lib/forms/render';
 import { formLocaleSchema } from '../../src/lib/schemas';
 import { checkSubmission, messages, messagesByLocale, summaryOf } from '../../src/lib/forms/values';
 import { MissingWordsError, translator } from '../../src/lib/i18n/words';
+import { addBlock } from '../../src/server/abuse/blocks';
 import { readLocaleWords, serverWordsOf } from '../../src/server/words';
 import { committedDefinitions, emailFormValues, useFormsFunctionSite } from './helpers/forms';
 import { regionText } from './helpers/site';
@@ -155,6 +156,16 @@ describe('the forms function, from a Spanish page', () => {
   test('the same form from an English page still answers in English', async () => {
     const answer = await post(emailFormValues({ _page: '/lead-the-change', full_name: '' }));
     expect(answer.body.error.message).toBe('Please check this field: Your full name.');
+  });
+
+  test('a block staff set is said in the form’s language', async () => {
+    await addBlock({ kind: 'address', value: 'ana.blocked@example.org', reason: 'a burst of test requests' }, 'staff');
+    const spanish = await post(emailFormValues({ _page: '/es/lead-the-change', _locale: 'es', email: 'ana.blocked@example.org' }));
+    expect(spanish.status).toBe(403);
+    expect(spanish.body.error.code).toBe('blocked');
+    expect(spanish.body.error.message).toMatch(/^Nuestro equipo pausó las solicitudes con esta dirección de correo/);
+    const english = await post(emailFormValues({ _page: '/lead-the-change', email: 'ana.blocked@example.org' }));
+    expect(english.body.error.message).toMatch(/^Our team has paused requests with this email address/);
   });
 
   test('without JavaScript, the form comes back on the Spanish page, in Spanish, with the answers kept', async () => {

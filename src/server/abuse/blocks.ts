@@ -6,11 +6,14 @@
  * requests at the entry points (src/server/abuse/watch.ts lists them) with a plain sentence; what
  * already exists is voided apart (void.ts). Blocks end when staff remove them or at their expiry.
  */
+import { defaultLocale, type Locale } from '../../config/locales';
 import { site } from '../../config/site';
+import { fillWords } from '../../lib/i18n/words';
 import type { AddBlock, BlockKind, BlockView } from '../../lib/schemas/abuse-watch';
 import { query, queryOne, sql } from '../db';
 import { HttpError } from '../http';
 import { canonicalAddress, emailDomainOf, networkPrefix } from '../identity';
+import { serverWordsOf } from '../words';
 
 const DOMAIN = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/;
 const PREFIX_V4 = /^(\d{1,3}\.\d{1,3}\.\d{1,3})\.0\/24$/;
@@ -127,18 +130,17 @@ export async function blockOf(asker: Asker, now = new Date()): Promise<BlockView
   return row ? view(row) : undefined;
 }
 
-/** What a refused person reads: what is blocked (never why staff think so), and what they can do. */
-export function blockedMessage(kind: BlockKind): string {
-  const what = {
-    network: 'requests from this internet connection',
-    domain: 'requests with email addresses at this domain',
-    address: 'requests with this email address',
-  }[kind];
-  return `Our team has paused ${what} after unusual activity, so nothing was sent or saved. If you are a parent and this stops you, email ${site.email} and we will help.`;
+/**
+ * What a refused person reads, in their page's or draft's language (content/i18n/{locale}/refusals.yaml):
+ * what is blocked (never why staff think so), and what they can do.
+ */
+export async function blockedMessage(kind: BlockKind, locale: Locale = defaultLocale): Promise<string> {
+  const t = await serverWordsOf(locale);
+  return fillWords(t(`refusals.blocked.${kind}`), { email: site.email });
 }
 
 /** Throws the 403 `blocked` answer when a block names this asker; the entry points call it before any work. */
-export async function refuseBlocked(asker: Asker, now = new Date()): Promise<void> {
+export async function refuseBlocked(asker: Asker, now = new Date(), locale: Locale = defaultLocale): Promise<void> {
   const block = await blockOf(asker, now);
-  if (block) throw new HttpError(403, 'blocked', blockedMessage(block.kind));
+  if (block) throw new HttpError(403, 'blocked', await blockedMessage(block.kind, locale));
 }

@@ -129,7 +129,7 @@ export async function handleSubmission(req: Request, context: Context | undefine
 
   // A block staff set on this network, address or domain refuses the request before anything is kept.
   const ip = clientIp(req, context);
-  await refuseBlocked({ ip, email: textOf(parsed.data.values[emailFormFields.parentEmail]) });
+  await refuseBlocked({ ip, email: textOf(parsed.data.values[emailFormFields.parentEmail]) }, new Date(), locale);
 
   const note = email ? normaliseNote(textOf(raw[NOTE_FIELD]) ?? '') : '';
   const ownWords = email ? normaliseNote(textOf(raw[OWN_WORDS_FIELD]) ?? '') : '';

@@ -60,6 +60,12 @@ export const timeZoneOf = (value: string | null | undefined) => (value && isTime
 /** A refusal at confirmation: a limit, or an address whose mailbox was reported not to exist. */
 export type Refusal = LimitRefusal | 'address_blocked';
 
+/** A refusal while a parent asks, in the language of their draft (content/i18n/{locale}/refusals.yaml). */
+async function refusalOf(status: number, code: string, key: string, locale: Locale | undefined, values: Record<string, string> = {}): Promise<HttpError> {
+  const t = await serverWordsOf(locale ?? defaultLocale);
+  return new HttpError(status, code, fillWords(t(key), values));
+}
+
 const blockedText = (address: string) =>
   `Letters to ${address} bounced before: its mail server said the mailbox does not exist. Check the address on the school’s website and write your email again, or send it from your own email app below.`;
 
@@ -198,13 +204,7 @@ async function ownDraft(input: { submissionId: string; token: string }) {
   if (!found) throw new HttpError(404, 'unknown_submission', 'We could not find a school email for this submission. Please fill in the form again.');
   if (!sameSecret(input.token, found.draft.tokenHash))
     throw new HttpError(403, 'invalid_token', 'This send request is not valid for this email. Please fill in the form again.');
-  if (found.held) {
-    throw new HttpError(
-      409,
-      'held_for_review',
-      'We could not accept this request automatically, so nothing was sent and nothing was recorded. Your letter is still yours: copy it, or send it from your own email app. Our team checks held forms every day.',
-    );
-  }
+  if (found.held) throw await refusalOf(409, 'held_for_review', 'refusals.heldForReview', found.draft.locale);
   return found;
 }
 
@@ -217,18 +217,15 @@ export interface Requester {
 }
 
 /** A block on the requester's network, the parent's address or its domain refuses a new request before anything is kept. */
-const refuseIfBlocked = (requester: Requester, parent: string) => refuseBlocked({ ip: requester.ip ?? 'unknown', email: parent });
+const refuseIfBlocked = (requester: Requester, parent: string, locale: Locale | undefined) =>
+  refuseBlocked({ ip: requester.ip ?? 'unknown', email: parent }, new Date(), locale);
 
 /** The abuse watch's row of a request that made a letter (the letter named, so that staff can void it). */
 const watch = (kind: 'send' | 'self_report', requester: Requester, message: OutboxMessage) =>
   recordRequest({ kind, ip: requester.ip ?? 'unknown', email: message.parentEmail, school: schoolOf(message.to), subject: message.id });
 
-const networkBusy = () =>
-  new HttpError(
-    429,
-    'network_busy',
-    'Many letters asked for from this internet connection today are still waiting for their parents to confirm them. If you wrote one, open the link we emailed you; or send your letter from your own email app. The bound frees up as letters are confirmed.',
-  );
+const networkBusy = (locale: Locale | undefined) => refusalOf(429, 'network_busy', 'refusals.networkBusy', locale);
+const alreadyRequested = (locale: Locale | undefined) => refusalOf(409, 'already_requested', 'refusals.alreadyRequested', locale);
 
 /**
  * The parent says they sent the letter themselves. Nothing is recorded but the request, and one
@@ -257,23 +254,22 @@ export async function recordSelfSent(
   const problem = noteProblem(note, draft.locale);
   if (problem) throw new HttpError(400, 'invalid_note', problem);
   const school = draft.data.schoolContactEmail.trim().toLowerCase();
-  if (!isEmail(school) || !isEmail(parent))
-    throw new HttpError(400, 'missing_address', 'We can only follow up on an email with your address and the school contact’s address.');
-  await refuseIfBlocked(requester, parent);
+  if (!isEmail(school) || !isEmail(parent)) throw await refusalOf(400, 'missing_address', 'refusals.missingAddressSelf', draft.locale);
+  await refuseIfBlocked(requester, parent, draft.locale);
   const { schoolId } = await placeOfDraft(draft, school);
   const expiresAt = new Date(now.getTime() + CONFIRM_TTL_MS).toISOString();
   const message: OutboxMessage = {
     ...messageFromDraft(draft, { channel: 'self', to: school, email: composeDraft(draft, note), note, schoolId }, now),
     confirmation: { expiresAt, network: requester.network },
   };
-  if (!(await takeRequestBound(requester.network, now))) throw networkBusy();
+  if (!(await takeRequestBound(requester.network, now))) throw await networkBusy(draft.locale);
   await createMessage(message);
   const wordsConsent = input.wordsConsent ?? draft.wordsConsent ?? false;
   if (!(await updateDraft({ ...draft, wordsConsent, selfSentMessageId: message.id }, etag))) {
     await deleteMessage(message.id);
     const latest = await readDraft(draft.id);
     if (latest?.draft.selfSentMessageId) return recordSelfSent(input, requester, now);
-    throw new HttpError(409, 'changed', 'This email changed meanwhile; please try again.');
+    throw await refusalOf(409, 'changed', 'refusals.changed', draft.locale);
   }
   if (wordsConsent) await setWordsConsent(message, 'letter', true, now);
   await watch('self_report', requester, message);
@@ -301,18 +297,18 @@ export async function requestPlatformSend(
   now = new Date(),
 ): Promise<SendAnswer> {
   const { draft, etag } = await ownDraft(input);
-  if (draft.messageId)
-    throw new HttpError(409, 'already_requested', 'You have already asked us to send this email. Check your inbox for the confirmation link.');
+  if (draft.messageId) throw await alreadyRequested(draft.locale);
   const note = normaliseNote(input.note ?? draft.note);
   const problem = noteProblem(note, draft.locale);
   if (problem) throw new HttpError(400, 'invalid_note', problem);
   const parent = draft.data.parentEmail.trim().toLowerCase();
   const school = draft.data.schoolContactEmail.trim().toLowerCase();
   if (!isEmail(parent) || !isEmail(school)) {
-    throw new HttpError(400, 'missing_address', 'Our platform needs your email address and the school contact’s email address to send this email.');
+    throw await refusalOf(400, 'missing_address', 'refusals.missingAddress', draft.locale);
   }
-  await refuseIfBlocked(requester, parent);
-  if ((await addressSuppressed(school, 'school_letter', now)) !== undefined) throw new HttpError(409, 'address_blocked', blockedText(school));
+  await refuseIfBlocked(requester, parent, draft.locale);
+  if ((await addressSuppressed(school, 'school_letter', now)) !== undefined)
+    throw await refusalOf(409, 'address_blocked', 'confirmSend.refusal.blocked', draft.locale, { address: school });
   const { schoolId, subject } = await placeOfDraft(draft, school);
   const email = { ...composeDraft(draft, note), subject };
   const confirmByEmail = serverEnv.platformSendConfirmation === 'email';
@@ -323,14 +319,14 @@ export async function requestPlatformSend(
     ...(requester.timeZone ? { delivery: { at: now.toISOString(), timeZone: requester.timeZone } } : {}),
   };
   // A stranger's throwaway requests stop at their own network's bound, said plainly.
-  if (!(await takeRequestBound(requester.network, now))) throw networkBusy();
+  if (!(await takeRequestBound(requester.network, now))) throw await networkBusy(draft.locale);
   await createMessage(message);
   // The draft takes one message only: of two requests at once, the second gives its message back.
   const wordsConsent = input.wordsConsent ?? draft.wordsConsent ?? false;
   if (!(await updateDraft({ ...draft, note, wordsConsent, messageId: message.id }, etag))) {
     await deleteMessage(message.id);
     await giveBackRequestBound(requester.network, now);
-    throw new HttpError(409, 'already_requested', 'You have already asked us to send this email. Check your inbox for the confirmation link.');
+    throw await alreadyRequested(draft.locale);
   }
   // Asked apart from the letter (the box under the parent's words): kept with the letter, never in it.
   if (wordsConsent) await setWordsConsent(message, 'letter', true, now);
