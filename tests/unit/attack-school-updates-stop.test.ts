@@ -232,3 +232,41 @@ describe('methods, bodies and floods', () => {
     expect(config.rateLimit!.windowLimit).toBeLessThanOrEqual(60);
   });
 });
+
+describe('in Spanish, for a parent who wrote in Spanish (issue 48)', () => {
+  const spanishLink = (email: string) => {
+    const url = new URL(stopLink(email, new Date(), 'es'));
+    expect(url.searchParams.get('lang')).toBe('es');
+    return url;
+  };
+
+  test('the stop page asks, stops and says so in Spanish, in the Spanish frame; the button keeps the language', async () => {
+    const url = spanishLink('ana.es@example.org');
+    const opened = await get(url.search);
+    expect(opened.status).toBe(200);
+    expect(opened.html).toContain('<html lang="es"');
+    expect(opened.text).toContain('¿Dejar de recibir correos sobre su carta?');
+    expect(opened.html).toContain('action="/school-updates/stop?lang=es"');
+    expect(opened.html).toContain('href="/your-data?lang=es"');
+    expect(opened.text).not.toMatch(/Stop these emails|Your data|\{link\}|updatesStop\./);
+    const token = url.searchParams.get('token')!;
+    const stopped = await post(new URLSearchParams({ token }), 'application/x-www-form-urlencoded', '?lang=es');
+    expect(stopped.text).toContain('No volveremos a escribirle con noticias ni preguntas sobre su carta');
+    expect(await stops()).toEqual([{ parent: parentKey('ana.es@example.org') }]);
+    // A mail app's one-click unsubscribe posts to the link itself, lang and all.
+    const again = await post('List-Unsubscribe=One-Click', 'application/x-www-form-urlencoded', url.search);
+    expect(again.text).toContain('ya estaban detenidos');
+  });
+
+  test('a broken or expired Spanish link says so in Spanish; an unknown lang is English', async () => {
+    expect((await get('?token=nope&lang=es')).text).toContain('Este enlace no es válido');
+    const expired = signToken({ purpose: 'school-updates-stop', id: parentKey('ana.es@example.org'), exp: Date.now() - 1000 });
+    const page = await get(`?token=${expired}&lang=es`);
+    expect(page.status).toBe(410);
+    expect(page.text).toContain('Este enlace venció');
+    expect((await get('?token=nope&lang=fr')).text).toContain('This link is not valid');
+    const wrongMethod = await stopEndpoint(new Request('http://localhost/school-updates/stop?lang=es', { method: 'PUT' }));
+    expect(wrongMethod.status).toBe(405);
+    expect(regionText(await wrongMethod.text())).toContain('No disponible');
+  });
+});
