@@ -1,8 +1,8 @@
 import type { Config, Context } from '@netlify/functions';
-import { view } from '../../src/server/data-rights-exchange';
+import { hintedLocale, view } from '../../src/server/data-rights-exchange';
 import { HttpError, StoreUnavailableError } from '../../src/server/http';
-import { actions, heading, lead, responsePage } from '../../src/server/pages/frame';
-import { home } from '../../src/server/pages/your-data';
+import { responsePage } from '../../src/server/pages/frame';
+import { dataWordsOf, notePage } from '../../src/server/pages/your-data';
 
 /** /your-data: what the site keeps about a person, its download and its deletion (src/server/data-rights-exchange.ts). */
 export default async (req: Request, context?: Context): Promise<Response> => {
@@ -13,20 +13,15 @@ export default async (req: Request, context?: Context): Promise<Response> => {
     for (const [name, value] of Object.entries(page.headers ?? {})) response.headers.set(name, value);
     return response;
   } catch (error) {
-    if (error instanceof HttpError && error.status < 500) {
-      return responsePage(`${heading('This request could not be read')}${lead(error.message)}${actions(home)}`, {
-        status: error.status,
-        title: 'This request could not be read',
-      });
-    }
-    if (!(error instanceof StoreUnavailableError)) console.error('[your-data]', error instanceof Error ? error.message : 'unknown error');
-    return responsePage(
-      `${heading('Please try again in a moment')}${lead('We could not open your data just now, and nothing was changed. Please try again in a few minutes.')}${actions(home)}`,
-      {
-        status: 503,
-        title: 'Please try again in a moment',
-      },
-    );
+    // The page's language as the address asks (a form's own lang is past reading here).
+    const w = await dataWordsOf(hintedLocale(new URL(req.url).searchParams.get('lang')));
+    const page =
+      error instanceof HttpError && error.status < 500
+        ? notePage(w, error.status, w.say('unreadable'), error.message)
+        : notePage(w, 503, w.say('unavailable.title'), w.say('unavailable.text'));
+    if (!(error instanceof HttpError && error.status < 500) && !(error instanceof StoreUnavailableError))
+      console.error('[your-data]', error instanceof Error ? error.message : 'unknown error');
+    return responsePage(page.content, { status: page.status, title: page.title, locale: w.locale });
   }
 };
 

@@ -9,6 +9,7 @@
  */
 import type { Context } from '@netlify/functions';
 import { z } from 'zod';
+import { escapeHtml } from '../lib/forms/render';
 import { isEmail } from '../lib/forms/values';
 import { attemptContactDeletion, deletionStepUsed, erasePersonalData, exportPersonalData, findPersonalData, sendDataLink } from './data-rights';
 import { openDataToken } from './links';
@@ -20,8 +21,7 @@ import { clientAddressKey, networkKey } from './identity';
 import { optionalHubSpot } from './letter/request';
 import { takeFormSubmission } from './rate-limit';
 import { withdrawStarredWords } from './schools/starred-words';
-import { askPage, expiredPage, home, invalidPage, overview, requestForm, reviewPage, yourDataWords, type View } from './pages/your-data';
-import { homeLinkIn } from './pages/frame';
+import { askPage, dataWordsOf, expiredPage, invalidPage, notePage, overview, requestForm, reviewPage, type View } from './pages/your-data';
 import type { Locale } from '../config/locales';
 import { formLocaleSchema as pageLocaleSchema } from '../lib/schemas';
 
@@ -69,16 +69,20 @@ function pageLocale(given: string | null): Locale {
   return parsed.data;
 }
 
+/** The language a page that cannot be read asks for: one the site has, else English (never an error). */
+export const hintedLocale = (given: string | null): Locale => (pageLocaleSchema.safeParse(given ?? undefined).data as Locale | undefined) ?? 'en';
+
 /** A view in the language of its page: `locale` is set on the views drawn in it. */
 export async function view(req: Request, context?: Context): Promise<(View & { locale?: Locale }) | Response> {
   if (req.method === 'GET' || req.method === 'HEAD') {
     const params = new URL(req.url).searchParams;
     const locale = pageLocale(params.get('lang'));
+    const w = await dataWordsOf(locale);
     const token = params.get('token');
-    if (token === null) return askPage();
+    if (token === null) return { ...askPage(w), locale };
     const check = openDataToken(token.slice(0, 2000));
-    if (check.kind === 'invalid') return invalidPage();
-    if (check.kind === 'expired') return expiredPage();
+    if (check.kind === 'invalid') return { ...invalidPage(w), locale };
+    if (check.kind === 'expired') return { ...expiredPage(w), locale };
     const data = await findPersonalData(check.email);
     if (params.get('format') === 'json') {
       return new Response(`${JSON.stringify(exportPersonalData(data), null, 2)}\n`, {
@@ -95,40 +99,37 @@ export async function view(req: Request, context?: Context): Promise<(View & { l
         },
       });
     }
-    return { status: 200, title: yourDataWords[locale].title, content: overview(data, token, locale), locale };
+    return { status: 200, title: w.say('title'), content: overview(w, data, token), locale };
   }
-  if (req.method !== 'POST')
-    return {
-      status: 405,
-      title: 'Not available',
-      content: `${heading('Not available')}${lead('Open your “Your data” link to see your data.')}${actions(home)}`,
-      headers: { Allow: 'GET, POST' },
-    };
+  if (req.method !== 'POST') {
+    const w = await dataWordsOf(hintedLocale(new URL(req.url).searchParams.get('lang')));
+    return { ...notePage(w, 405, w.say('notAvailable.title'), w.say('notAvailable.text'), { Allow: 'GET, POST' }), locale: w.locale };
+  }
   if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers.get('content-type') ?? ''))
     throw new HttpError(415, 'unsupported_media_type', 'Send this form from the page.');
   if (!fromThisSite(req)) throw new HttpError(403, 'cross_site', 'This form can only be sent from our own pages.');
   const form = new URLSearchParams(await readLimited(req, 8 * 1024));
   const action = form.get('action');
   const locale = pageLocale(form.get('lang'));
-  const words = yourDataWords[locale];
-  const homeIn = await homeLinkIn(locale);
+  const w = await dataWordsOf(locale);
+  const say = w.say;
+  const inPage = (view: View) => ({ ...view, locale });
 
   if (action === 'request') {
     const parsed = requestSchema.safeParse({ email: form.get('email') ?? '' });
     if (!parsed.success)
-      return {
+      return inPage({
         status: 400,
-        title: 'Please check your address',
-        content: `${heading('Your data')}${requestForm(parsed.error.issues[0]?.message, (form.get('email') ?? '').slice(0, 254))}`,
-      };
+        title: say('request.checkTitle'),
+        content: `${heading(say('title'))}${requestForm(w, say('request.invalid'), (form.get('email') ?? '').slice(0, 254))}`,
+      });
     const limit = await takeFormSubmission(`your-data|${clientAddressKey(clientIp(req, context))}`, REQUESTS_PER_WINDOW);
     if (!limit.allowed) {
-      return {
-        status: 429,
-        title: 'Please wait a moment',
-        content: `${heading('Please wait a moment')}${lead(`Too many requests from your network. Please try again in ${Math.ceil(limit.retryAfterSeconds / 60)} minutes.`)}${actions(home)}`,
-        headers: { 'Retry-After': String(limit.retryAfterSeconds) },
-      };
+      return inPage(
+        notePage(w, 429, say('request.busyTitle'), say('request.busy', { minutes: Math.ceil(limit.retryAfterSeconds / 60) }), {
+          'Retry-After': String(limit.retryAfterSeconds),
+        }),
+      );
     }
     // Looked up and sent after the answer (the function's waitUntil): the answer takes the same time
     // whether or not we know the address, so its timing tells nothing either.
@@ -141,46 +142,30 @@ export async function view(req: Request, context?: Context): Promise<(View & { l
     );
     afterAnswer(context, sending);
     // The same answer whatever happened: it never tells whether we know the address.
-    return {
-      status: 202,
-      title: 'Check your inbox',
-      content: `${heading('Check your inbox')}${lead(
-        'If we keep anything about this address, we have sent a link to it, and to it only. The link works for 24 hours. Nothing arrived? Check your spam folder, or try again tomorrow.',
-      )}${actions(home)}`,
-    };
+    return inPage(notePage(w, 202, say('request.sentTitle'), say('request.sent')));
   }
 
   const token = (form.get('token') ?? '').slice(0, 2000);
   if (action === 'review') {
     const check = openDataToken(token);
-    if (check.kind !== 'ok') return check.kind === 'expired' ? expiredPage() : invalidPage();
-    return { ...reviewPage(await findPersonalData(check.email), locale), locale };
+    if (check.kind !== 'ok') return inPage(check.kind === 'expired' ? expiredPage(w) : invalidPage(w));
+    return inPage(reviewPage(w, await findPersonalData(check.email)));
   }
   if (action === 'withdraw_words') {
     const check = openDataToken(token);
-    if (check.kind !== 'ok') return check.kind === 'expired' ? expiredPage() : invalidPage();
+    if (check.kind !== 'ok') return inPage(check.kind === 'expired' ? expiredPage(w) : invalidPage(w));
     const withdrawn = await withdrawStarredWords(check.email);
-    return {
-      status: 200,
-      title: 'Your agreement is withdrawn',
-      content: `${heading('Your agreement is withdrawn')}${lead(
-        `${withdrawn ? `We took ${withdrawn} quote${withdrawn === 1 ? '' : 's'} of yours off the school pages.` : 'None of your words were on a school page.'} Our team will not quote you there again unless you tick “You may quote my words” on a new letter.`,
-      )}${actions(home)}`,
-    };
+    const took = withdrawn ? w.count('withdrawn', withdrawn) : say('withdrawn.none');
+    return inPage(notePage(w, 200, say('withdrawn.title'), `${took} ${say('withdrawn.after')}`));
   }
   if (action === 'delete') {
     const check = openDataToken(token, 'your-data-delete');
-    if (check.kind !== 'ok') return check.kind === 'expired' ? expiredPage() : invalidPage();
+    if (check.kind !== 'ok') return inPage(check.kind === 'expired' ? expiredPage(w) : invalidPage(w));
     // The button works once: the deletion and the use of its token are one statement, so of a
     // replay, a double click or four presses at once, one deletes and the others are told it is done.
     const erased = (await deletionStepUsed(token)) ? undefined : await erasePersonalData(check.email, new Date(), token);
     if (!erased) {
-      return {
-        status: 200,
-        title: words.deletedTitle,
-        content: `${heading(words.deletedTitle)}${lead(words.already)}${actions(homeIn)}`,
-        locale,
-      };
+      return inPage(notePage(w, 200, say('deleted.title'), say('deleted.already')));
     }
     const { counts, deletionIds } = erased;
     await withdrawStarredWords(check.email);
@@ -193,12 +178,15 @@ export async function view(req: Request, context?: Context): Promise<(View & { l
         console.error('[your-data] HubSpot deletion not attempted:', error instanceof Error ? error.message : ''),
       );
     const removed = counts.submissions + counts.drafts + counts.messages + counts.answers + counts.nominations + counts.bookings + counts.journeys;
-    return {
+    const deleted =
+      deletionIds.length > 0
+        ? say(removed === 1 ? 'deleted.oneCrm' : 'deleted.otherCrm', { count: removed, email: check.email })
+        : w.count('deleted', removed, { email: check.email });
+    return inPage({
       status: 200,
-      title: words.deletedTitle,
-      content: `${heading(words.deletedTitle)}${lead(words.deleted(removed, check.email, deletionIds.length > 0))}<p class="mt-4 text-sm text-muted">${words.again}</p>${actions(homeIn)}`,
-      locale,
-    };
+      title: say('deleted.title'),
+      content: `${heading(say('deleted.title'))}${lead(deleted)}<p class="mt-4 text-sm text-muted">${escapeHtml(say('deleted.again'))}</p>${actions(w.home)}`,
+    });
   }
-  return invalidPage();
+  return inPage(invalidPage(w));
 }

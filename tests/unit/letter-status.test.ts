@@ -1,11 +1,18 @@
 /** Issue 32: a parent reads where their school email stands as a sentence, never a stored state. */
-import { describe, expect, test } from 'vitest';
-import { letterStateText } from '../../src/server/pages/letter';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { dataWordsOf, letterStateText, type DataWords } from '../../src/server/pages/your-data';
 
 const NOW = new Date('2026-12-02T12:00:00Z');
 
+let english: DataWords;
+let spanish: DataWords;
+beforeAll(async () => {
+  english = await dataWordsOf('en');
+  spanish = await dataWordsOf('es');
+});
+
 describe('where a school email stands, in words', () => {
-  test.each<[string, Parameters<typeof letterStateText>[0], string | RegExp]>([
+  test.each<[string, Parameters<typeof letterStateText>[1], string | RegExp]>([
     ['waiting for the parent', { channel: 'platform', status: 'awaiting_confirmation' }, 'Waiting for you to confirm it from your inbox'],
     [
       'stopped by a limit',
@@ -41,9 +48,13 @@ describe('where a school email stands, in words', () => {
     ['sent by the parent', { channel: 'self', status: 'sent' }, 'Sent by you'],
     ['sent by the parent and approved', { channel: 'self', status: 'sent', review: 'approved' }, 'Sent by you; counted on your school’s page'],
   ])('%s', (_name, message, text) => {
-    const said = letterStateText(message, NOW);
+    const said = letterStateText(english, message, NOW);
     if (text instanceof RegExp) expect(said).toMatch(text);
     else expect(said).toBe(text);
     expect(said).not.toMatch(/_/);
+    // In Spanish (issue 48): a sentence of its own, never the English one, a key or a placeholder.
+    const dicho = letterStateText(spanish, message, NOW);
+    expect(dicho).not.toBe(said);
+    expect(dicho).not.toMatch(/_|\{|yourData\.|\b(the|your|you|sent|not)\b/i);
   });
 });

@@ -112,6 +112,12 @@ describe('“Your data” for a Spanish parent', () => {
     expect(seen.text).toContain(`Esto es todo lo que nuestro sitio guarda sobre ${email}`);
     expect(seen.text).toContain('Sus correos a la escuela');
     expect(seen.text).toContain('Descargar mis datos (JSON)');
+    // The details too (issue 48): where the letter stands, to whom, when, and how they came.
+    expect(seen.text).toContain('A Dr. Patel en Oakwood Academy');
+    expect(seen.text).toContain('Esperando que usted la confirme desde su bandeja de entrada');
+    expect(seen.text).toMatch(/Para Oakwood Academy, \d{1,2} de [a-z]+ de \d{4}/);
+    expect(seen.html).toContain('href="/es/faqs"');
+    expect(seen.text).not.toMatch(/\b(To|For|Waiting|Page|came from|No comment)\b|yourData\.|\{\w+\}/);
     const token = new URL(link, 'http://localhost').searchParams.get('token')!;
     const review = await postForm({ action: 'review', token, lang: 'es' });
     expect(review.html).toContain('<html lang="es">');
@@ -125,6 +131,27 @@ describe('“Your data” for a Spanish parent', () => {
     expect(done.text).toContain('Ir a la página principal');
     // Deleted: the same link now finds nothing.
     expect((await yourData(new Request(`http://localhost${link}`))).text).toContain(`Nuestro sitio no guarda nada sobre ${email}.`);
+  });
+
+  test('asking for a link, a broken link and a wrong method are Spanish for a Spanish page; the form keeps the language', async () => {
+    const ask = await yourData(new Request('http://localhost/your-data?lang=es'));
+    expect(ask.html).toContain('<html lang="es">');
+    expect(ask.text).toContain('Vea lo que guardamos sobre usted');
+    expect(ask.html).toContain('<input type="hidden" name="lang" value="es">');
+    expect(ask.text).toContain('Envíenme un enlace');
+    const wrong = await postForm({ action: 'request', email: 'no es un correo', lang: 'es' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('Por favor, escriba un correo electrónico válido.');
+    const sent = await postForm({ action: 'request', email: 'ana.ask@example.org', lang: 'es' });
+    expect(sent.status).toBe(202);
+    expect(sent.text).toContain('Revise su bandeja de entrada');
+    const broken = await yourData(new Request('http://localhost/your-data?token=nope&lang=es'));
+    expect(broken.status).toBe(404);
+    expect(broken.text).toContain('Este enlace no es válido');
+    const put = await yourData(new Request('http://localhost/your-data?lang=es', { method: 'PUT' }));
+    expect(put.status).toBe(405);
+    expect(put.text).toContain('No disponible');
+    for (const page of [ask, wrong, sent, broken, put]) expect(page.text).not.toMatch(/Your data|Email me|yourData\.|\{\w+\}/);
   });
 
   test('a language the site does not have is a 400 that says which it has', async () => {

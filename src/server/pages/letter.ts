@@ -5,7 +5,6 @@
 import { composeLinks, emailAsText } from '../../lib/email/template';
 import { escapeHtml, helpClass, inputClass, labelClass } from '../../lib/forms/render';
 import { buttonClass } from '../../lib/ui';
-import { whenLetterGoes } from '../mail/schedule';
 import type { OutboxMessage } from '../letter/outbox';
 import type { Locale } from '../../config/locales';
 
@@ -54,39 +53,4 @@ export function sendYourself(message: OutboxMessage, words: SendYourselfWords = 
   const external = (href: string, text: string) =>
     `<a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${text}<span class="sr-only"> ${escapeHtml(words.newTab)}</span></a>`;
   return `<section aria-labelledby="send-yourself" class="mt-8 space-y-3"><h2 id="send-yourself" class="text-lg font-bold">${escapeHtml(words.title)}</h2><div><label for="email-text" class="${labelClass}">${escapeHtml(words.letter)}</label><p class="${helpClass}">${escapeHtml(words.help)}</p><textarea id="email-text" readonly rows="14" class="${inputClass} font-mono text-sm"${lang}>${escapeHtml(emailAsText(email))}</textarea></div><div class="flex flex-wrap gap-2"><a class="${buttonClass('primary', 'sm')}" href="${escapeHtml(links.mailto)}">${escapeHtml(words.openInApp)}</a>${external(links.gmail, 'Gmail')}${external(links.outlook, 'Outlook')}</div></section>`;
-}
-
-/** Where a parent's letter stands, as a sentence for their own pages (/your-data): never a stored state's name. */
-export function letterStateText(
-  message: Pick<OutboxMessage, 'channel' | 'status' | 'review' | 'confirmation' | 'delivery' | 'lastError'>,
-  now = new Date(),
-): string {
-  if (message.channel === 'self') {
-    if (message.status === 'awaiting_confirmation') return 'Waiting for you to confirm from your inbox that you sent it';
-    if (message.status === 'voided') return 'Not counted: our team voided it with a burst of automated requests';
-    if (message.status !== 'sent') return 'Not confirmed in time; nothing was recorded';
-    return message.review === 'approved' ? 'Sent by you; counted on your school’s page' : 'Sent by you';
-  }
-  switch (message.status) {
-    case 'awaiting_confirmation':
-      return message.confirmation?.refusal ? 'Not sent: our platform’s limits stopped it' : 'Waiting for you to confirm it from your inbox';
-    case 'queued':
-      return message.delivery ? `Confirmed; going to the school at ${whenLetterGoes(message.delivery, now)}` : 'Confirmed; going to the school soon';
-    case 'sent':
-      return 'Sent by our platform';
-    case 'delivered':
-      return 'Delivered to the school’s mail server';
-    case 'bounced':
-      return 'Not delivered: the school’s mailbox does not exist';
-    case 'replaced':
-      return 'Replaced by a newer letter you confirmed; never sent';
-    case 'failed':
-      return message.confirmation?.refusal ? 'Not sent: our platform’s limits stopped it' : 'Not sent: the school’s mail server refused it';
-    case 'withdrawn':
-      return message.lastError === 'school_complained' ? 'Not sent: the school asked its provider to stop our emails' : 'Not sent: stopped before it went';
-    case 'expired':
-      return message.lastError === 'not_confirmed_in_time' ? 'Never sent: not confirmed in time' : 'Not sent: the school’s mail server did not take it in time';
-    case 'voided':
-      return 'Not sent: our team stopped it with a burst of automated requests';
-  }
 }

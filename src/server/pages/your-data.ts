@@ -1,41 +1,83 @@
-import type { Locale } from '../../config/locales';
-import { answerLabels } from '../../lib/answer-kinds';
+/**
+ * The pages of "Your data" (/your-data): what the site keeps about a person, its download and its
+ * deletion, in the language of the link (content/i18n/{locale}/yourData.yaml).
+ */
+import { defaultLocale, type Locale } from '../../config/locales';
 import { escapeHtml, helpClass, inputClass, labelClass } from '../../lib/forms/render';
+import { localePath } from '../../lib/i18n/paths';
+import { fillWords } from '../../lib/i18n/words';
 import { buttonClass } from '../../lib/ui';
 import { countRecords, waitingLetters, type PersonalData } from '../data-rights';
 import { dataToken, DELETE_STEP_TTL_MS } from '../links';
-import { letterStateText } from './letter';
-import { actions, heading, lead } from './frame';
-
-export { homeLink as home } from './frame';
-export const date = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
+import type { OutboxMessage } from '../letter/outbox';
+import { whenLetterGoes } from '../mail/schedule';
+import { serverEnv } from '../env';
+import { serverWordsOf } from '../words';
+import { actions, heading, homeLinkIn, lead } from './frame';
 
 export type View = { status: number; title: string; content: string; headers?: Record<string, string> };
 
-export function requestForm(error?: string, email = ''): string {
-  return `<form method="post" action="/your-data" class="mt-8 space-y-4 rounded-card border border-line bg-white p-6 shadow-card"><input type="hidden" name="action" value="request"><div><label for="data-email" class="${labelClass}">Your email address</label><p id="data-email-help" class="${helpClass}">We send a link to see, download or delete your data to this address only.</p><input id="data-email" name="email" type="email" autocomplete="email" required maxlength="254" value="${escapeHtml(email)}" class="${inputClass}" aria-describedby="data-email-help${error ? ' data-email-error' : ''}"${error ? ' aria-invalid="true"' : ''}>${
-    error ? `<p id="data-email-error" class="mt-1.5 text-sm font-medium text-danger-600">${escapeHtml(error)}</p>` : ''
-  }</div><button type="submit" class="${buttonClass('primary', 'md')}">Email me a link</button></form>`;
+/** The words of these pages in one language, with its dates and its home link. */
+export interface DataWords {
+  locale: Locale;
+  /** A text of yourData.yaml, its placeholders filled. */
+  say: (key: string, values?: Record<string, string | number>) => string;
+  /** A count's sentence: `{key}.one` for 1, `{key}.other` otherwise. */
+  count: (key: string, count: number, values?: Record<string, string | number>) => string;
+  date: (iso: string) => string;
+  answerLabel: (kind: string) => string;
+  home: string;
 }
 
-export const askPage = (): View => ({
+const intlTag = (locale: Locale) => (locale === 'es' ? 'es-US' : 'en-US');
+
+export async function dataWordsOf(locale: Locale = defaultLocale): Promise<DataWords> {
+  const t = await serverWordsOf(locale);
+  const say = (key: string, values: Record<string, string | number> = {}) =>
+    fillWords(t(`yourData.${key}`), Object.fromEntries(Object.entries(values).map(([name, value]) => [name, String(value)])));
+  return {
+    locale,
+    say,
+    count: (key, count, values = {}) => say(`${key}.${count === 1 ? 'one' : 'other'}`, { count, ...values }),
+    date: (iso) => new Date(iso).toLocaleDateString(intlTag(locale), { month: 'long', day: 'numeric', year: 'numeric' }),
+    answerLabel: (kind) => t(`schoolAnswer.kinds.${kind}`),
+    home: await homeLinkIn(locale),
+  };
+}
+
+/** The hidden input that keeps a page's language in the forms it posts back. */
+export const langInput = (locale: Locale) => (locale === defaultLocale ? '' : `<input type="hidden" name="lang" value="${locale}">`);
+
+export function requestForm(w: DataWords, error?: string, email = ''): string {
+  return `<form method="post" action="/your-data" class="mt-8 space-y-4 rounded-card border border-line bg-white p-6 shadow-card"><input type="hidden" name="action" value="request">${langInput(w.locale)}<div><label for="data-email" class="${labelClass}">${escapeHtml(w.say('request.label'))}</label><p id="data-email-help" class="${helpClass}">${escapeHtml(w.say('request.help'))}</p><input id="data-email" name="email" type="email" autocomplete="email" required maxlength="254" value="${escapeHtml(email)}" class="${inputClass}" aria-describedby="data-email-help${error ? ' data-email-error' : ''}"${error ? ' aria-invalid="true"' : ''}>${
+    error ? `<p id="data-email-error" class="mt-1.5 text-sm font-medium text-danger-600">${escapeHtml(error)}</p>` : ''
+  }</div><button type="submit" class="${buttonClass('primary', 'md')}">${escapeHtml(w.say('request.button'))}</button></form>`;
+}
+
+export const askPage = (w: DataWords): View => ({
   status: 200,
-  title: 'Your data',
-  content: `${heading('Your data')}${lead(
-    'See what we keep about you, download it, or delete it. Open the “Your data” link from any of our emails or pages, or ask for a link here.',
-  )}${requestForm()}`,
+  title: w.say('title'),
+  content: `${heading(w.say('title'))}${lead(w.say('ask'))}${requestForm(w)}`,
 });
 
-export const invalidPage = (): View => ({
+export const invalidPage = (w: DataWords): View => ({
   status: 404,
-  title: 'This link is not valid',
-  content: `${heading('This link is not valid')}${lead('It may have been cut short when it was copied. Open the link from your email again, or ask for a new one.')}${requestForm()}`,
+  title: w.say('invalid.title'),
+  content: `${heading(w.say('invalid.title'))}${lead(w.say('invalid.text'))}${requestForm(w)}`,
 });
 
-export const expiredPage = (): View => ({
+export const expiredPage = (w: DataWords): View => ({
   status: 410,
-  title: 'This link has expired',
-  content: `${heading('This link has expired')}${lead('For your safety, “Your data” links work for a limited time. Ask for a new one: we send it to your address only.')}${requestForm()}`,
+  title: w.say('expired.title'),
+  content: `${heading(w.say('expired.title'))}${lead(w.say('expired.text'))}${requestForm(w)}`,
+});
+
+/** A page that says one thing and offers the home page. */
+export const notePage = (w: DataWords, status: number, title: string, text: string, headers?: Record<string, string>): View => ({
+  status,
+  title,
+  content: `${heading(title)}${lead(text)}${actions(w.home)}`,
+  ...(headers ? { headers } : {}),
 });
 
 export const item = (title: string, detail: string) =>
@@ -46,99 +88,77 @@ export function section(id: string, title: string, items: string[]): string {
   return `<section aria-labelledby="${id}" class="mt-8"><h2 id="${id}" class="text-xl font-bold">${escapeHtml(title)} (${items.length})</h2><ul class="mt-3 space-y-2">${items.join('')}</ul></section>`;
 }
 
-/** Where a letter stands, as a sentence a parent reads. */
+/** Where a parent's letter stands, as a sentence they read: never a stored state's name. */
+export function letterStateText(
+  w: DataWords,
+  message: Pick<OutboxMessage, 'channel' | 'status' | 'review' | 'confirmation' | 'delivery' | 'lastError'>,
+  now = new Date(),
+): string {
+  const state = (key: string, values?: Record<string, string>) => w.say(`states.${key}`, values);
+  if (message.channel === 'self') {
+    if (message.status === 'awaiting_confirmation') return state('selfWaiting');
+    if (message.status === 'voided') return state('selfVoided');
+    if (message.status !== 'sent') return state('selfUnconfirmed');
+    return message.review === 'approved' ? state('selfCounted') : state('selfSent');
+  }
+  switch (message.status) {
+    case 'awaiting_confirmation':
+      return message.confirmation?.refusal ? state('limited') : state('waiting');
+    case 'queued':
+      return message.delivery ? state('goesAt', { when: goesAt(w.locale, message.delivery, now) }) : state('goesSoon');
+    case 'sent':
+      return state('sent');
+    case 'delivered':
+      return state('delivered');
+    case 'bounced':
+      return state('bounced');
+    case 'replaced':
+      return state('replaced');
+    case 'failed':
+      return message.confirmation?.refusal ? state('limited') : state('refused');
+    case 'withdrawn':
+      return message.lastError === 'school_complained' ? state('complained') : state('withdrawn');
+    case 'expired':
+      return message.lastError === 'not_confirmed_in_time' ? state('notConfirmed') : state('notTaken');
+    case 'voided':
+      return state('voided');
+  }
+}
 
-/** The words of these pages that a parent who wrote in Spanish reads in Spanish (usted, plain words). */
-export const yourDataWords = {
-  en: {
-    title: 'Your data',
-    sections: {
-      forms: 'Forms you sent',
-      emails: 'Your school emails',
-      drafts: 'Email drafts',
-      answers: 'Your answers about the school',
-      nominations: 'Schools you nominated',
-      bookings: 'Calls you booked',
-      journeys: 'How you found us (our counts)',
-    },
-    keeps: (email: string, total: number) =>
-      total
-        ? `This is everything our site keeps about ${email} (and other ways of writing this address that reach the same inbox): ${total} record${total === 1 ? '' : 's'}.`
-        : `Our site keeps nothing about ${email}.`,
-    why: 'Why we keep it and for how long: form submissions for 30 days after they reach our CRM, so nothing you typed is lost; school emails and your answers for 90 days after sending, to follow up with you; drafts for 30 days.',
-    faqs: 'Questions? See our FAQs.',
-    download: 'Download my data (JSON)',
-    delete: 'Delete my data',
-    reviewTitle: 'Delete your data?',
-    reviewLead: (email: string) =>
-      `This deletes what our site keeps about ${email} at once, and asks our CRM (HubSpot) to delete the contacts you gave us. It cannot be undone.`,
-    counts: ['form submissions', 'school emails', 'email drafts', 'answers about your school', 'nominations', 'booking records', 'records of how you found us'],
-    anonymous:
-      "A school email our platform sent keeps only an anonymous count (no names, no addresses, no text), so the school's and the day's limits still hold.",
-    yes: 'Yes, delete my data',
-    keep: 'Keep my data',
-    deletedTitle: 'Your data has been deleted',
-    deleted: (removed: number, email: string, crm: boolean) =>
-      `We deleted ${removed} record${removed === 1 ? '' : 's'} about ${email} from our site${crm ? ', and asked our CRM (HubSpot) to delete your contact: we keep asking until it has' : ''}.`,
-    again: 'If you fill in one of our forms again, we keep what you send, as before.',
-    already:
-      'This deletion was already done: nothing more was changed. If you have filled in one of our forms since, open a new “Your data” link to delete that too.',
-  },
-  es: {
-    title: 'Sus datos',
-    sections: {
-      forms: 'Formularios que envió',
-      emails: 'Sus correos a la escuela',
-      drafts: 'Borradores de correo',
-      answers: 'Sus respuestas sobre la escuela',
-      nominations: 'Escuelas que nominó',
-      bookings: 'Llamadas que agendó',
-      journeys: 'Cómo nos encontró (nuestros conteos)',
-    },
-    keeps: (email: string, total: number) =>
-      total
-        ? `Esto es todo lo que nuestro sitio guarda sobre ${email} (y otras formas de escribir esta dirección que llegan al mismo buzón): ${total} registro${total === 1 ? '' : 's'}.`
-        : `Nuestro sitio no guarda nada sobre ${email}.`,
-    why: 'Por qué lo guardamos y por cuánto tiempo: los formularios, 30 días después de llegar a nuestro CRM, para que no se pierda nada de lo que escribió; los correos a la escuela y sus respuestas, 90 días después del envío, para darle seguimiento; los borradores, 30 días.',
-    faqs: '¿Preguntas? Vea nuestras preguntas frecuentes (en inglés).',
-    download: 'Descargar mis datos (JSON)',
-    delete: 'Eliminar mis datos',
-    reviewTitle: '¿Eliminar sus datos?',
-    reviewLead: (email: string) =>
-      `Esto elimina de inmediato lo que nuestro sitio guarda sobre ${email}, y pide a nuestro CRM (HubSpot) que elimine los contactos que nos dio. No se puede deshacer.`,
-    counts: [
-      'formularios',
-      'correos a la escuela',
-      'borradores de correo',
-      'respuestas sobre su escuela',
-      'nominaciones',
-      'registros de llamadas',
-      'registros de cómo nos encontró',
-    ],
-    anonymous:
-      'De un correo que nuestra plataforma envió a una escuela solo queda un conteo anónimo (sin nombres, direcciones ni texto), para que los límites de la escuela y del día se sigan cumpliendo.',
-    yes: 'Sí, eliminar mis datos',
-    keep: 'Conservar mis datos',
-    deletedTitle: 'Sus datos fueron eliminados',
-    deleted: (removed: number, email: string, crm: boolean) =>
-      `Eliminamos de nuestro sitio ${removed} registro${removed === 1 ? '' : 's'} sobre ${email}${crm ? ', y pedimos a nuestro CRM (HubSpot) que elimine su contacto: seguiremos pidiéndolo hasta que lo haga' : ''}.`,
-    again: 'Si vuelve a llenar uno de nuestros formularios, guardaremos lo que envíe, como antes.',
-    already:
-      'Esta eliminación ya se hizo: no se cambió nada más. Si llenó uno de nuestros formularios desde entonces, abra un nuevo enlace de “Sus datos” para eliminarlo también.',
-  },
-} satisfies Record<Locale, Record<string, unknown>>;
+/** When a confirmed letter goes, as the letter's language writes it (the school's time). */
+function goesAt(locale: Locale, delivery: { at: string; timeZone?: string }, now: Date): string {
+  if (locale === defaultLocale) return whenLetterGoes(delivery, now);
+  return new Date(delivery.at).toLocaleString(intlTag(locale), {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: delivery.timeZone ?? serverEnv.schoolTimeZone,
+  });
+}
 
-/** The hidden input that keeps a page's language in the forms it posts back. */
-export const langInput = (locale: Locale) => (locale === 'en' ? '' : `<input type="hidden" name="lang" value="${locale}">`);
-
-export function overview(data: PersonalData, token: string, locale: Locale = 'en'): string {
-  const words = yourDataWords[locale];
+export function overview(w: DataWords, data: PersonalData, token: string): string {
+  const { say, date } = w;
   const counts = countRecords(data);
   const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+  const journeyDetail = (journey: PersonalData['journeys'][number]) =>
+    [
+      say('item.page', { value: journey.page ?? say('item.unknown') }),
+      say('item.source', { value: journey.source ?? say('item.direct') }),
+      journey.campaign ? say('item.campaign', { value: journey.campaign }) : '',
+      journey.ambassador ? say('item.ambassador', { value: journey.ambassador }) : '',
+      journey.variant ? say('item.variant', { value: journey.variant }) : '',
+      journey.letter ? say('item.letter', { value: journey.letter }) : '',
+      journey.confirmedAt ? say('item.confirmed') : '',
+      journey.deliveredAt ? say('item.delivered') : '',
+    ]
+      .filter(Boolean)
+      .join(' · ');
   const records = [
     section(
       'data-forms',
-      words.sections.forms,
+      say('sections.forms'),
       data.submissions.map((record) =>
         item(
           `${record.formName}, ${date(record.createdAt)}`,
@@ -151,102 +171,97 @@ export function overview(data: PersonalData, token: string, locale: Locale = 'en
     ),
     section(
       'data-emails',
-      words.sections.emails,
+      say('sections.emails'),
       data.messages.map((message) =>
         item(
-          `To ${message.toName || message.to} at ${message.schoolName}, ${date(message.sentAt ?? message.createdAt)}`,
-          `${letterStateText(message)} · “${message.subject}”`,
+          say('item.email', { name: message.toName || message.to, school: message.schoolName, date: date(message.sentAt ?? message.createdAt) }),
+          `${letterStateText(w, message)} · “${message.subject}”`,
         ),
       ),
     ),
     section(
       'data-drafts',
-      words.sections.drafts,
+      say('sections.drafts'),
       data.drafts.map((draft) =>
         item(
-          `For ${draft.data.schoolName || 'your school'}, ${date(draft.createdAt)}`,
+          say('item.draft', { school: draft.data.schoolName || say('item.yourSchool'), date: date(draft.createdAt) }),
           `${draft.data.parentFullName} · ${draft.data.childFullName} · ${draft.data.childGrade}`,
         ),
       ),
     ),
     section(
       'data-answers',
-      words.sections.answers,
-      data.answers.map((answer) => item(answerLabels[answer.kind], answer.comment || 'No comment')),
+      say('sections.answers'),
+      data.answers.map((answer) => item(w.answerLabel(answer.kind), answer.comment || say('item.noComment'))),
     ),
     section(
       'data-nominations',
-      words.sections.nominations,
+      say('sections.nominations'),
       data.nominations.map((nomination) =>
         item(`${nomination.data.schoolName}, ${date(nomination.createdAt)}`, `${nomination.data.yourName} · ${nomination.data.city}`),
       ),
     ),
     section(
       'data-bookings',
-      words.sections.bookings,
-      data.bookings.map((booking) => item(`Booking, ${date(booking.createdAt)}`, String(booking.record.eventType ?? 'Calendly booking'))),
+      say('sections.bookings'),
+      data.bookings.map((booking) => item(say('item.booking', { date: date(booking.createdAt) }), String(booking.record.eventType ?? say('item.calendly')))),
     ),
     section(
       'data-journeys',
-      words.sections.journeys,
-      data.journeys.map((journey) =>
-        item(
-          `Your draft of ${date(journey.createdAt)}`,
-          [
-            `Page: ${journey.page ?? 'unknown'}`,
-            `came from: ${journey.source ?? 'direct'}`,
-            journey.campaign ? `campaign: ${journey.campaign}` : '',
-            journey.ambassador ? `ambassador: ${journey.ambassador}` : '',
-            journey.variant ? `words shown: ${journey.variant}` : '',
-            journey.letter ? `letter: ${journey.letter}` : '',
-            journey.confirmedAt ? 'confirmed' : '',
-            journey.deliveredAt ? 'delivered' : '',
-          ]
-            .filter(Boolean)
-            .join(' · '),
-        ),
-      ),
+      say('sections.journeys'),
+      data.journeys.map((journey) => item(say('item.journey', { date: date(journey.createdAt) }), journeyDetail(journey))),
     ),
   ].join('');
-  const quotes = data.quotes.quotes.map((quote) => item(`Quoted as ${quote.firstName}, ${date(quote.starredAt)}`, `“${quote.words}”`));
+  const quotes = data.quotes.quotes.map((quote) => item(say('words.quoted', { name: quote.firstName, date: date(quote.starredAt) }), `“${quote.words}”`));
   const agreed = data.quotes.agreements.length;
+  const agreement = agreed
+    ? `${agreed === 1 ? say('words.agreedOne') : say('words.agreedMany', { count: agreed })} ${quotes.length ? say('words.quotedNow') : say('words.notQuoted')}`
+    : say('words.onlyQuoted');
   // Shown whenever there is an agreement or a quote: the way to take it back is beside what it covers.
   const quoted =
     agreed || quotes.length
-      ? `<section aria-labelledby="data-words" class="mt-8"><h2 id="data-words" class="text-xl font-bold">Your words on school pages</h2><p class="mt-3 text-ink-soft">${escapeHtml(
-          agreed
-            ? `You agreed that our team may quote your words on your school’s page, first name only (${agreed === 1 ? 'one letter or answer' : `${agreed} letters or answers`}). ${quotes.length ? 'They quote you now:' : 'They have not quoted you.'}`
-            : 'Our team quotes you now:',
-        )}</p>${quotes.length ? `<ul class="mt-3 space-y-2">${quotes.join('')}</ul>` : ''}<form method="post" action="/your-data" class="mt-4"><input type="hidden" name="action" value="withdraw_words"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('secondary', 'md')}">Withdraw my agreement to be quoted</button></form><p class="mt-2 text-sm text-muted">Your quotes come off the school pages at once, and we do not quote you again unless you tick the box on a new letter.</p></section>`
+      ? `<section aria-labelledby="data-words" class="mt-8"><h2 id="data-words" class="text-xl font-bold">${escapeHtml(say('words.title'))}</h2><p class="mt-3 text-ink-soft">${escapeHtml(agreement)}</p>${
+          quotes.length ? `<ul class="mt-3 space-y-2">${quotes.join('')}</ul>` : ''
+        }<form method="post" action="/your-data" class="mt-4"><input type="hidden" name="action" value="withdraw_words"><input type="hidden" name="token" value="${escapeHtml(token)}">${langInput(w.locale)}<button type="submit" class="${buttonClass('secondary', 'md')}">${escapeHtml(say('words.withdraw'))}</button></form><p class="mt-2 text-sm text-muted">${escapeHtml(say('words.after'))}</p></section>`
       : '';
-  const download = `<a class="${buttonClass('primary', 'md')}" href="/your-data?token=${encodeURIComponent(token)}&amp;format=json" download="your-data.json">${words.download}</a>`;
-  const remove = `<form method="post" action="/your-data"><input type="hidden" name="action" value="review"><input type="hidden" name="token" value="${escapeHtml(token)}">${langInput(locale)}<button type="submit" class="${buttonClass('secondary', 'md')}">${words.delete}</button></form>`;
-  return `${heading(words.title)}${lead(words.keeps(data.email, total))}<p class="mt-4 text-sm text-muted">${words.why} <a class="font-medium text-brand-700 underline" href="/faqs"${locale === 'en' ? '' : ' hreflang="en"'}>${words.faqs}</a></p>${records}${quoted}${actions(download, remove)}`;
+  const download = `<a class="${buttonClass('primary', 'md')}" href="/your-data?token=${encodeURIComponent(token)}&amp;format=json" download="your-data.json">${escapeHtml(say('download'))}</a>`;
+  const remove = `<form method="post" action="/your-data"><input type="hidden" name="action" value="review"><input type="hidden" name="token" value="${escapeHtml(token)}">${langInput(w.locale)}<button type="submit" class="${buttonClass('secondary', 'md')}">${escapeHtml(say('delete'))}</button></form>`;
+  const keeps = total ? w.count('keeps', total, { email: data.email, total }) : say('keeps.none', { email: data.email });
+  const faqs = `<a class="font-medium text-brand-700 underline" href="${localePath('/faqs', w.locale)}">${escapeHtml(say('faqs'))}</a>`;
+  return `${heading(say('title'))}${lead(keeps)}<p class="mt-4 text-sm text-muted">${escapeHtml(say('why'))} ${faqs}</p>${records}${quoted}${actions(download, remove)}`;
 }
 
-export function reviewPage(data: PersonalData, locale: Locale = 'en'): View {
-  const words = yourDataWords[locale];
+export function reviewPage(w: DataWords, data: PersonalData): View {
+  const { say } = w;
   const counts = countRecords(data);
   const deleteToken = dataToken(data.email, { purpose: 'your-data-delete', ttlMs: DELETE_STEP_TTL_MS });
-  const lines = [counts.submissions, counts.messages, counts.drafts, counts.answers, counts.nominations, counts.bookings, counts.journeys]
-    .map((n, index) => [n, words.counts[index]!] as const)
-    .filter(([n]) => Number(n) > 0)
-    .map(([n, what]) => `<li>${n} ${escapeHtml(String(what))}</li>`)
+  const lines = (['submissions', 'messages', 'drafts', 'answers', 'nominations', 'bookings', 'journeys'] as const)
+    .filter((kind) => counts[kind] > 0)
+    .map((kind) => `<li>${escapeHtml(say(`review.counts.${kind}`, { count: counts[kind] }))}</li>`)
     .join('');
   const waiting = waitingLetters(data);
   const withdrawn = waiting.length
-    ? `<div class="mt-6 rounded-xl border border-danger-600 bg-danger-50 p-4 text-ink" role="note"><p class="font-semibold">${waiting.length === 1 ? 'This letter has not gone yet and will not be sent:' : `These ${waiting.length} letters have not gone yet and will not be sent:`}</p><ul class="mt-2 list-disc pl-6">${waiting
+    ? `<div class="mt-6 rounded-xl border border-danger-600 bg-danger-50 p-4 text-ink" role="note"><p class="font-semibold">${escapeHtml(
+        waiting.length === 1 ? say('review.waitingOne') : say('review.waitingMany', { count: waiting.length }),
+      )}</p><ul class="mt-2 list-disc pl-6">${waiting
         .map(
           (message) =>
-            `<li>${escapeHtml(`To ${message.toName || message.to} at ${message.schoolName || 'your school'}: ${letterStateText(message).toLowerCase()}`)}</li>`,
+            `<li>${escapeHtml(
+              say('review.waitingItem', {
+                name: message.toName || message.to,
+                school: message.schoolName || say('item.yourSchool'),
+                state: letterStateText(w, message).toLowerCase(),
+              }),
+            )}</li>`,
         )
         .join('')}</ul></div>`
     : '';
+  const keep = `/your-data?token=${encodeURIComponent(dataToken(data.email))}${w.locale === defaultLocale ? '' : `&amp;lang=${w.locale}`}`;
   return {
     status: 200,
-    title: words.reviewTitle,
-    content: `${heading(words.reviewTitle)}${lead(words.reviewLead(data.email))}${withdrawn}${lines ? `<ul class="mt-4 list-disc pl-6 text-ink-soft">${lines}</ul>` : ''}<p class="mt-4 text-sm text-muted">${escapeHtml(words.anonymous)}</p><form method="post" action="/your-data" class="mt-8 flex flex-wrap items-center gap-3"><input type="hidden" name="action" value="delete"><input type="hidden" name="token" value="${escapeHtml(
+    title: say('review.title'),
+    content: `${heading(say('review.title'))}${lead(say('review.lead', { email: data.email }))}${withdrawn}${lines ? `<ul class="mt-4 list-disc pl-6 text-ink-soft">${lines}</ul>` : ''}<p class="mt-4 text-sm text-muted">${escapeHtml(say('review.anonymous'))}</p><form method="post" action="/your-data" class="mt-8 flex flex-wrap items-center gap-3"><input type="hidden" name="action" value="delete"><input type="hidden" name="token" value="${escapeHtml(
       deleteToken,
-    )}">${langInput(locale)}<button type="submit" class="${buttonClass('accent', 'md')}">${words.yes}</button><a class="${buttonClass('secondary', 'md')}" href="/your-data?token=${encodeURIComponent(dataToken(data.email))}${locale === 'en' ? '' : `&amp;lang=${locale}`}">${words.keep}</a></form>`,
+    )}">${langInput(w.locale)}<button type="submit" class="${buttonClass('accent', 'md')}">${escapeHtml(say('review.yes'))}</button><a class="${buttonClass('secondary', 'md')}" href="${keep}">${escapeHtml(say('review.keep'))}</a></form>`,
   };
 }
