@@ -54,16 +54,6 @@ export function isImpactStarting(impact: Pick<Impact, 'schoolsReached' | 'school
   return [impact.schoolsReached, impact.schoolsAnswered, impact.meetings, impact.parentsWrote].every((item) => item.value === undefined);
 }
 
-/** What the impact band says while every figure is below the threshold: true, once, and a way on. */
-export const impactStarting = `We are just getting started: fewer than ${IMPACT_MIN_SHOWN} parents have written to their school through this site so far, so your letter could be one of the very first a school receives.`;
-
-export const impactLabels: Record<keyof Omit<Impact, 'updatedAt'>, string> = {
-  schoolsReached: 'schools reached by parents’ emails',
-  schoolsAnswered: 'schools that answered',
-  meetings: 'school meetings so far',
-  parentsWrote: 'parents who wrote to their school',
-};
-
 /** Free email providers: an address there says nothing about the school, so it counts on its own. */
 export const FREE_MAIL: ReadonlySet<string> = new Set([
   'gmail.com',

@@ -1,7 +1,7 @@
 /** `<impact-figures>`: puts the live figures of GET /api/impact into a prebuilt band when it nears the viewport. */
+import type { Locale } from '../config/locales';
 import { isImpactStarting, type Impact } from './answer-kinds';
-
-const KEYS = ['schoolsReached', 'schoolsAnswered', 'meetings', 'parentsWrote'] as const;
+import { impactKeys as KEYS, shownFigure } from './impact-words';
 
 let live: Promise<Impact | null> | undefined;
 /** One request per page, however many bands it has. */
@@ -18,9 +18,12 @@ export function liveImpact(fetchImpl: typeof fetch = fetch): Promise<Impact | nu
  * or in view only when the sentence ("fewer than 5 parents") is no longer true.
  */
 export function applyImpact(root: HTMLElement, impact: Impact, viewportHeight = window.innerHeight): void {
+  // In the page's language: its digits, and its words for a figure below the threshold.
+  const words = { locale: (root.dataset.locale ?? 'en') as Locale, fewer: root.dataset.fewer ?? '' };
   for (const key of KEYS) {
     const slot = root.querySelector<HTMLElement>(`[data-impact-figure="${key}"]`);
-    const display = impact[key]?.display;
+    const given = impact[key];
+    const display = given && typeof given.display === 'string' ? (words.fewer ? shownFigure(given, words) : given.display) : undefined;
     if (slot && typeof display === 'string' && slot.textContent !== display) slot.textContent = display;
   }
   if (!KEYS.every((key) => typeof impact[key]?.display === 'string')) return;

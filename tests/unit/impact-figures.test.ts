@@ -5,15 +5,23 @@
  */
 import { experimental_AstroContainer as AstroContainer } from 'astro/container';
 import { JSDOM } from 'jsdom';
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import ImpactFigures from '../../src/components/sections/ImpactFigures.astro';
+import type { Locale } from '../../src/config/locales';
 import { applyImpact } from '../../src/lib/impact-live';
-import { figure, impactStarting, isImpactStarting, type Impact } from '../../src/lib/answer-kinds';
+import { impactWordsOf, type ImpactWords } from '../../src/lib/impact-words';
+import { figure, isImpactStarting, type Impact } from '../../src/lib/answer-kinds';
+import { serverWordsOf } from '../../src/server/words';
+
+const words = {} as Record<Locale, ImpactWords>;
+beforeAll(async () => {
+  for (const locale of ['en', 'es'] as const) words[locale] = impactWordsOf(await serverWordsOf(locale), locale);
+});
 
 /** The band as the build renders it, in a document. */
-async function rendered(figures: Impact): Promise<Document> {
+async function rendered(figures: Impact, locale: Locale = 'en'): Promise<Document> {
   const container = await AstroContainer.create();
-  return new JSDOM(await container.renderToString(ImpactFigures, { props: { impact: figures } })).window.document;
+  return new JSDOM(await container.renderToString(ImpactFigures, { props: { impact: figures, words: words[locale] } })).window.document;
 }
 
 const impact = (reached: number, answered: number, meetings: number, wrote: number): Impact => ({
@@ -35,8 +43,10 @@ describe('a movement that is starting', () => {
   });
 
   test('the sentence is true of any figures below the threshold, and says "fewer than 5" once', () => {
-    expect(impactStarting).toContain('fewer than 5 parents have written');
-    expect(impactStarting.match(/fewer than/g)).toHaveLength(1);
+    expect(words.en.starting).toContain('fewer than 5 parents have written');
+    expect(words.en.starting.match(/fewer than/g)).toHaveLength(1);
+    expect(words.es.starting).toContain('menos de 5 padres y madres han escrito');
+    expect(words.es.starting.match(/menos de/g)).toHaveLength(1);
   });
 
   test.each([
@@ -73,5 +83,30 @@ describe('the live figures', () => {
     applyImpact(root, live, 800);
     expect(shown(root)).toBe(expected);
     expect(root.querySelector('[data-impact-figure="parentsWrote"]')?.textContent?.trim()).toBe(live.parentsWrote.display);
+  });
+});
+
+describe('in Spanish (issue 48)', () => {
+  test('the band says its labels, its sentence and "menos de 5" in Spanish, and writes counts as Spanish does', async () => {
+    const starting = await rendered(impact(0, 0, 0, 3), 'es');
+    expect(starting.querySelector('[data-impact-starting]')?.textContent?.trim()).toBe(words.es.starting);
+    const figures = await rendered(impact(12_345, 5, 0, 1_234), 'es');
+    const text = (key: string) => figures.querySelector(`[data-impact-figure="${key}"]`)?.textContent?.trim();
+    expect([text('schoolsReached'), text('schoolsAnswered'), text('meetings'), text('parentsWrote')]).toEqual(['12.345', '5', 'menos de 5', '1234']);
+    expect(figures.body.textContent).toContain('escuelas que respondieron');
+    expect(figures.body.textContent).not.toMatch(/fewer than|schools|parents/);
+    // The English band as before.
+    const english = await rendered(impact(12_345, 5, 0, 1_234));
+    expect(english.querySelector('[data-impact-figure="schoolsReached"]')?.textContent?.trim()).toBe('12,345');
+    expect(english.querySelector('[data-impact-figure="meetings"]')?.textContent?.trim()).toBe('fewer than 5');
+  });
+
+  test('the live figures are written in the page’s language, whatever the server’s display says', async () => {
+    const document = await rendered(impact(6, 0, 0, 8), 'es');
+    const root = document.querySelector('impact-figures') as HTMLElement;
+    root.getBoundingClientRect = () => ({ top: 2000, bottom: 2300, left: 0, right: 390, width: 390, height: 300, x: 0, y: 2000, toJSON: () => ({}) });
+    applyImpact(root, impact(2_500, 0, 7, 8), 800);
+    expect(root.querySelector('[data-impact-figure="schoolsReached"]')?.textContent?.trim()).toBe('2500');
+    expect(root.querySelector('[data-impact-figure="schoolsAnswered"]')?.textContent?.trim()).toBe('menos de 5');
   });
 });

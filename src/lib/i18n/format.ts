@@ -5,3 +5,8 @@ import { localeTags, type Locale } from '../../config/locales';
 export function formatYear(date: Date, locale: Locale): string {
   return new Intl.DateTimeFormat(localeTags[locale].lang, { year: 'numeric' }).format(date);
 }
+
+/** A count as the page's language writes it: 1,234 in English, 1234 and 12.345 in Spanish. */
+export function formatCount(value: number, locale: Locale): string {
+  return new Intl.NumberFormat(localeTags[locale].lang).format(value);
+}
