@@ -16,11 +16,16 @@ import { shareTextFor } from '../../src/server/pages/school';
  * without JavaScript. The page is opened from the parent's own inbox, so it may show their "Your data" link.
  */
 
-/** A confirmed letter is the moment to share: the school's page, with the parent's referral code and the share text a running experiment gives this visitor. */
+/**
+ * A confirmed letter is the moment to share: the school's page, with the parent's referral code and
+ * the share text a running experiment gives this visitor. The experiment's words are English: a
+ * parent who wrote in another language shares that language's words, outside the experiment.
+ */
 async function shareAfter(outcome: ConfirmOutcome, req: Request): Promise<Shared | undefined> {
   if (outcome.kind !== 'done') return undefined;
   const share = await shareOf(outcome.message);
   if (!share) return undefined;
+  if (outcome.message.locale && outcome.message.locale !== 'en') return share;
   const text = await shareTextFor(req, undefined, share.schoolName).catch(() => undefined);
   return text ? { ...share, text } : share;
 }

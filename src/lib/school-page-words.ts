@@ -45,21 +45,6 @@ export function outcomeText(school: string, kind: PageOutcome): string {
   return kind === 'meeting' ? `${school} agreed to meet` : `${school} replied`;
 }
 
-/** The words a share carries. */
-export function shareMessage(school: string): string {
-  return `I wrote to ${school} about mastery-based learning. Add your voice:`;
-}
-
-/** Plain links for the apps a parent shares with, each opening that app with the message (`message`, else the usual one) and link. */
-export function shareLinks(school: string, url: string, message = shareMessage(school)): Array<{ label: string; href: string }> {
-  const text = `${message} ${url}`;
-  return [
-    { label: 'WhatsApp', href: `https://wa.me/?text=${encodeURIComponent(text)}` },
-    { label: 'Text message', href: `sms:?&body=${encodeURIComponent(text)}` },
-    { label: 'Email', href: `mailto:?subject=${encodeURIComponent(`Add your voice at ${school}`)}&body=${encodeURIComponent(text)}` },
-  ];
-}
-
 /** The built frame of every school page (src/pages/school-page.astro) and its marked regions. */
 export const SCHOOL_PAGE_SHELL = '/school-page';
 export const SCHOOL_REGION = 'school-page';

@@ -4,20 +4,17 @@
  * "Copy link" and, where the device has one, its share sheet (Web Share API). No third-party script.
  */
 import { showToast } from './frame/toast';
+import type { ShareToasts } from './share-words';
 
-export const SHARE_TOASTS = {
-  copied: { title: 'Link copied', description: 'Paste it in your parents’ group chat or an email.' },
-  failed: { title: 'Copy failed', description: 'Please copy the link from the box.', variant: 'destructive' },
-} as const;
-
-export async function copyShareLink(url: string): Promise<boolean> {
+/** Copies the link and says so in the block's words (`shareToastsOf`). */
+export async function copyShareLink(url: string, toasts: ShareToasts): Promise<boolean> {
   try {
     if (!navigator.clipboard) throw new Error('no clipboard');
     await navigator.clipboard.writeText(url);
-    showToast(SHARE_TOASTS.copied);
+    showToast(toasts.copied);
     return true;
   } catch {
-    showToast(SHARE_TOASTS.failed);
+    showToast(toasts.failed);
     return false;
   }
 }
@@ -41,12 +38,13 @@ export function enhanceShareBlocks(root: ParentNode = document): void {
     const url = block.dataset.shareUrl ?? '';
     const text = block.dataset.shareText ?? '';
     const title = block.dataset.shareTitle ?? '';
+    const toasts = JSON.parse(block.dataset.shareToasts ?? 'null') as ShareToasts | null;
     const copy = block.querySelector<HTMLButtonElement>('[data-share-copy]');
     const native = block.querySelector<HTMLButtonElement>('[data-share-native]');
-    if (copy) {
+    if (copy && toasts) {
       copy.hidden = false;
       copy.addEventListener('click', async () => {
-        if (!(await copyShareLink(url))) block.querySelector<HTMLInputElement>('[data-share-link]')?.select();
+        if (!(await copyShareLink(url, toasts))) block.querySelector<HTMLInputElement>('[data-share-link]')?.select();
       });
     }
     if (native && canShareNatively()) {

@@ -62,7 +62,11 @@ describe('the email dialog’s words', () => {
     expect(dialogWordsFrom(JSON.stringify(es))).toEqual(es);
     expect(() => dialogWordsFrom(undefined)).toThrow(/data-dialog-words/);
     const { title: _title, ...rest } = es.words;
-    expect(() => dialogWordsFrom(JSON.stringify({ locale: 'es', words: rest }))).toThrow(/lacks title/);
-    expect(() => dialogWordsFrom(JSON.stringify({ locale: 'fr', words: es.words }))).toThrow(/locale/);
+    expect(() => dialogWordsFrom(JSON.stringify({ locale: 'es', words: rest, share: es.share }))).toThrow(/lacks title$/);
+    expect(() => dialogWordsFrom(JSON.stringify({ locale: 'fr', words: es.words, share: es.share }))).toThrow(/locale/);
+    // The share block's words come with them (issue 48: the school's page to share, in Spanish).
+    const { message: _message, ...share } = es.share;
+    expect(() => dialogWordsFrom(JSON.stringify({ locale: 'es', words: es.words, share }))).toThrow(/lacks share\.message$/);
+    expect(es.share.message).toMatch(/^Escribí a \{school\}/);
   });
 });

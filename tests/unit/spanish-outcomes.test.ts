@@ -178,6 +178,40 @@ describe('/confirm-send: every outcome in the language of the stored letter', ()
     expect(self).toContain('Yes, I sent it');
   });
 
+  test('the request and its confirmation, with the school’s page to share, are in the letter’s language (issue 48)', async () => {
+    const share = { url: 'https://site.example/schools/oakwood-academy-abc?ref=r1', schoolName: 'Oakwood Academy', others: 2 };
+    const experiment = { text: 'Parents at Oakwood Academy are asking. Join us:', experiment: { id: 'exp1', variant: 'count' } };
+    const later = new Date(Date.now() + 2 * 24 * 3600_000).toISOString();
+    const done = (l: Locale) => ({
+      kind: 'done' as const,
+      message: letter(l, { status: 'queued', delivery: { at: later, timeZone: 'America/New_York', state: 'scheduled' } }),
+    });
+    const es = await confirmSendPage(done('es'), 't', { ...share, text: experiment as never });
+    const esText = textOf(es.content);
+    expect(es.title).toBe('Su correo está confirmado');
+    expect(esText).toContain('Gracias por confirmar. Su carta llega a Dr. Patel el');
+    expect(esText).toContain('Su carta va en camino: 2 padres y madres escribieron a Oakwood Academy con usted.');
+    expect(esText).toContain('Sume a los otros padres de Oakwood Academy');
+    expect(esText).toContain('Mensaje de texto');
+    // The message it shares is Spanish, not the English experiment's, and no part of it is marked English.
+    expect(es.content).toContain(encodeURIComponent('Escribí a Oakwood Academy sobre el aprendizaje por dominio.'));
+    expect(es.content).not.toContain('v=exp1.count');
+    expect(es.content).not.toContain('lang="en"><p');
+    expect(esText).not.toMatch(/Bring the other|Copy link|Text message|Your letter|Thank you/);
+    expect(esText).not.toMatch(unfilled);
+    const ready = textOf((await confirmSendPage({ kind: 'ready', message: letter('es', { status: 'awaiting_confirmation' }) }, 't')).content);
+    expect(ready).toContain('Confirme su correo a Oakwood Academy');
+    expect(ready).toContain('Enviar mi correo');
+    // The English page as it was, the experiment's words and variant in its link.
+    const en = await confirmSendPage(done('en'), 't', { ...share, text: experiment as never });
+    const enText = textOf(en.content);
+    expect(en.title).toBe('Your email is confirmed');
+    expect(enText).toContain('Your letter is on its way: 2 parents have written to Oakwood Academy with you.');
+    expect(enText).toContain('Bring the other parents at Oakwood Academy');
+    expect(en.content).toContain('v=exp1.count');
+    expect(en.content).toContain(encodeURIComponent('Parents at Oakwood Academy are asking. Join us:'));
+  });
+
   test('a link that names no letter stays English: there is no record to say otherwise', async () => {
     const view = await confirmSendPage({ kind: 'invalid' }, '');
     expect(view.locale).toBe('en');

@@ -255,12 +255,7 @@ export default function EmailDialog({ words: dialogWords }: { words: DialogWords
                         <p role="status" className="text-sm text-success-600">
                           {w['selfSent.thanks']}
                         </p>
-                        {/* The share block's words (and the message it shares) are English for now. */}
-                        {draft.share && (
-                          <div lang={locale === defaultLocale ? undefined : defaultLocale}>
-                            <SchoolShare url={draft.share.url} schoolName={draft.share.schoolName} />
-                          </div>
-                        )}
+                        {draft.share && <SchoolShare url={draft.share.url} schoolName={draft.share.schoolName} words={dialogWords.share} />}
                       </>
                     ) : draft.selfSent === 'check' ? (
                       <p role="status" className="text-sm text-ink" data-testid="self-check-inbox">
@@ -319,7 +314,7 @@ export default function EmailDialog({ words: dialogWords }: { words: DialogWords
           )}
           <p className="mt-4 border-t border-line pt-3 text-xs text-muted">
             {fillParts(w['yourData.text'], () => (
-              <a key="link" className="font-medium text-brand-700 underline" href="/your-data" hrefLang={locale === defaultLocale ? undefined : defaultLocale}>
+              <a key="link" className="font-medium text-brand-700 underline" href={locale === defaultLocale ? '/your-data' : `/your-data?lang=${locale}`}>
                 {w['yourData.link']}
               </a>
             ))}

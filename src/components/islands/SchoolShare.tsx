@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
-import { shareLinks, shareMessage } from '../../lib/school-page-words';
 import { canShareNatively, copyShareLink, nativeShare } from '../../lib/school-share';
+import { forSchool, shareLinks, shareToastsOf, type ShareWords } from '../../lib/share-words';
 import { buttonClass } from '../../lib/ui';
 
 /**
@@ -8,19 +8,20 @@ import { buttonClass } from '../../lib/ui';
  * their referral code), "Copy link", the device's share sheet where there is one, and plain
  * WhatsApp, SMS and email links. The /confirm-send page draws the same block on the server.
  */
-export function SchoolShare({ url, schoolName }: { url: string; schoolName: string }) {
+export function SchoolShare({ url, schoolName, words }: { url: string; schoolName: string; words: ShareWords }) {
   const id = useId();
   const [native, setNative] = useState(false);
   useEffect(() => setNative(canShareNatively()), []);
-  const data = { title: `Add your voice at ${schoolName}`, text: shareMessage(schoolName), url };
+  const say = (key: keyof ShareWords) => forSchool(words[key], schoolName);
+  const data = { title: say('shareTitle'), text: say('message'), url };
   return (
     <section aria-labelledby={`${id}-title`} className="space-y-2 rounded-xl border border-brand-200 bg-brand-50 p-3" data-testid="school-share">
       <h4 id={`${id}-title`} className="text-sm font-semibold">
-        Bring the other parents at {schoolName}
+        {say('title')}
       </h4>
-      <p className="text-sm text-ink-soft">Everyone who writes through your link counts towards your school&apos;s next goal.</p>
+      <p className="text-sm text-ink-soft">{say('leadShort')}</p>
       <label htmlFor={`${id}-link`} className="sr-only">
-        Your link to {schoolName}&apos;s page
+        {say('linkLabel')}
       </label>
       <input
         id={`${id}-link`}
@@ -31,15 +32,15 @@ export function SchoolShare({ url, schoolName }: { url: string; schoolName: stri
         onFocus={(event) => event.currentTarget.select()}
       />
       <div className="flex flex-wrap gap-2">
-        <button type="button" className={buttonClass('primary', 'sm')} onClick={() => void copyShareLink(url)}>
-          Copy link
+        <button type="button" className={buttonClass('primary', 'sm')} onClick={() => void copyShareLink(url, shareToastsOf(words))}>
+          {say('copy')}
         </button>
         {native && (
           <button type="button" className={buttonClass('accent', 'sm')} onClick={() => void nativeShare(data)}>
-            Share…
+            {say('native')}
           </button>
         )}
-        {shareLinks(schoolName, url).map((link) => (
+        {shareLinks(words, schoolName, url).map((link) => (
           <a key={link.label} className={buttonClass('secondary', 'sm')} href={link.href}>
             {link.label}
           </a>

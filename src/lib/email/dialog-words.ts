@@ -8,6 +8,7 @@ import type { Translate } from '../i18n/words';
 
 export { fillParts, fillWords } from '../i18n/words';
 import { emailMessages } from './messages';
+import { shareWordKeys, shareWordsOf, type ShareWords } from '../share-words';
 
 export const dialogWordKeys = [
   'title',
@@ -59,22 +60,30 @@ export const dialogWordKeys = [
 
 export type DialogWordKey = (typeof dialogWordKeys)[number];
 
-/** What the dialog is given: its language (for `lang` and dates) and its words by key. */
+/** What the dialog is given: its language (for `lang` and dates), its words by key, and its share block's. */
 export interface DialogWords {
   locale: Locale;
   words: Record<DialogWordKey, string>;
+  share: ShareWords;
 }
 
 /** The dialog's words in `locale`, read at build from the page's translator (a missing key stops the build). */
 export function dialogWordsOf(t: Translate, locale: Locale): DialogWords {
-  return { locale, words: Object.fromEntries(dialogWordKeys.map((key) => [key, t(`emailDialog.${key}`)])) as Record<DialogWordKey, string> };
+  return {
+    locale,
+    words: Object.fromEntries(dialogWordKeys.map((key) => [key, t(`emailDialog.${key}`)])) as Record<DialogWordKey, string>,
+    share: shareWordsOf(t),
+  };
 }
 
 /** The dialog's words from the page's `data-dialog-words`; throws when the page gave none or some are missing. */
 export function dialogWordsFrom(json: string | undefined): DialogWords {
   const value = JSON.parse(json || 'null') as Partial<DialogWords> | null;
   const words = value?.words;
-  const missing = dialogWordKeys.filter((key) => typeof words?.[key] !== 'string');
+  const missing = [
+    ...dialogWordKeys.filter((key) => typeof words?.[key] !== 'string'),
+    ...shareWordKeys.filter((key) => typeof value?.share?.[key] !== 'string').map((key) => `share.${key}`),
+  ];
   if (!value || !locales.includes(value.locale as Locale) || missing.length) {
     throw new Error(`The page's data-dialog-words lacks ${missing.length ? missing.join(', ') : 'its locale'}`);
   }

@@ -8,21 +8,22 @@ import type { PlaceText } from '../analytics/experiments';
 import { refusalTextIn, type ConfirmOutcome, type SchoolShare } from '../letter/request';
 import { defaultLocale, type Locale } from '../../config/locales';
 import { localePath } from '../../lib/i18n/paths';
-import { fillWords, type Translate } from '../../lib/i18n/words';
+import { fillParts, fillWords, type Translate } from '../../lib/i18n/words';
+import { shareWordsOf } from '../../lib/share-words';
 import { dataPath } from '../links';
 import { whenLetterGoes } from '../mail/schedule';
 import { serverWordsOf } from '../words';
 import { actions, heading, homeLinkIn, lead } from './frame';
-import { home, preview, sendYourself } from './letter';
+import { preview, sendYourself } from './letter';
 import { shareBlockHtml } from './school';
 
 /** After the parent's own confirmation: where their letter stands on the school's page. */
-function shareLead(share: SchoolShare): string {
+function shareLead(share: SchoolShare, t: Translate): string {
   const school = share.schoolName;
   const text =
     share.others === 0
-      ? `Your letter is on its way: you're the first parent of ${school} here. Share the school's page so other parents add their voice.`
-      : `Your letter is on its way: ${share.others === 1 ? 'one parent has' : `${share.others} parents have`} written to ${school} with you. Share the school's page so more parents add their voice.`;
+      ? fillWords(t('share.onItsWay.first'), { school })
+      : fillWords(t(share.others === 1 ? 'share.onItsWay.one' : 'share.onItsWay.other'), { school, count: String(share.others) });
   return `<p class="mt-8 font-semibold text-ink" role="status">${escapeHtml(text)}</p>`;
 }
 
@@ -37,13 +38,9 @@ export async function confirmSendPage(
   share?: Shared,
 ): Promise<{ status: number; title: string; content: string; locale: Locale }> {
   const locale: Locale = 'message' in outcome && outcome.message?.locale === 'es' ? 'es' : defaultLocale;
-  const spanish = locale === 'es';
+  const t = await serverWordsOf(locale);
   const view =
-    outcome.kind === 'ready' || outcome.kind === 'done'
-      ? spanish
-        ? outcomePageEs(outcome, token, share)
-        : outcomePage(outcome, token, share)
-      : await laterOutcomePage(outcome, token, locale);
+    outcome.kind === 'ready' || outcome.kind === 'done' ? await outcomePage(outcome, token, locale, share) : await laterOutcomePage(outcome, token, locale);
   if (!('message' in outcome) || !outcome.message) return { ...view, locale };
   let path: string | undefined;
   try {
@@ -52,91 +49,58 @@ export async function confirmSendPage(
     path = undefined;
   }
   if (!path) return { ...view, locale };
-  const line = spanish
-    ? `<a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">Sus datos</a>: vea, descargue o elimine lo que guardamos sobre usted.`
-    : `<a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">Your data</a>: see, download or delete what we keep about you.`;
+  const link = `<a class="font-medium text-brand-700 underline" href="${escapeHtml(path)}">${escapeHtml(t('confirmSend.yourData.link'))}</a>`;
+  const line = fillParts(t('confirmSend.yourData.text'), () => link)
+    .map((part, index) => (index % 2 === 1 ? part : escapeHtml(part)))
+    .join('');
   return { ...view, locale, content: `${view.content}<p class="mt-6 text-sm text-muted">${line}</p>` };
 }
 
-/** The request and its confirmation for a parent who wrote in Spanish (usted, plain words). */
-function outcomePageEs(
+/** The request ("ready": read, then press) and its confirmation ("done": when it goes), in the letter's language. */
+async function outcomePage(
   outcome: Extract<ConfirmOutcome, { kind: 'ready' } | { kind: 'done' }>,
   token: string,
+  locale: Locale,
   share?: Shared,
-): { status: number; title: string; content: string } {
-  const home = `<a class="${buttonClass('secondary', 'md')}" href="/es">Ir a la página principal</a>`;
+): Promise<{ status: number; title: string; content: string }> {
+  const t = await serverWordsOf(locale);
+  const say = (key: string, values: Record<string, string> = {}) => fillWords(t(`confirmSend.${key}`), values);
   if (outcome.kind === 'ready')
     return {
       status: 200,
-      title: 'Confirme su correo',
-      content: `${heading(`Confirme su correo a ${outcome.message.schoolName || 'su escuela'}`)}${lead(
-        'Usted nos pidió enviar esta carta en su nombre. Léala y luego confirme: nuestra plataforma la envía una sola vez al contacto de la escuela que aparece abajo, en el horario de la escuela.',
-      )}${preview(outcome.message, 'es')}<form method="post" action="/confirm-send" class="mt-8 flex flex-wrap items-center gap-3"><input type="hidden" name="token" value="${escapeHtml(token)}"><input type="hidden" name="tz" value="" data-time-zone><button type="submit" class="${buttonClass('accent', 'lg')}">Enviar mi correo</button><span class="text-sm text-muted">¿No pidió esto? Ignórelo y no se enviará nada.</span></form>`,
+      title: say('ready.title'),
+      content: `${heading(say('ready.heading', { school: outcome.message.schoolName || say('ready.yourSchool') }))}${lead(say('ready.lead'))}${preview(outcome.message, locale)}<form method="post" action="/confirm-send" class="mt-8 flex flex-wrap items-center gap-3"><input type="hidden" name="token" value="${escapeHtml(token)}"><input type="hidden" name="tz" value="" data-time-zone><button type="submit" class="${buttonClass('accent', 'lg')}">${escapeHtml(say('ready.button'))}</button><span class="text-sm text-muted">${escapeHtml(say('ready.ignore'))}</span></form>`,
     };
   const { message } = outcome;
   const sent = message.status === 'sent' || message.status === 'delivered';
   const who = message.toName || message.to;
-  const at = outcome.goesAt ?? message.delivery?.at;
-  const timeZone = message.delivery?.timeZone ?? 'UTC';
-  const goesLater = at !== undefined && Date.parse(at) > Date.now() + 10 * 60_000;
-  const when = at ? new Date(at).toLocaleString('es-US', { weekday: 'long', day: 'numeric', month: 'long', hour: 'numeric', minute: '2-digit', timeZone }) : '';
+  const when = goesAt(outcome.goesAt ? { at: outcome.goesAt, timeZone: message.delivery?.timeZone } : message.delivery, locale);
   const text = sent
-    ? message.status === 'delivered'
-      ? `Su carta llegó al servidor de correo de ${who}. En unos diez días le preguntaremos si la escuela respondió.`
-      : `Nuestra plataforma envió su carta a ${who}. En unos diez días le preguntaremos si la escuela respondió.`
+    ? say(message.status === 'delivered' ? 'done.delivered' : 'done.sent', { who })
     : outcome.checking
-      ? `Entregamos su carta al servidor de correo de ${who}, pero no supimos si la aceptó. Lo estamos revisando y no la enviaremos dos veces; si no llegó, le escribiremos.`
-      : goesLater
-        ? `Gracias por confirmar. Su carta llega a ${who} el ${when}, cuando la oficina de la escuela está abierta (hora de la escuela). En unos diez días le preguntaremos si respondieron.`
-        : `Gracias por confirmar. Su carta sale hacia ${who} en los próximos minutos.`;
-  const title = sent ? 'Su correo fue enviado' : 'Su correo está confirmado';
-  const next = `<a class="${buttonClass('primary', 'md')}" href="/nominate-school" hreflang="en">Siguiente: pídanos ayuda para su escuela (en inglés)</a>`;
-  return {
-    status: 200,
-    title,
-    content: `${heading(title)}${lead(text)}${share ? `<div lang="en">${shareLead(share)}${shareBlockHtml(share, share.text)}</div>` : ''}${preview(message, 'es')}${actions(next, home)}`,
-  };
+      ? say('done.checking', { who })
+      : when === undefined
+        ? say('done.now', { who })
+        : say('done.later', { who, when });
+  const title = say(sent ? 'done.sentTitle' : 'done.confirmedTitle');
+  const english = locale === defaultLocale;
+  const next = `<a class="${buttonClass('primary', 'md')}" href="/nominate-school"${english ? '' : ' hreflang="en"'}>${escapeHtml(t('confirmSend.next'))}</a>`;
+  const shared = share ? `${shareLead(share, t)}${shareBlockHtml(share, shareWordsOf(t), english ? share.text : undefined)}` : '';
+  return { status: 200, title, content: `${heading(title)}${lead(text)}${shared}${preview(message, locale)}${actions(next, await homeLinkIn(locale))}` };
 }
 
-function outcomePage(
-  outcome: Extract<ConfirmOutcome, { kind: 'ready' } | { kind: 'done' }>,
-  token: string,
-  share?: Shared,
-): { status: number; title: string; content: string } {
-  switch (outcome.kind) {
-    case 'ready':
-      return {
-        status: 200,
-        title: 'Confirm your email',
-        content: `${heading(`Confirm your email to ${outcome.message.schoolName || 'your school'}`)}${lead(
-          'You asked us to send this letter in your name. Read it, then confirm, and our platform sends it once to the school contact below, in the school’s working hours.',
-        )}${preview(outcome.message)}<form method="post" action="/confirm-send" class="mt-8 flex flex-wrap items-center gap-3"><input type="hidden" name="token" value="${escapeHtml(token)}"><input type="hidden" name="tz" value="" data-time-zone><button type="submit" class="${buttonClass('accent', 'lg')}">Send my email</button><span class="text-sm text-muted">Didn't ask for this? Ignore it and nothing is sent.</span></form>`,
-      };
-    case 'done': {
-      const { message } = outcome;
-      const sent = message.status === 'sent' || message.status === 'delivered';
-      const who = message.toName || message.to;
-      const when = outcome.goesAt
-        ? whenLetterGoes({ at: outcome.goesAt, timeZone: message.delivery?.timeZone })
-        : message.delivery
-          ? whenLetterGoes(message.delivery)
-          : 'now';
-      const text = sent
-        ? message.status === 'delivered'
-          ? `Your letter arrived at ${who}'s mail server. We'll ask you in about ten days whether the school answered.`
-          : `Our platform has sent your letter to ${who}. We'll ask you in about ten days whether the school answered.`
-        : outcome.checking
-          ? `We handed your letter to the mail server for ${who}, but did not hear back whether it took it. We are checking, and will not send it twice; if it did not arrive, we email you.`
-          : when === 'now'
-            ? `Thank you for confirming. Your letter goes to ${who} in the next few minutes.`
-            : `Thank you for confirming. Your letter reaches ${who} at ${when}, when the school's office is open (the school's time). We'll ask you in about ten days whether they answered.`;
-      return {
-        status: 200,
-        title: sent ? 'Your email has been sent' : 'Your email is confirmed',
-        content: `${heading(sent ? 'Your email has been sent' : 'Your email is confirmed')}${lead(text)}${share ? `${shareLead(share)}${shareBlockHtml(share, share.text)}` : ''}${preview(message)}${actions(`<a class="${buttonClass('primary', 'md')}" href="/nominate-school">Next: bring us in to help</a>`, home)}`,
-      };
-    }
-  }
+/** When a confirmed letter reaches the school, as its language writes it (the school's time); undefined for "in the next few minutes". */
+function goesAt(delivery: { at: string; timeZone?: string } | undefined, locale: Locale): string | undefined {
+  if (!delivery || Date.parse(delivery.at) <= Date.now() + 60_000) return undefined;
+  if (locale === defaultLocale) return whenLetterGoes(delivery);
+  return new Date(delivery.at).toLocaleString('es-US', {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: delivery.timeZone ?? 'UTC',
+  });
 }
 
 /**

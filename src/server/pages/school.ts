@@ -8,7 +8,8 @@ import { forms } from '../../config/forms';
 import type { FormDefinition } from '../../lib/forms/definition';
 import { escapeHtml, regionMarkers, renderForm } from '../../lib/forms/render';
 import { metaFields } from '../../lib/forms/values';
-import { outcomeText, SCHOOL_FORM_INSTANCE, SCHOOL_PAGE_SHELL, SCHOOL_REGION, schoolProgress, shareLinks, shareMessage } from '../../lib/school-page-words';
+import { outcomeText, SCHOOL_FORM_INSTANCE, SCHOOL_PAGE_SHELL, SCHOOL_REGION, schoolProgress } from '../../lib/school-page-words';
+import { forSchool, shareLinks, shareToastsOf, type ShareWords } from '../../lib/share-words';
 import { buttonClass } from '../../lib/ui';
 import { formDefinition } from '../forms/definitions';
 import { builtPage, pageHeaders, replaceRegion } from './frame';
@@ -168,18 +169,20 @@ export function shareTextFor(req: Request, context: unknown, schoolName: string)
 }
 
 /**
- * The share block of a page drawn here (src/lib/school-share.ts wires its buttons). With `text`
- * (`shareTextFor`) it shares those words, and a running experiment's variant rides in the link.
+ * The share block of a page drawn here (src/lib/school-share.ts wires its buttons), in the words of
+ * the parent's language (`shareWordsOf`). With `text` (`shareTextFor`, English only) it shares those
+ * words, and a running experiment's variant rides in the link.
  */
-export function shareBlockHtml(share: { url: string; schoolName: string }, text?: PlaceText): string {
+export function shareBlockHtml(share: { url: string; schoolName: string }, words: ShareWords, text?: PlaceText): string {
   if (text?.experiment) {
     const url = new URL(share.url);
     url.searchParams.set('v', `${text.experiment.id}.${text.experiment.variant}`);
     share = { ...share, url: url.toString() };
   }
-  const school = escapeHtml(share.schoolName);
-  const links = shareLinks(share.schoolName, share.url, text?.text)
+  const name = share.schoolName;
+  const say = (key: keyof ShareWords) => escapeHtml(forSchool(words[key], name));
+  const links = shareLinks(words, name, share.url, text?.text)
     .map((link) => `<a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(link.href)}" data-share-app>${escapeHtml(link.label)}</a>`)
     .join('');
-  return `<section aria-labelledby="share-title" class="mt-8 rounded-card border border-brand-200 bg-brand-50 p-6" data-share data-share-url="${escapeHtml(share.url)}" data-share-title="${escapeHtml(`Add your voice at ${share.schoolName}`)}" data-share-text="${escapeHtml(text?.text ?? shareMessage(share.schoolName))}"><h2 id="share-title" class="text-lg font-bold">Bring the other parents at ${school}</h2><p class="mt-2 text-ink-soft">A school moves when many of its own families ask. Share your school’s page: everyone who writes through your link counts towards its next goal.</p><label for="share-link" class="mt-4 block text-sm font-semibold">Your link to ${school}’s page</label><input id="share-link" type="url" readonly value="${escapeHtml(share.url)}" class="mt-1 w-full rounded-xl border border-line bg-white px-3 py-2 text-sm text-ink" data-share-link><div class="mt-4 flex flex-wrap gap-2"><button type="button" class="${buttonClass('primary', 'sm')}" hidden data-share-copy>Copy link</button><button type="button" class="${buttonClass('accent', 'sm')}" hidden data-share-native>Share…</button>${links}</div></section>`;
+  return `<section aria-labelledby="share-title" class="mt-8 rounded-card border border-brand-200 bg-brand-50 p-6" data-share data-share-url="${escapeHtml(share.url)}" data-share-title="${say('shareTitle')}" data-share-text="${escapeHtml(text?.text ?? forSchool(words.message, name))}" data-share-toasts="${escapeHtml(JSON.stringify(shareToastsOf(words)))}"><h2 id="share-title" class="text-lg font-bold">${say('title')}</h2><p class="mt-2 text-ink-soft">${say('lead')}</p><label for="share-link" class="mt-4 block text-sm font-semibold">${say('linkLabel')}</label><input id="share-link" type="url" readonly value="${escapeHtml(share.url)}" class="mt-1 w-full rounded-xl border border-line bg-white px-3 py-2 text-sm text-ink" data-share-link><div class="mt-4 flex flex-wrap gap-2"><button type="button" class="${buttonClass('primary', 'sm')}" hidden data-share-copy>${say('copy')}</button><button type="button" class="${buttonClass('accent', 'sm')}" hidden data-share-native>${say('native')}</button>${links}</div></section>`;
 }
