@@ -29,4 +29,6 @@ export const routes: Array<{ path: string; heading: RegExp; navigation?: string 
   { path: '/es/lead-the-change', heading: /Impulse el cambio/, navigation: 'Principal' },
   // The stories' cards and player in Spanish; the videos speak as recorded.
   { path: '/es/real-stories', heading: /^Historias reales$/, navigation: 'Principal' },
+  // The partnership application in Spanish, its form included.
+  { path: '/es/partnership-form', heading: /^Solicitud de colaboración$/, navigation: 'Principal' },
 ];
