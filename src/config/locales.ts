@@ -25,4 +25,5 @@ export const translatedPaths: readonly string[] = [
   '/faqs',
   '/real-stories',
   '/partnership-form',
+  '/thank-you',
 ];

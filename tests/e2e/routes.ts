@@ -31,4 +31,6 @@ export const routes: Array<{ path: string; heading: RegExp; navigation?: string 
   { path: '/es/real-stories', heading: /^Historias reales$/, navigation: 'Principal' },
   // The partnership application in Spanish, its form included.
   { path: '/es/partnership-form', heading: /^Solicitud de colaboración$/, navigation: 'Principal' },
+  // Where a booked call lands, in Spanish (the booking's details in the page's words).
+  { path: '/es/thank-you', heading: /.+/, navigation: 'Principal' },
 ];

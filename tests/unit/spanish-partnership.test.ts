@@ -10,8 +10,9 @@ import formSubmitted from '../../netlify/functions/form-submitted.mts';
 import { forms as formConfig, formWordsPlaces } from '../../src/config/forms';
 import { localizeDefinition } from '../../src/lib/forms/localize';
 import { renderForm } from '../../src/lib/forms/render';
+import { redirectIn } from '../../src/server/forms/submit';
 import { serverWordsOf } from '../../src/server/words';
-import { committedDefinitions, useFormsFunctionSite } from './helpers/forms';
+import { committedDefinitions, useFormDefinitions, useFormsFunctionSite } from './helpers/forms';
 
 const place = formWordsPlaces.partnership!;
 
@@ -35,6 +36,17 @@ describe('the partnership form’s words', () => {
         group.fields.map((field) => [field.name, field.fieldType, field.required, field.options?.map((option) => option.value)]),
       );
     expect(shape(spanish)).toEqual(shape(partnership));
+  });
+});
+
+describe('where a Spanish form leads', () => {
+  test('a page that has Spanish is given in Spanish, its query and fragment kept; others stay as they are', () => {
+    expect(redirectIn('/thank-you', 'es')).toBe('/es/thank-you');
+    expect(redirectIn('/thank-you?from=form#top', 'es')).toBe('/es/thank-you?from=form#top');
+    expect(redirectIn('/thank-you', 'en')).toBe('/thank-you');
+    expect(redirectIn('/webinar-thank-you', 'es')).toBe('/webinar-thank-you');
+    expect(redirectIn('https://example.org/thank-you', 'es')).toBe('https://example.org/thank-you');
+    expect(redirectIn(undefined, 'es')).toBeUndefined();
   });
 });
 
@@ -108,5 +120,25 @@ describe('the forms function, for the partnership form from a Spanish page', () 
     expect(html).toContain('¡Gracias por su solicitud!');
     expect(html).toContain('href="/es/partnership-form"');
     expect(html).not.toContain('Thank you for applying');
+  });
+
+  test('a form that leads to /thank-you leads a Spanish visitor to /es/thank-you, with and without JavaScript; an English one stays', async () => {
+    const before = process.env.FORM_DEFINITIONS_FILE;
+    const changed = await useFormDefinitions((definitions) => {
+      definitions.partnership.configuration.postSubmitAction = { type: 'redirect_url', value: '/thank-you' };
+    });
+    try {
+      const json = await post({ _page: '/es/partnership-form', _locale: 'es', ...filled() });
+      expect(json.status).toBe(201);
+      expect((await json.json()).redirect).toBe('/es/thank-you');
+      const browser = await post({ _page: '/es/partnership-form', _locale: 'es', ...filled() }, true);
+      expect(browser.status).toBe(303);
+      expect(browser.headers.get('location')).toBe('/es/thank-you');
+      const english = await post({ _page: '/partnership-form', ...filled() });
+      expect((await english.json()).redirect).toBe('/thank-you');
+    } finally {
+      changed.remove();
+      process.env.FORM_DEFINITIONS_FILE = before;
+    }
   });
 });
