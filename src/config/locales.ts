@@ -24,6 +24,7 @@ export const translatedPaths: readonly string[] = [
   '/lead-the-change',
   '/faqs',
   '/real-stories',
+  '/nominate-school',
   '/partnership-form',
   '/thank-you',
 ];
