@@ -90,7 +90,7 @@ function outcomePageEs(
         ? `Gracias por confirmar. Su carta llega a ${who} el ${when}, cuando la oficina de la escuela está abierta (hora de la escuela). En unos diez días le preguntaremos si respondieron.`
         : `Gracias por confirmar. Su carta sale hacia ${who} en los próximos minutos.`;
   const title = sent ? 'Su correo fue enviado' : 'Su correo está confirmado';
-  const next = `<a class="${buttonClass('primary', 'md')}" href="/nominate-school" hreflang="en">Siguiente: pídanos ayuda para su escuela (en inglés)</a>`;
+  const next = `<a class="${buttonClass('primary', 'md')}" href="${localePath('/nominate-school', 'es')}">Siguiente: pídanos ayuda para su escuela</a>`;
   return {
     status: 200,
     title,
@@ -150,9 +150,8 @@ async function laterOutcomePage(
 ): Promise<{ status: number; title: string; content: string }> {
   const t = await serverWordsOf(locale);
   const home = await homeLinkIn(locale);
-  const english = locale === defaultLocale;
   const again = `<a class="${buttonClass('primary', 'md')}" href="${localePath('/lead-the-change', locale)}#email-form">${escapeHtml(t('confirmSend.again'))}</a>`;
-  const next = `<a class="${buttonClass('primary', 'md')}" href="/nominate-school"${english ? '' : ' hreflang="en"'}>${escapeHtml(t('confirmSend.next'))}</a>`;
+  const next = `<a class="${buttonClass('primary', 'md')}" href="${localePath('/nominate-school', locale)}">${escapeHtml(t('confirmSend.next'))}</a>`;
   const byHand = (message: Parameters<typeof sendYourself>[0]) => sendYourself(message, sendYourselfWords(t), locale);
   switch (outcome.kind) {
     case 'expired':
