@@ -98,3 +98,25 @@ test('/es/partnership-form without JavaScript: the server answers on /es/form-re
     await context.close();
   }
 });
+
+test.describe('/es/thank-you', () => {
+  test.use({ timezoneId: 'America/New_York' });
+
+  test('confirms a booking in Spanish at 390 px, the meeting time in Spanish; without one, the ways on lead to the Spanish pages', async ({ page }) => {
+    await page.setViewportSize(phone);
+    await page.goto(
+      '/es/thank-you?event_type_name=Intro%20Call&event_start_time=2025-09-25T16%3A00%3A00Z&invitee_full_name=Ana%20Lopez&invitee_first_name=Ana&meeting_url=https%3A%2F%2Fus02web.zoom.us%2Fj%2F123',
+    );
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('¡Su llamada está reservada!');
+    await expect(page.getByTestId('booking-confirmation')).toContainText('¡Gracias, Ana!');
+    const details = page.locator('section', { has: page.getByRole('heading', { name: 'Datos de la reunión' }) }).locator('dl');
+    await expect(details).toContainText('ParticipanteAna Lopez');
+    await expect(details).toContainText(/Hora de la reuniónjueves, 25 de septiembre de 2025/);
+    await expect(page.getByRole('link', { name: /Unirse a la reunión/ })).toHaveAttribute('href', 'https://us02web.zoom.us/j/123');
+
+    await page.goto('/es/thank-you');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('¿Busca su cita?');
+    await expect(page.getByRole('link', { name: 'Reservar una llamada sobre su escuela' })).toHaveAttribute('href', '/es/partnership-form');
+  });
+});
