@@ -130,9 +130,9 @@ const longForm: Intl.DateTimeFormatOptions = {
   timeZoneName: 'short',
 };
 
-/** "Thursday, September 25, 2025 at 12:00 PM EDT", with the end time when it is known. */
-export function formatMeetingTime(start: Date, end?: Date, timeZone?: string): string {
-  const format = new Intl.DateTimeFormat('en-US', { ...longForm, timeZone });
+/** "Thursday, September 25, 2025 at 12:00 PM EDT", with the end time when it is known; in `lang` ("es" for Spanish). */
+export function formatMeetingTime(start: Date, end?: Date, timeZone?: string, lang = 'en-US'): string {
+  const format = new Intl.DateTimeFormat(lang === 'en' ? 'en-US' : lang, { ...longForm, timeZone });
   if (end && end.getTime() > start.getTime()) return format.formatRange(start, end);
   return format.format(start);
 }

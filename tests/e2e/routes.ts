@@ -29,4 +29,10 @@ export const routes: Array<{ path: string; heading: RegExp; navigation?: string 
   { path: '/es/lead-the-change', heading: /Impulse el cambio/, navigation: 'Principal' },
   // The stories' cards and player in Spanish; the videos speak as recorded.
   { path: '/es/real-stories', heading: /^Historias reales$/, navigation: 'Principal' },
+  // Nominate in Spanish: both paths, the school finder and the newsletter form in Spanish.
+  { path: '/es/nominate-school', heading: /^Proponga su escuela$/, navigation: 'Principal' },
+  // The partnership application in Spanish, its form included.
+  { path: '/es/partnership-form', heading: /^Solicitud de colaboración$/, navigation: 'Principal' },
+  // Where a booked call lands, in Spanish (the booking's details in the page's words).
+  { path: '/es/thank-you', heading: /.+/, navigation: 'Principal' },
 ];

@@ -194,7 +194,8 @@ test.describe('/es/faqs', () => {
     const answerLink = page.locator('[data-faq] .rich-text a', { hasText: 'Impulse el cambio' }).first();
     await expect(answerLink).toHaveAttribute('href', '/es/lead-the-change');
     await expect(answerLink).not.toHaveAttribute('hreflang');
-    const englishOnly = page.locator('[data-faq] .rich-text a[href="/nominate-school"]').first();
+    await expect(page.locator('[data-faq] .rich-text a[href="/es/nominate-school"]').first()).not.toHaveAttribute('hreflang');
+    const englishOnly = page.locator('[data-faq] .rich-text a[href="/events-webinars"]').first();
     await expect(englishOnly).toHaveAttribute('hreflang', 'en');
     // The contact form is English for now, and says so to screen readers.
     await expect(page.locator('#ask-a-question [lang="en"] form')).toHaveCount(1);

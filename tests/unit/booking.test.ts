@@ -71,6 +71,10 @@ describe('formatMeetingTime', () => {
   ])('%s → %s (%s)', (start, end, timeZone, expected) => {
     expect(formatMeetingTime(new Date(start), end ? new Date(end) : undefined, timeZone)).toMatch(expected);
   });
+
+  test('in Spanish on /es/thank-you', () => {
+    expect(formatMeetingTime(new Date('2025-09-25T16:00:00Z'), undefined, 'America/New_York', 'es')).toMatch(/^jueves, 25 de septiembre de 2025, 12:00/);
+  });
 });
 
 describe('/form query parameters', () => {

@@ -14,7 +14,7 @@ const files = globSync('src/**/*.astro', { cwd: root });
 describe('client:idle islands', () => {
   it('finds the pages that use them', () => {
     const users = files.filter((file) => readFileSync(join(root, file), 'utf8').includes('client:idle'));
-    expect(users).toEqual(expect.arrayContaining(['src/pages/webhook-config.astro', 'src/pages/thank-you.astro']));
+    expect(users).toEqual(expect.arrayContaining(['src/pages/webhook-config.astro', 'src/pages/_thank-you/ThankYou.astro']));
   });
 
   it('gives each one a timeout', () => {

@@ -145,7 +145,7 @@ describe('/school-answer for a parent who wrote in Spanish', () => {
     expect(meeting.html).toMatch(/href="\/es\/faqs">Lea las preguntas que hacen las escuelas</);
     expect(meeting.text).toContain('Agende una llamada con nuestro equipo (se abre en una pestaña nueva)');
     const told = await post((await letter('es')).token, { answer: 'no_reply_expected' });
-    expect(told.html).toMatch(/href="\/nominate-school" hreflang="en">Nomine a su escuela \(en inglés\)</);
+    expect(told.html).toMatch(/href="\/es\/nominate-school">Nomine a su escuela</);
     expect(told.text).toContain('Únase al programa de Padres Embajadores (en inglés)');
     const nudge = await post((await letter('es')).token, { answer: 'no_answer' });
     expect(nudge.text).toContain('Su correo de seguimiento (en inglés)');

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { crmErrors } from '../../lib/email/messages';
 import { bookingParameters, formatMeetingTime, readBooking, safeHttpUrl, type Booking } from '../../lib/booking';
+import type { BookingWords } from '../../lib/booking-words';
+import { localeTags } from '../../config/locales';
 import { buttonClass, cx } from '../../lib/ui';
 
 /** §9: the contact lookup starts 300 ms after load and gives up after 5 s. */
@@ -47,8 +49,11 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** The booking confirmation on /thank-you, read from the scheduler's query string. */
-export default function BookingDetails() {
+/**
+ * The booking confirmation on /thank-you, read from the scheduler's query string, in the page's
+ * words (content/i18n/{locale}/thankYou.yaml, `bookingWordsOf`).
+ */
+export default function BookingDetails({ words }: { words: BookingWords }) {
   const [booking, setBooking] = useState<Booking | null>(null);
   const [lookingUp, setLookingUp] = useState(false);
   const [confettiOn, setConfettiOn] = useState(false);
@@ -104,53 +109,52 @@ export default function BookingDetails() {
         {/* On a line of its own, so adding the name does not reflow (shift) the sentence, and shown
             once the name is known, so the centred line does not move either. */}
         <span className={cx('block font-semibold text-ink', booking ? undefined : '[.js_&]:invisible')}>
-          {booking?.firstName ? `Thank you, ${booking.firstName}!` : 'Thank you!'}
+          {booking?.firstName ? words.thanksName.replace('{name}', booking.firstName) : words.thanks}
         </span>{' '}
-        Your call is confirmed and we're looking forward to speaking with you.
+        {words.confirmed}
       </p>
 
       <section aria-labelledby="booking-details-title" className="rounded-card border border-line bg-white p-6 shadow-card sm:p-8">
         <h2 id="booking-details-title" className="text-xl font-bold">
-          Meeting Confirmation Details
+          {words.title}
         </h2>
         {!booking ? (
           <p className="mt-4 text-ink-soft" role="status">
-            <span className="[.no-js_&]:hidden">Loading...</span>
-            <span className="[.js_&]:hidden">The details of your meeting are in the confirmation email we sent you.</span>
+            <span className="[.no-js_&]:hidden">{words.loading}</span>
+            <span className="[.js_&]:hidden">{words.inEmail}</span>
           </p>
         ) : hasDetails ? (
           <dl className="mt-4">
-            {booking.attendee && <Row label="Attendee">{booking.attendee}</Row>}
-            {booking.email && <Row label="Email">{booking.email}</Row>}
-            {booking.start && <Row label="Meeting Time">{formatMeetingTime(booking.start, booking.end)}</Row>}
-            {booking.meetingType && <Row label="Meeting Type">{booking.meetingType}</Row>}
-            {booking.host && <Row label="Meeting Host">{booking.host}</Row>}
+            {booking.attendee && <Row label={words.attendee}>{booking.attendee}</Row>}
+            {booking.email && <Row label={words.email}>{booking.email}</Row>}
+            {booking.start && <Row label={words.time}>{formatMeetingTime(booking.start, booking.end, undefined, localeTags[words.locale].lang)}</Row>}
+            {booking.meetingType && <Row label={words.type}>{booking.meetingType}</Row>}
+            {booking.host && <Row label={words.host}>{booking.host}</Row>}
             {booking.meetingUrl && (
-              <Row label="Meeting Link">
+              <Row label={words.link}>
                 <a className={buttonClass('primary', 'sm')} href={booking.meetingUrl} target="_blank" rel="noopener noreferrer">
-                  Join Meeting<span className="sr-only"> (opens in a new tab)</span>
+                  {words.join}
+                  <span className="sr-only"> {words.newTab}</span>
                 </a>
               </Row>
             )}
           </dl>
         ) : (
-          <p className="mt-4 text-ink-soft">The details of your meeting are in the confirmation email we sent you.</p>
+          <p className="mt-4 text-ink-soft">{words.inEmail}</p>
         )}
         <p className={cx('mt-4 min-h-5 text-sm text-muted', withDetails)} role="status">
-          {lookingUp ? 'Loading contact information...' : ''}
+          {lookingUp ? words.lookingUp : ''}
         </p>
       </section>
 
       <section aria-labelledby="calendar-title" className={cx('rounded-card border border-brand-200 bg-brand-50 p-6 sm:p-8', withDetails)}>
         <h2 id="calendar-title" className="text-xl font-bold">
-          Make sure it's in the calendar
+          {words.calendarTitle}
         </h2>
-        <p className="mt-2 text-ink-soft">
-          A calendar invitation is on its way to your inbox. Accept it so the meeting is saved, and keep the link handy for the day.
-        </p>
+        <p className="mt-2 text-ink-soft">{words.calendarText}</p>
       </section>
 
-      <p className={cx('text-center text-title font-extrabold tracking-tight text-brand-700', withDetails)}>Speak Soon!</p>
+      <p className={cx('text-center text-title font-extrabold tracking-tight text-brand-700', withDetails)}>{words.speakSoon}</p>
     </div>
   );
 }

@@ -14,6 +14,24 @@ import type { SchoolSuggestion } from '../schools';
 const MIN_CHARS = 2;
 const DEBOUNCE_MS = 180;
 
+/**
+ * What the combobox says: the list's name and the live line after a search (`many` with
+ * `{count}`). English unless the page hands its own (/es/nominate-school's finder, `data-words`).
+ */
+export interface SchoolComboboxWords {
+  list: string;
+  one: string;
+  many: string;
+  none: string;
+}
+
+const englishWords: SchoolComboboxWords = {
+  list: 'Schools we know',
+  one: 'One school we know matches; use the arrow keys to choose.',
+  many: '{count} schools we know match; use the arrow keys to choose.',
+  none: 'No school we know matches. You can still type your school.',
+};
+
 interface Fields {
   name: HTMLInputElement;
   contactName?: HTMLInputElement;
@@ -25,7 +43,7 @@ interface Fields {
  * Upgrades the school field of a form, once (the email form's, or /nominate-school's finder, whose
  * `onPick` opens the school's page). Returns false when the form has none.
  */
-export function attachSchoolCombobox(form: HTMLFormElement, onPick?: (school: SchoolSuggestion) => void): boolean {
+export function attachSchoolCombobox(form: HTMLFormElement, onPick?: (school: SchoolSuggestion) => void, words: SchoolComboboxWords = englishWords): boolean {
   const name = form.querySelector<HTMLInputElement>('input[data-school-search]');
   const key = form.querySelector<HTMLInputElement>('input[data-school-key]');
   if (!name || !key || name.dataset.combobox) return false;
@@ -36,7 +54,7 @@ export function attachSchoolCombobox(form: HTMLFormElement, onPick?: (school: Sc
     contactName: form.querySelector<HTMLInputElement>('input[name="school_contact_name"]') ?? undefined,
     contactEmail: form.querySelector<HTMLInputElement>('input[name="school_contact_email"]') ?? undefined,
   };
-  new SchoolCombobox(fields, onPick);
+  new SchoolCombobox(fields, onPick, words);
   return true;
 }
 
@@ -52,13 +70,14 @@ class SchoolCombobox {
   constructor(
     private readonly fields: Fields,
     private readonly onPick?: (school: SchoolSuggestion) => void,
+    private readonly words: SchoolComboboxWords = englishWords,
   ) {
     const { name } = fields;
     const listId = `${name.id}-suggestions`;
     this.list = document.createElement('ul');
     this.list.id = listId;
     this.list.setAttribute('role', 'listbox');
-    this.list.setAttribute('aria-label', 'Schools we know');
+    this.list.setAttribute('aria-label', this.words.list);
     this.list.hidden = true;
     this.list.className = 'mt-1 max-h-72 overflow-y-auto rounded-lg border border-line bg-white py-1 shadow-card';
     this.live = document.createElement('p');
@@ -145,9 +164,7 @@ class SchoolCombobox {
     this.list.hidden = !open;
     this.fields.name.setAttribute('aria-expanded', String(open));
     this.fields.name.removeAttribute('aria-activedescendant');
-    this.live.textContent = open
-      ? `${schools.length === 1 ? 'One school we know matches' : `${schools.length} schools we know match`}; use the arrow keys to choose.`
-      : 'No school we know matches. You can still type your school.';
+    this.live.textContent = open ? (schools.length === 1 ? this.words.one : this.words.many.replace('{count}', String(schools.length))) : this.words.none;
   }
 
   private move(to: number): void {

@@ -12,7 +12,8 @@ import { NOTE_FIELD, normaliseNote, OWN_WORDS_FIELD, personalFieldNames, WORDS_C
 import { formLocaleSchema, formWordsConsentSchema, letterLocaleSchema } from '../../lib/schemas';
 import { localizeDefinition } from '../../lib/forms/localize';
 import { personalFieldLabelsIn, personalWords } from '../../lib/email/personal-fields';
-import { defaultLocale, type Locale } from '../../config/locales';
+import { defaultLocale, translatedPaths, type Locale } from '../../config/locales';
+import { localePath, normalisePath } from '../../lib/i18n/paths';
 import { serverWordsOf } from '../words';
 import type { FormDefinition } from '../../lib/forms/definition';
 import { fieldErrors, submissionSchema } from '../../lib/forms/schema';
@@ -180,7 +181,7 @@ export async function handleSubmission(req: Request, context: Context | undefine
   // misjudged parent typed is lost.
   if (held) {
     await storeSubmission(heldSubmission(record, judgement.reason));
-    return accepted(definition, page.current, browser, { record, draft });
+    return accepted(definition, page.current, browser, { record, draft }, locale);
   }
   const stored = await storeSubmission(record);
   await recordFormSent(req, context, { purpose: definition.purpose, page: page.current, draft: draft?.draft });
@@ -189,7 +190,7 @@ export async function handleSubmission(req: Request, context: Context | undefine
     console.error('[forms] delivery attempt of', record.id, 'failed:', error instanceof Error ? error.message : 'unknown error');
     return record;
   });
-  return accepted(definition, page.current, browser, { record: delivered, draft });
+  return accepted(definition, page.current, browser, { record: delivered, draft }, locale);
 }
 
 /**
@@ -241,9 +242,10 @@ function accepted(
   page: string | undefined,
   browser: boolean,
   outcome: { record: StoredSubmission; draft?: Awaited<ReturnType<typeof createDraft>> } | undefined,
+  locale: Locale = defaultLocale,
 ): Answer {
   const purpose = definition.purpose as FormPurpose;
-  const redirect = redirectOf(definition);
+  const redirect = redirectIn(redirectOf(definition), locale);
   if (browser) {
     if (outcome?.draft) return { kind: 'redirect', location: `/your-email?id=${encodeURIComponent(outcome.record.id)}&t=${outcome.draft.token}` };
     if (redirect) return { kind: 'redirect', location: redirect };
@@ -265,6 +267,17 @@ function accepted(
       ...(outcome?.draft ? { draft: draftAnswer(outcome.draft.draft, outcome.draft.token, outcome.draft.email) } : {}),
     },
   };
+}
+
+/**
+ * Where a form sent from a page in `locale` leads: a page of this site that has that language
+ * (`translatedPaths`, e.g. /thank-you) in that language (/es/thank-you), its query and fragment
+ * kept; any other address as it is.
+ */
+export function redirectIn(target: string | undefined, locale: Locale): string | undefined {
+  if (!target || locale === defaultLocale || !target.startsWith('/')) return target;
+  const [, path = '/', rest = ''] = target.match(/^([^?#]*)(.*)$/s) ?? [];
+  return translatedPaths.includes(normalisePath(path)) ? `${localePath(path, locale)}${rest}` : target;
 }
 
 /** Where HubSpot's post-submit action sends the visitor: an https address or a page of this site. */

@@ -84,7 +84,7 @@ async function outcomePage(
         : say('done.later', { who, when });
   const title = say(sent ? 'done.sentTitle' : 'done.confirmedTitle');
   const english = locale === defaultLocale;
-  const next = `<a class="${buttonClass('primary', 'md')}" href="/nominate-school"${english ? '' : ' hreflang="en"'}>${escapeHtml(t('confirmSend.next'))}</a>`;
+  const next = `<a class="${buttonClass('primary', 'md')}" href="${localePath('/nominate-school', locale)}">${escapeHtml(t('confirmSend.next'))}</a>`;
   const shared = share ? `${shareLead(share, t)}${shareBlockHtml(share, shareWordsOf(t), english ? share.text : undefined)}` : '';
   return { status: 200, title, content: `${heading(title)}${lead(text)}${shared}${preview(message, locale)}${actions(next, await homeLinkIn(locale))}` };
 }
@@ -114,9 +114,8 @@ async function laterOutcomePage(
 ): Promise<{ status: number; title: string; content: string }> {
   const t = await serverWordsOf(locale);
   const home = await homeLinkIn(locale);
-  const english = locale === defaultLocale;
   const again = `<a class="${buttonClass('primary', 'md')}" href="${localePath('/lead-the-change', locale)}#email-form">${escapeHtml(t('confirmSend.again'))}</a>`;
-  const next = `<a class="${buttonClass('primary', 'md')}" href="/nominate-school"${english ? '' : ' hreflang="en"'}>${escapeHtml(t('confirmSend.next'))}</a>`;
+  const next = `<a class="${buttonClass('primary', 'md')}" href="${localePath('/nominate-school', locale)}">${escapeHtml(t('confirmSend.next'))}</a>`;
   const byHand = (message: Parameters<typeof sendYourself>[0]) => sendYourself(message, sendYourselfWords(t), locale);
   switch (outcome.kind) {
     case 'expired':

@@ -140,7 +140,7 @@ export function thanksPage(w: AnswerWords, message: OutboxMessage, answer: Schoo
     )}${change}`;
   }
   return `${heading(w.say('thanks.toldTitle'))}${lead(w.say('thanks.toldLead'))}${actions(
-    englishLink(w, '/nominate-school', w.say('thanks.nominate'), 'primary'),
+    link(localePath('/nominate-school', w.locale), w.say('thanks.nominate'), 'primary'),
     englishLink(w, site.ambassador.registerUrl, w.say('thanks.ambassador'), 'secondary', true),
   )}${change}`;
 }
