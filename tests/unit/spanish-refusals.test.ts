@@ -130,3 +130,18 @@ describe('refusals while a Spanish parent asks are Spanish; an English parent’
     expect(html).toContain('Nuestro equipo pausó las solicitudes');
   });
 });
+
+describe('a busy mailbox’s gathered confirmations (issue 48)', () => {
+  test('a Spanish parent’s requests past the day’s ceiling wait in one Spanish email, each with its own link', async () => {
+    const parent = `ana.gathered${++seq}@example.org`;
+    for (let n = 0; n < 8; n++) expect((await ask('platform', await draftIn('es', { parent }), `203.0.${120 + n}.9`)).status).toBe(202);
+    const [gathered] = await query<{ subject: string; text: string }>(
+      sql`SELECT content->>'subject' AS subject, content->>'text' AS text FROM emails WHERE kind = 'confirmation' AND coalesce_key IS NOT NULL AND recipient = ${parent}`,
+    );
+    expect(gathered).toBeDefined();
+    expect(gathered!.text).toMatch(/Carta 1: confirme su carta a .+: https:\/\/site\.example\/confirm-send\?token=/);
+    expect(gathered!.text).toMatch(/Carta 2: confirme su carta a /);
+    expect(gathered!.text).toContain('No se envía nada a menos que usted confirme cada una con su propio enlace.');
+    expect(gathered!.text).not.toMatch(/Letter \d|confirm your letter|Nothing is sent/);
+  });
+});

@@ -55,6 +55,11 @@ const notifyWords = {
     outcome: (school: string, kind: PageOutcome) => `${outcomeText(school, kind)}, a parent who wrote to them tells us.`,
     dataReason: `Someone asked ${site.name} for a link to the data it keeps about this address. It was sent to this address only.`,
     selfReportReason: `Someone told ${site.name} that this address sent a letter to a school. Nothing is recorded unless you confirm.`,
+    /** The gathered confirmations of a mailbox over its day's ceiling: one link per letter. */
+    gatheredLink: (index: number, school: string) => `Letter ${index}: confirm your letter to ${school}`,
+    gatheredSchools: (count: number) => `${count} schools`,
+    gatheredReason: (count: number) =>
+      `Someone asked ${site.name} to send ${count === 1 ? 'a letter' : `${count} letters`} to schools in the name of this address. Nothing is sent unless you confirm each one with its own link.`,
   },
   es: {
     yourData: 'Sus datos (verlos, descargarlos o eliminarlos)',
@@ -71,6 +76,10 @@ const notifyWords = {
       `${kind === 'meeting' ? `${school} aceptó reunirse` : `${school} respondió`}, nos cuenta un padre o madre que le escribió.`,
     dataReason: `Alguien pidió a ${site.name} un enlace a los datos que guarda sobre este correo electrónico. Se envió solo a este correo.`,
     selfReportReason: `Alguien dijo a ${site.name} que este correo electrónico envió una carta a una escuela. No se registra nada a menos que usted confirme.`,
+    gatheredLink: (index: number, school: string) => `Carta ${index}: confirme su carta a ${school}`,
+    gatheredSchools: (count: number) => `${count} escuelas`,
+    gatheredReason: (count: number) =>
+      `Alguien pidió a ${site.name} enviar ${count === 1 ? 'una carta' : `${count} cartas`} a escuelas en nombre de este correo electrónico. No se envía nada a menos que usted confirme cada una con su propio enlace.`,
   },
 } satisfies Record<Locale, Record<string, unknown>>;
 
@@ -195,26 +204,27 @@ export async function gatherConfirmations(address: string, now = new Date()): Pr
       AND NOT EXISTS (SELECT 1 FROM emails e WHERE e.id = outbox_messages.id || '.confirmation')
     ORDER BY id DESC LIMIT 10`);
   if (rows.length === 0) return 'queued';
-  const links = await Promise.all(
-    rows.map(async ({ record }, index) => ({
-      label: `Letter ${index + 1}: confirm your letter to ${await schoolName(record)}`,
-      url: confirmationLink(record)!,
-    })),
-  );
+  // In the language of the newest request's parent (one mailbox, one email).
   const first = rows[0]!.record;
+  const locale = localeOf(first);
+  const words = notifyWords[locale];
+  const links = await Promise.all(
+    rows.map(async ({ record }, index) => ({ label: words.gatheredLink(index + 1, await schoolName(record)), url: confirmationLink(record)! })),
+  );
   const rendered = await composeEmail(
     'confirmation',
     {
       parent: first.parentName,
-      school: rows.length === 1 ? await schoolName(first) : `${rows.length} schools`,
+      school: rows.length === 1 ? await schoolName(first) : words.gatheredSchools(rows.length),
       contact: await contactName(first),
-      expires: until(Date.parse(first.confirmation!.expiresAt)),
+      expires: until(Date.parse(first.confirmation!.expiresAt), locale),
     },
     {
       actionUrl: confirmationLink(first),
-      reason: `Someone asked ${site.name} to send ${rows.length === 1 ? 'a letter' : `${rows.length} letters`} to schools in the name of this address. Nothing is sent unless you confirm each one with its own link.`,
-      footerLinks: [...links, yourDataLink(address, now)],
+      reason: words.gatheredReason(rows.length),
+      footerLinks: [...links, yourDataLink(address, now, locale)],
     },
+    locale,
   );
   const enqueued = await enqueueCoalesced(
     {
