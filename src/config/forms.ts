@@ -95,7 +95,12 @@ export const emailFormPurposes = ['emailGenerator', 'referSchool'] as const sati
  * (content/i18n/{locale}/{place}.yaml, src/lib/forms/localize.ts). Other forms stay English,
  * marked `lang="en"`, on a page in another language.
  */
-export const formWordsPlaces: Partial<Record<FormPurpose, string>> = { emailGenerator: 'emailForm', newsletter: 'newsletterForm' };
+export const formWordsPlaces: Partial<Record<FormPurpose, string>> = {
+  emailGenerator: 'emailForm',
+  newsletter: 'newsletterForm',
+  webinarSignup: 'webinarSignupForm',
+  resources: 'resourcesForm',
+};
 
 /** The configured purpose of a HubSpot form id, if any. */
 export function purposeOfFormId(formId: string): FormPurpose | undefined {

@@ -17,4 +17,15 @@ export const localeTags: Record<Locale, { lang: string; og: string; name: string
  * The English paths that also exist in every other language, at the same path under its prefix.
  * Add a path here when its translated page is built (docs/spanish.md, "Adding a page").
  */
-export const translatedPaths: readonly string[] = ['/', '/why-this-matters', '/how-it-works', '/lead-the-change', '/faqs', '/real-stories'];
+export const translatedPaths: readonly string[] = [
+  '/',
+  '/why-this-matters',
+  '/how-it-works',
+  '/lead-the-change',
+  '/faqs',
+  '/real-stories',
+  '/events-webinars',
+  '/webinar-thank-you',
+  '/webinar-share',
+  '/resources',
+];

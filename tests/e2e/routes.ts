@@ -29,4 +29,10 @@ export const routes: Array<{ path: string; heading: RegExp; navigation?: string 
   { path: '/es/lead-the-change', heading: /Impulse el cambio/, navigation: 'Principal' },
   // The stories' cards and player in Spanish; the videos speak as recorded.
   { path: '/es/real-stories', heading: /^Historias reales$/, navigation: 'Principal' },
+  // Events and webinars, the webinar's thank-you and share pages, and resources: the sign-up and
+  // resources forms in Spanish (issue 48, docs/spanish.md).
+  { path: '/es/events-webinars', heading: /^Eventos y seminarios web$/, navigation: 'Principal' },
+  { path: '/es/webinar-thank-you', heading: /^¡Gracias por inscribirse!$/, navigation: 'Principal' },
+  { path: '/es/webinar-share', heading: /^¡Comparta la revolución!$/, navigation: 'Principal' },
+  { path: '/es/resources', heading: /^Recursos$/, navigation: 'Principal' },
 ];

@@ -6,14 +6,14 @@
  * also get their school email composed on the server and a one-time token to send it.
  */
 import type { Context } from '@netlify/functions';
-import { emailFormFields, emailFormPurposes, formWordsPlaces, type FormPurpose } from '../../config/forms';
+import { emailFormFields, emailFormPurposes, type FormPurpose } from '../../config/forms';
 import { emailFormProblems, normaliseEmailFields, textOf } from '../../lib/email/fields';
 import { NOTE_FIELD, normaliseNote, OWN_WORDS_FIELD, personalFieldNames, WORDS_CONSENT_FIELD } from '../../lib/email/note';
 import { formLocaleSchema, formWordsConsentSchema, letterLocaleSchema } from '../../lib/schemas';
-import { localizeDefinition } from '../../lib/forms/localize';
 import { personalFieldLabelsIn, personalWords } from '../../lib/email/personal-fields';
 import { defaultLocale, type Locale } from '../../config/locales';
-import { serverWordsOf } from '../words';
+import { isTranslated, localePath, splitLocale } from '../../lib/i18n/paths';
+import { definitionIn } from './in-locale';
 import type { FormDefinition } from '../../lib/forms/definition';
 import { fieldErrors, submissionSchema } from '../../lib/forms/schema';
 import { metaFields, summaryOf, type RawValues } from '../../lib/forms/values';
@@ -180,7 +180,7 @@ export async function handleSubmission(req: Request, context: Context | undefine
   // misjudged parent typed is lost.
   if (held) {
     await storeSubmission(heldSubmission(record, judgement.reason));
-    return accepted(definition, page.current, browser, { record, draft });
+    return accepted(definition, page.current, browser, { record, draft }, locale);
   }
   const stored = await storeSubmission(record);
   await recordFormSent(req, context, { purpose: definition.purpose, page: page.current, draft: draft?.draft });
@@ -189,17 +189,7 @@ export async function handleSubmission(req: Request, context: Context | undefine
     console.error('[forms] delivery attempt of', record.id, 'failed:', error instanceof Error ? error.message : 'unknown error');
     return record;
   });
-  return accepted(definition, page.current, browser, { record: delivered, draft });
-}
-
-/**
- * The definition as a page in `locale` shows it: with that language's words when the form has
- * them (`formWordsPlaces`), else as it is (the page showed it in English).
- */
-export async function definitionIn<D extends FormDefinition>(definition: D & { purpose: string }, locale: Locale): Promise<D> {
-  const place = formWordsPlaces[definition.purpose as FormPurpose];
-  if (locale === defaultLocale || !place) return definition;
-  return localizeDefinition(definition, await serverWordsOf(locale), place);
+  return accepted(definition, page.current, browser, { record: delivered, draft }, locale);
 }
 
 /** The hidden inputs a school page's form posts again when it comes back with problems. */
@@ -241,9 +231,10 @@ function accepted(
   page: string | undefined,
   browser: boolean,
   outcome: { record: StoredSubmission; draft?: Awaited<ReturnType<typeof createDraft>> } | undefined,
+  locale: Locale,
 ): Answer {
   const purpose = definition.purpose as FormPurpose;
-  const redirect = redirectOf(definition);
+  const redirect = redirectIn(redirectOf(definition), locale);
   if (browser) {
     if (outcome?.draft) return { kind: 'redirect', location: `/your-email?id=${encodeURIComponent(outcome.record.id)}&t=${outcome.draft.token}` };
     if (redirect) return { kind: 'redirect', location: redirect };
@@ -278,6 +269,17 @@ function redirectOf(definition: FormDefinition): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Where a form of a `locale` page leads after it is sent: the same page of this site in that
+ * language when the site has it (a Spanish webinar sign-up goes to /es/webinar-thank-you), else
+ * the address as the post-submit action gives it.
+ */
+export function redirectIn(redirect: string | undefined, locale: Locale): string | undefined {
+  if (!redirect || locale === defaultLocale || !redirect.startsWith('/') || redirect.startsWith('//')) return redirect;
+  const [, path = '/', rest = ''] = /^([^?#]*)(.*)$/s.exec(redirect) ?? [];
+  return isTranslated(path) && splitLocale(path).locale === defaultLocale ? localePath(path, locale) + rest : redirect;
 }
 
 /** The posted names and values: JSON (an object of text or lists of text) or a form encoding. */

@@ -131,10 +131,10 @@ export async function invalidPage(input: {
 }
 
 /** The thank-you message of a form, with the way back to the page it was on. */
-export async function submittedPage(definition: FormDefinition, page: string | undefined): Promise<Response> {
-  const t = await serverWordsOf(defaultLocale);
-  const content = `${heading(t('formResponse.thanks.title'))}<div class="mt-4 rounded-xl border border-success-600 bg-white p-4 text-lg text-ink [&_a]:font-medium [&_a]:text-brand-700 [&_a]:underline" role="status">${successHtml(definition)}</div>${await backLink(page)}`;
-  return responsePage(content, { title: t('formResponse.thanks.documentTitle') });
+export async function submittedPage(definition: FormDefinition, page: string | undefined, locale: Locale = defaultLocale): Promise<Response> {
+  const t = await serverWordsOf(locale);
+  const content = `${heading(t('formResponse.thanks.title'))}<div class="mt-4 rounded-xl border border-success-600 bg-white p-4 text-lg text-ink [&_a]:font-medium [&_a]:text-brand-700 [&_a]:underline" role="status">${successHtml(definition, locale)}</div>${await backLink(page, locale)}`;
+  return responsePage(content, { title: t('formResponse.thanks.documentTitle'), locale });
 }
 
 /** A failure the visitor can do something about (rate limit, storage down, unknown form). */
