@@ -39,7 +39,12 @@ test('/es/events-webinars: the recordings in Spanish, the sign-up’s problems i
   await expect(page.getByRole('heading', { level: 1 }).locator('+ p')).toHaveText(
     'Está inscrito en nuestro seminario web From Busy to Brilliant (en inglés) el 25 de septiembre a las 12:00 (hora del Este).',
   );
-  await expect(page.getByRole('link', { name: 'Invitar a alguien' })).toHaveAttribute('href', '/es/webinar-share');
+  await page.getByRole('link', { name: 'Invitar a alguien' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('¡Comparta la revolución!');
+  // The invitation is the Spanish sign-up.
+  expect(await page.getByRole('textbox', { name: 'Enlace para inscribirse al seminario web' }).inputValue()).toBe(
+    new URL('/es/events-webinars#join-the-conversation', page.url()).href,
+  );
 });
 
 test('without JavaScript a Spanish sign-up also leads to /es/webinar-thank-you', async ({ browser }) => {
