@@ -15,11 +15,20 @@ test.beforeEach(async ({ page }) => {
 test('/es/events-webinars: the recordings in Spanish, the sign-up’s problems in Spanish, then the Spanish thank-you page', async ({ page }) => {
   await page.goto('/es/events-webinars');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Eventos y seminarios web');
+  // The page's scripts have run (they come after the first paint): the player opens, the form answers in place.
+  await expect(page.locator('html')).toHaveAttribute('data-scripts', 'ready');
   const recordings = page.getByRole('list', { name: 'Seminarios web grabados' });
   // The titles as recorded, in English and marked so; the day and views in Spanish.
   await expect(recordings.locator('[lang="en"]').first()).toHaveText(/From Busy to Brilliant/);
   await expect(recordings.getByText('25 sept 2025')).toBeVisible();
   await expect(recordings.getByText('2,3 mil visualizaciones').first()).toBeVisible();
+  // The player: its words in Spanish, the recording's title marked English.
+  await recordings.getByRole('button', { name: /From Busy to Brilliant/ }).click();
+  const player = page.getByRole('dialog', { name: /From Busy to Brilliant/ });
+  await expect(player.locator('[data-dialog-title]')).toHaveAttribute('lang', 'en');
+  await expect(player.getByRole('link', { name: 'Descargar' })).toBeVisible();
+  await player.getByRole('button', { name: 'Cerrar el diálogo' }).click();
+  await expect(player).toBeHidden();
 
   const region = page.locator('#join-the-conversation native-form');
   await expect(region.locator('[lang="en"]')).toHaveCount(0);
@@ -71,6 +80,7 @@ test('/es/resources leads to the resources form in Spanish, whose problems are i
 
   const region = page.locator('native-form[data-purpose="resources"]');
   await expect(region.locator('[lang="en"]')).toHaveCount(0);
+  await expect(page.locator('html')).toHaveAttribute('data-scripts', 'ready');
   await region.getByRole('button', { name: 'Enviarme los recursos' }).click();
   await expect(region.locator('[data-form-summary]')).toHaveText(
     'Por favor, revise estos campos: Nombre, Correo electrónico, ¿Qué recursos le gustaría recibir?',
