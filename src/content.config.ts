@@ -77,6 +77,9 @@ const webinars = defineCollection({
     views: z.string().max(10),
     category: z.string().max(40),
     description: z.string().max(300),
+    /** The category and description on /es/events-webinars (the title stays as recorded). */
+    categoryEs: z.string().max(40),
+    descriptionEs: z.string().max(300),
     /** An mp4 under /media or an absolute https URL. */
     videoUrl: z.string().regex(/^(\/|https:\/\/)/, 'must start with / or https://'),
     thumbnail: z.string().regex(/^(\/|https:\/\/)/, 'must start with / or https://'),

@@ -99,6 +99,8 @@ export const formWordsPlaces: Partial<Record<FormPurpose, string>> = {
   emailGenerator: 'emailForm',
   newsletter: 'newsletterForm',
   partnership: 'partnershipForm',
+  webinarSignup: 'webinarSignupForm',
+  resources: 'resourcesForm',
 };
 
 /** The configured purpose of a HubSpot form id, if any. */

@@ -27,4 +27,8 @@ export const translatedPaths: readonly string[] = [
   '/nominate-school',
   '/partnership-form',
   '/thank-you',
+  '/events-webinars',
+  '/webinar-thank-you',
+  '/webinar-share',
+  '/resources',
 ];

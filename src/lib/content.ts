@@ -74,7 +74,8 @@ export interface WebinarItem {
   publishedDate: string;
 }
 
-export async function featuredWebinars(): Promise<WebinarItem[]> {
+/** The featured recorded webinars, newest first; in `locale` their category and description (the title stays as recorded). */
+export async function featuredWebinars(locale: Locale = defaultLocale): Promise<WebinarItem[]> {
   const entries = (await getCollection('webinars', (entry) => entry.data.featured)).map((entry) => entry.data);
   entries.sort((a, b) => b.publishedDate.getTime() - a.publishedDate.getTime());
   return Promise.all(
@@ -83,8 +84,8 @@ export async function featuredWebinars(): Promise<WebinarItem[]> {
       title: webinar.title,
       duration: webinar.duration,
       views: webinar.views,
-      category: webinar.category,
-      description: webinar.description,
+      category: locale === 'es' ? webinar.categoryEs : webinar.category,
+      description: locale === 'es' ? webinar.descriptionEs : webinar.description,
       videoUrl: webinar.videoUrl,
       thumbnail: await picture(webinar.thumbnail, 800),
       publishedDate: webinar.publishedDate.toISOString(),

@@ -35,4 +35,10 @@ export const routes: Array<{ path: string; heading: RegExp; navigation?: string 
   { path: '/es/partnership-form', heading: /^Solicitud de colaboración$/, navigation: 'Principal' },
   // Where a booked call lands, in Spanish (the booking's details in the page's words).
   { path: '/es/thank-you', heading: /.+/, navigation: 'Principal' },
+  // Events and webinars, the webinar's thank-you and share pages, and resources: the sign-up and
+  // resources forms in Spanish (issue 48, docs/spanish.md).
+  { path: '/es/events-webinars', heading: /^Eventos y seminarios web$/, navigation: 'Principal' },
+  { path: '/es/webinar-thank-you', heading: /^¡Gracias por inscribirse!$/, navigation: 'Principal' },
+  { path: '/es/webinar-share', heading: /^¡Comparta la revolución!$/, navigation: 'Principal' },
+  { path: '/es/resources', heading: /^Recursos$/, navigation: 'Principal' },
 ];

@@ -144,9 +144,17 @@ describe('content schemas', () => {
       name: 'a webinar whose video is on plain http',
       path: 'content/webinars.yaml',
       contents:
-        '- id: insecure\n  title: An insecure webinar\n  duration: 45\n  views: "1k"\n  category: Webinar\n  description: Text.\n  videoUrl: http://example.org/v.mp4\n  thumbnail: /media/t.jpg\n  publishedDate: 2025-06-26\n',
+        '- id: insecure\n  title: An insecure webinar\n  duration: 45\n  views: "1k"\n  category: Webinar\n  description: Text.\n  categoryEs: Seminario\n  descriptionEs: Texto.\n  videoUrl: http://example.org/v.mp4\n  thumbnail: /media/t.jpg\n  publishedDate: 2025-06-26\n',
       file: 'webinars.yaml',
       field: 'videoUrl',
+    },
+    {
+      name: 'a webinar without its Spanish description',
+      path: 'content/webinars.yaml',
+      contents:
+        '- id: untranslated\n  title: An untranslated webinar\n  duration: 45\n  views: "1k"\n  category: Webinar\n  description: Text.\n  categoryEs: Seminario\n  videoUrl: /media/v.mp4\n  thumbnail: /media/t.jpg\n  publishedDate: 2025-06-26\n',
+      file: 'webinars.yaml',
+      field: 'descriptionEs',
     },
     {
       name: 'a letter whose main text misses {video}',

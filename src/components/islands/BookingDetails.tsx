@@ -34,8 +34,8 @@ function prefersReducedMotion(): boolean {
 
 /** One burst of 50 pieces that lives about 3 seconds (ticks are frames at 60 fps). */
 async function celebrate(canvas: HTMLCanvasElement): Promise<void> {
-  const { default: confetti } = await import('canvas-confetti');
-  const fire = confetti.create(canvas, { resize: true, disableForReducedMotion: true });
+  const { createConfetti } = await import('../../lib/confetti');
+  const fire = createConfetti(canvas, { resize: true, disableForReducedMotion: true });
   await fire({ particleCount: CONFETTI_PIECES, spread: 80, origin: { y: 0.6 }, ticks: (CONFETTI_MS / 1000) * 60 });
   fire.reset();
 }

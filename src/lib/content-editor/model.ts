@@ -220,6 +220,8 @@ export const editorCollections: EditorCollection[] = [
       views: { label: 'Views', hint: 'As shown on the card, e.g. "2.3k".' },
       category: { label: 'Category', hint: 'e.g. "Parent Webinar".' },
       description: { label: 'Description', widget: 'text' },
+      categoryEs: { label: 'Category, in Spanish', hint: 'The card on /es/events-webinars, e.g. "Seminario para padres".' },
+      descriptionEs: { label: 'Description, in Spanish', hint: 'The same description for /es: the same facts and figures.', widget: 'text' },
       videoUrl: { label: 'Video (mp4)', hint: mediaUrlHint },
       thumbnail: { label: 'Poster', widget: 'image' },
       publishedDate: { label: 'Published' },

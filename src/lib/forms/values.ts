@@ -51,6 +51,9 @@ export const metaFields = {
 /** The checkbox of one communication subscription, e.g. `_consent_42`. */
 export const consentFieldName = (subscriptionTypeId: number) => `_consent_${subscriptionTypeId}`;
 
+/** A list of labels as the end of a sentence: a full stop, unless the last is a question ("Which resources would you like?"). */
+const endSentence = (text: string) => (/[?!]$/.test(text) ? text : `${text}.`);
+
 export const messages = {
   required: 'Please fill in this field.',
   requiredChoice: 'Please choose an option.',
@@ -68,7 +71,7 @@ export const messages = {
   unknown: 'This form has no field with this name.',
   consentToProcess: 'Please agree to let us store and process your details, or we cannot take your submission.',
   /** Above the form, naming the fields that need attention in the order they appear. */
-  check: (labels: string[]) => `Please check ${labels.length === 1 ? 'this field' : 'these fields'}: ${labels.join(', ')}.`,
+  check: (labels: string[]) => `Please check ${labels.length === 1 ? 'this field' : 'these fields'}: ${endSentence(labels.join(', '))}`,
   /** The explicit consent box, as a message names it. */
   consentLabel: 'Consent to process your details',
 };
@@ -93,7 +96,7 @@ export const messagesByLocale: Record<Locale, FormMessages> = {
     oneValue: 'Por favor, dé un solo valor para este campo.',
     unknown: 'Este formulario no tiene ningún campo con este nombre.',
     consentToProcess: 'Por favor, acepte que guardemos y tratemos sus datos; si no, no podemos recibir su formulario.',
-    check: (labels: string[]) => `Por favor, revise ${labels.length === 1 ? 'este campo' : 'estos campos'}: ${labels.join(', ')}.`,
+    check: (labels: string[]) => `Por favor, revise ${labels.length === 1 ? 'este campo' : 'estos campos'}: ${endSentence(labels.join(', '))}`,
     consentLabel: 'Consentimiento para tratar sus datos',
   },
 };

@@ -32,6 +32,9 @@ class WebinarGalleryElement extends HTMLElement {
     const download = dialog.querySelector<HTMLAnchorElement>('[data-webinar-download]');
     if (download) download.href = src;
     this.player = openVideoModal({ src, title, poster }, opener, MODAL_ID, 'max-h-[70vh]');
+    // The recording's title as recorded (English) on a page in another language.
+    const heading = dialog.querySelector('[data-dialog-title]');
+    if (card.dataset.titleLang) heading?.setAttribute('lang', card.dataset.titleLang);
     if (!this.player) window.location.assign(opener.href);
   }
 }

@@ -6,15 +6,14 @@
  * also get their school email composed on the server and a one-time token to send it.
  */
 import type { Context } from '@netlify/functions';
-import { emailFormFields, emailFormPurposes, formWordsPlaces, type FormPurpose } from '../../config/forms';
+import { emailFormFields, emailFormPurposes, type FormPurpose } from '../../config/forms';
 import { emailFormProblems, normaliseEmailFields, textOf } from '../../lib/email/fields';
 import { NOTE_FIELD, normaliseNote, OWN_WORDS_FIELD, personalFieldNames, WORDS_CONSENT_FIELD } from '../../lib/email/note';
 import { formLocaleSchema, formWordsConsentSchema, letterLocaleSchema } from '../../lib/schemas';
-import { localizeDefinition } from '../../lib/forms/localize';
 import { personalFieldLabelsIn, personalWords } from '../../lib/email/personal-fields';
-import { defaultLocale, translatedPaths, type Locale } from '../../config/locales';
-import { localePath, normalisePath } from '../../lib/i18n/paths';
-import { serverWordsOf } from '../words';
+import { defaultLocale, type Locale } from '../../config/locales';
+import { isTranslated, localePath, splitLocale } from '../../lib/i18n/paths';
+import { definitionIn } from './in-locale';
 import type { FormDefinition } from '../../lib/forms/definition';
 import { fieldErrors, submissionSchema } from '../../lib/forms/schema';
 import { metaFields, summaryOf, type RawValues } from '../../lib/forms/values';
@@ -193,16 +192,6 @@ export async function handleSubmission(req: Request, context: Context | undefine
   return accepted(definition, page.current, browser, { record: delivered, draft }, locale);
 }
 
-/**
- * The definition as a page in `locale` shows it: with that language's words when the form has
- * them (`formWordsPlaces`), else as it is (the page showed it in English).
- */
-export async function definitionIn<D extends FormDefinition>(definition: D & { purpose: string }, locale: Locale): Promise<D> {
-  const place = formWordsPlaces[definition.purpose as FormPurpose];
-  if (locale === defaultLocale || !place) return definition;
-  return localizeDefinition(definition, await serverWordsOf(locale), place);
-}
-
 /** The hidden inputs a school page's form posts again when it comes back with problems. */
 function schoolPageInputs(key: string, raw: RawValues): Record<string, string> {
   const inputs: Record<string, string> = { [metaFields.school]: key };
@@ -242,7 +231,7 @@ function accepted(
   page: string | undefined,
   browser: boolean,
   outcome: { record: StoredSubmission; draft?: Awaited<ReturnType<typeof createDraft>> } | undefined,
-  locale: Locale = defaultLocale,
+  locale: Locale,
 ): Answer {
   const purpose = definition.purpose as FormPurpose;
   const redirect = redirectIn(redirectOf(definition), locale);
@@ -269,17 +258,6 @@ function accepted(
   };
 }
 
-/**
- * Where a form sent from a page in `locale` leads: a page of this site that has that language
- * (`translatedPaths`, e.g. /thank-you) in that language (/es/thank-you), its query and fragment
- * kept; any other address as it is.
- */
-export function redirectIn(target: string | undefined, locale: Locale): string | undefined {
-  if (!target || locale === defaultLocale || !target.startsWith('/')) return target;
-  const [, path = '/', rest = ''] = target.match(/^([^?#]*)(.*)$/s) ?? [];
-  return translatedPaths.includes(normalisePath(path)) ? `${localePath(path, locale)}${rest}` : target;
-}
-
 /** Where HubSpot's post-submit action sends the visitor: an https address or a page of this site. */
 function redirectOf(definition: FormDefinition): string | undefined {
   const action = definition.configuration.postSubmitAction;
@@ -291,6 +269,17 @@ function redirectOf(definition: FormDefinition): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Where a form of a `locale` page leads after it is sent: the same page of this site in that
+ * language when the site has it (a Spanish webinar sign-up goes to /es/webinar-thank-you), else
+ * the address as the post-submit action gives it.
+ */
+export function redirectIn(redirect: string | undefined, locale: Locale): string | undefined {
+  if (!redirect || locale === defaultLocale || !redirect.startsWith('/') || redirect.startsWith('//')) return redirect;
+  const [, path = '/', rest = ''] = /^([^?#]*)(.*)$/s.exec(redirect) ?? [];
+  return isTranslated(path) && splitLocale(path).locale === defaultLocale ? localePath(path, locale) + rest : redirect;
 }
 
 /** The posted names and values: JSON (an object of text or lists of text) or a form encoding. */

@@ -130,13 +130,10 @@ export async function invalidPage(input: {
   return responsePage(content, { status: 400, title: t('formResponse.invalid.title'), locale });
 }
 
-/**
- * The thank-you message of a form, with the way back to the page it was on; in `locale` (the
- * definition given in it), in that language's frame.
- */
+/** The thank-you message of a form, with the way back to the page it was on. */
 export async function submittedPage(definition: FormDefinition, page: string | undefined, locale: Locale = defaultLocale): Promise<Response> {
   const t = await serverWordsOf(locale);
-  const content = `${heading(t('formResponse.thanks.title'))}<div class="mt-4 rounded-xl border border-success-600 bg-white p-4 text-lg text-ink [&_a]:font-medium [&_a]:text-brand-700 [&_a]:underline" role="status">${successHtml(definition)}</div>${await backLink(page, locale)}`;
+  const content = `${heading(t('formResponse.thanks.title'))}<div class="mt-4 rounded-xl border border-success-600 bg-white p-4 text-lg text-ink [&_a]:font-medium [&_a]:text-brand-700 [&_a]:underline" role="status">${successHtml(definition, locale)}</div>${await backLink(page, locale)}`;
   return responsePage(content, { title: t('formResponse.thanks.documentTitle'), locale });
 }
 

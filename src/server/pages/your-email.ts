@@ -14,7 +14,7 @@ import type { RawValues } from '../../lib/forms/values';
 import { buttonClass } from '../../lib/ui';
 import { composeDraft, type LetteredDraft } from '../letter/drafts';
 import { formDefinitions } from '../forms/definitions';
-import { definitionIn } from '../forms/submit';
+import { definitionIn } from '../forms/in-locale';
 import { defaultLocale, type Locale } from '../../config/locales';
 import { personalWords } from '../../lib/email/personal-fields';
 import { localePath } from '../../lib/i18n/paths';
