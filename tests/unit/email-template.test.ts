@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { composeLinks, emailAsText, emailSubject, generateEmail, placeholders, videoLinkAt } from '../../src/lib/email/template';
+import { composeLinks, emailAsText, followUpEmail, emailSubject, generateEmail, placeholders, videoLinkAt } from '../../src/lib/email/template';
 import { firstLetter } from './helpers/letters';
 import type { EmailData } from '../../src/lib/schemas';
 
@@ -130,5 +130,24 @@ describe('compose links and clipboard text', () => {
   test('the clipboard text has the To line, the subject and the body', () => {
     const email = generateEmail(full, links, firstLetter);
     expect(emailAsText(email)).toBe(`To: Dr. Patel <head@oakwood.edu>\nSubject: ${email.subject}\n\n${email.body}`);
+    // A letter written in Spanish is copied with its labels in Spanish (issue 48).
+    expect(emailAsText(email, 'es')).toBe(`Para: Dr. Patel <head@oakwood.edu>\nAsunto: ${email.subject}\n\n${email.body}`);
+  });
+
+  test('the follow-up to the school is in the first letter’s language', () => {
+    const input = {
+      subject: 'S',
+      toName: 'Dr. Patel',
+      to: 'head@oakwood.edu',
+      schoolName: 'Oakwood',
+      parentName: 'Ana',
+      sentAt: '2026-11-02T12:00:00Z',
+      videoUrl: 'https://example.org/v',
+    };
+    expect(followUpEmail(input).body).toMatch(/^Dear Dr\. Patel,\n\nI wrote to you on November 2 /);
+    const spanish = followUpEmail({ ...input, language: 'es' });
+    expect(spanish.subject).toBe('Seguimiento: S');
+    expect(spanish.body).toMatch(/^Estimado\/a Dr\. Patel:\n\nLe escribí el 2 de noviembre sobre cómo Oakwood /);
+    expect(followUpEmail({ ...input, language: 'es', toName: '', parentName: '' }).body).toMatch(/^Estimado\/a \[Nombre\]:[\s\S]*\[Su nombre\]$/);
   });
 });

@@ -31,9 +31,9 @@ beforeEach(async () => {
 });
 
 /** A letter the platform delivered for a parent who wrote in `locale`, and the token of its follow-up link. */
-async function letter(locale: 'en' | 'es'): Promise<{ message: OutboxMessage; token: string }> {
+async function letter(locale: 'en' | 'es', letterLocale?: 'en' | 'es'): Promise<{ message: OutboxMessage; token: string }> {
   const n = ++seq;
-  const sent = await deliveredLetter(`ana.answer${n}@example.org`, `head.answer${n}@oakwood${n}.edu`, { locale });
+  const sent = await deliveredLetter(`ana.answer${n}@example.org`, `head.answer${n}@oakwood${n}.edu`, { locale, ...(letterLocale ? { letterLocale } : {}) });
   const message = (await readMessage(sent.id))!.message;
   const token = new URL(answerLink(message.id, message.followUp!.dueAt)).searchParams.get('token')!;
   return { message, token };
@@ -151,6 +151,16 @@ describe('/school-answer for a parent who wrote in Spanish', () => {
     expect(nudge.text).toContain('Su correo de seguimiento (en inglés)');
     expect(nudge.html).toMatch(/<textarea id="follow-up-text"[^>]*lang="en">To: Dr\. Patel [\s\S]*Dear Dr\. Patel,/);
     expect(nudge.text).toContain('Abrir en mi aplicación de correo');
+  });
+
+  test('after a letter written in Spanish, the follow-up to the school is in Spanish too, and not said to be English', async () => {
+    const nudge = await post((await letter('es', 'es')).token, { answer: 'no_answer' });
+    expect(nudge.text).toContain('Su correo de seguimiento');
+    expect(nudge.text).not.toContain('(en inglés)');
+    expect(nudge.html).toMatch(/<textarea id="follow-up-text"[^>]*>Para: Dr\. Patel [\s\S]*Estimado\/a Dr\. Patel:[\s\S]*¿Tendría quince minutos/);
+    expect(nudge.html).not.toMatch(/<textarea id="follow-up-text"[^>]*lang=/);
+    expect(nudge.html).toContain(encodeURIComponent('Seguimiento: '));
+    expect(nudge.html).not.toMatch(/Dear Dr\.|Following up|\[Nombre/);
   });
 
   test.each([

@@ -69,7 +69,7 @@ export default function EmailDialog({ words: dialogWords }: { words: DialogWords
 
   async function copy() {
     try {
-      await navigator.clipboard.writeText(emailAsText(email));
+      await navigator.clipboard.writeText(emailAsText(email, draft?.letter.language ?? defaultLocale));
       setUsedElsewhere(true);
       showToast(toasts.copied);
       setCopied(true);

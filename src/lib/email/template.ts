@@ -169,8 +169,9 @@ export function generateEmail(data: Partial<EmailData>, links: EmailLinks, lette
 }
 
 /** The text put on the clipboard: the To line, the subject and the body. */
-export function emailAsText(email: GeneratedEmail): string {
-  return `To: ${email.toLine}\nSubject: ${email.subject}\n\n${email.body}`;
+export function emailAsText(email: GeneratedEmail, language: Locale = 'en'): string {
+  const label = language === 'es' ? { to: 'Para:', subject: 'Asunto:' } : { to: 'To:', subject: 'Subject:' };
+  return `${label.to} ${email.toLine}\n${label.subject} ${email.subject}\n\n${email.body}`;
 }
 
 /** Links that open the email pre-filled: the mail app, Gmail and Outlook on the web. */
@@ -183,9 +184,32 @@ export function composeLinks(email: GeneratedEmail): { mailto: string; gmail: st
   };
 }
 
+/** The follow-up's words in each language a letter is written in (the first letter's). */
+const followUpWords = {
+  en: {
+    dear: letterWords.en.dear,
+    wrote: (sent: string, school: string) =>
+      `I wrote to you on ${sent} about how ${school} could unlock mastery learning for every student. I know how full a school leader's days are, so I wanted to follow up.`,
+    ask: 'Would you have fifteen minutes in the coming weeks to talk about it? If someone else at the school is the right person, I would be grateful if you could point me to them.',
+    video: (link: string) => `Here is the 30-second overview again: ${link}`,
+    thanks: 'Thank you,',
+    subject: (subject: string) => `Following up: ${subject}`,
+  },
+  es: {
+    dear: letterWords.es.dear,
+    wrote: (sent: string, school: string) =>
+      `Le escribí el ${sent} sobre cómo ${school} podría ofrecer el aprendizaje por dominio a cada alumno. Sé lo ocupados que son los días de quien dirige una escuela, así que quería darle seguimiento.`,
+    ask: '¿Tendría quince minutos en las próximas semanas para conversar sobre esto? Si otra persona de la escuela es la indicada, le agradecería que me lo dijera.',
+    video: (link: string) => `Aquí está de nuevo el resumen de 30 segundos: ${link}`,
+    thanks: 'Gracias,',
+    subject: (subject: string) => `Seguimiento: ${subject}`,
+  },
+} satisfies Record<Locale, Record<string, unknown>>;
+
 /**
  * The short, polite follow-up a parent can send when the school has not answered yet: it names the
- * first email, asks for fifteen minutes or the right person, and repeats the video.
+ * first email, asks for fifteen minutes or the right person, and repeats the video; in the first
+ * letter's language (`language`, English by default).
  */
 export function followUpEmail(input: {
   subject: string;
@@ -195,27 +219,31 @@ export function followUpEmail(input: {
   parentName: string;
   sentAt: string;
   videoUrl: string;
+  language?: Locale;
 }): GeneratedEmail {
+  const language = input.language ?? 'en';
+  const words = followUpWords[language];
+  const marks = letterWords[language].placeholders;
   const contact = input.toName.trim();
-  const sent = new Date(input.sentAt).toLocaleDateString('en-US', { month: 'long', day: 'numeric' });
-  const school = filled(input.schoolName, placeholders.schoolName);
-  const parent = filled(input.parentName, placeholders.parentFullName);
+  const sent = new Date(input.sentAt).toLocaleDateString(language === 'es' ? 'es-US' : 'en-US', { month: 'long', day: 'numeric' });
+  const school = filled(input.schoolName, marks.schoolName);
+  const parent = filled(input.parentName, marks.parentFullName);
   const body = [
-    `Dear ${contact || placeholders.greetingName},`,
+    words.dear(contact || marks.greetingName),
     '',
-    `I wrote to you on ${sent} about how ${school} could unlock mastery learning for every student. I know how full a school leader's days are, so I wanted to follow up.`,
+    words.wrote(sent, school),
     '',
-    'Would you have fifteen minutes in the coming weeks to talk about it? If someone else at the school is the right person, I would be grateful if you could point me to them.',
+    words.ask,
     '',
-    `Here is the 30-second overview again: ${videoLinkAt(input.videoUrl)}`,
+    words.video(videoLinkAt(input.videoUrl)),
     '',
-    'Thank you,',
+    words.thanks,
     parent,
   ].join('\n');
   return {
     to: input.to,
-    toLine: `${contact || placeholders.schoolContactName} <${input.to || placeholders.schoolContactEmail}>`,
-    subject: `Following up: ${input.subject}`,
+    toLine: `${contact || marks.schoolContactName} <${input.to || marks.schoolContactEmail}>`,
+    subject: words.subject(input.subject),
     body,
   };
 }

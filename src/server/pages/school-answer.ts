@@ -125,14 +125,16 @@ export function thanksPage(w: AnswerWords, message: OutboxMessage, answer: Schoo
       parentName: message.parentName,
       sentAt: message.sentAt ?? message.createdAt,
       videoUrl: publicEnv.emailVideoUrl,
+      language: message.letterLocale ?? defaultLocale,
     });
     const links = composeLinks(followUp);
-    // The follow-up to the school has English words only: a page in another language says so.
-    const english = w.locale !== defaultLocale;
+    // The follow-up is in the first letter's language: where that is not the page's, the page says so.
+    const letterLanguage = message.letterLocale ?? defaultLocale;
+    const english = letterLanguage !== w.locale && letterLanguage === defaultLocale;
     return `${heading(w.say('thanks.nudgeTitle'))}${lead(
       w.say(kind === 'no_answer' ? 'thanks.nudgeLeadNoAnswer' : 'thanks.nudgeLeadAgain'),
-    )}<div class="mt-6"><label for="follow-up-text" class="${labelClass}">${escapeHtml(english ? `${w.say('thanks.nudgeLabel')} ${w.say('inEnglish')}` : w.say('thanks.nudgeLabel'))}</label><textarea id="follow-up-text" readonly rows="14" class="${inputClass} font-mono text-sm"${english ? ' lang="en"' : ''}>${escapeHtml(
-      emailAsText(followUp),
+    )}<div class="mt-6"><label for="follow-up-text" class="${labelClass}">${escapeHtml(english ? `${w.say('thanks.nudgeLabel')} ${w.say('inEnglish')}` : w.say('thanks.nudgeLabel'))}</label><textarea id="follow-up-text" readonly rows="14" class="${inputClass} font-mono text-sm"${letterLanguage !== w.locale ? ` lang="${letterLanguage}"` : ''}>${escapeHtml(
+      emailAsText(followUp, letterLanguage),
     )}</textarea></div>${actions(
       `<a class="${buttonClass('primary', 'md')}" href="${escapeHtml(links.mailto)}">${escapeHtml(w.say('thanks.openMailApp'))}</a>`,
       link(links.gmail, 'Gmail', 'secondary', w),

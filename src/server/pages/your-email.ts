@@ -91,7 +91,7 @@ export function emailPage(
   const newTab = `<span class="sr-only"> ${w('newTab')}</span>`;
   // The letter reads in the page's own flow; one tap selects all of it to copy.
   return `${heading(t('yourEmail.title'))}${lead(t('yourEmail.lead'))}${edit}${notice}<div class="mt-6 space-y-4 rounded-card border border-line bg-white p-6 shadow-card"><section aria-labelledby="email-text-title"><h2 id="email-text-title" class="${labelClass}">${w('emailTitle')}</h2><p class="${helpClass}">${w('emailHelp')}</p><div class="mt-2 select-all whitespace-pre-wrap break-words rounded-xl border border-line bg-canvas p-4 text-sm leading-relaxed" data-email-text${lang}>${escapeHtml(
-    emailAsText(email),
+    emailAsText(email, letterLang),
   )}</div></section><div class="grid gap-6 border-t border-line pt-4 sm:grid-cols-2"><section aria-labelledby="send-yourself" class="space-y-3"><h2 id="send-yourself" class="text-sm font-semibold">${w('sendYourself')}</h2><div class="flex flex-wrap gap-2"><a class="${buttonClass('primary', 'sm')}" href="${escapeHtml(links.mailto)}">${w('openInApp')}</a><a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(links.gmail)}" target="_blank" rel="noopener noreferrer">Gmail${newTab}</a><a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(links.outlook)}" target="_blank" rel="noopener noreferrer">Outlook${newTab}</a></div>${selfSent}</section><section aria-labelledby="send-platform" class="space-y-3"><h2 id="send-platform" class="text-sm font-semibold">${w('platformTitle')}</h2>${platform}</section></div></div>${yourData(words)}`;
 }
 

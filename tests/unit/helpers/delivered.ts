@@ -18,7 +18,7 @@ let seq = 0;
 export async function deliveredLetter(
   email: string,
   school: string,
-  options: { schoolName?: string; attribution?: Attribution; delivered?: boolean; verified?: boolean; locale?: Locale } = {},
+  options: { schoolName?: string; attribution?: Attribution; delivered?: boolean; verified?: boolean; locale?: Locale; letterLocale?: Locale } = {},
 ): Promise<OutboxMessage> {
   const record = options.verified === false ? undefined : await verifiedSchool(school, options.schoolName ?? 'Oakwood Academy');
   const id = `sub-delivered-${Date.now()}-${++seq}`;
@@ -58,6 +58,8 @@ export async function deliveredLetter(
     ...(made.draft.attribution ? { attribution: made.draft.attribution } : {}),
     // The language the parent wrote in (their emails and the pages their links open); English when not given.
     ...(options.locale ? { locale: options.locale } : {}),
+    // The letter's own language (a Spanish page lets the parent choose); English when not given.
+    ...(options.letterLocale ? { letterLocale: options.letterLocale } : {}),
   };
   await createMessage(message);
   if (options.delivered === false) return message;
