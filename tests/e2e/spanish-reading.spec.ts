@@ -189,14 +189,14 @@ test.describe('/es/faqs', () => {
     const question = page.getByRole('heading', { level: 3, name: '¿Qué calificación cuenta como dominio?' });
     await expect(question).toBeVisible();
     await expect(page.locator('#what-is-the-mastery-threshold').locator('xpath=ancestor::details[1]')).toContainText('El umbral de dominio suele ser del 90%.');
-    // A link in an answer to a page Spanish has goes to the Spanish page; to a page it does not
-    // have yet, to the English page, marked as English.
+    // A link in an answer to a page Spanish has goes to the Spanish page (every page the answers
+    // link to has Spanish now; a link to one without it goes to the English page marked as English,
+    // tests/unit/i18n-paths.test.ts).
     const answerLink = page.locator('[data-faq] .rich-text a', { hasText: 'Impulse el cambio' }).first();
     await expect(answerLink).toHaveAttribute('href', '/es/lead-the-change');
     await expect(answerLink).not.toHaveAttribute('hreflang');
     await expect(page.locator('[data-faq] .rich-text a[href="/es/nominate-school"]').first()).not.toHaveAttribute('hreflang');
-    const englishOnly = page.locator('[data-faq] .rich-text a[href="/events-webinars"]').first();
-    await expect(englishOnly).toHaveAttribute('hreflang', 'en');
+    await expect(page.locator('[data-faq] .rich-text a[href="/es/events-webinars"]').first()).not.toHaveAttribute('hreflang');
     // The contact form is English for now, and says so to screen readers.
     await expect(page.locator('#ask-a-question [lang="en"] form')).toHaveCount(1);
   });
