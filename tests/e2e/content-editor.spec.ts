@@ -238,6 +238,8 @@ test('deleting them removes the FAQ file and the statistic', async () => {
 });
 
 test('bad input is refused in the editor with the field named', async () => {
+  // It builds the copy once (the unknown category stops the build), as the two tests above do.
+  test.setTimeout(240_000);
   const page = await editorPage();
 
   // An empty required field.
