@@ -65,6 +65,19 @@ test('staff verify it in the Schools tab: its page opens with the letter it had,
   expect(await page.content()).not.toContain(school.email);
 });
 
+test('on /es/lead-the-change the suggestions speak Spanish: the list’s name and what matches (issue 48)', async ({ page }) => {
+  await page.goto('/es/lead-the-change');
+  const form = page.locator('#email-form form[data-native-form]');
+  await form.getByLabel(/^Nombre de la escuela/).focus();
+  await page.keyboard.type('oakwood');
+  const options = form.getByRole('listbox', { name: 'Escuelas que conocemos' }).getByRole('option');
+  await expect(options).toHaveCount(2);
+  await expect(form.getByRole('status').filter({ hasText: 'Coincide una escuela que conocemos' })).toHaveCount(1);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('zzzz no such school');
+  await expect(form.getByRole('status').filter({ hasText: 'Ninguna escuela que conocemos coincide' })).toHaveCount(1);
+});
+
 test('the school field with the keyboard alone: suggestions, arrows, Enter fills the leader and address; Escape closes; editing the name forgets the pick', async ({
   page,
 }) => {

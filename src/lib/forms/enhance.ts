@@ -104,7 +104,9 @@ export class NativeFormElement extends HTMLElement {
       this.extraChecks = import('../email/form-checks').then((module) => module.emailFormChecks).catch(() => undefined);
       // The schools the site knows, suggested as the parent types (the field stays plain without it).
       if (form.querySelector('[data-school-search]'))
-        void import('./school-combobox').then((module) => module.attachSchoolCombobox(form)).catch(() => undefined);
+        void import('./school-combobox')
+          .then((module) => module.attachSchoolCombobox(form, undefined, module.schoolSearchWords[this.locale]))
+          .catch(() => undefined);
     }
     // The fill time is measured on the page's monotonic clock, which no wrong device date moves,
     // from when the page made the form ready (on-demand.ts), before this code loaded.

@@ -9,6 +9,7 @@
  * Keyboard: ↓/↑ move through the suggestions, Enter picks, Escape closes (and a second Escape
  * clears), Tab leaves. A live region says how many schools match.
  */
+import type { Locale } from '../../config/locales';
 import type { SchoolSuggestion } from '../schools';
 
 const MIN_CHARS = 2;
@@ -25,12 +26,22 @@ export interface SchoolComboboxWords {
   none: string;
 }
 
-const englishWords: SchoolComboboxWords = {
-  list: 'Schools we know',
-  one: 'One school we know matches; use the arrow keys to choose.',
-  many: '{count} schools we know match; use the arrow keys to choose.',
-  none: 'No school we know matches. You can still type your school.',
+/** The email form's words for its suggestions, in the form's language (the finder brings its page's). */
+export const schoolSearchWords: Record<Locale, SchoolComboboxWords> = {
+  en: {
+    list: 'Schools we know',
+    one: 'One school we know matches; use the arrow keys to choose.',
+    many: '{count} schools we know match; use the arrow keys to choose.',
+    none: 'No school we know matches. You can still type your school.',
+  },
+  es: {
+    list: 'Escuelas que conocemos',
+    one: 'Coincide una escuela que conocemos; use las flechas para elegir.',
+    many: 'Coinciden {count} escuelas que conocemos; use las flechas para elegir.',
+    none: 'Ninguna escuela que conocemos coincide. Puede escribir el nombre de su escuela de todos modos.',
+  },
 };
+const englishWords = schoolSearchWords.en;
 
 interface Fields {
   name: HTMLInputElement;
