@@ -2,9 +2,9 @@ import type { Config } from '@netlify/functions';
 import { recordConfirmation } from '../../src/server/analytics/record';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { confirmPlatformSend, inspectConfirmation, shareOf, timeZoneOf, type ConfirmOutcome } from '../../src/server/letter/request';
-import { confirmSendPage, type Shared } from '../../src/server/pages/confirm-send';
-import { actions, heading, lead, responsePage } from '../../src/server/pages/frame';
-import { home } from '../../src/server/pages/letter';
+import { confirmSendPage, confirmSendProblemPage, type Shared } from '../../src/server/pages/confirm-send';
+import { hintedLocale } from '../../src/server/words';
+import { responsePage } from '../../src/server/pages/frame';
 import { shareTextFor } from '../../src/server/pages/school';
 
 /**
@@ -31,44 +31,39 @@ async function shareAfter(outcome: ConfirmOutcome, req: Request): Promise<Shared
 }
 
 export default async (req: Request): Promise<Response> => {
+  // The page's language for a link that names no letter (`lang=es`); a letter's own language wins.
+  const hint = hintedLocale(new URL(req.url).searchParams.get('lang'));
+  const problem = async (kind: 'notAvailable' | 'unreadable' | 'tryAgain', status: number) => {
+    const view = await confirmSendProblemPage(kind, hint);
+    return responsePage(view.content, { status, title: view.title, locale: hint });
+  };
   try {
     if (req.method === 'GET' || req.method === 'HEAD') {
       const token = (new URL(req.url).searchParams.get('token') ?? '').slice(0, 2000);
       const outcome = await inspectConfirmation(token);
-      const view = await confirmSendPage(outcome, token, await shareAfter(outcome, req));
+      const view = await confirmSendPage(outcome, token, await shareAfter(outcome, req), hint);
       return responsePage(view.content, { status: view.status, title: view.title, locale: view.locale });
     }
     if (req.method === 'POST') {
       const type = req.headers.get('content-type') ?? '';
       if (!/^application\/x-www-form-urlencoded\b/i.test(type)) {
-        const view = await confirmSendPage({ kind: 'invalid' }, '');
-        return responsePage(view.content, { status: 415, title: view.title });
+        const view = await confirmSendPage({ kind: 'invalid' }, '', undefined, hint);
+        return responsePage(view.content, { status: 415, title: view.title, locale: view.locale });
       }
       const form = new URLSearchParams(await readLimited(req, 8 * 1024));
       const token = (form.get('token') ?? '').slice(0, 2000);
       const outcome = await confirmPlatformSend(token, { timeZone: timeZoneOf(form.get('tz')) });
       await recordConfirmation(outcome);
-      const view = await confirmSendPage(outcome, token, await shareAfter(outcome, req));
+      const view = await confirmSendPage(outcome, token, await shareAfter(outcome, req), hint);
       return responsePage(view.content, { status: view.status, title: view.title, locale: view.locale });
     }
-    const response = await responsePage(`${heading('Not available')}${lead('Open the link from your email to confirm your email.')}${actions(home)}`, {
-      status: 405,
-      title: 'Not available',
-    });
+    const response = await problem('notAvailable', 405);
     response.headers.set('Allow', 'GET, POST');
     return response;
   } catch (error) {
-    if (error instanceof HttpError && error.status < 500) {
-      return responsePage(`${heading('This request could not be read')}${lead(error.message)}${actions(home)}`, {
-        status: error.status,
-        title: 'This request could not be read',
-      });
-    }
+    if (error instanceof HttpError && error.status < 500) return problem('unreadable', error.status);
     if (!(error instanceof StoreUnavailableError)) console.error('[confirm-send]', error instanceof Error ? error.message : 'unknown error');
-    return responsePage(
-      `${heading('Please try again in a moment')}${lead('We could not open your email just now, and nothing was sent. Please open the link again in a few minutes.')}${actions(home)}`,
-      { status: 503, title: 'Please try again in a moment' },
-    );
+    return problem('tryAgain', 503);
   }
 };
 

@@ -22,7 +22,8 @@ import {
   yourData,
   type AnswerWords,
 } from '../../src/server/pages/school-answer';
-import { defaultLocale, locales, type Locale } from '../../src/config/locales';
+import { defaultLocale, type Locale } from '../../src/config/locales';
+import { hintedLocale } from '../../src/server/words';
 
 /**
  * /school-answer?token=…: "Did your school answer?" The link the site emails a parent some days
@@ -57,7 +58,6 @@ const answerSchema = (w: AnswerWords) =>
   });
 
 /** The language a request hints at (`lang`): only for pages no letter is shown on. */
-const hintOf = (value: string | null): Locale => locales.find((locale) => locale === value) ?? defaultLocale;
 
 async function answer(req: Request, hint: Locale): Promise<Page> {
   const page = (w: AnswerWords, view: { status: number; title: string; content: string }): Page => ({ ...view, locale: w.locale });
@@ -135,7 +135,7 @@ async function answer(req: Request, hint: Locale): Promise<Page> {
 }
 
 export default async (req: Request): Promise<Response> => {
-  const hint = hintOf(new URL(req.url).searchParams.get('lang'));
+  const hint = hintedLocale(new URL(req.url).searchParams.get('lang'));
   try {
     const page = await answer(req, hint);
     return responsePage(page.content, { status: page.status, title: page.title, locale: page.locale });

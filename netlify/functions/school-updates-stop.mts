@@ -1,14 +1,15 @@
 import type { Config } from '@netlify/functions';
 import { HttpError, StoreUnavailableError } from '../../src/server/http';
 import { responsePage } from '../../src/server/pages/frame';
-import { stopLocaleOf, stopPage, stopProblemPage, type StopPage } from '../../src/server/pages/updates-stop';
+import { stopPage, stopProblemPage, type StopPage } from '../../src/server/pages/updates-stop';
+import { hintedLocale } from '../../src/server/words';
 
 /**
  * /school-updates/stop?token=…: the stop link and one-click unsubscribe of the emails about a
  * parent's letter (src/server/pages/updates-stop.ts), in the link's language.
  */
 export default async (req: Request): Promise<Response> => {
-  const locale = stopLocaleOf(new URL(req.url).searchParams.get('lang'));
+  const locale = hintedLocale(new URL(req.url).searchParams.get('lang'));
   let result: StopPage;
   try {
     result = await stopPage(req, locale);

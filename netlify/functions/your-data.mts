@@ -1,8 +1,9 @@
 import type { Config, Context } from '@netlify/functions';
-import { hintedLocale, view } from '../../src/server/data-rights-exchange';
+import { view } from '../../src/server/data-rights-exchange';
 import { HttpError, StoreUnavailableError } from '../../src/server/http';
 import { responsePage } from '../../src/server/pages/frame';
 import { dataWordsOf, notePage } from '../../src/server/pages/your-data';
+import { hintedLocale } from '../../src/server/words';
 
 /** /your-data: what the site keeps about a person, its download and its deletion (src/server/data-rights-exchange.ts). */
 export default async (req: Request, context?: Context): Promise<Response> => {

@@ -21,6 +21,7 @@ import { clientAddressKey, networkKey } from './identity';
 import { optionalHubSpot } from './letter/request';
 import { takeFormSubmission } from './rate-limit';
 import { withdrawStarredWords } from './schools/starred-words';
+import { hintedLocale } from './words';
 import { askPage, dataWordsOf, expiredPage, invalidPage, notePage, overview, requestForm, reviewPage, type View } from './pages/your-data';
 import type { Locale } from '../config/locales';
 import { formLocaleSchema as pageLocaleSchema } from '../lib/schemas';
@@ -68,9 +69,6 @@ function pageLocale(given: string | null): Locale {
   if (!parsed.success) throw new HttpError(400, 'invalid_locale', 'The page’s language (lang) must be one of "en", "es".');
   return parsed.data;
 }
-
-/** The language a page that cannot be read asks for: one the site has, else English (never an error). */
-export const hintedLocale = (given: string | null): Locale => (pageLocaleSchema.safeParse(given ?? undefined).data as Locale | undefined) ?? 'en';
 
 /** A view in the language of its page: `locale` is set on the views drawn in it. */
 export async function view(req: Request, context?: Context): Promise<(View & { locale?: Locale }) | Response> {

@@ -76,19 +76,19 @@ export function openDataToken(token: string, purpose: DataPurpose = 'your-data',
 }
 
 /** The parent's confirmation link for a platform send, valid until the request expires. */
-export function confirmationLink(message: { id: string; confirmation?: { expiresAt: string } }): string | undefined {
+export function confirmationLink(message: { id: string; confirmation?: { expiresAt: string }; locale?: Locale }): string | undefined {
   if (!message.confirmation) return undefined;
   const token = signToken({ purpose: 'confirm-send', id: message.id, exp: Date.parse(message.confirmation.expiresAt) });
-  return `${serverEnv.siteOrigin}/confirm-send?token=${token}`;
+  return `${serverEnv.siteOrigin}/confirm-send?token=${token}${langParam(message.locale)}`;
 }
 
 /**
  * The link to a letter's own page (/confirm-send), as the emails that tell a parent what became of
  * their letter carry it: it says where the letter stands and offers it to send by hand. Valid 30 days.
  */
-export function letterLink(messageId: string, now = new Date()): string {
+export function letterLink(messageId: string, now = new Date(), locale?: Locale): string {
   const token = signToken({ purpose: 'confirm-send', id: messageId, exp: now.getTime() + 30 * DAY });
-  return `${serverEnv.siteOrigin}/confirm-send?token=${token}`;
+  return `${serverEnv.siteOrigin}/confirm-send?token=${token}${langParam(locale)}`;
 }
 
 /** A follow-up link ("did your school answer?"), valid ANSWER_WINDOW_DAYS after it is due; its page's language is the letter's, `lang` only a hint. */
@@ -114,9 +114,9 @@ export function openStopLink(token: string, now = new Date()): StopCheck {
   return /^[A-Za-z0-9_-]{10,100}$/.test(check.claims.id) ? { kind: 'ok', parent: check.claims.id } : { kind: 'invalid' };
 }
 
-/** The link that lets a parent correct the address of their letter that bounced. */
-export function fixAddressLink(messageId: string, now = new Date()): string {
-  return `${serverEnv.siteOrigin}/letter-address?token=${signToken({ purpose: 'fix-address', id: messageId, exp: now.getTime() + FIX_ADDRESS_TTL_MS })}`;
+/** The link that lets a parent correct the address of their letter that bounced; `lang` only a hint, as the confirmation links'. */
+export function fixAddressLink(messageId: string, now = new Date(), locale?: Locale): string {
+  return `${serverEnv.siteOrigin}/letter-address?token=${signToken({ purpose: 'fix-address', id: messageId, exp: now.getTime() + FIX_ADDRESS_TTL_MS })}${langParam(locale)}`;
 }
 
 /** A public page of the site, for the footers of emails. */

@@ -7,7 +7,7 @@
 import yaml from 'js-yaml';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { locales, type Locale } from '../config/locales';
+import { defaultLocale, locales, type Locale } from '../config/locales';
 import { assertSameKeys, flattenWords, translator, type Translate, type Words } from '../lib/i18n/words';
 
 export const I18N_DIR = 'content/i18n';
@@ -60,3 +60,10 @@ export async function serverWordsOf(locale: Locale): Promise<Translate> {
   }
   return translator((await cache)[locale] ?? {}, `${I18N_DIR}/${locale}`);
 }
+
+/**
+ * The language a link or form hints at (`lang=es`) for a page that names no letter, draft or
+ * parent whose language is kept: one the site has, else English, never an error. Only a
+ * preference: it changes the words and nothing else.
+ */
+export const hintedLocale = (given: string | null | undefined): Locale => locales.find((locale) => locale === given) ?? defaultLocale;

@@ -1,16 +1,8 @@
-/**
- * "Send via our platform": composed on the server from an accepted email-form submission, named by
- * its id and one-time token; confirmed by the parent from the email in their own inbox (the site
- * sends it); the limits taken at that confirmation; the letter sent whole, exactly once, in the
- * school's hours, by the configured sender (SMTP here; HubSpot's single-send below); kept 90 days.
- */
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import confirmSend from '../../netlify/functions/confirm-send.mts';
 import mailDeliver from '../../netlify/functions/mail-deliver.mts';
 import letterAddress from '../../netlify/functions/letter-address.mts';
 import mailAdmin from '../../netlify/functions/mail-admin.mts';
-import mailEvents from '../../netlify/functions/mail-events.mts';
 import outboxAdmin from '../../netlify/functions/outbox.mts';
 import { purgeOutbox } from '../../netlify/functions/outbox-purge.mts';
 import sendEmail, { config as sendEmailConfig } from '../../netlify/functions/send-email.mts';
@@ -21,13 +13,14 @@ import { createDraft, readDraft } from '../../src/server/letter/drafts';
 import { confirmationLink } from '../../src/server/links';
 import { readMessage, type OutboxMessage } from '../../src/server/letter/outbox';
 import { emailKinds } from '../../src/server/mail/states';
-import { refusalText } from '../../src/server/letter/request';
+import { refusalTextIn } from '../../src/server/letter/request';
 import { REQUESTS_PER_NETWORK_DAY } from '../../src/server/letter/send-limits';
 import { signToken } from '../../src/server/tokens';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { linkIn, MAIL_FROM, tokenOf, useMail, type MailCatcher } from './helpers/mail';
+import { MAILGUN_KEY, mailgunReport, permanentFailure, postMailgunReport } from './helpers/mailgun';
 import { jsonRequest, malformedRequests } from './helpers/requests';
 import { verifiedSchool } from './helpers/schools';
 import { regionText, useSiteShell } from './helpers/site';
@@ -466,22 +459,22 @@ describe('the "already wrote" notice says only what happened', () => {
   test.each([
     ['late in the UTC day', '2026-11-24T23:30:00.000Z', 'You already wrote to Oakwood Academy on 24 November 2026'],
     ['early in the year', '2027-01-02T00:05:00.000Z', 'You already wrote to Oakwood Academy on 2 January 2027'],
-  ])('%s', (_name, earlierAt, words) => {
+  ])('%s', async (_name, earlierAt, words) => {
     const message = { schoolName: 'Oakwood Academy', confirmation: { expiresAt: earlierAt, refusal: 'already_sent' as const, earlierAt } };
-    expect(refusalText(message, 'already_sent', new Date('2027-02-01T00:00:00Z'))).toContain(words);
+    expect(await refusalTextIn(message, 'already_sent', 'en', new Date('2027-02-01T00:00:00Z'))).toContain(words);
   });
 
-  test('an earlier letter still waiting for the school’s hours is "confirmed and goes", not "already wrote"', () => {
+  test('an earlier letter still waiting for the school’s hours is "confirmed and goes", not "already wrote"', async () => {
     const now = new Date('2026-11-27T12:00:00Z');
     const message = { schoolName: 'Oakwood Academy', confirmation: { expiresAt: now.toISOString(), earlierAt: '2026-11-27T13:00:00Z' } };
-    const text = refusalText(message, 'already_sent', now);
+    const text = await refusalTextIn(message, 'already_sent', 'en', now);
     expect(text).toMatch(/^Your earlier letter to Oakwood Academy is confirmed and goes at 8:00 today/);
     expect(text).not.toContain('already wrote');
   });
 
-  test('the daily caps keep their words', () => {
-    expect(refusalText({ schoolName: 'Elm School' }, 'already_sent')).toMatch(/^You already wrote to Elm School through our platform/);
-    expect(refusalText({ schoolName: 'Elm School' }, 'school_limit')).toContain('already received the most emails');
+  test('the daily caps keep their words', async () => {
+    expect(await refusalTextIn({ schoolName: 'Elm School' }, 'already_sent')).toMatch(/^You already wrote to Elm School through our platform/);
+    expect(await refusalTextIn({ schoolName: 'Elm School' }, 'school_limit')).toContain('already received the most emails');
   });
 });
 
@@ -748,26 +741,9 @@ describe('kept 90 days', () => {
 });
 
 describe("a provider's reports (Mailgun's signed webhook)", () => {
-  const KEY = 'key-mailgun-webhook-signing-test';
-  const report = (messageId: string, event: Record<string, unknown>, options: { key?: string; at?: number; token?: string } = {}) => {
-    const timestamp = String(Math.floor((options.at ?? Date.now()) / 1000));
-    const token = options.token ?? `${Date.now()}${++seq}abcdefghijklmnopqrstuvwxyz`;
-    const signature = createHmac('sha256', options.key ?? KEY)
-      .update(timestamp + token)
-      .digest('hex');
-    return { signature: { timestamp, token, signature }, 'event-data': { ...event, message: { headers: { 'message-id': messageId } } } };
-  };
-  const post = async (body: unknown) => {
-    const response = await mailEvents(
-      new Request('https://site.example/api/mail/events/mailgun', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      }),
-      {},
-    );
-    return { status: response.status, body: (await response.json()) as { error?: { code: string; message: string }; changed?: boolean } };
-  };
+  const KEY = MAILGUN_KEY;
+  const report = mailgunReport;
+  const post = postMailgunReport;
   /** A letter the platform sent, and the Message-ID it went with. */
   async function sentLetter(school: string) {
     const made = await draft({ school_contact_email: school });
@@ -782,13 +758,7 @@ describe("a provider's reports (Mailgun's signed webhook)", () => {
     process.env.MAILGUN_WEBHOOK_SIGNING_KEY = KEY;
   });
 
-  /** A permanent failure as Mailgun reports it: its reason, and the receiving server's answer. */
-  const permanent = (reason: string, code: number, message: string) => ({
-    event: 'failed',
-    severity: 'permanent',
-    reason,
-    'delivery-status': { code, message, description: '' },
-  });
+  const permanent = permanentFailure;
 
   test('a mailbox that does not exist (reason "bounce", 5.1.1) bounces the letter, blocks the address and tells the parent; a replay is taken once', async () => {
     const { id, parent, messageId } = await sentLetter('later-gone@school.edu');

@@ -35,7 +35,7 @@ import { readSchoolPage, shareLink } from '../schools/pages';
 import { pageKeyOf, schoolOfLetter, type LetterSchool } from '../schools/letters';
 import { flagAddress, proposeSchool, schoolByPageKey, verifiedSchoolOfDomain } from '../schools/records';
 import { setWordsConsent } from '../schools/starred-words';
-import { claimLimits, earlierLetter, giveBackRequestBound, limitMessages, pairSchoolOf, takeRequestBound, type LimitRefusal } from './send-limits';
+import { claimLimits, earlierLetter, giveBackRequestBound, pairSchoolOf, takeRequestBound, type LimitRefusal } from './send-limits';
 import { sameSecret, verifyToken } from '../tokens';
 import { deliverAndFollow, queueLetter } from './delivery';
 import { confirm, confirmSelfReport, expireRequest, refuse, replaceOlder } from './life';
@@ -66,51 +66,36 @@ async function refusalOf(status: number, code: string, key: string, locale: Loca
   return new HttpError(status, code, fillWords(t(key), values));
 }
 
-const blockedText = (address: string) =>
-  `Letters to ${address} bounced before: its mail server said the mailbox does not exist. Check the address on the school’s website and write your email again, or send it from your own email app below.`;
-
 /**
- * What a refusal tells the parent, behind their own link: for their other letter to this school,
- * when it went, or, confirmed and waiting for the school's hours, when it goes. "Already wrote" is
- * said only of a letter that really went.
- */
-export function refusalText(message: Pick<OutboxMessage, 'schoolName' | 'confirmation'> & { to?: string }, refusal: Refusal, now = new Date()): string {
-  if (refusal === 'address_blocked') return blockedText(message.to ?? 'this address');
-  const school = message.schoolName || 'this school';
-  if (refusal !== 'already_sent') return limitMessages[refusal];
-  const earlier = message.confirmation?.earlierAt;
-  if (earlier && Date.parse(earlier) > now.getTime()) {
-    return `Your earlier letter to ${school} is confirmed and goes at ${whenLetterGoes({ at: earlier }, now)} (the school's time). Our platform sends one letter from each parent to a school, so this one was not sent. You can copy it or send it from your own email app below.`;
-  }
-  const when = earlier ? ` on ${dayInWords(earlier)}` : '';
-  return `You already wrote to ${school}${when} through our platform, and it sends one letter from each parent to a school. You can copy this one or send it from your own email app below.`;
-}
-
-/**
- * `refusalText` in the language the parent wrote in (content/i18n/{locale}/confirmSend.yaml's
- * `refusal`); English is refusalText's own words. Dates as that language writes them.
+ * What a refusal tells the parent, behind their own link, in the language they wrote in
+ * (content/i18n/{locale}/confirmSend.yaml's `refusal`): for their other letter to this school, when
+ * it went, or, confirmed and waiting for the school's hours, when it goes. "Already wrote" is said
+ * only of a letter that really went. Dates as that language writes them.
  */
 export async function refusalTextIn(
-  message: Pick<OutboxMessage, 'schoolName' | 'confirmation' | 'delivery'> & { to?: string },
+  message: Pick<OutboxMessage, 'schoolName' | 'confirmation'> & Partial<Pick<OutboxMessage, 'delivery'>> & { to?: string },
   refusal: Refusal,
   locale: Locale = defaultLocale,
   now = new Date(),
 ): Promise<string> {
-  if (locale === defaultLocale) return refusalText(message, refusal, now);
   const t = await serverWordsOf(locale);
-  const tag = locale === 'es' ? 'es-US' : locale;
   if (refusal === 'address_blocked') return fillWords(t('confirmSend.refusal.blocked'), { address: message.to ?? t('confirmSend.refusal.thisAddress') });
   if (refusal === 'school_limit') return t('confirmSend.refusal.schoolLimit');
   if (refusal === 'parent_limit') return t('confirmSend.refusal.parentLimit');
   const school = message.schoolName || t('confirmSend.refusal.thisSchool');
   const earlier = message.confirmation?.earlierAt;
+  const english = locale === defaultLocale;
   if (earlier && Date.parse(earlier) > now.getTime()) {
     const timeZone = message.delivery?.timeZone ?? serverEnv.schoolTimeZone;
-    const when = new Date(earlier).toLocaleString(tag, { weekday: 'long', day: 'numeric', month: 'long', hour: 'numeric', minute: '2-digit', timeZone });
+    const when = english
+      ? whenLetterGoes({ at: earlier }, now)
+      : new Date(earlier).toLocaleString('es-US', { weekday: 'long', day: 'numeric', month: 'long', hour: 'numeric', minute: '2-digit', timeZone });
     return fillWords(t('confirmSend.refusal.earlierGoes'), { school, when });
   }
   if (!earlier) return fillWords(t('confirmSend.refusal.alreadyWrote'), { school });
-  const day = new Date(earlier).toLocaleDateString(tag, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  const day = english
+    ? dayInWords(earlier)
+    : new Date(earlier).toLocaleDateString('es-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
   return fillWords(t('confirmSend.refusal.alreadyWroteOn'), { school, day });
 }
 
@@ -523,8 +508,12 @@ export type CorrectionOutcome =
   | { kind: 'not_bounced'; message: OutboxMessage }
   | { kind: 'corrected'; message: OutboxMessage; replacement?: OutboxMessage }
   | { kind: 'ready'; message: OutboxMessage }
-  | { kind: 'refused'; message: OutboxMessage; reason: string; refusal?: Refusal }
+  | { kind: 'refused'; message: OutboxMessage; problem: AddressProblem }
+  | { kind: 'refused'; message: OutboxMessage; refusal: Refusal }
   | { kind: 'sent'; message: OutboxMessage; replacement: OutboxMessage };
+
+/** Why a corrected address is refused before anything is tried: its words are letterAddress.yaml's `problem`. */
+export type AddressProblem = 'notEmail' | 'sameAddress' | 'bouncedBefore';
 
 /** What a "correct the address" link (the delivery-failure email's) leads to, changing nothing. */
 export async function inspectCorrection(token: string, now = new Date()): Promise<CorrectionOutcome> {
@@ -552,11 +541,9 @@ export async function correctAddress(token: string, address: string, options: { 
   if (outcome.kind !== 'ready') return outcome;
   const { message } = outcome;
   const to = address.normalize('NFKC').trim();
-  if (!isEmail(to)) return { kind: 'refused', message, reason: 'Enter the school’s email address, like head@school.org.' };
-  if (exactAddressKey(to) === exactAddressKey(message.to))
-    return { kind: 'refused', message, reason: 'This is the address the letter bounced from. Enter a different one (the school’s website often lists it).' };
-  if (await addressSuppressed(to, 'school_letter', now))
-    return { kind: 'refused', message, reason: 'Letters to this address bounced before. Enter a different one.' };
+  if (!isEmail(to)) return { kind: 'refused', message, problem: 'notEmail' };
+  if (exactAddressKey(to) === exactAddressKey(message.to)) return { kind: 'refused', message, problem: 'sameAddress' };
+  if (await addressSuppressed(to, 'school_letter', now)) return { kind: 'refused', message, problem: 'bouncedBefore' };
   const id = newMessageId(now);
   // Claim the correction first: of two corrections at once, one sends.
   const claimed = await updateMessage(message.id, (current) =>
@@ -581,7 +568,7 @@ export async function correctAddress(token: string, address: string, options: { 
   const result = await takeAndSend(replacement, options.timeZone ?? message.delivery?.timeZone, now);
   if (result.kind === 'refused') {
     await updateMessage(message.id, (current) => ({ ...current, bounce: { ...current.bounce!, correctedBy: undefined }, updatedAt: now.toISOString() }));
-    return { kind: 'refused', message, reason: refusalText(result.message, result.refusal, now), refusal: result.refusal };
+    return { kind: 'refused', message, refusal: result.refusal };
   }
   return { kind: 'sent', message: claimed, replacement: result.message };
 }

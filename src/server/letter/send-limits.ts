@@ -35,14 +35,6 @@ export const pairSchoolOf = (school: { schoolId?: string; onRecord?: boolean; to
 
 export type LimitRefusal = 'already_sent' | 'school_limit' | 'parent_limit';
 
-export const limitMessages: Record<LimitRefusal, string> = {
-  already_sent: 'Our platform has already sent an email from you to this school contact. You can still copy your email or send it from your own email app.',
-  school_limit:
-    'This school contact has already received the most emails our platform sends in one day. Please send yours from your own email app, or try again tomorrow.',
-  parent_limit:
-    'You have sent the most emails our platform sends for one parent in a day. Please send this one from your own email app, or try again tomorrow.',
-};
-
 /**
  * The parent's other letter to this school that holds their pair (other than `except`): when it
  * went, or, confirmed and still waiting for the school's hours, when it goes. Undefined when no

@@ -321,7 +321,7 @@ export async function emailDeliveryFailure(message: OutboxMessage, now = new Dat
     'delivery_failure',
     { parent: message.parentName, school, contact: await contactName(message), address: message.to },
     {
-      actionUrl: fixAddressLink(message.id, now),
+      actionUrl: fixAddressLink(message.id, now, localeOf(message)),
       reason: notifyWords[localeOf(message)].askedToReason(school),
       footerLinks: [yourDataLink(message.parentEmail, now, localeOf(message))],
     },
@@ -337,7 +337,7 @@ export async function emailLetterNotSent(message: OutboxMessage, reason: string,
     'letter_not_sent',
     { parent: message.parentName, school, contact: await contactName(message), reason },
     {
-      actionUrl: letterLink(message.id, now),
+      actionUrl: letterLink(message.id, now, localeOf(message)),
       reason: notifyWords[localeOf(message)].askedToReason(school),
       footerLinks: [yourDataLink(message.parentEmail, now, localeOf(message))],
     },

@@ -11,11 +11,20 @@ import { localePath } from '../../lib/i18n/paths';
 import { fillParts, fillWords, type Translate } from '../../lib/i18n/words';
 import { shareWordsOf } from '../../lib/share-words';
 import { dataPath } from '../links';
-import { whenLetterGoes } from '../mail/schedule';
 import { serverWordsOf } from '../words';
 import { actions, heading, homeLinkIn, lead } from './frame';
-import { preview, sendYourself } from './letter';
+import { goesAt, preview, sendYourself, sendYourselfWords } from './letter';
 import { shareBlockHtml } from './school';
+
+/** The page's buttons post back with its language, so that a page answering a post it cannot read keeps it. */
+const formAction = (locale: Locale) => (locale === defaultLocale ? '/confirm-send' : `/confirm-send?lang=${locale}`);
+
+/** What the link answers when it cannot look at a letter: a method it does not take, a post it cannot read, the store away. */
+export async function confirmSendProblemPage(kind: 'notAvailable' | 'unreadable' | 'tryAgain', locale: Locale): Promise<{ title: string; content: string }> {
+  const t = await serverWordsOf(locale);
+  const title = t(`confirmSend.${kind}.title`);
+  return { title, content: `${heading(title)}${lead(t(`confirmSend.${kind}.lead`))}${actions(await homeLinkIn(locale))}` };
+}
 
 /** After the parent's own confirmation: where their letter stands on the school's page. */
 function shareLead(share: SchoolShare, t: Translate): string {
@@ -30,21 +39,23 @@ function shareLead(share: SchoolShare, t: Translate): string {
 /**
  * The page of an outcome, in the language its parent wrote in: the stored letter's `locale`, never
  * anything the request says (a link is a preference, the record is the proof). A link that names
- * no letter is English. `locale` is the page's, for its frame and `lang`.
+ * no letter follows its `lang` (`hint`), English by default. `locale` is the page's, for its frame and `lang`.
  */
 export async function confirmSendPage(
   outcome: ConfirmOutcome,
   token: string,
   share?: Shared,
+  hint: Locale = defaultLocale,
 ): Promise<{ status: number; title: string; content: string; locale: Locale }> {
-  const locale: Locale = 'message' in outcome && outcome.message?.locale === 'es' ? 'es' : defaultLocale;
+  const message = 'message' in outcome ? outcome.message : undefined;
+  const locale: Locale = message ? (message.locale === 'es' ? 'es' : defaultLocale) : hint;
   const t = await serverWordsOf(locale);
   const view =
     outcome.kind === 'ready' || outcome.kind === 'done' ? await outcomePage(outcome, token, locale, share) : await laterOutcomePage(outcome, token, locale);
-  if (!('message' in outcome) || !outcome.message) return { ...view, locale };
+  if (!message) return { ...view, locale };
   let path: string | undefined;
   try {
-    path = dataPath(outcome.message.parentEmail, { locale });
+    path = dataPath(message.parentEmail, { locale });
   } catch {
     path = undefined;
   }
@@ -69,7 +80,7 @@ async function outcomePage(
     return {
       status: 200,
       title: say('ready.title'),
-      content: `${heading(say('ready.heading', { school: outcome.message.schoolName || say('ready.yourSchool') }))}${lead(say('ready.lead'))}${preview(outcome.message, locale)}<form method="post" action="/confirm-send" class="mt-8 flex flex-wrap items-center gap-3"><input type="hidden" name="token" value="${escapeHtml(token)}"><input type="hidden" name="tz" value="" data-time-zone><button type="submit" class="${buttonClass('accent', 'lg')}">${escapeHtml(say('ready.button'))}</button><span class="text-sm text-muted">${escapeHtml(say('ready.ignore'))}</span></form>`,
+      content: `${heading(say('ready.heading', { school: outcome.message.schoolName || say('ready.yourSchool') }))}${lead(say('ready.lead'))}${preview(outcome.message, locale)}<form method="post" action="${formAction(locale)}" class="mt-8 flex flex-wrap items-center gap-3"><input type="hidden" name="token" value="${escapeHtml(token)}"><input type="hidden" name="tz" value="" data-time-zone><button type="submit" class="${buttonClass('accent', 'lg')}">${escapeHtml(say('ready.button'))}</button><span class="text-sm text-muted">${escapeHtml(say('ready.ignore'))}</span></form>`,
     };
   const { message } = outcome;
   const sent = message.status === 'sent' || message.status === 'delivered';
@@ -87,20 +98,6 @@ async function outcomePage(
   const next = `<a class="${buttonClass('primary', 'md')}" href="${localePath('/nominate-school', locale)}">${escapeHtml(t('confirmSend.next'))}</a>`;
   const shared = share ? `${shareLead(share, t)}${shareBlockHtml(share, shareWordsOf(t), english ? share.text : undefined)}` : '';
   return { status: 200, title, content: `${heading(title)}${lead(text)}${shared}${preview(message, locale)}${actions(next, await homeLinkIn(locale))}` };
-}
-
-/** When a confirmed letter reaches the school, as its language writes it (the school's time); undefined for "in the next few minutes". */
-function goesAt(delivery: { at: string; timeZone?: string } | undefined, locale: Locale): string | undefined {
-  if (!delivery || Date.parse(delivery.at) <= Date.now() + 60_000) return undefined;
-  if (locale === defaultLocale) return whenLetterGoes(delivery);
-  return new Date(delivery.at).toLocaleString('es-US', {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZone: delivery.timeZone ?? 'UTC',
-  });
 }
 
 /**
@@ -142,7 +139,7 @@ async function laterOutcomePage(
         title: t('confirmSend.selfReady.title'),
         content: `${heading(fillWords(t('confirmSend.selfReady.heading'), { name: outcome.message.toName || outcome.message.to }))}${lead(
           t('confirmSend.selfReady.lead'),
-        )}${preview(outcome.message, locale)}<form method="post" action="/confirm-send" class="mt-8 flex flex-wrap items-center gap-3"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('accent', 'lg')}">${escapeHtml(t('confirmSend.selfReady.button'))}</button><span class="text-sm text-muted">${escapeHtml(t('confirmSend.selfReady.ignore'))}</span></form>`,
+        )}${preview(outcome.message, locale)}<form method="post" action="${formAction(locale)}" class="mt-8 flex flex-wrap items-center gap-3"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="${buttonClass('accent', 'lg')}">${escapeHtml(t('confirmSend.selfReady.button'))}</button><span class="text-sm text-muted">${escapeHtml(t('confirmSend.selfReady.ignore'))}</span></form>`,
       };
     case 'self_done':
       return {
@@ -169,22 +166,11 @@ async function laterOutcomePage(
     case 'invalid':
       return {
         status: 404,
-        title: 'This link is not valid',
-        content: `${heading('This link is not valid')}${lead(
-          'It may have been cut short when it was copied, or it belongs to an email that no longer exists. Open the link from your email again, or fill in the form again to get a new one.',
-        )}${actions(again, home)}`,
+        title: t('confirmSend.invalid.title'),
+        content: `${heading(t('confirmSend.invalid.title'))}${lead(t('confirmSend.invalid.lead'))}${actions(again, home)}`,
       };
   }
 }
-
-/** "Send it yourself" in a page's words. */
-const sendYourselfWords = (t: Translate) => ({
-  title: t('confirmSend.sendYourself.title'),
-  letter: t('confirmSend.sendYourself.letter'),
-  help: t('confirmSend.sendYourself.help'),
-  openInApp: t('confirmSend.sendYourself.openInApp'),
-  newTab: t('confirmSend.sendYourself.newTab'),
-});
 
 /** The school's page to share after a confirmed letter, with the share text a running experiment gives this visitor. */
 export type Shared = SchoolShare & { text?: PlaceText };

@@ -6,7 +6,10 @@ import { composeLinks, emailAsText } from '../../lib/email/template';
 import { escapeHtml, helpClass, inputClass, labelClass } from '../../lib/forms/render';
 import { buttonClass } from '../../lib/ui';
 import type { OutboxMessage } from '../letter/outbox';
-import type { Locale } from '../../config/locales';
+import { defaultLocale, type Locale } from '../../config/locales';
+import type { Translate } from '../../lib/i18n/words';
+import { serverEnv } from '../env';
+import { whenLetterGoes } from '../mail/schedule';
 
 export const again = `<a class="${buttonClass('primary', 'md')}" href="/lead-the-change#email-form">Write your email again</a>`;
 export { homeLink as home } from './frame';
@@ -53,4 +56,27 @@ export function sendYourself(message: OutboxMessage, words: SendYourselfWords = 
   const external = (href: string, text: string) =>
     `<a class="${buttonClass('secondary', 'sm')}" href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${text}<span class="sr-only"> ${escapeHtml(words.newTab)}</span></a>`;
   return `<section aria-labelledby="send-yourself" class="mt-8 space-y-3"><h2 id="send-yourself" class="text-lg font-bold">${escapeHtml(words.title)}</h2><div><label for="email-text" class="${labelClass}">${escapeHtml(words.letter)}</label><p class="${helpClass}">${escapeHtml(words.help)}</p><textarea id="email-text" readonly rows="14" class="${inputClass} font-mono text-sm"${lang}>${escapeHtml(emailAsText(email, letterLang))}</textarea></div><div class="flex flex-wrap gap-2"><a class="${buttonClass('primary', 'sm')}" href="${escapeHtml(links.mailto)}">${escapeHtml(words.openInApp)}</a>${external(links.gmail, 'Gmail')}${external(links.outlook, 'Outlook')}</div></section>`;
+}
+
+/** "Send it yourself" in a page's words (content/i18n/{locale}/confirmSend.yaml). */
+export const sendYourselfWords = (t: Translate): SendYourselfWords => ({
+  title: t('confirmSend.sendYourself.title'),
+  letter: t('confirmSend.sendYourself.letter'),
+  help: t('confirmSend.sendYourself.help'),
+  openInApp: t('confirmSend.sendYourself.openInApp'),
+  newTab: t('confirmSend.sendYourself.newTab'),
+});
+
+/** When a confirmed letter reaches the school, as its language writes it (the school's time); undefined for "in the next few minutes". */
+export function goesAt(delivery: { at: string; timeZone?: string } | undefined, locale: Locale, now = new Date()): string | undefined {
+  if (!delivery || Date.parse(delivery.at) <= now.getTime() + 60_000) return undefined;
+  if (locale === defaultLocale) return whenLetterGoes(delivery, now);
+  return new Date(delivery.at).toLocaleString('es-US', {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: delivery.timeZone ?? serverEnv.schoolTimeZone,
+  });
 }

@@ -10,7 +10,7 @@
  * The language is the link's `lang` (the emails add it for a parent who wrote in Spanish): the
  * token names only an address, so `lang` is a preference, and all it changes is the words.
  */
-import { defaultLocale, locales, type Locale } from '../../config/locales';
+import { defaultLocale, type Locale } from '../../config/locales';
 import { escapeHtml } from '../../lib/forms/render';
 import { fillParts } from '../../lib/i18n/words';
 import { buttonClass } from '../../lib/ui';
@@ -27,9 +27,6 @@ export interface StopPage {
   locale: Locale;
   headers?: Record<string, string>;
 }
-
-/** The language a link asks for: one the site has, else English. */
-export const stopLocaleOf = (value: string | null): Locale => locales.find((locale) => locale === value) ?? defaultLocale;
 
 const langQuery = (locale: Locale) => (locale === defaultLocale ? '' : `?lang=${locale}`);
 
