@@ -202,8 +202,8 @@ export interface Requester {
 }
 
 /** A block on the requester's network, the parent's address or its domain refuses a new request before anything is kept. */
-const refuseIfBlocked = (requester: Requester, parent: string, locale: Locale | undefined) =>
-  refuseBlocked({ ip: requester.ip ?? 'unknown', email: parent }, new Date(), locale);
+const refuseIfBlocked = (requester: Requester, parent: string, locale: Locale | undefined, now: Date) =>
+  refuseBlocked({ ip: requester.ip ?? 'unknown', email: parent }, now, locale);
 
 /** The abuse watch's row of a request that made a letter (the letter named, so that staff can void it). */
 const watch = (kind: 'send' | 'self_report', requester: Requester, message: OutboxMessage) =>
@@ -240,7 +240,7 @@ export async function recordSelfSent(
   if (problem) throw new HttpError(400, 'invalid_note', problem);
   const school = draft.data.schoolContactEmail.trim().toLowerCase();
   if (!isEmail(school) || !isEmail(parent)) throw await refusalOf(400, 'missing_address', 'refusals.missingAddressSelf', draft.locale);
-  await refuseIfBlocked(requester, parent, draft.locale);
+  await refuseIfBlocked(requester, parent, draft.locale, now);
   const { schoolId } = await placeOfDraft(draft, school);
   const expiresAt = new Date(now.getTime() + CONFIRM_TTL_MS).toISOString();
   const message: OutboxMessage = {
@@ -291,7 +291,7 @@ export async function requestPlatformSend(
   if (!isEmail(parent) || !isEmail(school)) {
     throw await refusalOf(400, 'missing_address', 'refusals.missingAddress', draft.locale);
   }
-  await refuseIfBlocked(requester, parent, draft.locale);
+  await refuseIfBlocked(requester, parent, draft.locale, now);
   if ((await addressSuppressed(school, 'school_letter', now)) !== undefined)
     throw await refusalOf(409, 'address_blocked', 'confirmSend.refusal.blocked', draft.locale, { address: school });
   const { schoolId, subject } = await placeOfDraft(draft, school);
