@@ -7,8 +7,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import formSubmitted from '../../netlify/functions/form-submitted.mts';
-import forms from '../../netlify/functions/forms.mts';
-import { forms as formConfig, formWordsPlaces, type FormPurpose } from '../../src/config/forms';
+import { formWordsPlaces, type FormPurpose } from '../../src/config/forms';
 import { liveWebinar } from '../../src/config/webinar';
 import { localizeDefinition } from '../../src/lib/forms/localize';
 import { renderForm } from '../../src/lib/forms/render';
@@ -16,7 +15,7 @@ import { formatEventDay, formatEventTime, formatShortCount, formatShortDate } fr
 import { MissingWordsError, translator } from '../../src/lib/i18n/words';
 import { redirectIn } from '../../src/server/forms/submit';
 import { readLocaleWords, serverWordsOf } from '../../src/server/words';
-import { committedDefinitions, useFormsFunctionSite } from './helpers/forms';
+import { committedDefinitions, postForm, useFormsFunctionSite } from './helpers/forms';
 
 describe('the webinar sign-up’s and resources form’s words', () => {
   test.each(['webinarSignup', 'resources'] as const)('%s: the English words are the committed form’s own', async (purpose) => {
@@ -87,24 +86,8 @@ describe('the forms function, for the sign-up and the resources from Spanish pag
   useFormsFunctionSite();
   let ip = 0;
 
-  async function post(purpose: FormPurpose, values: Record<string, string | string[]>, browser = false) {
-    const body = browser
-      ? new URLSearchParams(
-          Object.entries({ _elapsed: '30000', ...values }).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((each) => [name, each])),
-        )
-      : JSON.stringify({ _elapsed: '30000', ...values });
-    const response = await forms(
-      new Request(`http://localhost/api/forms/${formConfig[purpose].formId}`, {
-        method: 'POST',
-        headers: browser
-          ? { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' }
-          : { 'content-type': 'application/json', accept: 'application/json' },
-        body,
-      }),
-      { ip: `198.51.100.${++ip}` } as never,
-    );
-    return response;
-  }
+  const post = (purpose: FormPurpose, values: Record<string, string | string[]>, browser = false) =>
+    postForm(purpose, values, { browser, ip: `198.51.100.${++ip}` });
 
   test('the empty sign-up’s problems come back in Spanish, naming the fields as the page labels them', async () => {
     const response = await post('webinarSignup', { _page: '/es/events-webinars', _locale: 'es' });

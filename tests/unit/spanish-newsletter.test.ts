@@ -4,13 +4,12 @@
  * what is posted (names, subscription ids) the same as the English form's.
  */
 import { describe, expect, test } from 'vitest';
-import forms from '../../netlify/functions/forms.mts';
-import { forms as formConfig, formWordsPlaces } from '../../src/config/forms';
+import { formWordsPlaces } from '../../src/config/forms';
 import { localizeDefinition } from '../../src/lib/forms/localize';
 import { renderForm } from '../../src/lib/forms/render';
 import { MissingWordsError, translator } from '../../src/lib/i18n/words';
 import { readLocaleWords, serverWordsOf } from '../../src/server/words';
-import { committedDefinitions, useFormsFunctionSite } from './helpers/forms';
+import { committedDefinitions, postForm, useFormsFunctionSite } from './helpers/forms';
 
 const place = formWordsPlaces.newsletter!;
 
@@ -55,14 +54,7 @@ describe('the forms function, for the newsletter from a Spanish page', () => {
   let ip = 0;
 
   async function post(values: Record<string, string>) {
-    const response = await forms(
-      new Request(`http://localhost/api/forms/${formConfig.newsletter.formId}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ _elapsed: '30000', ...values }),
-      }),
-      { ip: `203.0.113.${++ip}` } as never,
-    );
+    const response = await postForm('newsletter', values, { ip: `203.0.113.${++ip}` });
     return { status: response.status, body: await response.json() };
   }
 

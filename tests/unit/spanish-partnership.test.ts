@@ -5,14 +5,13 @@
  * the Spanish page (a redirect to /thank-you becomes /es/thank-you). What is posted does not change.
  */
 import { describe, expect, test } from 'vitest';
-import forms from '../../netlify/functions/forms.mts';
 import formSubmitted from '../../netlify/functions/form-submitted.mts';
-import { forms as formConfig, formWordsPlaces } from '../../src/config/forms';
+import { formWordsPlaces } from '../../src/config/forms';
 import { localizeDefinition } from '../../src/lib/forms/localize';
 import { renderForm } from '../../src/lib/forms/render';
 import { redirectIn } from '../../src/server/forms/submit';
 import { serverWordsOf } from '../../src/server/words';
-import { committedDefinitions, useFormDefinitions, useFormsFunctionSite } from './helpers/forms';
+import { committedDefinitions, postForm, useFormDefinitions, useFormsFunctionSite } from './helpers/forms';
 
 const place = formWordsPlaces.partnership!;
 
@@ -54,7 +53,6 @@ describe('where a Spanish form leads', () => {
 describe('the forms function, for the partnership form from a Spanish page', () => {
   useFormsFunctionSite();
   let ip = 0;
-  const url = `http://localhost/api/forms/${formConfig.partnership.formId}`;
   const filled = () => ({
     firstname: 'Ana',
     lastname: 'López',
@@ -67,19 +65,7 @@ describe('the forms function, for the partnership form from a Spanish page', () 
     jobtitle: 'Directora',
   });
 
-  async function post(values: Record<string, string>, browser = false) {
-    const body = { _elapsed: '30000', ...values };
-    return forms(
-      new Request(url, {
-        method: 'POST',
-        headers: browser
-          ? { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' }
-          : { 'content-type': 'application/json', accept: 'application/json' },
-        body: browser ? new URLSearchParams(body).toString() : JSON.stringify(body),
-      }),
-      { ip: `198.51.100.${++ip}` } as never,
-    );
-  }
+  const post = (values: Record<string, string>, browser = false) => postForm('partnership', values, { browser, ip: `198.51.100.${++ip}` });
 
   test('its problems come back in Spanish, naming the fields as the Spanish page labels them', async () => {
     const response = await post({ _page: '/es/partnership-form', _locale: 'es', relationship_to_school: 'School leader', phone: '12' });

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import formsFunction from '../../../netlify/functions/forms.mts';
 import { formPurposes, forms, type FormPurpose } from '../../../src/config/forms';
 import { readLocalDefinition } from '../../../src/content-loaders/forms';
 import { storedDefinitionSchema, type StoredDefinition } from '../../../src/server/forms/definitions';
@@ -76,4 +77,32 @@ export function useFormsFunctionSite(): void {
     shell.remove();
     await database.stop();
   });
+}
+
+/**
+ * Posts `values` to the forms function as a page's form does, after the half-minute a person
+ * takes: as JSON, as the page's script sends it, or with `browser` as the form posts without
+ * JavaScript (urlencoded, a field of several values as repeated names, asking for a page), from
+ * the network `ip`.
+ */
+export function postForm(
+  purpose: FormPurpose,
+  values: Record<string, string | string[]>,
+  { ip, browser = false }: { ip: string; browser?: boolean },
+): Promise<Response> {
+  const filled = { _elapsed: '30000', ...values };
+  return formsFunction(
+    new Request(`http://localhost/api/forms/${forms[purpose].formId}`, {
+      method: 'POST',
+      headers: browser
+        ? { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' }
+        : { 'content-type': 'application/json', accept: 'application/json' },
+      body: browser
+        ? new URLSearchParams(
+            Object.entries(filled).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((each) => [name, each])),
+          ).toString()
+        : JSON.stringify(filled),
+    }),
+    { ip } as never,
+  );
 }
