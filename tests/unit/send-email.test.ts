@@ -411,6 +411,9 @@ describe('the limits are taken when the parent confirms', () => {
     expect(gathered[0]!.not_before.getTime()).toBeGreaterThan(Date.now());
     const [content] = await query<{ text: string }>(sql`SELECT content->>'text' AS text FROM emails WHERE coalesce_key IS NOT NULL`);
     expect(content!.text.match(/confirm-send\?token=/g)).toHaveLength(4 + 1);
+    // It speaks of the four letters, not of the newest one's contact "at 4 schools".
+    expect(content!.text).toContain('send your letter to the school contacts at 4 schools in your name');
+    expect(content!.text).not.toContain('Dr. Patel at 4 schools');
   });
 
   test('a stranger’s request for the same parent and school replaces nothing: the parent’s own link still sends their own words', async () => {

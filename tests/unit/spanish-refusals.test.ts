@@ -142,6 +142,7 @@ describe('a busy mailbox’s gathered confirmations (issue 48)', () => {
     expect(gathered!.text).toMatch(/Carta 1: confirme su carta a .+: https:\/\/site\.example\/confirm-send\?token=/);
     expect(gathered!.text).toMatch(/Carta 2: confirme su carta a /);
     expect(gathered!.text).toContain('No se envía nada a menos que usted confirme cada una con su propio enlace.');
+    expect(gathered!.text).toMatch(/enviara su carta a los contactos en \d escuelas en su nombre/);
     expect(gathered!.text).not.toMatch(/Letter \d|confirm your letter|Nothing is sent/);
   });
 });

@@ -58,6 +58,8 @@ const notifyWords = {
     /** The gathered confirmations of a mailbox over its day's ceiling: one link per letter. */
     gatheredLink: (index: number, school: string) => `Letter ${index}: confirm your letter to ${school}`,
     gatheredSchools: (count: number) => `${count} schools`,
+    /** Whom the gathered letters go to: each letter's own contact, named beside its link. */
+    gatheredContacts: 'the school contacts',
     gatheredReason: (count: number) =>
       `Someone asked ${site.name} to send ${count === 1 ? 'a letter' : `${count} letters`} to schools in the name of this address. Nothing is sent unless you confirm each one with its own link.`,
   },
@@ -78,6 +80,7 @@ const notifyWords = {
     selfReportReason: `Alguien dijo a ${site.name} que este correo electrónico envió una carta a una escuela. No se registra nada a menos que usted confirme.`,
     gatheredLink: (index: number, school: string) => `Carta ${index}: confirme su carta a ${school}`,
     gatheredSchools: (count: number) => `${count} escuelas`,
+    gatheredContacts: 'los contactos',
     gatheredReason: (count: number) =>
       `Alguien pidió a ${site.name} enviar ${count === 1 ? 'una carta' : `${count} cartas`} a escuelas en nombre de este correo electrónico. No se envía nada a menos que usted confirme cada una con su propio enlace.`,
   },
@@ -216,7 +219,8 @@ export async function gatherConfirmations(address: string, now = new Date()): Pr
     {
       parent: first.parentName,
       school: rows.length === 1 ? await schoolName(first) : words.gatheredSchools(rows.length),
-      contact: await contactName(first),
+      // Several letters: not the newest letter's contact "at 4 schools".
+      contact: rows.length === 1 ? await contactName(first) : words.gatheredContacts,
       expires: until(Date.parse(first.confirmation!.expiresAt), locale),
     },
     {
