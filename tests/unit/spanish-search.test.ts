@@ -63,7 +63,7 @@ const shell = (lang: string, title: string, prompt: string) => {
   return frame(
     lang,
     title,
-    `<a href="${lang === 'es' ? '/search' : '/es/search'}" lang="${lang === 'es' ? 'en' : 'es'}" data-language-switch>${lang === 'es' ? 'English' : 'Español'}</a><main data-pagefind-body><h1>${title}</h1><form action="${lang === 'es' ? '/es/search' : '/search'}"><input name="q" data-search-page-input></form>${region.start}<p data-search-page-status>${prompt}</p>${region.end}${sections.start}<div data-search-page-sections><a href="/es/faqs">Preguntas frecuentes</a></div>${sections.end}</main>`,
+    `<a href="${lang === 'es' ? '/search' : '/es/search'}" lang="${lang === 'es' ? 'en' : 'es'}" hreflang="${lang === 'es' ? 'en' : 'es'}" data-language-switch>${lang === 'es' ? 'English' : 'Español'}</a>${lang === 'en' ? '<a href="/es/search" hreflang="es">Esta página también está en español</a>' : ''}<main data-pagefind-body><h1>${title}</h1><form action="${lang === 'es' ? '/es/search' : '/search'}"><input name="q" data-search-page-input></form>${region.start}<p data-search-page-status>${prompt}</p>${region.end}${sections.start}<div data-search-page-sections><a href="/es/faqs">Preguntas frecuentes</a></div>${sections.end}</main>`,
   );
 };
 
@@ -184,8 +184,13 @@ describe('the search function in Spanish', () => {
     // With results, the sections are not listed.
     expect(html).not.toContain('data-search-page-sections');
     // The language switch searches the same words in English.
-    expect(html).toContain('<a href="/search?q=matematicas" lang="en" data-language-switch>');
-    expect(await (await get('/search?q=a%20b')).text()).toContain('<a href="/es/search?q=a%20b" lang="es" data-language-switch>');
+    expect(html).toContain('<a href="/search?q=matematicas" lang="en" hreflang="en" data-language-switch>');
+    const english = await (await get('/search?q=a%20b')).text();
+    expect(english).toContain('<a href="/es/search?q=a%20b" lang="es" hreflang="es" data-language-switch>');
+    // The suggestion to a Spanish browser too.
+    expect(english).toContain('<a href="/es/search?q=a%20b" hreflang="es">');
+    // Without a query, the links stay as built.
+    expect(await (await get('/es/search')).text()).toContain('<a href="/search" lang="en" hreflang="en" data-language-switch>');
   });
 
   test('the dialog asks /api/search?lang=es and gets the Spanish rows and words', async () => {

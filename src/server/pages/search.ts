@@ -146,10 +146,11 @@ export async function searchPage(answer: SearchAnswer, headers: Record<string, s
   if (html && answer.rows.length) html = replaceRegion(html, SECTIONS_REGION, '');
   if (!html) throw new Error(`dist${path}.html has no results region.`);
   html = html.replace('data-search-page-input', `data-search-page-input value="${escapeHtml(answer.query)}"`);
-  // The language switch searches for the same words in the other language.
+  // The language switch and suggestion (links to this page in another language, with `hreflang`)
+  // search for the same words there.
   if (answer.query) {
     const again = escapeHtml(`?q=${encodeURIComponent(answer.query)}`);
-    html = html.replace(/(<a href="(?:\/[a-z]{2})?\/search)("[^>]*data-language-switch)/g, `$1${again}$2`);
+    html = html.replace(/(<a href="(?:\/[a-z]{2})?\/search)(" (?:lang="[a-z]{2}" )?hreflang=)/g, `$1${again}$2`);
   }
   const t = await serverWordsOf(answer.locale);
   const shown = answer.query.length > 60 ? `${answer.query.slice(0, 60)}…` : answer.query;
