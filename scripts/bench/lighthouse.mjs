@@ -19,6 +19,7 @@ const visits = {
   '/thank-you': ['/thank-you', '/thank-you?invitee_first_name=Ana&event_type_name=Intro%20Call&event_start_time=2026-01-15T16%3A00%3A00Z'],
   '/form': ['/form?type=newsletter'],
   '/search': ['/search?q=mastery'],
+  '/es/search': ['/es/search?q=matematicas'],
 };
 /** Built pages not measured: a form's answer and the not-found page, in each language. */
 const unmeasured = new Set(['/form-response', '/404', '/es/form-response', '/es/404']);

@@ -31,4 +31,5 @@ export const translatedPaths: readonly string[] = [
   '/webinar-thank-you',
   '/webinar-share',
   '/resources',
+  '/search',
 ];

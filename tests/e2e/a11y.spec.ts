@@ -8,7 +8,7 @@ test.describe('axe and HTML_CodeSniffer at 390 px, axe at 1280 px', () => {
   test.use({ viewport: phone });
   // The home page is the longest: both engines at both widths take more than the default 30 s on a busy machine.
   test.describe.configure({ timeout: 120_000 });
-  for (const route of [...routes, { path: '/search?q=mastery' }, { path: '/no-such-page' }]) {
+  for (const route of [...routes, { path: '/search?q=mastery' }, { path: '/es/search?q=matematicas' }, { path: '/no-such-page' }]) {
     test(`${route.path} has no violations at 390 and 1280 px`, async ({ page }) => {
       await page.goto(route.path);
       await page.waitForLoadState('networkidle');

@@ -41,4 +41,6 @@ export const routes: Array<{ path: string; heading: RegExp; navigation?: string 
   { path: '/es/webinar-thank-you', heading: /^¡Gracias por inscribirse!$/, navigation: 'Principal' },
   { path: '/es/webinar-share', heading: /^¡Comparta la revolución!$/, navigation: 'Principal' },
   { path: '/es/resources', heading: /^Recursos$/, navigation: 'Principal' },
+  // The results page in Spanish, from the Spanish index (issue 48, docs/spanish.md).
+  { path: '/es/search', heading: /^Buscar$/, navigation: 'Principal' },
 ];

@@ -117,6 +117,25 @@ test.describe('site search', () => {
     await expect(faqBox).toHaveValue('/');
   });
 
+  // Issue 48: on a Spanish page the dialog is Spanish and searches the Spanish index.
+  test('on /es/faqs it searches in Spanish, without accents, and "Todos los resultados" leads to /es/search', async ({ page, consoleErrors }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/es/faqs');
+    await page.getByRole('button', { name: 'Buscar en el sitio' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Buscar en el sitio' });
+    await expect(dialog).not.toHaveAttribute('lang');
+    await dialog.getByRole('searchbox', { name: 'Buscar en las preguntas frecuentes y las páginas' }).fill('matematicas');
+    await expect(dialog.locator('[data-search-status]')).toHaveText(/^\d+ resultados para «matematicas»$/);
+    const first = dialog.getByRole('link').first();
+    await expect(first).toHaveAttribute('href', /^\/es\/faqs#/);
+    await expect(dialog.locator('[data-search-results] mark').first()).toHaveText(/^matemáticas$/i);
+    await dialog.getByRole('button', { name: 'Todos los resultados' }).click();
+    await expect(page).toHaveURL(/\/es\/search\?q=matematicas$/);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await expect(page.getByRole('list', { name: 'Resultados de la búsqueda' }).getByRole('link').first()).toHaveAttribute('href', /^\/es\/faqs#/);
+    expect(consoleErrors).toEqual([]);
+  });
+
   test('is reachable from the header on a phone', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/');

@@ -251,7 +251,7 @@ describe('the search function', () => {
     const response = await get(path);
     expect(response.status).toBe(code);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(response.headers.get('netlify-vary')).toBe('query=q|page');
+    expect(response.headers.get('netlify-vary')).toBe('query=q|page|lang');
     expect(response.headers.get('netlify-cdn-cache-control')).toMatch(/^public, durable, max-age=\d+/);
     expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(response.headers.get('x-frame-options')).toBe('DENY');
@@ -300,7 +300,7 @@ describe('the search function', () => {
   ])('GET %s answers the dialog as JSON', async (path, code, expected) => {
     const response = await get(path);
     expect(response.status).toBe(code);
-    expect(response.headers.get('netlify-vary')).toBe('query=q|page');
+    expect(response.headers.get('netlify-vary')).toBe('query=q|page|lang');
     const body = await response.json();
     expect({ total: body.total, page: body.page, pages: body.pages, rows: body.rows.length }).toEqual(expected);
   });

@@ -52,7 +52,8 @@ export function switchPath(pathname: string, target: Locale): string {
  */
 export function linkIn(href: string, locale: Locale): { href: string; hreflang?: Locale } {
   if (locale === defaultLocale || !href.startsWith('/')) return { href };
-  const [path = '/', hash = ''] = href.split('#');
-  if (translatedPaths.includes(normalisePath(path))) return { href: localePath(path, locale) + (hash && `#${hash}`) };
+  const [beforeHash = '/', hash = ''] = href.split('#');
+  const [path = '/', query = ''] = beforeHash.split('?');
+  if (translatedPaths.includes(normalisePath(path))) return { href: localePath(path, locale) + (query && `?${query}`) + (hash && `#${hash}`) };
   return { href, hreflang: defaultLocale };
 }

@@ -1,20 +1,22 @@
 /**
- * Writes the site search's index at the end of `astro build` (dist/search-index.json, bundled with
- * the `search` function by netlify.toml), from the built pages src/config/search.ts names, read the
+ * Writes the site search's index of each language at the end of `astro build` (English's
+ * dist/search-index.json, Spanish's dist/es/search-index.json, bundled with the `search` function
+ * by netlify.toml), from the built pages src/config/search.ts names for the language, read the
  * way Pagefind read them: only <main data-pagefind-body>, without what is marked
  * data-pagefind-ignore, and a new section at every heading with an id. Only what a reader sees
  * counts: not what is there for screen readers alone (`sr-only`), hidden, or a media element's
  * fallback text. The title is data-pagefind-meta="title"'s, else the page's <title> (without the
  * site's name), else its first <h1>: the home page's <h1> is a slogan, not a name for the page.
  */
-import { globSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { globSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
-import { indexedPages } from '../../config/search';
+import { locales } from '../../config/locales';
+import { indexedPages, indexedPagesIn } from '../../config/search';
 import { site } from '../../config/site';
-import { INDEX_FILE } from './query';
+import { INDEX_FILE, indexFileOf } from './query';
 import { buildSiteIndex, type IndexedPage, type IndexedSection } from './site-index';
 
 /** Elements whose text is not content (a <video>'s is for browsers that cannot play it). */
@@ -103,18 +105,19 @@ export function readPage(html: string, url: string): { page: IndexedPage; sectio
   };
 }
 
-/** Reads the built pages under `dist` and writes the index file there; returns the page count. */
-export function writeSiteIndex(dist: string, glob = indexedPages): number {
+/** Reads the built pages under `dist` and writes the index file (`file`, under `dist`); returns the page count. */
+export function writeSiteIndex(dist: string, glob = indexedPages, file = INDEX_FILE): number {
   const pages: IndexedPage[] = [];
   const sections: IndexedSection[] = [];
-  for (const file of globSync(glob, { cwd: dist }).sort()) {
-    const read = readPage(readFileSync(join(dist, file), 'utf8'), pageUrl(file));
+  for (const built of globSync(glob, { cwd: dist }).sort()) {
+    const read = readPage(readFileSync(join(dist, built), 'utf8'), pageUrl(built));
     if (!read) continue;
     const page = pages.push(read.page) - 1;
     for (const section of read.sections) sections.push({ page, ...section });
   }
   if (!pages.length) throw new Error(`No page matching ${glob} has a data-pagefind-body: the search index would be empty.`);
-  writeFileSync(join(dist, INDEX_FILE), JSON.stringify(buildSiteIndex(pages, sections)));
+  mkdirSync(dirname(join(dist, file)), { recursive: true });
+  writeFileSync(join(dist, file), JSON.stringify(buildSiteIndex(pages, sections)));
   return pages.length;
 }
 
@@ -123,8 +126,11 @@ export function siteSearchIndex(): AstroIntegration {
     name: 'site-search-index',
     hooks: {
       'astro:build:done': ({ dir, logger }) => {
-        const count = writeSiteIndex(fileURLToPath(dir));
-        logger.info(`Indexed ${count} pages for the site search (${INDEX_FILE}).`);
+        for (const locale of locales) {
+          const file = indexFileOf(locale);
+          const count = writeSiteIndex(fileURLToPath(dir), indexedPagesIn(locale), file);
+          logger.info(`Indexed ${count} pages for the site search (${file}).`);
+        }
       },
     },
   };

@@ -1,11 +1,13 @@
 /**
  * The search dialog's behaviour, loaded the first time it opens: results as the visitor types,
- * Enter follows the first result, "All results" (or Enter with none yet) goes to /search. The
- * dialog lists the first page of the results /search shows (at most 10), and says how many there are.
+ * Enter follows the first result, "All results" (or Enter with none yet) goes to the results page
+ * of the page's language (/search, /es/search). The dialog lists the first page of the results that
+ * page shows (at most 10), from the same index, and says how many there are in the page's words.
  */
+import { locales } from '../../config/locales';
 import { searchRows } from './engine';
 import { cleanQuery } from './query';
-import { renderRow, resultsStatus } from './render';
+import { dialogWordsOf, renderRow, resultsStatus } from './render';
 
 /** Wait this long after the last key before asking, so a word typed quickly is one request. */
 const DEBOUNCE_MS = 150;
@@ -22,15 +24,17 @@ export function startSearch(dialog: HTMLDialogElement): void {
   const status = dialog.querySelector<HTMLElement>('[data-search-status]')!;
   const list = dialog.querySelector<HTMLUListElement>('[data-search-results]')!;
   const template = dialog.querySelector<HTMLTemplateElement>('[data-search-row]')!;
+  const words = dialogWordsOf(dialog.dataset.words);
+  const locale = locales.find((known) => known === dialog.dataset.lang);
   let pending: AbortController | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const show = async (query: string, signal: AbortSignal) => {
     let answer: Awaited<ReturnType<typeof searchRows>>;
     try {
-      answer = await searchRows(query, signal);
+      answer = await searchRows(query, signal, locale);
     } catch {
-      if (!signal.aborted) status.textContent = 'Search is unavailable right now. Please try again later.';
+      if (!signal.aborted) status.textContent = words.unavailable;
       return;
     }
     if (signal.aborted) return;
@@ -42,7 +46,7 @@ export function startSearch(dialog: HTMLDialogElement): void {
         return item;
       }),
     );
-    status.textContent = resultsStatus(answer.total, query);
+    status.textContent = resultsStatus(answer.total, query, words);
   };
 
   // Only the latest query counts: an earlier request still on its way is dropped.
@@ -52,7 +56,7 @@ export function startSearch(dialog: HTMLDialogElement): void {
     const trimmed = cleanQuery(query);
     if (!trimmed) {
       list.replaceChildren();
-      status.textContent = 'Type to search FAQs, articles and pages.';
+      status.textContent = words.prompt;
       return;
     }
     const controller = new AbortController();

@@ -5,6 +5,9 @@
  * at its headings with an id (each FAQ question, each article section), so a result can link
  * straight to the part that matches.
  *
+ * Words are compared without case or accents ("matematicas" finds "matemáticas", as the Spanish
+ * FAQ search does): the index holds each word folded, and the query is folded the same way.
+ *
  * Ranking: a page matches when every word of the query is in it (a word may be the start of a
  * longer one, or one letter off when it is long); pages are ordered by the sum of their matching
  * sections' scores (BM25, titles counting three times); within a page, the sections that hold
@@ -66,10 +69,15 @@ export interface SearchRow {
 /** Words as the index splits them: at spaces and punctuation (MiniSearch's own rule). */
 const SEPARATOR = /[\n\r\p{Z}\p{P}]+/u;
 
+/** A word as the index holds it: lower case, accents dropped ("Matemáticas" → "matematicas"). */
+export function foldTerm(term: string): string {
+  return term.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
 const indexOptions: Options<{ id: number; title: string; text: string }> = {
   fields: ['title', 'text'],
   tokenize: (text) => text.split(SEPARATOR).filter(Boolean),
-  processTerm: (term) => term.toLowerCase(),
+  processTerm: foldTerm,
 };
 
 const searchOptions: SearchOptions = {
@@ -100,14 +108,7 @@ export function loadSiteIndex(data: unknown): SiteIndex {
 
 /** The query's distinct words, as the index holds them. */
 export function queryTerms(query: string): string[] {
-  return [
-    ...new Set(
-      query
-        .split(SEPARATOR)
-        .filter(Boolean)
-        .map((term) => term.toLowerCase()),
-    ),
-  ];
+  return [...new Set(query.split(SEPARATOR).filter(Boolean).map(foldTerm).filter(Boolean))];
 }
 
 /** Every row for a query, best first (one or more per matching page). */
@@ -163,12 +164,12 @@ export function escapeText(text: string): string {
  * them), escaped, with <mark> around each match.
  */
 export function excerpt(text: string, matched: string[], length = EXCERPT_WORDS): string {
-  const wanted = new Set(matched.map((term) => term.toLowerCase()));
+  const wanted = new Set(matched.map(foldTerm));
   // Words and the separators between them, alternating: word, separator, word, …
   const parts = text.trim().split(/([\n\r\p{Z}\p{P}]+)/u);
   const words: Array<{ at: number; hit: boolean }> = [];
   parts.forEach((part, at) => {
-    if (at % 2 === 0 && part) words.push({ at, hit: wanted.has(part.toLowerCase()) });
+    if (at % 2 === 0 && part) words.push({ at, hit: wanted.has(foldTerm(part)) });
   });
   if (!words.length) return '';
   let best = 0;
@@ -193,7 +194,7 @@ export function excerpt(text: string, matched: string[], length = EXCERPT_WORDS)
   let html = '';
   for (let at = startAt; at <= endAt; at++) {
     const part = parts[at]!;
-    if (at % 2 === 0 && part && wanted.has(part.toLowerCase())) html += `<mark>${escapeText(part)}</mark>`;
+    if (at % 2 === 0 && part && wanted.has(foldTerm(part))) html += `<mark>${escapeText(part)}</mark>`;
     else html += escapeText(part);
   }
   // What sticks to the last word ("90%.", "done)") stays with it.
