@@ -5,8 +5,13 @@
 import { renderToString } from 'react-dom/server';
 import { describe, expect, test, vi } from 'vitest';
 import NominationSection from '../../src/components/islands/NominationSection';
-import { NOMINATION_FAILURE, NOMINATION_SUCCESS, submitNomination } from '../../src/lib/nomination';
+import { translator } from '../../src/lib/i18n/words';
+import { nominationWords, submitNomination } from '../../src/lib/nomination';
 import { SUBSCRIBE_MESSAGES, subscribe } from '../../src/lib/subscribe';
+import { readLocaleWords } from '../../src/server/words';
+
+const wordsIn = async (locale: 'en' | 'es') => nominationWords(translator((await readLocaleWords())[locale]!, `content/i18n/${locale}`));
+const english = await wordsIn('en');
 
 const valid = {
   schoolName: 'Oak Hill Academy',
@@ -23,7 +28,7 @@ function fakeFetch(status: number, body: unknown) {
 
 describe('nomination section (switched on)', () => {
   test('shows the Book Strategy Call button, the three steps and every field with a label', () => {
-    const html = renderToString(<NominationSection bookingUrl="https://calendly.com/x/intro" />);
+    const html = renderToString(<NominationSection bookingUrl="https://calendly.com/x/intro" words={english} />);
     expect(html).toContain('Book Strategy Call');
     expect(html).toContain('href="https://calendly.com/x/intro"');
     expect(html).toContain('rel="noopener noreferrer"');
@@ -33,15 +38,15 @@ describe('nomination section (switched on)', () => {
   });
 
   test('the thank-you view offers Submit Another Nomination', () => {
-    const html = renderToString(<NominationSection bookingUrl="https://calendly.com/x/intro" initialView="thanks" />);
+    const html = renderToString(<NominationSection bookingUrl="https://calendly.com/x/intro" words={english} initialView="thanks" />);
     expect(html).toContain('Submit Another Nomination');
-    expect(html).toContain(NOMINATION_SUCCESS.description.replace("'", '&#x27;'));
+    expect(html).toContain(english.success.replace("'", '&#x27;'));
     expect(html).not.toContain('name="schoolName"');
   });
 
   test('posts the six fields as JSON to /api/nominations', async () => {
     const fetch = fakeFetch(201, { id: 'n_1' });
-    await expect(submitNomination({ ...valid, extra: 'dropped' }, fetch)).resolves.toEqual({ ok: true, id: 'n_1' });
+    await expect(submitNomination({ ...valid, extra: 'dropped' }, english, fetch)).resolves.toEqual({ ok: true, id: 'n_1' });
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/nominations');
     expect(init.method).toBe('POST');
@@ -54,7 +59,7 @@ describe('nomination section (switched on)', () => {
     ['a missing grade', { ...valid, childGrade: undefined }, 'childGrade'],
   ])('rejects %s without calling the server', async (_name, input, field) => {
     const fetch = fakeFetch(201, {});
-    const result = await submitNomination(input, fetch);
+    const result = await submitNomination(input, english, fetch);
     expect(result.ok).toBe(false);
     expect(result).toMatchObject({ kind: 'invalid', fieldErrors: { [field]: expect.any(String) } });
     expect(fetch).not.toHaveBeenCalled();
@@ -65,14 +70,40 @@ describe('nomination section (switched on)', () => {
     [503, { error: { code: 'store_unavailable', message: 'Try again later' } }, 'Try again later'],
     [500, 'oops', '500: '],
   ])('a %i answer is a failure', async (status, body, message) => {
-    const result = await submitNomination(valid, fakeFetch(status, body));
+    const result = await submitNomination(valid, english, fakeFetch(status, body));
     expect(result).toMatchObject({ ok: false, kind: 'failed' });
     if (!result.ok && result.kind === 'failed') expect(result.message).toContain(message);
   });
 
   test('the failure toast is the specification text', () => {
-    expect(NOMINATION_FAILURE).toEqual({ title: 'Error', description: 'Failed to submit nomination. Please try again.', variant: 'destructive' });
-    expect(NOMINATION_SUCCESS).toEqual({ title: 'Success!', description: "Your school nomination has been submitted. We'll be in touch soon!" });
+    expect([english.failureTitle, english.failure]).toEqual(['Error', 'Failed to submit nomination. Please try again.']);
+    expect([english.successTitle, english.success]).toEqual(['Success!', "Your school nomination has been submitted. We'll be in touch soon!"]);
+  });
+
+  test('in Spanish: every word of the band, the fields’ labels and each problem, none of the English', async () => {
+    const spanish = await wordsIn('es');
+    const html = renderToString(<NominationSection bookingUrl="https://calendly.com/x/intro" words={spanish} />);
+    for (const words of [
+      'Nomine a su escuela',
+      'Agende su llamada',
+      'Agendar una llamada',
+      '(se abre en una pestaña nueva)',
+      'Nombre de la escuela',
+      '¿A quién debemos contactar en la escuela?',
+      'Enviar nominación',
+    ])
+      expect(html).toContain(words);
+    for (const words of ['Book Strategy Call', 'Schedule Your Call', 'School name', 'Submit Nomination', 'opens in a new tab'])
+      expect(html).not.toContain(words);
+    const thanks = renderToString(<NominationSection bookingUrl="https://calendly.com/x/intro" words={spanish} initialView="thanks" />);
+    expect(thanks).toContain('¡Gracias por su nominación!');
+    expect(thanks).toContain('Enviar otra nominación');
+    const result = await submitNomination({ ...valid, schoolName: '', email: 'nope' }, spanish, fakeFetch(201, {}));
+    expect(result).toEqual({
+      ok: false,
+      kind: 'invalid',
+      fieldErrors: { schoolName: 'Este campo es obligatorio.', email: 'Escriba un correo electrónico válido, como nombre@ejemplo.com.' },
+    });
   });
 });
 

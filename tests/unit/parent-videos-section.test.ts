@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import ParentVideosSection from '../../src/components/sections/ParentVideosSection.astro';
 import type { VideoItem } from '../../src/lib/content';
 import { translator } from '../../src/lib/i18n/words';
-import { videoWords } from '../../src/lib/video/words';
+import { parentVideosWords, videoWords } from '../../src/lib/video/words';
 import { readLocaleWords } from '../../src/server/words';
 
 const video: VideoItem = {
@@ -19,10 +19,10 @@ const video: VideoItem = {
   createdAt: '2025-08-14T00:00:00.000Z',
 };
 
-async function render(videos: VideoItem[]): Promise<string> {
+async function render(videos: VideoItem[], locale: 'en' | 'es' = 'en'): Promise<string> {
   const container = await AstroContainer.create();
-  const words = videoWords(translator((await readLocaleWords()).en!, 'content/i18n/en'));
-  return container.renderToString(ParentVideosSection, { props: { videos, words } });
+  const t = translator((await readLocaleWords())[locale]!, `content/i18n/${locale}`);
+  return container.renderToString(ParentVideosSection, { props: { videos, words: videoWords(t), band: parentVideosWords(t), locale } });
 }
 
 describe('parent-videos section (switched on)', () => {
@@ -54,5 +54,15 @@ describe('parent-videos section (switched on)', () => {
     const html = await render([]);
     expect(html).toContain('Parent Success Stories - Videos are temporarily unavailable. Please check back soon.');
     expect(html).not.toContain('<video');
+  });
+
+  test('in Spanish: its heading, the list’s name, the dates as Spanish writes them, and the unavailable message', async () => {
+    const html = await render([video], 'es');
+    expect(html).toContain('Historias de éxito de padres</h2>');
+    expect(html).toContain('aria-label="Historias de éxito de padres"');
+    expect(html).toContain('14 ago 2025');
+    expect(html).not.toMatch(/Parent Success Stories|Aug 14, 2025/);
+    const empty = await render([], 'es');
+    expect(empty).toContain('Historias de éxito de padres - Los videos no están disponibles por ahora. Por favor, vuelva pronto.');
   });
 });

@@ -1,32 +1,33 @@
 import { useId, useRef, useState, type SubmitEvent } from 'react';
-import { NOMINATION_FAILURE, NOMINATION_SUCCESS, submitNomination } from '../../lib/nomination';
+import { submitNomination, type NominationWords } from '../../lib/nomination';
 import type { Nomination } from '../../lib/schemas';
 import { showToast } from '../../lib/frame/toast';
 import { buttonClass } from '../../lib/ui';
 
 interface Props {
   bookingUrl: string;
+  /** Its words in the page's language (`nominationWords`, content/i18n/{locale}/homeBands.yaml). */
+  words: NominationWords;
   /** For tests: start in the thank-you view. */
   initialView?: 'form' | 'thanks';
 }
 
-const steps = [
-  { title: 'Schedule Your Call', body: 'Pick a time that suits you for a short call with our team.' },
-  { title: 'Explore Solutions', body: 'We look at your school together and how the model would fit it.' },
-  { title: 'Begin Transformation', body: 'We help you and your school leadership plan the first steps.' },
-];
-
-const fields: Array<{ name: keyof Nomination; label: string; type?: string; autoComplete?: string }> = [
-  { name: 'schoolName', label: 'School name', autoComplete: 'organization' },
-  { name: 'city', label: 'City', autoComplete: 'address-level2' },
-  { name: 'yourName', label: 'Your name', autoComplete: 'name' },
-  { name: 'email', label: 'Your email', type: 'email', autoComplete: 'email' },
-  { name: 'childGrade', label: "Your child's grade" },
-  { name: 'sendTo', label: 'Who should we contact at the school?' },
+const fields: Array<{ name: keyof Nomination; type?: string; autoComplete?: string }> = [
+  { name: 'schoolName', autoComplete: 'organization' },
+  { name: 'city', autoComplete: 'address-level2' },
+  { name: 'yourName', autoComplete: 'name' },
+  { name: 'email', type: 'email', autoComplete: 'email' },
+  { name: 'childGrade' },
+  { name: 'sendTo' },
 ];
 
 /** The home nomination section (switched off by default): book a call or nominate a school. */
-export default function NominationSection({ bookingUrl, initialView = 'form' }: Props) {
+export default function NominationSection({ bookingUrl, words: w, initialView = 'form' }: Props) {
+  const steps = [
+    { title: w.step1Title, body: w.step1Body },
+    { title: w.step2Title, body: w.step2Body },
+    { title: w.step3Title, body: w.step3Body },
+  ];
   const id = useId();
   const form = useRef<HTMLFormElement>(null);
   const [view, setView] = useState(initialView);
@@ -39,21 +40,21 @@ export default function NominationSection({ bookingUrl, initialView = 'form' }: 
     setBusy(true);
     setFailure(null);
     const values = Object.fromEntries(new FormData(event.currentTarget).entries());
-    const result = await submitNomination(values);
+    const result = await submitNomination(values, w);
     setBusy(false);
     if (result.ok) {
       setErrors({});
       form.current?.reset();
       setView('thanks');
-      showToast(NOMINATION_SUCCESS);
+      showToast({ title: w.successTitle, description: w.success });
     } else if (result.kind === 'invalid') {
       setErrors(result.fieldErrors);
       const first = Object.keys(result.fieldErrors)[0];
       if (first) form.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
     } else {
       setErrors({});
-      setFailure(NOMINATION_FAILURE.description);
-      showToast(NOMINATION_FAILURE);
+      setFailure(w.failure);
+      showToast({ title: w.failureTitle, description: w.failure, variant: 'destructive' });
     }
   };
 
@@ -61,9 +62,9 @@ export default function NominationSection({ bookingUrl, initialView = 'form' }: 
     <section id="nominate" aria-labelledby={`${id}-title`} className="bg-white px-4 py-section" data-nomination-section>
       <div className="mx-auto grid max-w-6xl gap-10 lg:grid-cols-2">
         <div>
-          <p className="text-sm font-semibold uppercase tracking-widest text-accent-600">Nominate your school</p>
+          <p className="text-sm font-semibold uppercase tracking-widest text-accent-600">{w.eyebrow}</p>
           <h2 id={`${id}-title`} className="mt-2 text-title font-extrabold tracking-tight">
-            Bring mastery learning to your school
+            {w.title}
           </h2>
           <ol className="mt-8 space-y-5">
             {steps.map((step, index) => (
@@ -79,26 +80,27 @@ export default function NominationSection({ bookingUrl, initialView = 'form' }: 
             ))}
           </ol>
           <a href={bookingUrl} target="_blank" rel="noopener noreferrer" className={buttonClass('accent', 'lg', 'mt-8')}>
-            Book Strategy Call<span className="sr-only"> (opens in a new tab)</span>
+            {w.book}
+            <span className="sr-only"> {w.newTab}</span>
           </a>
         </div>
         <div className="rounded-card border border-line bg-canvas p-6 sm:p-8">
           {view === 'thanks' ? (
             <div role="status" className="text-center" data-nomination-thanks>
-              <h3 className="text-xl font-bold">Thank you for your nomination!</h3>
-              <p className="mt-2 text-ink-soft">{NOMINATION_SUCCESS.description}</p>
+              <h3 className="text-xl font-bold">{w.thanksTitle}</h3>
+              <p className="mt-2 text-ink-soft">{w.success}</p>
               <button type="button" className={buttonClass('primary', 'md', 'mt-6')} onClick={() => setView('form')}>
-                Submit Another Nomination
+                {w.another}
               </button>
             </div>
           ) : (
             <form ref={form} noValidate onSubmit={onSubmit} aria-describedby={failure ? `${id}-failure` : undefined} data-nomination-form>
-              <h3 className="text-xl font-bold">Nominate your school</h3>
+              <h3 className="text-xl font-bold">{w.formTitle}</h3>
               <div className="mt-5 grid gap-4 sm:grid-cols-2">
                 {fields.map((field) => (
                   <div key={field.name} className={field.name === 'sendTo' ? 'sm:col-span-2' : undefined}>
                     <label htmlFor={`${id}-${field.name}`} className="block text-sm font-semibold">
-                      {field.label}
+                      {w[field.name]}
                     </label>
                     <input
                       id={`${id}-${field.name}`}
@@ -124,7 +126,7 @@ export default function NominationSection({ bookingUrl, initialView = 'form' }: 
                 </p>
               )}
               <button type="submit" disabled={busy} className={buttonClass('primary', 'lg', 'mt-6 w-full')}>
-                {busy ? 'Submitting…' : 'Submit Nomination'}
+                {busy ? w.submitting : w.submit}
               </button>
             </form>
           )}

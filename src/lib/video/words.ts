@@ -7,3 +7,6 @@ export type VideoWords = Record<(typeof keys)[number], string>;
 
 /** The words a page hands its VideoGrid, VideoCard and VideoModal. */
 export const videoWords = (t: Translate): VideoWords => wordsUnder(t, 'video', keys);
+
+/** The home parent-videos band's own words (content/i18n/{locale}/homeBands.yaml's `parentVideos`). */
+export const parentVideosWords = (t: Translate) => wordsUnder(t, 'homeBands.parentVideos', ['title', 'label', 'unavailable'] as const);
