@@ -25,7 +25,7 @@ import { refuseBlocked } from '../abuse/blocks';
 import { recordRequest } from '../abuse/watch';
 import { counts } from '../schools/impact';
 import { addressSuppressed, readEmail } from '../mail/queue';
-import { whenLetterGoes } from '../mail/schedule';
+import { whenLetterGoesIn } from '../mail/schedule';
 import { mailSender } from '../mail/senders';
 import { isTimeZone } from '../mail/window';
 import { emailConfirmation, emailRefusal, emailSelfReport } from '../mail/notify';
@@ -86,10 +86,7 @@ export async function refusalTextIn(
   const earlier = message.confirmation?.earlierAt;
   const english = locale === defaultLocale;
   if (earlier && Date.parse(earlier) > now.getTime()) {
-    const timeZone = message.delivery?.timeZone ?? serverEnv.schoolTimeZone;
-    const when = english
-      ? whenLetterGoes({ at: earlier }, now)
-      : new Date(earlier).toLocaleString('es-US', { weekday: 'long', day: 'numeric', month: 'long', hour: 'numeric', minute: '2-digit', timeZone });
+    const when = whenLetterGoesIn({ at: earlier, timeZone: message.delivery?.timeZone }, locale, now);
     return fillWords(t('confirmSend.refusal.earlierGoes'), { school, when });
   }
   if (!earlier) return fillWords(t('confirmSend.refusal.alreadyWrote'), { school });

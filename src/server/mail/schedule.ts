@@ -5,6 +5,7 @@
  * same last place; a letter that finds an hour full takes the next open one.
  */
 import { isCheckViolation, queryOne, sql } from '../db';
+import { defaultLocale, type Locale } from '../../config/locales';
 import { serverEnv } from '../env';
 import { describeDelivery, nextOpening, openHours, type SchoolWindow } from './window';
 
@@ -50,6 +51,22 @@ export async function letterTime(school: string, window: string | SchoolWindow |
   // Every hour for weeks is full: the letter goes at the next opening after them (the day's cap
   // of the platform send keeps this from happening); its run finds it a place then.
   return { at: nextOpening(new Date(now.getTime() + HOURS_AHEAD * 3 * 3600_000), zone), timeZone };
+}
+
+/**
+ * When a letter goes, as `locale` writes it, in the school's time: English "8:00 on Monday" (or
+ * "now"), another language through Intl ("lunes, 1 de diciembre, 8:00 a.m.").
+ */
+export function whenLetterGoesIn(time: { at: string | Date; timeZone?: string }, locale: Locale, now = new Date()): string {
+  if (locale === defaultLocale) return whenLetterGoes(time, now);
+  return new Date(time.at).toLocaleString(`${locale}-US`, {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: time.timeZone ?? serverEnv.schoolTimeZone,
+  });
 }
 
 /** "8:00 on Monday": when a letter goes, in the school's time, or "now" when it goes at once. */

@@ -6,10 +6,9 @@ import { composeLinks, emailAsText } from '../../lib/email/template';
 import { escapeHtml, helpClass, inputClass, labelClass } from '../../lib/forms/render';
 import { buttonClass } from '../../lib/ui';
 import type { OutboxMessage } from '../letter/outbox';
-import { defaultLocale, type Locale } from '../../config/locales';
+import type { Locale } from '../../config/locales';
 import type { Translate } from '../../lib/i18n/words';
-import { serverEnv } from '../env';
-import { whenLetterGoes } from '../mail/schedule';
+import { whenLetterGoesIn } from '../mail/schedule';
 
 export const again = `<a class="${buttonClass('primary', 'md')}" href="/lead-the-change#email-form">Write your email again</a>`;
 export { homeLink as home } from './frame';
@@ -70,13 +69,5 @@ export const sendYourselfWords = (t: Translate): SendYourselfWords => ({
 /** When a confirmed letter reaches the school, as its language writes it (the school's time); undefined for "in the next few minutes". */
 export function goesAt(delivery: { at: string; timeZone?: string } | undefined, locale: Locale, now = new Date()): string | undefined {
   if (!delivery || Date.parse(delivery.at) <= now.getTime() + 60_000) return undefined;
-  if (locale === defaultLocale) return whenLetterGoes(delivery, now);
-  return new Date(delivery.at).toLocaleString('es-US', {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZone: delivery.timeZone ?? serverEnv.schoolTimeZone,
-  });
+  return whenLetterGoesIn(delivery, locale, now);
 }

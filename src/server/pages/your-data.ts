@@ -10,8 +10,7 @@ import { buttonClass } from '../../lib/ui';
 import { countRecords, waitingLetters, type PersonalData } from '../data-rights';
 import { dataToken, DELETE_STEP_TTL_MS } from '../links';
 import type { OutboxMessage } from '../letter/outbox';
-import { whenLetterGoes } from '../mail/schedule';
-import { serverEnv } from '../env';
+import { whenLetterGoesIn } from '../mail/schedule';
 import { serverWordsOf } from '../words';
 import { actions, heading, homeLinkIn, lead } from './frame';
 
@@ -105,7 +104,7 @@ export function letterStateText(
     case 'awaiting_confirmation':
       return message.confirmation?.refusal ? state('limited') : state('waiting');
     case 'queued':
-      return message.delivery ? state('goesAt', { when: goesAt(w.locale, message.delivery, now) }) : state('goesSoon');
+      return message.delivery ? state('goesAt', { when: whenLetterGoesIn(message.delivery, w.locale, now) }) : state('goesSoon');
     case 'sent':
       return state('sent');
     case 'delivered':
@@ -123,19 +122,6 @@ export function letterStateText(
     case 'voided':
       return state('voided');
   }
-}
-
-/** When a confirmed letter goes, as the letter's language writes it (the school's time). */
-function goesAt(locale: Locale, delivery: { at: string; timeZone?: string }, now: Date): string {
-  if (locale === defaultLocale) return whenLetterGoes(delivery, now);
-  return new Date(delivery.at).toLocaleString(intlTag(locale), {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZone: delivery.timeZone ?? serverEnv.schoolTimeZone,
-  });
 }
 
 export function overview(w: DataWords, data: PersonalData, token: string): string {
