@@ -12,9 +12,12 @@ import { pageStyles } from './src/lib/page-styles.ts';
 import { pageScriptsAfterFirstPaint } from './src/lib/page-scripts.ts';
 import { defaultLocale, locales } from './src/config/locales.ts';
 import { splitLocale } from './src/lib/i18n/paths.ts';
+import { withPostAlternates } from './src/lib/blog/sitemap.ts';
+import { fileURLToPath } from 'node:url';
 
 // The deployed origin: SITE_URL when given, else the URL Netlify sets, else the production domain.
 const site = publicEnv.siteUrl;
+let builtDir = fileURLToPath(new URL('./dist/', import.meta.url));
 
 /** Pages that are not for search engines, in every language (/search only shows results for a query it is given). */
 const unlisted = ['/school-page', '/webhook-config', '/thank-you', '/webinar-thank-you', '/form', '/404', '/blog-post-not-found', '/search', '/content-editor'];
@@ -43,7 +46,18 @@ export default defineConfig({
       filter: (page) => !unlisted.includes(splitLocale(new URL(page).pathname).path),
       // Each page's other languages as xhtml:link alternates (only pages that exist in both).
       i18n: { defaultLocale, locales: Object.fromEntries(locales.map((locale) => [locale, locale])) },
+      // A blog post's alternates are its own translation's, as its page names them (src/lib/blog/sitemap.ts).
+      serialize: (item) => withPostAlternates(item, builtDir),
     }),
+    // Where the build writes (`--outDir` may move it), for the sitemap's reading of the posts' pages.
+    {
+      name: 'built-dir',
+      hooks: {
+        'astro:config:done': ({ config }) => {
+          builtDir = fileURLToPath(config.outDir);
+        },
+      },
+    },
     contentEditor(),
     // dist/search-index.json, from the built pages src/config/search.ts names, for the `search` function.
     siteSearchIndex(),

@@ -32,4 +32,6 @@ export const translatedPaths: readonly string[] = [
   '/webinar-share',
   '/resources',
   '/search',
+  // The list; each post has its own alternates (its translation, src/lib/blog/languages.ts).
+  '/blogs-insights',
 ];

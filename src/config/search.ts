@@ -2,7 +2,7 @@
  * What the site search indexes (src/lib/search/build-index.ts, after `astro build`): content pages
  * only, the FAQs, blog posts and the public content pages; admin, booking, form, error and search
  * pages are left out. A glob of built files under dist/ per language: English's pages, and in
- * another language those of them that language has (`translatedPaths`; the blog is English only).
+ * another language those of them that language has (`translatedPaths`, and that language's blog posts).
  * Within a page only <main data-pagefind-body> counts (the frame is outside it), without what is
  * marked data-pagefind-ignore: the attributes Pagefind defined, which the site kept when its
  * search moved to the server.
@@ -35,8 +35,8 @@ function builtFile(path: string, locale: Locale): string {
 export function indexedPagesIn(locale: Locale): string {
   const paths = locale === defaultLocale ? contentPages : contentPages.filter((path) => translatedPaths.includes(path));
   const files = paths.map((path) => builtFile(path, locale));
-  // The articles have no translation yet.
-  if (locale === defaultLocale) files.push('blogs-insights/*');
+  // Each language's own articles (a Spanish list's English articles are English's).
+  files.push(locale === defaultLocale ? 'blogs-insights/*' : `${locale}/blogs-insights/*`);
   return `{${files.join(',')}}.html`;
 }
 

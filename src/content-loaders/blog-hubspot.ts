@@ -7,6 +7,17 @@ import { withRetry } from '../server/hubspot';
 import { sanitizeBlogHtml } from '../lib/blog/sanitize';
 import { htmlToText, readTimeMinutes, slugify, truncate } from '../lib/blog/text';
 import type { BlogEntryData } from '../lib/blog/schema';
+import { defaultLocale, locales, type Locale } from '../config/locales';
+
+/**
+ * A HubSpot language tag as one of the site's locales: "es", "es-mx", "ES_419" are Spanish; "en",
+ * "en-gb" English; anything the site has no pages for (or none) counts as English, the default.
+ */
+export function normaliseLanguage(tag: unknown): Locale {
+  if (typeof tag !== 'string') return defaultLocale;
+  const primary = tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
+  return (locales as readonly string[]).includes(primary) ? (primary as Locale) : defaultLocale;
+}
 
 /** HubSpot's largest page size for the CMS APIs. */
 export const PAGE_SIZE = 100;
@@ -26,6 +37,10 @@ export interface HubSpotPost {
   featuredImageAltText?: string;
   state?: string;
   currentState?: string;
+  /** HubSpot's language tag, e.g. "en", "es", "es-mx" (one of its own list, lower case). */
+  language?: string | null;
+  /** The primary post of this post's translation group (absent or empty on the primary itself). */
+  translatedFromId?: string | number | null;
 }
 
 interface Page<T> {
@@ -70,7 +85,14 @@ export function isPublished(post: HubSpotPost, now = new Date()): boolean {
 
 export interface MappedPost {
   slug: string;
-  data: Omit<BlogEntryData, 'tags' | 'category'> & { tags: string[]; category: string };
+  /** HubSpot's id of the group's primary post, when this post is a translation (resolved by the loader). */
+  translatedFromId?: string;
+  data: Omit<BlogEntryData, 'tags' | 'category' | 'language' | 'translationOf'> & {
+    tags: string[];
+    category: string;
+    language: Locale;
+    translationOf?: string;
+  };
 }
 
 /** One HubSpot post as a blog entry: sanitised HTML, derived excerpt and read time, tag names. */
@@ -83,9 +105,12 @@ export function mapHubSpotPost(post: HubSpotPost, tagNames: Map<string, string>)
     .map((name) => truncate(name, 40))
     .slice(0, 8);
   const image = post.featuredImage?.trim();
+  const translatedFromId = post.translatedFromId == null ? '' : String(post.translatedFromId).trim();
   return {
     slug: slugify(post.slug ?? '') || slugify(post.name ?? '') || String(post.id),
+    ...(translatedFromId && translatedFromId !== String(post.id) ? { translatedFromId } : {}),
     data: {
+      language: normaliseLanguage(post.language),
       sourceId: String(post.id),
       title: truncate(htmlToText(post.name || post.htmlTitle || 'Untitled post'), 200),
       excerpt: truncate(summary, 300),

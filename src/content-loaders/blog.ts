@@ -9,6 +9,9 @@ import { serverEnv } from '../server/env';
 import { hubspotClient, statusOf } from '../server/hubspot';
 import { fetchPosts, fetchTagNames, isPublished, mapHubSpotPost, type HubSpotPost } from './blog-hubspot';
 import { htmlToText, readTimeMinutes } from '../lib/blog/text';
+import { entryIdOf } from '../lib/blog/languages';
+import { checkLocalPosts } from './blog-local';
+import { defaultLocale } from '../config/locales';
 
 export class BlogSourceError extends Error {
   override name = 'BlogSourceError';
@@ -37,24 +40,53 @@ export async function loadFromHubSpot(context: LoaderContext, now = new Date()):
   }
 
   context.store.clear();
+  // English first, so that an English post keeps its URL whatever a later post claims.
+  const mapped = posts
+    .filter((candidate) => isPublished(candidate, now))
+    .map((post) => ({ post, mapped: mapHubSpotPost(post, tagNames) }))
+    .sort((a, b) => Number(a.mapped.data.language !== defaultLocale) - Number(b.mapped.data.language !== defaultLocale));
   const seen = new Set<string>();
-  let count = 0;
-  for (const post of posts.filter((candidate) => isPublished(candidate, now))) {
-    const mapped = mapHubSpotPost(post, tagNames);
-    const id = seen.has(mapped.slug) ? `${mapped.slug}-${post.id}` : mapped.slug;
-    seen.add(id);
+  const loaded: Array<{ id: string; post: HubSpotPost; translatedFromId?: string; data: Record<string, unknown>; digestOf: Record<string, unknown> }> = [];
+  for (const { post, mapped: one } of mapped) {
+    // A post's id is its slug, under its language's folder when not English (`es/why-two-hours`):
+    // the same slug in two languages is two URLs, /blogs-insights/… and /es/blogs-insights/….
+    const base = entryIdOf(one.slug, one.data.language);
+    const id = seen.has(base) ? `${base}-${post.id}` : base;
     let data: Record<string, unknown>;
     try {
-      data = await context.parseData({ id, data: mapped.data });
+      data = await context.parseData({ id, data: one.data });
     } catch (error) {
-      context.logger.warn(`Skipped HubSpot post ${post.id} ("${mapped.data.title}"): ${error instanceof Error ? error.message : error}`);
+      context.logger.warn(`Skipped HubSpot post ${post.id} ("${one.data.title}"): ${error instanceof Error ? error.message : error}`);
       continue;
     }
+    seen.add(id);
+    loaded.push({ id, post, ...(one.translatedFromId ? { translatedFromId: one.translatedFromId } : {}), data, digestOf: one.data });
+  }
+
+  // A translation names its group's primary post by HubSpot id; here it names that post's entry id.
+  const byHubSpotId = new Map(loaded.map((entry) => [String(entry.post.id), entry]));
+  for (const entry of loaded) {
+    if (!entry.translatedFromId) continue;
+    const primary = byHubSpotId.get(entry.translatedFromId);
+    if (!primary) {
+      context.logger.warn(
+        `HubSpot post ${entry.post.id} translates post ${entry.translatedFromId}, which is not published; it is shown without its translation.`,
+      );
+    } else if (primary.data.language === entry.data.language) {
+      context.logger.warn(`HubSpot post ${entry.post.id} translates post ${entry.translatedFromId}, in the same language; the link is ignored.`);
+    } else {
+      entry.data.translationOf = primary.id;
+    }
+  }
+
+  let count = 0;
+  for (const entry of loaded) {
+    const translationOf = entry.data.translationOf;
     context.store.set({
-      id,
-      data,
-      digest: context.generateDigest({ ...mapped.data, publishedAt: mapped.data.publishedAt.toISOString() }),
-      rendered: { html: mapped.data.content },
+      id: entry.id,
+      data: entry.data,
+      digest: context.generateDigest({ ...entry.digestOf, translationOf, publishedAt: (entry.digestOf.publishedAt as Date).toISOString() }),
+      rendered: { html: String(entry.data.content ?? '') },
     });
     count++;
   }
@@ -64,6 +96,8 @@ export async function loadFromHubSpot(context: LoaderContext, now = new Date()):
 
 /** Reads the MDX posts with Astro's own glob loader, then derives content HTML, read time and id. */
 export async function loadLocal(context: LoaderContext, base: string): Promise<void> {
+  // The front matter's language and translation are checked first, naming the file and the field.
+  checkLocalPosts(base);
   await glob({ pattern: '**/*.mdx', base }).load(context);
   for (const [id, entry] of context.store.entries()) {
     if (entry.data.sourceId === id && typeof entry.data.readTime === 'number') continue;

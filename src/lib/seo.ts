@@ -1,5 +1,5 @@
 import { site } from '../config/site';
-import { defaultLocale, localeTags } from '../config/locales';
+import { defaultLocale, localeTags, type Locale } from '../config/locales';
 import { sitePages } from '../config/pages';
 import { alternatesOf, normalisePath, splitLocale } from './i18n/paths';
 
@@ -27,6 +27,11 @@ export interface SeoInput {
   /** Forces noindex whatever the host (e.g. internal pages). */
   noindex?: boolean;
   stagingMarker?: string;
+  /**
+   * The page in each language when the page says so itself (a blog post and its translation,
+   * whose paths differ in more than the prefix); otherwise `translatedPaths` decides.
+   */
+  alternates?: Array<{ locale: Locale; path: string }>;
 }
 
 export interface Seo {
@@ -74,7 +79,10 @@ export function buildSeo(input: SeoInput): Seo {
   const robots = input.noindex ? 'noindex, nofollow' : robotsFor(siteUrl, input.stagingMarker);
   const type = input.type ?? 'website';
   const locale = splitLocale(path).locale;
-  const pages = alternatesOf(path).map((page) => ({ hreflang: localeTags[page.locale].lang, href: new URL(page.path, `${siteUrl}/`).href }));
+  const pages = (input.alternates ?? alternatesOf(path)).map((page) => ({
+    hreflang: localeTags[page.locale].lang,
+    href: new URL(page.path, `${siteUrl}/`).href,
+  }));
   const fallback = pages.find((page) => page.hreflang === localeTags[defaultLocale].lang);
   const alternates = fallback ? [...pages, { hreflang: 'x-default', href: fallback.href }] : [];
 

@@ -1,4 +1,4 @@
-/** `GET /rss.xml`: every blog post, newest first. */
+/** `GET /rss.xml`: every English blog post, newest first (the feed says en-us; docs/spanish.md). */
 import rss from '@astrojs/rss';
 import type { APIRoute } from 'astro';
 import { site } from '../config/site';

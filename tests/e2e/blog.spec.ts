@@ -95,3 +95,21 @@ test.describe('/blogs-insights/{slug}', () => {
     expect(xml).toContain('/blogs-insights/why-two-hours-is-enough</link>');
   });
 });
+
+test('/es/blogs-insights at 390 px: the Spanish posts, the English ones below marked so, a post and its translation', async ({ page, consoleErrors }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/es/blogs-insights');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Blog y artículos');
+  await expect(page.getByText('Mostrando 1 de 1 artículos')).toBeVisible();
+  const english = page.locator('[data-blog-other]');
+  await expect(english.getByRole('heading', { name: 'Más artículos en inglés' })).toBeVisible();
+  await expect(english.locator('h3 a').first()).toHaveAttribute('hreflang', 'en');
+  await page.getByRole('link', { name: /dos horas de concentración/ }).click();
+  await expect(page).toHaveURL(/\/es\/blogs-insights\/why-two-hours-is-enough$/);
+  await expect(page.getByText('2 de octubre de 2025')).toBeVisible();
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Read this site in English' }).click();
+  await expect(page).toHaveURL(/\/blogs-insights\/why-two-hours-is-enough$/);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  expect(consoleErrors).toEqual([]);
+});

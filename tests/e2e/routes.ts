@@ -43,4 +43,7 @@ export const routes: Array<{ path: string; heading: RegExp; navigation?: string 
   { path: '/es/resources', heading: /^Recursos$/, navigation: 'Principal' },
   // The results page in Spanish, from the Spanish index (issue 48, docs/spanish.md).
   { path: '/es/search', heading: /^Buscar$/, navigation: 'Principal' },
+  // The blog in Spanish: its list (Spanish posts, then English ones marked so) and a post (issue 48).
+  { path: '/es/blogs-insights', heading: /^Blog y artículos$/, navigation: 'Principal' },
+  { path: '/es/blogs-insights/why-two-hours-is-enough', heading: /dos horas de concentración/, navigation: 'Principal' },
 ];

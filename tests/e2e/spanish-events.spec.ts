@@ -73,8 +73,8 @@ test('/es/resources leads to the resources form in Spanish, whose problems are i
   await page.goto('/es/resources');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Recursos');
   await expect(page.locator('main h2')).toHaveText(['Guías para padres', 'Materiales para actuar', 'Estudios y datos', 'Contacte a nuestro equipo']);
-  // A page Spanish does not have yet is the English one, said so.
-  await expect(page.getByRole('link', { name: /^Leer las guías \(en inglés\)/ })).toHaveAttribute('hreflang', 'en');
+  // The guides are the Spanish blog now (issue 48).
+  await expect(page.getByRole('link', { name: /^Leer las guías/ })).toHaveAttribute('href', '/es/blogs-insights');
   await page.getByRole('link', { name: /^Obtener los materiales/ }).click();
   await expect(page).toHaveURL(/\/es\/lead-the-change#amplify-section$/);
 

@@ -27,7 +27,8 @@ test('/es is the home in Spanish: lang, headings, navigation, and hreflang both 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Transforme el aprendizaje. Impulse a su hijo. Influya en su escuela.');
   await expect(page.getByRole('heading', { level: 2, name: 'Por qué las familias piden un cambio' })).toBeVisible();
   const nav = page.getByRole('navigation', { name: 'Principal' });
-  await expect(nav.getByRole('link', { name: 'Blog y artículos' })).toHaveAttribute('hreflang', 'en');
+  await expect(nav.getByRole('link', { name: 'Blog y artículos' })).toHaveAttribute('href', '/es/blogs-insights');
+  await expect(nav.getByRole('link', { name: 'Blog y artículos' })).not.toHaveAttribute('hreflang', 'en');
   await expect(page.getByRole('link', { name: 'Ir al contenido' })).toBeAttached();
   await expect(page.locator('meta[property="og:locale"]')).toHaveAttribute('content', 'es_US');
   expect(await alternates(page)).toEqual(['en /', 'es /es', 'x-default /']);
@@ -36,7 +37,7 @@ test('/es is the home in Spanish: lang, headings, navigation, and hreflang both 
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   expect(await alternates(page)).toEqual(['en /', 'es /es', 'x-default /']);
   // A page only English has names no alternates.
-  await page.goto('/blogs-insights');
+  await page.goto('/form');
   expect(await alternates(page)).toEqual([]);
 });
 
@@ -59,7 +60,7 @@ test('the switch in the header goes from / to /es and back; the footer has one t
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Transform Learning. Empower your Child. Influence your school.');
 
   // A page Spanish does not have yet: its switch goes to the Spanish home.
-  await page.goto('/blogs-insights');
+  await page.goto('/form');
   await expect(page.getByRole('banner').getByRole('link', { name: 'Leer este sitio en español' })).toHaveAttribute('href', '/es');
 });
 
@@ -103,7 +104,7 @@ test.describe('a browser that reads Spanish first', () => {
   });
 
   test('sees none where Spanish has no version of the page', async ({ page }) => {
-    await page.goto('/blogs-insights');
+    await page.goto('/form');
     await expect(page.locator('language-suggestion')).toHaveCount(0);
   });
 });

@@ -41,6 +41,10 @@ export interface FakeBlogPost {
   state?: string;
   currentState?: string;
   contentGroupId?: string;
+  /** HubSpot's language tag ("en", "es", "es-mx"); the real API gives one on every post. */
+  language?: string;
+  /** The primary post of the translation group (only on a translation). */
+  translatedFromId?: string;
 }
 
 /** A form definition as the Marketing Forms v3 API returns it (GET /marketing/v3/forms/{formId}). */

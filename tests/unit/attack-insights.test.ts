@@ -196,10 +196,11 @@ describe('figures a stranger cannot move (issue 46)', () => {
     expect(rows[3]).toMatchObject({ source: 'news', campaign: 'other' });
   });
 
-  test('a Spanish page counts as itself under its prefix; a made-up path under /es is "other" (issue 48)', async () => {
+  test('a Spanish page counts as itself under its prefix; a made-up path under /es is "other"; a Spanish post its slug (issue 48)', async () => {
     for (const p of ['/es', '/es/', '/es/lead-the-change', '/ES/FAQS', '/es/wp-admin', `/es/schools/${'ab'.repeat(16)}`, '/es/blogs-insights/a-post'])
       await send(view({ p }));
-    expect((await events()).map((row) => row.page)).toEqual(['/es', '/es', '/es/lead-the-change', '/es/faqs', 'other', 'other', 'other']);
+    // A Spanish post counts by its slug under the prefix, as an English one does (the blog in Spanish).
+    expect((await events()).map((row) => row.page)).toEqual(['/es', '/es', '/es/lead-the-change', '/es/faqs', 'other', 'other', '/es/blogs-insights/a-post']);
   });
 
   test('a named school page counts for its school, as its bare key does', async () => {

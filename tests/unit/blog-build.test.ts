@@ -74,6 +74,19 @@ describe('building the blog from HubSpot', () => {
         postSummary: 'The only post in this blog, written in HubSpot.',
         publishDate: '2025-10-02T09:00:00Z',
         tagIds: ['7'],
+        language: 'en',
+      },
+      // Its Spanish translation (issue 48): HubSpot's slug under its language's folder, es-mx.
+      {
+        id: '4343',
+        slug: 'es/blog/a-single-post',
+        name: 'Un solo artículo desde HubSpot',
+        postBody: '<p>Solo <strong>un</strong> artículo.</p>',
+        postSummary: 'El único artículo de este blog, escrito en HubSpot.',
+        publishDate: '2025-10-03T09:00:00Z',
+        tagIds: [],
+        language: 'es-mx',
+        translatedFromId: '4242',
       },
     ];
     const result = await build();
@@ -86,6 +99,30 @@ describe('building the blog from HubSpot', () => {
     expect(post).toContain('1 min read');
     expect(post).not.toContain('alert(1)');
     expect(JSON.parse(page('api/hubspot-blog/a-single-post'))).toMatchObject({ id: '4242', tags: ['Research'], category: 'Research' });
+
+    // The English list, the feed and the JSON are English only.
+    expect(list).not.toContain('Un solo artículo');
+    expect(page('rss.xml')).not.toContain('Un solo artículo');
+    expect(JSON.parse(page('api/hubspot-blogs'))).toMatchObject({ totalPosts: 1, posts: [{ id: '4242' }] });
+    // The Spanish list: its post, then the English one below, marked as English.
+    const es = page('es/blogs-insights.html');
+    expect(es).toContain('<html lang="es"');
+    expect(es).toContain('Mostrando 1 de 1 artículos');
+    expect(es).toMatch(/<a href="\/es\/blogs-insights\/a-single-post"[^>]*>Un solo artículo desde HubSpot/);
+    expect(es).toContain('Más artículos en inglés');
+    expect(es).toMatch(/<h3[^>]*lang="en"[^>]*><a href="\/blogs-insights\/a-single-post" hreflang="en"/);
+    // The post and its translation: alternates to each other, the switch between them.
+    const esPost = page('es/blogs-insights/a-single-post.html');
+    expect(esPost).toContain('<html lang="es"');
+    expect(esPost).toContain('3 de octubre de 2025');
+    expect(esPost).toContain('1 min de lectura');
+    for (const html of [post, esPost]) {
+      expect(html).toMatch(/<link rel="alternate" hreflang="en" href="[^"]*\/blogs-insights\/a-single-post">/);
+      expect(html).toMatch(/<link rel="alternate" hreflang="es" href="[^"]*\/es\/blogs-insights\/a-single-post">/);
+    }
+    expect(post).toMatch(/<a href="\/es\/blogs-insights\/a-single-post" lang="es" hreflang="es"[^>]*data-language-switch/);
+    expect(esPost).toMatch(/<a href="\/blogs-insights\/a-single-post" lang="en" hreflang="en"[^>]*data-language-switch/);
+    expect(page('sitemap-0.xml')).toMatch(/<loc>[^<]*\/es\/blogs-insights\/a-single-post<\/loc><xhtml:link rel="alternate" hreflang="en"/);
   }, 120_000);
 
   test('a failing HubSpot fails the build with a clear message', async () => {

@@ -58,6 +58,10 @@ describe('blog text helpers', () => {
     expect(countText(shown, total)).toBe(text);
   });
 
+  test('the count line in the page’s words (the Spanish list hands them in data-count-words)', () => {
+    expect(countText(1, 4, 'Mostrando {shown} de {total} artículos')).toBe('Mostrando 1 de 4 artículos');
+  });
+
   test.each([
     [{ id: '1', state: 'PUBLISHED' }, true],
     [{ id: '1', currentState: 'PUBLISHED', publishDate: '2020-01-01T00:00:00Z' }, true],

@@ -34,8 +34,9 @@ describe('the language switch', () => {
     ['/es', 'en', '/'],
     ['/index.html', 'es', '/es'],
     // A page Spanish does not have yet: that language's home.
-    ['/blogs-insights', 'es', '/es'],
+    ['/form', 'es', '/es'],
     // A page it has: the same page.
+    ['/blogs-insights', 'es', '/es/blogs-insights'],
     ['/faqs', 'es', '/es/faqs'],
     ['/es/faqs', 'en', '/faqs'],
     ['/es/404', 'en', '/'],
@@ -46,12 +47,14 @@ describe('the language switch', () => {
 
 test.each([
   ['/', 'es', { href: '/es' }],
-  ['/blogs-insights', 'es', { href: '/blogs-insights', hreflang: 'en' }],
+  ['/form', 'es', { href: '/form', hreflang: 'en' }],
+  ['/blogs-insights', 'es', { href: '/es/blogs-insights' }],
   ['/faqs#what-ages', 'es', { href: '/es/faqs#what-ages' }],
   ['/nominate-school#nominate-form', 'es', { href: '/es/nominate-school#nominate-form' }],
   ['/events-webinars#join', 'es', { href: '/es/events-webinars#join' }],
   ['/search?q=mastery', 'es', { href: '/es/search?q=mastery' }],
-  ['/blogs-insights?tag=math#latest', 'es', { href: '/blogs-insights?tag=math#latest', hreflang: 'en' }],
+  ['/form?school=x#top', 'es', { href: '/form?school=x#top', hreflang: 'en' }],
+  ['/blogs-insights?tag=math#latest', 'es', { href: '/es/blogs-insights?tag=math#latest' }],
   ['/lead-the-change#email-form', 'es', { href: '/es/lead-the-change#email-form' }],
   ['/faqs', 'en', { href: '/faqs' }],
   ['https://example.org/', 'es', { href: 'https://example.org/' }],
@@ -71,8 +74,22 @@ describe('hreflang alternates', () => {
   });
 
   test('a page only English has names none', () => {
-    expect(alternatesOf('/blogs-insights')).toEqual([]);
-    expect(buildSeo({ pathname: '/blogs-insights', siteUrl: site }).alternates).toEqual([]);
+    expect(alternatesOf('/form')).toEqual([]);
+    expect(buildSeo({ pathname: '/form', siteUrl: site }).alternates).toEqual([]);
+    // A blog post is not in translatedPaths: its alternates are its own (its translation).
+    expect(buildSeo({ pathname: '/blogs-insights/a-post', siteUrl: site }).alternates).toEqual([]);
+  });
+
+  test('a page that names its own alternates (a post and its translation) has those', () => {
+    const alternates = [
+      { locale: 'en', path: '/blogs-insights/why-two-hours' },
+      { locale: 'es', path: '/es/blogs-insights/dos-horas' },
+    ] as const;
+    expect(buildSeo({ pathname: '/es/blogs-insights/dos-horas', siteUrl: site, alternates: [...alternates] }).alternates).toEqual([
+      { hreflang: 'en', href: `${site}/blogs-insights/why-two-hours` },
+      { hreflang: 'es', href: `${site}/es/blogs-insights/dos-horas` },
+      { hreflang: 'x-default', href: `${site}/blogs-insights/why-two-hours` },
+    ]);
   });
 
   test.each([

@@ -15,7 +15,7 @@ import { routes } from '../e2e/routes';
 const root = resolve(import.meta.dirname, '../..');
 const paths = sitePages.map((page) => page.path);
 const built = sitePages.filter((page) => page.made === 'built');
-const blogPost = /^\/blogs-insights\/[a-z0-9][a-z0-9-]*$/;
+const blogPost = /^(\/es)?\/blogs-insights\/[a-z0-9][a-z0-9-]*$/;
 /** Built pages that no route of the table opens: the not-found page and a form's answer. */
 const notRoutes = ['/404', '/form-response', '/es/form-response'];
 /** Page files that are not pages of their own, each with why. */

@@ -73,7 +73,9 @@ describe('where a sign-up leads in its language (redirectIn)', () => {
     ['/webinar-thank-you?from=form#top', 'es', '/es/webinar-thank-you?from=form#top'],
     ['/webinar-thank-you', 'en', '/webinar-thank-you'],
     // A page Spanish does not have yet, an address elsewhere, a page already Spanish: as given.
-    ['/blogs-insights', 'es', '/blogs-insights'],
+    ['/form', 'es', '/form'],
+    // The blog has Spanish now (its list).
+    ['/blogs-insights', 'es', '/es/blogs-insights'],
     ['https://example.org/thanks', 'es', 'https://example.org/thanks'],
     ['//example.org/webinar-thank-you', 'es', '//example.org/webinar-thank-you'],
     ['/es/webinar-thank-you', 'es', '/es/webinar-thank-you'],

@@ -44,7 +44,8 @@ describe('where a Spanish form leads', () => {
     expect(redirectIn('/thank-you?from=form#top', 'es')).toBe('/es/thank-you?from=form#top');
     expect(redirectIn('/thank-you', 'en')).toBe('/thank-you');
     expect(redirectIn('/webinar-thank-you', 'es')).toBe('/es/webinar-thank-you');
-    expect(redirectIn('/blogs-insights', 'es')).toBe('/blogs-insights');
+    expect(redirectIn('/form', 'es')).toBe('/form');
+    expect(redirectIn('/blogs-insights', 'es')).toBe('/es/blogs-insights');
     expect(redirectIn('https://example.org/thank-you', 'es')).toBe('https://example.org/thank-you');
     expect(redirectIn(undefined, 'es')).toBeUndefined();
   });

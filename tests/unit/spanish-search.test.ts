@@ -96,14 +96,15 @@ describe('the Spanish index', () => {
     expect(indexedPagesIn('en')).toBe(indexedPages);
   });
 
-  test('reads the Spanish pages the English index has (the home, the FAQs, …), never the English ones, the blog or pages left out', () => {
+  test('reads the Spanish pages the English index has (the home, the FAQs, …) and the Spanish blog, never the English ones or pages left out', () => {
     const files = globSync(indexedPagesIn('es'), { cwd: dir }).sort();
     expect(files).toEqual(['es.html', 'es/faqs.html', 'es/how-it-works.html']);
     // The English index's pages that have Spanish (translatedPaths), at their Spanish files.
     expect(indexedPagesIn('es')).toBe(
-      '{es,es/why-this-matters,es/how-it-works,es/lead-the-change,es/real-stories,es/nominate-school,es/partnership-form,es/events-webinars,es/resources,es/webinar-share,es/faqs}.html',
+      '{es,es/why-this-matters,es/how-it-works,es/lead-the-change,es/real-stories,es/nominate-school,es/partnership-form,es/events-webinars,es/resources,es/webinar-share,es/faqs,es/blogs-insights,es/blogs-insights/*}.html',
     );
-    expect(indexedPagesIn('es')).not.toMatch(/blogs-insights|thank-you|search/);
+    // The Spanish blog (its list and posts, issue 48), never the English posts.
+    expect(indexedPagesIn('es')).not.toMatch(/[{,]blogs-insights|thank-you|search/);
   });
 
   test('holds the Spanish titles and sections at their Spanish URLs', () => {

@@ -27,9 +27,10 @@ export function countedPage(path: string): { page: string; school?: string } {
   const { locale, path: english } = splitLocale(clean);
   const school = SCHOOL_SEGMENT.exec(clean)?.[1];
   if (school) return { page: SCHOOL_PAGES, school };
-  // A Spanish page is its English twin under the prefix; school pages and posts are English only.
+  // A Spanish page is its English twin under the prefix, a Spanish post its slug under it (issue 48);
+  // school pages are English only.
   if (locale !== defaultLocale)
-    return knownPages.has(english) ? { page: clean === `/${locale}` ? `/${locale}` : `/${locale}${english}` } : { page: OTHER_PAGE };
+    return knownPages.has(english) || BLOG_POST.test(english) ? { page: clean === `/${locale}` ? `/${locale}` : `/${locale}${english}` } : { page: OTHER_PAGE };
   if (knownPages.has(clean) || BLOG_POST.test(clean)) return { page: clean };
   return { page: OTHER_PAGE };
 }

@@ -21,6 +21,7 @@ export function articleJsonLd(post: BlogEntry, url: string, siteUrl: string = si
     url,
     mainEntityOfPage: { '@type': 'WebPage', '@id': url },
     image: [new URL(data.featuredImage ?? site.socialImage, `${origin}/`).href],
+    inLanguage: data.language,
     articleSection: data.category,
     keywords: data.tags.join(', '),
     timeRequired: `PT${data.readTime ?? 1}M`,

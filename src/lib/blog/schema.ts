@@ -4,6 +4,7 @@
  * HTML, read time) and maps HubSpot posts onto the same shape.
  */
 import { z } from 'astro/zod';
+import { locales } from '../../config/locales';
 
 export const blogEntrySchema = z.object({
   /** HubSpot's post id; local posts use their slug. */
@@ -25,6 +26,14 @@ export const blogEntrySchema = z.object({
   content: z.string().default(''),
   /** Derived by the loader: minutes to read at 200 words a minute. */
   readTime: z.number().int().positive().optional(),
+  /** The post's language, one of the site's (`es` in a local post's front matter; HubSpot's normalised). */
+  language: z.enum(locales).default('en'),
+  /**
+   * The id (slug) of the post this one translates, or of its translation group's primary post:
+   * a local post's front matter names the English post's slug; HubSpot's `translatedFromId` is
+   * resolved to that post's slug by the loader.
+   */
+  translationOf: z.string().min(1).optional(),
 });
 
 export type BlogEntryData = z.infer<typeof blogEntrySchema>;

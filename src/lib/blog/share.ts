@@ -21,14 +21,23 @@ export async function shareLink(data: { title: string; url: string }, nav: Pick<
   }
 }
 
+const englishToasts = {
+  copiedTitle: 'Link copied!',
+  copiedBody: 'The article link has been copied to your clipboard.',
+  failedTitle: 'Error',
+  failedBody: 'Failed to copy to clipboard. Please try again.',
+};
+
 export function initShareButtons(root: ParentNode = document): void {
   for (const button of root.querySelectorAll<HTMLButtonElement>('[data-share]')) {
     button.addEventListener('click', async () => {
       const url =
         button.dataset.shareUrl && location.origin === new URL(button.dataset.shareUrl).origin ? button.dataset.shareUrl : location.href.split('#')[0]!;
       const outcome = await shareLink({ title: button.dataset.shareTitle ?? document.title, url });
-      if (outcome === 'copied') showToast({ title: 'Link copied!', description: 'The article link has been copied to your clipboard.' });
-      if (outcome === 'failed') showToast({ title: 'Error', description: 'Failed to copy to clipboard. Please try again.', variant: 'destructive' });
+      // The toasts' words are the page's (`data-share-words`, blog.yaml's `shareToasts`), English when none.
+      const words = { ...englishToasts, ...(JSON.parse(button.dataset.shareWords ?? '{}') as Partial<typeof englishToasts>) };
+      if (outcome === 'copied') showToast({ title: words.copiedTitle, description: words.copiedBody });
+      if (outcome === 'failed') showToast({ title: words.failedTitle, description: words.failedBody, variant: 'destructive' });
     });
   }
 }

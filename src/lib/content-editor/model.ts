@@ -319,6 +319,11 @@ export const editorCollections: EditorCollection[] = [
       tags: { label: 'Tags', itemLabel: 'Tag', hint: 'e.g. "Mastery Learning"; at most 8.' },
       featuredImage: { label: 'Image', hint: 'Optional.', widget: 'image' },
       category: { label: 'Category', hint: 'e.g. "Research".' },
+      language: { label: 'Language', hint: '"en" (English, the default) or "es" (Spanish: the post is at /es/blogs-insights).' },
+      translationOf: {
+        label: 'Translation of',
+        hint: 'Optional. For a Spanish post that translates an English one: the English post\'s file name without .mdx, e.g. "why-two-hours-is-enough".',
+      },
     },
     omit: {
       sourceId: 'set by the loader (the file name)',

@@ -48,3 +48,9 @@ export function formatShortCount(text: string, locale: Locale): string {
   const scale = { '': 1, k: 1e3, m: 1e6 }[(match[2] ?? '').toLowerCase() as '' | 'k' | 'm'];
   return new Intl.NumberFormat(localeTags[locale].lang, { notation: 'compact', maximumFractionDigits: 1 }).format(Number(match[1]) * scale);
 }
+
+/** A post's day, in UTC: "October 2, 2025" in English, "2 de octubre de 2025" in Spanish. */
+export function formatLongDate(date: Date, locale: Locale): string {
+  const tag = locale === defaultLocale ? 'en-US' : localeTags[locale].lang;
+  return new Intl.DateTimeFormat(tag, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(date);
+}

@@ -1,4 +1,4 @@
-/** `GET /api/hubspot-blogs`: every post, newest first, written at build from the blog collection. */
+/** `GET /api/hubspot-blogs`: every English post, newest first (the spec's shape has no language; docs/spanish.md), written at build from the blog collection. */
 import type { APIRoute } from 'astro';
 import { getBlogPosts, toBlogPost } from '../../lib/blog/posts';
 import { jsonFile } from '../../lib/api';
