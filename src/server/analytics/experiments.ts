@@ -91,6 +91,15 @@ const toExperiment = (row: ExperimentRow): Experiment => ({
 const RUNNING_TTL_MS = 5_000;
 let running: { at: number; experiments: Promise<Experiment[]> } | undefined;
 
+/**
+ * Reads the running experiments from the database at the next ask. For a database emptied or
+ * replaced under a running instance, as the tests do between tests and files: the experiments kept
+ * in memory would be another database's.
+ */
+export function forgetRunningExperiments(): void {
+  running = undefined;
+}
+
 export function runningExperiments(now = Date.now()): Promise<Experiment[]> {
   if (!running || now - running.at > RUNNING_TTL_MS) {
     const experiments = query<ExperimentRow>(sql`SELECT * FROM experiments WHERE state = 'running' ORDER BY started_at`).then((rows) => rows.map(toExperiment));

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalNetlifyDB, migrationsDirectory } from '../../../scripts/local-database.mjs';
 import { closeDatabase } from '../../../src/server/db';
+import { forgetRunningExperiments } from '../../../src/server/analytics/experiments';
 import { forgetCachedSalts } from '../../../src/server/analytics/visitor';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -95,8 +96,10 @@ export async function startTestDatabase(): Promise<TestDatabase> {
   process.env.NETLIFY_DB_URL = url;
   process.env.NETLIFY_DB_DRIVER = 'server';
   // A new database under modules an earlier file of the worker loaded (vitest.config.ts,
-  // `isolate: false`): the day's salt they keep is that file's database's, not this one's.
+  // `isolate: false`): the day's salt and the running experiments they keep are that file's
+  // database's, not this one's.
   forgetCachedSalts();
+  forgetRunningExperiments();
   return {
     url,
     db,
@@ -111,8 +114,10 @@ export async function startTestDatabase(): Promise<TestDatabase> {
           `SET session_replication_role = replica; ${tables.map((name) => `DELETE FROM "${name}";`).join(' ')} SET session_replication_role = DEFAULT;`,
         );
       }
-      // The day's salt went with analytics_salts: the instance must not keep hashing with it.
+      // The day's salt went with analytics_salts: the instance must not keep hashing with it; nor
+      // keep the experiments that ran.
       forgetCachedSalts();
+      forgetRunningExperiments();
     },
     snapshot(except = []) {
       return snapshotTables(db, except);
