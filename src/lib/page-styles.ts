@@ -20,7 +20,7 @@ import type { AstroIntegration } from 'astro';
 import { transform, type SelectorComponent } from 'lightningcss';
 
 /** Built pages whose content functions fill in at request time, with any of the site's classes. */
-export const framePages = ['form-response.html', 'es/form-response.html', 'search.html', 'school-page.html'] as const;
+export const framePages = ['form-response.html', 'es/form-response.html', 'search.html', 'school-page.html', 'es/school-page.html'] as const;
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'" };
 

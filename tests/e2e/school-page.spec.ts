@@ -3,7 +3,9 @@
  * dialog; a second parent comes through that link, writes with the school filled in (its address
  * never on the page), and is attributed to the first; the count moves only when a send is
  * confirmed; the page works without JavaScript, passes axe and HTML_CodeSniffer at 390 and 1280
- * px, and an unknown key is a 404 that offers the form. Serial: the second parent follows the first.
+ * px in English and in Spanish (/es/schools/{key}, the same page and figures, the language switch
+ * between the two), and an unknown key is a 404 that offers the form, in the path's language.
+ * Serial: the second parent follows the first.
  */
 import type { Page } from '@playwright/test';
 import { baseURL, e2eAdminPassword } from '../../playwright.config';
@@ -169,13 +171,81 @@ test('with JavaScript the count moves live, in the space the page reserved', asy
   expect((await layoutShifts(page)).reduce((sum, shift) => sum + shift, 0)).toBeLessThan(0.01);
 });
 
-// The page is loaded once, checked at one width, resized to the other and checked again (tests/e2e/widths.ts).
-test('axe and HTML_CodeSniffer on a school page at 390 and 1280 px', async ({ page }) => {
+test('the same page in Spanish: its frame, figures and form in Spanish, the switch between the two keeping the share link, the live count in Spanish, a parent writing from it', async ({
+  page,
+}) => {
+  const link = new URL(shareUrl);
+  await page.goto(`/es${link.pathname}${link.search}`);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(school.name);
+  await expect(page.locator('[data-school-count]')).toHaveText('2 padres y madres han escrito');
+  await expect(page.locator('[data-school-goal]')).toHaveText('Faltan 3 para llegar a 5');
+  await expect(page.locator('[data-school-outcome]')).toHaveText(`${school.name} respondió`);
+  await expect(page.getByRole('progressbar', { name: 'Padres y madres que escribieron, hacia la próxima meta' })).toHaveAttribute('aria-valuenow', '2');
+  expect(await page.content()).not.toContain(school.email);
+  await expect(page.locator('head link[rel="alternate"][hreflang="en"]')).toHaveAttribute('href', new RegExp(`${link.pathname}$`));
+  await expect(page.locator('head link[rel="alternate"][hreflang="es"]')).toHaveAttribute('href', new RegExp(`/es${link.pathname}$`));
+  // The Spanish email form: the school filled in, its address not on the page.
+  const form = page.locator('#email-form form[data-native-form]');
+  await expect(form.getByLabel(/^Nombre de la escuela/)).toHaveValue(school.name);
+  await expect(form.getByLabel(/Correo electrónico del contacto/)).toHaveCount(0);
+  await expect(form.getByRole('button', { name: 'Preparar mi correo' })).toBeVisible();
+  // The switch leads to the English page and back, the sharing parent's code with it.
+  await page.getByRole('banner').getByRole('link', { name: 'Read this site in English' }).click();
+  await expect(page).toHaveURL(`${baseURL}${link.pathname}${link.search}`);
+  await expect(page.locator('[data-school-count]')).toHaveText('2 parents have written');
+  await page.getByRole('banner').getByRole('link', { name: 'Leer este sitio en español' }).click();
+  await expect(page).toHaveURL(`${baseURL}/es${link.pathname}${link.search}`);
+  // The live count is written in Spanish, whatever the figures' endpoint says in English.
+  await page.route('**/api/schools/*', (route) =>
+    route.fulfill({
+      json: {
+        schoolName: school.name,
+        published: true,
+        parents: 7,
+        goal: 10,
+        percent: 70,
+        countText: '7 parents have written',
+        goalText: '3 more to reach 10',
+        outcome: 'meeting',
+        outcomeText: `${school.name} agreed to meet`,
+      },
+    }),
+  );
+  await expect
+    .poll(
+      async () => {
+        await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+        return page.locator('[data-school-count]').textContent();
+      },
+      { timeout: 15_000, intervals: [500] },
+    )
+    .toBe('7 padres y madres han escrito');
+  await expect(page.locator('[data-school-goal]')).toHaveText('Faltan 3 para llegar a 10');
+  await expect(page.locator('[data-school-outcome]')).toHaveText(`${school.name} aceptó reunirse`);
+  // A parent writes from it: the Spanish form, and the dialog in Spanish with the letter to the school's recorded contact.
+  await form.getByLabel(/^Su nombre completo/).fill('Ana López');
+  await form.getByLabel(/^Su correo electrónico/).fill(`madre-${run}@example.org`);
+  await form.getByLabel(/^Nombre completo de su hijo o hija/).fill('Leo López');
+  await form.getByLabel(/^Grado de su hijo o hija/).fill('5');
+  await form.getByLabel(/^Nombre del contacto en la escuela/).fill('Dr. Patel');
+  await form.getByLabel('Lo enviaré yo').check();
+  await form.getByRole('button', { name: 'Preparar mi correo' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Su correo está listo' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('email-to')).toHaveText(`Dr. Patel <${school.email}>`);
+});
+
+// Each page is loaded once, checked at one width, resized to the other and checked again (tests/e2e/widths.ts).
+test('axe and HTML_CodeSniffer on a school page, in English and in Spanish, at 390 and 1280 px', async ({ page }) => {
   const sizes = [390, 1280].map((width) => ({ width, height: 900 }));
-  await page.setViewportSize(sizes[0]!);
-  await page.goto(new URL(shareUrl).pathname);
-  await expect(page.locator('[data-school-count]')).toBeVisible();
-  await atEachSize(page, sizes, ({ width }) => expectAccessible(page, width, { htmlcs: true }));
+  const { pathname } = new URL(shareUrl);
+  for (const path of [pathname, `/es${pathname}`]) {
+    await page.setViewportSize(sizes[0]!);
+    await page.goto(path);
+    await expect(page.locator('[data-school-count]')).toBeVisible();
+    await atEachSize(page, sizes, ({ width }) => expectAccessible(page, width, { htmlcs: true }));
+  }
 });
 
 test("on a phone the floating button keeps away from the school page's form, and leads to it", async ({ page }) => {
@@ -200,13 +270,22 @@ test("on a phone the floating button keeps away from the school page's form, and
   await expect(page).toHaveURL(/\/schools\/springfield-academy-[a-z0-9-]+-[0-9a-f]{32}#email-form$/);
 });
 
-test('an unknown or forged key is a 404 page that offers the email form', async ({ page }) => {
+test('an unknown or forged key is a 404 page that offers the email form, in the path’s language', async ({ page }) => {
   for (const key of ['0'.repeat(32), 'not-a-key']) {
     const response = await page.goto(`/schools/${key}`);
     expect(response?.status()).toBe(404);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('We could not find this school’s page');
     await expect(page.locator('#email-form').getByLabel(/School contact email/)).toBeVisible();
+    const spanish = await page.goto(`/es/schools/${key}`);
+    expect(spanish?.status()).toBe(404);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('No encontramos la página de esta escuela');
+    await expect(page.locator('#email-form').getByLabel(/Correo electrónico del contacto en la escuela/)).toBeVisible();
   }
+  // Nothing after /es/schools/: the site's Spanish 404.
+  const nothing = await page.goto('/es/schools/');
+  expect(nothing?.status()).toBe(404);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
   const api = await page.request.get(`/api/schools/${'0'.repeat(32)}`);
   expect(api.status()).toBe(404);
 });

@@ -1,9 +1,10 @@
 /**
  * Nominate and the partnership application in Spanish (issue 48, docs/spanish.md), at 390 px:
- * /es/nominate-school's paths, its school finder speaking Spanish, the way to /es/partnership-form;
- * the application's problems in Spanish naming the fields as the page labels them (the script's,
- * and the server's on /es/form-response without JavaScript) and its Spanish thanks. axe,
- * HTML_CodeSniffer, the frame and the script budget check the pages through tests/e2e/routes.ts.
+ * /es/nominate-school's paths, its school finder speaking Spanish and opening a school's Spanish
+ * page, the way to /es/partnership-form; the application's problems in Spanish naming the fields as
+ * the page labels them (the script's, and the server's on /es/form-response without JavaScript) and
+ * its Spanish thanks. axe, HTML_CodeSniffer, the frame and the script budget check the pages through
+ * tests/e2e/routes.ts.
  */
 import { expect as baseExpect, test } from './fixtures';
 import { phone } from './widths';
@@ -12,7 +13,9 @@ import { phone } from './widths';
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 60_000 });
 
-test('/es/nominate-school in Spanish: its paths, the school finder’s words, the way to the Spanish application', async ({ page }) => {
+test('/es/nominate-school in Spanish: its paths, the school finder’s words and the Spanish school page it opens, the way to the Spanish application', async ({
+  page,
+}) => {
   await page.setViewportSize(phone);
   await page.goto('/es/nominate-school');
   await expect(page.locator('html')).toHaveAttribute('lang', 'es');
@@ -28,6 +31,16 @@ test('/es/nominate-school in Spanish: its paths, the school finder’s words, th
     'Ninguna escuela que conocemos coincide. Puede escribir el nombre de su escuela de todos modos.',
   );
   await expect(page.locator('form[data-school-finder] [role="listbox"]')).toHaveAttribute('aria-label', 'Escuelas que conocemos');
+  // A school it knows (npm start's sample Oakwood Academy) opens that school's page in Spanish, at its form.
+  await finder.fill('oakwood');
+  await page
+    .getByRole('option', { name: /^Oakwood Academy/ })
+    .first()
+    .click();
+  await expect(page).toHaveURL(/\/es\/schools\/[0-9a-f]{32}#email-form$/);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Oakwood Academy');
+  await page.goBack();
 
   await page.getByRole('link', { name: 'Llenar el formulario y reservar una llamada' }).click();
   await expect(page).toHaveURL(/\/es\/partnership-form$/);

@@ -196,11 +196,30 @@ describe('figures a stranger cannot move (issue 46)', () => {
     expect(rows[3]).toMatchObject({ source: 'news', campaign: 'other' });
   });
 
-  test('a Spanish page counts as itself under its prefix; a made-up path under /es is "other"; a Spanish post its slug (issue 48)', async () => {
-    for (const p of ['/es', '/es/', '/es/lead-the-change', '/ES/FAQS', '/es/wp-admin', `/es/schools/${'ab'.repeat(16)}`, '/es/blogs-insights/a-post'])
+  test('a Spanish page counts as itself under its prefix, a Spanish school page for its school; a made-up path under /es is "other"; a Spanish post its slug (issue 48)', async () => {
+    const key = 'ab'.repeat(16);
+    for (const p of [
+      '/es',
+      '/es/',
+      '/es/lead-the-change',
+      '/ES/FAQS',
+      '/es/wp-admin',
+      `/es/schools/lakeside-school-${key}`,
+      '/es/schools/not-a-key',
+      '/es/blogs-insights/a-post',
+    ])
       await send(view({ p }));
     // A Spanish post counts by its slug under the prefix, as an English one does (the blog in Spanish).
-    expect((await events()).map((row) => row.page)).toEqual(['/es', '/es', '/es/lead-the-change', '/es/faqs', 'other', 'other', '/es/blogs-insights/a-post']);
+    expect((await events()).map((row) => [row.page, row.school ?? null])).toEqual([
+      ['/es', null],
+      ['/es', null],
+      ['/es/lead-the-change', null],
+      ['/es/faqs', null],
+      ['other', null],
+      ['/es/schools/*', key],
+      ['other', null],
+      ['/es/blogs-insights/a-post', null],
+    ]);
   });
 
   test('a named school page counts for its school, as its bare key does', async () => {

@@ -22,6 +22,7 @@ const notRoutes = ['/404', '/form-response', '/es/form-response'];
 const notPages: Record<string, string> = {
   '/blog-post-not-found': 'the page a function answers for a post that does not exist',
   '/school-page': 'the template a function fills for /schools/{key}',
+  '/es/school-page': 'the template a function fills for /es/schools/{key}',
   '/content-editor': 'the staff’s content editor (Decap), not a page of the site',
   '/es/404': 'the Spanish not-found page, answered for a missing /es/ path',
 };

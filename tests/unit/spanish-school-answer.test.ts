@@ -329,12 +329,18 @@ describe('a school update for a parent who wrote in Spanish', () => {
   ] as const)('says in Spanish what the school did (%s); an English parent’s stays English', async (kind, spanish, english) => {
     const es = (await letter('es')).message;
     const en = (await letter('en')).message;
-    await emailSchoolUpdate(es, kind, `update-es-${kind}-${seq}`, 'https://site.example/schools/oakwood');
-    await emailSchoolUpdate(en, kind, `update-en-${kind}-${seq}`, 'https://site.example/schools/oakwood');
+    const page = { key: '0123456789abcdef0123456789abcdef', slug: 'oakwood-academy' };
+    await emailSchoolUpdate(es, kind, `update-es-${kind}-${seq}`, page);
+    await emailSchoolUpdate(en, kind, `update-en-${kind}-${seq}`, page);
     const spanishEmail = await stored(`update-es-${kind}-${seq}`);
     expect(spanishEmail.lang).toBe('es');
     expect(spanishEmail.text).toContain(spanish);
     expect(spanishEmail.text).not.toMatch(/tells us|agreed to meet/);
-    expect((await stored(`update-en-${kind}-${seq}`)).text).toContain(english);
+    // The school's page in the parent's language.
+    expect(spanishEmail.text).toContain(`/es/schools/oakwood-academy-${page.key}`);
+    const englishEmail = await stored(`update-en-${kind}-${seq}`);
+    expect(englishEmail.text).toContain(english);
+    expect(englishEmail.text).toContain(`/schools/oakwood-academy-${page.key}`);
+    expect(englishEmail.text).not.toContain('/es/schools/');
   });
 });

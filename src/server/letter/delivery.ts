@@ -25,7 +25,7 @@ import type { EmailState } from '../mail/states';
 import { defaultWindow, type SchoolWindow } from '../mail/window';
 import { emailConfirmation, emailDigestNotice } from '../mail/notify';
 import { dueReminders, readMessage, updateMessage, wentOut, type OutboxMessage } from './outbox';
-import { readSchoolPage, schoolPageHref } from '../schools/pages';
+import { readSchoolPage } from '../schools/pages';
 import { updatesStopped } from '../schools/updates';
 import { schoolOfLetter, type LetterSchool } from '../schools/letters';
 import { countLetter } from '../schools/publication';
@@ -103,7 +103,7 @@ export async function afterDelivery(email: StoredEmail, state: EmailState, at: D
 async function tellDigested(message: OutboxMessage, count: number, at: Date): Promise<void> {
   const place = await schoolOfLetter(message);
   const page = place.onRecord && place.school ? await readSchoolPage(place.school.pageKey).catch(() => undefined) : undefined;
-  await emailDigestNotice(message, count, page ? `${serverEnv.siteOrigin}${schoolPageHref(page)}` : undefined, at);
+  await emailDigestNotice(message, count, page, at);
 }
 
 /** Sends one due email and moves its letters on (a letter found blocked at its claim too). */

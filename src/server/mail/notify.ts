@@ -26,6 +26,7 @@ import { deliverEmail, enqueueCoalesced, enqueueEmail, type EmailContent, type E
 import { mailboxKey } from '../identity';
 import { query, sql } from '../db';
 import { schoolNameOf, schoolOfLetter } from '../schools/letters';
+import { schoolPageUrl, type SchoolPageAddress } from '../schools/pages';
 import { mailSender } from './senders';
 import type { EmailKind } from './states';
 import type { EmailHandOver, OutboxMessage } from '../letter/outbox';
@@ -74,8 +75,7 @@ const notifyWords = {
     askedToReason: (school: string) => `Usted pidió a ${site.name} enviar una carta a ${school} en su nombre.`,
     followUpReason: (school: string) => `Usted escribió a ${school} con ${site.name}, y le preguntamos cómo le fue.`,
     updateReason: (school: string) => `Usted escribió a ${school} con ${site.name}; le avisamos una vez cuando otro padre o madre recibe respuesta.`,
-    outcome: (school: string, kind: PageOutcome) =>
-      `${kind === 'meeting' ? `${school} aceptó reunirse` : `${school} respondió`}, nos cuenta un padre o madre que le escribió.`,
+    outcome: (school: string, kind: PageOutcome) => `${outcomeText(school, kind, 'es')}, nos cuenta un padre o madre que le escribió.`,
     dataReason: `Alguien pidió a ${site.name} un enlace a los datos que guarda sobre este correo electrónico. Se envió solo a este correo.`,
     selfReportReason: `Alguien dijo a ${site.name} que este correo electrónico envió una carta a una escuela. No se registra nada a menos que usted confirme.`,
     gatheredLink: (index: number, school: string) => `Carta ${index}: confirme su carta a ${school}`,
@@ -88,6 +88,9 @@ const notifyWords = {
 
 /** The language of the emails about a letter: the one its parent wrote in. */
 const localeOf = (message: Pick<OutboxMessage, 'locale'>): Locale => message.locale ?? defaultLocale;
+
+/** A school's page, as an email links it: in the language of the parent it goes to (/es/schools/… in Spanish). */
+const pageLinkOf = (page: SchoolPageAddress, message: Pick<OutboxMessage, 'locale'>) => schoolPageUrl(page, localeOf(message)).toString();
 
 const content = (rendered: Rendered, extra: Partial<EmailContent> = {}): EmailContent => ({
   subject: rendered.subject,
@@ -284,7 +287,7 @@ export async function emailSchoolUpdate(
   message: OutboxMessage,
   kind: PageOutcome,
   updateId: string,
-  pageUrl: string | undefined,
+  page: SchoolPageAddress | undefined,
   now = new Date(),
 ): Promise<EmailHandOver> {
   const locale = localeOf(message);
@@ -295,7 +298,7 @@ export async function emailSchoolUpdate(
     'school_update',
     { parent: message.parentName, school, outcome: words.outcome(school, kind) },
     {
-      ...(pageUrl ? { actionUrl: pageUrl } : {}),
+      ...(page ? { actionUrl: pageLinkOf(page, message) } : {}),
       reason: words.updateReason(school),
       footerLinks: [yourDataLink(message.parentEmail, now, locale), { label: words.stop, url: stop }],
     },
@@ -370,14 +373,16 @@ export async function emailSelfReport(message: OutboxMessage, network: string, n
 }
 
 /** A letter went inside the school's digest: its parent is told (once, its own id). */
-export async function emailDigestNotice(message: OutboxMessage, count: number, pageUrl: string | undefined, now = new Date()): Promise<EmailHandOver> {
+export async function emailDigestNotice(message: OutboxMessage, count: number, page: SchoolPageAddress | undefined, now = new Date()): Promise<EmailHandOver> {
   const school = await schoolName(message);
   const stop = stopLink(message.parentEmail, now, localeOf(message));
   const rendered = await composeEmail(
     'digest_notice',
     { parent: message.parentName, school, contact: await contactName(message), count: String(count) },
     {
-      actionUrl: pageUrl ?? sitePage(localeOf(message) === defaultLocale ? '/lead-the-change' : `/${localeOf(message)}/lead-the-change`),
+      actionUrl: page
+        ? pageLinkOf(page, message)
+        : sitePage(localeOf(message) === defaultLocale ? '/lead-the-change' : `/${localeOf(message)}/lead-the-change`),
       reason: notifyWords[localeOf(message)].askedToReason(school),
       footerLinks: [yourDataLink(message.parentEmail, now, localeOf(message)), { label: notifyWords[localeOf(message)].stop, url: stop }],
     },

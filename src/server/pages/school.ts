@@ -1,25 +1,32 @@
 /**
- * The school page as HTML: the built frame (src/pages/school-page.astro, so its scripts keep their
- * CSP hashes) with its region filled for one school and the email form drawn again with the school
- * filled in. The contact address never enters the page: the form carries the page's key, and the
- * forms function fills the address from it.
+ * The school page as HTML, in the language of its path (/schools/{key} English, /es/schools/{key}
+ * Spanish): the built frame of that language (src/pages/_school-page/SchoolPage.astro, so its
+ * scripts keep their CSP hashes) with its region filled for one school, the email form drawn again
+ * with the school filled in, and its addresses (canonical, hreflang, the language switch) made the
+ * school's. The contact address never enters the page: the form carries the page's key, and the
+ * forms function fills the address from it. The school's name is always the record's.
  */
 import { forms } from '../../config/forms';
+import { defaultLocale, localeTags, locales, type Locale } from '../../config/locales';
 import type { FormDefinition } from '../../lib/forms/definition';
 import { escapeHtml, regionMarkers, renderForm } from '../../lib/forms/render';
 import { metaFields } from '../../lib/forms/values';
-import { outcomeText, SCHOOL_FORM_INSTANCE, SCHOOL_PAGE_SHELL, SCHOOL_REGION, schoolProgress } from '../../lib/school-page-words';
+import { localePath } from '../../lib/i18n/paths';
+import { fillWords, type Translate } from '../../lib/i18n/words';
+import { outcomeLine, SCHOOL_FORM_INSTANCE, SCHOOL_PAGE_SHELL, SCHOOL_REGION, schoolProgress } from '../../lib/school-page-words';
 import { forSchool, shareLinks, shareToastsOf, type ShareWords } from '../../lib/share-words';
 import { buttonClass } from '../../lib/ui';
 import { formDefinition } from '../forms/definitions';
+import { definitionIn } from '../forms/in-locale';
+import { serverWordsOf } from '../words';
 import { builtPage, pageHeaders, replaceRegion } from './frame';
-import { schoolPageHref, type Attribution, type SchoolPage } from '../schools/pages';
+import { schoolPageHref, schoolPageUrl, type Attribution, type SchoolPage } from '../schools/pages';
 import { placeText, recordLinkVisit, type PlaceText } from '../analytics/experiments';
 import { starredWordsFor } from '../schools/starred-words';
 
 /**
- * The CDN keeps a page a minute per school and share link (the count moves slowly; the page's
- * script asks for it again while it is open); browsers always ask again.
+ * The CDN keeps a page a minute per school, language and share link (the count moves slowly; the
+ * page's script asks for it again while it is open); browsers always ask again.
  */
 export const schoolPageCacheHeaders = {
   'Cache-Control': 'public, max-age=0, must-revalidate',
@@ -27,15 +34,13 @@ export const schoolPageCacheHeaders = {
   'Netlify-Vary': 'query=ref|ambassadorId',
 };
 
-/** The figures a school page shows, as the page and /api/schools/{key} give them. */
-export function schoolFigures(page: SchoolPage) {
-  const progress = schoolProgress(page.parents);
-  const name = page.schoolName ?? 'this school';
+/** The figures a school page shows, as the page and /api/schools/{key} (English) give them. */
+export function schoolFigures(page: SchoolPage, locale: Locale = defaultLocale) {
   return {
     schoolName: page.schoolName,
-    ...progress,
+    ...schoolProgress(page.parents, locale),
     outcome: page.outcome?.kind,
-    outcomeText: page.outcome ? outcomeText(name, page.outcome.kind) : page.published ? `No answer from ${name} yet` : 'The first letter is on its way',
+    outcomeText: outcomeLine({ schoolName: page.schoolName, published: page.published, outcome: page.outcome?.kind }, locale),
   };
 }
 
@@ -51,47 +56,73 @@ export function withoutContactAddress(definition: FormDefinition): FormDefinitio
   };
 }
 
+const eyebrow = (t: Translate) => `<p class="text-sm font-semibold uppercase tracking-wide text-brand-700">${escapeHtml(t('schoolPage.eyebrow'))}</p>`;
+
 /**
  * A page waiting for its first letter: no name, count or outcome yet (nothing is shown before the
  * platform has delivered a letter there), only what happens next and the form.
  */
-function pendingRegionHtml(): string {
-  return `<p class="text-sm font-semibold uppercase tracking-wide text-brand-700">Parents writing to their school</p><h1 id="school-title" class="mt-2 break-words text-title font-extrabold tracking-tight">A parent is writing to this school</h1><div class="mt-6 rounded-card border border-line bg-white p-6 shadow-card"><p class="text-lg font-semibold text-ink">The first letter is on its way.</p><p class="mt-2 text-ink-soft">It reaches the school in its working hours. Once it has arrived, this page shows the school’s name and how many parents have written. Add your own voice below: letters from several parents are what a school notices.</p></div>`;
+function pendingRegionHtml(t: Translate): string {
+  return `${eyebrow(t)}<h1 id="school-title" class="mt-2 break-words text-title font-extrabold tracking-tight">${escapeHtml(t('schoolPage.pending.heading'))}</h1><div class="mt-6 rounded-card border border-line bg-white p-6 shadow-card"><p class="text-lg font-semibold text-ink">${escapeHtml(t('schoolPage.pending.onItsWay'))}</p><p class="mt-2 text-ink-soft">${escapeHtml(t('schoolPage.pending.text'))}</p></div>`;
 }
 
-/** The school's region: name, count, goal bar and outcome, with the space for live figures reserved. */
-export function schoolRegionHtml(page: SchoolPage): string {
-  if (!page.published || !page.schoolName) return pendingRegionHtml();
-  const figures = schoolFigures(page);
+/**
+ * The school's region: name, count, goal bar and outcome, with the space for live figures reserved
+ * (its script writes them in the page's language, `data-locale`).
+ */
+export function schoolRegionHtml(page: SchoolPage, t: Translate, locale: Locale = defaultLocale): string {
+  if (!page.published || !page.schoolName) return pendingRegionHtml(t);
+  const figures = schoolFigures(page, locale);
   const name = escapeHtml(page.schoolName);
-  return `<p class="text-sm font-semibold uppercase tracking-wide text-brand-700">Parents writing to their school</p><h1 id="school-title" class="mt-2 break-words text-title font-extrabold tracking-tight">${name}</h1><div class="mt-6 rounded-card border border-line bg-white p-6 shadow-card" data-school-live data-school-key="${escapeHtml(page.key)}"><p class="text-2xl font-extrabold text-ink" aria-live="polite" data-school-count>${escapeHtml(figures.countText)}</p><div class="mt-4 h-3 overflow-hidden rounded-pill bg-brand-50" role="progressbar" aria-label="Parents who wrote, towards the next goal" aria-valuemin="0" aria-valuemax="${figures.goal}" aria-valuenow="${figures.parents}" aria-valuetext="${escapeHtml(`${figures.countText}; ${figures.goalText}`)}"><div class="h-full rounded-pill bg-accent-600" style="width: ${Math.min(100, figures.percent)}%" data-school-bar></div></div><p class="mt-2 text-sm text-ink-soft" data-school-goal>${escapeHtml(figures.goalText)}</p><p class="mt-4 min-h-7 font-semibold text-ink" data-school-outcome>${escapeHtml(figures.outcomeText)}</p></div><p class="mt-4 text-sm text-muted">Counted: parents whose letter reached the school after they confirmed it (a letter still waiting for the school’s hours counts once it has gone). No names or addresses are shown.</p>`;
+  return `${eyebrow(t)}<h1 id="school-title" class="mt-2 break-words text-title font-extrabold tracking-tight">${name}</h1><div class="mt-6 rounded-card border border-line bg-white p-6 shadow-card" data-school-live data-school-key="${escapeHtml(page.key)}" data-locale="${locale}"><p class="text-2xl font-extrabold text-ink" aria-live="polite" data-school-count>${escapeHtml(figures.countText)}</p><div class="mt-4 h-3 overflow-hidden rounded-pill bg-brand-50" role="progressbar" aria-label="${escapeHtml(t('schoolPage.progressLabel'))}" aria-valuemin="0" aria-valuemax="${figures.goal}" aria-valuenow="${figures.parents}" aria-valuetext="${escapeHtml(`${figures.countText}; ${figures.goalText}`)}"><div class="h-full rounded-pill bg-accent-600" style="width: ${Math.min(100, figures.percent)}%" data-school-bar></div></div><p class="mt-2 text-sm text-ink-soft" data-school-goal>${escapeHtml(figures.goalText)}</p><p class="mt-4 min-h-7 font-semibold text-ink" data-school-outcome>${escapeHtml(figures.outcomeText)}</p></div><p class="mt-4 text-sm text-muted">${escapeHtml(t('schoolPage.counted'))}</p>`;
 }
 
-/** The email form for this school: its name filled in, its contact address named by the page's key. */
-export async function schoolFormHtml(page: SchoolPage, attribution: Attribution, referral: string | undefined): Promise<string | undefined> {
+/** What a share link's parameters carry on, verified: the sharing parent's code and the ambassador. */
+function carried(attribution: Attribution, referral: string | undefined): { ref?: string; ambassadorId?: string } {
+  return {
+    ...(attribution.via === 'parent' && referral ? { ref: referral } : {}),
+    ...(attribution.via !== 'direct' && attribution.ambassadorId ? { ambassadorId: attribution.ambassadorId } : {}),
+  };
+}
+
+/**
+ * The email form for this school, in the page's language (the Spanish form posts `_locale`, as on
+ * /es/lead-the-change): its name filled in, its contact address named by the page's key.
+ */
+export async function schoolFormHtml(
+  page: SchoolPage,
+  attribution: Attribution,
+  referral: string | undefined,
+  locale: Locale = defaultLocale,
+): Promise<string | undefined> {
   const definition = await formDefinition(forms.emailGenerator.formId);
   if (definition?.render !== 'native') return undefined;
+  const shown = await definitionIn(definition, locale);
+  const { ref, ambassadorId } = carried(attribution, referral);
   const hidden: Record<string, string> = { [metaFields.school]: page.key };
-  if (attribution.via === 'parent' && referral) hidden[metaFields.referral] = referral;
-  if (attribution.via !== 'direct' && attribution.ambassadorId) hidden[metaFields.ambassador] = attribution.ambassadorId;
-  const html = renderForm(withoutContactAddress(definition), {
+  if (ref) hidden[metaFields.referral] = ref;
+  if (ambassadorId) hidden[metaFields.ambassador] = ambassadorId;
+  const html = renderForm(withoutContactAddress(shown), {
     purpose: 'emailGenerator',
     instance: SCHOOL_FORM_INSTANCE,
-    page: schoolPageHref(page),
+    page: schoolPageHref(page, locale),
     values: page.schoolName ? { school_name: page.schoolName } : {},
     note: true,
     hiddenInputs: hidden,
     // The page names its school: nothing to search for.
     schoolSearch: false,
+    ...(shown === definition ? {} : { locale }),
   });
   // The frame keeps the region's markers; only what is between them is replaced.
   const { start, end } = regionMarkers(SCHOOL_FORM_INSTANCE);
   return html.slice(start.length, html.length - end.length);
 }
 
-async function shell(): Promise<string> {
-  const html = await builtPage(SCHOOL_PAGE_SHELL);
-  if (!html) throw new Error('dist/school-page.html is missing: build the site before serving it.');
+/** The built frame of the school pages in `locale` (dist/school-page.html, dist/es/school-page.html). */
+async function shell(locale: Locale): Promise<string> {
+  const path = localePath(SCHOOL_PAGE_SHELL, locale);
+  const html = await builtPage(path);
+  if (!html) throw new Error(`dist${path}.html is missing: build the site before serving it.`);
   return html;
 }
 
@@ -99,65 +130,126 @@ function withTitle(html: string, title: string): string {
   return html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)} | Mastery Parents</title>`);
 }
 
-/** The page's call to action: the words of content/experiments/school-page-cta.yaml the visitor is given. */
-export function callToActionHtml(cta: PlaceText | undefined): string {
+/**
+ * The frame's addresses made the school's: its canonical address and Open Graph URL, its `hreflang`
+ * alternates (every language and `x-default`, English), and the language switch leading to the same
+ * page in the other language, with the share link's verified parameters so a parent who switches
+ * is still credited to whoever brought them.
+ */
+function withAddresses(html: string, page: SchoolPage, locale: Locale, query: { ref?: string; ambassadorId?: string }): string {
+  const own = schoolPageUrl(page, locale).href;
+  const alternates = [
+    ...locales.map((each) => ({ hreflang: localeTags[each].lang, href: schoolPageUrl(page, each).href })),
+    { hreflang: 'x-default', href: schoolPageUrl(page, defaultLocale).href },
+  ]
+    .map((alternate) => `<link rel="alternate" hreflang="${alternate.hreflang}" href="${escapeHtml(alternate.href)}">`)
+    .join('');
+  const search = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => Boolean(entry[1]))).toString();
+  return html
+    .replace(/<link rel="canonical" href="[^"]*">/, () => `<link rel="canonical" href="${escapeHtml(own)}">${alternates}`)
+    .replace(/<meta property="og:url" content="[^"]*">/, () => `<meta property="og:url" content="${escapeHtml(own)}">`)
+    .replace(/<a [^>]*\bdata-language-switch\b[^>]*>/g, (tag) => {
+      const target = locales.find((each) => tag.includes(` hreflang="${localeTags[each].lang}"`));
+      return target ? tag.replace(/ href="[^"]*"/, ` href="${escapeHtml(schoolPageHref(page, target) + (search ? `?${search}` : ''))}"`) : tag;
+    });
+}
+
+/** The page's call to action (`cta`: the words the visitor is given) and its link to the form. */
+export function callToActionHtml(cta: PlaceText | undefined, t: Translate): string {
   if (!cta) return '';
-  return `<p class="mt-6 text-lg font-semibold text-ink"${cta.experiment ? ` data-experiment="${escapeHtml(cta.experiment.id)}" data-variant="${escapeHtml(cta.experiment.variant)}"` : ''}>${escapeHtml(cta.text)} <a class="text-brand-700 underline" href="#${SCHOOL_FORM_INSTANCE}">Write your email</a></p>`;
+  return `<p class="mt-6 text-lg font-semibold text-ink"${cta.experiment ? ` data-experiment="${escapeHtml(cta.experiment.id)}" data-variant="${escapeHtml(cta.experiment.variant)}"` : ''}>${escapeHtml(cta.text)} <a class="text-brand-700 underline" href="#${SCHOOL_FORM_INSTANCE}">${escapeHtml(t('schoolPage.cta.link'))}</a></p>`;
 }
 
 /**
  * Parents' own words that staff starred for this school (src/server/schools/starred-words.ts): first name
  * only, set apart from the figures so nobody mistakes them for the organisation's words. Nothing (and
  * no sentence about agreement) when none are starred; every one shown was agreed to by its parent.
+ * The words are shown as the parent wrote them.
  */
-export function starredWordsHtml(schoolName: string, words: Array<{ firstName: string; words: string }>): string {
+export function starredWordsHtml(schoolName: string, words: Array<{ firstName: string; words: string }>, t: Translate): string {
   if (words.length === 0) return '';
   const quotes = words
     .map(
       (entry) =>
-        `<figure class="rounded-card border border-line bg-white p-5"><blockquote class="whitespace-pre-line text-ink">“${escapeHtml(entry.words)}”</blockquote><figcaption class="mt-2 text-sm text-muted">${escapeHtml(entry.firstName)}, a parent at ${escapeHtml(schoolName)}</figcaption></figure>`,
+        `<figure class="rounded-card border border-line bg-white p-5"><blockquote class="whitespace-pre-line text-ink">“${escapeHtml(entry.words)}”</blockquote><figcaption class="mt-2 text-sm text-muted">${escapeHtml(fillWords(t('schoolPage.words.caption'), { name: entry.firstName, school: schoolName }))}</figcaption></figure>`,
     )
     .join('');
-  return `<section aria-labelledby="parents-words-title" class="mt-8 border-t border-line pt-6" data-parents-words><h2 id="parents-words-title" class="text-lg font-bold">In parents’ own words</h2><p class="mt-1 text-sm text-muted" data-parents-words-terms>Quoted with each parent’s agreement; first names only. Chosen by our team, who may shorten them; a parent can withdraw their agreement at any time from “Your data”.</p><div class="mt-4 grid gap-4">${quotes}</div></section>`;
+  return `<section aria-labelledby="parents-words-title" class="mt-8 border-t border-line pt-6" data-parents-words><h2 id="parents-words-title" class="text-lg font-bold">${escapeHtml(t('schoolPage.words.heading'))}</h2><p class="mt-1 text-sm text-muted" data-parents-words-terms>${escapeHtml(t('schoolPage.words.terms'))}</p><div class="mt-4 grid gap-4">${quotes}</div></section>`;
 }
 
 /**
- * The page of a school. `req`, when given, chooses the visitor's call to action (a running
- * experiment's variant for them, drawn here so the page never shifts); while one runs the CDN
- * keeps no copy, since the words differ by visitor, nor of a share link whose visits a running
+ * The call to action a visitor of `req` is given: on an English page a running experiment's variant
+ * for them (content/experiments/school-page-cta.yaml, drawn here so the page never shifts), else
+ * its winner or control; another language's page has its own words, outside the experiment (its
+ * variants are English), and records no exposure.
+ */
+async function callToActionFor(req: Request | undefined, name: string, locale: Locale, t: Translate): Promise<PlaceText | undefined> {
+  if (locale !== defaultLocale) return { text: fillWords(t('schoolPage.cta.text'), { school: name }) };
+  return req ? placeText(req, undefined, 'school-page-cta', { school: name }) : undefined;
+}
+
+export interface SchoolPageRequest {
+  attribution: Attribution;
+  /** The share link's referral code as given (carried on only when it verified: `attribution`). */
+  referral?: string;
+  /** The visitor's request: their call to action, and a share link's visit counted. */
+  req?: Request;
+  /** The page's language: its path's. */
+  locale?: Locale;
+}
+
+/**
+ * The page of a school in `locale`. While an experiment runs for the visitor's call to action the
+ * CDN keeps no copy, since the words differ by visitor, nor of a share link whose visits a running
  * share experiment counts.
  */
-export async function schoolPageResponse(page: SchoolPage, attribution: Attribution, referral: string | undefined, req?: Request): Promise<Response> {
+export async function schoolPageResponse(page: SchoolPage, { attribution, referral, req, locale = defaultLocale }: SchoolPageRequest): Promise<Response> {
   // A page waiting for its first delivered letter shows no name, so no words or call to action either.
   const name = page.published ? page.schoolName : null;
+  const t = await serverWordsOf(locale);
   const [cta, words, linked] = await Promise.all([
-    req && name ? placeText(req, undefined, 'school-page-cta', { school: name }) : Promise.resolve(undefined),
+    name ? callToActionFor(req, name, locale, t) : Promise.resolve(undefined),
     name ? starredWordsFor(page.key).catch(() => []) : Promise.resolve([]),
     req ? recordLinkVisit(req, undefined) : Promise.resolve(false),
   ]);
-  let html = replaceRegion(await shell(), SCHOOL_REGION, `${schoolRegionHtml(page)}${callToActionHtml(cta)}${name ? starredWordsHtml(name, words) : ''}`);
-  if (!html) throw new Error('dist/school-page.html has no school region.');
-  const form = await schoolFormHtml(page, attribution, referral);
+  let html = replaceRegion(
+    await shell(locale),
+    SCHOOL_REGION,
+    `${schoolRegionHtml(page, t, locale)}${callToActionHtml(cta, t)}${name ? starredWordsHtml(name, words, t) : ''}`,
+  );
+  if (!html) throw new Error('The school page frame has no school region.');
+  const form = await schoolFormHtml(page, attribution, referral, locale);
   if (form !== undefined) html = replaceRegion(html, SCHOOL_FORM_INSTANCE, form) ?? html;
+  html = withAddresses(html, page, locale, carried(attribution, referral));
   const caching = cta?.experiment || linked ? { 'Cache-Control': 'no-store' } : schoolPageCacheHeaders;
-  return new Response(withTitle(html, name ? `Add your voice at ${name}` : 'Add your voice at your school'), {
+  return new Response(withTitle(html, name ? fillWords(t('schoolPage.title'), { school: name }) : t('schoolPage.titleAnySchool')), {
     status: 200,
     headers: { ...pageHeaders, ...caching },
   });
 }
 
-/** No school has this key (or it is forged): a 404 that still offers the email form. */
-export async function unknownSchoolResponse(status = 404, message?: string): Promise<Response> {
-  const content = `<h1 id="school-title" class="text-title font-extrabold tracking-tight">${status === 404 ? 'We could not find this school’s page' : 'School pages are not available right now'}</h1><p class="mt-4 text-lg text-ink-soft" role="${status === 404 ? 'status' : 'alert'}">${escapeHtml(
-    message ??
-      'The link may have been cut short when it was copied. You can still write to your school: fill in the form below, and your email will count towards its page.',
-  )}</p>`;
-  const html = replaceRegion(await shell(), SCHOOL_REGION, content);
-  if (!html) throw new Error('dist/school-page.html has no school region.');
-  return new Response(withTitle(html, status === 404 ? 'School page not found' : 'School pages unavailable'), {
+/**
+ * No school has this key (or it is forged): a 404 in the path's language that still offers the
+ * email form; or, with status 503, school pages cannot be read now. Nothing of what was asked for
+ * is on it.
+ */
+export async function unknownSchoolResponse(locale: Locale = defaultLocale, status: 404 | 503 = 404): Promise<Response> {
+  const t = await serverWordsOf(locale);
+  const words = status === 404 ? 'schoolPage.notFound' : 'schoolPage.unavailable';
+  const content = `<h1 id="school-title" class="text-title font-extrabold tracking-tight">${escapeHtml(t(`${words}.heading`))}</h1><p class="mt-4 text-lg text-ink-soft" role="${status === 404 ? 'status' : 'alert'}">${escapeHtml(t(`${words}.lead`))}</p>`;
+  const html = replaceRegion(await shell(locale), SCHOOL_REGION, content);
+  if (!html) throw new Error('The school page frame has no school region.');
+  return new Response(withTitle(html, t(`${words}.title`)), {
     status,
     headers: { ...pageHeaders, 'Cache-Control': 'no-store' },
   });
+}
+
+/** What a school page says when it cannot be drawn at all, as plain text in the path's language. */
+export function unavailableText(locale: Locale): Promise<string> {
+  return serverWordsOf(locale)
+    .then((t) => t('schoolPage.unavailable.lead'))
+    .catch(() => 'This school page is unavailable right now. Please try again later.');
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * School pages: /schools/{name}-{key}, one per verified school (src/server/schools), where the
  * parents of one school see how many of them wrote and what the school answered, and add their own
- * voice.
+ * voice; in Spanish at /es/schools/{name}-{key}, the same page.
  *
  * - The key is the school record's page key, random, so pages cannot be listed or guessed; the
  *   readable name before it is only for people. A page exists only for a verified school: a school
@@ -16,6 +16,8 @@
 import { knownAmbassador } from '../ambassadors';
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { defaultLocale, type Locale } from '../../config/locales';
+import { localePath } from '../../lib/i18n/paths';
 import { pageOutcomes, type PageOutcome } from '../../lib/school-page-words';
 import { queryOne, sql } from '../db';
 import { serverEnv } from '../env';
@@ -81,9 +83,20 @@ export async function readSchoolPage(key: string): Promise<SchoolPage | undefine
   };
 }
 
-/** The path of a page: its readable name and its key ("/schools/lakeside-school-0123…"), or the key alone. */
-export function schoolPageHref(page: { key: string; slug: string | null }): string {
-  return schoolPagePath(page.slug ? `${page.slug}-${page.key}` : page.key);
+/** What names a page in a link: its key, and its readable name when it has one. */
+export type SchoolPageAddress = { key: string; slug: string | null };
+
+/**
+ * The path of a page in `locale`: its readable name and its key ("/schools/lakeside-school-0123…",
+ * "/es/schools/lakeside-school-0123…"), or the key alone.
+ */
+export function schoolPageHref(page: SchoolPageAddress, locale: Locale = defaultLocale): string {
+  return localePath(schoolPagePath(page.slug ? `${page.slug}-${page.key}` : page.key), locale);
+}
+
+/** The address of a page in `locale`, as an email or a share gives it. */
+export function schoolPageUrl(page: SchoolPageAddress, locale: Locale = defaultLocale): URL {
+  return new URL(schoolPageHref(page, locale), serverEnv.siteOrigin);
 }
 
 // Referrals ------------------------------------------------------------------------------------
@@ -153,11 +166,12 @@ export async function attributionFor(input: { referral?: string | null; ambassad
 }
 
 /**
- * The link a parent shares after sending: their school's page with their referral code (when the
+ * The link a parent shares after sending: their school's page in the language they wrote from (the
+ * letter's stored `locale`: a Spanish parent shares /es/schools/…) with their referral code (when the
  * site has a secret to sign it with), and the ambassador who brought them if one did.
  */
-export function shareLink(message: { id: string; attribution?: Attribution }, page: { key: string; slug: string | null }): string {
-  const url = new URL(schoolPageHref(page), serverEnv.siteOrigin);
+export function shareLink(message: { id: string; attribution?: Attribution; locale?: Locale }, page: SchoolPageAddress): string {
+  const url = schoolPageUrl(page, message.locale);
   const code = referralCode(message.id);
   if (code) url.searchParams.set('ref', code);
   if (message.attribution && message.attribution.via !== 'direct' && message.attribution.ambassadorId)

@@ -22,11 +22,10 @@ import { createHash } from 'node:crypto';
 import { outcomeText, type PageOutcome } from '../../lib/school-page-words';
 import type { AnswerKind } from '../../lib/answer-kinds';
 import { query, queryOne, sql } from '../db';
-import { serverEnv } from '../env';
 import { parentKey } from '../identity';
 import { emailSchoolUpdate } from '../mail/notify';
 import { readMessage, type OutboxMessage } from '../letter/outbox';
-import { readSchoolPage, schoolPageHref } from './pages';
+import { readSchoolPage } from './pages';
 import { pageKeyOf, schoolOfLetter } from './letters';
 
 const DAY = 24 * 3600_000;
@@ -144,8 +143,8 @@ export async function attemptSchoolUpdate(id: string, now = new Date()): Promise
   try {
     const pageKey = claimed.page ?? pageKeyOf(await schoolOfLetter(message));
     const page = pageKey ? await readSchoolPage(pageKey).catch(() => undefined) : undefined;
-    const pageUrl = page ? `${serverEnv.siteOrigin}${schoolPageHref(page)}` : undefined;
-    const emailed = await emailSchoolUpdate(message, claimed.kind, updateEmailId(claimed.id), pageUrl, now);
+    // Linked in the language of the parent it goes to (notify.ts).
+    const emailed = await emailSchoolUpdate(message, claimed.kind, updateEmailId(claimed.id), page, now);
     if (emailed === 'limit' || emailed === 'suppressed') {
       await settle(id, 'limit', emailed === 'limit' ? 'recipient_limit' : 'suppressed');
       return 'limit';
