@@ -4,10 +4,10 @@
  * (by the script, and by the server's page without it); nothing lost while HubSpot is down and
  * delivered once after; and what was received, on the admin page.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Locator, Page } from '@playwright/test';
 import { e2eAdminPassword, fakeUrls } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
+import { axeViolations, wcagTags } from './widths';
 
 // The first call of a function under `netlify serve` bundles it, which is slow on a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -117,8 +117,7 @@ for (const entry of siteForms) {
       // Sent empty first: its error state, as a screen reader meets it, has nothing axe objects to.
       await region.locator('[data-submit]').click();
       await expect(region.locator('[data-form-summary]')).toBeVisible();
-      const results = await new AxeBuilder({ page }).include(`#${entry.instance}`).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      expect(await axeViolations(page, { include: `#${entry.instance}`, tags: wcagTags })).toEqual([]);
       const email = await fillForm(region.locator('form'));
       await region.locator('[data-submit]').click();
       if ('email' in entry) {
@@ -193,8 +192,7 @@ test.describe('bad input', () => {
     await expect(region.locator('[data-field="phone"] [data-field-error]')).toBeHidden();
     await region.getByLabel(/Phone number/).fill('12');
     await region.locator('[data-submit]').click();
-    const results = await new AxeBuilder({ page }).include('#form-partnership').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    expect(results.violations.map((v) => v.id)).toEqual([]);
+    expect(await axeViolations(page, { include: '#form-partnership', tags: wcagTags })).toEqual([]);
   });
 
   test('the server’s answer is shown next to the field (what only the server knows)', async ({ page }) => {
@@ -262,9 +260,9 @@ test.describe('bad input', () => {
         route.request().resourceType() === 'document' ? route.fulfill({ body: markup, contentType: 'text/html' }) : route.continue(),
       );
       await checker.goto(page.url());
-      const results = await new AxeBuilder({ page: checker }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      const violations = await axeViolations(checker, { tags: wcagTags });
       await checkerContext.close();
-      expect(results.violations.map((v) => v.id)).toEqual([]);
+      expect(violations).toEqual([]);
       // Corrected, it goes through.
       await phone.fill('+1 555 010 2030');
       await answer.locator('[data-submit]').click();
@@ -339,6 +337,5 @@ test('the admin page lists what a form received, shows one, and deletes it', asy
   await row.getByRole('button', { name: /Delete/ }).click();
   await page.getByRole('dialog', { name: 'Delete this submission?' }).getByRole('button', { name: 'Delete' }).click();
   await expect(panel.getByRole('row').filter({ hasText: email })).toHaveCount(0);
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  expect(results.violations.map((v) => v.id)).toEqual([]);
+  expect(await axeViolations(page, { tags: wcagTags })).toEqual([]);
 });

@@ -4,11 +4,11 @@
  * is thanked with the next step; the answers move the public figures and the admin's Impact tab,
  * which downloads as CSV. Serial: the figures count every answer of the run.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { e2eAdminPassword, fakeUrls } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
+import { axeViolations, wcagTags } from './widths';
 import { emailsTo, followUpLink, linkTo, waitForEmail } from './mail';
 import { approveClaims, knownSchool, platformSentByParent } from './school-campaign-helpers';
 
@@ -23,9 +23,8 @@ async function contactOf(email: string): Promise<Record<string, string> | undefi
   return contacts.find((contact) => contact.properties.email === email)?.properties;
 }
 
-async function axe(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+function axe(page: Page): Promise<string[]> {
+  return axeViolations(page, { tags: wcagTags });
 }
 
 test('the parent is asked, answers with one tap, is thanked with the next step; the answer reaches the contact', async ({ page, request }) => {

@@ -4,20 +4,19 @@
  * first reports a meeting, and the second's update reaches their HubSpot contact exactly once;
  * the admin opens the school in the Impact tab and sees both parents and how they came.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { e2eAdminPassword } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
+import { axeViolations, wcagTags } from './widths';
 import { runScheduled } from './mail';
 import { approveClaims, followUpToken, knownSchool, openSchoolCampaign, platformSentByParent, updatesTo } from './school-campaign-helpers';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
-async function axe(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).include('[data-testid="school-campaign"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+function axe(page: Page): Promise<string[]> {
+  return axeViolations(page, { include: '[data-testid="school-campaign"]', tags: wcagTags });
 }
 
 test('a meeting one parent reports reaches the other parent once; the admin opens the school and sees both and how they came', async ({ page, request }) => {

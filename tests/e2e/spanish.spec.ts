@@ -4,11 +4,10 @@
  * makes to a browser that reads Spanish first. axe and HTML_CodeSniffer check /es itself in
  * a11y.spec.ts (tests/e2e/routes.ts lists it); here, the pages only this feature makes.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { layoutShifts } from './helpers';
-import { atEachSize, axeTags, desktop, expectAccessible, phone } from './widths';
+import { atEachSize, axeViolations, desktop, expectAccessible, phone } from './widths';
 
 /** The page's scripts, which load after its first paint, have run (the suggestion's decision among them). */
 async function scriptsRan(page: Page): Promise<void> {
@@ -89,11 +88,7 @@ test.describe('a browser that reads Spanish first', () => {
     // axe on the suggestion itself at both widths (the rest of the home is a11y.spec.ts's; all of it
     // twice more took longer than a test may on a busy machine).
     await atEachSize(page, [phone, desktop], async ({ width }) => {
-      const results = await new AxeBuilder({ page }).include('language-suggestion').withTags(axeTags).analyze();
-      expect(
-        results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-        `axe at ${width} px`,
-      ).toEqual([]);
+      expect(await axeViolations(page, { include: 'language-suggestion' }), `axe at ${width} px`).toEqual([]);
     });
 
     await suggestion.getByRole('button', { name: 'Cerrar' }).click();

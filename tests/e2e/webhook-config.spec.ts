@@ -350,7 +350,7 @@ test.describe('signed in, at 390 and 1280 px', () => {
           const confirm = page.getByRole('dialog', { name: 'Sign everyone out?' });
           await expect(confirm).toBeVisible();
           await atEachSize(page, sizes, async ({ width }) => {
-            expect(await axeViolations(page, wcagTags), `Sign everyone out?: axe at ${width} px`).toEqual([]);
+            expect(await axeViolations(page, { tags: wcagTags }), `Sign everyone out?: axe at ${width} px`).toEqual([]);
           });
           await confirm.getByRole('button', { name: 'Cancel' }).click();
         },

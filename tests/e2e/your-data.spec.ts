@@ -4,11 +4,11 @@
  * steps. HubSpot is asked once to delete the contact, and the admin page lists neither the
  * submission nor the address any more (only the masked HubSpot deletion, done).
  */
-import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { fakeUrls } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
+import { axeViolations, wcagTags } from './widths';
 import { signInAsAdmin } from './helpers';
 import { linkTo, waitForEmail } from './mail';
 
@@ -90,10 +90,7 @@ test('a parent sees, downloads and deletes their data; HubSpot is asked once; th
     expect(exported.emailDrafts).toHaveLength(1);
 
     // The page and its confirmation step, as a screen reader meets them: nothing axe objects to.
-    const axe = async () =>
-      (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()).violations.map(
-        (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      );
+    const axe = () => axeViolations(page, { tags: wcagTags });
     await page.goto(dataUrl);
     await expect(page.getByRole('heading', { name: 'Forms you sent (1)' })).toBeVisible();
     expect(await axe()).toEqual([]);
