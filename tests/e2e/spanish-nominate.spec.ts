@@ -59,7 +59,7 @@ test('without JavaScript the finder leads to /es/find-school, in Spanish, whose 
   await expect(plain).toHaveURL(/\/es\/find-school\?q=oakwood$/);
   await expect(plain.locator('html')).toHaveAttribute('lang', 'es');
   await expect(plain.getByRole('heading', { level: 1 })).toHaveText('Busque su escuela');
-  await expect(plain.getByRole('status')).toContainText('con «oakwood».');
+  await expect(plain.getByRole('main').getByRole('status').first()).toContainText('con «oakwood».');
   await plain.getByRole('link', { name: 'Escribir a Oakwood Academy' }).first().click();
   await expect(plain).toHaveURL(/\/es\/schools\/[0-9a-f]{32}#email-form$/);
   await expect(plain.locator('html')).toHaveAttribute('lang', 'es');
