@@ -2,25 +2,27 @@ import type { Config } from '@netlify/functions';
 import { WORDS_CONSENT_FIELD } from '../../src/lib/email/note';
 import { formWordsConsentSchema } from '../../src/lib/schemas';
 import { readDraft } from '../../src/server/letter/drafts';
-import { heading, lead, responsePage } from '../../src/server/pages/frame';
+import { responsePage } from '../../src/server/pages/frame';
 import { clientIp, HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { networkKey } from '../../src/server/identity';
 import { recordSelfSent, requestPlatformSend, timeZoneOf } from '../../src/server/letter/request';
 import { sameSecret } from '../../src/server/tokens';
+import { hintedLocale } from '../../src/server/words';
 
 import type { Locale } from '../../src/config/locales';
 import { personalWords } from '../../src/lib/email/personal-fields';
 import { fillWords } from '../../src/lib/i18n/words';
-import { editPage, emailPage, home, notFound, pageWordsOf } from '../../src/server/pages/your-email';
+import { editPage, emailPage, notFound, pageWordsOf, problemView } from '../../src/server/pages/your-email';
 
 /**
  * /your-email?id=…&t=…: "Your Email is Ready" for a visitor without JavaScript, where the email
  * form's post leads (303). The email as a copy-ready text area, the mail-app, Gmail and Outlook
  * links, the personal note, and "Send via our platform" and "I've sent it myself" as plain forms
  * (POST here). The address carries the one-time token only the submitting browser got. The page is
- * in the language of the parent's draft (its record), whatever the address says.
+ * in the language of the parent's draft (its record), whatever the address says; a page that finds
+ * no draft answers in the language the address's `lang` hints (the Spanish flow's links carry it).
  */
-async function page(req: Request, context?: unknown): Promise<{ status: number; title: string; content: string; locale?: Locale }> {
+async function page(req: Request, context: unknown, hint: Locale): Promise<{ status: number; title: string; content: string; locale?: Locale }> {
   let id = '';
   let token = '';
   let form: URLSearchParams | undefined;
@@ -33,11 +35,11 @@ async function page(req: Request, context?: unknown): Promise<{ status: number; 
     id = form.get('id') ?? '';
     token = form.get('t') ?? '';
   } else {
-    return notFound();
+    return notFound(hint);
   }
-  if (!/^[\w-]{8,120}$/.test(id) || !/^[A-Za-z0-9_-]{43}$/.test(token)) return notFound();
+  if (!/^[\w-]{8,120}$/.test(id) || !/^[A-Za-z0-9_-]{43}$/.test(token)) return notFound(hint);
   const found = await readDraft(id);
-  if (!found || !sameSecret(token, found.draft.tokenHash)) return notFound();
+  if (!found || !sameSecret(token, found.draft.tokenHash)) return notFound(hint);
   let draft = found.draft;
   const words = await pageWordsOf(draft);
   const { t, locale } = words;
@@ -97,24 +99,19 @@ async function page(req: Request, context?: unknown): Promise<{ status: number; 
 }
 
 export default async (req: Request, context?: unknown): Promise<Response> => {
+  // Only a hint, for what names no draft: a draft's own language always wins.
+  const hint = hintedLocale(new URL(req.url).searchParams.get('lang'));
   try {
-    const view = await page(req, context);
+    const view = await page(req, context, hint);
     return responsePage(view.content, { status: view.status, title: view.title, locale: view.locale });
   } catch (error) {
     if (error instanceof HttpError && error.status < 500) {
-      return responsePage(`${heading('This request could not be read')}${lead(error.message)}${home}`, {
-        status: error.status,
-        title: 'This request could not be read',
-      });
+      const view = await problemView(hint, 'unreadable', error.message);
+      return responsePage(view.content, { status: error.status, title: view.title, locale: hint });
     }
     if (!(error instanceof StoreUnavailableError)) console.error('[your-email]', error instanceof Error ? error.message : 'unknown error');
-    return responsePage(
-      `${heading('Please try again in a moment')}${lead('We could not open your email just now. Please reload this page in a few minutes.')}${home}`,
-      {
-        status: 503,
-        title: 'Please try again in a moment',
-      },
-    );
+    const view = await problemView(hint, 'unavailable');
+    return responsePage(view.content, { status: 503, title: view.title, locale: hint });
   }
 };
 

@@ -32,6 +32,8 @@ export const translatedPaths: readonly string[] = [
   '/webinar-share',
   '/resources',
   '/search',
+  // Drawn by a function in each language (the list of schools without JavaScript).
+  '/find-school',
   // The list; each post has its own alternates (its translation, src/lib/blog/languages.ts).
   '/blogs-insights',
 ];

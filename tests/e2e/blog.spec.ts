@@ -77,13 +77,18 @@ test.describe('/blogs-insights/{slug}', () => {
     await expect(page.getByText('Link copied!')).toHaveCount(0);
   });
 
-  test('an unknown slug answers 404 with "Blog post not found" and a way back', async ({ page }) => {
+  test('an unknown slug answers 404 with "Blog post not found" and a way back, in Spanish under /es', async ({ page }) => {
     const response = await page.goto('/blogs-insights/no-such-article');
     expect(response?.status()).toBe(404);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Blog post not found');
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');
     await page.getByRole('link', { name: 'Back to Blog' }).click();
     await expect(page).toHaveURL(/\/blogs-insights$/);
+    // A Spanish one: the Spanish "post not found", its way back the Spanish blog.
+    expect((await page.goto('/es/blogs-insights/no-existe'))?.status()).toBe(404);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Artículo no encontrado');
+    await expect(page.getByRole('link', { name: 'Volver al blog' })).toHaveAttribute('href', '/es/blogs-insights');
   });
 
   test('the RSS feed lists the posts', async ({ request }) => {

@@ -7,7 +7,7 @@
  * tests/e2e/routes.ts.
  */
 import { expect as baseExpect, test } from './fixtures';
-import { phone } from './widths';
+import { expectAccessible, phone } from './widths';
 
 // The first call of a function under `netlify serve` bundles it, which is slow on a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -45,6 +45,29 @@ test('/es/nominate-school in Spanish: its paths, the school finder’s words and
   await page.getByRole('link', { name: 'Llenar el formulario y reservar una llamada' }).click();
   await expect(page).toHaveURL(/\/es\/partnership-form$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Solicitud de colaboración');
+});
+
+test('without JavaScript the finder leads to /es/find-school, in Spanish, whose result opens the school’s Spanish page; axe and HTML_CodeSniffer at 390 px', async ({
+  browser,
+  page,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: phone });
+  const plain = await context.newPage();
+  await plain.goto('/es/nominate-school');
+  await plain.getByRole('searchbox', { name: '¿Conocemos su escuela?' }).fill('oakwood');
+  await plain.locator('form[data-school-finder]').getByRole('button', { name: 'Buscar mi escuela' }).click();
+  await expect(plain).toHaveURL(/\/es\/find-school\?q=oakwood$/);
+  await expect(plain.locator('html')).toHaveAttribute('lang', 'es');
+  await expect(plain.getByRole('heading', { level: 1 })).toHaveText('Busque su escuela');
+  await expect(plain.getByRole('main').getByRole('status').first()).toContainText('con «oakwood».');
+  await plain.getByRole('link', { name: 'Escribir a Oakwood Academy' }).first().click();
+  await expect(plain).toHaveURL(/\/es\/schools\/[0-9a-f]{32}#email-form$/);
+  await expect(plain.locator('html')).toHaveAttribute('lang', 'es');
+  await context.close();
+
+  await page.setViewportSize(phone);
+  await page.goto('/es/find-school?q=oakwood');
+  await expectAccessible(page, phone.width, { htmlcs: true });
 });
 
 test('/es/partnership-form: an empty application is answered in Spanish naming the fields; a filled one is thanked in Spanish', async ({ page }) => {

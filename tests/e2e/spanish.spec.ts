@@ -98,6 +98,21 @@ test.describe('a browser that reads Spanish first', () => {
     await expect(page.locator('language-suggestion')).toBeHidden();
   });
 
+  test('sees it on an English school page, leading to that school’s Spanish page, without a layout shift', async ({ page, request }) => {
+    // npm start's sample Oakwood Academy, a verified school.
+    const { schools } = (await (await request.get('/api/school-suggestions?q=oakwood')).json()) as { schools: Array<{ key: string }> };
+    const key = schools[0]!.key;
+    await page.goto(`/schools/${key}`);
+    const suggestion = page.getByRole('complementary', { name: 'Idioma' });
+    await expect(suggestion).toBeVisible();
+    const link = suggestion.getByRole('link', { name: 'Leer en español' });
+    await expect(link).toHaveAttribute('href', new RegExp(`^/es/schools/(?:[a-z0-9-]+-)?${key}$`));
+    expect(await layoutShifts(page)).toEqual([]);
+    await link.click();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await expect(page).toHaveURL(new RegExp(`/es/schools/(?:[a-z0-9-]+-)?${key}$`));
+  });
+
   test('sees none where Spanish has no version of the page', async ({ page }) => {
     await page.goto('/form');
     await expect(page.locator('language-suggestion')).toHaveCount(0);

@@ -21,6 +21,7 @@ const notRoutes = ['/404', '/form-response', '/es/form-response'];
 /** Page files that are not pages of their own, each with why. */
 const notPages: Record<string, string> = {
   '/blog-post-not-found': 'the page a function answers for a post that does not exist',
+  '/es/blog-post-not-found': 'the same in Spanish, for an unknown /es/blogs-insights/{slug}',
   '/school-page': 'the template a function fills for /schools/{key}',
   '/es/school-page': 'the template a function fills for /es/schools/{key}',
   '/content-editor': 'the staff’s content editor (Decap), not a page of the site',

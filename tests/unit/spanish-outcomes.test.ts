@@ -390,10 +390,13 @@ describe('/your-email in the language of the parent’s draft', () => {
     expect(page.html).not.toContain('data-email-text lang=');
   });
 
-  test('a link that names no draft stays English', async () => {
+  test('a link that names no draft answers in the language it hints (tests/unit/spanish-your-email.test.ts)', async () => {
     const page = await get('/your-email?id=nothing-here-1&t=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA&lang=es');
     expect(page.status).toBe(404);
-    expect(page.html).toContain('<html lang="en">');
-    expect(page.text).toContain('This email link is not valid');
+    expect(page.html).toContain('<html lang="es">');
+    expect(page.text).toContain('Este enlace de su correo no es válido');
+    const english = await get('/your-email?id=nothing-here-1&t=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+    expect(english.html).toContain('<html lang="en">');
+    expect(english.text).toContain('This email link is not valid');
   });
 });

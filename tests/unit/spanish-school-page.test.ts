@@ -6,6 +6,7 @@
  * Spanish parent is given the Spanish page: their share link after a confirmation, their school
  * updates and their "sent with others" notice. The caching, the referral and the experiments are the
  * English page's, except that the call to action's experiment (English words) stays off Spanish pages.
+ * The English page suggests the school's Spanish page to a browser that reads Spanish first.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import confirmSend from '../../netlify/functions/confirm-send.mts';
@@ -245,6 +246,52 @@ describe('the Spanish page of a published school', () => {
     expect(html).toContain(`name="_school" value="${school.key}"`);
     expect(html).toContain(`href="/es/schools/${school.path}"`);
     expect(html).not.toMatch(/springfield\.edu|name="school_contact_email"/);
+  });
+});
+
+/** Where the page's suggestion of its other language leads, or undefined when it has none. */
+const suggestionOf = (html: string) => {
+  const tag = /<language-suggestion\b[\s\S]*?<\/language-suggestion>/.exec(html)?.[0];
+  return tag && /<a [^>]*href="([^"]*)"[^>]*data-suggestion-link/.exec(tag)?.[1]?.replace(/&amp;/g, '&');
+};
+
+describe('the English page suggests the Spanish one', () => {
+  test('“Esta página también está en español” leads to the school’s own Spanish page, never the frame’s; the Spanish page suggests nothing', async () => {
+    const school = await publishedSchool();
+    const en = await open(`/schools/${school.path}`);
+    expect(en.html).toContain('Esta página también está en español.');
+    expect(suggestionOf(en.html)).toBe(`/es/schools/${school.path}`);
+    expect(en.html).not.toContain('/es/school-page');
+    // By the bare key too: the page's own address, with its name.
+    expect(suggestionOf((await open(`/schools/${school.key}`)).html)).toBe(`/es/schools/${school.path}`);
+    expect(suggestionOf((await open(`/es/schools/${school.path}`)).html)).toBeUndefined();
+  });
+
+  test('a share link’s verified referral goes with it, as with the switch; a forged one does not, nor markup', async () => {
+    const school = await publishedSchool();
+    const code = referralCode(school.message.id)!;
+    const shared = await open(`/schools/${school.path}?ref=${encodeURIComponent(code)}`);
+    expect(suggestionOf(shared.html)).toBe(`/es/schools/${school.path}?ref=${encodeURIComponent(code)}`);
+    const forged = await open(`/schools/${school.path}?ref=${encodeURIComponent(`${code.slice(0, -2)}xx`)}&ambassadorId=${encodeURIComponent('"><b>')}`);
+    expect(suggestionOf(forged.html)).toBe(`/es/schools/${school.path}?ambassadorId=%22%3E%3Cb%3E`);
+    expect(forged.html).not.toContain('<b>');
+  });
+
+  test('a school waiting for its first letter suggests its Spanish page too', async () => {
+    const school = await verifiedSchool('office@pending.edu', 'Pending Prep');
+    const en = await open(`/schools/${school.pageKey}`);
+    expect(en.status).toBe(200);
+    expect(suggestionOf(en.html)).toBe(`/es/schools/${school.slug}-${school.pageKey}`);
+  });
+
+  test.each([
+    ['an unknown key', `/schools/${'0'.repeat(32)}`],
+    ['a forged key', `/schools/springfield-academy-${'f'.repeat(31)}x`],
+  ])('%s: no school, so no Spanish page to suggest', async (_name, path) => {
+    const page = await open(path);
+    expect(page.status).toBe(404);
+    expect(page.html).not.toContain('<language-suggestion');
+    expect(page.html).not.toContain('/es/school-page');
   });
 });
 

@@ -9,6 +9,7 @@
 import sanitizeHtml from 'sanitize-html';
 import type { Locale } from '../../config/locales';
 import { NOTE_FIELD, NOTE_MAX, OWN_WORDS_FIELD, personalWords, WORDS_CONSENT_FIELD, WORDS_CONSENT_VALUE } from '../email/personal-fields';
+import { localePath } from '../i18n/paths';
 import { buttonClass, cx } from '../ui';
 import { renderWords } from './render-words';
 import type { FieldCondition, FormDefinition, FormField, LegalConsent } from './definition';
@@ -239,7 +240,7 @@ function fieldHtml(field: FormField, context: FieldContext): string {
       const schoolSearch = options.note && field.name === SCHOOL_NAME_FIELD && options.schoolSearch !== false;
       if (schoolSearch) Object.assign(input, { autocomplete: 'off', 'data-school-search': true });
       const find = schoolSearch
-        ? `<p class="${helpClass}"><a class="font-medium text-brand-700 underline" href="/find-school" data-school-find>${words.findSchool}</a></p>`
+        ? `<p class="${helpClass}"><a class="font-medium text-brand-700 underline" href="${localePath('/find-school', options.locale ?? 'en')}" data-school-find>${words.findSchool}</a></p>`
         : '';
       return wrapper(`<label for="${id}" class="${labelClass}">${label}${marker}</label>${help ?? ''}<input${attrs(input)}>${find}${errorHtml}`);
     }

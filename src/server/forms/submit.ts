@@ -236,7 +236,12 @@ function accepted(
   const purpose = definition.purpose as FormPurpose;
   const redirect = redirectIn(redirectOf(definition), locale);
   if (browser) {
-    if (outcome?.draft) return { kind: 'redirect', location: `/your-email?id=${encodeURIComponent(outcome.record.id)}&t=${outcome.draft.token}` };
+    // The page answers in the draft's language; `lang` is its hint should the draft be gone.
+    if (outcome?.draft)
+      return {
+        kind: 'redirect',
+        location: `/your-email?id=${encodeURIComponent(outcome.record.id)}&t=${outcome.draft.token}${locale === defaultLocale ? '' : `&lang=${locale}`}`,
+      };
     if (redirect) return { kind: 'redirect', location: redirect };
     return { kind: 'redirect', location: `/forms/submitted?form=${encodeURIComponent(purpose)}${page ? `&page=${encodeURIComponent(page)}` : ''}` };
   }

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { defaultLocale, type Locale } from '../../config/locales';
+import { defaultLocale, localeTags, locales, type Locale } from '../../config/locales';
 import { personalFieldLabelsIn } from '../../lib/email/note';
 import { localePath } from '../../lib/i18n/paths';
 import type { FormDefinition } from '../../lib/forms/definition';
@@ -62,16 +62,35 @@ export const pageHeaders = {
 };
 
 /**
- * The /form-response page (in `locale`: /es/form-response is Spanish, its frame and `lang`) with
- * `content` in its region, and `title` as the document title.
+ * `html` with its links to the page in another language (the language switch, and the suggestion
+ * of an English page) leading where `hrefOf` says for their language: a page a function draws knows
+ * its own address in each language, which the built frame it fills cannot.
  */
-export async function responsePage(content: string, options: { status?: number; title?: string; locale?: Locale } = {}): Promise<Response> {
+export function withLanguageLinks(html: string, hrefOf: (locale: Locale) => string | undefined): string {
+  return html.replace(/<a [^>]*\bdata-(?:language-switch|suggestion-link)\b[^>]*>/g, (tag) => {
+    const target = locales.find((each) => tag.includes(` hreflang="${localeTags[each].lang}"`));
+    const href = target && hrefOf(target);
+    return href ? tag.replace(/ href="[^"]*"/, () => ` href="${escapeHtml(href)}"`) : tag;
+  });
+}
+
+/**
+ * The /form-response page (in `locale`: /es/form-response is Spanish, its frame and `lang`) with
+ * `content` in its region, and `title` as the document title. `switchTo`: the page's own address in
+ * each language, for its language switch (else the switch leads to the other language's home).
+ */
+export async function responsePage(
+  content: string,
+  options: { status?: number; title?: string; locale?: Locale; switchTo?: Partial<Record<Locale, string>> } = {},
+): Promise<Response> {
   const path = localePath('/form-response', options.locale ?? defaultLocale);
   const shell = await builtPage(path);
   if (!shell) throw new Error(`dist${path}.html is missing: build the site before serving it.`);
   let html = replaceRegion(shell, RESPONSE_INSTANCE, content);
   if (!html) throw new Error(`dist${path}.html has no response region.`);
   if (options.title) html = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(options.title)} | Mastery Parents</title>`);
+  const switchTo = options.switchTo;
+  if (switchTo) html = withLanguageLinks(html, (locale) => switchTo[locale]);
   return new Response(html, { status: options.status ?? 200, headers: pageHeaders });
 }
 

@@ -19,7 +19,7 @@ import { buttonClass } from '../../lib/ui';
 import { formDefinition } from '../forms/definitions';
 import { definitionIn } from '../forms/in-locale';
 import { serverWordsOf } from '../words';
-import { builtPage, pageHeaders, replaceRegion } from './frame';
+import { builtPage, pageHeaders, replaceRegion, withLanguageLinks } from './frame';
 import { schoolPageHref, schoolPageUrl, type Attribution, type SchoolPage } from '../schools/pages';
 import { placeText, recordLinkVisit, type PlaceText } from '../analytics/experiments';
 import { starredWordsFor } from '../schools/starred-words';
@@ -132,9 +132,9 @@ function withTitle(html: string, title: string): string {
 
 /**
  * The frame's addresses made the school's: its canonical address and Open Graph URL, its `hreflang`
- * alternates (every language and `x-default`, English), and the language switch leading to the same
- * page in the other language, with the share link's verified parameters so a parent who switches
- * is still credited to whoever brought them.
+ * alternates (every language and `x-default`, English), and the language switch (and the English
+ * page's suggestion of the Spanish one) leading to the same page in the other language, with the
+ * share link's verified parameters so a parent who switches is still credited to whoever brought them.
  */
 function withAddresses(html: string, page: SchoolPage, locale: Locale, query: { ref?: string; ambassadorId?: string }): string {
   const own = schoolPageUrl(page, locale).href;
@@ -145,13 +145,10 @@ function withAddresses(html: string, page: SchoolPage, locale: Locale, query: { 
     .map((alternate) => `<link rel="alternate" hreflang="${alternate.hreflang}" href="${escapeHtml(alternate.href)}">`)
     .join('');
   const search = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => Boolean(entry[1]))).toString();
-  return html
+  const withCanonical = html
     .replace(/<link rel="canonical" href="[^"]*">/, () => `<link rel="canonical" href="${escapeHtml(own)}">${alternates}`)
-    .replace(/<meta property="og:url" content="[^"]*">/, () => `<meta property="og:url" content="${escapeHtml(own)}">`)
-    .replace(/<a [^>]*\bdata-language-switch\b[^>]*>/g, (tag) => {
-      const target = locales.find((each) => tag.includes(` hreflang="${localeTags[each].lang}"`));
-      return target ? tag.replace(/ href="[^"]*"/, ` href="${escapeHtml(schoolPageHref(page, target) + (search ? `?${search}` : ''))}"`) : tag;
-    });
+    .replace(/<meta property="og:url" content="[^"]*">/, () => `<meta property="og:url" content="${escapeHtml(own)}">`);
+  return withLanguageLinks(withCanonical, (target) => schoolPageHref(page, target) + (search ? `?${search}` : ''));
 }
 
 /** The page's call to action (`cta`: the words the visitor is given) and its link to the form. */
@@ -239,10 +236,16 @@ export async function unknownSchoolResponse(locale: Locale = defaultLocale, stat
   const content = `<h1 id="school-title" class="text-title font-extrabold tracking-tight">${escapeHtml(t(`${words}.heading`))}</h1><p class="mt-4 text-lg text-ink-soft" role="${status === 404 ? 'status' : 'alert'}">${escapeHtml(t(`${words}.lead`))}</p>`;
   const html = replaceRegion(await shell(locale), SCHOOL_REGION, content);
   if (!html) throw new Error('The school page frame has no school region.');
-  return new Response(withTitle(html, t(`${words}.title`)), {
+  // No school, so no page of it in another language to suggest.
+  return new Response(withTitle(withoutSuggestion(html), t(`${words}.title`)), {
     status,
     headers: { ...pageHeaders, 'Cache-Control': 'no-store' },
   });
+}
+
+/** `html` without the suggestion of a page in another language (src/components/site/LanguageSuggestion.astro). */
+function withoutSuggestion(html: string): string {
+  return html.replace(/<language-suggestion\b[\s\S]*?<\/language-suggestion>/, '');
 }
 
 /** What a school page says when it cannot be drawn at all, as plain text in the path's language. */

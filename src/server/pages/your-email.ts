@@ -1,8 +1,10 @@
 /**
  * The pages of /your-email (netlify/functions/your-email.mts): "Your Email is Ready" without
  * JavaScript, its "Edit details" form, and the page for a link that is not valid. A parent's pages
- * are in the language their draft was made in (`locale`, words in content/i18n/{locale}/yourEmail.yaml);
- * a link that names no draft of theirs is English.
+ * are in the language their draft was made in (`locale`, words in content/i18n/{locale}/yourEmail.yaml).
+ * Their links and forms carry `lang` (a Spanish draft's: `lang=es`), only a hint for the pages that
+ * find no draft: a link cut short, forged or whose draft is gone, a post that cannot be read, the
+ * store away (`hintedLocale`); a link that names a draft is always in the draft's language.
  */
 import { emailFormFields, sendChoiceField } from '../../config/forms';
 import { NOTE_FIELD, NOTE_MAX, OWN_WORDS_FIELD, WORDS_CONSENT_FIELD, WORDS_CONSENT_VALUE } from '../../lib/email/note';
@@ -17,12 +19,25 @@ import { formDefinitions } from '../forms/definitions';
 import { definitionIn } from '../forms/in-locale';
 import { defaultLocale, type Locale } from '../../config/locales';
 import { personalWords } from '../../lib/email/personal-fields';
-import { localePath } from '../../lib/i18n/paths';
+import { linkIn, localePath } from '../../lib/i18n/paths';
 import type { Translate } from '../../lib/i18n/words';
 import { serverWordsOf } from '../words';
 import { heading, lead } from './frame';
 
-export const home = `<div class="mt-8"><a class="${buttonClass('secondary', 'md')}" href="/lead-the-change#email-form">Back to the email form</a></div>`;
+/** The way back to the email form, in the page's language. */
+export function backToForm({ t, locale }: PageWords): string {
+  const form = linkIn('/lead-the-change#email-form', locale);
+  return `<div class="mt-8"><a class="${buttonClass('secondary', 'md')}" href="${escapeHtml(form.href)}"${form.hreflang ? ` hreflang="${form.hreflang}"` : ''}>${escapeHtml(t('yourEmail.backToForm'))}</a></div>`;
+}
+
+/**
+ * /your-email with `params`, and with `lang` for a language other than English: the hint the page
+ * answers in when it finds no draft. `&` is escaped for an attribute.
+ */
+export function yourEmailHref(params: Record<string, string>, locale: Locale): string {
+  const query = new URLSearchParams({ ...params, ...(locale === defaultLocale ? {} : { lang: locale }) }).toString();
+  return escapeHtml(`/your-email${query ? `?${query}` : ''}`);
+}
 
 /** A draft's pages' words and language: the draft's own (the record), never the request's. */
 export interface PageWords {
@@ -75,18 +90,19 @@ export function emailPage(
         // page this address opens changes nothing), so the page says where that choice is made.
         `<p class="mt-6 rounded-xl border border-brand-200 bg-brand-50 p-4 text-ink" data-chosen-platform>${w('chosePlatform').replace('{link}', `<a class="font-medium text-brand-700 underline" href="#send-platform">${w('send')}</a>`)}</p>`
       : '';
+  const action = yourEmailHref({}, locale);
   const platform = requested
     ? `<p class="text-sm text-muted">${w('requested')}</p>`
-    : `<form method="post" action="/your-email" class="space-y-3">${hidden}<input type="hidden" name="action" value="send"><input type="hidden" name="tz" value="" data-time-zone><div><label for="note" class="${labelClass}">${escapeHtml(personal.noteLabel)} <span class="font-normal text-muted">${w('optional')}</span></label><p id="note-help" class="${helpClass}">${escapeHtml(personal.noteHelp)}</p><textarea id="note" name="note" rows="3" maxlength="${NOTE_MAX}" class="${inputClass}" aria-describedby="note-help${options.noteError ? ' note-error' : ''}"${options.noteError ? ' aria-invalid="true"' : ''}>${escapeHtml(note)}</textarea><p id="note-error" class="${errorClass}"${options.noteError ? '' : ' hidden'}>${escapeHtml(options.noteError ?? '')}</p></div>${wordsConsentHtml({ instance: 'your-email', values: consentValues, locale })}<button type="submit" class="${buttonClass('accent', 'md')}">${w('send')}</button><p class="text-xs text-muted">${w('confirmFirst')}</p></form>`;
+    : `<form method="post" action="${action}" class="space-y-3">${hidden}<input type="hidden" name="action" value="send"><input type="hidden" name="tz" value="" data-time-zone><div><label for="note" class="${labelClass}">${escapeHtml(personal.noteLabel)} <span class="font-normal text-muted">${w('optional')}</span></label><p id="note-help" class="${helpClass}">${escapeHtml(personal.noteHelp)}</p><textarea id="note" name="note" rows="3" maxlength="${NOTE_MAX}" class="${inputClass}" aria-describedby="note-help${options.noteError ? ' note-error' : ''}"${options.noteError ? ' aria-invalid="true"' : ''}>${escapeHtml(note)}</textarea><p id="note-error" class="${errorClass}"${options.noteError ? '' : ' hidden'}>${escapeHtml(options.noteError ?? '')}</p></div>${wordsConsentHtml({ instance: 'your-email', values: consentValues, locale })}<button type="submit" class="${buttonClass('accent', 'md')}">${w('send')}</button><p class="text-xs text-muted">${w('confirmFirst')}</p></form>`;
   const selfSent = draft.selfSentMessageId
     ? `<p class="text-sm text-success-600" role="status">${w('selfThanks')}</p>`
-    : `<form method="post" action="/your-email">${hidden}<input type="hidden" name="action" value="self"><input type="hidden" name="note" value="${escapeHtml(note)}">${wordsConsent ? `<input type="hidden" name="${WORDS_CONSENT_FIELD}" value="${WORDS_CONSENT_VALUE}">` : ''}<button type="submit" class="${buttonClass('secondary', 'sm')}">${w('selfButton')}</button></form>`;
+    : `<form method="post" action="${action}">${hidden}<input type="hidden" name="action" value="self"><input type="hidden" name="note" value="${escapeHtml(note)}">${wordsConsent ? `<input type="hidden" name="${WORDS_CONSENT_FIELD}" value="${WORDS_CONSENT_VALUE}">` : ''}<button type="submit" class="${buttonClass('secondary', 'sm')}">${w('selfButton')}</button></form>`;
   // Until the letter is on its way, the parent can go back to the form with what they typed.
   const edit = draft.selfSentMessageId
     ? ''
     : `<p class="mt-2 text-sm">${w('edit').replace(
         '{link}',
-        `<a class="font-medium text-brand-700 underline" href="/your-email?id=${encodeURIComponent(draft.id)}&amp;t=${encodeURIComponent(token)}&amp;edit=1">${w('editLink')}</a>`,
+        `<a class="font-medium text-brand-700 underline" href="${yourEmailHref({ id: draft.id, t: token, edit: '1' }, locale)}">${w('editLink')}</a>`,
       )}</p>`;
   const newTab = `<span class="sr-only"> ${w('newTab')}</span>`;
   // The letter reads in the page's own flow; one tap selects all of it to copy.
@@ -132,7 +148,7 @@ export async function editPage(draft: LetteredDraft, token: string, words: PageW
     note: true,
     ...(formLocale === defaultLocale ? {} : { locale: formLocale }),
   });
-  const back = `<div class="mt-8"><a class="${buttonClass('secondary', 'md')}" href="/your-email?id=${encodeURIComponent(draft.id)}&amp;t=${encodeURIComponent(token)}">${escapeHtml(t('yourEmail.backToEmail'))}</a></div>`;
+  const back = `<div class="mt-8"><a class="${buttonClass('secondary', 'md')}" href="${yourEmailHref({ id: draft.id, t: token }, locale)}">${escapeHtml(t('yourEmail.backToEmail'))}</a></div>`;
   return {
     status: 200,
     title: t('yourEmail.editTitle'),
@@ -140,8 +156,22 @@ export async function editPage(draft: LetteredDraft, token: string, words: PageW
   };
 }
 
-export const notFound = () => ({
-  status: 404,
-  title: 'This email link is not valid',
-  content: `${heading('This email link is not valid')}${lead('It may have been cut short, or the email was made too long ago. Fill in the form again to make a new one.')}${home}`,
-});
+/** A link that names no draft (cut short, forged, or its draft gone), in the language it hints. */
+export async function notFound(locale: Locale): Promise<{ status: number; title: string; content: string; locale: Locale }> {
+  return { ...(await problemView(locale, 'gone')), status: 404 };
+}
+
+/**
+ * What the page says when it has no draft to show: `gone` (404), `unreadable` (a post it cannot
+ * read; in English its reason, `detail`) or `unavailable` (the store away), in `locale`.
+ */
+export async function problemView(
+  locale: Locale,
+  problem: 'gone' | 'unreadable' | 'unavailable',
+  detail?: string,
+): Promise<{ title: string; content: string; locale: Locale }> {
+  const t = await serverWordsOf(locale);
+  const title = t(`yourEmail.${problem}.title`);
+  const line = detail && locale === defaultLocale ? detail : t(`yourEmail.${problem}.lead`);
+  return { title, content: `${heading(title)}${lead(line)}${backToForm({ t, locale })}`, locale };
+}

@@ -1,6 +1,7 @@
 /**
  * Function tests that answer with pages need the built pages `astro build` writes (/form-response,
- * /search, the school page frames in each language; the e2e suite serves the real ones). Here: a scratch SITE_DIR holding a page of the same
+ * /search, the school page frames in each language, the English one with its suggestion of the
+ * Spanish page; the e2e suite serves the real ones). Here: a scratch SITE_DIR holding a page of the same
  * shape — a document whose marked region the function fills.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,7 +36,7 @@ export function useSiteShell(): { dir: string; remove(): void } {
   const schoolForm = regionMarkers(SCHOOL_FORM_INSTANCE);
   writeFileSync(
     join(dir, 'school-page.html'),
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Add your voice | Mastery Parents</title><link rel="canonical" href="https://site.example/school-page"><meta property="og:url" content="https://site.example/school-page"></head><body><header><a href="/es" lang="es" hreflang="es" class="switch" data-language-switch><span aria-hidden="true">Español</span></a></header><main id="main">${school.start}<h1>Your school's page</h1>${school.end}<div id="email-form"><h2>Add your voice</h2>${schoolForm.start}<form data-build-form><input name="school_contact_email"></form>${schoolForm.end}</div></main><footer><a href="/es" lang="es" hreflang="es" data-language-switch>Español</a></footer></body></html>`,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Add your voice | Mastery Parents</title><link rel="canonical" href="https://site.example/school-page"><meta property="og:url" content="https://site.example/school-page"></head><body><header><a href="/es" lang="es" hreflang="es" class="switch" data-language-switch><span aria-hidden="true">Español</span></a></header><main id="main">${school.start}<h1>Your school's page</h1>${school.end}<div id="email-form"><h2>Add your voice</h2>${schoolForm.start}<form data-build-form><input name="school_contact_email"></form>${schoolForm.end}</div></main><footer><a href="/es" lang="es" hreflang="es" data-language-switch>Español</a></footer><language-suggestion hidden lang="es" data-locale="es"><aside aria-label="Idioma"><p>Esta página también está en español. <a href="/es/school-page" hreflang="es" class="font-semibold" data-suggestion-link>Leer en español</a></p><button type="button" aria-label="Cerrar" data-suggestion-dismiss></button></aside></language-suggestion></body></html>`,
   );
   // Its Spanish frame (src/pages/es/school-page.astro), for /es/schools/{key}.
   writeFileSync(
