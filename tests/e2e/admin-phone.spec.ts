@@ -3,7 +3,7 @@
  * Status and actions are on screen, with nothing to scroll sideways, neither the page nor the list.
  */
 import { expect as baseExpect, test } from './fixtures';
-import { signInAsAdmin } from './helpers';
+import { runMark, signInAsAdmin } from './helpers';
 import { sentByParent } from './school-campaign-helpers';
 
 // Each tab is a function call or two with a database read: slow on a busy two-core machine.
@@ -19,7 +19,7 @@ for (const viewport of [
     test.use({ viewport });
 
     test(`at ${width} px the Outbox and Form Submissions show each row's status and actions on screen`, async ({ page, request }) => {
-      const run = `${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
+      const run = runMark();
       const parent = `phone-${run}@example.org`;
       const school = { name: `Phone School ${run}`, email: `office-${run}@phone.edu` };
       await sentByParent(request, parent, school);

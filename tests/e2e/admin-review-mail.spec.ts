@@ -5,14 +5,14 @@
  * frame, lists the emails and the blocked addresses.
  */
 import { expect as baseExpect, test } from './fixtures';
-import { signInAsAdmin } from './helpers';
+import { runMark, signInAsAdmin } from './helpers';
 import { knownSchool, sentByParent } from './school-campaign-helpers';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 120_000 });
 
 test('a self-reported letter is approved from the Review tab; the Mail tab previews every email', async ({ page, request }) => {
-  const run = `${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
+  const run = runMark();
   const school = { name: `Review School ${run}`, email: `office-${run}@review.edu` };
   // A school staff verified: a letter its parent sent themselves counts on its page once approved.
   const record = await knownSchool(request, school);

@@ -8,13 +8,13 @@
  */
 import type { Browser, Page } from '@playwright/test';
 import { followUpLink, linkTo, runMail, waitForEmail } from './mail';
-import { signInAsAdmin } from './helpers';
+import { runMark, signInAsAdmin } from './helpers';
 import { expect as baseExpect, test } from './fixtures';
 
 const expect = baseExpect.configure({ timeout: 20_000 });
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
-const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const run = runMark();
 const campaign = `insights-${run}`;
 const person = (tag: string) => `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 parent-${tag}-${run}`;
 

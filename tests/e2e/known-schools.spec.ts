@@ -7,7 +7,7 @@
  * Firefox and WebKit tests/engines/email.spec.ts.)
  */
 import { expect as baseExpect, test } from './fixtures';
-import { signInAsAdmin } from './helpers';
+import { runMark, signInAsAdmin } from './helpers';
 import { linkTo, waitForEmail } from './mail';
 import { atEachSize, expectAccessible } from './widths';
 import { dialog, fillEmailForm } from './email-form';
@@ -15,7 +15,7 @@ import { dialog, fillEmailForm } from './email-form';
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ mode: 'serial', timeout: 150_000 });
 
-const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const run = runMark();
 const school = { name: `Hazelwood Prep ${run}`, email: `head@hazelwood-${run}.edu` };
 const parent = `typed-${run}@example.org`;
 

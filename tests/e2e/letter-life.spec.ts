@@ -9,6 +9,7 @@
  */
 import { baseURL } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
+import { runMark } from './helpers';
 import { from, sendEmailForm } from './networks';
 import { emailsTo, linkTo, runMail, waitForEmail } from './mail';
 
@@ -34,7 +35,7 @@ async function confirmFromInbox(parent: string, network: string): Promise<{ stat
 }
 
 test('a parents’ evening: forty parents on one Wi-Fi each get their confirmation, and each who confirms is sent or told why', async () => {
-  const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  const run = runMark();
   const wifi = '127.0.45.1';
   const school = { name: 'Evening Academy', email: `head@evening-${run}.edu` };
   const parents = Array.from({ length: 40 }, (_, n) => `evening-${n}-${run}@example.org`);
@@ -56,7 +57,7 @@ test('a parents’ evening: forty parents on one Wi-Fi each get their confirmati
 });
 
 test('a stranger’s newer request for the same parent and school replaces nothing: the parent’s own link sends the parent’s own words', async () => {
-  const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  const run = runMark();
   const parent = `own-words-${run}@example.org`;
   const school = { name: 'Hawthorn School', email: `head@hawthorn-${run}.edu` };
   const mine = await ask('127.0.46.1', parent, school, 'We met at the spring fair.');

@@ -6,6 +6,7 @@
 import { e2eMailFrom, mailDevUrl } from '../../playwright.config';
 import { dialog, fillEmailForm } from './email-form';
 import { expect, test } from './fixtures';
+import { runMark } from './helpers';
 import { emailsTo, linkTo, runMail, waitForEmail } from './mail';
 
 test.describe.configure({ timeout: 60_000 });
@@ -14,7 +15,7 @@ test("with nothing configured, the platform send walks from the confirmation in 
   page,
   browser,
 }) => {
-  const run = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+  const run = runMark();
   const parent = `newcomer-${run}@example.org`;
   const school = `office-${run}@rowan.edu`;
 

@@ -27,6 +27,7 @@ import { baseURL } from '../../playwright.config';
 import { chromiumFlags, testChromiumPath } from '../../scripts/chromium.mjs';
 import { databaseUrlFile } from '../../scripts/local-database.mjs';
 import { expect as baseExpect, test } from './fixtures';
+import { runMark } from './helpers';
 
 const expect = baseExpect.configure({ timeout: 20_000 });
 
@@ -113,7 +114,7 @@ async function recordedViews(campaign: string): Promise<Array<{ page: string }>>
 
 test('a prerendered page records no view while prerendered, and exactly one once the visitor goes to it', async () => {
   test.skip(Boolean(process.env.E2E_BASE_URL), 'reads the database of the local site');
-  const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  const run = runMark();
   const campaign = `prerender-${run}`;
   const target = `/faqs?utm_source=prerender&utm_medium=e2e&utm_campaign=${campaign}`;
   const proxy = await startProxy(target);

@@ -8,6 +8,7 @@ import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { e2eAdminPassword, fakeUrls } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
+import { runMark } from './helpers';
 import { axeViolations, wcagTags } from './widths';
 import { emailsTo, followUpLink, linkTo, waitForEmail } from './mail';
 import { approveClaims, knownSchool, platformSentByParent } from './school-campaign-helpers';
@@ -15,7 +16,7 @@ import { approveClaims, knownSchool, platformSentByParent } from './school-campa
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
-const run = Date.now().toString(36);
+const run = runMark();
 
 async function contactOf(email: string): Promise<Record<string, string> | undefined> {
   const response = await fetch(`${fakeUrls.hubspot}/__fake/contacts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });

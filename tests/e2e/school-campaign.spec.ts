@@ -8,6 +8,7 @@ import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { e2eAdminPassword } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
+import { runMark } from './helpers';
 import { axeViolations, wcagTags } from './widths';
 import { runScheduled } from './mail';
 import { approveClaims, followUpToken, knownSchool, openSchoolCampaign, platformSentByParent, updatesTo } from './school-campaign-helpers';
@@ -20,7 +21,7 @@ function axe(page: Page): Promise<string[]> {
 }
 
 test('a meeting one parent reports reaches the other parent once; the admin opens the school and sees both and how they came', async ({ page, request }) => {
-  const run = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+  const run = runMark();
   const school = { name: `Birch Academy ${run}`, email: `head@birch-${run}.edu` };
   const first = `first-${run}@example.org`;
   const second = `second-${run}@example.org`;

@@ -10,7 +10,7 @@
 import type { Page } from '@playwright/test';
 import { baseURL, e2eAdminPassword } from '../../playwright.config';
 import { expect as baseExpect, test } from './fixtures';
-import { layoutShifts } from './helpers';
+import { layoutShifts, runMark } from './helpers';
 import { linkTo, runMail, waitForEmail } from './mail';
 import { approveClaims, followUpToken, knownSchool, platformSentByParent } from './school-campaign-helpers';
 import { atEachSize, expectAccessible } from './widths';
@@ -18,7 +18,7 @@ import { atEachSize, expectAccessible } from './widths';
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ mode: 'serial', timeout: 150_000 });
 
-const run = Date.now().toString(36);
+const run = runMark();
 const school = { name: `Springfield Academy ${run}`, email: `head@springfield-${run}.edu` };
 const first = `first-${run}@example.org`;
 const second = `second-${run}@example.org`;

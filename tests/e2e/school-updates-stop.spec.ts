@@ -6,7 +6,7 @@
  * HTML_CodeSniffer on the stop pages at 390 and 1280 px.
  */
 import { expect as baseExpect, test } from './fixtures';
-import { signInAsAdmin } from './helpers';
+import { runMark, signInAsAdmin } from './helpers';
 import { linkTo, runScheduled } from './mail';
 import { approveClaims, followUpToken, knownSchool, openSchoolCampaign, platformSentByParent, updatesTo } from './school-campaign-helpers';
 import { atEachSize, expectAccessible } from './widths';
@@ -29,7 +29,7 @@ const runUpdates = async () => {
 };
 
 test('the stop link from a real update stops further updates, with JavaScript on and off', async ({ page, request, browser }) => {
-  const run = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+  const run = runMark();
   const school = { name: `Rowan Academy ${run}`, email: `head@rowan-${run}.edu` };
   const reporter = `reporter-${run}@example.org`;
   const withJs = `with-js-${run}@example.org`;

@@ -4,6 +4,7 @@
  * with focus moving into it, Escape closing it and focus coming back, and nothing for axe.
  */
 import { expect as baseExpect, test } from './fixtures';
+import { runMark } from './helpers';
 import { axeViolations, desktop, phone } from './widths';
 
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -14,7 +15,7 @@ for (const size of [phone, desktop]) {
     test.use({ viewport: size });
 
     test('the dialog around the letter is in Spanish, and works by keyboard', async ({ page, consoleErrors }, testInfo) => {
-      const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+      const run = runMark();
       await page.goto('/es/lead-the-change');
       const form = page.locator('#email-form');
       await form.getByLabel(/^Su nombre completo/).fill('Ana López');

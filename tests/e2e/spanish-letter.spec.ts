@@ -6,6 +6,7 @@
  * su escuela?" email and its page, answered) and delete their data, in Spanish.
  */
 import { expect as baseExpect, test } from './fixtures';
+import { runMark } from './helpers';
 import { emailsTo, followUpLink, runMail, waitForEmail, linkTo } from './mail';
 
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -13,7 +14,7 @@ test.describe.configure({ timeout: 240_000 });
 test.use({ viewport: { width: 390, height: 844 } });
 
 test('a parent reads, writes, confirms, follows up and deletes their data, all in Spanish', async ({ page }, testInfo) => {
-  const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  const run = runMark();
   const parent = `madre-${run}@example.org`;
   const school = `direccion@colegio-${run}.edu`;
 

@@ -9,7 +9,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect as baseExpect, test } from './fixtures';
-import { fillEmailForm, signInAsAdmin } from './helpers';
+import { fillEmailForm, runMark, signInAsAdmin } from './helpers';
 import { linkTo, runMail, waitForEmail } from './mail';
 import { knownSchool } from './school-campaign-helpers';
 import { desktop, expectAccessible, phone, resizeTo } from './widths';
@@ -17,7 +17,7 @@ import { desktop, expectAccessible, phone, resizeTo } from './widths';
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ mode: 'serial', timeout: 150_000 });
 
-const run = Date.now().toString(36);
+const run = runMark();
 const school = { name: `Willow Academy ${run}`, email: `head@willow-${run}.edu` };
 const agreeing = { email: `agrees-${run}@example.org`, words: `Maya would stop waiting for the class ${run}.` };
 const declining = { email: `declines-${run}@example.org`, words: `Private words nobody may quote ${run}.` };
