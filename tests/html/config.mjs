@@ -15,6 +15,7 @@ export const htmlValidateConfig = {
   rules: {
     'site-html/nothing-after-html': 'error',
     'site-html/scoped-body-style': 'error',
+    'site-html/parsable-style': 'error',
     // A label that wraps its control and names it with `for` too (the native form renderer): both
     // associations agree, no validator of record flags it, and some speech-input software needs
     // the explicit one.

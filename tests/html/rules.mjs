@@ -1,7 +1,8 @@
 /**
- * Two checks of the W3C Nu HTML checker that html-validate lacks, as an html-validate plugin:
+ * Three checks of the W3C Nu HTML checker that html-validate lacks, as an html-validate plugin:
  * content after `</html>` (a page's `<script>` placed after its layout lands there: "Stray start
- * tag script"), and a `<style>` in `<body>` that could style elements before it.
+ * tag script"), a `<style>` in `<body>` that could style elements before it, and CSS in a
+ * `<style>` its parser stops at ("CSS: Parse Error", "Too many values or values are not recognized").
  */
 import { Rule } from 'html-validate';
 
@@ -45,10 +46,39 @@ class ScopedBodyStyle extends Rule {
   }
 }
 
+/**
+ * What the Nu checker's CSS parser stops at: an empty `:is()` or `:where()` (valid since Selectors
+ * 4, matching nothing) and a value of "…" (Tailwind made `.min-w-\[…\]{min-width:…}` from a comment
+ * that named the class so).
+ */
+const UNPARSABLE = /:(?:is|where)\(\s*\)|:\s*…/;
+
+class ParsableStyle extends Rule {
+  documentation() {
+    return {
+      description:
+        'A <style> holds no CSS the Nu checker cannot parse: an empty :is() or :where() (Tailwind wrote them from words in the tests, now left out of its sources in src/styles/global.css), or a value of "…".',
+    };
+  }
+
+  setup() {
+    this.on('dom:ready', ({ document }) => {
+      for (const style of document.querySelectorAll('style')) {
+        const match = UNPARSABLE.exec(style.textContent);
+        if (match) {
+          const rule = style.textContent.slice(Math.max(0, match.index - 60), match.index + match[0].length);
+          this.report(style, `<style> has CSS the Nu checker cannot parse (an empty :is() or :where(), or a value of "…"): ${rule}`);
+        }
+      }
+    });
+  }
+}
+
 export const plugin = {
   name: 'site-html',
   rules: {
     'site-html/nothing-after-html': NothingAfterHtml,
     'site-html/scoped-body-style': ScopedBodyStyle,
+    'site-html/parsable-style': ParsableStyle,
   },
 };

@@ -439,7 +439,7 @@ export const tableHeadClass = 'border-b border-line bg-canvas text-xs uppercase 
  * sideways in its own focusable region on a narrow screen, and the region is the containing block
  * of what is absolutely placed inside (screen-reader-only text), so nothing widens the page.
  */
-export function ScrollTable({ label, minWidth, children }: { label: string /** a Tailwind min-w-[…] class */; minWidth: string; children: ReactNode }) {
+export function ScrollTable({ label, minWidth, children }: { label: string /** a Tailwind min-width class */; minWidth: string; children: ReactNode }) {
   return (
     <div className="relative overflow-x-auto rounded-card border border-line bg-white" tabIndex={0} role="region" aria-label={label}>
       <table className={`w-full ${minWidth} text-left text-sm`}>{children}</table>
