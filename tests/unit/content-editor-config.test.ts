@@ -35,8 +35,8 @@ interface Edited {
 /** Each edited Astro collection with the editor fields that mirror its schema. */
 const edited: Edited[] = editorCollections.flatMap((model): Edited[] => {
   const decap = config.collections.find((collection) => collection.name === model.name)!;
-  // The emails' words: a form per kind, checked below on their own.
-  if (model.kind === 'word-files') return [];
+  // The emails' words (a form per kind) and the site words (a list of keys per place): checked below on their own.
+  if (model.kind === 'word-files' || model.kind === 'locale-words') return [];
   if (model.kind === 'folder') {
     return [
       { collection: model.collection, kind: 'folder', fields: decap.fields!.filter((field) => field.name !== 'body'), omitted: Object.keys(model.omit ?? {}) },
