@@ -133,11 +133,13 @@ async function expectSaved(page: Page): Promise<void> {
 
 /**
  * An FAQ's form: the English on the left, its Spanish beside it on the right (Decap's i18n; only
- * the question and the answer have a Spanish side).
+ * the question and the answer have a Spanish side: the category and order are there but hidden).
  */
 function faqForm(page: Page) {
   return {
     question: page.getByLabel('Question').first(),
+    category: page.getByLabel('Category').first(),
+    order: page.getByLabel('Order').first(),
     answer: page.locator('[contenteditable="true"]').first(),
     spanishQuestion: page.getByLabel('Question').last(),
     spanishAnswer: page.locator('[contenteditable="true"]').last(),
@@ -151,9 +153,9 @@ async function fillFaq(
 ): Promise<void> {
   const form = faqForm(page);
   if (faq.question !== undefined) await form.question.fill(faq.question);
-  await page.getByLabel('Category').click();
+  await form.category.click();
   await page.getByRole('option', { name: faq.category }).click();
-  await page.getByLabel('Order').fill(String(faq.order));
+  await form.order.fill(String(faq.order));
   await form.answer.click();
   await page.keyboard.type(faq.answer);
   if (!faq.spanish) return;
@@ -290,8 +292,8 @@ test('bad input is refused in the editor with the field named', async () => {
   // An FAQ committed by hand in a category that does not exist.
   editor.write('content/faqs/e2e-unknown-category.mdx', '---\nquestion: Which category is this in?\ncategory: no-such-topic\norder: 1\n---\nNone of them.\n');
   await open(page, 'collections/faqs/entries/e2e-unknown-category');
-  await expect(page.getByLabel('Order')).toHaveValue('1');
-  await page.getByLabel('Order').fill('2');
+  await expect(faqForm(page).order).toHaveValue('1');
+  await faqForm(page).order.fill('2');
   await publish(page);
   await expect(page.getByText(/Category didn't match the pattern: one of: how-it-works, /)).toBeVisible();
   expect(editor.read('content/faqs/e2e-unknown-category.mdx')).toContain('order: 1\n');

@@ -35,7 +35,7 @@ export interface EditorField {
   default?: unknown;
   /** [regular expression, what it asks for]; Decap shows "<label> didn't match the pattern: <what>". */
   pattern?: [string, string];
-  options?: string[];
+  options?: (string | { label: string; value: string })[];
   value_type?: 'int' | 'float';
   min?: number;
   max?: number;
@@ -140,7 +140,7 @@ export interface EditorConfigOptions {
    * The ids of each collection other entries reference (FAQ categories), as built: a reference
    * must name one of `ids`, and the ids in `inUse` may not be removed from their file.
    */
-  references: Partial<Record<CollectionName, { ids: string[]; inUse: string[]; usedBy: string }>>;
+  references: Partial<Record<CollectionName, { ids: string[]; inUse: string[]; usedBy: string; names?: Record<string, string> }>>;
 }
 
 /**
@@ -265,15 +265,14 @@ export function fieldFor(name: string, schema: JsonSchema, required: boolean, co
 
   if (schema.anyOf) {
     if (!copy.relation) throw new Error(`"${name}" is a reference: the editor model must say which collection it points into.`);
-    const ids = context.references[copy.relation.collection as CollectionName]?.ids ?? [];
+    const reference = context.references[copy.relation.collection as CollectionName];
+    const ids = reference?.ids ?? [];
     return {
       ...base,
-      widget: 'relation',
-      collection: copy.relation.collection,
-      file: copy.relation.file,
-      value_field: `${LIST_FIELD}.*.${copy.relation.valueField}`,
-      search_fields: [`${LIST_FIELD}.*.${copy.relation.displayField}`],
-      display_fields: [`${LIST_FIELD}.*.${copy.relation.displayField}`],
+      // The entries as built, by name (a select, not Decap's relation widget: that one sets its value
+      // again when it loads, and on an FAQ's Spanish side that wrote the English category into the twin).
+      widget: 'select',
+      options: ids.map((id) => ({ label: reference?.names?.[id] ?? id, value: id })),
       // The widget offers only existing entries; this also refuses a file written by hand with another value.
       pattern: [`^(?:${ids.map(escapeRegExp).join('|')})$`, `one of: ${ids.join(', ')}`],
     };

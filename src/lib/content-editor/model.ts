@@ -15,8 +15,8 @@ export interface FieldCopy {
   hint?: string;
   /** `text` for a long string; `image` for a poster under /media (uploads go to public/media). */
   widget?: 'text' | 'image';
-  /** For a `reference()` field: the collection and file it points into. */
-  relation?: { collection: string; file: string; valueField: string; displayField: string };
+  /** For a `reference()` field: the collection it points into (its entries as built are the options). */
+  relation?: { collection: string };
   /** For a list of strings: how one item is called. */
   itemLabel?: string;
 }
@@ -164,7 +164,7 @@ export const editorCollections: EditorCollection[] = [
       category: {
         label: 'Category',
         hint: 'The accordion section it appears in (FAQ categories).',
-        relation: { collection: 'faqCategories', file: 'faqCategories', valueField: 'id', displayField: 'name' },
+        relation: { collection: 'faqCategories' },
       },
       order: { ...orderCopy, hint: 'Position within its category, 1 first.' },
     },
