@@ -31,7 +31,7 @@ const newStat = {
   labelEs: 'de las familias lo cambiaron con el editor',
   order: 4,
 };
-/** The Spanish of the FAQ the tests create: a file beside it, at the same name (docs/spanish.md). */
+/** The Spanish of the FAQ the tests create: a file beside it, at the same name, written by the editor too (docs/spanish.md). */
 const faqFileEs = 'content/faqs-es/what-does-the-end-to-end-test-ask.mdx';
 
 /**
@@ -131,14 +131,37 @@ async function expectSaved(page: Page): Promise<void> {
   await expect(page.getByText('Changes saved')).toBeVisible();
 }
 
-/** Fills in a new FAQ's form; `question` left out to leave it empty. */
-async function fillFaq(page: Page, faq: { question?: string; category: string; order: number; answer: string }): Promise<void> {
-  if (faq.question !== undefined) await page.getByLabel('Question').fill(faq.question);
-  await page.getByLabel('Category').click();
+/**
+ * An FAQ's form: the English on the left, its Spanish beside it on the right (Decap's i18n; only
+ * the question and the answer have a Spanish side: the category and order are there but hidden).
+ */
+function faqForm(page: Page) {
+  return {
+    question: page.getByLabel('Question').first(),
+    category: page.getByLabel('Category').first(),
+    order: page.getByLabel('Order').first(),
+    answer: page.locator('[contenteditable="true"]').first(),
+    spanishQuestion: page.getByLabel('Question').last(),
+    spanishAnswer: page.locator('[contenteditable="true"]').last(),
+  };
+}
+
+/** Fills in a new FAQ's form; `question` left out to leave it empty, `spanish` to leave the Spanish side empty. */
+async function fillFaq(
+  page: Page,
+  faq: { question?: string; category: string; order: number; answer: string; spanish?: { question: string; answer: string } },
+): Promise<void> {
+  const form = faqForm(page);
+  if (faq.question !== undefined) await form.question.fill(faq.question);
+  await form.category.click();
   await page.getByRole('option', { name: faq.category }).click();
-  await page.getByLabel('Order').fill(String(faq.order));
-  await page.locator('[contenteditable="true"]').click();
+  await form.order.fill(String(faq.order));
+  await form.answer.click();
   await page.keyboard.type(faq.answer);
+  if (!faq.spanish) return;
+  await form.spanishQuestion.fill(faq.spanish.question);
+  await form.spanishAnswer.click();
+  await page.keyboard.type(faq.spanish.answer);
 }
 
 /** A field of the last statistic of the list (a new one is added last, opened); optional ones are labelled "… (optional)". */
@@ -152,7 +175,7 @@ function listItem(page: Page, summary: string | RegExp) {
   return { toggle: topBar.getByRole('button').first(), remove: topBar.getByRole('button').last() };
 }
 
-test('an FAQ and a statistic created in the editor are written as the build reads them', async () => {
+test('an FAQ with its Spanish and a statistic created in the editor are written as the build reads them', async () => {
   const page = await editorPage();
 
   await open(page, 'collections/faqs/new');
@@ -162,10 +185,19 @@ test('an FAQ and a statistic created in the editor are written as the build read
     order: 9,
     answer: 'An answer written in the editor.',
   });
+  // Without its Spanish the FAQ would stop the build: saving is refused, naming what is missing.
+  await publish(page);
+  await expect(page.getByText(/Question is required on the Spanish \(faqs-es\) side\. Answer is required on the Spanish \(faqs-es\) side\./)).toBeVisible();
+  expect(editor.exists(faqFile)).toBe(false);
+  await faqForm(page).spanishQuestion.fill('¿Qué pregunta la prueba de principio a fin?');
+  await faqForm(page).spanishAnswer.click();
+  await page.keyboard.type('Una respuesta escrita en el editor.');
   await publish(page);
   await expectSaved(page);
-  await expect.poll(() => editor.exists(faqFile)).toBe(true);
+  await expect.poll(() => editor.exists(faqFile) && editor.exists(faqFileEs)).toBe(true);
   expect(editor.read(faqFile)).toBe('---\nquestion: What does the end-to-end test ask?\ncategory: advocacy\norder: 9\n---\nAn answer written in the editor.\n');
+  // The Spanish twin holds the question and the answer only; category and order are the English file's.
+  expect(editor.read(faqFileEs)).toBe('---\nquestion: ¿Qué pregunta la prueba de principio a fin?\n---\nUna respuesta escrita en el editor.\n');
 
   await openStats(page);
   await page.getByRole('button', { name: /Add statistic/ }).click();
@@ -191,11 +223,14 @@ test('editing them changes the same files', async () => {
   const page = await editorPage();
 
   await open(page, 'collections/faqs/entries/what-does-the-end-to-end-test-ask');
-  await expect(page.getByLabel('Question')).toHaveValue('What does the end-to-end test ask?');
-  await page.getByLabel('Question').fill('What does the end-to-end test ask now?');
+  await expect(faqForm(page).question).toHaveValue('What does the end-to-end test ask?');
+  await expect(faqForm(page).spanishQuestion).toHaveValue('¿Qué pregunta la prueba de principio a fin?');
+  await faqForm(page).question.fill('What does the end-to-end test ask now?');
+  await faqForm(page).spanishQuestion.fill('¿Qué pregunta ahora la prueba de principio a fin?');
   await publish(page);
   await expectSaved(page);
   await expect.poll(() => editor.read(faqFile)).toContain('question: What does the end-to-end test ask now?\n');
+  await expect.poll(() => editor.read(faqFileEs)).toContain('question: ¿Qué pregunta ahora la prueba de principio a fin?\n');
 
   await openStats(page, originalStats.length + 1);
   await listItem(page, `home-results: 12% ${newStat.label}`).toggle.click();
@@ -207,9 +242,7 @@ test('editing them changes the same files', async () => {
 
 test('the build accepts the saved files and shows the changes on /faqs and the home page', async () => {
   test.setTimeout(240_000);
-  // Every FAQ needs its Spanish beside it, or /faqs and /es/faqs do not build: the editor does not
-  // write it yet (docs/spanish.md), so the test adds it as a person would, by hand.
-  editor.write(faqFileEs, '---\nquestion: "¿Qué pregunta la prueba de principio a fin?"\n---\nUna respuesta escrita a mano.\n');
+  // Every FAQ needs its Spanish beside it, or /faqs and /es/faqs do not build: the editor wrote both.
   const build = await editor.build();
   expect(build.output).not.toMatch(/does not match collection schema/);
   expect(build.ok, build.output.slice(-2000)).toBe(true);
@@ -218,17 +251,17 @@ test('the build accepts the saved files and shows the changes on /faqs and the h
   // The page counts the questions, the new one included.
   expect(faqs).toContain(`${editor.list('content/faqs').length} Questions Answered`);
   expect(build.page('/')).toContain('of families edited this through the editor');
-  expect(build.page('/es/faqs')).toContain('¿Qué pregunta la prueba de principio a fin?');
+  expect(build.page('/es/faqs')).toContain('¿Qué pregunta ahora la prueba de principio a fin?');
   expect(build.page('/es')).toContain('de las familias lo cambiaron con el editor');
 });
 
-test('deleting them removes the FAQ file and the statistic', async () => {
+test('deleting them removes the FAQ’s two files and the statistic', async () => {
   const page = await editorPage();
 
   await open(page, 'collections/faqs/entries/what-does-the-end-to-end-test-ask');
-  await expect(page.getByLabel('Question')).toHaveValue('What does the end-to-end test ask now?');
+  await expect(faqForm(page).question).toHaveValue('What does the end-to-end test ask now?');
   await page.getByRole('button', { name: 'Delete entry' }).click();
-  await expect.poll(() => editor.exists(faqFile)).toBe(false);
+  await expect.poll(() => editor.exists(faqFile) || editor.exists(faqFileEs)).toBe(false);
 
   await openStats(page, originalStats.length + 1);
   await listItem(page, 'home-results: 12% of families edited this through the editor').remove.click();
@@ -249,8 +282,8 @@ test('bad input is refused in the editor with the field named', async () => {
   await expect(page.getByText('Question is required.')).toBeVisible();
 
   // An over-long question, and an answer the MDX compiler would choke on.
-  await page.getByLabel('Question').fill(`Why ${'so '.repeat(70)}long?`);
-  await page.locator('[contenteditable="true"]').click();
+  await faqForm(page).question.fill(`Why ${'so '.repeat(70)}long?`);
+  await faqForm(page).answer.click();
   await page.keyboard.type(' Use {curly} braces.');
   await publish(page);
   await expect(page.getByText("Question didn't match the pattern: 8 to 200 characters.")).toBeVisible();
@@ -259,8 +292,8 @@ test('bad input is refused in the editor with the field named', async () => {
   // An FAQ committed by hand in a category that does not exist.
   editor.write('content/faqs/e2e-unknown-category.mdx', '---\nquestion: Which category is this in?\ncategory: no-such-topic\norder: 1\n---\nNone of them.\n');
   await open(page, 'collections/faqs/entries/e2e-unknown-category');
-  await expect(page.getByLabel('Order')).toHaveValue('1');
-  await page.getByLabel('Order').fill('2');
+  await expect(faqForm(page).order).toHaveValue('1');
+  await faqForm(page).order.fill('2');
   await publish(page);
   await expect(page.getByText(/Category didn't match the pattern: one of: how-it-works, /)).toBeVisible();
   expect(editor.read('content/faqs/e2e-unknown-category.mdx')).toContain('order: 1\n');
@@ -285,11 +318,33 @@ test('bad input is refused in the editor with the field named', async () => {
   expect(load(editor.read(statsFile))).toEqual(originalStats);
 });
 
+test('a place’s words open with each key’s English and Spanish side by side, and saving writes the Spanish file', async () => {
+  const page = await editorPage();
+  const english = (load(editor.read('content/i18n/en/notFound.yaml')) as { title: string }).title;
+  const spanish = (load(editor.read('content/i18n/es/notFound.yaml')) as { title: string }).title;
+
+  await open(page, 'collections/words/entries/notFound');
+  await expect(page.getByText(`title: ${english}`, { exact: true })).toBeVisible();
+  await expect(page.getByText(`title: ${spanish}`, { exact: true })).toBeVisible();
+  await listItem(page, `title: ${spanish}`).toggle.click();
+  // Only the opened key's words are shown: the English keys stay closed on the left.
+  await expect(page.locator('textarea:visible')).toHaveCount(1);
+  await page.locator('textarea:visible').fill('Página no encontrada: la prueba');
+  await publish(page);
+  await expectSaved(page);
+  await expect.poll(() => load(editor.read('content/i18n/es/notFound.yaml'))).toMatchObject({ title: 'Página no encontrada: la prueba' });
+  // Quoted (": "), and the English file and every other key as they were.
+  expect(editor.read('content/i18n/es/notFound.yaml')).toContain('title: "Página no encontrada: la prueba"\n');
+  expect((load(editor.read('content/i18n/en/notFound.yaml')) as { title: string }).title).toBe(english);
+});
+
 test('the previews show an FAQ as the accordion and statistics as cards, and pass axe', async () => {
   const page = await editorPage();
   const preview = page.frameLocator('#preview-pane');
 
   await open(page, 'collections/faqs/entries/what-is-the-mastery-threshold');
+  // The Spanish side shows beside an FAQ first; the preview is a click away.
+  await page.getByTitle('Toggle preview').click();
   await expect(preview.getByRole('heading', { level: 3, name: 'What score counts as mastery?' })).toBeVisible();
   await expect(preview.getByRole('heading', { level: 2, name: 'Personalization, Curriculum & Academic Progress' })).toBeVisible();
   await expect(preview.locator('.rich-text')).toContainText('90%');

@@ -1,13 +1,6 @@
 // The parts of Decap CMS's packages (decap-cms-app's dependencies) that the tests run, which ship
-// no types of their own: its front-matter format, used to write entries as the editor does, and
-// its field checks and English messages.
-declare module 'decap-cms-core/dist/esm/formats/frontmatter.js' {
-  export const FrontmatterInfer: {
-    toFile(data: Record<string, unknown>, sortedKeys?: string[]): string;
-    fromFile(content: string): Record<string, unknown>;
-  };
-}
-
+// no types of their own: its field checks and English messages (its front-matter format is declared
+// in src/components/content-editor/decap-modules.d.ts).
 interface DecapValidationError {
   type: string;
   message: string;

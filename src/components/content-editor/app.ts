@@ -5,6 +5,7 @@
  */
 import CMS from 'decap-cms-app';
 import type { CmsConfig } from 'decap-cms-core';
+import { FrontmatterInfer } from 'decap-cms-core/dist/esm/formats/frontmatter.js';
 import type { ComponentType } from 'react';
 import siteCss from '../../styles/global.css?inline';
 import richTextCss from '../../styles/rich-text.css?inline';
@@ -13,8 +14,12 @@ import { ruleListControl } from './RuleListControl';
 import { StatsPreview } from './StatsPreview';
 import type { EditorConfig, EditorField } from '../../lib/content-editor/config';
 import { LIST_FIELD } from '../../lib/content-editor/list-field';
+import { markedFormat, twinFormatName } from '../../lib/content-editor/twin-format';
+import { twinProblems, type TwinCheck } from '../../lib/content-editor/twins';
 import { isLeftEmpty } from '../../lib/content-editor/values';
+import { LOCALE_WORDS_FORMAT, wordsFormat } from '../../lib/content-editor/words-format';
 import { yamlListFormat } from '../../lib/content-editor/yaml-list';
+import { plain } from './previewTypes';
 
 /** Decap wraps a rendered markdown field in a div of its own: its paragraphs are one level deeper than on the site. */
 const previewCss = '.rich-text > div > * + * { margin-top: 1em; }';
@@ -23,6 +28,16 @@ const previewCss = '.rich-text > div > * + * { margin-top: 1em; }';
 export interface EditorPageData {
   config: EditorConfig;
   faqCategoryNames: Record<string, string>;
+  /** What each two-language collection's second language must hold to be saved. */
+  twinChecks: TwinCheck[];
+}
+
+function registerTwinFormats(config: EditorConfig): void {
+  for (const collection of config.collections) {
+    if (collection.format !== twinFormatName(collection.name) || !collection.identifier_field) continue;
+    CMS.registerCustomFormat(collection.format, collection.extension ?? 'mdx', markedFormat(FrontmatterInfer, collection.identifier_field));
+  }
+  CMS.registerCustomFormat(LOCALE_WORDS_FORMAT, 'yaml', wordsFormat);
 }
 
 function registerListFormats(config: EditorConfig): void {
@@ -65,6 +80,23 @@ interface EntryData {
 
 export function startContentEditor(data: EditorPageData): void {
   registerListFormats(data.config);
+  registerTwinFormats(data.config);
+  // Decap checks only the language shown first: an entry whose other language is missing or
+  // incomplete is refused here, naming the field or key (../../lib/content-editor/twins.ts).
+  CMS.registerEventListener({
+    name: 'preSave',
+    handler: ({ entry }) => {
+      const check = data.twinChecks.find((candidate) => candidate.collection === entry.get('collection'));
+      if (!check) return undefined;
+      const problems = twinProblems(
+        check,
+        plain<Record<string, unknown>>(entry.get('data')),
+        plain<Record<string, unknown>>(entry.getIn(['i18n', check.locale, 'data'])),
+      );
+      if (problems.length) throw new Error(problems.join(' '));
+      return undefined;
+    },
+  });
   // Optional fields left empty are written as absent (see ./values.ts); list files do the same per entry.
   CMS.registerEventListener({
     name: 'preSave',

@@ -6,9 +6,10 @@
  */
 import { z } from 'astro/zod';
 import { collections } from '../../content.config';
+import { defaultLocale, locales } from '../../config/locales';
 import { LIST_FIELD, listFormatName } from './list-field';
 import { kindRules } from '../email/mail-kinds';
-import { mailWordsShape, wordKinds, wordPlaceholders } from '../email/mail-words';
+import { mailWordsShape, wordPlaceholders } from '../email/mail-words';
 import {
   editorCollections,
   type CollectionName,
@@ -17,8 +18,12 @@ import {
   type FolderCollection,
   type ItemRules,
   type ListFile,
+  type LocaleWordsCollection,
   type WordFilesCollection,
 } from './model';
+import { TWIN_MARK, twinFormatName } from './twin-format';
+import type { TwinCheck } from './twins';
+import { LOCALE_WORDS_FORMAT, WORDS_FIELD } from './words-format';
 
 /** The parts of Decap's field configuration this site uses. */
 export interface EditorField {
@@ -30,7 +35,7 @@ export interface EditorField {
   default?: unknown;
   /** [regular expression, what it asks for]; Decap shows "<label> didn't match the pattern: <what>". */
   pattern?: [string, string];
-  options?: string[];
+  options?: (string | { label: string; value: string })[];
   value_type?: 'int' | 'float';
   min?: number;
   max?: number;
@@ -54,6 +59,11 @@ export interface EditorField {
   editor_components?: string[];
   modes?: string[];
   choose_url?: boolean;
+  /** Decap's i18n: the field has its own value in each language (true) or only in the first (false). */
+  i18n?: boolean;
+  allow_add?: boolean;
+  allow_remove?: boolean;
+  allow_reorder?: boolean;
   /** Options of the `rule-list` widget (src/lib/content-editor/list-rules.ts). */
   unique_field?: string;
   exactly_one_of?: string[][];
@@ -85,7 +95,17 @@ export interface EditorCollectionConfig {
   view_groups?: { label: string; field: string }[];
   files?: EditorFile[];
   fields?: EditorField[];
+  /** Decap's i18n: `true` takes the site's languages (EditorConfig.i18n); an object gives the collection its own. */
+  i18n?: true | I18nConfig;
+  filter?: { field: string; value: unknown };
   editor: { preview: boolean };
+}
+
+/** Decap's i18n: each language's file at {folder}/{locale}/{slug}.{extension}. */
+export interface I18nConfig {
+  structure: 'multiple_folders';
+  locales: string[];
+  default_locale: string;
 }
 
 export interface EditorConfig {
@@ -107,6 +127,7 @@ export interface EditorConfig {
   media_folder: string;
   public_folder: string;
   slug: { encoding: 'ascii'; clean_accents: boolean };
+  i18n: I18nConfig;
   collections: EditorCollectionConfig[];
 }
 
@@ -119,7 +140,7 @@ export interface EditorConfigOptions {
    * The ids of each collection other entries reference (FAQ categories), as built: a reference
    * must name one of `ids`, and the ids in `inUse` may not be removed from their file.
    */
-  references: Partial<Record<CollectionName, { ids: string[]; inUse: string[]; usedBy: string }>>;
+  references: Partial<Record<CollectionName, { ids: string[]; inUse: string[]; usedBy: string; names?: Record<string, string> }>>;
 }
 
 /**
@@ -244,15 +265,14 @@ export function fieldFor(name: string, schema: JsonSchema, required: boolean, co
 
   if (schema.anyOf) {
     if (!copy.relation) throw new Error(`"${name}" is a reference: the editor model must say which collection it points into.`);
-    const ids = context.references[copy.relation.collection as CollectionName]?.ids ?? [];
+    const reference = context.references[copy.relation.collection as CollectionName];
+    const ids = reference?.ids ?? [];
     return {
       ...base,
-      widget: 'relation',
-      collection: copy.relation.collection,
-      file: copy.relation.file,
-      value_field: `${LIST_FIELD}.*.${copy.relation.valueField}`,
-      search_fields: [`${LIST_FIELD}.*.${copy.relation.displayField}`],
-      display_fields: [`${LIST_FIELD}.*.${copy.relation.displayField}`],
+      // The entries as built, by name (a select, not Decap's relation widget: that one sets its value
+      // again when it loads, and on an FAQ's Spanish side that wrote the English category into the twin).
+      widget: 'select',
+      options: ids.map((id) => ({ label: reference?.names?.[id] ?? id, value: id })),
       // The widget offers only existing entries; this also refuses a file written by hand with another value.
       pattern: [`^(?:${ids.map(escapeRegExp).join('|')})$`, `one of: ${ids.join(', ')}`],
     };
@@ -320,6 +340,20 @@ export function fieldsOf(
   });
 }
 
+/**
+ * Decap's i18n writes an entry's languages at {folder}/{locale}/{name}: with the two folders' parent
+ * as the folder and their names as the "locales", that is content/faqs/<name>.mdx and
+ * content/faqs-es/<name>.mdx, the layout the build reads (docs/spanish.md says why).
+ */
+export function twinFolders(model: FolderCollection): { parent: string; locales: [string, string] } | undefined {
+  if (!model.twin) return undefined;
+  const split = (folder: string) => [folder.slice(0, folder.lastIndexOf('/')), folder.slice(folder.lastIndexOf('/') + 1)] as const;
+  const [parent, first] = split(model.folder);
+  const [twinParent, second] = split(model.twin.folder);
+  if (parent !== twinParent || !parent) throw new Error(`"${model.name}": ${model.folder} and ${model.twin.folder} must be folders of the same folder.`);
+  return { parent, locales: [first, second] };
+}
+
 function folderCollection(model: FolderCollection, context: EditorConfigOptions): EditorCollectionConfig {
   const config: EditorCollectionConfig = {
     name: model.name,
@@ -353,7 +387,56 @@ function folderCollection(model: FolderCollection, context: EditorConfigOptions)
   if (model.previewPath) config.preview_path = model.previewPath;
   if (model.sortableFields) config.sortable_fields = model.sortableFields;
   if (model.groupBy) config.view_groups = [model.groupBy];
+  const twin = twinFolders(model);
+  if (twin && model.twin) {
+    const translated = new Set([...model.twin.translated, 'body']);
+    config.folder = twin.parent;
+    config.format = twinFormatName(model.name);
+    config.i18n = { structure: 'multiple_folders', locales: twin.locales, default_locale: twin.locales[0] };
+    // The parent folder holds other collections' files too (content/blog): only this collection's are listed.
+    config.filter = { field: TWIN_MARK, value: true };
+    config.fields = config.fields?.map((field) => ({ ...field, i18n: translated.has(field.name) }));
+  }
   return config;
+}
+
+/** One entry per place of the site; its English and Spanish files side by side, key by key. */
+function localeWordsCollection(model: LocaleWordsCollection): EditorCollectionConfig {
+  return {
+    name: model.name,
+    label: model.label,
+    label_singular: model.labelSingular,
+    description: model.description,
+    folder: model.folder,
+    extension: 'yaml',
+    format: LOCALE_WORDS_FORMAT,
+    // Places and keys are the code's: a page asks for them.
+    create: false,
+    delete: false,
+    summary: '{{filename}}',
+    i18n: true,
+    fields: [
+      {
+        name: WORDS_FIELD,
+        label: 'Words',
+        label_singular: 'Words',
+        hint: 'Each key of this place, in the file’s order. Open one to change its words.',
+        widget: 'list',
+        required: true,
+        i18n: true,
+        allow_add: false,
+        allow_remove: false,
+        allow_reorder: false,
+        collapsed: true,
+        summary: '{{fields.key}}: {{fields.text}}',
+        fields: [
+          { name: 'key', label: 'Key', widget: 'hidden', required: true, i18n: true },
+          { name: 'text', label: 'Words', widget: 'text', required: true, i18n: true },
+        ],
+      },
+    ],
+    editor: { preview: false },
+  };
 }
 
 /** One YAML file per entry, its fields as the file's keys (no body). */
@@ -385,9 +468,9 @@ function wordFilesCollection(model: WordFilesCollection, context: EditorConfigOp
     label: model.label,
     description: model.description,
     format: 'yaml',
-    files: wordKinds.map((kind) => ({
+    files: model.kinds.map((kind) => ({
       name: kind,
-      label: kindRules[kind].label,
+      label: `${kindRules[kind].label}${model.labelSuffix ?? ''}`,
       file: `${model.folder}/${kind}.yaml`,
       fields: [
         { name: 'kind', label: 'Which email', widget: 'hidden', required: true, default: kind },
@@ -446,6 +529,7 @@ export function buildEditorConfig(context: EditorConfigOptions): EditorConfig {
     media_folder: 'public/media',
     public_folder: '/media',
     slug: { encoding: 'ascii', clean_accents: true },
+    i18n: { structure: 'multiple_folders', locales: [...locales], default_locale: defaultLocale },
     collections: editorCollections.map((model) =>
       model.kind === 'folder'
         ? folderCollection(model, context)
@@ -453,17 +537,47 @@ export function buildEditorConfig(context: EditorConfigOptions): EditorConfig {
           ? entriesCollection(model, context)
           : model.kind === 'word-files'
             ? wordFilesCollection(model, context)
-            : {
-                name: model.name,
-                label: model.label,
-                description: model.description,
-                format: listFormatName(model.name),
-                files: model.files.map((file) => ({ name: file.name, label: file.label, file: file.file, fields: [listField(file, context)] })),
-                editor: { preview: model.name === 'stats' },
-              },
+            : model.kind === 'locale-words'
+              ? localeWordsCollection(model)
+              : {
+                  name: model.name,
+                  label: model.label,
+                  description: model.description,
+                  format: listFormatName(model.name),
+                  files: model.files.map((file) => ({ name: file.name, label: file.label, file: file.file, fields: [listField(file, context)] })),
+                  editor: { preview: model.name === 'stats' },
+                },
     ),
   };
   if (context.backend.siteDomain) config.backend.site_domain = context.backend.siteDomain;
   if (context.localBackendUrl) config.local_backend = { url: context.localBackendUrl };
   return config;
+}
+
+/**
+ * What the second language of each two-language collection must hold when an entry is saved
+ * (./twins.ts): the twin's fields from its own schema (an FAQ's Spanish question and answer), and
+ * the words files' keys on both sides.
+ */
+export function twinChecks(context: EditorConfigOptions): TwinCheck[] {
+  return editorCollections.flatMap((model): TwinCheck[] => {
+    if (model.kind === 'locale-words') {
+      const second = locales.find((locale) => locale !== defaultLocale)!;
+      return [{ collection: model.name, locale: second, side: 'Spanish', fields: [], sameWords: true }];
+    }
+    const twin = model.kind === 'folder' ? twinFolders(model) : undefined;
+    if (model.kind !== 'folder' || !twin || !model.twin) return [];
+    const copies = Object.fromEntries(model.twin.translated.map((name) => [name, model.fields[name]!]));
+    const fields = fieldsOf(model.twin.collection, { fields: copies }, context).map(({ name, label, pattern }) =>
+      pattern ? { name, label, pattern } : { name, label },
+    );
+    return [
+      {
+        collection: model.name,
+        locale: twin.locales[1],
+        side: `Spanish (${twin.locales[1]})`,
+        fields: [...fields, { name: 'body', label: model.body.label, pattern: MDX_SAFE_BODY }],
+      },
+    ];
+  });
 }

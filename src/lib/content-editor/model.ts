@@ -5,6 +5,7 @@
  * collection's zod schema, so the editor refuses what the build would refuse.
  */
 import type { collections } from '../../content.config';
+import { parentKinds, wordKinds, type WordKind } from '../email/mail-words';
 
 export type CollectionName = keyof typeof collections;
 
@@ -14,8 +15,8 @@ export interface FieldCopy {
   hint?: string;
   /** `text` for a long string; `image` for a poster under /media (uploads go to public/media). */
   widget?: 'text' | 'image';
-  /** For a `reference()` field: the collection and file it points into. */
-  relation?: { collection: string; file: string; valueField: string; displayField: string };
+  /** For a `reference()` field: the collection it points into (its entries as built are the options). */
+  relation?: { collection: string };
   /** For a list of strings: how one item is called. */
   itemLabel?: string;
 }
@@ -50,6 +51,12 @@ export interface FolderCollection extends Fields {
   /** Fields the entry list can be sorted and grouped by. */
   sortableFields?: string[];
   groupBy?: { label: string; field: string };
+  /**
+   * Each entry's Spanish: a file of the same name in another folder beside this one (content/faqs-es),
+   * holding the `translated` fields and the body, edited beside the English and saved, created and
+   * deleted with it (Decap's i18n; docs/spanish.md says why the folders stand in for its locales).
+   */
+  twin?: { folder: string; collection: CollectionName; translated: string[] };
 }
 
 /** A YAML file holding a list of entries (Astro's `file()` loader), one Decap file each. */
@@ -97,9 +104,27 @@ export interface WordFilesCollection extends Fields {
   label: string;
   description: string;
   folder: string;
+  /** The emails that have a file here; each form is labelled with its email and `labelSuffix`. */
+  kinds: readonly WordKind[];
+  labelSuffix?: string;
 }
 
-export type EditorCollection = FolderCollection | ListFilesCollection | EntriesCollection | WordFilesCollection;
+/**
+ * The site's words, one file per place and language (content/i18n/{locale}/{place}.yaml, the same
+ * keys in each): a place opens with each key's English and Spanish side by side (Decap's i18n).
+ * The places and keys are the code's: editors change the words, never add or remove a key.
+ */
+export interface LocaleWordsCollection {
+  kind: 'locale-words';
+  name: string;
+  label: string;
+  labelSingular: string;
+  description: string;
+  /** The folder holding one folder per language. */
+  folder: string;
+}
+
+export type EditorCollection = FolderCollection | ListFilesCollection | EntriesCollection | WordFilesCollection | LocaleWordsCollection;
 
 const idCopy: FieldCopy = {
   label: 'Id',
@@ -139,11 +164,12 @@ export const editorCollections: EditorCollection[] = [
       category: {
         label: 'Category',
         hint: 'The accordion section it appears in (FAQ categories).',
-        relation: { collection: 'faqCategories', file: 'faqCategories', valueField: 'id', displayField: 'name' },
+        relation: { collection: 'faqCategories' },
       },
       order: { ...orderCopy, hint: 'Position within its category, 1 first.' },
     },
     body: { label: 'Answer', hint: 'Markdown: bold, italic, links, lists. No { } or < characters (the answer is compiled as MDX).' },
+    twin: { folder: 'content/faqs-es', collection: 'faqsEs', translated: ['question'] },
     previewPath: 'faqs#{{slug}}',
     sortableFields: ['order', 'question'],
     groupBy: { label: 'Category', field: 'category' },
@@ -289,6 +315,7 @@ export const editorCollections: EditorCollection[] = [
     description:
       'The words of the emails the site sends parents, staff and schools (the letter itself is under School email letters). One file per email; the site adds its button and links. Each text may use the placeholders of its email (listed under each field), which are filled in when it is sent. A link or an email address in the words, or a placeholder the email needs left out, is refused by the site’s checks on the pull request.',
     folder: 'content/emails',
+    kinds: wordKinds,
     fields: {
       subject: { label: 'Subject', hint: 'The subject line, e.g. "Please confirm your email to {school}".' },
       preview: { label: 'Preview line', hint: 'The line inboxes show after the subject. Not shown in the email itself.' },
@@ -301,6 +328,38 @@ export const editorCollections: EditorCollection[] = [
       action: { label: 'Button', hint: 'The words on the button, for the emails that have one, e.g. "Review and send my email".' },
     },
     omit: { kind: 'Fixed by the file: which email these words are for.' },
+  },
+  {
+    kind: 'word-files',
+    name: 'emailsEs',
+    collection: 'emails',
+    label: 'Emails to parents, in Spanish',
+    description:
+      'The Spanish words of the emails a parent who wrote from a Spanish page gets (content/emails/es): one file per email, beside the English under Emails the site sends. Use the same placeholders as the English file of the same email (listed under each field); the site checks that on the pull request. Write for parents: usted, plain words, the English figures.',
+    folder: 'content/emails/es',
+    kinds: parentKinds,
+    labelSuffix: ', in Spanish',
+    fields: {
+      subject: { label: 'Subject', hint: 'The subject line, e.g. "Confirme su correo a {school}".' },
+      preview: { label: 'Preview line', hint: 'The line inboxes show after the subject. Not shown in the email itself.' },
+      heading: { label: 'Heading', hint: 'The heading at the top of the email.' },
+      paragraphs: {
+        label: 'Paragraphs',
+        hint: 'Plain text, in order. No links or email addresses: the site adds the button and the links.',
+        itemLabel: 'Paragraph',
+      },
+      action: { label: 'Button', hint: 'The words on the button, for the emails that have one, e.g. "Revisar y enviar mi correo".' },
+    },
+    omit: { kind: 'Fixed by the file: which email these words are for.' },
+  },
+  {
+    kind: 'locale-words',
+    name: 'words',
+    label: 'Site words',
+    labelSingular: 'Place',
+    description:
+      'The words of the site’s pages and frame, one entry per place of the site (home, faqs, frame, …), English on the left and Spanish on the right, key by key. Open a key to change its words. Keep the figures and claims of the English; in Spanish write for parents: usted, plain words. Words in {braces} are filled in by the site: keep them as they are.',
+    folder: 'content/i18n',
   },
   {
     kind: 'folder',

@@ -99,7 +99,8 @@ export function enterable(field: EditorField): fc.Arbitrary<unknown> {
   const value = ((): fc.Arbitrary<unknown> => {
     switch (field.widget) {
       case 'select':
-        return fc.constantFrom(...(field.options ?? []));
+        // An option is its value, or a label shown for a value.
+        return fc.constantFrom(...(field.options ?? []).map((option) => (typeof option === 'string' ? option : option.value)));
       case 'number':
         // The int widget parses what is typed with parseInt.
         return field.value_type === 'int'
