@@ -149,6 +149,21 @@ function listFile(description: string, file: ListFile): ListFilesCollection {
   return { kind: 'list-files', name: file.name, label: file.label, description, files: [file] };
 }
 
+/** The fields of an email's words, in either language; the subject's and the button's hints give an example in it. */
+function emailWordFields(example: { subject: string; action: string }): Record<string, FieldCopy> {
+  return {
+    subject: { label: 'Subject', hint: `The subject line, e.g. "${example.subject}".` },
+    preview: { label: 'Preview line', hint: 'The line inboxes show after the subject. Not shown in the email itself.' },
+    heading: { label: 'Heading', hint: 'The heading at the top of the email.' },
+    paragraphs: {
+      label: 'Paragraphs',
+      hint: 'Plain text, in order. No links or email addresses: the site adds the button and the links.',
+      itemLabel: 'Paragraph',
+    },
+    action: { label: 'Button', hint: `The words on the button, for the emails that have one, e.g. "${example.action}".` },
+  };
+}
+
 export const editorCollections: EditorCollection[] = [
   {
     kind: 'folder',
@@ -316,17 +331,7 @@ export const editorCollections: EditorCollection[] = [
       'The words of the emails the site sends parents, staff and schools (the letter itself is under School email letters). One file per email; the site adds its button and links. Each text may use the placeholders of its email (listed under each field), which are filled in when it is sent. A link or an email address in the words, or a placeholder the email needs left out, is refused by the site’s checks on the pull request.',
     folder: 'content/emails',
     kinds: wordKinds,
-    fields: {
-      subject: { label: 'Subject', hint: 'The subject line, e.g. "Please confirm your email to {school}".' },
-      preview: { label: 'Preview line', hint: 'The line inboxes show after the subject. Not shown in the email itself.' },
-      heading: { label: 'Heading', hint: 'The heading at the top of the email.' },
-      paragraphs: {
-        label: 'Paragraphs',
-        hint: 'Plain text, in order. No links or email addresses: the site adds the button and the links.',
-        itemLabel: 'Paragraph',
-      },
-      action: { label: 'Button', hint: 'The words on the button, for the emails that have one, e.g. "Review and send my email".' },
-    },
+    fields: emailWordFields({ subject: 'Please confirm your email to {school}', action: 'Review and send my email' }),
     omit: { kind: 'Fixed by the file: which email these words are for.' },
   },
   {
@@ -339,17 +344,7 @@ export const editorCollections: EditorCollection[] = [
     folder: 'content/emails/es',
     kinds: parentKinds,
     labelSuffix: ', in Spanish',
-    fields: {
-      subject: { label: 'Subject', hint: 'The subject line, e.g. "Confirme su correo a {school}".' },
-      preview: { label: 'Preview line', hint: 'The line inboxes show after the subject. Not shown in the email itself.' },
-      heading: { label: 'Heading', hint: 'The heading at the top of the email.' },
-      paragraphs: {
-        label: 'Paragraphs',
-        hint: 'Plain text, in order. No links or email addresses: the site adds the button and the links.',
-        itemLabel: 'Paragraph',
-      },
-      action: { label: 'Button', hint: 'The words on the button, for the emails that have one, e.g. "Revisar y enviar mi correo".' },
-    },
+    fields: emailWordFields({ subject: 'Confirme su correo a {school}', action: 'Revisar y enviar mi correo' }),
     omit: { kind: 'Fixed by the file: which email these words are for.' },
   },
   {
