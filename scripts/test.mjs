@@ -171,7 +171,9 @@ if (existsSync(vitestReport)) {
 }
 
 // 3. End-to-end tests against `npm start` (Playwright starts and stops it).
-console.log('\n=== End-to-end tests (Playwright: Chromium; Firefox and WebKitGTK in tests/engines, alongside) ===');
+console.log(
+  `\n=== End-to-end tests (Playwright: Chromium; Firefox and WebKitGTK in tests/engines, alongside; ${process.env.E2E_FULL === '1' ? 'the full run' : 'the gate: the @full tests are left to npm run test:full, playwright.config.ts'}) ===`,
+);
 const playwrightReport = join(reports, 'playwright.json');
 const siteReady = await phase('waiting for the functions to be packaged', () => site.ready());
 // When it did not come up here, Playwright starts it itself (and says why it cannot).

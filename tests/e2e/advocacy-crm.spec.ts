@@ -143,10 +143,11 @@ test.describe('/lead-the-change email flow', () => {
     await expect(page.getByRole('dialog', { name: 'School email' })).toContainText('How our school can unlock mastery learning for every student');
   });
 
-  test('"Send via our platform" chosen in the form asks for the confirmation by itself; a second send to the same school is told only behind the parent\'s own link', async ({
-    page,
-    browser,
-  }) => {
+  // The full run's: the request going out by itself is proven in the gate by words-consent.spec.ts,
+  // spanish-letter.spec.ts and the referral test below; "already wrote" by tests/unit/send-email.test.ts.
+  test('"Send via our platform" chosen in the form asks for the confirmation by itself; a second send to the same school is told only behind the parent\'s own link', {
+    tag: '@full',
+  }, async ({ page, browser }) => {
     const email = unique('auto');
     const school = `office-${Date.now()}@maple.edu`;
     await page.goto('/lead-the-change');

@@ -124,84 +124,102 @@ const sendForm = (page: Page, email: string) =>
 /** Every route, plus the search with results, /your-data and the referral form. */
 const paths = [...routes.map((route) => route.path), '/search?q=mastery', '/your-data', '/form?type=referSchool'];
 
-test.describe('every route', () => {
-  test.use({ viewport: { width: widths[0], height: 800 } });
+/**
+ * At 390 px, the phone most parents read on, every route is checked in the gate (`npm test`); at
+ * 320 and 1280 px one route of each kind is (a section page in both languages, a form page, the
+ * FAQs, an article, the results, /your-data), and every route in the full run (`npm run
+ * test:full`, the `@full` tag): the routes of a kind share their layout and the floating button's
+ * behaviour.
+ */
+const inGateAtEveryWidth = new Set(['/', '/es', '/lead-the-change', '/faqs', '/blogs-insights/why-two-hours-is-enough', '/search?q=mastery', '/your-data']);
 
-  // One load of a route serves the three widths: the layout at each is the CSS's alone (no script
-  // reads the width when the page loads; the header's only listens for leaving the narrow layout to
-  // close its menu), and the floating button checks again on every resize. Each route is loaded at
-  // the narrowest width.
-  test('no route has anything fixed over what matters, at 320, 390 or 1280 px, at its top or after scrolling', async ({ page }) => {
-    test.setTimeout(300_000);
-    for (const path of paths) {
-      await page.setViewportSize({ width: widths[0], height: 800 });
-      // The page's scripts have run (./fixtures.ts); its pictures have their size in the HTML and its
-      // fonts are the system's, so nothing arriving later moves what is on screen.
-      await page.goto(path);
-      for (const width of widths) {
-        await page.setViewportSize({ width, height: 800 });
-        await expectNothingCoveredWhileScrolling(page, `${path} at ${width} px`);
-      }
+for (const width of widths) {
+  const parts =
+    width === 390
+      ? [{ paths, full: false }]
+      : [
+          { paths: paths.filter((path) => inGateAtEveryWidth.has(path)), full: false },
+          { paths: paths.filter((path) => !inGateAtEveryWidth.has(path)), full: true },
+        ];
+  test.describe(`every route at ${width} px`, () => {
+    test.use({ viewport: { width, height: 800 } });
+    for (const part of parts) {
+      const which = width === 390 ? 'any route' : part.full ? 'the other routes' : 'one route of each kind';
+      test(`${which}: nothing fixed over what matters at ${width} px, at the top or after scrolling`, part.full ? { tag: '@full' } : {}, async ({ page }) => {
+        test.setTimeout(300_000);
+        for (const path of part.paths) {
+          // The page's scripts have run (./fixtures.ts); its pictures have their size in the HTML and its
+          // fonts are the system's, so nothing arriving later moves what is on screen.
+          await page.goto(path);
+          await expectNothingCoveredWhileScrolling(page, `${path} at ${width} px`);
+        }
+      });
     }
   });
-});
+}
 
 for (const width of widths) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'] });
 
-    test('the email dialog, its notices and /your-email: nothing lies over the letter or its buttons', async ({ page, request }) => {
-      test.setTimeout(120_000);
-      await page.goto('/lead-the-change');
-      await sendForm(page, unique(`covering-${width}`));
-      const dialog = page.getByRole('dialog', { name: 'Your Email is Ready' });
-      await expect(dialog).toBeVisible({ timeout: 20_000 });
-      const scrollDialog = async (label: string) => {
-        for (const share of [0, 0.5, 1]) {
-          await dialog.evaluate((element, fraction) => element.scrollTo(0, (element.scrollHeight - element.clientHeight) * fraction), share);
-          expect(await coverings(page), `${label}, the dialog scrolled to ${share * 100}%`).toEqual([]);
-        }
-      };
-      await scrollDialog('the dialog open');
+    // At 390 px in the gate; at 320 and 1280 px in the full run (the dialog's layout is the same
+    // column at every width, the same letter and notices in it).
+    test(
+      'the email dialog, its notices and /your-email: nothing lies over the letter or its buttons',
+      width === 390 ? {} : { tag: '@full' },
+      async ({ page, request }) => {
+        test.setTimeout(120_000);
+        await page.goto('/lead-the-change');
+        await sendForm(page, unique(`covering-${width}`));
+        const dialog = page.getByRole('dialog', { name: 'Your Email is Ready' });
+        await expect(dialog).toBeVisible({ timeout: 20_000 });
+        const scrollDialog = async (label: string) => {
+          for (const share of [0, 0.5, 1]) {
+            await dialog.evaluate((element, fraction) => element.scrollTo(0, (element.scrollHeight - element.clientHeight) * fraction), share);
+            expect(await coverings(page), `${label}, the dialog scrolled to ${share * 100}%`).toEqual([]);
+          }
+        };
+        await scrollDialog('the dialog open');
 
-      // "Copied!" is said in the dialog's flow, below the buttons, never over the letter.
-      await dialog.getByRole('button', { name: 'Copy' }).click();
-      const notice = dialog.getByText('Email content copied to clipboard.');
-      await expect(notice).toBeVisible();
-      const [letter, toast] = await Promise.all([dialog.getByTestId('email-body').boundingBox(), notice.boundingBox()]);
-      expect(toast!.y).toBeGreaterThan(letter!.y + letter!.height);
-      await scrollDialog('"Copied!" shown');
+        // "Copied!" is said in the dialog's flow, below the buttons, never over the letter.
+        await dialog.getByRole('button', { name: 'Copy' }).click();
+        const notice = dialog.getByText('Email content copied to clipboard.');
+        await expect(notice).toBeVisible();
+        const [letter, toast] = await Promise.all([dialog.getByTestId('email-body').boundingBox(), notice.boundingBox()]);
+        expect(toast!.y).toBeGreaterThan(letter!.y + letter!.height);
+        await scrollDialog('"Copied!" shown');
 
-      // "Check your inbox" is part of the dialog, not a notice over its To: line.
-      await dialog.getByRole('button', { name: 'Send via our platform' }).click();
-      await expect(dialog.getByTestId('check-inbox')).toBeVisible({ timeout: 20_000 });
-      const to = await dialog.getByTestId('email-to').boundingBox();
-      expect(await coverings(page)).toEqual([]);
-      expect(to!.height).toBeGreaterThan(0);
-      await scrollDialog('"Check your inbox" shown');
+        // "Check your inbox" is part of the dialog, not a notice over its To: line.
+        await dialog.getByRole('button', { name: 'Send via our platform' }).click();
+        await expect(dialog.getByTestId('check-inbox')).toBeVisible({ timeout: 20_000 });
+        const to = await dialog.getByTestId('email-to').boundingBox();
+        expect(await coverings(page)).toEqual([]);
+        expect(to!.height).toBeGreaterThan(0);
+        await scrollDialog('"Check your inbox" shown');
 
-      // The same letter without JavaScript's dialog: /your-email, reached as the form's answer.
-      const formId = await page.locator('[data-email-form-id]').getAttribute('data-email-form-id');
-      const email = unique(`covering-page-${width}`);
-      const answer = await request.post(`/api/forms/${formId}`, {
-        headers: { accept: 'application/json' },
-        data: {
-          full_name: 'Ana Lopez',
-          email,
-          child_full_name: 'Maya Lopez',
-          child_grade: '3rd grade',
-          school_name: 'Lakeside School',
-          school_contact_name: 'Dr. Lee',
-          school_contact_email: `head@${email.split('@')[0]}.example`,
-          choose_how_to_send_your_email: 'I will send it myself',
-          _page: '/lead-the-change',
-          _form: 'form-emailGenerator',
-        },
-      });
-      const { draft } = (await answer.json()) as { draft: { id: string; token: string } };
-      await page.goto(`/your-email?id=${draft.id}&t=${draft.token}`);
-      await expectNothingCoveredWhileScrolling(page, '/your-email');
-    });
+        // The same letter without JavaScript's dialog: /your-email, reached as the form's answer.
+        const formId = await page.locator('[data-email-form-id]').getAttribute('data-email-form-id');
+        const email = unique(`covering-page-${width}`);
+        const answer = await request.post(`/api/forms/${formId}`, {
+          headers: { accept: 'application/json' },
+          data: {
+            full_name: 'Ana Lopez',
+            email,
+            child_full_name: 'Maya Lopez',
+            child_grade: '3rd grade',
+            school_name: 'Lakeside School',
+            school_contact_name: 'Dr. Lee',
+            school_contact_email: `head@${email.split('@')[0]}.example`,
+            choose_how_to_send_your_email: 'I will send it myself',
+            _page: '/lead-the-change',
+            _form: 'form-emailGenerator',
+          },
+        });
+        const { draft } = (await answer.json()) as { draft: { id: string; token: string } };
+        await page.goto(`/your-email?id=${draft.id}&t=${draft.token}`);
+        await expectNothingCoveredWhileScrolling(page, '/your-email');
+      },
+    );
   });
 }
 

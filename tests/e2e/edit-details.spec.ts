@@ -58,7 +58,9 @@ test.describe('with JavaScript', () => {
     await expect(emailForm(page).getByLabel(/^School name/)).toHaveValue('Lakeside School');
   });
 
-  test('an edit is checked like the first try: a link in a name is refused, naming the field', async ({ page }) => {
+  // The full run's: the same form and check as native-forms.spec.ts's "the email form: a link or an
+  // address in a name is shown next to its field", in the gate; the test above proves the edit is that form.
+  test('an edit is checked like the first try: a link in a name is refused, naming the field', { tag: '@full' }, async ({ page }) => {
     await page.goto('/lead-the-change');
     await sendForm(page, { email: unique('checked') });
     await dialog(page).getByRole('button', { name: 'Edit details' }).click(SENT);

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { routes } from './routes';
+import { expectWithinScriptBudget, heldToScriptBudget, watchScripts } from './script-budget';
 
 /** Collects console errors and uncaught exceptions of a page. */
 function watchErrors(page: Page): string[] {
@@ -14,10 +15,15 @@ function watchErrors(page: Page): string[] {
 
 test.describe('every route', () => {
   for (const route of routes) {
-    test(`${route.path} answers 200 with its title, heading and frame`, async ({ page }) => {
+    test(`${route.path} answers 200 with its title, heading and frame${heldToScriptBudget(route.path) ? ', and loads at most 25 KB of script' : ''}`, async ({
+      page,
+    }) => {
       const errors = watchErrors(page);
+      const scripts = watchScripts(page);
       const response = await page.goto(route.path);
       expect(response?.status()).toBe(200);
+      // Issue 31, in the same load: before any scrolling brings a form's enhancement (bytes.spec.ts).
+      if (heldToScriptBudget(route.path)) await expectWithinScriptBudget(page, route.path, scripts);
       await expect(page).toHaveTitle(/\S/);
       await expect(page.getByRole('heading', { level: 1 }).first()).toHaveText(route.heading);
       const canonical = await page.locator('link[rel="canonical"]').getAttribute('href');

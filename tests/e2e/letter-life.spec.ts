@@ -34,7 +34,12 @@ async function confirmFromInbox(parent: string, network: string): Promise<{ stat
   return { status: page.status, text: page.text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ') };
 }
 
-test('a parents’ evening: forty parents on one Wi-Fi each get their confirmation, and each who confirms is sent or told why', async () => {
+// The full run's (`npm run test:full`, `@full`): no browser, the requests as one network sends them to
+// `npm start`. The gate proves the same in tests/unit/send-email.test.ts ("a network past its bound
+// of waiting requests is told so plainly…(a parents’ evening)", "at most 5 a day to one school
+// contact…", "exact under 15 parents confirming at once…") and races-postgres.test.ts; a real
+// client address reaching the watch under `npm start` in abuse-watch.spec.ts.
+test('a parents’ evening: forty parents on one Wi-Fi each get their confirmation, and each who confirms is sent or told why', { tag: '@full' }, async () => {
   const run = runMark();
   const wifi = '127.0.45.1';
   const school = { name: 'Evening Academy', email: `head@evening-${run}.edu` };
@@ -56,7 +61,11 @@ test('a parents’ evening: forty parents on one Wi-Fi each get their confirmati
   await expect.poll(async () => (await emailsTo(school.email)).length).toBe(5);
 });
 
-test('a stranger’s newer request for the same parent and school replaces nothing: the parent’s own link sends the parent’s own words', async () => {
+// The full run's: the same scenario and assertions are tests/unit/send-email.test.ts's "a stranger’s
+// request for the same parent and school replaces nothing…".
+test('a stranger’s newer request for the same parent and school replaces nothing: the parent’s own link sends the parent’s own words', {
+  tag: '@full',
+}, async () => {
   const run = runMark();
   const parent = `own-words-${run}@example.org`;
   const school = { name: 'Hawthorn School', email: `head@hawthorn-${run}.edu` };

@@ -56,7 +56,10 @@ async function withoutJavaScript<T>(browser: Browser, run: (page: Page) => Promi
   }
 }
 
-test('two parents writing to one school see different letters in "Your Email is Ready"', async ({ page, browser, consoleErrors }) => {
+// The full run's: which letter a parent gets is the server's choice (tests/unit/letters.test.ts, "two
+// parents at one school get different letters…"); the dialog showing what the server composed is
+// advocacy-crm.spec.ts's, in the gate.
+test('two parents writing to one school see different letters in "Your Email is Ready"', { tag: '@full' }, async ({ page, browser, consoleErrors }) => {
   const school = uniqueSchool();
   const first = await writeWithJavaScript(page, { parent: uniqueParent('first'), school });
   expect(first).toContain(FIRST_INTRO);
@@ -107,7 +110,9 @@ test('an answer with a link is refused next to the question, before anything is 
   await expect(page.getByRole('dialog', { name: 'Your Email is Ready' })).toHaveCount(0);
 });
 
-test('without JavaScript, /your-email shows each parent their own letter', async ({ browser }) => {
+// The full run's: tests/unit/letters.test.ts ("/your-email without JavaScript shows the parent’s
+// letter") and the gate's walks without JavaScript to /your-email (your-data.spec.ts, edit-details.spec.ts).
+test('without JavaScript, /your-email shows each parent their own letter', { tag: '@full' }, async ({ browser }) => {
   const school = uniqueSchool();
   const read = () =>
     withoutJavaScript(browser, async (page) => {

@@ -11,7 +11,10 @@ import { emailsTo, linkTo, runMail, waitForEmail } from './mail';
 
 test.describe.configure({ timeout: 60_000 });
 
-test("with nothing configured, the platform send walks from the confirmation in MailDev to the letter in the school's inbox there", async ({
+// The full run's: advocacy-crm.spec.ts walks the same path through MailDev in the gate (the
+// confirmation read from MailDev, the letter from the SMTP wire), and tests/unit/local-mail.test.ts
+// proves MailDev's catching and listing.
+test("with nothing configured, the platform send walks from the confirmation in MailDev to the letter in the school's inbox there", { tag: '@full' }, async ({
   page,
   browser,
 }) => {

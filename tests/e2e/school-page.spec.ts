@@ -109,7 +109,9 @@ test('the shared link brings a second parent: the school is filled in, the addre
   expect(secondMessage.attribution).toEqual({ via: 'parent', referrerMessageId: firstMessage.id });
 });
 
-test('a confirmed send and its outcome show on the page, for both parents', async ({ page, request }) => {
+// The full run's: the page is the server's (tests/unit/school-page.test.ts, "shows its record’s name,
+// the count of delivered letters, the goal and the latest outcome staff accepted…").
+test('a confirmed send and its outcome show on the page, for both parents', { tag: '@full' }, async ({ page, request }) => {
   const token = await followUpToken(first);
   expect((await request.post('/school-answer', { form: { token, answer: 'meeting', comment: '' } })).status()).toBe(200);
   const link = new URL(shareUrl);
