@@ -10,113 +10,11 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { fillEmailForm } from './helpers';
-import { twoFrames } from './widths';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { coverings, expectNothingCoveredWhileScrolling } from './covering';
 import { routes } from './routes';
 
 const widths = [320, 390, 1280] as const;
-/** The floating button's FLOATING_CTA_REVEAL_MS (its module defines a custom element, which Node cannot load). */
-const revealMs = Number(/FLOATING_CTA_REVEAL_MS = (\d+);/.exec(readFileSync(join(import.meta.dirname, '../../src/lib/frame/floating-cta.ts'), 'utf8'))![1]);
 const unique = (name: string) => `${name}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.org`;
-
-/**
- * "<what covers> covers <what>", for each fixed or sticky element over something that matters.
- * With `asShown`, the floating button counts as shown even while it keeps itself hidden
- * (`data-covering`): what it would cover if it came back.
- */
-function coverings(page: Page, { asShown = false, atEnd = true } = {}): Promise<string[]> {
-  return page.evaluate(
-    ({ asShown, atEnd }) => {
-      const MATTERS =
-        'h1,h2,h3,h4,h5,h6,input:not([type="hidden"]),select,textarea,button,summary,[role="button"],[data-testid="email-body"],[data-email-text]';
-      const seen = (element: Element) => element.checkVisibility({ opacityProperty: true, visibilityProperty: true });
-      const name = (element: Element) =>
-        `<${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}> "${(element.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)}"`;
-      // With a modal dialog open, only the dialog is on top: what covers its content is inside it.
-      const dialog = [...document.querySelectorAll('dialog[open]')].find((element) => element.matches(':modal'));
-      const scope: ParentNode = dialog ?? document;
-      const header = document.querySelector('[data-site-header]');
-      const screenTop = dialog ? 0 : Math.max(0, header?.getBoundingClientRect().bottom ?? 0);
-      const cta = document.querySelector('floating-cta');
-      const ctaBox = cta && seen(cta) ? cta.getBoundingClientRect() : undefined;
-      const bar = !dialog && !atEnd && ctaBox && ctaBox.width >= window.innerWidth && Math.round(ctaBox.bottom) >= window.innerHeight ? cta : undefined;
-      const screenBottom = bar ? bar.getBoundingClientRect().top : window.innerHeight;
-      const overlays = [...scope.querySelectorAll('*')].filter((element) => {
-        // Decoration no one reads or uses (the 3-second confetti of a booking) is not in the way.
-        if (element === header || element === bar || element === dialog || element.closest('[aria-hidden="true"]')) return false;
-        const { position } = getComputedStyle(element);
-        return (position === 'fixed' || position === 'sticky') && ((asShown && element.matches('floating-cta[data-covering]')) || seen(element));
-      });
-      const found: string[] = [];
-      for (const overlay of overlays) {
-        const o = overlay.getBoundingClientRect();
-        if (o.width === 0 || o.height === 0) continue;
-        for (const target of scope.querySelectorAll(MATTERS)) {
-          if (overlay.contains(target) || target.contains(overlay) || !seen(target)) continue;
-          const t = target.getBoundingClientRect();
-          // Only what is on screen (below the header) can be covered.
-          if (t.bottom <= screenTop || t.top >= screenBottom || t.width === 0) continue;
-          const width = Math.min(o.right, t.right) - Math.max(o.left, t.left);
-          const height = Math.min(o.bottom, t.bottom, screenBottom) - Math.max(o.top, t.top, screenTop);
-          if (width > 1 && height > 1) found.push(`${name(overlay)} covers ${name(target)}`);
-        }
-      }
-      return found;
-    },
-    { asShown, atEnd },
-  );
-}
-
-/**
- * Waits until the page has settled after a scroll, for what is decided after it: the scroll's
- * frame drawn and the form's visibility observed (two frames), then the floating button's own
- * decision (src/lib/frame/floating-cta.ts): it hides at once while something is under it and shows
- * again FLOATING_CTA_REVEAL_MS after the place under it is clear, fading in. It used to be a fixed
- * 450 ms after every scroll; now the reveal is waited for only where it would matter, that is
- * where the button, were it shown, would lie over something that matters, and the fade only while
- * one runs.
- */
-async function settle(page: Page): Promise<void> {
-  const frames = () => twoFrames(page);
-  await frames();
-  if ((await coverings(page, { asShown: true })).some((found) => found.startsWith('<floating-cta>'))) {
-    await page.evaluate(
-      (wait) =>
-        new Promise<void>((resolve) => {
-          const button = document.querySelector('floating-cta')!;
-          const observer = new MutationObserver(() => !button.hasAttribute('data-covering') && done());
-          const timer = setTimeout(() => done(), wait);
-          const done = () => (observer.disconnect(), clearTimeout(timer), resolve());
-          observer.observe(button, { attributes: true, attributeFilter: ['data-covering'] });
-        }),
-      revealMs + 150,
-    );
-  }
-  // The fades and slides of the moment (the button's 150 ms), not the endless ones; a second at
-  // most, as animations advance only with the frames (see twoFrames).
-  await page.evaluate(() =>
-    Promise.race([
-      Promise.all(
-        document
-          .getAnimations()
-          .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
-          .map((animation) => animation.finished.catch(() => undefined)),
-      ),
-      new Promise((resolve) => setTimeout(resolve, 1000)),
-    ]),
-  );
-  await frames();
-}
-
-/** At the top, a third of the way, two thirds and at the end of the page, each once it has settled. */
-async function expectNothingCoveredWhileScrolling(page: Page, label: string) {
-  for (const share of [0, 0.35, 0.7, 1]) {
-    await page.evaluate((fraction) => window.scrollTo(0, (document.documentElement.scrollHeight - window.innerHeight) * fraction), share);
-    await settle(page);
-    expect(await coverings(page, { atEnd: share === 1 }), `${label}, scrolled to ${share * 100}%`).toEqual([]);
-  }
-}
 
 const sendForm = (page: Page, email: string) =>
   fillEmailForm(page, '#email-form', { email, choice: "I'll send it myself", school: 'Lakeside School', schoolEmail: `head@${email.split('@')[0]}.example` });
@@ -125,7 +23,8 @@ const sendForm = (page: Page, email: string) =>
 const paths = [...routes.map((route) => route.path), '/search?q=mastery', '/your-data', '/form?type=referSchool'];
 
 /**
- * At 390 px, the phone most parents read on, every route is checked in the gate (`npm test`); at
+ * At 390 px, the phone most parents read on, every route is checked in the gate (`npm test`), by
+ * every-route.spec.ts in the load that checks the rest; at
  * 320 and 1280 px one route of each kind is (a section page in both languages, a form page, the
  * FAQs, an article, the results, /your-data), and every route in the full run (`npm run
  * test:full`, the `@full` tag): the routes of a kind share their layout and the floating button's
@@ -136,7 +35,7 @@ const inGateAtEveryWidth = new Set(['/', '/es', '/lead-the-change', '/faqs', '/b
 for (const width of widths) {
   const parts =
     width === 390
-      ? [{ paths, full: false }]
+      ? [] // every-route.spec.ts, in the load that checks the rest
       : [
           { paths: paths.filter((path) => inGateAtEveryWidth.has(path)), full: false },
           { paths: paths.filter((path) => !inGateAtEveryWidth.has(path)), full: true },

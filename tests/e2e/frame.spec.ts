@@ -1,7 +1,5 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { routes } from './routes';
-import { expectWithinScriptBudget, heldToScriptBudget, watchScripts } from './script-budget';
 
 /** Collects console errors and uncaught exceptions of a page. */
 function watchErrors(page: Page): string[] {
@@ -13,34 +11,9 @@ function watchErrors(page: Page): string[] {
   return errors;
 }
 
+// Each route's own checks (200, title, heading, canonical, robots, navigation, footer, no console
+// error) are every-route.spec.ts's, in the load that checks the rest.
 test.describe('every route', () => {
-  for (const route of routes) {
-    test(`${route.path} answers 200 with its title, heading and frame${heldToScriptBudget(route.path) ? ', and loads at most 25 KB of script' : ''}`, async ({
-      page,
-    }) => {
-      const errors = watchErrors(page);
-      const scripts = watchScripts(page);
-      const response = await page.goto(route.path);
-      expect(response?.status()).toBe(200);
-      // Issue 31, in the same load: before any scrolling brings a form's enhancement (bytes.spec.ts).
-      if (heldToScriptBudget(route.path)) await expectWithinScriptBudget(page, route.path, scripts);
-      await expect(page).toHaveTitle(/\S/);
-      await expect(page.getByRole('heading', { level: 1 }).first()).toHaveText(route.heading);
-      const canonical = await page.locator('link[rel="canonical"]').getAttribute('href');
-      expect(canonical).toMatch(/^https?:\/\//);
-      // §1: every route is 'index, follow' unless the host is a staging one (the e2e build is not).
-      await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'index, follow');
-      if (route.path !== '/webhook-config') {
-        await expect(page.getByRole('navigation', { name: route.navigation ?? 'Main' })).toBeVisible();
-        await expect(page.getByRole('contentinfo')).toBeVisible();
-      }
-      // Scrolled through, so that everything loaded on view (islands, forms) runs under the policy.
-      await page.mouse.wheel(0, 30_000);
-      await page.waitForLoadState('networkidle');
-      expect(errors).toEqual([]);
-    });
-  }
-
   test('odd query strings never throw', async ({ page }) => {
     const errors = watchErrors(page);
     for (const path of ['/?%E0%A4%A=1', '/faqs?q=<script>alert(1)</script>', '/form?type=__proto__&ambassadorId=%00', '/thank-you?invitee_email=%ZZ']) {

@@ -1,0 +1,104 @@
+/**
+ * Every route, loaded once at the phone width and checked for all that a route must be, in one visit
+ * (each used to be a load of its own in frame.spec.ts, a11y.spec.ts, covering.spec.ts and
+ * bytes.spec.ts; the assertions are theirs, unchanged):
+ * - it answers 200 with its title, its heading, a canonical link and "index, follow" (§1), and
+ *   loads at most 25 KB of script (issue 31; tests/e2e/script-budget.ts);
+ * - axe and HTML_CodeSniffer find nothing at 390 px, and it does not scroll sideways (WCAG 1.4.10);
+ * - nothing fixed lies over what matters at 390 px, at its top or scrolled (issue 32.2; ./covering.ts);
+ * - at 1280 px its main navigation and footer show, and, for one page of each kind (a section page
+ *   in both languages, a form page, the FAQs, an article, the results), axe finds nothing there
+ *   either (every route at 1280 px: a11y.spec.ts, in `npm run test:full`);
+ * - scrolled to its end, so that what loads on view runs too, it has logged no console error and
+ *   no policy violation.
+ */
+import type { Page } from '@playwright/test';
+import { expectNothingCoveredWhileScrolling } from './covering';
+import { expect, test } from './fixtures';
+import { routes } from './routes';
+import { expectWithinScriptBudget, heldToScriptBudget, watchScripts } from './script-budget';
+import { desktop, expectAccessible, pageWidth, phone, resizeTo } from './widths';
+
+/** Collects console errors and uncaught exceptions of a page. */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+interface Visit {
+  path: string;
+  /** A route of the specification's table (./routes.ts): its frame is checked. */
+  route?: (typeof routes)[number];
+  /** Checked by axe and HTML_CodeSniffer (every route, the results with a query, the 404 page). */
+  accessible: boolean;
+  /** Checked for what lies over what matters (every route, the results, /your-data, the referral form). */
+  covering: boolean;
+}
+
+const desktopInGate = new Set(['/', '/es', '/lead-the-change', '/faqs', '/blogs-insights/why-two-hours-is-enough', '/search?q=mastery']);
+const visits: Visit[] = [
+  ...routes.map((route) => ({ path: route.path, route, accessible: true, covering: true })),
+  { path: '/search?q=mastery', accessible: true, covering: true },
+  { path: '/es/search?q=matematicas', accessible: true, covering: false },
+  { path: '/no-such-page', accessible: true, covering: false },
+  { path: '/your-data', accessible: false, covering: true },
+  { path: '/form?type=referSchool', accessible: false, covering: true },
+];
+
+test.describe('every route at 390 px, then 1280 px', () => {
+  test.use({ viewport: phone });
+  // The home page is the longest: both engines and the scroll through it take more than the default 30 s on a busy machine.
+  test.describe.configure({ timeout: 120_000 });
+
+  for (const visit of visits) {
+    const { path, route } = visit;
+    const budget = route !== undefined && heldToScriptBudget(path);
+    test(`${path}${route ? ': 200, its title, heading and frame' : ''}${budget ? ', at most 25 KB of script' : ''}${visit.accessible ? ', nothing for axe or HTML_CodeSniffer' : ''}${visit.covering ? ', nothing fixed over what matters' : ''}`, async ({
+      page,
+    }) => {
+      const errors = watchErrors(page);
+      const scripts = watchScripts(page);
+      const response = await page.goto(path);
+      if (route) {
+        expect(response?.status()).toBe(200);
+        await expect(page).toHaveTitle(/\S/);
+        await expect(page.getByRole('heading', { level: 1 }).first()).toHaveText(route.heading);
+        const canonical = await page.locator('link[rel="canonical"]').getAttribute('href');
+        expect(canonical).toMatch(/^https?:\/\//);
+        // §1: every route is 'index, follow' unless the host is a staging one (the e2e build is not).
+        await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'index, follow');
+      }
+      // Issue 31, before any scrolling brings a form's enhancement (bytes.spec.ts).
+      if (budget) await expectWithinScriptBudget(page, path, scripts);
+      await page.waitForLoadState('networkidle');
+      if (visit.accessible) {
+        await expectAccessible(page, phone.width, { htmlcs: true });
+        // WCAG 1.4.10 (reflow): nothing makes the page scroll sideways; wide tables scroll in their own region.
+        expect(await pageWidth(page), `page width at ${phone.width} px`).toBeLessThanOrEqual(phone.width);
+      }
+      // The page's scripts have run (./fixtures.ts); its pictures have their size in the HTML and its
+      // fonts are the system's, so nothing arriving later moves what is on screen.
+      if (visit.covering) await expectNothingCoveredWhileScrolling(page, `${path} at ${phone.width} px`);
+
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await resizeTo(page, desktop);
+      if (route && route.path !== '/webhook-config') {
+        await expect(page.getByRole('navigation', { name: route.navigation ?? 'Main' })).toBeVisible();
+        await expect(page.getByRole('contentinfo')).toBeVisible();
+      }
+      if (desktopInGate.has(path)) {
+        await expectAccessible(page, desktop.width, { htmlcs: false });
+        expect(await pageWidth(page), `page width at ${desktop.width} px`).toBeLessThanOrEqual(desktop.width);
+      }
+      // Scrolled through, so that everything loaded on view (islands, forms) runs under the policy.
+      await page.mouse.wheel(0, 30_000);
+      await page.waitForLoadState('networkidle');
+      // A route's (the 404 page's own status is logged as a failed load).
+      if (route) expect(errors).toEqual([]);
+    });
+  }
+});
