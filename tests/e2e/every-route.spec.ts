@@ -12,22 +12,12 @@
  * - scrolled to its end, so that what loads on view runs too, it has logged no console error and
  *   no policy violation.
  */
-import type { Page } from '@playwright/test';
 import { expectNothingCoveredWhileScrolling } from './covering';
 import { expect, test } from './fixtures';
+import { watchErrors } from './helpers';
 import { routes } from './routes';
 import { expectWithinScriptBudget, heldToScriptBudget, watchScripts } from './script-budget';
 import { desktop, expectAccessible, pageWidth, phone, resizeTo } from './widths';
-
-/** Collects console errors and uncaught exceptions of a page. */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-}
 
 interface Visit {
   path: string;

@@ -1,15 +1,5 @@
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-
-/** Collects console errors and uncaught exceptions of a page. */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-}
+import { watchErrors } from './helpers';
 
 // Each route's own checks (200, title, heading, canonical, robots, navigation, footer, no console
 // error) are every-route.spec.ts's, in the load that checks the rest.

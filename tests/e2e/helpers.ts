@@ -116,3 +116,13 @@ export async function fillEmailForm(page: Page, scope: string, values: EmailForm
   await form.getByLabel(values.choice).check();
   await form.locator('[data-submit]').click();
 }
+
+/** Collects console errors and uncaught exceptions of a page. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
