@@ -5,7 +5,7 @@
  * a slow network those requests share the bandwidth the document needs, and Lighthouse counts
  * each one finished before the largest paint as part of that paint (its LCP then trailed FCP by
  * 50-430 ms with 6-9 KB of scripts). One inline loader at the end of the body imports the same
- * files once the first frame is on screen (at once in a hidden tab, which draws no frames); its
+ * files once the first paint is on screen (./first-paint.ts; at once in a hidden tab); its
  * Content-Security-Policy hash joins the page's policy. The scripts never depended on running in
  * document order or before DOMContentLoaded; the one that must run before the first paint (the
  * `js` class and the scroll position) is inline in the head.
@@ -15,16 +15,17 @@ import { globSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
+import { whenPainted } from './first-paint';
 
 const MODULE_SCRIPT = /<script type="module" src="(\/_astro\/[\w.-]+\.js)"><\/script>/g;
 
 /**
- * The loader for these scripts: after the next frame has been drawn, or at once in a hidden tab.
+ * The loader for these scripts: once the first paint is on the screen (./first-paint.ts), or at once in a hidden tab.
  * Once they have all run, `<html data-scripts="ready">` says so (the tests wait for it before they
  * act faster than a person could).
  */
 export function loaderCode(sources: readonly string[]): string {
-  return `const load=()=>Promise.all(${JSON.stringify(sources)}.map((src)=>import(src))).finally(()=>{document.documentElement.dataset.scripts='ready'});document.visibilityState==='hidden'?load():requestAnimationFrame(()=>setTimeout(load));`;
+  return `const load=()=>Promise.all(${JSON.stringify(sources)}.map((src)=>import(src))).finally(()=>{document.documentElement.dataset.scripts='ready'});(${whenPainted})(load);`;
 }
 
 /**
