@@ -1,15 +1,19 @@
 /**
- * `whenPainted(go)`, as source for the pages' inline scripts (the script loader in
- * ./page-scripts.ts and the beacon in ./analytics/beacon.ts): calls `go` once the page's first
- * contentful paint is on the screen, two frames later. Neither `load` nor the next animation frame
- * says that: a page with nothing left to fetch fires `load` before it is drawn, and the first frames
- * after the document are often not the frame that paints (Chromium drew `/` three frames after the
- * first animation frame). The paint entry is reported only once its frame is presented. The two
- * frames after it leave room for a page whose parser stopped for a first paint of its header: its
- * largest text comes in the next frame. A request started before the largest paint is on the screen
- * counts into that paint in Lighthouse's simulation of a phone (LCP 100-400 ms after FCP, issue 48).
- * A browser that does not report paints, and a hidden tab, which draws nothing, go at once; a page
- * whose paint is never reported goes after three seconds. ES5, as the beacon is.
+ * `whenPainted(go)`: calls `go` once the page's first contentful paint is on the screen, two frames
+ * later. The head's inline script defines it (src/layouts/BaseLayout.astro) for the two inline
+ * scripts that wait for it, the script loader (./page-scripts.ts) and the beacon
+ * (./analytics/beacon.ts). Neither `load` nor the next animation frame says the page is drawn: a
+ * page with nothing left to fetch fires `load` before its first paint, and the first frames after
+ * the document are often not the frame that paints (Chromium drew `/` three frames after the first
+ * animation frame). The paint entry is reported only once its frame is presented; the two frames
+ * after it leave room for a largest text drawn a frame after the rest. A request started before the
+ * largest paint is on the screen counts into that paint in Lighthouse's simulation of a phone (LCP
+ * 100-400 ms after FCP, issue 48). A browser that does not report paints, and a hidden tab, which
+ * draws nothing, go at once; a page whose paint is never reported goes after three seconds. Kept
+ * short and ES5: it is in every page, inside the 25 KB of script a page may have.
  */
-export const whenPainted =
-  'function(go){var done=0,types=window.PerformanceObserver&&PerformanceObserver.supportedEntryTypes||[];function run(){if(done)return;done=1;requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(go)})})}if(document.visibilityState==="hidden"||types.indexOf("paint")<0)return go();var observer=new PerformanceObserver(function(list){if(list.getEntriesByName("first-contentful-paint").length){observer.disconnect();run()}});observer.observe({type:"paint",buffered:true});setTimeout(run,3000)}';
+export const whenPaintedScript =
+  'window.whenPainted=function(g){var d,r=requestAnimationFrame,P=window.PerformanceObserver,n=function(){d||(d=r(function(){r(function(){setTimeout(g)})}))};if(document.hidden||!P||(P.supportedEntryTypes||[]).indexOf("paint")<0)return g();var o=new P(function(l){l.getEntriesByName("first-contentful-paint")[0]&&(o.disconnect(),n())});o.observe({type:"paint",buffered:!0});setTimeout(n,3e3)};';
+
+/** Source that calls `go` (source of a function) through `whenPainted`; after this task where the head's script is missing. */
+export const afterFirstPaint = (go: string) => `(window.whenPainted||setTimeout)(${go})`;

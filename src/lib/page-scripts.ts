@@ -15,7 +15,7 @@ import { globSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { whenPainted } from './first-paint';
+import { afterFirstPaint } from './first-paint';
 
 const MODULE_SCRIPT = /<script type="module" src="(\/_astro\/[\w.-]+\.js)"><\/script>/g;
 
@@ -25,7 +25,7 @@ const MODULE_SCRIPT = /<script type="module" src="(\/_astro\/[\w.-]+\.js)"><\/sc
  * act faster than a person could).
  */
 export function loaderCode(sources: readonly string[]): string {
-  return `const load=()=>Promise.all(${JSON.stringify(sources)}.map((src)=>import(src))).finally(()=>{document.documentElement.dataset.scripts='ready'});(${whenPainted})(load);`;
+  return `const load=()=>Promise.all(${JSON.stringify(sources)}.map((src)=>import(src))).finally(()=>{document.documentElement.dataset.scripts='ready'});${afterFirstPaint('load')};`;
 }
 
 /**

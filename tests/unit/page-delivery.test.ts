@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { whenPainted } from '../../src/lib/first-paint';
+import { afterFirstPaint } from '../../src/lib/first-paint';
 import { deferPageScripts, loaderCode } from '../../src/lib/page-scripts';
 import { classTokens, prunePageStyles, pruneStylesheet } from '../../src/lib/page-styles';
 
@@ -67,7 +67,7 @@ describe('each page loads its module scripts after its first paint', () => {
     expect(html).toContain(`<script type="module" data-page-scripts>${code}</script></body>`);
     expect(/script-src ([^;]*)/.exec(html)![1]).toContain(hash(code));
     // Once the first paint is on the screen (src/lib/first-paint.ts); at once in a hidden tab.
-    expect(code).toContain(`(${whenPainted})(load);`);
+    expect(code).toContain(`${afterFirstPaint('load')};`);
     expect(code).toContain("dataset.scripts='ready'");
   });
 
