@@ -32,6 +32,16 @@ for (const { path, heading } of routes) {
   });
 }
 
+test('the picture a page opens with, written into the page, is drawn (the policy allows it)', async ({ site }) => {
+  await site.goto('/real-stories');
+  const picture = () =>
+    site.evaluate(() => {
+      const img = document.querySelector<HTMLImageElement>('img#opening-picture');
+      return img && { inline: img.src.startsWith('data:image/webp;base64,'), width: img.complete ? img.naturalWidth : 0 };
+    });
+  await expect.poll(picture).toEqual({ inline: true, width: 640 });
+});
+
 test('on a narrow screen the menu button opens the links, Escape closes them and focus returns', async ({ site }) => {
   await site.setWidth(390);
   await site.goto('/');
