@@ -23,7 +23,7 @@ export function ActionEmail({ organisation, words, actionUrl, reason, footerLink
     <Layout organisation={organisation} preview={words.preview} reason={reason} links={footerLinks} lang={lang}>
       <Title>{words.heading}</Title>
       <Paragraphs items={words.paragraphs} />
-      {actionUrl && words.action ? <Action label={words.action} url={actionUrl} /> : null}
+      {actionUrl && words.action ? <Action label={words.action} url={actionUrl} lang={lang} /> : null}
     </Layout>
   );
 }

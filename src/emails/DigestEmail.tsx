@@ -9,7 +9,7 @@ import { Section } from '@react-email/section';
 import { Text } from '@react-email/text';
 import type { MailWords } from '../lib/email/mail-words';
 import { Layout, type FooterLink } from './Layout';
-import { Paragraphs, Title } from './parts';
+import { linkStyle, Paragraphs, Title } from './parts';
 import { theme } from './theme';
 
 export interface DigestLetter {
@@ -58,7 +58,7 @@ export function DigestEmail({ organisation, words, letters, quotes = [], reason,
           ))}
           <Text style={letterText}>
             Reply to {letter.parentName}:{' '}
-            <Link href={letter.replyUrl} style={{ color: theme.brand }}>
+            <Link href={letter.replyUrl} style={linkStyle}>
               {letter.replyUrl}
             </Link>
           </Text>

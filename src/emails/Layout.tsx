@@ -13,6 +13,7 @@ import { Preview } from '@react-email/preview';
 import { Section } from '@react-email/section';
 import { Text } from '@react-email/text';
 import type { ReactNode } from 'react';
+import { linkStyle } from './parts';
 import { theme } from './theme';
 
 export interface FooterLink {
@@ -52,7 +53,7 @@ export function Layout({ organisation, preview, reason, links = [], lang = 'en',
             {links.map((link) => (
               <Text key={link.url} style={footerText}>
                 {link.label}:{' '}
-                <Link href={link.url} style={{ color: theme.brand }}>
+                <Link href={link.url} style={linkStyle}>
                   {link.url}
                 </Link>
               </Text>

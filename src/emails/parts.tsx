@@ -25,8 +25,17 @@ export function Paragraphs({ items }: { items: string[] }) {
   );
 }
 
+/**
+ * A link written out: a long address (a token) breaks anywhere, so it never makes the email wider
+ * than a phone's screen; the words around it break only between words.
+ */
+export const linkStyle = { color: theme.brand, wordBreak: 'break-all' } as const;
+
+/** The words before a button's link written out, in the email's language. */
+const openLinkWords: Record<string, string> = { en: 'Or open this link:', es: 'O abra este enlace:' };
+
 /** A button, and the same link written out beneath it for mail clients that show no buttons. */
-export function Action({ label, url }: { label: string; url: string }) {
+export function Action({ label, url, lang = 'en' }: { label: string; url: string; lang?: string }) {
   return (
     <>
       <Button
@@ -45,9 +54,9 @@ export function Action({ label, url }: { label: string; url: string }) {
       >
         {label}
       </Button>
-      <Text style={{ color: theme.muted, fontSize: '13px', lineHeight: '20px', margin: '0 0 8px', wordBreak: 'break-all' }}>
-        Or open this link:{' '}
-        <Link href={url} style={{ color: theme.brand }}>
+      <Text style={{ color: theme.muted, fontSize: '13px', lineHeight: '20px', margin: '0 0 8px' }}>
+        {openLinkWords[lang] ?? openLinkWords.en}{' '}
+        <Link href={url} style={linkStyle}>
           {url}
         </Link>
       </Text>

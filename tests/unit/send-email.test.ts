@@ -179,6 +179,9 @@ describe('the parent confirms from their inbox first', () => {
     expect(Date.parse(body.confirmation.expiresAt) - Date.now()).toBeGreaterThan(71.9 * 3600_000);
     const email = mail.last(data.parentEmail)!;
     expect(email).toMatchObject({ subject: 'Please confirm your email to Oakwood Academy', from: [{ name: 'Mastery Parents', address: MAIL_FROM }] });
+    // The school is on record with its leader: whom the letter goes to, named once.
+    expect(email.text).toContain('You asked Mastery Parents to send your letter to Dr. Patel at Oakwood Academy in your name.');
+    expect(email.html).toContain('Or open this link:');
     expect(linkIn(email, '/confirm-send')).toMatch(/^https:\/\/site\.example\/confirm-send\?token=/);
     expect(letters()).toEqual([]);
     // No HubSpot workflow is needed: no contact property carries the link.

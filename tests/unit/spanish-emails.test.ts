@@ -99,7 +99,15 @@ describe('a parent who wrote in Spanish', () => {
     expect(email.subject).toBe('Por favor, confirme su correo a su escuela');
     expect(email.text).toContain('Hola, Ana López:');
     expect(email.text).toMatch(/Funciona hasta el \d{1,2} de [a-z]+ de \d{4}\./);
+    // Whom it goes to, in one phrase: the school was typed, so neither its name nor its contact's is
+    // repeated ("a la escuela en su escuela" read before).
+    expect(email.text).toContain('Usted pidió a Mastery Parents que enviara su carta a su escuela en su nombre.');
     expect(email.text).not.toMatch(/Hello|Please confirm|Your data \(/);
+    expect(email.html).toContain('O abra este enlace:');
+    expect(email.html).not.toContain('Or open this link');
+    // The links written out break anywhere: a token never makes the email wider than a phone.
+    for (const path of ['/confirm-send', '/your-data'])
+      expect(email.html).toMatch(new RegExp(`<a href="[^"]*${path}[^"]*"[^>]*style="[^"]*word-break:break-all[^"]*"[^>]*>http`));
     expect(linkIn(email, '/your-data')).toMatch(/&lang=es$/);
     const page = await confirmSend(
       new Request('http://localhost/confirm-send', {

@@ -17,11 +17,12 @@ export type WordKind = (typeof wordKinds)[number];
 const parent = { parent: "the parent's name" };
 const school = { school: 'the school\'s name on its record ("your school" when the site does not know it yet)' };
 const contact = { contact: "the school contact's name (or address)" };
+const recipient = { recipient: 'whom the letter goes to: "Dr. Ruiz at Oakwood Academy", or "your school" for a school not on record' };
 
 /** The placeholders each kind's words may use, and those it must use somewhere. */
 export const wordPlaceholders: Record<WordKind, { placeholders: Record<string, string>; required: string[] }> = {
-  confirmation: { placeholders: { ...parent, ...school, ...contact, expires: 'when the link stops working' }, required: ['school', 'expires'] },
-  reminder: { placeholders: { ...parent, ...school, ...contact, expires: 'when the link stops working' }, required: ['school', 'expires'] },
+  confirmation: { placeholders: { ...parent, ...school, ...contact, ...recipient, expires: 'when the link stops working' }, required: ['school', 'expires'] },
+  reminder: { placeholders: { ...parent, ...school, ...contact, ...recipient, expires: 'when the link stops working' }, required: ['school', 'expires'] },
   refusal: { placeholders: { ...parent, ...school, reason: 'why the platform did not send it' }, required: ['reason'] },
   follow_up: { placeholders: { ...parent, ...school, sent: 'the day the letter went' }, required: ['school'] },
   second_follow_up: { placeholders: { ...parent, ...school, sent: 'the day the letter went' }, required: ['school'] },

@@ -61,6 +61,8 @@ const notifyWords = {
     gatheredSchools: (count: number) => `${count} schools`,
     /** Whom the gathered letters go to: each letter's own contact, named beside its link. */
     gatheredContacts: 'the school contacts',
+    /** Whom a letter goes to, a contact and their school: "Dr. Ruiz at Oakwood Academy". */
+    contactAt: (contact: string, school: string) => `${contact} at ${school}`,
     gatheredReason: (count: number) =>
       `Someone asked ${site.name} to send ${count === 1 ? 'a letter' : `${count} letters`} to schools in the name of this address. Nothing is sent unless you confirm each one with its own link.`,
   },
@@ -81,6 +83,7 @@ const notifyWords = {
     gatheredLink: (index: number, school: string) => `Carta ${index}: confirme su carta a ${school}`,
     gatheredSchools: (count: number) => `${count} escuelas`,
     gatheredContacts: 'los contactos',
+    contactAt: (contact: string, school: string) => `${contact} en ${school}`,
     gatheredReason: (count: number) =>
       `Alguien pidió a ${site.name} enviar ${count === 1 ? 'una carta' : `${count} cartas`} a escuelas en nombre de este correo electrónico. No se envía nada a menos que usted confirme cada una con su propio enlace.`,
   },
@@ -119,6 +122,18 @@ async function contactName(message: Pick<OutboxMessage, 'schoolId' | 'to' | 'toN
   const place = await schoolOfLetter(message);
   const leader = place.onRecord ? place.school?.leaders.find((one) => one.address === message.to.trim().toLowerCase()) : undefined;
   return leader?.name || (place.onRecord ? place.school!.name : notifyWords[localeOf(message)].theSchool);
+}
+
+/**
+ * Whom a letter goes to, in one phrase: the leader on record at their school, the school on record,
+ * or "your school" (never a name or an address that was typed, as `schoolName`).
+ */
+async function recipientName(message: Pick<OutboxMessage, 'schoolId' | 'to' | 'toName' | 'locale'>): Promise<string> {
+  const place = await schoolOfLetter(message);
+  const words = notifyWords[localeOf(message)];
+  if (!place.onRecord || !place.school) return words.yourSchool;
+  const leader = place.school.leaders.find((one) => one.address === message.to.trim().toLowerCase());
+  return leader?.name ? words.contactAt(leader.name, place.school.name) : place.school.name;
 }
 
 /**
@@ -177,7 +192,13 @@ export async function emailConfirmation(message: OutboxMessage, kind: 'confirmat
   const locale = localeOf(message);
   const rendered = await composeEmail(
     kind,
-    { parent: message.parentName, school, contact: await contactName(message), expires: until(Date.parse(message.confirmation!.expiresAt), locale) },
+    {
+      parent: message.parentName,
+      school,
+      contact: await contactName(message),
+      recipient: await recipientName(message),
+      expires: until(Date.parse(message.confirmation!.expiresAt), locale),
+    },
     {
       actionUrl: link,
       reason: notifyWords[locale].confirmReason,
@@ -224,6 +245,7 @@ export async function gatherConfirmations(address: string, now = new Date()): Pr
       school: rows.length === 1 ? await schoolName(first) : words.gatheredSchools(rows.length),
       // Several letters: not the newest letter's contact "at 4 schools".
       contact: rows.length === 1 ? await contactName(first) : words.gatheredContacts,
+      recipient: rows.length === 1 ? await recipientName(first) : words.contactAt(words.gatheredContacts, words.gatheredSchools(rows.length)),
       expires: until(Date.parse(first.confirmation!.expiresAt), locale),
     },
     {
