@@ -6,13 +6,13 @@ import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { assertProductionSettings, publicEnv } from './src/config/env.ts';
 import { embedScriptOrigins } from './src/config/forms.ts';
-import { contentEditor } from './src/lib/content-editor/integration.ts';
-import { siteSearchIndex } from './src/lib/search/build-index.ts';
-import { pageStyles } from './src/lib/page-styles.ts';
-import { pageScriptsAfterFirstPaint } from './src/lib/page-scripts.ts';
+import { contentEditor } from './src/lib/build/content-editor/integration.ts';
+import { siteSearchIndex } from './src/lib/build/search/build-index.ts';
+import { pageStyles } from './src/lib/build/page-styles.ts';
+import { pageScriptsAfterFirstPaint } from './src/lib/build/page-scripts.ts';
 import { defaultLocale, locales } from './src/config/locales.ts';
-import { splitLocale } from './src/lib/i18n/paths.ts';
-import { withPostAlternates } from './src/lib/blog/sitemap.ts';
+import { splitLocale } from './src/lib/shared/i18n/paths.ts';
+import { withPostAlternates } from './src/lib/build/blog/sitemap.ts';
 import { fileURLToPath } from 'node:url';
 
 // The deployed origin: SITE_URL when given, else the URL Netlify sets, else the production domain.
@@ -46,7 +46,7 @@ export default defineConfig({
       filter: (page) => !unlisted.includes(splitLocale(new URL(page).pathname).path),
       // Each page's other languages as xhtml:link alternates (only pages that exist in both).
       i18n: { defaultLocale, locales: Object.fromEntries(locales.map((locale) => [locale, locale])) },
-      // A blog post's alternates are its own translation's, as its page names them (src/lib/blog/sitemap.ts).
+      // A blog post's alternates are its own translation's, as its page names them (src/lib/build/blog/sitemap.ts).
       serialize: (item) => withPostAlternates(item, builtDir),
     }),
     // Where the build writes (`--outDir` may move it), for the sitemap's reading of the posts' pages.
@@ -61,9 +61,9 @@ export default defineConfig({
     contentEditor(),
     // dist/search-index.json, from the built pages src/config/search.ts names, for the `search` function.
     siteSearchIndex(),
-    // Each page's inline styles without the rules nothing on it can use (src/lib/page-styles.ts).
+    // Each page's inline styles without the rules nothing on it can use (src/lib/build/page-styles.ts).
     pageStyles(),
-    // Each page's module scripts load after its first paint (src/lib/page-scripts.ts).
+    // Each page's module scripts load after its first paint (src/lib/build/page-scripts.ts).
     pageScriptsAfterFirstPaint(),
   ],
   // No content has code blocks; Shiki's inline colours would need 'unsafe-inline' styles (and the

@@ -6,14 +6,14 @@ import { defineCollection, reference } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { blogLoader } from './content-loaders/blog';
-import { blogEntrySchema } from './lib/blog/schema';
+import { blogEntrySchema } from './lib/build/blog/schema';
 import { formPurposes } from './config/forms';
-import { letterSchema } from './lib/email/letters';
-import { mailWordsSchema } from './lib/email/mail-words';
-import { experimentPlaceSchema } from './lib/analytics/experiments';
-import { spanishText, statSchema } from './lib/stats';
-import { cardSchema } from './lib/cards';
-import { formDefinitionSchema } from './lib/forms/definition';
+import { letterSchema } from './lib/shared/email/letter-texts';
+import { mailWordsSchema } from './lib/shared/email/mail-words';
+import { experimentPlaceSchema } from './lib/shared/analytics/experiment-places';
+import { spanishText, statSchema } from './lib/shared/stats';
+import { cardSchema } from './lib/build/cards';
+import { formDefinitionSchema } from './lib/shared/forms/definition';
 import { formsLoader } from './content-loaders/forms';
 import { i18nLoader } from './content-loaders/i18n';
 
@@ -49,7 +49,7 @@ const faqs = defineCollection({
 /**
  * The Spanish of each FAQ, content/faqs-es/<name>.mdx at the English file's name: its question in
  * the front matter, the answer as the body; the category and order are the English file's. An FAQ
- * without its Spanish stops the build naming the file (src/lib/faq-twins.ts).
+ * without its Spanish stops the build naming the file (src/lib/build/faq-twins.ts).
  */
 const faqsEs = defineCollection({
   loader: glob({ pattern: '**/*.mdx', base: './content/faqs-es' }),
@@ -59,7 +59,7 @@ const faqsEs = defineCollection({
   }),
 });
 
-/** Statistics shown as counters and quoted by the letters (src/lib/stats.ts). */
+/** Statistics shown as counters and quoted by the letters (src/lib/shared/stats.ts). */
 const stats = defineCollection({
   loader: file('content/stats.yaml'),
   schema: statSchema,
@@ -144,7 +144,7 @@ const formsCollection = defineCollection({
 });
 
 /**
- * The bodies of the school email, one YAML file each (src/lib/email/letters.ts): parents writing to
+ * The bodies of the school email, one YAML file each (src/lib/shared/email/letter-texts.ts): parents writing to
  * one school get them in rotation. A letter without a placeholder the template needs, or over a
  * limit, fails the build naming its file and the field.
  */
@@ -156,7 +156,7 @@ const letters = defineCollection({
 /**
  * The letters in the other languages a parent may choose for their letter (content/letters/es/),
  * under the same rules; each English letter needs its variant by the same file name, or the build
- * fails naming the missing file (src/lib/email/letters-build.ts).
+ * fails naming the missing file (src/lib/build/email/letters-build.ts).
  */
 const letterVariants = defineCollection({
   loader: glob({ pattern: '*/*.yaml', base: './content/letters' }),
@@ -164,7 +164,7 @@ const letterVariants = defineCollection({
 });
 
 /**
- * The words of every other email the site sends, one YAML file per kind (src/lib/email/mail-words.ts):
+ * The words of every other email the site sends, one YAML file per kind (src/lib/shared/email/mail-words.ts):
  * a placeholder the email does not have or one it needs missing, a link or an address in the words,
  * fails the build naming the file and the field. The templates (src/emails) add the links.
  */
@@ -174,7 +174,7 @@ const emails = defineCollection({
 });
 
 /**
- * The places an experiment can test (src/lib/analytics/experiments.ts): each a file naming the
+ * The places an experiment can test (src/lib/shared/analytics/experiment-places.ts): each a file naming the
  * pages it is on and the words it can show; staff start and end experiments on the admin page.
  */
 const experiments = defineCollection({
@@ -184,7 +184,7 @@ const experiments = defineCollection({
 
 /**
  * The frame's and the pages' words per language, content/i18n/{locale}/{place}.yaml: a key missing in one
- * language fails the build naming the key and the file (src/lib/i18n/words.ts, docs/spanish.md).
+ * language fails the build naming the key and the file (src/lib/shared/i18n/translator.ts, docs/spanish.md).
  */
 const i18n = defineCollection({
   loader: i18nLoader(),

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { addBlockSchema, removeBlockSchema, voidPreviewSchema, voidSchema, type AbuseView } from '../../src/lib/schemas/abuse-watch';
+import { addBlockSchema, removeBlockSchema, voidPreviewSchema, voidSchema, type AbuseView } from '../../src/lib/shared/schemas/abuse-watch';
 import { addBlock, listBlocks, removeBlock } from '../../src/server/abuse/blocks';
 import { previewVoid, voidSet } from '../../src/server/abuse/void';
 import { TRENDING_FACTOR, TRENDING_MIN_REQUESTS, USUAL_DAYS, watchSummary } from '../../src/server/abuse/watch';

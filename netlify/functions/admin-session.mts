@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { loginSchema } from '../../src/lib/schemas';
+import { loginSchema } from '../../src/lib/shared/schemas';
 import { auditRequest, recordAudit, recordRefusal } from '../../src/server/staff/audit';
 import {
   checkCredentials,

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { escapeHtml } from '../../src/lib/forms/render';
+import { escapeHtml } from '../../src/lib/shared/forms/render';
 import { ambassadorPage } from '../../src/server/ambassadors';
 import { actions, heading, homeLink, lead, responsePage } from '../../src/server/pages/frame';
 import { StoreUnavailableError } from '../../src/server/http';

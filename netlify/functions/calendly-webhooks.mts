@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
-import { webhookConfigSchema } from '../../src/lib/schemas';
+import { webhookConfigSchema } from '../../src/lib/shared/schemas';
 import {
   deleteWebhookConfig,
   getWebhookConfig,

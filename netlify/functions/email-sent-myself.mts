@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { sendEmailSchema } from '../../src/lib/schemas';
+import { sendEmailSchema } from '../../src/lib/shared/schemas';
 import { allowMethods, clientIp, handle, json, readJson } from '../../src/server/http';
 import { networkKey } from '../../src/server/identity';
 import { recordSelfSent } from '../../src/server/letter/request';

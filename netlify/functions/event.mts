@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { BEACON_MAX_BYTES, beaconSchema } from '../../src/lib/analytics/events';
+import { BEACON_MAX_BYTES, beaconSchema } from '../../src/lib/shared/analytics/events';
 import { recordBeacon, takeBeaconAllowance } from '../../src/server/analytics/record';
 import { countable, hasBrowserSignals } from '../../src/server/analytics/visitor';
 import { serverEnv } from '../../src/server/env';

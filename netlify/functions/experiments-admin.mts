@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { endExperimentSchema, newExperimentSchema } from '../../src/lib/analytics/experiments';
+import { endExperimentSchema, newExperimentSchema } from '../../src/lib/shared/analytics/experiment-places';
 import { auditRequest } from '../../src/server/staff/audit';
 import { requireAdmin } from '../../src/server/staff/auth';
 import { endExperiment, experimentPlaces, experimentResults, letterResults, startExperiment } from '../../src/server/analytics/experiments';

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { splitLocale } from '../../src/lib/i18n/paths';
+import { splitLocale } from '../../src/lib/shared/i18n/paths';
 import { StoreUnavailableError } from '../../src/server/http';
 import { findQueryOf, findSchoolPage } from '../../src/server/pages/find-school';
 import { suggestSchools } from '../../src/server/schools/records';

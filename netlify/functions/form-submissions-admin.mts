@@ -18,7 +18,7 @@ import {
   type StoredSubmission,
 } from '../../src/server/forms/submissions';
 import { allowMethods, handle, HttpError, json } from '../../src/server/http';
-import type { SubmissionsPage, SubmissionView } from '../../src/lib/schemas/admin';
+import type { SubmissionsPage, SubmissionView } from '../../src/lib/shared/schemas/admin';
 
 const PAGE_SIZE = 20;
 

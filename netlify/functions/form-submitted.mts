@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { formPurposes, type FormPurpose } from '../../src/config/forms';
 import { formDefinitions } from '../../src/server/forms/definitions';
-import { splitLocale } from '../../src/lib/i18n/paths';
+import { splitLocale } from '../../src/lib/shared/i18n/paths';
 import { definitionIn } from '../../src/server/forms/in-locale';
 import { problemPage, safePagePath, submittedPage } from '../../src/server/pages/frame';
 

@@ -1,11 +1,11 @@
 import type { Config } from '@netlify/functions';
-import { hubspotConfigSchema } from '../../src/lib/schemas';
+import { hubspotConfigSchema } from '../../src/lib/shared/schemas';
 import { createHubSpotConfig, currentHubSpotConfig, publicHubSpotConfig } from '../../src/server/staff/admin-config';
 import { auditRequest } from '../../src/server/staff/audit';
 import { requireOwner } from '../../src/server/staff/auth';
 import { serverEnv } from '../../src/server/env';
 import { allowMethods, handle, json, readJson } from '../../src/server/http';
-import type { HubSpotConfigAnswer } from '../../src/lib/schemas/admin';
+import type { HubSpotConfigAnswer } from '../../src/lib/shared/schemas/admin';
 
 /**
  * The HubSpot configuration. GET: the current one (tokens masked) and whether the site falls back

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
-import { safeHttpUrl } from '../../src/lib/booking';
-import { searchContactSchema } from '../../src/lib/schemas';
+import { safeHttpUrl } from '../../src/lib/shared/booking';
+import { searchContactSchema } from '../../src/lib/shared/schemas';
 import { findBookingDelivery } from '../../src/server/calendly-webhook';
 import { serverEnv } from '../../src/server/env';
 import { allowMethods, handle, json, readJson } from '../../src/server/http';

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { updateContactSchema } from '../../src/lib/schemas';
+import { updateContactSchema } from '../../src/lib/shared/schemas';
 import { allowedUpdate, startsASend } from '../../src/server/forms/contact-updates';
 import { allowMethods, handle, HttpError, json, readJson } from '../../src/server/http';
 import { hubspotClient, statusOf, updateContact } from '../../src/server/hubspot';

@@ -5,7 +5,7 @@ import { allowMethods, handle, HttpError, json } from '../../src/server/http';
 import { impactBySchool, impactCsv } from '../../src/server/schools/impact';
 import { readAnswer } from '../../src/server/schools/answers';
 import type { z } from 'zod';
-import type { impactRowsSchema } from '../../src/lib/schemas/admin';
+import type { impactRowsSchema } from '../../src/lib/shared/schemas/admin';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 

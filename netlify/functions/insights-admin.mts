@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { insightsQuerySchema } from '../../src/lib/analytics/events';
+import { insightsQuerySchema } from '../../src/lib/shared/analytics/events';
 import { insights, insightsCsv } from '../../src/server/analytics/insights';
 import { auditRequest } from '../../src/server/staff/audit';
 import { requireAdmin } from '../../src/server/staff/auth';

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { nominationSchema } from '../../src/lib/schemas';
+import { nominationSchema } from '../../src/lib/shared/schemas';
 import { auditRequest } from '../../src/server/staff/audit';
 import { requireAdmin } from '../../src/server/staff/auth';
 import { refuseBlocked } from '../../src/server/abuse/blocks';

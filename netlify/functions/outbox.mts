@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
-import { canRetryMessage } from '../../src/lib/outbox-retry';
-import type { OutboxView } from '../../src/lib/schemas/admin';
+import { canRetryMessage } from '../../src/lib/shared/outbox-retry';
+import type { OutboxView } from '../../src/lib/shared/schemas/admin';
 import { auditRequest } from '../../src/server/staff/audit';
 import { requireAdmin, requireOwner } from '../../src/server/staff/auth';
 import { allowMethods, handle, HttpError, json } from '../../src/server/http';

@@ -1,14 +1,14 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
-import { normaliseNote } from '../../src/lib/email/note';
-import { answerKinds, COMMENT_MAX, DAYS_TAKEN_MAX } from '../../src/lib/answer-kinds';
+import { normaliseNote } from '../../src/lib/shared/email/note';
+import { answerKinds, COMMENT_MAX, DAYS_TAKEN_MAX } from '../../src/lib/shared/answer-kinds';
 import { heading, lead, responsePage } from '../../src/server/pages/frame';
 import { HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
 import { optionalHubSpot } from '../../src/server/letter/request';
 import { openAnswerLink, saveAnswer } from '../../src/server/schools/answers';
 import { hasWordsConsent, setWordsConsent } from '../../src/server/schools/starred-words';
-import { personalWords, WORDS_CONSENT_FIELD } from '../../src/lib/email/personal-fields';
-import { formWordsConsentSchema } from '../../src/lib/schemas';
+import { personalWords, WORDS_CONSENT_FIELD } from '../../src/lib/shared/email/personal-fields';
+import { formWordsConsentSchema } from '../../src/lib/shared/schemas';
 import { recordAnswerStep } from '../../src/server/analytics/record';
 import {
   answerWords,

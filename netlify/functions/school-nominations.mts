@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { schoolNominationSchema } from '../../src/lib/schemas';
+import { schoolNominationSchema } from '../../src/lib/shared/schemas';
 import { refuseBlocked } from '../../src/server/abuse/blocks';
 import { recordRequest } from '../../src/server/abuse/watch';
 import { allowMethods, clientIp, handle, json, readJson } from '../../src/server/http';

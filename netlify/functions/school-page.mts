@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { allowMethods, HttpError, json, jsonError } from '../../src/server/http';
 import { pageHeaders } from '../../src/server/pages/frame';
 import { attributionOf, keyOfSegment, readSchoolPage } from '../../src/server/schools/pages';
-import { splitLocale } from '../../src/lib/i18n/paths';
+import { splitLocale } from '../../src/lib/shared/i18n/paths';
 import { schoolFigures, schoolPageResponse, unavailableText, unknownSchoolResponse } from '../../src/server/pages/school';
 
 /**

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
-import { SUGGEST_QUERY_MAX } from '../../src/lib/schools';
+import { SUGGEST_QUERY_MAX } from '../../src/lib/shared/school-record';
 import { allowMethods, describeIssues, handle, HttpError, json } from '../../src/server/http';
 import { suggestSchools } from '../../src/server/schools/records';
 

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
-import { evidenceSchema, schoolInputSchema, schoolStatuses } from '../../src/lib/schools';
+import { evidenceSchema, schoolInputSchema, schoolStatuses } from '../../src/lib/shared/school-record';
 import { auditRequest } from '../../src/server/staff/audit';
 import { requireAdmin } from '../../src/server/staff/auth';
 import { maskAddress } from '../../src/server/data-rights';

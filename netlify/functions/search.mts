@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { defaultLocale } from '../../src/config/locales';
-import { splitLocale } from '../../src/lib/i18n/paths';
+import { splitLocale } from '../../src/lib/shared/i18n/paths';
 import { allowMethods, describeIssues, json, jsonError } from '../../src/server/http';
 import {
   answerSearch,

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
-import { sendEmailSchema } from '../../src/lib/schemas';
+import { sendEmailSchema } from '../../src/lib/shared/schemas';
 import { allowMethods, clientIp, describeIssues, handle, HttpError, json, readJson } from '../../src/server/http';
 import { networkKey } from '../../src/server/identity';
 import { requestPlatformSend, timeZoneOf } from '../../src/server/letter/request';

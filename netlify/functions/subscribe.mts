@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { subscribeSchema } from '../../src/lib/schemas';
+import { subscribeSchema } from '../../src/lib/shared/schemas';
 import { serverEnv } from '../../src/server/env';
 import { allowMethods, handle, HttpError, json, readJson } from '../../src/server/http';
 import { withRetry } from '../../src/server/hubspot';

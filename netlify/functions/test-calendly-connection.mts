@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { connectionTestSchema } from '../../src/lib/schemas';
+import { connectionTestSchema } from '../../src/lib/shared/schemas';
 import { requireOwner } from '../../src/server/staff/auth';
 import { CalendlyError, currentUser } from '../../src/server/calendly';
 import { allowMethods, handle, HttpError, json, readJson } from '../../src/server/http';

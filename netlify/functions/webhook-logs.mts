@@ -3,8 +3,8 @@ import { auditRequest } from '../../src/server/staff/audit';
 import { requireAdmin } from '../../src/server/staff/auth';
 import { getLog, listLogs, syncLog } from '../../src/server/calendly-webhook';
 import { allowMethods, handle, HttpError, json } from '../../src/server/http';
-import { canRetrySync } from '../../src/lib/webhook-logs';
-import type { WebhookLogsPage } from '../../src/lib/schemas/admin';
+import { canRetrySync } from '../../src/lib/shared/webhook-logs';
+import type { WebhookLogsPage } from '../../src/lib/shared/schemas/admin';
 
 const PAGE_SIZE = 20;
 

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
-import { WORDS_CONSENT_FIELD } from '../../src/lib/email/note';
-import { formWordsConsentSchema } from '../../src/lib/schemas';
+import { WORDS_CONSENT_FIELD } from '../../src/lib/shared/email/note';
+import { formWordsConsentSchema } from '../../src/lib/shared/schemas';
 import { readDraft } from '../../src/server/letter/drafts';
 import { responsePage } from '../../src/server/pages/frame';
 import { clientIp, HttpError, readLimited, StoreUnavailableError } from '../../src/server/http';
@@ -10,8 +10,8 @@ import { sameSecret } from '../../src/server/tokens';
 import { hintedLocale } from '../../src/server/words';
 
 import type { Locale } from '../../src/config/locales';
-import { personalWords } from '../../src/lib/email/personal-fields';
-import { fillWords } from '../../src/lib/i18n/words';
+import { personalWords } from '../../src/lib/shared/email/personal-fields';
+import { fillWords } from '../../src/lib/shared/i18n/translator';
 import { editPage, emailPage, notFound, pageWordsOf, problemView } from '../../src/server/pages/your-email';
 
 /**

@@ -44,7 +44,7 @@ export async function run() {
     const route = `/${relative(dist, file)
       .replace(/\.html$/, '')
       .replace(/(^|\/)index$/, '')}`;
-    // Module scripts, and those the page's loader imports after the first paint (src/lib/page-scripts.ts).
+    // Module scripts, and those the page's loader imports after the first paint (src/lib/build/page-scripts.ts).
     const loader = /<script type="module" data-page-scripts>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
     const frameScripts = [
       ...[...html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g)].map((m) => m[1]),

@@ -92,7 +92,7 @@ export const emailFormPurposes = ['emailGenerator', 'referSchool'] as const sati
 
 /**
  * The forms shown in other languages than English, with the place of their words
- * (content/i18n/{locale}/{place}.yaml, src/lib/forms/localize.ts). Other forms stay English,
+ * (content/i18n/{locale}/{place}.yaml, src/lib/shared/forms/localize.ts). Other forms stay English,
  * marked `lang="en"`, on a page in another language.
  */
 export const formWordsPlaces: Partial<Record<FormPurpose, string>> = {

@@ -34,6 +34,6 @@ export const translatedPaths: readonly string[] = [
   '/search',
   // Drawn by a function in each language (the list of schools without JavaScript).
   '/find-school',
-  // The list; each post has its own alternates (its translation, src/lib/blog/languages.ts).
+  // The list; each post has its own alternates (its translation, src/lib/build/blog/languages.ts).
   '/blogs-insights',
 ];

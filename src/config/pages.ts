@@ -1,8 +1,8 @@
 /**
  * The site's pages, in one list: every page a visitor can open, by its path. What reads it:
- * - the figures (src/lib/analytics/pages.ts): each page is counted as itself, any other path as
+ * - the figures (src/server/analytics/counted-pages.ts): each page is counted as itself, any other path as
  *   "other" (staff pages are not counted at all);
- * - the metadata (src/lib/seo.ts `routeMetadata`): the title and description the specification's
+ * - the metadata (src/lib/shared/seo.ts `routeMetadata`): the title and description the specification's
  *   metadata table gives a page;
  * - the Lighthouse bench (scripts/bench/lighthouse.mjs): the built pages;
  * - the e2e route table (tests/e2e/routes.ts), which keeps each page's heading, is checked

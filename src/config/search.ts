@@ -1,5 +1,5 @@
 /**
- * What the site search indexes (src/lib/search/build-index.ts, after `astro build`): content pages
+ * What the site search indexes (src/lib/build/search/build-index.ts, after `astro build`): content pages
  * only, the FAQs, blog posts and the public content pages; admin, booking, form, error and search
  * pages are left out. A glob of built files under dist/ per language: English's pages, and in
  * another language those of them that language has (`translatedPaths`, and that language's blog posts).

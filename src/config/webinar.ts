@@ -1,7 +1,7 @@
 /**
  * The next live webinar, as /webinar-thank-you and /webinar-share name it (§ /webinar-thank-you:
  * "From Busy to Brilliant", Sept 25 at 12:00 PM ET, 45 minutes). Its day and hour are shown in the
- * page's language and in the webinar's own time zone (src/lib/i18n/format.ts).
+ * page's language and in the webinar's own time zone (src/lib/shared/i18n/format.ts).
  */
 export const liveWebinar = {
   /** Its name, as recorded (English on every page). */

@@ -1,12 +1,12 @@
 /**
  * Reads every published post of the HubSpot CMS blog (all pages, tags resolved to names) through
- * the shared HubSpot client, and maps each onto the blog entry of `src/lib/blog/schema.ts`.
+ * the shared HubSpot client, and maps each onto the blog entry of `src/lib/build/blog/schema.ts`.
  */
 import type { Client } from '@hubspot/api-client';
 import { withRetry } from '../server/hubspot';
-import { sanitizeBlogHtml } from '../lib/blog/sanitize';
-import { htmlToText, readTimeMinutes, slugify, truncate } from '../lib/blog/text';
-import type { BlogEntryData } from '../lib/blog/schema';
+import { sanitizeBlogHtml } from '../lib/build/blog/sanitize';
+import { htmlToText, readTimeMinutes, slugify, truncate } from '../lib/build/blog/text';
+import type { BlogEntryData } from '../lib/build/blog/schema';
 import { defaultLocale, locales, type Locale } from '../config/locales';
 
 /**

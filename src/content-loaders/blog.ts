@@ -8,8 +8,8 @@ import { glob, type Loader, type LoaderContext } from 'astro/loaders';
 import { serverEnv } from '../server/env';
 import { hubspotClient, statusOf } from '../server/hubspot';
 import { fetchPosts, fetchTagNames, isPublished, mapHubSpotPost, type HubSpotPost } from './blog-hubspot';
-import { htmlToText, readTimeMinutes } from '../lib/blog/text';
-import { entryIdOf } from '../lib/blog/languages';
+import { htmlToText, readTimeMinutes } from '../lib/build/blog/text';
+import { entryIdOf } from '../lib/build/blog/languages';
 import { checkLocalPosts } from './blog-local';
 import { defaultLocale } from '../config/locales';
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { formPurposes, forms, type FormPurpose, type FormRender } from '../config/forms';
 import { serverEnv } from '../server/env';
 import { hubspotClient, statusOf, withRetry } from '../server/hubspot';
-import { unsupportedParts } from '../lib/forms/fields';
+import { unsupportedParts } from '../lib/shared/forms/fields';
 
 export class FormSourceError extends Error {
   override name = 'FormSourceError';

@@ -3,7 +3,7 @@
  * from content/i18n/{locale}/{place}.yaml, one file per place of the site (`frame`, `home`, …) whose
  * name is the first part of its keys (`home.yaml`'s `hero.title` is `home.hero.title`). A file
  * that one language lacks, or a key another language has, stops the build naming the key and the
- * file (src/lib/i18n/words.ts).
+ * file (src/lib/shared/i18n/translator.ts).
  */
 import type { Loader } from 'astro/loaders';
 import { join } from 'node:path';

@@ -3,7 +3,7 @@
  * and at most one button. Confirmation links, reminders, follow-ups, updates, data links,
  * invitations and notices all read this way.
  */
-import type { MailWords } from '../lib/email/mail-words';
+import type { MailWords } from '../lib/shared/email/mail-words';
 import { Layout, type FooterLink } from './Layout';
 import { Action, Paragraphs, Title } from './parts';
 

@@ -7,7 +7,7 @@ import { Hr } from '@react-email/hr';
 import { Link } from '@react-email/link';
 import { Section } from '@react-email/section';
 import { Text } from '@react-email/text';
-import type { MailWords } from '../lib/email/mail-words';
+import type { MailWords } from '../lib/shared/email/mail-words';
 import { Layout, type FooterLink } from './Layout';
 import { linkStyle, Paragraphs, Title } from './parts';
 import { theme } from './theme';

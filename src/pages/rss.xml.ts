@@ -2,7 +2,7 @@
 import rss from '@astrojs/rss';
 import type { APIRoute } from 'astro';
 import { site } from '../config/site';
-import { getBlogPosts } from '../lib/blog/posts';
+import { getBlogPosts } from '../lib/build/blog/posts';
 
 export const GET: APIRoute = async (context) => {
   const posts = await getBlogPosts();

@@ -9,8 +9,8 @@
  */
 import type { Context } from '@netlify/functions';
 import { z } from 'zod';
-import { escapeHtml } from '../lib/forms/render';
-import { isEmail } from '../lib/forms/values';
+import { escapeHtml } from '../lib/shared/forms/render';
+import { isEmail } from '../lib/shared/forms/values';
 import { attemptContactDeletion, deletionStepUsed, erasePersonalData, exportPersonalData, findPersonalData, sendDataLink } from './data-rights';
 import { openDataToken } from './links';
 import { serverEnv } from './env';
@@ -24,7 +24,7 @@ import { withdrawStarredWords } from './schools/starred-words';
 import { hintedLocale } from './words';
 import { askPage, dataWordsOf, expiredPage, invalidPage, notePage, overview, requestForm, reviewPage, type View } from './pages/your-data';
 import type { Locale } from '../config/locales';
-import { formLocaleSchema as pageLocaleSchema } from '../lib/schemas';
+import { formLocaleSchema as pageLocaleSchema } from '../lib/shared/schemas';
 
 /** Requests for a link from one network in 10 minutes. */
 const REQUESTS_PER_WINDOW = 5;

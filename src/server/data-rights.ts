@@ -15,7 +15,7 @@
  * cleared once HubSpot has deleted it, and done rows are removed after DELETION_LOG_RETENTION_MS.
  */
 import type { Client } from '@hubspot/api-client';
-import { isEmail } from '../lib/forms/values';
+import { isEmail } from '../lib/shared/forms/values';
 import { query, queryOne, sql } from './db';
 import type { EmailDraft } from './letter/drafts';
 import type { StoredSubmission } from './forms/submissions';
@@ -343,7 +343,7 @@ export function waitingLetters(data: PersonalData): OutboxMessage[] {
   return data.messages.filter((message) => message.channel === 'platform' && (message.status === 'awaiting_confirmation' || message.status === 'queued'));
 }
 
-import type { ContactDeletion } from '../lib/schemas/admin';
+import type { ContactDeletion } from '../lib/shared/schemas/admin';
 export type { ContactDeletion };
 
 interface DeletionRow {

@@ -383,7 +383,7 @@ export const serverEnv = {
     get meetingStatus() {
       return read('HUBSPOT_PROP_MEETING_STATUS') ?? 'calendly_meeting_status';
     },
-    /** The parent's answer: one of src/lib/answer-kinds.ts answerKinds. */
+    /** The parent's answer: one of src/lib/shared/answer-kinds.ts answerKinds. */
     get schoolAnswer() {
       return read('HUBSPOT_PROP_SCHOOL_ANSWER') ?? 'school_answer';
     },

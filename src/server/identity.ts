@@ -9,7 +9,7 @@
  */
 
 import { createHash, createHmac, hkdfSync } from 'node:crypto';
-import { schoolKey } from '../lib/answer-kinds';
+import { schoolKey } from '../lib/shared/answer-kinds';
 import { serverEnv } from './env';
 
 /** The domains whose mailboxes ignore dots in the local part (and are one and the same). */

@@ -8,8 +8,8 @@
  * inbox; no form answer and no page reached by typing an address carries one.
  */
 import { defaultLocale, type Locale } from '../config/locales';
-import { isEmail } from '../lib/forms/values';
-import { ANSWER_WINDOW_DAYS } from '../lib/answer-kinds';
+import { isEmail } from '../lib/shared/forms/values';
+import { ANSWER_WINDOW_DAYS } from '../lib/shared/answer-kinds';
 import { decryptSecret, encryptSecret } from './crypto';
 import { serverEnv } from './env';
 import { parentKey } from './identity';

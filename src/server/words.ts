@@ -2,13 +2,13 @@
  * The words per language and place (content/i18n/{locale}/{place}.yaml), read the same way by the
  * build (the `i18n` collection's loader) and by the functions that answer with pages or emails in
  * the visitor's language (netlify.toml includes the folder). Every language has every key of every
- * other: a missing one throws, naming the key and the file that lacks it (src/lib/i18n/words.ts).
+ * other: a missing one throws, naming the key and the file that lacks it (src/lib/shared/i18n/translator.ts).
  */
 import yaml from 'js-yaml';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defaultLocale, locales, type Locale } from '../config/locales';
-import { assertSameKeys, flattenWords, translator, type Translate, type Words } from '../lib/i18n/words';
+import { assertSameKeys, flattenWords, translator, type Translate, type Words } from '../lib/shared/i18n/translator';
 
 export const I18N_DIR = 'content/i18n';
 

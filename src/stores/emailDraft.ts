@@ -5,12 +5,12 @@
  */
 import { atom } from 'nanostores';
 import { defaultLocale, type Locale } from '../config/locales';
-import type { DialogToasts } from '../lib/email/dialog-words';
-import { emailMessages } from '../lib/email/messages';
-import { noteProblem } from '../lib/email/note';
-import { generateEmail, type GeneratedEmail } from '../lib/email/template';
-import type { DraftAnswer } from '../lib/email/draft';
-import { showToast } from '../lib/frame/toast';
+import type { DialogToasts } from '../lib/shared/email/dialog-words';
+import { emailMessages } from '../lib/shared/email/messages';
+import { noteProblem } from '../lib/shared/email/note';
+import { generateEmail, type GeneratedEmail } from '../lib/shared/email/template';
+import type { DraftAnswer } from '../lib/browser/email/draft';
+import { showToast } from '../lib/browser/frame/toast';
 
 export type SendState = 'idle' | 'sending' | 'awaiting_confirmation' | 'sent' | 'refused' | 'failed';
 
@@ -64,7 +64,7 @@ export const closeDraft = () => update({ open: false });
 
 let editHandler: (() => void) | undefined;
 
-/** What "Edit details" does on this page: its form comes back, filled in (src/lib/email/flow.ts). */
+/** What "Edit details" does on this page: its form comes back, filled in (src/lib/browser/email/flow.ts). */
 export function onEditDetails(handler: (() => void) | undefined): void {
   editHandler = handler;
 }

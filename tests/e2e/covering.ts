@@ -10,7 +10,9 @@ import { expect } from './fixtures';
 import { twoFrames } from './widths';
 
 /** The floating button's FLOATING_CTA_REVEAL_MS (its module defines a custom element, which Node cannot load). */
-const revealMs = Number(/FLOATING_CTA_REVEAL_MS = (\d+);/.exec(readFileSync(join(import.meta.dirname, '../../src/lib/frame/floating-cta.ts'), 'utf8'))![1]);
+const revealMs = Number(
+  /FLOATING_CTA_REVEAL_MS = (\d+);/.exec(readFileSync(join(import.meta.dirname, '../../src/lib/browser/frame/floating-cta.ts'), 'utf8'))![1],
+);
 
 /**
  * "<what covers> covers <what>", for each fixed or sticky element over something that matters.
@@ -63,7 +65,7 @@ export function coverings(page: Page, { asShown = false, atEnd = true } = {}): P
 /**
  * Waits until the page has settled after a scroll, for what is decided after it: the scroll's
  * frame drawn and the form's visibility observed (two frames), then the floating button's own
- * decision (src/lib/frame/floating-cta.ts): it hides at once while something is under it and shows
+ * decision (src/lib/browser/frame/floating-cta.ts): it hides at once while something is under it and shows
  * again FLOATING_CTA_REVEAL_MS after the place under it is clear, fading in. It used to be a fixed
  * 450 ms after every scroll; now the reveal is waited for only where it would matter, that is
  * where the button, were it shown, would lie over something that matters, and the fade only while

@@ -1,6 +1,6 @@
 /**
  * Issue 47.5, "the first paint works": a page's scripts load just after its first paint
- * (src/lib/page-scripts.ts), so what a person does before they arrive must not be lost. Here the
+ * (src/lib/build/page-scripts.ts), so what a person does before they arrive must not be lost. Here the
  * person acts as soon as the page is painted, while its scripts are held back (on a fast CPU, by a
  * route that holds them until the person has acted), and on a CPU slowed four times, where nothing
  * is held and the scripts arrive when they arrive. Then the late scripts must take up what was done.
@@ -100,7 +100,7 @@ test.describe('what a person does before the scripts arrive is taken up', () => 
     await gotoPainted(page, '/lead-the-change');
     const form = page.locator('#email-form form[data-native-form]');
     const formId = await page.locator('#email-form native-form').getAttribute('data-form-id');
-    // What this tab kept when the parent made an email before (src/lib/email/saved-details.ts).
+    // What this tab kept when the parent made an email before (src/lib/browser/email/saved-details.ts).
     await page.evaluate(
       (key) => sessionStorage.setItem(key, JSON.stringify({ full_name: 'Kept Parent', school_name: 'Kept School', child_grade: '3rd grade' })),
       `email-form-details:/lead-the-change:${formId}`,
@@ -154,7 +154,7 @@ test.describe('the page view is sent once the page is painted', () => {
   }
 });
 
-// Issue 48: a page that opens with a picture (written into it, src/lib/media.ts) draws it in its
+// Issue 48: a page that opens with a picture (written into it, src/lib/build/media.ts) draws it in its
 // first frame, with its text: the head expects it (rel=expect), so no frame is drawn before the parser
 // has it. Before, the first frame now and then held only the header, and the picture came 200-400 ms
 // later on a CPU slowed four times.

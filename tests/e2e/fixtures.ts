@@ -12,7 +12,7 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { scriptsReady } from '../../src/lib/page-scripts';
+import { scriptsReady } from '../../src/lib/build/page-scripts';
 
 const fakeEmbed = readFileSync(join(import.meta.dirname, '..', 'fakes', 'form-embed.js'), 'utf8');
 const fakeEmbedV4 = readFileSync(join(import.meta.dirname, '..', 'fakes', 'form-embed-v4.js'), 'utf8');
@@ -49,7 +49,7 @@ export const test = base.extend<{ embed: 'none' | 'fake' | 'fail'; consoleErrors
     // server, and half of the suite's function runs were page views nobody read. The beacon and its
     // counting are proven in tests/e2e/insights.spec.ts (its own contexts) and tests/unit.
     await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { configurable: true, get: () => true }));
-    // A page's scripts load just after its first paint (src/lib/page-scripts.ts): a test, faster than
+    // A page's scripts load just after its first paint (src/lib/build/page-scripts.ts): a test, faster than
     // any person, acts once they have run.
     for (const name of ['goto', 'reload'] as const) {
       const navigate = page[name].bind(page) as Page['reload'];

@@ -1,6 +1,6 @@
 /**
  * A prerendered page counts its view when it is shown, not when it is made (issue 46: the beacon,
- * src/lib/analytics/beacon.ts). A page with speculation rules prerenders /faqs (with a campaign
+ * src/lib/build/analytics/beacon.ts). A page with speculation rules prerenders /faqs (with a campaign
  * of this run, so that its rows are this test's own); the page loads while prerendered and nothing
  * is recorded; the visitor then goes to it, the prerendered page is shown, and exactly one view is
  * recorded, read from the local database's `analytics_events` as the server stored it.

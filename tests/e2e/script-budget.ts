@@ -8,7 +8,7 @@
 import { gzipSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import { expect } from './fixtures';
-import { splitLocale } from '../../src/lib/i18n/paths';
+import { splitLocale } from '../../src/lib/shared/i18n/paths';
 
 export const KB = 1024;
 

@@ -14,7 +14,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { createServer as netServer } from 'node:net';
-import { scriptsReady } from '../../src/lib/page-scripts';
+import { scriptsReady } from '../../src/lib/build/page-scripts';
 
 export type EngineName = 'firefox' | 'webkit';
 
@@ -320,7 +320,7 @@ async function launchWebKit(): Promise<Engine> {
           // WebKitWebDriver answers once the document is parsed, before its module scripts have run
           // (the site's own scroll to the top on load among them): wait for the load event.
           await browser.waitUntil(() => browser.execute(() => document.readyState === 'complete'), { timeout: 30_000, interval: 50 });
-          // And for its scripts, which load after its first paint (src/lib/page-scripts.ts).
+          // And for its scripts, which load after its first paint (src/lib/build/page-scripts.ts).
           await browser.waitUntil(() => browser.execute(scriptsReady), { timeout: 30_000, interval: 50 });
         },
         async path() {

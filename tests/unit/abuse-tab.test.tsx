@@ -9,8 +9,8 @@ import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { AbuseTab } from '../../src/components/islands/admin/AbuseTab';
-import type { AbuseView, WatchRowView } from '../../src/lib/schemas/abuse-watch';
-import { $toast } from '../../src/lib/frame/toast';
+import type { AbuseView, WatchRowView } from '../../src/lib/shared/schemas/abuse-watch';
+import { $toast } from '../../src/lib/browser/frame/toast';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

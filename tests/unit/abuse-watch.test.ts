@@ -17,7 +17,7 @@ import schoolNominations from '../../netlify/functions/school-nominations.mts';
 import sendEmail from '../../netlify/functions/send-email.mts';
 import yourEmail from '../../netlify/functions/your-email.mts';
 import { forms as formConfig } from '../../src/config/forms';
-import { abuseViewSchema } from '../../src/lib/schemas/abuse-watch';
+import { abuseViewSchema } from '../../src/lib/shared/schemas/abuse-watch';
 import { blockValue } from '../../src/server/abuse/blocks';
 import { isTrending, trendRatio, watchRows } from '../../src/server/abuse/watch';
 import { query, queryOne, sql } from '../../src/server/db';

@@ -8,7 +8,7 @@ import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { AdminList, useKeysetList, withCursor, type AdminListProps, type KeysetList, type KeysetPage } from '../../src/components/islands/admin/AdminList';
-import { ApiError } from '../../src/lib/admin-api';
+import { ApiError } from '../../src/lib/browser/admin-api';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

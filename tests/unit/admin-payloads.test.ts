@@ -1,6 +1,6 @@
 /**
  * The admin islands read the endpoints' answers through the shared schemas of
- * `src/lib/schemas/admin.ts` (issue 20, part 7). Each endpoint's real answer, with records in every
+ * `src/lib/shared/schemas/admin.ts` (issue 20, part 7). Each endpoint's real answer, with records in every
  * list (a school email answered by its parent, a held form submission, a Calendly delivery, a
  * parent's HubSpot deletion, a HubSpot configuration, a self-reported letter waiting for review and
  * the same decided, every email preview, an email that bounced), must parse with the schema its
@@ -41,7 +41,7 @@ import {
   submissionsPageSchema,
   webhookLogsPageSchema,
   webhooksSchema,
-} from '../../src/lib/schemas/admin';
+} from '../../src/lib/shared/schemas/admin';
 import { signPayload } from '../../src/server/calendly-webhook';
 import { erasePersonalData } from '../../src/server/data-rights';
 import { createDraft } from '../../src/server/letter/drafts';

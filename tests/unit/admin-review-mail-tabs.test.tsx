@@ -13,8 +13,8 @@ import { AuditTab } from '../../src/components/islands/admin/AuditTab';
 import { MailTab } from '../../src/components/islands/admin/MailTab';
 import { ReviewTab } from '../../src/components/islands/admin/ReviewTab';
 import { StaffTab } from '../../src/components/islands/admin/StaffTab';
-import type { ReviewItemView } from '../../src/lib/schemas/admin';
-import { $toast } from '../../src/lib/frame/toast';
+import type { ReviewItemView } from '../../src/lib/shared/schemas/admin';
+import { $toast } from '../../src/lib/browser/frame/toast';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

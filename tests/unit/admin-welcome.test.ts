@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 /** Issue 32: the very first sign-in to the admin page said "Welcome back, admin." */
 import { beforeEach, expect, test } from 'vitest';
-import { welcomeFor } from '../../src/lib/admin-welcome';
+import { welcomeFor } from '../../src/lib/browser/admin-welcome';
 
 beforeEach(() => localStorage.clear());
 

@@ -9,7 +9,7 @@ import {
   sendEmailSchema,
   subscribeSchema,
   updateContactSchema,
-} from '../../src/lib/schemas';
+} from '../../src/lib/shared/schemas';
 
 const nomination = { schoolName: 'Oakwood', city: 'Austin', yourName: 'Ana Lopez', email: 'ana@example.org', childGrade: '5', sendTo: 'Principal' };
 const sendEmail = { submissionId: '8204539414161-944443e2', token: 'T'.repeat(43), note: 'Thank you for reading.' };

@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import forms from '../../netlify/functions/forms.mts';
 import { forms as formConfig, type FormPurpose } from '../../src/config/forms';
-import { emailFieldProblems, fieldMessages, lineProblem, NAME_MAX, normaliseEmailFields, SCHOOL_MAX } from '../../src/lib/email/fields';
-import { gradeMessage } from '../../src/lib/email/grade';
-import { noteMessages, noteProblem, normaliseNote } from '../../src/lib/email/note';
+import { emailFieldProblems, fieldMessages, lineProblem, NAME_MAX, normaliseEmailFields, SCHOOL_MAX } from '../../src/lib/shared/email/fields';
+import { gradeMessage } from '../../src/lib/shared/email/grade';
+import { noteMessages, noteProblem, normaliseNote } from '../../src/lib/shared/email/note';
 import { judgeSubmission } from '../../src/server/forms/bot-check';
 import { readDraft } from '../../src/server/letter/drafts';
 import { readSubmission } from '../../src/server/forms/submissions';

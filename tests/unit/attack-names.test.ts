@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import forms from '../../netlify/functions/forms.mts';
 import { forms as formConfig } from '../../src/config/forms';
-import { forbiddenContent, plainForm, undisguised } from '../../src/lib/email/detect';
-import { emailFieldProblems, fieldMessages, namesOrganisation } from '../../src/lib/email/fields';
-import { noteMessages, noteProblem, normaliseNote, ownWordsMessages, ownWordsProblem } from '../../src/lib/email/note';
+import { forbiddenContent, plainForm, undisguised } from '../../src/lib/shared/email/detect';
+import { emailFieldProblems, fieldMessages, namesOrganisation } from '../../src/lib/shared/email/fields';
+import { noteMessages, noteProblem, normaliseNote, ownWordsMessages, ownWordsProblem } from '../../src/lib/shared/email/note';
 import { query, sql } from '../../src/server/db';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { startTestDatabase, type TestDatabase } from './helpers/database';

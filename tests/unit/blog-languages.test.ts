@@ -11,9 +11,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { loadFromHubSpot } from '../../src/content-loaders/blog';
 import { normaliseLanguage } from '../../src/content-loaders/blog-hubspot';
 import { checkLocalPosts, LocalPostError } from '../../src/content-loaders/blog-local';
-import { entryIdOf, postPath, postSlug, translationIn } from '../../src/lib/blog/languages';
-import { blogEntrySchema } from '../../src/lib/blog/schema';
-import { alternatesInHtml, withPostAlternates } from '../../src/lib/blog/sitemap';
+import { entryIdOf, postPath, postSlug, translationIn } from '../../src/lib/build/blog/languages';
+import { blogEntrySchema } from '../../src/lib/build/blog/schema';
+import { alternatesInHtml, withPostAlternates } from '../../src/lib/build/blog/sitemap';
 import type { Locale } from '../../src/config/locales';
 import { startHubSpotFake, type FakeBlogPost, type HubSpotFake } from '../fakes/hubspot';
 

@@ -1,7 +1,7 @@
 import type { LoaderContext } from 'astro/loaders';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { BlogSourceError, loadFromHubSpot } from '../../src/content-loaders/blog';
-import { blogEntrySchema } from '../../src/lib/blog/schema';
+import { blogEntrySchema } from '../../src/lib/build/blog/schema';
 import { startHubSpotFake, type FakeBlogPost, type HubSpotFake } from '../fakes/hubspot';
 
 let fake: HubSpotFake;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { sanitizeBlogHtml } from '../../src/lib/blog/sanitize';
+import { sanitizeBlogHtml } from '../../src/lib/build/blog/sanitize';
 
 describe('HubSpot post HTML is sanitised', () => {
   test.each([

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { formatLongDate, htmlToText, markdownToText, readTimeMinutes, slugify, truncate } from '../../src/lib/blog/text';
-import { countText } from '../../src/lib/blog/list';
+import { formatLongDate, htmlToText, markdownToText, readTimeMinutes, slugify, truncate } from '../../src/lib/build/blog/text';
+import { countText } from '../../src/lib/browser/blog/list';
 import { isPublished } from '../../src/content-loaders/blog-hubspot';
 
 describe('blog text helpers', () => {

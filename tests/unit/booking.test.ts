@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { formatMeetingTime, readBooking, safeHttpUrl } from '../../src/lib/booking';
-import { ambassadorIdOf, formTypeOf } from '../../src/lib/form-page';
+import { formatMeetingTime, readBooking, safeHttpUrl } from '../../src/lib/shared/booking';
+import { ambassadorIdOf, formTypeOf } from '../../src/lib/browser/form-page';
 
 describe('readBooking', () => {
   test('reads every parameter of the scheduler redirect', () => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build, createLogger } from 'vite';
 import { afterAll, describe, expect, test } from 'vitest';
-import { editorBundleLogs } from '../../src/lib/content-editor/integration';
+import { editorBundleLogs } from '../../src/lib/build/content-editor/integration';
 
 const roots: string[] = [];
 afterAll(() => {

@@ -1,6 +1,6 @@
-/** The rules across the entries of a list file (src/lib/content-editor/list-rules.ts). */
+/** The rules across the entries of a list file (src/lib/browser/content-editor/list-rules.ts). */
 import { describe, expect, test } from 'vitest';
-import { listRuleErrors } from '../../src/lib/content-editor/list-rules';
+import { listRuleErrors } from '../../src/lib/browser/content-editor/list-rules';
 
 const labels = { id: 'Id', target: 'Number', text: 'Text' };
 const rules = { unique_field: 'id', exactly_one_of: [['target', 'text']], required_values: { field: 'id', values: ['kept'], message: 'FAQs name it' } };

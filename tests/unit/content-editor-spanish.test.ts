@@ -12,13 +12,13 @@ import { FrontmatterInfer } from 'decap-cms-core/dist/esm/formats/frontmatter.js
 import { dump, load } from 'js-yaml';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { schemaOf, twinChecks, type EditorCollectionConfig } from '../../src/lib/content-editor/config';
-import { markedFormat, TWIN_MARK, twinFormatName } from '../../src/lib/content-editor/twin-format';
-import { twinProblems, type TwinCheck } from '../../src/lib/content-editor/twins';
-import { withoutEmptyFields } from '../../src/lib/content-editor/values';
-import { LOCALE_WORDS_FORMAT, nestWords, wordsFormat } from '../../src/lib/content-editor/words-format';
-import { parentKinds, wordPlaceholders } from '../../src/lib/email/mail-words';
-import { assertSameKeys, flattenWords } from '../../src/lib/i18n/words';
+import { schemaOf, twinChecks, type EditorCollectionConfig } from '../../src/lib/shared/content-editor/config';
+import { markedFormat, TWIN_MARK, twinFormatName } from '../../src/lib/shared/content-editor/twin-format';
+import { twinProblems, type TwinCheck } from '../../src/lib/shared/content-editor/twins';
+import { withoutEmptyFields } from '../../src/lib/browser/content-editor/values';
+import { LOCALE_WORDS_FORMAT, nestWords, wordsFormat } from '../../src/lib/shared/content-editor/words-format';
+import { parentKinds, wordPlaceholders } from '../../src/lib/shared/email/mail-words';
+import { assertSameKeys, flattenWords } from '../../src/lib/shared/i18n/translator';
 import { decapErrors, editorConfig } from './helpers/decap';
 
 const config = editorConfig();

@@ -1,5 +1,5 @@
 /**
- * The YAML list format of the content editor (src/lib/content-editor/yaml-list.ts): a committed
+ * The YAML list format of the content editor (src/lib/browser/content-editor/yaml-list.ts): a committed
  * list file read and written back is the same list for Astro's `file()` loader, keys in the
  * schema's order, empty optional fields left out, values quoted where the loader would misread them.
  */
@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { describe, expect, test } from 'vitest';
-import { LIST_FIELD } from '../../src/lib/content-editor/list-field';
-import { yamlListFormat } from '../../src/lib/content-editor/yaml-list';
+import { LIST_FIELD } from '../../src/lib/shared/content-editor/list-field';
+import { yamlListFormat } from '../../src/lib/browser/content-editor/yaml-list';
 import { editorConfig } from './helpers/decap';
 
 const root = join(import.meta.dirname, '..', '..');

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { clampPercent, percentAt, percentForKey } from '../../src/lib/comparison';
-import { confettiBursts } from '../../src/lib/confetti';
-import { HERO_GRID, HERO_PARTICLES, HERO_REVEAL_RADIUS, heroParticles } from '../../src/lib/hero';
-import { shortDate } from '../../src/lib/dates';
+import { clampPercent, percentAt, percentForKey } from '../../src/lib/browser/comparison';
+import { confettiBursts } from '../../src/lib/browser/confetti';
+import { HERO_GRID, HERO_PARTICLES, HERO_REVEAL_RADIUS, heroParticles } from '../../src/lib/shared/hero';
+import { shortDate } from '../../src/server/dates';
 
 describe('comparison divider', () => {
   test.each([

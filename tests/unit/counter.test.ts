@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { COUNTER_DURATION_MS, COUNTER_STEP_MS, counterFrames, decimalsOf, formatCount } from '../../src/lib/counter';
+import { COUNTER_DURATION_MS, COUNTER_STEP_MS, counterFrames, decimalsOf, formatCount } from '../../src/lib/shared/counter';
 
 describe('counterFrames', () => {
   test('the defaults are 2000 ms in 50 ms steps', () => {

@@ -5,7 +5,7 @@
  * notice.
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { $toast } from '../../src/lib/frame/toast';
+import { $toast } from '../../src/lib/browser/frame/toast';
 import { $emailDraft, sendDraftViaPlatform, type EmailDraft } from '../../src/stores/emailDraft';
 
 const toasts = {

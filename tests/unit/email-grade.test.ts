@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { GRADE_PLACEHOLDER, normaliseGrade, ordinal } from '../../src/lib/email/grade';
-import { generateEmail } from '../../src/lib/email/template';
+import { GRADE_PLACEHOLDER, normaliseGrade, ordinal } from '../../src/lib/shared/email/grade';
+import { generateEmail } from '../../src/lib/shared/email/template';
 import { firstLetter } from './helpers/letters';
 
 describe('normaliseGrade', () => {

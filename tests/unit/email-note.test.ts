@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { NOTE_MAX, noteMessages, noteProblem, normaliseNote } from '../../src/lib/email/note';
+import { NOTE_MAX, noteMessages, noteProblem, normaliseNote } from '../../src/lib/shared/email/note';
 import { firstLetter } from './helpers/letters';
 
 describe('the personal note', () => {
@@ -40,7 +40,7 @@ describe('the note in the email', () => {
   };
 
   test('stands right after the introduction, and nowhere without one', async () => {
-    const { generateEmail } = await import('../../src/lib/email/template');
+    const { generateEmail } = await import('../../src/lib/shared/email/template');
     const without = generateEmail(data, links, firstLetter).body.split('\n');
     const withNote = generateEmail(data, links, firstLetter, {
       note: '  Leo finishes his maths in ten minutes and then waits.\n\n\n\nThank you!  ',

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { emailFormFields, sendChoiceField } from '../../src/config/forms';
-import { normaliseSubmission } from '../../src/lib/hubspot-values';
-import { isPlatformChoice, readEmailSubmission, shouldSendAutomatically } from '../../src/lib/email/submission';
+import { normaliseSubmission } from '../../src/lib/shared/hubspot-values';
+import { isPlatformChoice, readEmailSubmission, shouldSendAutomatically } from '../../src/lib/shared/email/submission';
 
 const submitted = {
   child_full_name: 'Maya Lopez',

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { composeLinks, emailAsText, followUpEmail, emailSubject, generateEmail, placeholders, videoLinkAt } from '../../src/lib/email/template';
+import { composeLinks, emailAsText, followUpEmail, emailSubject, generateEmail, placeholders, videoLinkAt } from '../../src/lib/shared/email/template';
 import { firstLetter } from './helpers/letters';
-import type { EmailData } from '../../src/lib/schemas';
+import type { EmailData } from '../../src/lib/shared/schemas';
 
 const links = { videoUrl: 'https://www.youtube.com/watch?v=abc123', bookingUrl: 'https://calendly.com/team/intro' };
 

@@ -2,8 +2,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { matches, statusText } from '../../src/lib/faq-search';
-import { markdownToText } from '../../src/lib/blog/text';
+import { matches, statusText } from '../../src/lib/browser/faq-search';
+import { markdownToText } from '../../src/lib/build/blog/text';
 
 const dir = join(import.meta.dirname, '..', '..', 'content', 'faqs');
 const faqs = readdirSync(dir)

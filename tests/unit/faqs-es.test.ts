@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { assertFaqTwins, FAQS_DIR, FAQS_ES_DIR, MissingSpanishFaqError, unmatchedFaqs } from '../../src/lib/faq-twins';
+import { assertFaqTwins, FAQS_DIR, FAQS_ES_DIR, MissingSpanishFaqError, unmatchedFaqs } from '../../src/lib/build/faq-twins';
 
 describe('an FAQ and its Spanish', () => {
   test('every FAQ with its twin passes', () => {

@@ -24,8 +24,8 @@ import {
 } from '../../src/server/forms/submissions';
 import { query, sql } from '../../src/server/db';
 import { forms as formConfig, type FormPurpose } from '../../src/config/forms';
-import { noteMessages, ownWordsMessages } from '../../src/lib/email/note';
-import { messages } from '../../src/lib/forms/values';
+import { noteMessages, ownWordsMessages } from '../../src/lib/shared/email/note';
+import { messages } from '../../src/lib/shared/forms/values';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';
 import { startTestDatabase, type TestDatabase } from './helpers/database';

@@ -1,8 +1,8 @@
 import type { LoaderContext } from 'astro/loaders';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { emailFormFields, formPurposes, forms, sendChoiceField } from '../../src/config/forms';
-import { formDefinitionSchema } from '../../src/lib/forms/definition';
-import { allFields } from '../../src/lib/forms/fields';
+import { formDefinitionSchema } from '../../src/lib/shared/forms/definition';
+import { allFields } from '../../src/lib/shared/forms/fields';
 import { FormSourceError, loadForms, readLocalDefinition } from '../../src/content-loaders/forms';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { z } from 'zod';

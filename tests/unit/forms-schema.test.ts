@@ -4,9 +4,9 @@
  * condition, consent is required where the definition says, and nothing unknown gets through.
  */
 import { describe, expect, test } from 'vitest';
-import { formDefinitionSchema, type FieldType, type FormDefinition } from '../../src/lib/forms/definition';
-import { fieldErrors, submissionSchema } from '../../src/lib/forms/schema';
-import { messages } from '../../src/lib/forms/values';
+import { formDefinitionSchema, type FieldType, type FormDefinition } from '../../src/lib/shared/forms/definition';
+import { fieldErrors, submissionSchema } from '../../src/server/forms/submission-schema';
+import { messages } from '../../src/lib/shared/forms/values';
 import { startHubSpotFake } from '../fakes/hubspot';
 import { fetchDefinition } from '../../src/content-loaders/forms';
 import { hubspotClient } from '../../src/server/hubspot';

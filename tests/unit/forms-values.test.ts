@@ -1,7 +1,16 @@
 import { describe, expect, test } from 'vitest';
-import { formDefinitionSchema, type FormDefinition, type FormField } from '../../src/lib/forms/definition';
-import { unsupportedParts } from '../../src/lib/forms/fields';
-import { checkSubmission, conditionHolds, consentFieldName, fieldProblem, hubspotValue, messages, metaFields, visibleFields } from '../../src/lib/forms/values';
+import { formDefinitionSchema, type FormDefinition, type FormField } from '../../src/lib/shared/forms/definition';
+import { unsupportedParts } from '../../src/lib/shared/forms/fields';
+import {
+  checkSubmission,
+  conditionHolds,
+  consentFieldName,
+  fieldProblem,
+  hubspotValue,
+  messages,
+  metaFields,
+  visibleFields,
+} from '../../src/lib/shared/forms/values';
 
 const field = (fieldType: FormField['fieldType'], extra: Partial<FormField> = {}): FormField =>
   ({ objectTypeId: '0-1', name: 'f', label: 'F', required: false, hidden: false, dependentFields: [], fieldType, ...extra }) as FormField;

@@ -5,9 +5,9 @@
 import { renderToString } from 'react-dom/server';
 import { describe, expect, test, vi } from 'vitest';
 import NominationSection from '../../src/components/islands/NominationSection';
-import { translator } from '../../src/lib/i18n/words';
-import { nominationWords, submitNomination } from '../../src/lib/nomination';
-import { SUBSCRIBE_MESSAGES, subscribe } from '../../src/lib/subscribe';
+import { translator } from '../../src/lib/shared/i18n/translator';
+import { nominationWords, submitNomination } from '../../src/lib/shared/nomination';
+import { SUBSCRIBE_MESSAGES, subscribe } from '../../src/lib/browser/subscribe';
 import { readLocaleWords } from '../../src/server/words';
 
 const wordsIn = async (locale: 'en' | 'es') => nominationWords(translator((await readLocaleWords())[locale]!, `content/i18n/${locale}`));

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { embedScriptOrigins, hubspot, v4EmbedScriptUrl } from '../../src/config/forms';
-import { isTrustedFormOrigin, normaliseV4Values, valuesFromPayload } from '../../src/lib/hubspot-values';
+import { isTrustedFormOrigin, normaliseV4Values, valuesFromPayload } from '../../src/lib/shared/hubspot-values';
 
 describe('values of the legacy v2 embed', () => {
   test.each([

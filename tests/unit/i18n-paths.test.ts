@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { alternatesOf, linkIn, localePath, splitLocale, switchPath } from '../../src/lib/i18n/paths';
-import { formatYear } from '../../src/lib/i18n/format';
-import { readsFirst } from '../../src/lib/frame/language-suggestion';
-import { buildSeo } from '../../src/lib/seo';
+import { alternatesOf, linkIn, localePath, splitLocale, switchPath } from '../../src/lib/shared/i18n/paths';
+import { formatYear } from '../../src/lib/shared/i18n/format';
+import { readsFirst } from '../../src/lib/browser/frame/language-suggestion';
+import { buildSeo } from '../../src/lib/shared/seo';
 
 const site = 'https://masteryparents.org';
 

@@ -5,7 +5,7 @@ import type { LoaderContext } from 'astro/loaders';
 import { afterAll, describe, expect, test } from 'vitest';
 import { I18N_DIR, i18nLoader, readLocaleWords } from '../../src/content-loaders/i18n';
 import { locales } from '../../src/config/locales';
-import { assertSameKeys, flattenWords, MissingWordsError, translator } from '../../src/lib/i18n/words';
+import { assertSameKeys, flattenWords, MissingWordsError, translator } from '../../src/lib/shared/i18n/translator';
 
 const made: string[] = [];
 afterAll(() => Promise.all(made.map((root) => rm(root, { recursive: true, force: true }))));

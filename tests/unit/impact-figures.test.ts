@@ -8,9 +8,9 @@ import { JSDOM } from 'jsdom';
 import { beforeAll, describe, expect, test } from 'vitest';
 import ImpactFigures from '../../src/components/sections/ImpactFigures.astro';
 import type { Locale } from '../../src/config/locales';
-import { applyImpact } from '../../src/lib/impact-live';
-import { impactWordsOf, type ImpactWords } from '../../src/lib/impact-words';
-import { figure, isImpactStarting, type Impact } from '../../src/lib/answer-kinds';
+import { applyImpact } from '../../src/lib/browser/impact-live';
+import { impactWordsOf, type ImpactWords } from '../../src/lib/shared/impact-words';
+import { figure, isImpactStarting, type Impact } from '../../src/lib/shared/answer-kinds';
 import { serverWordsOf } from '../../src/server/words';
 
 const words = {} as Record<Locale, ImpactWords>;

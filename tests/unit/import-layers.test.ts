@@ -2,6 +2,7 @@
  * Imports run one way (STYLE.md, habit 14): what the browser and the build share (`src/lib`, the
  * components, stores and config) never reaches up into `src/server` or the build-time loaders;
  * the loaders (`src/content-loaders`) may import both, and only the content config imports them.
+ * Within `src/lib`, `browser/` and `build/` lean on `shared/` alone, and the functions on `shared/`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -24,6 +25,14 @@ function importedPaths(file: string): string[] {
 
 describe.each([
   ['src/lib', ['src/server', 'src/content-loaders', 'src/components', 'src/stores']],
+  // src/lib in tiers (issue 47): what runs in the browser, what runs at build, and what both and the
+  // functions share; a tier leans only on the shared one, so the shared tier leans on neither.
+  ['src/lib/shared', ['src/lib/browser', 'src/lib/build']],
+  ['src/lib/browser', ['src/lib/build']],
+  ['src/lib/build', ['src/lib/browser']],
+  // The functions take their TypeScript from the shared tier only.
+  ['src/server', ['src/lib/browser', 'src/lib/build']],
+  ['netlify', ['src/lib/browser', 'src/lib/build']],
   ['src/components', ['src/server', 'src/content-loaders']],
   ['src/stores', ['src/server', 'src/content-loaders']],
   ['src/config', ['src/server', 'src/content-loaders']],

@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mailWordsSchema, wordKinds } from '../../src/lib/email/mail-words';
+import { mailWordsSchema, wordKinds } from '../../src/lib/shared/email/mail-words';
 import { sampleEmails, type SampleEmail } from '../../src/server/mail/samples';
 import { outgoing } from '../../src/server/mail/queue';
 import { smtpSender } from '../../src/server/mail/senders';

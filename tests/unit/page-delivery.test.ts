@@ -8,9 +8,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { afterFirstPaint } from '../../src/lib/first-paint';
-import { deferPageScripts, loaderCode } from '../../src/lib/page-scripts';
-import { classTokens, prunePageStyles, pruneStylesheet } from '../../src/lib/page-styles';
+import { afterFirstPaint } from '../../src/lib/build/first-paint';
+import { deferPageScripts, loaderCode } from '../../src/lib/build/page-scripts';
+import { classTokens, prunePageStyles, pruneStylesheet } from '../../src/lib/build/page-styles';
 
 const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 const css =
@@ -66,7 +66,7 @@ describe('each page loads its module scripts after its first paint', () => {
     const code = loaderCode(['/_astro/a.X1.js', '/_astro/b.Y2.js']);
     expect(html).toContain(`<script type="module" data-page-scripts>${code}</script></body>`);
     expect(/script-src ([^;]*)/.exec(html)![1]).toContain(hash(code));
-    // Once the first paint is on the screen (src/lib/first-paint.ts); at once in a hidden tab.
+    // Once the first paint is on the screen (src/lib/build/first-paint.ts); at once in a hidden tab.
     expect(code).toContain(`${afterFirstPaint('load')};`);
     expect(code).toContain("dataset.scripts='ready'");
   });

@@ -5,9 +5,9 @@
 import { experimental_AstroContainer as AstroContainer } from 'astro/container';
 import { describe, expect, test } from 'vitest';
 import ParentVideosSection from '../../src/components/sections/ParentVideosSection.astro';
-import type { VideoItem } from '../../src/lib/content';
-import { translator } from '../../src/lib/i18n/words';
-import { parentVideosWords, videoWords } from '../../src/lib/video/words';
+import type { VideoItem } from '../../src/lib/build/content';
+import { translator } from '../../src/lib/shared/i18n/translator';
+import { parentVideosWords, videoWords } from '../../src/lib/build/video/video-words';
 import { readLocaleWords } from '../../src/server/words';
 
 const video: VideoItem = {

@@ -21,7 +21,7 @@ import { decideReview } from '../../src/server/staff/review';
 import { readAnswer, runFollowUps } from '../../src/server/schools/answers';
 import { query, sql } from '../../src/server/db';
 import { signToken } from '../../src/server/tokens';
-import { answerLabels } from '../../src/lib/answer-kinds';
+import { answerLabels } from '../../src/lib/shared/answer-kinds';
 import { startHubSpotFake, type HubSpotFake } from '../fakes/hubspot';
 import { call as callAdmin, setAdminEnv, signIn } from './helpers/admin';
 import { confirmedSelfReport } from './helpers/delivered';

@@ -13,7 +13,7 @@ import yourEmail from '../../netlify/functions/your-email.mts';
 import forms from '../../netlify/functions/forms.mts';
 import schoolPage from '../../netlify/functions/school-page.mts';
 import { forms as formConfig } from '../../src/config/forms';
-import { MILESTONES, nextMilestone, schoolProgress } from '../../src/lib/school-page-words';
+import { MILESTONES, nextMilestone, schoolProgress } from '../../src/lib/shared/school-page-words';
 import { createDraft, readDraft } from '../../src/server/letter/drafts';
 import { recordAnswer } from '../../src/server/schools/impact';
 import { confirmationLink } from '../../src/server/links';

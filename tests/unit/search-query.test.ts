@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { cleanQuery, MAX_QUERY_LENGTH } from '../../src/lib/search/query';
-import { resultsStatus } from '../../src/lib/search/render';
+import { cleanQuery, MAX_QUERY_LENGTH } from '../../src/lib/shared/search/query';
+import { resultsStatus } from '../../src/lib/shared/search/render';
 
 test.each([
   ['mastery', 'mastery'],

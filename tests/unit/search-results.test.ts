@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import search from '../../netlify/functions/search.mts';
-import { regionMarkers } from '../../src/lib/forms/render';
-import { pageUrl, readPage, writeSiteIndex } from '../../src/lib/search/build-index';
-import { cleanQuery, INDEX_FILE } from '../../src/lib/search/query';
-import { searchRowHtml } from '../../src/lib/search/row-html';
-import { excerpt, loadSiteIndex, pageOf, SEARCH_REGION, searchSite, SECTIONS_REGION, type SiteIndex } from '../../src/lib/search/site-index';
-import { isSearchShortcut } from '../../src/lib/search/trigger';
+import { regionMarkers } from '../../src/lib/shared/forms/render';
+import { pageUrl, readPage, writeSiteIndex } from '../../src/lib/build/search/build-index';
+import { cleanQuery, INDEX_FILE } from '../../src/lib/shared/search/query';
+import { searchRowHtml } from '../../src/lib/shared/search/row-html';
+import { excerpt, loadSiteIndex, pageOf, SEARCH_REGION, searchSite, SECTIONS_REGION, type SiteIndex } from '../../src/lib/shared/search/site-index';
+import { isSearchShortcut } from '../../src/lib/browser/search/trigger';
 
 // A page's <title> names it as its <h1> does, as the site's pages do (the home page aside).
 const frame = (main: string, title = /<h1[^>]*>([^<]*)</.exec(main)?.[1] ?? 'Page') =>

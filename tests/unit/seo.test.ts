@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { buildSeo, defaultMetadata, jsonLdScript, normalisePath, robotsFor, routeMetadata } from '../../src/lib/seo';
+import { buildSeo, defaultMetadata, jsonLdScript, normalisePath, robotsFor, routeMetadata } from '../../src/lib/shared/seo';
 
 const site = 'https://masteryparents.org';
 

@@ -8,8 +8,8 @@ import { globSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { sitePages } from '../../src/config/pages';
-import { countedPage } from '../../src/lib/analytics/pages';
-import { routeMetadata } from '../../src/lib/seo';
+import { countedPage } from '../../src/server/analytics/counted-pages';
+import { routeMetadata } from '../../src/lib/shared/seo';
 import { routes } from '../e2e/routes';
 
 const root = resolve(import.meta.dirname, '../..');

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import { describe, expect, test } from 'vitest';
-import { cardSchema } from '../../src/lib/cards';
-import { statDisplay, statIn, statSchema } from '../../src/lib/stats';
+import { cardSchema } from '../../src/lib/build/cards';
+import { statDisplay, statIn, statSchema } from '../../src/lib/shared/stats';
 
 const read = (path: string) => yaml.load(readFileSync(path, 'utf8')) as Array<Record<string, unknown>>;
 const figures = (text = '') => (text.match(/\d+/g) ?? []).join(' ');

@@ -4,9 +4,9 @@
  * there, and a page that hands the dialog fewer words fails loudly instead of showing a key.
  */
 import { describe, expect, test } from 'vitest';
-import { dialogWordKeys, dialogWordsFrom, dialogWordsOf, toastsOf } from '../../src/lib/email/dialog-words';
-import { emailMessages } from '../../src/lib/email/messages';
-import { fillWords, translator } from '../../src/lib/i18n/words';
+import { dialogWordKeys, dialogWordsFrom, dialogWordsOf, toastsOf } from '../../src/lib/shared/email/dialog-words';
+import { emailMessages } from '../../src/lib/shared/email/messages';
+import { fillWords, translator } from '../../src/lib/shared/i18n/translator';
 import { readLocaleWords } from '../../src/server/words';
 
 const words = await readLocaleWords();

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import confirmSend from '../../netlify/functions/confirm-send.mts';
 import sendEmail from '../../netlify/functions/send-email.mts';
-import { parentKinds, placeholdersUsed, wordKinds, wordPlaceholders } from '../../src/lib/email/mail-words';
+import { parentKinds, placeholdersUsed, wordKinds, wordPlaceholders } from '../../src/lib/shared/email/mail-words';
 import { query, sql } from '../../src/server/db';
 import { createDraft } from '../../src/server/letter/drafts';
 import { readMessage } from '../../src/server/letter/outbox';

@@ -5,9 +5,9 @@
  */
 import { describe, expect, test } from 'vitest';
 import { formWordsPlaces } from '../../src/config/forms';
-import { localizeDefinition } from '../../src/lib/forms/localize';
-import { renderForm } from '../../src/lib/forms/render';
-import { MissingWordsError, translator } from '../../src/lib/i18n/words';
+import { localizeDefinition } from '../../src/lib/shared/forms/localize';
+import { renderForm } from '../../src/lib/shared/forms/render';
+import { MissingWordsError, translator } from '../../src/lib/shared/i18n/translator';
 import { readLocaleWords, serverWordsOf } from '../../src/server/words';
 import { committedDefinitions, postForm, useFormsFunctionSite } from './helpers/forms';
 

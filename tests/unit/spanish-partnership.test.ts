@@ -7,8 +7,8 @@
 import { describe, expect, test } from 'vitest';
 import formSubmitted from '../../netlify/functions/form-submitted.mts';
 import { formWordsPlaces } from '../../src/config/forms';
-import { localizeDefinition } from '../../src/lib/forms/localize';
-import { renderForm } from '../../src/lib/forms/render';
+import { localizeDefinition } from '../../src/lib/shared/forms/localize';
+import { renderForm } from '../../src/lib/shared/forms/render';
 import { redirectIn } from '../../src/server/forms/submit';
 import { serverWordsOf } from '../../src/server/words';
 import { committedDefinitions, postForm, useFormDefinitions, useFormsFunctionSite } from './helpers/forms';

@@ -7,8 +7,8 @@
  */
 import { beforeEach, describe, expect, test } from 'vitest';
 import schoolAnswer from '../../netlify/functions/school-answer.mts';
-import { answerKinds, answerLabels, type AnswerKind } from '../../src/lib/answer-kinds';
-import { WORDS_CONSENT_FIELD } from '../../src/lib/email/personal-fields';
+import { answerKinds, answerLabels, type AnswerKind } from '../../src/lib/shared/answer-kinds';
+import { WORDS_CONSENT_FIELD } from '../../src/lib/shared/email/personal-fields';
 import { readLocaleWords } from '../../src/server/words';
 import { query, sql } from '../../src/server/db';
 import { runMail } from '../../src/server/letter/delivery';

@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import search from '../../netlify/functions/search.mts';
 import { indexedPages, indexedPagesIn } from '../../src/config/search';
-import { regionMarkers } from '../../src/lib/forms/render';
-import { writeSiteIndex } from '../../src/lib/search/build-index';
-import { indexFileOf, INDEX_FILE } from '../../src/lib/search/query';
-import { dialogWordsOf, englishDialogWords, resultsStatus } from '../../src/lib/search/render';
-import { loadSiteIndex, SEARCH_REGION, searchSite, SECTIONS_REGION } from '../../src/lib/search/site-index';
+import { regionMarkers } from '../../src/lib/shared/forms/render';
+import { writeSiteIndex } from '../../src/lib/build/search/build-index';
+import { indexFileOf, INDEX_FILE } from '../../src/lib/shared/search/query';
+import { dialogWordsOf, englishDialogWords, resultsStatus } from '../../src/lib/shared/search/render';
+import { loadSiteIndex, SEARCH_REGION, searchSite, SECTIONS_REGION } from '../../src/lib/shared/search/site-index';
 
 const frame = (lang: string, title: string, main: string) =>
   `<!doctype html><html lang="${lang}"><head><title>${title} | Mastery Parents</title></head><body><header><nav>Inicio Preguntas</nav></header>${main}<footer>Boletín</footer></body></html>`;

@@ -4,7 +4,7 @@
  * form never lets through what the server refuses, nor refuses what it takes.
  */
 import { describe, expect, test } from 'vitest';
-import { staffEmailSchema } from '../../src/lib/schemas/admin';
+import { staffEmailSchema } from '../../src/lib/shared/schemas/admin';
 import { invitationSchema } from '../../src/server/staff/members';
 
 const cases: Array<[string, string | null]> = [

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 /** The modal players' element: YouTube links become the embed (autoplay on, related off), files a <video>. */
 import { describe, expect, test } from 'vitest';
-import { createPlayer, VIDEO_FALLBACK_TEXT } from '../../src/lib/video/player';
+import { createPlayer, VIDEO_FALLBACK_TEXT } from '../../src/lib/browser/video/player';
 
 describe('createPlayer', () => {
   test.each([

@@ -2,12 +2,12 @@
 /**
  * "You may quote my words on our school's page (first name only)" as the email forms draw it: its
  * own box, never ticked for the parent, and never put back by "Edit details" after a reload (a
- * consent is given anew each time, src/lib/email/saved-details.ts).
+ * consent is given anew each time, src/lib/browser/email/saved-details.ts).
  */
 import { expect, test } from 'vitest';
-import { typedValues } from '../../src/lib/email/saved-details';
-import { OWN_WORDS_FIELD, WORDS_CONSENT_FIELD, WORDS_CONSENT_VALUE } from '../../src/lib/email/personal-fields';
-import { wordsConsentHtml } from '../../src/lib/forms/render';
+import { typedValues } from '../../src/lib/browser/email/saved-details';
+import { OWN_WORDS_FIELD, WORDS_CONSENT_FIELD, WORDS_CONSENT_VALUE } from '../../src/lib/shared/email/personal-fields';
+import { wordsConsentHtml } from '../../src/lib/shared/forms/render';
 
 function form(values: Record<string, string> = {}): HTMLFormElement {
   document.body.innerHTML = `<form><textarea name="${OWN_WORDS_FIELD}">Leo waits all day.</textarea>${wordsConsentHtml({ instance: 'f', values })}</form>`;

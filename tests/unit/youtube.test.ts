@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { startSeconds, toYouTubeEmbedUrl, youTubeId } from '../../src/lib/youtube';
+import { startSeconds, toYouTubeEmbedUrl, youTubeId } from '../../src/lib/browser/youtube';
 
 const ID = 'dQw4w9WgXcQ';
 const embed = `https://www.youtube.com/embed/${ID}?autoplay=1&rel=0`;

@@ -4,7 +4,7 @@
  * the preview's (src/components/content-editor/app.ts). The wide right padding keeps the card clear of
  * the buttons Decap floats over the preview's top right corner.
  */
-import { iconPaths } from '../../lib/icons';
+import { iconPaths } from '../../lib/shared/icons';
 import { plain, type PreviewProps } from './previewTypes';
 
 function Chevron({ className }: { className: string }) {

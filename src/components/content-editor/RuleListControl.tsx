@@ -1,10 +1,10 @@
 /**
  * The `rule-list` widget of the content editor: Decap's list widget, plus the rules across
- * entries of src/lib/content-editor/list-rules.ts (unique ids, "a number or a text", ids in use).
+ * entries of src/lib/browser/content-editor/list-rules.ts (unique ids, "a number or a text", ids in use).
  * A broken rule shows under the list's label and keeps the entry from being saved.
  */
 import { Component, type ComponentType } from 'react';
-import { listRuleErrors, type Entry, type ListRules } from '../../lib/content-editor/list-rules';
+import { listRuleErrors, type Entry, type ListRules } from '../../lib/browser/content-editor/list-rules';
 
 /** An Immutable.js map or list as Decap passes them. */
 interface Immutable {

@@ -3,9 +3,9 @@
  * (src/components/sections/StatsBand.astro), band by band, on the band's background. The wide
  * right padding keeps the cards clear of the buttons Decap floats over the preview's top right.
  */
-import { formatCount, decimalsOf } from '../../lib/counter';
-import { cx } from '../../lib/ui';
-import { LIST_FIELD } from '../../lib/content-editor/list-field';
+import { formatCount, decimalsOf } from '../../lib/shared/counter';
+import { cx } from '../../lib/shared/ui';
+import { LIST_FIELD } from '../../lib/shared/content-editor/list-field';
 import { plain, type PreviewProps } from './previewTypes';
 
 interface Stat {

@@ -1,6 +1,6 @@
 /**
  * The browser side of /content-editor: Decap CMS from npm, with the configuration the page was
- * built with (src/lib/content-editor/config.ts), the YAML list format, the `rule-list` widget and
+ * built with (src/lib/shared/content-editor/config.ts), the YAML list format, the `rule-list` widget and
  * previews in the site's own styles. Only this page loads it.
  */
 import CMS from 'decap-cms-app';
@@ -12,13 +12,13 @@ import richTextCss from '../../styles/rich-text.css?inline';
 import { faqPreview } from './FaqPreview';
 import { ruleListControl } from './RuleListControl';
 import { StatsPreview } from './StatsPreview';
-import type { EditorConfig, EditorField } from '../../lib/content-editor/config';
-import { LIST_FIELD } from '../../lib/content-editor/list-field';
-import { markedFormat, twinFormatName } from '../../lib/content-editor/twin-format';
-import { twinProblems, type TwinCheck } from '../../lib/content-editor/twins';
-import { isLeftEmpty } from '../../lib/content-editor/values';
-import { LOCALE_WORDS_FORMAT, wordsFormat } from '../../lib/content-editor/words-format';
-import { yamlListFormat } from '../../lib/content-editor/yaml-list';
+import type { EditorConfig, EditorField } from '../../lib/shared/content-editor/config';
+import { LIST_FIELD } from '../../lib/shared/content-editor/list-field';
+import { markedFormat, twinFormatName } from '../../lib/shared/content-editor/twin-format';
+import { twinProblems, type TwinCheck } from '../../lib/shared/content-editor/twins';
+import { isLeftEmpty } from '../../lib/browser/content-editor/values';
+import { LOCALE_WORDS_FORMAT, wordsFormat } from '../../lib/shared/content-editor/words-format';
+import { yamlListFormat } from '../../lib/browser/content-editor/yaml-list';
 import { plain } from './previewTypes';
 
 /** Decap wraps a rendered markdown field in a div of its own: its paragraphs are one level deeper than on the site. */
@@ -82,7 +82,7 @@ export function startContentEditor(data: EditorPageData): void {
   registerListFormats(data.config);
   registerTwinFormats(data.config);
   // Decap checks only the language shown first: an entry whose other language is missing or
-  // incomplete is refused here, naming the field or key (../../lib/content-editor/twins.ts).
+  // incomplete is refused here, naming the field or key (../../lib/shared/content-editor/twins.ts).
   CMS.registerEventListener({
     name: 'preSave',
     handler: ({ entry }) => {

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useRef, useState, type SubmitEvent } from 'react';
-import { welcomeFor } from '../../lib/admin-welcome';
-import { loginSchema } from '../../lib/schemas';
-import { staffEmailSchema } from '../../lib/schemas/admin';
-import { apiRequest, ApiError, failureMessage, formatDateTime, setUnauthorizedHandler } from '../../lib/admin-api';
-import { ceremonyFailure, passkeysSupported, registerPasskey, signInWithPasskey, type AdminSession } from '../../lib/passkeys-client';
-import { buttonClass, cardClass } from '../../lib/ui';
-import { showToast } from '../../lib/frame/toast';
+import { welcomeFor } from '../../lib/browser/admin-welcome';
+import { loginSchema } from '../../lib/shared/schemas';
+import { staffEmailSchema } from '../../lib/shared/schemas/admin';
+import { apiRequest, ApiError, failureMessage, formatDateTime, setUnauthorizedHandler } from '../../lib/browser/admin-api';
+import { ceremonyFailure, passkeysSupported, registerPasskey, signInWithPasskey, type AdminSession } from '../../lib/browser/passkeys-client';
+import { buttonClass, cardClass } from '../../lib/shared/ui';
+import { showToast } from '../../lib/browser/frame/toast';
 import { ReactDialog } from '../ui/ReactDialog';
 import { AdminTabs } from './admin/AdminTabs';
 import { AdminSessionContext } from './admin/session';

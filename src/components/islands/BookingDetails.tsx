@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { crmErrors } from '../../lib/email/messages';
-import { bookingParameters, formatMeetingTime, readBooking, safeHttpUrl, type Booking } from '../../lib/booking';
-import type { BookingWords } from '../../lib/booking-words';
+import { crmErrors } from '../../lib/shared/email/messages';
+import { bookingParameters, formatMeetingTime, readBooking, safeHttpUrl, type Booking } from '../../lib/shared/booking';
+import type { BookingWords } from '../../lib/shared/booking-words';
 import { localeTags } from '../../config/locales';
-import { buttonClass, cx } from '../../lib/ui';
+import { buttonClass, cx } from '../../lib/shared/ui';
 
 /** §9: the contact lookup starts 300 ms after load and gives up after 5 s. */
 export const LOOKUP_DELAY_MS = 300;
@@ -34,7 +34,7 @@ function prefersReducedMotion(): boolean {
 
 /** One burst of 50 pieces that lives about 3 seconds (ticks are frames at 60 fps). */
 async function celebrate(canvas: HTMLCanvasElement): Promise<void> {
-  const { createConfetti } = await import('../../lib/confetti');
+  const { createConfetti } = await import('../../lib/browser/confetti');
   const fire = createConfetti(canvas, { resize: true, disableForReducedMotion: true });
   await fire({ particleCount: CONFETTI_PIECES, spread: 80, origin: { y: 0.6 }, ticks: (CONFETTI_MS / 1000) * 60 });
   fire.reset();

@@ -1,10 +1,10 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { defaultLocale } from '../../config/locales';
-import { dialogDate, fillParts, fillWords, toastsOf, type DialogWords } from '../../lib/email/dialog-words';
-import { NOTE_MAX, personalWords } from '../../lib/email/personal-fields';
-import { composeLinks, emailAsText } from '../../lib/email/template';
-import { buttonClass } from '../../lib/ui';
+import { dialogDate, fillParts, fillWords, toastsOf, type DialogWords } from '../../lib/shared/email/dialog-words';
+import { NOTE_MAX, personalWords } from '../../lib/shared/email/personal-fields';
+import { composeLinks, emailAsText } from '../../lib/shared/email/template';
+import { buttonClass } from '../../lib/shared/ui';
 import {
   $emailDraft,
   canEditDetails,
@@ -17,7 +17,7 @@ import {
   setNote,
   setWordsConsent,
 } from '../../stores/emailDraft';
-import { showToast } from '../../lib/frame/toast';
+import { showToast } from '../../lib/browser/frame/toast';
 import { ReactDialog } from '../ui/ReactDialog';
 import { SchoolShare } from './SchoolShare';
 

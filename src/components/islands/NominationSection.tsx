@@ -1,8 +1,8 @@
 import { useId, useRef, useState, type SubmitEvent } from 'react';
-import { submitNomination, type NominationWords } from '../../lib/nomination';
-import type { Nomination } from '../../lib/schemas';
-import { showToast } from '../../lib/frame/toast';
-import { buttonClass } from '../../lib/ui';
+import { submitNomination, type NominationWords } from '../../lib/shared/nomination';
+import type { Nomination } from '../../lib/shared/schemas';
+import { showToast } from '../../lib/browser/frame/toast';
+import { buttonClass } from '../../lib/shared/ui';
 
 interface Props {
   bookingUrl: string;

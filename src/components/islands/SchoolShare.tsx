@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
-import { canShareNatively, copyShareLink, nativeShare } from '../../lib/school-share';
-import { forSchool, shareLinks, shareToastsOf, type ShareWords } from '../../lib/share-words';
-import { buttonClass } from '../../lib/ui';
+import { canShareNatively, copyShareLink, nativeShare } from '../../lib/browser/school-share';
+import { forSchool, shareLinks, shareToastsOf, type ShareWords } from '../../lib/shared/share-words';
+import { buttonClass } from '../../lib/shared/ui';
 
 /**
  * The school's page to share, right after the parent says they sent their email: the link (with

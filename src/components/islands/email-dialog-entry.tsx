@@ -5,8 +5,8 @@
  */
 import { createRoot } from 'react-dom/client';
 import EmailDialog from './EmailDialog';
-import { dialogWordsFrom, toastsOf, type DialogWords } from '../../lib/email/dialog-words';
-import type { DraftAnswer } from '../../lib/email/draft';
+import { dialogWordsFrom, toastsOf, type DialogWords } from '../../lib/shared/email/dialog-words';
+import type { DraftAnswer } from '../../lib/browser/email/draft';
 import { onEditDetails, openDraft, sendDraftViaPlatform, startDraft } from '../../stores/emailDraft';
 
 const roots = new WeakSet<HTMLElement>();

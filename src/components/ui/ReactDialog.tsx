@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
-import { isBackdropClick } from '../../lib/dialog';
+import { isBackdropClick } from '../../lib/browser/dialog';
 
 interface Props {
   open: boolean;

@@ -4,6 +4,6 @@
  * (netlify.toml includes dist/api/**) and src/server/env.ts reads preview secrets by it.
  */
 import type { APIRoute } from 'astro';
-import { jsonFile } from '../../lib/api';
+import { jsonFile } from '../../lib/build/api';
 
 export const GET: APIRoute = () => jsonFile({ context: process.env.CONTEXT?.trim() || 'dev' });

@@ -5,7 +5,7 @@
  */
 import type { APIRoute } from 'astro';
 import { getCollection } from 'astro:content';
-import { jsonFile } from '../../lib/api';
+import { jsonFile } from '../../lib/build/api';
 
 export const GET: APIRoute = async () => {
   const entries = await getCollection('forms');

@@ -1,7 +1,7 @@
 /** `GET /api/student-videos`: the student videos of content/videos/students.yaml, in display order. */
 import type { APIRoute } from 'astro';
 import { getCollection } from 'astro:content';
-import { jsonFile } from '../../lib/api';
+import { jsonFile } from '../../lib/build/api';
 
 export const GET: APIRoute = async () => {
   const videos = (await getCollection('studentVideos'))

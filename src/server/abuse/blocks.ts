@@ -8,8 +8,8 @@
  */
 import { defaultLocale, type Locale } from '../../config/locales';
 import { site } from '../../config/site';
-import { fillWords } from '../../lib/i18n/words';
-import type { AddBlock, BlockKind, BlockView } from '../../lib/schemas/abuse-watch';
+import { fillWords } from '../../lib/shared/i18n/translator';
+import type { AddBlock, BlockKind, BlockView } from '../../lib/shared/schemas/abuse-watch';
 import { query, queryOne, sql } from '../db';
 import { HttpError } from '../http';
 import { canonicalAddress, emailDomainOf, networkPrefix } from '../identity';

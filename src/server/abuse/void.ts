@@ -8,7 +8,7 @@
  * counted while they can still be told apart (src/server/analytics/void.ts).
  * A letter the platform already sent is left alone: it reached the school.
  */
-import type { VoidSelection } from '../../lib/schemas/abuse-watch';
+import type { VoidSelection } from '../../lib/shared/schemas/abuse-watch';
 import { countNetworkEvents, voidNetworkEvents } from '../analytics/void';
 import { query, sql } from '../db';
 import { voidLetter } from '../letter/life';

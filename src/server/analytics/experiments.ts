@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
-import { experimentPlaceSchema, type ExperimentPlace, type ExperimentResult } from '../../lib/analytics/experiments';
+import { experimentPlaceSchema, type ExperimentPlace, type ExperimentResult } from '../../lib/shared/analytics/experiment-places';
 import { describeVariants, MIN_CONVERSIONS, MIN_UNITS, readExperiment, sampleRatioP, SRM_P, type Tally } from './statistics';
 import { bucketOf, countable, dayOf, hasBrowserSignals, NETWORK_VISITORS, networkHash, visitorHash } from './visitor';
 import { isUniqueViolation, query, queryOne, sql } from '../db';

@@ -8,7 +8,7 @@
  * Counts: "visited" is visitors (distinct per day, added up over days); every other step is its
  * events, each one a parent's own action, counted once per draft.
  */
-import { breakdowns, funnelSteps, type Insights } from '../../lib/analytics/events';
+import { breakdowns, funnelSteps, type Insights } from '../../lib/shared/analytics/events';
 import { csvCell } from '../staff/audit';
 import { localeTags, type Locale } from '../../config/locales';
 import { query, queryOne, sql } from '../db';

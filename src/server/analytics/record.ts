@@ -12,8 +12,8 @@
  * never fails or slows the step it counts beyond one statement.
  */
 import { emailFormPurposes, formPurposes } from '../../config/forms';
-import { shareChannels, type Beacon } from '../../lib/analytics/events';
-import { countedPage, OTHER_PAGE } from '../../lib/analytics/pages';
+import { shareChannels, type Beacon } from '../../lib/shared/analytics/events';
+import { countedPage, OTHER_PAGE } from './counted-pages';
 import { knownAmbassador } from '../ambassadors';
 import { query, queryOne, sql } from '../db';
 import { creditedVariants, recordShareConversion } from './experiments';

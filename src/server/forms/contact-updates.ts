@@ -1,6 +1,6 @@
 /** The contact fields the browser may write, with their allowed values (see schemas). */
 import { sendChoiceField } from '../../config/forms';
-import { contactUpdateAllowList } from '../../lib/schemas';
+import { contactUpdateAllowList } from '../../lib/shared/schemas';
 import { serverEnv } from '../env';
 
 /** The HubSpot property behind each field the browser may write. */

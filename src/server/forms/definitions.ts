@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { formPurposes, type FormPurpose } from '../../config/forms';
-import { formDefinitionSchema } from '../../lib/forms/definition';
+import { formDefinitionSchema } from '../../lib/shared/forms/definition';
 import { serverEnv } from '../env';
 
 export const storedDefinitionSchema = formDefinitionSchema.extend({

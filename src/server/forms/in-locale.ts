@@ -1,8 +1,8 @@
 /** A form's definition in the language of the page that shows it. */
 import { formWordsPlaces, type FormPurpose } from '../../config/forms';
 import { defaultLocale, type Locale } from '../../config/locales';
-import type { FormDefinition } from '../../lib/forms/definition';
-import { localizeDefinition } from '../../lib/forms/localize';
+import type { FormDefinition } from '../../lib/shared/forms/definition';
+import { localizeDefinition } from '../../lib/shared/forms/localize';
 import { serverWordsOf } from '../words';
 
 /**

@@ -16,9 +16,9 @@
  */
 import type { Client } from '@hubspot/api-client';
 import { forms, formPurposes, type FormPurpose } from '../../config/forms';
-import type { FormDefinition } from '../../lib/forms/definition';
-import { allFields } from '../../lib/forms/fields';
-import type { ConsentGiven } from '../../lib/forms/values';
+import type { FormDefinition } from '../../lib/shared/forms/definition';
+import { allFields } from '../../lib/shared/forms/fields';
+import type { ConsentGiven } from '../../lib/shared/forms/values';
 import { activeHubSpotToken } from '../staff/admin-config';
 import { serverEnv } from '../env';
 import { HttpError, StoreUnavailableError } from '../http';
@@ -37,7 +37,7 @@ export const LEASE_MS = 60_000;
 /** How many pages of HubSpot's submissions (50 each) are searched for an uncertain attempt. */
 const LOOKUP_PAGES = 6;
 
-import type { Delivery, DeliveryState } from '../../lib/schemas/admin';
+import type { Delivery, DeliveryState } from '../../lib/shared/schemas/admin';
 export type { Delivery, DeliveryState };
 
 export interface StoredSubmission {

@@ -7,17 +7,17 @@
  */
 import type { Context } from '@netlify/functions';
 import { emailFormFields, emailFormPurposes, type FormPurpose } from '../../config/forms';
-import { emailFormProblems, normaliseEmailFields, textOf } from '../../lib/email/fields';
-import { NOTE_FIELD, normaliseNote, OWN_WORDS_FIELD, personalFieldNames, WORDS_CONSENT_FIELD } from '../../lib/email/note';
-import { formLocaleSchema, formWordsConsentSchema, letterLocaleSchema } from '../../lib/schemas';
-import { personalFieldLabelsIn, personalWords } from '../../lib/email/personal-fields';
+import { emailFormProblems, normaliseEmailFields, textOf } from '../../lib/shared/email/fields';
+import { NOTE_FIELD, normaliseNote, OWN_WORDS_FIELD, personalFieldNames, WORDS_CONSENT_FIELD } from '../../lib/shared/email/note';
+import { formLocaleSchema, formWordsConsentSchema, letterLocaleSchema } from '../../lib/shared/schemas';
+import { personalFieldLabelsIn, personalWords } from '../../lib/shared/email/personal-fields';
 import { defaultLocale, type Locale } from '../../config/locales';
-import { isTranslated, localePath, splitLocale } from '../../lib/i18n/paths';
+import { isTranslated, localePath, splitLocale } from '../../lib/shared/i18n/paths';
 import { definitionIn } from './in-locale';
-import type { FormDefinition } from '../../lib/forms/definition';
-import { fieldErrors, submissionSchema } from '../../lib/forms/schema';
-import { metaFields, summaryOf, type RawValues } from '../../lib/forms/values';
-import { routeMetadata, defaultMetadata } from '../../lib/seo';
+import type { FormDefinition } from '../../lib/shared/forms/definition';
+import { fieldErrors, submissionSchema } from './submission-schema';
+import { metaFields, summaryOf, type RawValues } from '../../lib/shared/forms/values';
+import { routeMetadata, defaultMetadata } from '../../lib/shared/seo';
 import { createDraft, draftAnswer } from '../letter/drafts';
 import { serverEnv } from '../env';
 import { formDefinition, type StoredDefinition } from './definitions';
@@ -99,7 +99,7 @@ export async function handleSubmission(req: Request, context: Context | undefine
   const parsed = submissionSchema(definition, email ? personalFieldNames : [], locale).safeParse(raw);
   const errors = parsed.success ? {} : fieldErrors(parsed.error);
   // The email forms: every value the email interpolates is a name and the note is plain text
-  // (src/lib/email/fields.ts). The form's own problem with a field comes first.
+  // (src/lib/shared/email/fields.ts). The form's own problem with a field comes first.
   if (email) for (const [name, problem] of Object.entries(emailFormProblems(raw, locale))) errors[name] ??= problem;
   // The box that lets the parent's words be quoted: ticked ("yes") or not sent at all.
   const wordsConsent = email ? formWordsConsentSchema.safeParse(raw[WORDS_CONSENT_FIELD]) : undefined;

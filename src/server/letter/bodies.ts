@@ -15,9 +15,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { defaultLocale, type Locale } from '../../config/locales';
-import { letterSchema, STAT_PLACEHOLDER, withStatistics } from '../../lib/email/letters';
-import { statSchema, type Stat } from '../../lib/stats';
-import type { Letter } from '../../lib/email/template';
+import { letterSchema, STAT_PLACEHOLDER, withStatistics } from '../../lib/shared/email/letter-texts';
+import { statSchema, type Stat } from '../../lib/shared/stats';
+import type { Letter } from '../../lib/shared/email/template';
 import { queryOne, sql } from '../db';
 import { serverEnv } from '../env';
 import { canonicalAddress } from '../identity';
@@ -51,7 +51,7 @@ async function read(root: string, language: Locale): Promise<Letter[]> {
       if (!parsed.success) throw new Error(`${shown}/${name}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
       const { order, introduction, body, closing } = parsed.data;
       const letter: Letter = { id: name.replace(/\.yaml$/, ''), introduction, body, closing, ...(language === defaultLocale ? {} : { language }) };
-      // A figure is quoted as the site shows it (one source; src/lib/stats.ts).
+      // A figure is quoted as the site shows it (one source; src/lib/shared/stats.ts).
       const quotes = [introduction, body, closing].some((text) => new RegExp(STAT_PLACEHOLDER.source).test(text));
       return { order, letter: quotes ? withStatistics(letter, await readStatisticsOnce(), `${shown}/${name}`) : letter };
     }),

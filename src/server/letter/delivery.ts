@@ -12,7 +12,7 @@
  * one locking statement, and letters move by compare-and-swap.
  */
 import { recordDelivery } from '../analytics/record';
-import { dayInWords } from '../../lib/dates';
+import { dayInWords } from '../dates';
 import { query, queryOne, sql } from '../db';
 import { readDraft } from './drafts';
 import { serverEnv } from '../env';

@@ -9,9 +9,9 @@
  */
 import { emailFormFields, sendChoiceField } from '../../config/forms';
 import { publicEnv } from '../../config/env';
-import { referralDataSchema, type ReferralData } from '../../lib/schemas';
-import { generateEmail, type EmailLinks, type GeneratedEmail, type Letter } from '../../lib/email/template';
-import { isPlatformChoice } from '../../lib/email/submission';
+import { referralDataSchema, type ReferralData } from '../../lib/shared/schemas';
+import { generateEmail, type EmailLinks, type GeneratedEmail, type Letter } from '../../lib/shared/email/template';
+import { isPlatformChoice } from '../../lib/shared/email/submission';
 import { query, queryOne, sql } from '../db';
 import type { Locale } from '../../config/locales';
 import { letterById, letterIn, pickLetter } from './bodies';

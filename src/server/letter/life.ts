@@ -28,7 +28,7 @@ import { withdrawEmailsAbout } from '../mail/queue';
 import type { EmailState } from '../mail/states';
 import { query, sql } from '../db';
 import { expireUnconfirmed, messageMoves, moveMessage, newFollowUp, readMessage, replaceWaitingRequests, type OutboxMessage } from './outbox';
-import type { MessageStatus } from '../../lib/schemas/admin';
+import type { MessageStatus } from '../../lib/shared/schemas/admin';
 import type { LimitRefusal } from './send-limits';
 
 export type LetterState = MessageStatus;

@@ -8,7 +8,7 @@
  * change a letter's other fields with `updateMessage`, which refuses a change of status.
  */
 import type { Locale } from '../../config/locales';
-import { messageStatuses, type MessageStatus } from '../../lib/schemas/admin';
+import { messageStatuses, type MessageStatus } from '../../lib/shared/schemas/admin';
 import { query, queryOne, sql } from '../db';
 import { serverEnv } from '../env';
 import { canonicalAddress } from '../identity';

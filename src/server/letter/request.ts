@@ -12,10 +12,10 @@
  * self-report causes one email (its confirmation) and nothing else until it is confirmed.
  */
 import type { Client } from '@hubspot/api-client';
-import { dayInWords } from '../../lib/dates';
-import { emailSubject } from '../../lib/email/template';
-import { noteProblem, normaliseNote } from '../../lib/email/note';
-import { isEmail } from '../../lib/forms/values';
+import { dayInWords } from '../dates';
+import { emailSubject } from '../../lib/shared/email/template';
+import { noteProblem, normaliseNote } from '../../lib/shared/email/note';
+import { isEmail } from '../../lib/shared/forms/values';
 import { composeDraft, readDraft, updateDraft, type LetteredDraft } from './drafts';
 import { serverEnv } from '../env';
 import { HttpError, StoreUnavailableError } from '../http';
@@ -41,7 +41,7 @@ import { deliverAndFollow, queueLetter } from './delivery';
 import { confirm, confirmSelfReport, expireRequest, refuse, replaceOlder } from './life';
 import { endText } from './notices';
 import { defaultLocale, type Locale } from '../../config/locales';
-import { fillWords } from '../../lib/i18n/words';
+import { fillWords } from '../../lib/shared/i18n/translator';
 import { serverWordsOf } from '../words';
 
 /** HubSpot's client when configured; undefined (not an error) when not, so offline runs walk the whole path. */

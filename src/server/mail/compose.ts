@@ -14,7 +14,7 @@ import { ActionEmail } from '../../emails/ActionEmail';
 import { DigestEmail, type DigestLetter } from '../../emails/DigestEmail';
 import type { FooterLink } from '../../emails/Layout';
 import { LetterEmail } from '../../emails/LetterEmail';
-import { fillWords, mailWordsSchema, parentKinds, placeholdersUsed, wordKinds, type MailWords, type WordKind } from '../../lib/email/mail-words';
+import { fillWords, mailWordsSchema, parentKinds, placeholdersUsed, wordKinds, type MailWords, type WordKind } from '../../lib/shared/email/mail-words';
 import { serverEnv } from '../env';
 
 /** Where the words live, relative to the project (the function's working folder). */

@@ -8,8 +8,8 @@
  */
 import { defaultLocale, type Locale } from '../../config/locales';
 import { site } from '../../config/site';
-import { dayInWords } from '../../lib/dates';
-import { outcomeText, type PageOutcome } from '../../lib/school-page-words';
+import { dayInWords } from '../dates';
+import { outcomeText, type PageOutcome } from '../../lib/shared/school-page-words';
 import {
   dataLink,
   fixAddressLink,

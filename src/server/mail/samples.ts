@@ -4,9 +4,9 @@
  * same compose functions, words and templates as the real emails; only the people are made up.
  */
 import { site } from '../../config/site';
-import { generateEmail } from '../../lib/email/template';
-import { dayInWords } from '../../lib/dates';
-import { outcomeText } from '../../lib/school-page-words';
+import { generateEmail } from '../../lib/shared/email/template';
+import { dayInWords } from '../dates';
+import { outcomeText } from '../../lib/shared/school-page-words';
 import { currentLinks } from '../letter/drafts';
 import { sitePage } from '../links';
 import { serverEnv } from '../env';

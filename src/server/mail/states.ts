@@ -15,7 +15,7 @@
  *       └─► digested    (a school letter that went inside the school's digest)
  */
 
-export { emailKinds, kindRules, type EmailKind, type EmailPurpose } from '../../lib/email/mail-kinds';
+export { emailKinds, kindRules, type EmailKind, type EmailPurpose } from '../../lib/shared/email/mail-kinds';
 
 export const emailStates = [
   'preparing',

@@ -2,14 +2,14 @@
  * The pages of /confirm-send (netlify/functions/confirm-send.mts): for each outcome of a parent's
  * confirmation link, its status, title and content, drawn in the site's frame by responsePage.
  */
-import { escapeHtml } from '../../lib/forms/render';
-import { buttonClass } from '../../lib/ui';
+import { escapeHtml } from '../../lib/shared/forms/render';
+import { buttonClass } from '../../lib/shared/ui';
 import type { PlaceText } from '../analytics/experiments';
 import { refusalTextIn, type ConfirmOutcome, type SchoolShare } from '../letter/request';
 import { defaultLocale, type Locale } from '../../config/locales';
-import { localePath } from '../../lib/i18n/paths';
-import { fillParts, fillWords, type Translate } from '../../lib/i18n/words';
-import { shareWordsOf } from '../../lib/share-words';
+import { localePath } from '../../lib/shared/i18n/paths';
+import { fillParts, fillWords, type Translate } from '../../lib/shared/i18n/translator';
+import { shareWordsOf } from '../../lib/shared/share-words';
 import { dataPath } from '../links';
 import { serverWordsOf } from '../words';
 import { actions, heading, homeLinkIn, lead } from './frame';

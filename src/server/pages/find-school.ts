@@ -7,12 +7,12 @@
  * the schools' names, cities and leaders as recorded.
  */
 import { locales, type Locale } from '../../config/locales';
-import { escapeHtml, inputClass, labelClass } from '../../lib/forms/render';
-import { formatCount } from '../../lib/i18n/format';
-import { linkIn, localePath } from '../../lib/i18n/paths';
-import { fillWords, type Translate } from '../../lib/i18n/words';
-import { SUGGEST_QUERY_MAX, type SchoolSuggestion } from '../../lib/schools';
-import { buttonClass } from '../../lib/ui';
+import { escapeHtml, inputClass, labelClass } from '../../lib/shared/forms/render';
+import { formatCount } from '../../lib/shared/i18n/format';
+import { linkIn, localePath } from '../../lib/shared/i18n/paths';
+import { fillWords, type Translate } from '../../lib/shared/i18n/translator';
+import { SUGGEST_QUERY_MAX, type SchoolSuggestion } from '../../lib/shared/school-record';
+import { buttonClass } from '../../lib/shared/ui';
 import { schoolPageHref } from '../schools/pages';
 import { serverWordsOf } from '../words';
 import { actions, heading, lead, responsePage } from './frame';

@@ -7,12 +7,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defaultLocale, localeTags, locales, type Locale } from '../../config/locales';
-import { personalFieldLabelsIn } from '../../lib/email/note';
-import { localePath } from '../../lib/i18n/paths';
-import type { FormDefinition } from '../../lib/forms/definition';
-import { escapeHtml, regionMarkers, renderForm, RESPONSE_INSTANCE, successHtml } from '../../lib/forms/render';
-import { summaryOf, type RawValues } from '../../lib/forms/values';
-import { buttonClass } from '../../lib/ui';
+import { personalFieldLabelsIn } from '../../lib/shared/email/note';
+import { localePath } from '../../lib/shared/i18n/paths';
+import type { FormDefinition } from '../../lib/shared/forms/definition';
+import { escapeHtml, regionMarkers, renderForm, RESPONSE_INSTANCE, successHtml } from '../../lib/shared/forms/render';
+import { summaryOf, type RawValues } from '../../lib/shared/forms/values';
+import { buttonClass } from '../../lib/shared/ui';
 import { serverEnv } from '../env';
 import { serverWordsOf } from '../words';
 

@@ -5,9 +5,9 @@
  * Words in content/i18n/{locale}/letterAddress.yaml.
  */
 import { defaultLocale, type Locale } from '../../config/locales';
-import { errorClass, escapeHtml, helpClass, inputClass, labelClass } from '../../lib/forms/render';
-import { fillWords, type Translate } from '../../lib/i18n/words';
-import { buttonClass } from '../../lib/ui';
+import { errorClass, escapeHtml, helpClass, inputClass, labelClass } from '../../lib/shared/forms/render';
+import { fillWords, type Translate } from '../../lib/shared/i18n/translator';
+import { buttonClass } from '../../lib/shared/ui';
 import type { CorrectionOutcome } from '../letter/request';
 import { refusalTextIn } from '../letter/request';
 import { serverWordsOf } from '../words';

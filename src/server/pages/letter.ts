@@ -2,12 +2,12 @@
  * The pieces of the pages a parent opens from a link about their letter (/confirm-send,
  * /letter-address): the letter as it reads, and the letter to send by hand.
  */
-import { composeLinks, emailAsText } from '../../lib/email/template';
-import { escapeHtml, helpClass, inputClass, labelClass } from '../../lib/forms/render';
-import { buttonClass } from '../../lib/ui';
+import { composeLinks, emailAsText } from '../../lib/shared/email/template';
+import { escapeHtml, helpClass, inputClass, labelClass } from '../../lib/shared/forms/render';
+import { buttonClass } from '../../lib/shared/ui';
 import type { OutboxMessage } from '../letter/outbox';
 import type { Locale } from '../../config/locales';
-import type { Translate } from '../../lib/i18n/words';
+import type { Translate } from '../../lib/shared/i18n/translator';
 import { whenLetterGoesIn } from '../mail/schedule';
 
 export const again = `<a class="${buttonClass('primary', 'md')}" href="/lead-the-change#email-form">Write your email again</a>`;

@@ -8,14 +8,14 @@
  */
 import { forms } from '../../config/forms';
 import { defaultLocale, localeTags, locales, type Locale } from '../../config/locales';
-import type { FormDefinition } from '../../lib/forms/definition';
-import { escapeHtml, regionMarkers, renderForm } from '../../lib/forms/render';
-import { metaFields } from '../../lib/forms/values';
-import { localePath } from '../../lib/i18n/paths';
-import { fillWords, type Translate } from '../../lib/i18n/words';
-import { outcomeLine, SCHOOL_FORM_INSTANCE, SCHOOL_PAGE_SHELL, SCHOOL_REGION, schoolProgress } from '../../lib/school-page-words';
-import { forSchool, shareLinks, shareToastsOf, type ShareWords } from '../../lib/share-words';
-import { buttonClass } from '../../lib/ui';
+import type { FormDefinition } from '../../lib/shared/forms/definition';
+import { escapeHtml, regionMarkers, renderForm } from '../../lib/shared/forms/render';
+import { metaFields } from '../../lib/shared/forms/values';
+import { localePath } from '../../lib/shared/i18n/paths';
+import { fillWords, type Translate } from '../../lib/shared/i18n/translator';
+import { outcomeLine, SCHOOL_FORM_INSTANCE, SCHOOL_PAGE_SHELL, SCHOOL_REGION, schoolProgress } from '../../lib/shared/school-page-words';
+import { forSchool, shareLinks, shareToastsOf, type ShareWords } from '../../lib/shared/share-words';
+import { buttonClass } from '../../lib/shared/ui';
 import { formDefinition } from '../forms/definitions';
 import { definitionIn } from '../forms/in-locale';
 import { serverWordsOf } from '../words';
@@ -264,7 +264,7 @@ export function shareTextFor(req: Request, context: unknown, schoolName: string)
 }
 
 /**
- * The share block of a page drawn here (src/lib/school-share.ts wires its buttons), in the words of
+ * The share block of a page drawn here (src/lib/browser/school-share.ts wires its buttons), in the words of
  * the parent's language (`shareWordsOf`). With `text` (`shareTextFor`, English only) it shares those
  * words, and a running experiment's variant rides in the link.
  */

@@ -9,12 +9,21 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { defaultLocale, locales, type Locale } from '../../config/locales';
-import { escapeHtml } from '../../lib/forms/render';
-import { localePath } from '../../lib/i18n/paths';
-import { fillWords, type Translate } from '../../lib/i18n/words';
-import { searchRowHtml } from '../../lib/search/row-html';
-import { cleanQuery, indexFileOf, MAX_QUERY_LENGTH } from '../../lib/search/query';
-import { loadSiteIndex, PAGE_SIZE, pageOf, SEARCH_REGION, searchSite, SECTIONS_REGION, type SearchRow, type SiteIndex } from '../../lib/search/site-index';
+import { escapeHtml } from '../../lib/shared/forms/render';
+import { localePath } from '../../lib/shared/i18n/paths';
+import { fillWords, type Translate } from '../../lib/shared/i18n/translator';
+import { searchRowHtml } from '../../lib/shared/search/row-html';
+import { cleanQuery, indexFileOf, MAX_QUERY_LENGTH } from '../../lib/shared/search/query';
+import {
+  loadSiteIndex,
+  PAGE_SIZE,
+  pageOf,
+  SEARCH_REGION,
+  searchSite,
+  SECTIONS_REGION,
+  type SearchRow,
+  type SiteIndex,
+} from '../../lib/shared/search/site-index';
 import { serverWordsOf } from '../words';
 import { builtPage, pageHeaders, replaceRegion, siteDir } from './frame';
 

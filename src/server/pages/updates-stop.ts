@@ -11,9 +11,9 @@
  * token names only an address, so `lang` is a preference, and all it changes is the words.
  */
 import { defaultLocale, type Locale } from '../../config/locales';
-import { escapeHtml } from '../../lib/forms/render';
-import { fillParts } from '../../lib/i18n/words';
-import { buttonClass } from '../../lib/ui';
+import { escapeHtml } from '../../lib/shared/forms/render';
+import { fillParts } from '../../lib/shared/i18n/translator';
+import { buttonClass } from '../../lib/shared/ui';
 import { HttpError, readLimited } from '../http';
 import { openStopLink } from '../links';
 import { stopSchoolUpdates, updatesStopped } from '../schools/updates';

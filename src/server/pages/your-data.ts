@@ -3,10 +3,10 @@
  * deletion, in the language of the link (content/i18n/{locale}/yourData.yaml).
  */
 import { defaultLocale, type Locale } from '../../config/locales';
-import { escapeHtml, helpClass, inputClass, labelClass } from '../../lib/forms/render';
-import { localePath } from '../../lib/i18n/paths';
-import { fillWords } from '../../lib/i18n/words';
-import { buttonClass } from '../../lib/ui';
+import { escapeHtml, helpClass, inputClass, labelClass } from '../../lib/shared/forms/render';
+import { localePath } from '../../lib/shared/i18n/paths';
+import { fillWords } from '../../lib/shared/i18n/translator';
+import { buttonClass } from '../../lib/shared/ui';
 import { countRecords, waitingLetters, type PersonalData } from '../data-rights';
 import { dataToken, DELETE_STEP_TTL_MS } from '../links';
 import type { OutboxMessage } from '../letter/outbox';

@@ -7,20 +7,20 @@
  * store away (`hintedLocale`); a link that names a draft is always in the draft's language.
  */
 import { emailFormFields, sendChoiceField } from '../../config/forms';
-import { NOTE_FIELD, NOTE_MAX, OWN_WORDS_FIELD, WORDS_CONSENT_FIELD, WORDS_CONSENT_VALUE } from '../../lib/email/note';
-import { isPlatformChoice } from '../../lib/email/submission';
-import { composeLinks, emailAsText } from '../../lib/email/template';
-import { allFields } from '../../lib/forms/fields';
-import { errorClass, escapeHtml, helpClass, inputClass, labelClass, renderForm, wordsConsentHtml } from '../../lib/forms/render';
-import type { RawValues } from '../../lib/forms/values';
-import { buttonClass } from '../../lib/ui';
+import { NOTE_FIELD, NOTE_MAX, OWN_WORDS_FIELD, WORDS_CONSENT_FIELD, WORDS_CONSENT_VALUE } from '../../lib/shared/email/note';
+import { isPlatformChoice } from '../../lib/shared/email/submission';
+import { composeLinks, emailAsText } from '../../lib/shared/email/template';
+import { allFields } from '../../lib/shared/forms/fields';
+import { errorClass, escapeHtml, helpClass, inputClass, labelClass, renderForm, wordsConsentHtml } from '../../lib/shared/forms/render';
+import type { RawValues } from '../../lib/shared/forms/values';
+import { buttonClass } from '../../lib/shared/ui';
 import { composeDraft, type LetteredDraft } from '../letter/drafts';
 import { formDefinitions } from '../forms/definitions';
 import { definitionIn } from '../forms/in-locale';
 import { defaultLocale, type Locale } from '../../config/locales';
-import { personalWords } from '../../lib/email/personal-fields';
-import { linkIn, localePath } from '../../lib/i18n/paths';
-import type { Translate } from '../../lib/i18n/words';
+import { personalWords } from '../../lib/shared/email/personal-fields';
+import { linkIn, localePath } from '../../lib/shared/i18n/paths';
+import type { Translate } from '../../lib/shared/i18n/translator';
 import { serverWordsOf } from '../words';
 import { heading, lead } from './frame';
 

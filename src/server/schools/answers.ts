@@ -9,7 +9,7 @@
  * `sync_pending` marks an answer HubSpot has not got yet.
  */
 import type { Client } from '@hubspot/api-client';
-import { schoolResponded, type AnswerKind } from '../../lib/answer-kinds';
+import { schoolResponded, type AnswerKind } from '../../lib/shared/answer-kinds';
 import { serverEnv } from '../env';
 import { getContact, searchContactsByEmail, updateContact } from '../hubspot';
 import { counts, recordAnswer } from './impact';
@@ -21,7 +21,7 @@ import { approved, queueReview } from '../staff/review-items';
 import { queueSchoolUpdates, updatesStopped } from './updates';
 import { verifyToken } from '../tokens';
 
-import type { SchoolAnswer } from '../../lib/schemas/admin';
+import type { SchoolAnswer } from '../../lib/shared/schemas/admin';
 export type { SchoolAnswer };
 
 async function readStoredAnswer(id: string): Promise<{ answer: SchoolAnswer; version: number } | undefined> {

@@ -8,8 +8,8 @@
 import { maskAddress } from '../data-rights';
 import { query, queryOne, sql } from '../db';
 import type { Attribution } from './pages';
-import type { Came, Campaign, CampaignParent, CampaignSchool, UpdateState } from '../../lib/schemas/admin';
-import type { AnswerKind } from '../../lib/answer-kinds';
+import type { Came, Campaign, CampaignParent, CampaignSchool, UpdateState } from '../../lib/shared/schemas/admin';
+import type { AnswerKind } from '../../lib/shared/answer-kinds';
 
 /** A keyset cursor: the last row's sort values, opaque to the browser. */
 const encodeCursor = (values: string[]) => Buffer.from(JSON.stringify(values), 'utf8').toString('base64url');

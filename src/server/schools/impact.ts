@@ -7,7 +7,7 @@
  * the per-school counts (`impact_schools`) and the public totals (`impact_totals`, one row) are kept
  * up to date by the same statement that adds an event, so `computeImpact` reads one row.
  */
-import { answerKinds, figure, schoolResponded, type AnswerKind, type Impact } from '../../lib/answer-kinds';
+import { answerKinds, figure, schoolResponded, type AnswerKind, type Impact } from '../../lib/shared/answer-kinds';
 import { query, queryOne, sql } from '../db';
 import { parentKey, schoolOf } from '../identity';
 
@@ -168,7 +168,7 @@ export async function computeImpact(now = new Date()): Promise<Impact> {
   };
 }
 
-import type { SchoolImpactRow } from '../../lib/schemas/admin';
+import type { SchoolImpactRow } from '../../lib/shared/schemas/admin';
 export type { SchoolImpactRow };
 
 /**

@@ -12,7 +12,7 @@
  * and city.
  */
 
-import { DEFAULT_HOURS, foldName, schoolInputSchema, type Leader, type SchoolInput } from '../../lib/schools';
+import { DEFAULT_HOURS, foldName, schoolInputSchema, type Leader, type SchoolInput } from '../../lib/shared/school-record';
 import { HttpError } from '../http';
 import { createSchool, type School } from './records';
 

@@ -4,7 +4,7 @@
  * HubSpot contact is created or filled when HubSpot is configured. The nomination is kept whatever
  * HubSpot answers; its sync outcome is recorded with it.
  */
-import type { Nomination, SchoolNomination } from '../../lib/schemas';
+import type { Nomination, SchoolNomination } from '../../lib/shared/schemas';
 import { serverEnv } from '../env';
 import { createOrFillContactByEmail, hubspotClient } from '../hubspot';
 import { query, queryOne, sql } from '../db';

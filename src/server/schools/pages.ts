@@ -17,13 +17,13 @@ import { knownAmbassador } from '../ambassadors';
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { defaultLocale, type Locale } from '../../config/locales';
-import { localePath } from '../../lib/i18n/paths';
-import { pageOutcomes, type PageOutcome } from '../../lib/school-page-words';
+import { localePath } from '../../lib/shared/i18n/paths';
+import { pageOutcomes, type PageOutcome } from '../../lib/shared/school-page-words';
 import { queryOne, sql } from '../db';
 import { serverEnv } from '../env';
 import { canonicalAddress } from '../identity';
 
-export { slugOf } from '../../lib/schools';
+export { slugOf } from '../../lib/shared/school-record';
 
 /** A school page key: 128 random bits, in lower-case hex (the end of the page's path segment). */
 export const SCHOOL_KEY = /^[0-9a-f]{32}$/;
@@ -131,7 +131,7 @@ export const attributionSchema = z.discriminatedUnion('via', [
 ]);
 export type Attribution = z.infer<typeof attributionSchema>;
 
-/** An ambassador id as /form takes it (src/lib/form-page.ts): trimmed, printable, at most 100 characters. */
+/** An ambassador id as /form takes it (src/lib/browser/form-page.ts): trimmed, printable, at most 100 characters. */
 function ambassadorIdOf(value: string | null): string | undefined {
   const id = (value ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
   // A broken escape (%E0 decodes to U+FFFD) or an invisible character is no id anybody was given.

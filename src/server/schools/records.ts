@@ -27,7 +27,7 @@ import {
   type SchoolStatus,
   type SchoolSuggestion,
   type SchoolView,
-} from '../../lib/schools';
+} from '../../lib/shared/school-record';
 import { isUniqueViolation, query, queryOne, sql } from '../db';
 import { HttpError } from '../http';
 import { recordKey } from '../ids';

@@ -17,8 +17,8 @@
  */
 import { createHmac, hkdfSync } from 'node:crypto';
 import { z } from 'zod';
-import { onlyLeavesOut, withoutContactDetails } from '../../lib/email/detect';
-import { normaliseNote } from '../../lib/email/note';
+import { onlyLeavesOut, withoutContactDetails } from '../../lib/shared/email/detect';
+import { normaliseNote } from '../../lib/shared/email/note';
 import { query, queryOne, sql } from '../db';
 import { serverEnv } from '../env';
 import { HttpError } from '../http';

@@ -19,8 +19,8 @@
  * name and contact come from it; the update goes with it when it is purged or erased).
  */
 import { createHash } from 'node:crypto';
-import { outcomeText, type PageOutcome } from '../../lib/school-page-words';
-import type { AnswerKind } from '../../lib/answer-kinds';
+import { outcomeText, type PageOutcome } from '../../lib/shared/school-page-words';
+import type { AnswerKind } from '../../lib/shared/answer-kinds';
 import { query, queryOne, sql } from '../db';
 import { parentKey } from '../identity';
 import { emailSchoolUpdate } from '../mail/notify';
@@ -37,7 +37,7 @@ const LEASE_MS = 2 * 60_000;
 export const MAX_UPDATE_ATTEMPTS = 6;
 const RETRY_BASE_MS = 5 * 60_000;
 
-import type { UpdateState } from '../../lib/schemas/admin';
+import type { UpdateState } from '../../lib/shared/schemas/admin';
 export type { UpdateState };
 
 const isOutcome = (kind: AnswerKind): kind is PageOutcome => kind === 'replied' || kind === 'meeting';

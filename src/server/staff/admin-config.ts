@@ -4,12 +4,12 @@
  * only their masked form ever leaves this module through the `public*` views.
  */
 import { randomBytes } from 'node:crypto';
-import type { HubSpotConfigInput, WebhookConfigInput } from '../../lib/schemas';
+import type { HubSpotConfigInput, WebhookConfigInput } from '../../lib/shared/schemas';
 import { decryptSecret, encryptSecret, maskSecret } from '../crypto';
 import { serverEnv } from '../env';
 import { query, queryOne, sql } from '../db';
 import { recordKey } from '../ids';
-import type { PublicHubSpotConfig, PublicWebhook } from '../../lib/schemas/admin';
+import type { PublicHubSpotConfig, PublicWebhook } from '../../lib/shared/schemas/admin';
 
 /** Record ids sort newest first. */
 export const recordIdPattern = /^\d{13}-[0-9a-f-]{36}$/;

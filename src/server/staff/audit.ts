@@ -9,9 +9,9 @@ import { query, sql } from '../db';
 import { serverEnv } from '../env';
 import { clientIp } from '../http';
 import { clientAddressKey } from '../identity';
-import { auditActions, type AuditAction, type AuditEntry } from '../../lib/audit-actions';
+import { auditActions, type AuditAction, type AuditEntry } from '../../lib/shared/audit-actions';
 
-export { auditActionLabels, auditActions, type AuditAction, type AuditEntry } from '../../lib/audit-actions';
+export { auditActionLabels, auditActions, type AuditAction, type AuditEntry } from '../../lib/shared/audit-actions';
 
 interface AuditRow {
   id: string;

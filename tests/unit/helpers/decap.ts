@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { fromJS, List, type Map as ImmutableMap } from 'immutable';
 import { load } from 'js-yaml';
 import Polyglot from 'node-polyglot';
-import { buildEditorConfig, type EditorConfig, type EditorField } from '../../../src/lib/content-editor/config';
+import { buildEditorConfig, type EditorConfig, type EditorField } from '../../../src/lib/shared/content-editor/config';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 

@@ -5,9 +5,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
-import { letterSchema, withStatistics } from '../../../src/lib/email/letters';
-import type { Letter } from '../../../src/lib/email/template';
-import { statSchema } from '../../../src/lib/stats';
+import { letterSchema, withStatistics } from '../../../src/lib/shared/email/letter-texts';
+import type { Letter } from '../../../src/lib/shared/email/template';
+import { statSchema } from '../../../src/lib/shared/stats';
 
 const contentDir = join(import.meta.dirname, '..', '..', '..', 'content');
 const lettersDir = join(contentDir, 'letters');

@@ -7,10 +7,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { regionMarkers, responseRegion } from '../../../src/lib/forms/render';
-import { writeSiteIndex } from '../../../src/lib/search/build-index';
-import { SCHOOL_FORM_INSTANCE, SCHOOL_REGION } from '../../../src/lib/school-page-words';
-import { SEARCH_REGION, SECTIONS_REGION } from '../../../src/lib/search/site-index';
+import { regionMarkers, responseRegion } from '../../../src/lib/shared/forms/render';
+import { writeSiteIndex } from '../../../src/lib/build/search/build-index';
+import { SCHOOL_FORM_INSTANCE, SCHOOL_REGION } from '../../../src/lib/shared/school-page-words';
+import { SEARCH_REGION, SECTIONS_REGION } from '../../../src/lib/shared/search/site-index';
 
 export function useSiteShell(): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'site-'));

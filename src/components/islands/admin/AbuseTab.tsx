@@ -1,5 +1,5 @@
 import { useId, useState, type SubmitEvent } from 'react';
-import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
+import { apiRequest, failureMessage, formatDateTime } from '../../../lib/browser/admin-api';
 import {
   addBlockSchema,
   blockKindNames,
@@ -11,9 +11,9 @@ import {
   type BlockView,
   type WatchDimensionName,
   type WatchRowView,
-} from '../../../lib/schemas/abuse-watch';
-import { buttonClass } from '../../../lib/ui';
-import { showToast } from '../../../lib/frame/toast';
+} from '../../../lib/shared/schemas/abuse-watch';
+import { buttonClass } from '../../../lib/shared/ui';
+import { showToast } from '../../../lib/browser/frame/toast';
 import { AdminList, RefreshButton, RowActions, useKeysetList, useRowTask, type AdminColumn, type KeysetList } from './AdminList';
 import { BusyButton, CheckboxField, ErrorNote, SectionHeader, SelectField, StatusBadge, TextField, validate } from './fields';
 

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import type { WebhookLogView as WebhookLog, WebhookLogsPage } from '../../../lib/schemas/admin';
-import { canRetrySync } from '../../../lib/webhook-logs';
-import { apiRequest, formatDateTime } from '../../../lib/admin-api';
-import { buttonClass } from '../../../lib/ui';
-import { showToast } from '../../../lib/frame/toast';
+import type { WebhookLogView as WebhookLog, WebhookLogsPage } from '../../../lib/shared/schemas/admin';
+import { canRetrySync } from '../../../lib/shared/webhook-logs';
+import { apiRequest, formatDateTime } from '../../../lib/browser/admin-api';
+import { buttonClass } from '../../../lib/shared/ui';
+import { showToast } from '../../../lib/browser/frame/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { AdminList, RefreshButton, replacing, RowActions, useKeysetList, useRowTask, withCursor, type AdminColumn, type AdminListText } from './AdminList';
 import { BusyButton, SectionHeader, StatusBadge } from './fields';

@@ -21,9 +21,9 @@
  * ```
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { failureMessage } from '../../../lib/admin-api';
-import { buttonClass, cx } from '../../../lib/ui';
-import { showToast } from '../../../lib/frame/toast';
+import { failureMessage } from '../../../lib/browser/admin-api';
+import { buttonClass, cx } from '../../../lib/shared/ui';
+import { showToast } from '../../../lib/browser/frame/toast';
 import { EmptyState, ErrorNote, stateBoxClass } from './fields';
 
 /**

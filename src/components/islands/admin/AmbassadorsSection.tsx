@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useState, type SubmitEvent } from 'react';
-import { apiRequest, failureMessage, formatDate } from '../../../lib/admin-api';
-import { buttonClass } from '../../../lib/ui';
+import { apiRequest, failureMessage, formatDate } from '../../../lib/browser/admin-api';
+import { buttonClass } from '../../../lib/shared/ui';
 import { ScrollTable, tableHeadClass } from './fields';
 
 interface Ambassador {

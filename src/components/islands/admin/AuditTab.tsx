@@ -1,7 +1,7 @@
 import { useId, useState, type SubmitEvent } from 'react';
-import { auditActionLabels, auditActions, type AuditEntry } from '../../../lib/audit-actions';
-import { apiRequest, formatDateTime } from '../../../lib/admin-api';
-import { buttonClass } from '../../../lib/ui';
+import { auditActionLabels, auditActions, type AuditEntry } from '../../../lib/shared/audit-actions';
+import { apiRequest, formatDateTime } from '../../../lib/browser/admin-api';
+import { buttonClass } from '../../../lib/shared/ui';
 import { AdminList, useKeysetList, type AdminColumn, type AdminListText } from './AdminList';
 import { PeriodFields, SectionHeader } from './fields';
 

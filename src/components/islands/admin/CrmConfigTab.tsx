@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { HubSpotConfigAnswer } from '../../../lib/schemas/admin';
-import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
-import { hubspotConfigSchema } from '../../../lib/schemas';
-import { buttonClass, cardClass } from '../../../lib/ui';
-import { showToast } from '../../../lib/frame/toast';
+import type { HubSpotConfigAnswer } from '../../../lib/shared/schemas/admin';
+import { apiRequest, failureMessage, formatDateTime } from '../../../lib/browser/admin-api';
+import { hubspotConfigSchema } from '../../../lib/shared/schemas';
+import { buttonClass, cardClass } from '../../../lib/shared/ui';
+import { showToast } from '../../../lib/browser/frame/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { CheckboxField, DialogActions, EmptyState, ErrorNote, SectionHeader, StatusBadge, TextAreaField, TextField, useAddForm } from './fields';
 

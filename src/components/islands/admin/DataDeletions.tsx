@@ -1,5 +1,5 @@
-import type { ContactDeletion } from '../../../lib/schemas/admin';
-import { apiRequest, formatDateTime } from '../../../lib/admin-api';
+import type { ContactDeletion } from '../../../lib/shared/schemas/admin';
+import { apiRequest, formatDateTime } from '../../../lib/browser/admin-api';
 import { AdminList, RefreshButton, useKeysetList, type AdminColumn, type AdminListText } from './AdminList';
 import { SectionHeader, StatusBadge } from './fields';
 

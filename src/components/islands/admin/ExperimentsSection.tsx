@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useState, type SubmitEvent } from 'react';
-import type { ExperimentResult } from '../../../lib/analytics/experiments';
-import { apiRequest, failureMessage, formatDate } from '../../../lib/admin-api';
-import { buttonClass } from '../../../lib/ui';
+import type { ExperimentResult } from '../../../lib/shared/analytics/experiment-places';
+import { apiRequest, failureMessage, formatDate } from '../../../lib/browser/admin-api';
+import { buttonClass } from '../../../lib/shared/ui';
 import { IntervalChart, percent } from './charts';
 import { ScrollTable, StatusBadge, tableHeadClass } from './fields';
 

@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
-import type { Delivery, SubmissionsPage as Page, SubmissionView as Submission } from '../../../lib/schemas/admin';
-import { apiRequest, formatDateTime } from '../../../lib/admin-api';
-import { buttonClass } from '../../../lib/ui';
-import { showToast } from '../../../lib/frame/toast';
+import type { Delivery, SubmissionsPage as Page, SubmissionView as Submission } from '../../../lib/shared/schemas/admin';
+import { apiRequest, formatDateTime } from '../../../lib/browser/admin-api';
+import { buttonClass } from '../../../lib/shared/ui';
+import { showToast } from '../../../lib/browser/frame/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { AdminList, RefreshButton, replacing, RowActions, useKeysetList, useRowTask, withCursor, type AdminColumn, type AdminListText } from './AdminList';
 import { BusyButton, Detail, Details, DialogActions, StatusBadge } from './fields';

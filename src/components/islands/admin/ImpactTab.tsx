@@ -1,8 +1,8 @@
 import { useState, type SubmitEvent } from 'react';
-import type { SchoolImpactRow } from '../../../lib/schemas/admin';
-import { apiRequest, formatDateTime } from '../../../lib/admin-api';
-import { answerKinds, answerLabels } from '../../../lib/answer-kinds';
-import { buttonClass } from '../../../lib/ui';
+import type { SchoolImpactRow } from '../../../lib/shared/schemas/admin';
+import { apiRequest, formatDateTime } from '../../../lib/browser/admin-api';
+import { answerKinds, answerLabels } from '../../../lib/shared/answer-kinds';
+import { buttonClass } from '../../../lib/shared/ui';
 import { AdminList, useKeysetList, type AdminColumn, type AdminListText } from './AdminList';
 import { PeriodFields, SectionHeader } from './fields';
 import { SchoolCampaigns } from './SchoolCampaigns';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useState, type SubmitEvent, type ReactNode } from 'react';
-import type { Insights } from '../../../lib/analytics/events';
-import { apiRequest, failureMessage } from '../../../lib/admin-api';
-import { buttonClass } from '../../../lib/ui';
+import type { Insights } from '../../../lib/shared/analytics/events';
+import { apiRequest, failureMessage } from '../../../lib/browser/admin-api';
+import { buttonClass } from '../../../lib/shared/ui';
 import { AmbassadorsSection } from './AmbassadorsSection';
 import { BarChart, LineChart, percent } from './charts';
 import { ExperimentsSection } from './ExperimentsSection';

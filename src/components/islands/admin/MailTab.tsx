@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
-import { kindRules } from '../../../lib/email/mail-kinds';
-import type { MailEmail, MailEmailsPage, MailPreview, Suppression, UnknownEmail } from '../../../lib/schemas/admin';
-import { buttonClass, cardClass, cx } from '../../../lib/ui';
-import { showToast } from '../../../lib/frame/toast';
+import { apiRequest, failureMessage, formatDateTime } from '../../../lib/browser/admin-api';
+import { kindRules } from '../../../lib/shared/email/mail-kinds';
+import type { MailEmail, MailEmailsPage, MailPreview, Suppression, UnknownEmail } from '../../../lib/shared/schemas/admin';
+import { buttonClass, cardClass, cx } from '../../../lib/shared/ui';
+import { showToast } from '../../../lib/browser/frame/toast';
 import { AdminList, RefreshButton, RowActions, useKeysetList, useRowTask, withCursor, type AdminColumn, type AdminListText } from './AdminList';
 import { ErrorNote, SectionHeader, StatusBadge, stateBoxClass } from './fields';
 

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import type { MessageStatus, OutboxPage as Page, OutboxView as Message } from '../../../lib/schemas/admin';
-import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
-import { canRetryMessage } from '../../../lib/outbox-retry';
-import { answerLabels } from '../../../lib/answer-kinds';
-import { buttonClass } from '../../../lib/ui';
-import { showToast } from '../../../lib/frame/toast';
+import type { MessageStatus, OutboxPage as Page, OutboxView as Message } from '../../../lib/shared/schemas/admin';
+import { apiRequest, failureMessage, formatDateTime } from '../../../lib/browser/admin-api';
+import { canRetryMessage } from '../../../lib/shared/outbox-retry';
+import { answerLabels } from '../../../lib/shared/answer-kinds';
+import { buttonClass } from '../../../lib/shared/ui';
+import { showToast } from '../../../lib/browser/frame/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { DataDeletions } from './DataDeletions';
 import { isOwner, useAdminSession } from './session';

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
-import { apiRequest, failureMessage, formatDate } from '../../../lib/admin-api';
-import { buttonClass } from '../../../lib/ui';
+import { apiRequest, failureMessage, formatDate } from '../../../lib/browser/admin-api';
+import { buttonClass } from '../../../lib/shared/ui';
 
 interface Words {
   messageId: string;

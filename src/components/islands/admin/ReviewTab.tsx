@@ -1,9 +1,9 @@
 import { useId, useState, type SubmitEvent } from 'react';
-import { ApiError, apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
-import type { ReviewItemView as Item, ReviewPage, ReviewState } from '../../../lib/schemas/admin';
-import { answerLabels } from '../../../lib/answer-kinds';
-import { buttonClass } from '../../../lib/ui';
-import { showToast } from '../../../lib/frame/toast';
+import { ApiError, apiRequest, failureMessage, formatDateTime } from '../../../lib/browser/admin-api';
+import type { ReviewItemView as Item, ReviewPage, ReviewState } from '../../../lib/shared/schemas/admin';
+import { answerLabels } from '../../../lib/shared/answer-kinds';
+import { buttonClass } from '../../../lib/shared/ui';
+import { showToast } from '../../../lib/browser/frame/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { AdminList, RefreshButton, RowActions, useKeysetList, useRowTask, withCursor, type AdminColumn, type AdminListText } from './AdminList';
 import { DialogActions, SectionHeader, StatusBadge } from './fields';

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import type { Campaign, CampaignParent, CampaignSchool, Came } from '../../../lib/schemas/admin';
-import { apiRequest, failureMessage, formatDate, formatDateTime } from '../../../lib/admin-api';
-import { answerLabels } from '../../../lib/answer-kinds';
-import { buttonClass } from '../../../lib/ui';
+import type { Campaign, CampaignParent, CampaignSchool, Came } from '../../../lib/shared/schemas/admin';
+import { apiRequest, failureMessage, formatDate, formatDateTime } from '../../../lib/browser/admin-api';
+import { answerLabels } from '../../../lib/shared/answer-kinds';
+import { buttonClass } from '../../../lib/shared/ui';
 import { AdminList, useKeysetList, withCursor, type AdminColumn, type AdminListText } from './AdminList';
 import { ErrorNote } from './fields';
 

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type ChangeEvent, type SubmitEvent } from 'react';
-import { ApiError, apiRequest, failureMessage, fieldErrors, formatDateTime } from '../../../lib/admin-api';
+import { ApiError, apiRequest, failureMessage, fieldErrors, formatDateTime } from '../../../lib/browser/admin-api';
 import {
   DEFAULT_HOURS,
   evidenceKinds,
@@ -10,9 +10,9 @@ import {
   statusLabels,
   type SchoolStatus,
   type SchoolView,
-} from '../../../lib/schools';
-import { buttonClass } from '../../../lib/ui';
-import { showToast } from '../../../lib/frame/toast';
+} from '../../../lib/shared/school-record';
+import { buttonClass } from '../../../lib/shared/ui';
+import { showToast } from '../../../lib/browser/frame/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { AdminList, RefreshButton, RowActions, useKeysetList, useRowTask, withCursor, type AdminColumn, type AdminListText } from './AdminList';
 import { DialogActions, SectionHeader, SelectField, StatusBadge, TextAreaField, TextField } from './fields';

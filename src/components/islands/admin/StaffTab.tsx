@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
-import { apiRequest, failureMessage, formatDateTime } from '../../../lib/admin-api';
-import { staffEmailSchema } from '../../../lib/schemas/admin';
-import { buttonClass, cardClass } from '../../../lib/ui';
-import { showToast } from '../../../lib/frame/toast';
+import { apiRequest, failureMessage, formatDateTime } from '../../../lib/browser/admin-api';
+import { staffEmailSchema } from '../../../lib/shared/schemas/admin';
+import { buttonClass, cardClass } from '../../../lib/shared/ui';
+import { showToast } from '../../../lib/browser/frame/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { AdminList, useKeysetList, type AdminColumn, type AdminListText } from './AdminList';
 import { SelectField, StatusBadge, TextField } from './fields';

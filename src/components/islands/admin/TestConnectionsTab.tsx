@@ -1,8 +1,8 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { apiRequest, failureMessage } from '../../../lib/admin-api';
-import { connectionTestSchema } from '../../../lib/schemas';
-import { buttonClass, cardClass } from '../../../lib/ui';
-import { showToast } from '../../../lib/frame/toast';
+import { apiRequest, failureMessage } from '../../../lib/browser/admin-api';
+import { connectionTestSchema } from '../../../lib/shared/schemas';
+import { buttonClass, cardClass } from '../../../lib/shared/ui';
+import { showToast } from '../../../lib/browser/frame/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { TextField, DialogActions, validate } from './fields';
 

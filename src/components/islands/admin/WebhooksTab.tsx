@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import type { PublicWebhook as Webhook } from '../../../lib/schemas/admin';
-import { apiRequest, failureMessage, formatDate } from '../../../lib/admin-api';
-import { webhookConfigSchema, webhookEvents } from '../../../lib/schemas';
-import { buttonClass, cardClass } from '../../../lib/ui';
-import { showToast } from '../../../lib/frame/toast';
+import type { PublicWebhook as Webhook } from '../../../lib/shared/schemas/admin';
+import { apiRequest, failureMessage, formatDate } from '../../../lib/browser/admin-api';
+import { webhookConfigSchema, webhookEvents } from '../../../lib/shared/schemas';
+import { buttonClass, cardClass } from '../../../lib/shared/ui';
+import { showToast } from '../../../lib/browser/frame/toast';
 import { ReactDialog } from '../../ui/ReactDialog';
 import { replacing, useKeysetList, useRowTask } from './AdminList';
 import {

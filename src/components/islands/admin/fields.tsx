@@ -1,8 +1,8 @@
 import { useEffect, useId, useState, type ReactNode, type SubmitEvent } from 'react';
 import type { z } from 'zod';
-import { apiRequest, failureMessage, fieldErrors } from '../../../lib/admin-api';
-import { showToast } from '../../../lib/frame/toast';
-import { buttonClass } from '../../../lib/ui';
+import { apiRequest, failureMessage, fieldErrors } from '../../../lib/browser/admin-api';
+import { showToast } from '../../../lib/browser/frame/toast';
+import { buttonClass } from '../../../lib/shared/ui';
 
 const inputClass = 'mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-sm text-ink placeholder:text-muted aria-[invalid=true]:border-danger-600';
 

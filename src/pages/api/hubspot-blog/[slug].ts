@@ -1,7 +1,7 @@
 /** `GET /api/hubspot-blog/{slug}`: one post (served by netlify/functions/content-api.mts). */
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { getBlogPosts, toBlogPost, type BlogEntry } from '../../../lib/blog/posts';
-import { jsonFile } from '../../../lib/api';
+import { getBlogPosts, toBlogPost, type BlogEntry } from '../../../lib/build/blog/posts';
+import { jsonFile } from '../../../lib/build/api';
 
 export const getStaticPaths = (async () => {
   const posts = await getBlogPosts();

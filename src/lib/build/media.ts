@@ -1,0 +1,67 @@
+/**
+ * Posters and thumbnails through Astro's image pipeline. Content names them by their public URL
+ * (`/media/parent-story-1.jpg`); the same file under `src/assets/media/` is resized and converted
+ * at build, with its width and height, so nothing shifts when it loads. Other URLs pass through.
+ */
+import { getImage } from 'astro:assets';
+import type { ImageMetadata } from 'astro';
+import sharp from 'sharp';
+
+const assets = import.meta.glob<{ default: ImageMetadata }>('../../assets/media/*.{jpg,jpeg,png,webp}', { eager: true });
+
+export interface Picture {
+  src: string;
+  width: number;
+  height: number;
+}
+
+const quality = 70;
+/** The pictures made here, by the URL they were given, with the file they were made from. */
+const made = new Map<string, { file: string; width: number; height: number }>();
+
+export async function picture(url: string, width = 640): Promise<Picture> {
+  const name = url.split('/').pop() ?? '';
+  const asset = url.startsWith('/media/') ? assets[`../../assets/media/${name}`]?.default : undefined;
+  if (!asset) return { src: url, width: 1280, height: 720 };
+  const height = Math.round((asset.height / asset.width) * width);
+  const image = await getImage({ src: asset, width, height, format: 'webp', quality });
+  // Astro keeps the source file's path on the image (not enumerable, so it never reaches a page).
+  const file = (asset as ImageMetadata & { fsPath?: string }).fsPath;
+  if (file) made.set(image.src, { file, width, height });
+  return { src: image.src, width, height };
+}
+
+/** Inline pictures stay small: a larger one would hold up the page's own first paint. */
+export const inlineLimit = 8 * 1024;
+
+/**
+ * The same picture written into the page (a `data:` URL), for the one picture a page opens with:
+ * on a phone it is the largest thing on the screen, and as a file it came one round trip after the
+ * text. The URL itself for a picture not made here, or one over `inlineLimit`.
+ */
+export async function inlinePicture(picture: Picture): Promise<string> {
+  const source = made.get(picture.src);
+  if (!source) return picture.src;
+  const bytes = await sharp(source.file).resize(source.width, source.height).webp({ quality }).toBuffer();
+  return bytes.length > inlineLimit ? picture.src : `data:image/webp;base64,${bytes.toString('base64')}`;
+}
+
+/**
+ * The id of the picture a page opens with, when it is written into the page. The page's head expects
+ * it (`<link rel="expect" href="#opening-picture" blocking="render">`), so the first frame is not
+ * drawn before it is parsed: the picture is drawn with the text, not a frame or more after.
+ */
+export const openingPicture = 'opening-picture';
+
+/**
+ * An `<img>`'s source and loading. The picture a page opens with (the first of its first list, which a
+ * phone shows at once) is written into the page and drawn with its text; when it cannot be, it is
+ * asked for first of all. The rest load as they near the screen (a lazy picture is only asked for once
+ * the page is laid out, after its first paint).
+ */
+export async function pictureLoading(picture: Picture, opensPage: boolean) {
+  if (!opensPage) return { src: picture.src, loading: 'lazy', decoding: 'async' } as const;
+  const src = await inlinePicture(picture);
+  if (src.startsWith('data:')) return { src, id: openingPicture, loading: 'eager', decoding: 'sync' } as const;
+  return { src, loading: 'eager', fetchpriority: 'high', decoding: 'async' } as const;
+}
