@@ -47,3 +47,17 @@ export const routes: Array<{ path: string; heading: RegExp; navigation?: string 
   { path: '/es/blogs-insights', heading: /^Blog y artículos$/, navigation: 'Principal' },
   { path: '/es/blogs-insights/why-two-hours-is-enough', heading: /dos horas de concentración/, navigation: 'Principal' },
 ];
+
+/**
+ * One route of each kind (a section page in both languages, a form page, the FAQs, an article, the
+ * results): the routes of a kind share their layout, frame and scripts, so the gate (`npm test`)
+ * checks these at every width and the full run (`npm run test:full`) the rest.
+ */
+export const oneOfEachKind: ReadonlySet<string> = new Set([
+  '/',
+  '/es',
+  '/lead-the-change',
+  '/faqs',
+  '/blogs-insights/why-two-hours-is-enough',
+  '/search?q=mastery',
+]);
