@@ -102,6 +102,8 @@ describe('a parent who wrote in Spanish', () => {
     // Whom it goes to, in one phrase: the school was typed, so neither its name nor its contact's is
     // repeated ("a la escuela en su escuela" read before).
     expect(email.text).toContain('Usted pidió a Mastery Parents que enviara su carta a su escuela en su nombre.');
+    // What was typed (this address is not the record's) reaches no one through {recipient}.
+    expect(email.text).not.toMatch(/Oakwood|Patel/);
     expect(email.text).not.toMatch(/Hello|Please confirm|Your data \(/);
     expect(email.html).toContain('O abra este enlace:');
     expect(email.html).not.toContain('Or open this link');
