@@ -3,7 +3,8 @@
  * (each used to be a load of its own in frame.spec.ts, a11y.spec.ts, covering.spec.ts and
  * bytes.spec.ts; the assertions are theirs, unchanged):
  * - it answers 200 with its title, its heading, a canonical link and "index, follow" (§1), and
- *   loads at most 25 KB of script (issue 31; tests/e2e/script-budget.ts);
+ *   loads at most 25 KB of script (issue 31; tests/e2e/script-budget.ts); its head expects the
+ *   picture it opens with exactly when it has one (issue 48);
  * - axe and HTML_CodeSniffer find nothing at 390 px, and it does not scroll sideways (WCAG 1.4.10);
  * - nothing fixed lies over what matters at 390 px, at its top or scrolled (issue 32.2; ./covering.ts);
  * - at 1280 px its main navigation and footer show, and, for one page of each kind (a section page
@@ -12,6 +13,7 @@
  * - scrolled to its end, so that what loads on view runs too, it has logged no console error and
  *   no policy violation.
  */
+import { openingPicture } from '../../src/lib/build/first-paint';
 import { expectNothingCoveredWhileScrolling } from './covering';
 import { expect, test } from './fixtures';
 import { watchErrors } from './helpers';
@@ -60,6 +62,12 @@ test.describe('every route at 390 px, then 1280 px', () => {
         expect(canonical).toMatch(/^https?:\/\//);
         // §1: every route is 'index, follow' unless the host is a staging one (the e2e build is not).
         await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'index, follow');
+        // The picture a page opens with and its head's expectation of it come together or not at all
+        // (src/lib/build/first-paint.ts openingPicture): the page and its list each say it.
+        const opening = await page.locator(`img#${openingPicture}`).count();
+        await expect(page.locator(`head link[rel="expect"][blocking="render"][href="#${openingPicture}"]`), 'the head expects the opening picture').toHaveCount(
+          opening,
+        );
       }
       // Issue 31, before any scrolling brings a form's enhancement (bytes.spec.ts).
       if (budget) await expectWithinScriptBudget(page, path, scripts);

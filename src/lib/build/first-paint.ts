@@ -17,3 +17,13 @@ export const whenPaintedScript =
 
 /** Source that calls `go` (source of a function) through `whenPainted`; after this task where the head's script is missing. */
 export const afterFirstPaint = (go: string) => `(window.whenPainted||setTimeout)(${go})`;
+
+/**
+ * The id of the picture a page opens with, when it is written into the page (./media.ts
+ * `pictureLoading`). The page's head expects it (`<link rel="expect" href="#opening-picture"
+ * blocking="render">`, BaseLayout's `opensWithPicture`), so the first frame is not drawn before it is
+ * parsed: the picture is drawn with the text, not a frame or more after. Every route is checked for
+ * the two to agree (tests/e2e/every-route.spec.ts): a picture without the expectation is drawn a
+ * frame late; an expectation without the picture holds the first frame until the page is parsed.
+ */
+export const openingPicture = 'opening-picture';

@@ -5,7 +5,9 @@
  */
 import { getImage } from 'astro:assets';
 import type { ImageMetadata } from 'astro';
+import { join } from 'node:path';
 import sharp from 'sharp';
+import { openingPicture } from './first-paint';
 
 const assets = import.meta.glob<{ default: ImageMetadata }>('../../assets/media/*.{jpg,jpeg,png,webp}', { eager: true });
 
@@ -25,9 +27,7 @@ export async function picture(url: string, width = 640): Promise<Picture> {
   if (!asset) return { src: url, width: 1280, height: 720 };
   const height = Math.round((asset.height / asset.width) * width);
   const image = await getImage({ src: asset, width, height, format: 'webp', quality });
-  // Astro keeps the source file's path on the image (not enumerable, so it never reaches a page).
-  const file = (asset as ImageMetadata & { fsPath?: string }).fsPath;
-  if (file) made.set(image.src, { file, width, height });
+  made.set(image.src, { file: join(process.cwd(), 'src/assets/media', name), width, height });
   return { src: image.src, width, height };
 }
 
@@ -37,7 +37,9 @@ export const inlineLimit = 8 * 1024;
 /**
  * The same picture written into the page (a `data:` URL), for the one picture a page opens with:
  * on a phone it is the largest thing on the screen, and as a file it came one round trip after the
- * text. The URL itself for a picture not made here, or one over `inlineLimit`.
+ * text. The URL itself for a picture not made here, or one over `inlineLimit`. Encoded here from
+ * the source file (under `src/assets/media/`, the build runs at the project's root) as Astro encodes
+ * its file: Astro writes its own bytes only once every page is rendered.
  */
 export async function inlinePicture(picture: Picture): Promise<string> {
   const source = made.get(picture.src);
@@ -45,13 +47,6 @@ export async function inlinePicture(picture: Picture): Promise<string> {
   const bytes = await sharp(source.file).resize(source.width, source.height).webp({ quality }).toBuffer();
   return bytes.length > inlineLimit ? picture.src : `data:image/webp;base64,${bytes.toString('base64')}`;
 }
-
-/**
- * The id of the picture a page opens with, when it is written into the page. The page's head expects
- * it (`<link rel="expect" href="#opening-picture" blocking="render">`), so the first frame is not
- * drawn before it is parsed: the picture is drawn with the text, not a frame or more after.
- */
-export const openingPicture = 'opening-picture';
 
 /**
  * An `<img>`'s source and loading. The picture a page opens with (the first of its first list, which a
