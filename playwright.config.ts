@@ -38,9 +38,10 @@ const offlineProxy = '--proxy-server=http://127.0.0.1:9';
 // person meets them. Tests of a refused clipboard replace navigator.clipboard themselves.
 const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, permissions: ['clipboard-write'] };
 const embedSpecs = /hubspot-forms\.spec\.ts$/;
-// The content editor's serial spec (`npm run edit` in a copy, two builds of it: about 100 s on one
-// worker) is a project of its own, listed first so that it starts at once beside the desktop tests;
-// within the desktop project Playwright gave it a worker of its own last, alone for its 100 s.
+// The content editor's serial spec (`npm run edit` in a copy, two builds of it: about 130 s on one
+// worker; all `@full`, so in `npm run test:full` only) is a project of its own, listed first so that
+// it starts at once beside the desktop tests; within the desktop project Playwright gave it a worker
+// of its own last, alone for its time. Its production page is content-editor-page.spec.ts, a desktop spec.
 const editorSpecs = /content-editor\.spec\.ts$/;
 // Provokes the per-username sign-in lock; runs alone, after the desktop tests (see the spec).
 const lockoutSpecs = /sign-in-lockout\.spec\.ts$/;
@@ -82,7 +83,8 @@ export default defineConfig<{ embed: 'none' | 'fake' | 'fail' }, { engineName: E
     // the run ended with a worker idle): the editor, the other engines, the embed spec.
     { name: 'editor', use: desktop, testMatch: editorSpecs },
     // The main flows in Firefox and WebKitGTK (tests/engines/driver.ts), one browser per worker;
-    // a file's tests run in order so that a worker launches its engine once.
+    // a file's tests run in order so that a worker launches its engine once. The gate walks the
+    // parent's flows there; the pages, the frame's controls and the admin are `@full`.
     ...(['firefox', 'webkit'] as const).map((engineName) => ({
       name: engineName,
       testDir: 'tests/engines',

@@ -1,7 +1,16 @@
 /**
  * The content editor (/content-editor, Decap CMS). The editing tests run `npm run edit` in a copy
  * of the project (./editor-workspace.ts): what an editor saves through the UI is checked on disk
- * and by a build of the copy. The last tests check the production page served by `npm start`.
+ * and by a build of the copy. The production page served by `npm start` is
+ * ./content-editor-page.spec.ts's.
+ *
+ * All in the full run (`npm run test:full`, the `@full` tag), to be made whenever the editor's
+ * configuration, its widgets or Decap change: the dev server of a copy and Decap's modules under it
+ * cost about 130 s of a worker and 60 CPU seconds of the dev server, a sixth of the gate's
+ * end-to-end time. The gate checks the configuration the editor is driven by
+ * (tests/unit/content-editor-config.test.ts: every field, its pattern and its message, the Spanish
+ * side), the files it writes in both languages (content-editor-spanish.test.ts), its build
+ * (content-editor-build.test.ts) and the production page. docs/testing.md, "The gate and the full run".
  */
 import { devices, type BrowserContext, type Page } from '@playwright/test';
 import { load } from 'js-yaml';
@@ -178,7 +187,7 @@ function listItem(page: Page, summary: string | RegExp) {
   return { toggle: topBar.getByRole('button').first(), remove: topBar.getByRole('button').last() };
 }
 
-test('an FAQ with its Spanish and a statistic created in the editor are written as the build reads them', async () => {
+test('an FAQ with its Spanish and a statistic created in the editor are written as the build reads them', { tag: '@full' }, async () => {
   const page = await editorPage();
 
   await open(page, 'collections/faqs/new');
@@ -281,7 +290,7 @@ test('deleting them removes the FAQ’s two files and the statistic', { tag: '@f
   await expect.poll(() => load(editor.read(statsFile))).toEqual(originalStats);
 });
 
-test('bad input is refused in the editor with the field named', async () => {
+test('bad input is refused in the editor with the field named', { tag: '@full' }, async () => {
   const page = await editorPage();
 
   // An empty required field.
@@ -335,7 +344,7 @@ test('a hand-committed FAQ in an unknown category stops the build, naming the en
   expect(build.output).toContain('content/faqs/e2e-unknown-category.mdx names an unknown category "no-such-topic"');
 });
 
-test('a place’s words open with each key’s English and Spanish side by side, and saving writes the Spanish file', async () => {
+test('a place’s words open with each key’s English and Spanish side by side, and saving writes the Spanish file', { tag: '@full' }, async () => {
   const page = await editorPage();
   const english = (load(editor.read('content/i18n/en/notFound.yaml')) as { title: string }).title;
   const spanish = (load(editor.read('content/i18n/es/notFound.yaml')) as { title: string }).title;
@@ -373,62 +382,4 @@ test('the previews show an FAQ as the accordion and statistics as cards, and pas
   await expect(preview.locator('[data-stat="math-proficient"]')).toContainText('26%');
   await expect(preview.locator('[data-stat="double-growth"]')).toContainText('2x');
   expect(await axeViolations(page, { include: ['#preview-pane', '[data-preview]'] })).toEqual([]);
-});
-
-test.describe('the production page', () => {
-  /** A style directive for style elements that lets inline ones in, as Decap's emotion styles need. */
-  const inlineStyles = /(?:^|;)\s*style-src(?:-elem)? [^;]*'unsafe-inline'/;
-
-  test('boots Decap with the GitHub backend under its own policy, and no other page loads it', async ({ page, consoleErrors, request, baseURL }) => {
-    // Everything comes from this site: no script or style from a CDN.
-    const elsewhere: string[] = [];
-    page.on('request', (sent) => {
-      const url = new URL(sent.url());
-      if (!['data:', 'blob:'].includes(url.protocol) && url.origin !== new URL(baseURL!).origin) elsewhere.push(sent.url());
-    });
-    const response = await page.goto('/content-editor');
-    await page.waitForLoadState('networkidle');
-    expect(response?.status()).toBe(200);
-    await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');
-    await expect(page.getByRole('button', { name: 'Login with GitHub' })).toBeVisible({ timeout: 30_000 });
-    // Decap's run-time styles and its configuration check run under the page's policy.
-    expect(consoleErrors.filter((error) => /Content-Security-Policy/.test(error))).toEqual([]);
-    const policy = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content');
-    expect(policy).toMatch(inlineStyles);
-    expect(policy).toMatch(/script-src [^;]*'self' [^;]*'unsafe-eval'/);
-    expect(policy).toMatch(/connect-src [^;]*https:\/\/api\.github\.com/);
-    expect(elsewhere).toEqual([]);
-    expect((await request.get('/content-editor/')).status()).toBe(200);
-    expect((await request.get('/content-editor')).headers()['x-robots-tag']).toBe('noindex, nofollow');
-
-    // Decap is the editor's alone: none of its scripts loads on the pages visitors see.
-    const loadedScripts = () =>
-      page.evaluate(() =>
-        (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
-          .filter((entry) => entry.name.endsWith('.js'))
-          .map((entry) => ({ url: new URL(entry.name).pathname, size: entry.decodedBodySize })),
-      );
-    const editorOnly = (await loadedScripts()).filter((script) => script.size > 300_000 || script.url.includes('content-editor')).map((script) => script.url);
-    expect(editorOnly.length).toBeGreaterThan(0);
-    for (const path of ['/', '/faqs', '/lead-the-change', '/webhook-config']) {
-      await page.goto(path);
-      await page.waitForLoadState('networkidle');
-      expect((await loadedScripts()).map((script) => script.url).filter((url) => editorOnly.includes(url))).toEqual([]);
-      // Nor does its looser policy.
-      const pagePolicy = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content');
-      expect(pagePolicy).not.toMatch(/'unsafe-eval'|api\.github\.com/);
-      expect(pagePolicy).not.toMatch(inlineStyles);
-    }
-
-    // Neither search engines nor the site search list it.
-    const sitemap = await (await request.get('/sitemap-0.xml')).text();
-    expect(sitemap).toContain('/faqs');
-    expect(sitemap).not.toContain('/content-editor');
-    const search = async (term: string) => {
-      const answer = await (await request.get(`/api/search?q=${encodeURIComponent(term)}`)).json();
-      return (answer.rows as Array<{ url: string }>).map((row) => row.url);
-    };
-    expect((await search('school')).length).toBeGreaterThan(0);
-    expect((await search('content editor')).filter((url) => url.includes('content-editor'))).toEqual([]);
-  });
 });

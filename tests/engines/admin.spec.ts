@@ -1,8 +1,12 @@
-/** In Firefox and WebKitGTK: the admin signs in on /webhook-config and opens a tab; without JavaScript, the sign-in claims nothing it cannot know. */
+/**
+ * In Firefox and WebKitGTK: the admin signs in on /webhook-config and opens a tab; without JavaScript, the sign-in claims nothing it cannot know.
+ * In the full run only (`@full`): staff use the admin in a browser of their choosing, and the gate proves the same sign-in in Chromium
+ * (webhook-config.spec.ts, admin-phone.spec.ts); docs/testing.md, "The gate and the full run".
+ */
 import { e2eAdminPassword } from '../../playwright.config';
 import { expect, named, seen, test } from './fixtures';
 
-test('the admin signs in and opens the Form Submissions tab', async ({ site }) => {
+test('the admin signs in and opens the Form Submissions tab', { tag: '@full' }, async ({ site }) => {
   await site.goto('/webhook-config');
   await expect.poll(() => seen(site, 'h1, h2')).toMatch(/Sign in|Webhook/);
   await expect.poll(() => site.evaluate(() => (document.querySelector('input[name="username"]') as HTMLInputElement | null)?.value)).toBe('admin');
@@ -16,7 +20,7 @@ test('the admin signs in and opens the Form Submissions tab', async ({ site }) =
   await expect.poll(() => seen(site, '[role="tabpanel"]')).toMatch(/submission|form/i);
 });
 
-test('a session opened from the page is kept by the browser over http://localhost and survives a reload', async ({ site }) => {
+test('a session opened from the page is kept by the browser over http://localhost and survives a reload', { tag: '@full' }, async ({ site }) => {
   await site.goto('/webhook-config');
   await expect.poll(() => site.evaluate(() => document.querySelector('input[type="password"]')?.matches(':disabled'))).toBe(false);
   // The same request the form sends, from the page (same origin).
@@ -35,7 +39,7 @@ test('a session opened from the page is kept by the browser over http://localhos
   await expect.poll(() => seen(site, '[role="tablist"]')).toMatch(/Form Submissions/);
 });
 
-test('without JavaScript the sign-in does not guess whether the site has an owner', async ({ noScript }) => {
+test('without JavaScript the sign-in does not guess whether the site has an owner', { tag: '@full' }, async ({ noScript }) => {
   // (Scripts forbidden by the proxy's policy leave scripting on, so the page's <noscript> line does
   // not show here; a browser with JavaScript turned off shows it.)
   await noScript.goto('/webhook-config');

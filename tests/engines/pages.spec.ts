@@ -6,24 +6,16 @@ import { routes } from '../e2e/routes';
 import { expect, named, seen, test } from './fixtures';
 
 /**
- * In the gate (`npm test`), the routes whose scripts differ most: the home page's sections, the
- * email form (in both languages), the stories' player, the school finder, an article's share
- * button (the Web Share API differs between engines) and the booking's island; the FAQ search and
- * the results are the search dialog's test below. The other routes load the same scripts; they
- * run in the full run (`npm run test:full`, the `@full` tag).
+ * All in the full run (`npm run test:full`, the `@full` tag): the gate (`npm test`, at most 12
+ * minutes on two cores) walks the parent's flows in Firefox and WebKitGTK (./email.spec.ts,
+ * ./spanish.spec.ts, ./school.spec.ts's share link); what these add is the same pages' scripts and
+ * the frame's controls in the other engines, which the gate proves in Chromium (every-route.spec.ts,
+ * frame.spec.ts, search.spec.ts, first-paint.spec.ts). docs/testing.md, "The gate and the full run".
  */
-const inGate = new Set([
-  '/',
-  '/lead-the-change',
-  '/real-stories',
-  '/nominate-school',
-  '/blogs-insights/why-two-hours-is-enough',
-  '/thank-you',
-  '/es/lead-the-change',
-]);
+const full = { tag: '@full' };
 
 for (const { path, heading } of routes) {
-  test(`${path} renders its heading without console errors`, inGate.has(path) ? {} : { tag: '@full' }, async ({ site }) => {
+  test(`${path} renders its heading without console errors`, full, async ({ site }) => {
     await site.goto(path);
     await expect.poll(() => seen(site, 'h1')).toMatch(heading);
     // Scrolled to the end, so that what loads near the viewport loads (and could fail) too.
@@ -32,7 +24,7 @@ for (const { path, heading } of routes) {
   });
 }
 
-test('the picture a page opens with, written into the page, is drawn (the policy allows it)', async ({ site }) => {
+test('the picture a page opens with, written into the page, is drawn (the policy allows it)', full, async ({ site }) => {
   await site.goto('/real-stories');
   const picture = () =>
     site.evaluate(() => {
@@ -42,7 +34,7 @@ test('the picture a page opens with, written into the page, is drawn (the policy
   await expect.poll(picture).toEqual({ inline: true, width: 640 });
 });
 
-test('on a narrow screen the menu button opens the links, Escape closes them and focus returns', async ({ site }) => {
+test('on a narrow screen the menu button opens the links, Escape closes them and focus returns', full, async ({ site }) => {
   await site.setWidth(390);
   await site.goto('/');
   expect(await site.evaluate(() => innerWidth)).toBeLessThan(1024);
@@ -67,7 +59,7 @@ test('on a narrow screen the menu button opens the links, Escape closes them and
   await expect.poll(() => site.path()).toBe('/faqs');
 });
 
-test('the search dialog opens focused, finds an FAQ and leads to it and to /search', async ({ site }) => {
+test('the search dialog opens focused, finds an FAQ and leads to it and to /search', full, async ({ site }) => {
   await site.goto('/how-it-works');
   // Until the page's script has wired it, the button submits the header's form to /search (the
   // page without JavaScript): a person clicking that early lands there, so wait for the wiring.

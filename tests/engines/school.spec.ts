@@ -49,7 +49,7 @@ test("the share link of a delivered letter opens the school's page, where a seco
   expect(to).toBe(`Dr. Patel <${school.email}>`);
 });
 
-test('an unknown school key is a 404 page that offers the email form', async ({ site }) => {
+test('an unknown school key is a 404 page that offers the email form', { tag: '@full' }, async ({ site }) => {
   await site.goto(`/schools/${'0'.repeat(32)}`);
   await expect.poll(() => seen(site, 'h1')).toBe('We could not find this school’s page');
   expect(await site.evaluate(() => Boolean(document.querySelector('#email-form form[data-native-form]')))).toBe(true);
