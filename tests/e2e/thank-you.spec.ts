@@ -44,7 +44,13 @@ test.describe('/thank-you', () => {
   });
 
   // Issue 32: without a booking it said "You're Booked!" with no way on.
-  test('without a booking it says what to do next, with no confetti', async ({ page, consoleErrors }) => {
+  test('without a booking it says what to do next, with no confetti, and loads no island', async ({ page, consoleErrors }) => {
+    // The booking's island and React (75 KB) are for a booking: a visit without one never asks for them.
+    const islandScripts: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (/^\/_astro\/(BookingDetails|client)\.[\w-]+\.js$/.test(pathname)) islandScripts.push(pathname);
+    });
     await page.goto('/thank-you');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Looking for your booking?');
     await expect(page.getByText("You're Booked!")).toBeHidden();
@@ -52,6 +58,9 @@ test.describe('/thank-you', () => {
     await expect(page.getByRole('link', { name: 'Write to your school' })).toHaveAttribute('href', '/lead-the-change#email-form');
     await page.waitForTimeout(500);
     await expect(page.locator('canvas')).toHaveCount(0);
+    await page.mouse.wheel(0, 5000);
+    await page.waitForLoadState('networkidle');
+    expect(islandScripts).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });
 
