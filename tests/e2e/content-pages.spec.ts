@@ -11,7 +11,8 @@ async function expectPictureLoading(img: Locator, opensPage: boolean, width: num
   await expect(img).toHaveAttribute('loading', opensPage ? 'eager' : 'lazy');
   await expect(img).toHaveAttribute('decoding', opensPage ? 'sync' : 'async');
   await expect(img).not.toHaveAttribute('fetchpriority', /./);
-  if (!opensPage) return;
+  // The rest wait for the first paint too (tests/e2e/first-paint.spec.ts).
+  if (!opensPage) return expect(img).toHaveAttribute('data-after-first-paint', '');
   await expect.poll(() => img.evaluate((picture: HTMLImageElement) => picture.complete && picture.naturalWidth)).toBe(width);
   // The first frame waits for it (rel=expect), so it is drawn with the page's text.
   await expect(img).toHaveAttribute('id', 'opening-picture');

@@ -189,3 +189,45 @@ test.describe('the picture a page opens with is in its first paint', () => {
     });
   }
 });
+
+// Issue 48: Chromium's lazy loading asked for the posters below the screen as soon as the page was laid
+// out, before its first paint, and Lighthouse's simulation counted them into the largest paint. They
+// wait for the first paint now (src/lib/build/first-paint.ts afterFirstPaintAttribute), and still come
+// as they near the screen; without scripts they load lazily as before.
+test.describe('the pictures below the screen are asked for after the first paint', () => {
+  test.use({ viewport: { width: 412, height: 823 } });
+  for (const path of ['/real-stories', '/es/events-webinars']) {
+    test(`${path}: no picture file is requested before the first contentful paint; scrolled to, each loads`, async ({ page }) => {
+      await slowCpu(page, 4);
+      await page.goto(path);
+      await scriptsReady(page);
+      const { fcp, pictures } = await page.evaluate(() => ({
+        fcp: performance.getEntriesByName('first-contentful-paint')[0]!.startTime,
+        pictures: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+          .filter((entry) => /\/_astro\/.+\.webp$/.test(entry.name))
+          .map((entry) => ({ name: entry.name, start: entry.startTime })),
+      }));
+      expect(pictures.filter((picture) => picture.start < fcp)).toEqual([]);
+      await expect(page.locator('html')).toHaveAttribute('data-painted', '');
+      const lazy = page.locator('img[data-after-first-paint]');
+      expect(await lazy.count()).toBeGreaterThan(0);
+      for (const img of await lazy.all()) {
+        await img.scrollIntoViewIfNeeded();
+        await expect.poll(() => img.evaluate((picture: HTMLImageElement) => picture.complete && picture.naturalWidth > 0)).toBe(true);
+      }
+    });
+  }
+
+  test('without JavaScript they load as they near the screen', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 412, height: 823 }, baseURL: test.info().project.use.baseURL });
+    const page = await context.newPage();
+    await page.goto('/real-stories');
+    const lazy = page.locator('img[data-after-first-paint]');
+    expect(await lazy.count()).toBeGreaterThan(1);
+    for (const img of await lazy.all()) {
+      await img.scrollIntoViewIfNeeded();
+      await expect.poll(() => img.evaluate((picture: HTMLImageElement) => picture.complete && picture.naturalWidth > 0)).toBe(true);
+    }
+    await context.close();
+  });
+});

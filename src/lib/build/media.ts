@@ -7,7 +7,7 @@ import { getImage } from 'astro:assets';
 import type { ImageMetadata } from 'astro';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { openingPicture } from './first-paint';
+import { afterFirstPaintAttribute, openingPicture } from './first-paint';
 
 const assets = import.meta.glob<{ default: ImageMetadata }>('../../assets/media/*.{jpg,jpeg,png,webp}', { eager: true });
 
@@ -51,11 +51,11 @@ export async function inlinePicture(picture: Picture): Promise<string> {
 /**
  * An `<img>`'s source and loading. The picture a page opens with (the first of its first list, which a
  * phone shows at once) is written into the page and drawn with its text; when it cannot be, it is
- * asked for first of all. The rest load as they near the screen (a lazy picture is only asked for once
- * the page is laid out, after its first paint).
+ * asked for first of all. The rest load as they near the screen, and never before the first paint is on
+ * the screen (`afterFirstPaintAttribute`).
  */
 export async function pictureLoading(picture: Picture, opensPage: boolean) {
-  if (!opensPage) return { src: picture.src, loading: 'lazy', decoding: 'async' } as const;
+  if (!opensPage) return { src: picture.src, loading: 'lazy', decoding: 'async', [afterFirstPaintAttribute]: '' } as const;
   const src = await inlinePicture(picture);
   if (src.startsWith('data:')) return { src, id: openingPicture, loading: 'eager', decoding: 'sync' } as const;
   return { src, loading: 'eager', fetchpriority: 'high', decoding: 'async' } as const;
