@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { isbot } from 'isbot';
 import { e2eAdminPassword } from '../../playwright.config';
 import { expect } from './fixtures';
 
@@ -11,6 +12,21 @@ import { expect } from './fixtures';
 export function runMark(): string {
   const letters = (value: number) => value.toString(26).replace(/[0-9]/g, (digit) => 'qrstuvwxyz'[Number(digit)]!);
   return `${letters(Date.now())}${letters(Math.floor(Math.random() * 26 ** 4))}`;
+}
+
+/** This worker's mark in user agents: digits (see personAgent). */
+const agentMark = `${Date.now()}${Math.floor(Math.random() * 10_000)}`;
+
+/**
+ * A person's Chrome as a user agent, ending in `label` and a mark of this run, so that its daily
+ * visitor is no other test's: headless Chromium names itself and is counted as a bot. The mark is
+ * digits, not runMark's letters: random letters can spell a word `isbot` takes for a crawler's
+ * ("…gurl…" once made a run's parent a bot, and its campaign visit went uncounted).
+ */
+export function personAgent(label: string): string {
+  const agent = `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 ${label}-${agentMark}`;
+  if (isbot(agent)) throw new Error(`The user agent "${agent}" reads as a bot's; choose another label.`);
+  return agent;
 }
 
 /** Scrolls to every custom element matching `selector` and waits until it has wired itself up (`data-enhanced`). */

@@ -8,7 +8,7 @@
  */
 import type { Browser, Page } from '@playwright/test';
 import { followUpLink, linkTo, runMail, waitForEmail } from './mail';
-import { runMark, signInAsAdmin } from './helpers';
+import { personAgent, runMark, signInAsAdmin } from './helpers';
 import { expect as baseExpect, test } from './fixtures';
 
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -16,7 +16,7 @@ test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
 const run = runMark();
 const campaign = `insights-${run}`;
-const person = (tag: string) => `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 parent-${tag}-${run}`;
+const person = (tag: string) => personAgent(`parent-${tag}`);
 
 async function personPage(browser: Browser, tag: string, width: number): Promise<Page> {
   const context = await browser.newContext({ userAgent: person(tag), viewport: { width, height: 900 }, baseURL: test.info().project.use.baseURL });

@@ -27,7 +27,7 @@ import { baseURL } from '../../playwright.config';
 import { chromiumFlags, testChromiumPath } from '../../scripts/chromium.mjs';
 import { databaseUrlFile } from '../../scripts/local-database.mjs';
 import { expect as baseExpect, test } from './fixtures';
-import { runMark } from './helpers';
+import { personAgent, runMark } from './helpers';
 
 const expect = baseExpect.configure({ timeout: 20_000 });
 
@@ -121,7 +121,7 @@ test('a prerendered page records no view while prerendered, and exactly one once
   const profile = mkdtempSync(join(tmpdir(), 'prerender-'));
   // A person's Chrome with a language (headless Chromium says it is headless and is counted as a bot,
   // and started without Playwright it sends no Accept-Language, without which a beacon is not counted).
-  const agent = `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 prerender-${run}`;
+  const agent = personAgent('prerender');
   const browser = spawn(
     testChromiumPath,
     [
