@@ -13,7 +13,7 @@
  * - scrolled to its end, so that what loads on view runs too, it has logged no console error and
  *   no policy violation.
  */
-import { openingPicture } from '../../src/lib/build/first-paint';
+import { heroEnd, openingPicture } from '../../src/lib/build/first-paint';
 import { expectNothingCoveredWhileScrolling } from './covering';
 import { expect, test } from './fixtures';
 import { watchErrors } from './helpers';
@@ -68,6 +68,9 @@ test.describe('every route at 390 px, then 1280 px', () => {
         await expect(page.locator(`head link[rel="expect"][blocking="render"][href="#${openingPicture}"]`), 'the head expects the opening picture').toHaveCount(
           opening,
         );
+        // So do the home hero's card and the expectation of its end.
+        const hero = await page.locator(`#${heroEnd}`).count();
+        await expect(page.locator(`head link[rel="expect"][blocking="render"][href="#${heroEnd}"]`), 'the head expects the hero card').toHaveCount(hero);
       }
       // Issue 31, before any scrolling brings a form's enhancement (bytes.spec.ts).
       if (budget) await expectWithinScriptBudget(page, path, scripts);

@@ -47,12 +47,20 @@ test.describe('home hero', () => {
     await expect(hero).toHaveAttribute('style', /--spot-x: 420px; --spot-y: 300px/);
   });
 
-  test('particles float, and stand still under reduced motion', async ({ page }) => {
+  test('particles float for at most five seconds, then rest; they stand still under reduced motion', async ({ page }) => {
     await page.goto('/');
     const particle = page.locator('[data-hero-particle]').first();
     expect(await particle.evaluate((el) => getComputedStyle(el).animationName)).not.toBe('none');
     // Held still while the first frames are drawn, floating once the page's scripts have run.
     expect(await particle.evaluate((el) => getComputedStyle(el).animationPlayState)).toBe('running');
+    // Then every one ends within five seconds (WCAG 2.2.2: moving decoration beside the content
+    // stops by itself), and nothing on the page is animated any more.
+    const left = await page.evaluate(() =>
+      document.getAnimations().map((animation) => Number(animation.effect?.getComputedTiming().endTime) - Number(animation.currentTime)),
+    );
+    expect(left.length).toBeGreaterThan(0);
+    expect(Math.max(...left)).toBeLessThanOrEqual(5000);
+    await expect.poll(() => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length), { timeout: 7000 }).toBe(0);
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.reload();
     expect(await particle.evaluate((el) => getComputedStyle(el).animationName)).toBe('none');

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { clampPercent, percentAt, percentForKey } from '../../src/lib/browser/comparison';
 import { confettiBursts } from '../../src/lib/browser/confetti';
-import { HERO_GRID, HERO_PARTICLES, HERO_REVEAL_RADIUS, heroParticles } from '../../src/lib/shared/hero';
+import { HERO_FLOAT_PASSES, HERO_FLOAT_SECONDS, HERO_GRID, HERO_PARTICLES, HERO_REVEAL_RADIUS, heroParticles } from '../../src/lib/shared/hero';
 import { shortDate } from '../../src/server/dates';
 
 describe('comparison divider', () => {
@@ -65,6 +65,15 @@ describe('hero presentation constants (§9)', () => {
       expect(p.top).toBeLessThanOrEqual(100);
     }
     expect(heroParticles()).toEqual(particles);
+  });
+
+  test('each particle moves for at most five seconds, from where its first pass stands (WCAG 2.2.2)', () => {
+    expect(HERO_FLOAT_SECONDS).toBeLessThanOrEqual(5);
+    for (const p of heroParticles()) {
+      expect(p.delay).toBeGreaterThanOrEqual(0);
+      expect(p.delay).toBeLessThan(p.duration);
+      expect(HERO_FLOAT_PASSES * p.duration - p.delay).toBeLessThanOrEqual(HERO_FLOAT_SECONDS);
+    }
   });
 });
 

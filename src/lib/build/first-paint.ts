@@ -29,6 +29,16 @@ export const afterFirstPaint = (go: string) => `(window.whenPainted||setTimeout)
 export const openingPicture = 'opening-picture';
 
 /**
+ * The id of the home hero's end (src/components/sections/HomeHero.astro): its card stays hidden
+ * until the parser has reached this mark, so that the card, centred on the screen, is not drawn a
+ * line at a time. The home pages' heads expect it too (BaseLayout's `opensWithHero`), or the first
+ * frame could be the header alone with the headline, the largest paint, a frame or more after (on
+ * /es at a 4x slower CPU: the header at 1,100 ms, the headline at 1,412). Every route is checked
+ * for the two to agree (tests/e2e/every-route.spec.ts).
+ */
+export const heroEnd = 'hero-end';
+
+/**
  * The attribute of a picture that is not asked for before the first paint is on the screen
  * (./media.ts `pictureLoading`: every lazy poster and thumbnail). Chromium's lazy loading asks for
  * the pictures within 1,250 px or more of the screen as soon as the page is laid out, before its first

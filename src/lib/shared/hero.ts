@@ -3,12 +3,23 @@ export const HERO_GRID = { horizontal: 20, vertical: 30, spacing: 60 } as const;
 export const HERO_REVEAL_RADIUS = 120;
 export const HERO_PARTICLES = 15;
 
+/**
+ * How long the particles move, at most, once they start: moving decoration that lasts longer than
+ * five seconds beside the page's content needs a way to stop it (WCAG 2.2.2, Pause, Stop, Hide),
+ * so they float out and back once, then rest where they began.
+ */
+export const HERO_FLOAT_SECONDS = 5;
+/** Each particle's passes (out, then back: the animation alternates). */
+export const HERO_FLOAT_PASSES = 2;
+
 export interface Particle {
   left: number;
   top: number;
   size: number;
   round: boolean;
+  /** One pass, in seconds. */
   duration: number;
+  /** How far into its first pass it starts (a negative delay), in seconds, less than one pass. */
   delay: number;
 }
 
@@ -22,8 +33,8 @@ export function heroParticles(count = HERO_PARTICLES): Particle[] {
       top: 6 + b * 0.86,
       size: 6 + ((i * 7) % 10),
       round: i % 3 !== 0,
-      duration: 7 + (i % 6),
-      delay: (i * 1.3) % 7,
+      duration: 2 + (i % 6) * 0.1,
+      delay: Math.round(((i * 0.37) % 1.5) * 100) / 100,
     };
   });
 }
