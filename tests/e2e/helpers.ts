@@ -133,6 +133,38 @@ export async function fillEmailForm(page: Page, scope: string, values: EmailForm
   await form.locator('[data-submit]').click();
 }
 
+/**
+ * Counts a page's requests in flight from now on. `quiet()` waits two frames (so that what the last
+ * action brings into view has started its requests), then until none is in flight and none has
+ * started or ended for `quietMs`. Unlike `waitForLoadState('networkidle')`, which resolves at once
+ * when the page reached that state after it loaded, it waits for what a scroll or a click started.
+ */
+export function watchRequests(page: Page): { quiet: (quietMs?: number, timeoutMs?: number) => Promise<void> } {
+  let inFlight = 0;
+  let changed = Date.now();
+  const started = () => {
+    inFlight += 1;
+    changed = Date.now();
+  };
+  const ended = () => {
+    inFlight = Math.max(0, inFlight - 1);
+    changed = Date.now();
+  };
+  page.on('request', started);
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  return {
+    async quiet(quietMs = 300, timeoutMs = 15_000) {
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      const deadline = Date.now() + timeoutMs;
+      while (inFlight > 0 || Date.now() - changed < quietMs) {
+        if (Date.now() > deadline) throw new Error(`${inFlight} requests still in flight after ${timeoutMs} ms`);
+        await new Promise((wait) => setTimeout(wait, 25));
+      }
+    },
+  };
+}
+
 /** Collects console errors and uncaught exceptions of a page. */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
