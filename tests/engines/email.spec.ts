@@ -8,6 +8,7 @@
  */
 import { request } from '@playwright/test';
 import { baseURL } from '../../playwright.config';
+import { runMark } from '../e2e/helpers';
 import { followUpLink, linkTo, waitForEmail } from '../e2e/mail';
 import { knownSchool } from '../e2e/school-campaign-helpers';
 import type { EnginePage } from './driver';
@@ -73,7 +74,9 @@ test('"Your Email is Ready": the email, copy, the mail-app link and "I\'ve sent 
 test('a parent picks a school the site knows, "Send via our platform" asks to confirm from the inbox; /confirm-send sends it to the record\'s address', async ({
   site,
 }) => {
-  const id = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  // Letters only: the school's name carries it, and a run of digits in a name reads as a phone number
+  // (seven digits: a base-36 time ending in three digits and four random ones failed a run so).
+  const id = runMark();
   const parent = unique('engines-platform');
   const school = { name: `Birch Hill School ${id}`, email: `head-${id}@birchhill.edu` };
   const api = await request.newContext({ baseURL });
