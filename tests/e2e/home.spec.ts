@@ -50,6 +50,10 @@ test.describe('home hero', () => {
   test('particles float for at most five seconds, then rest; they stand still under reduced motion', async ({ page }) => {
     await page.goto('/');
     const particle = page.locator('[data-hero-particle]').first();
+    // Drawn above the hero's own background: the section isolates its decoration's negative z-index
+    // (the page's pruned stylesheet once lost `isolation`, and the grid and particles went under it).
+    expect(await page.locator('[data-hero]').evaluate((el) => getComputedStyle(el).isolation)).toBe('isolate');
+    expect(await particle.evaluate((el) => getComputedStyle(el.parentElement!).pointerEvents)).toBe('none');
     expect(await particle.evaluate((el) => getComputedStyle(el).animationName)).not.toBe('none');
     // Held still while the first frames are drawn, floating once the page's scripts have run.
     expect(await particle.evaluate((el) => getComputedStyle(el).animationPlayState)).toBe('running');

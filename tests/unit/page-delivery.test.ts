@@ -87,4 +87,24 @@ describe('custom properties', () => {
     for (const kept of ['--color-used', '--color-chain', '--color-scripted', '@property --tw-kept']) expect(pruned).toContain(kept);
     for (const gone of ['--color-unused', '@property --tw-gone']) expect(pruned).not.toContain(gone);
   });
+
+  test('a property lightningcss does not model is kept: only custom properties are pruned', () => {
+    // It hands these to the visitor as "custom" too; pruning them took `isolate` off the home hero
+    // (its grid and particles were drawn under its background), `pointer-events-none` off 49 pages,
+    // and `object-cover`, `line-clamp-3`, `tabular-nums`, `underline-offset-4`, `border-collapse`.
+    const declarations = [
+      'isolation:isolate',
+      'pointer-events:none',
+      'object-fit:cover',
+      '-webkit-line-clamp:3',
+      'font-variant-numeric:tabular-nums',
+      'text-underline-offset:4px',
+      'border-collapse:collapse',
+      'touch-action:manipulation',
+      'scroll-behavior:smooth',
+    ];
+    const css = declarations.map((declaration, i) => `.k${i}{${declaration}}`).join('');
+    const pruned = pruneStylesheet(css, classTokens(`<p class="${declarations.map((_, i) => `k${i}`).join(' ')}">x</p>`));
+    for (const declaration of declarations) expect(pruned).toContain(declaration);
+  });
 });

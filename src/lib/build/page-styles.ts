@@ -80,7 +80,10 @@ export function pruneStylesheet(css: string, tokens: ReadonlySet<string>): strin
     errorRecovery: true,
     visitor: {
       Declaration: {
-        custom: (property) => (read.has(property.name) ? undefined : []),
+        // lightningcss hands over as "custom" both custom properties and the properties it does not
+        // model (isolation, pointer-events, object-fit, line-clamp, text-underline-offset, …): only
+        // a custom property (`--*`) nothing reads may go.
+        custom: (property) => (!property.name.startsWith('--') || read.has(property.name) ? undefined : []),
       },
       Rule: {
         property: (rule) => (read.has(rule.value.name) ? undefined : []),
