@@ -45,10 +45,11 @@ export interface AxeOptions {
  * for the same findings (tests/e2e/axe-modes.spec.ts). A page with a frame keeps the default, which
  * reaches into frames more surely than axe.run's messages to them.
  *
- * In the page, axe is put in once per document, minified (580 KB; AxeBuilder evaluates its
- * 1.3 MB source again at every check), and only violations are reported in full (`resultTypes`: the passing elements are not
- * each given a selector, which the result here never reads): a check of the home page at 390 px took
- * 0.45 s instead of 1.7-2.2 s, FAQs 0.33 s instead of 1.3-1.6 s, with the same violations.
+ * In the page, axe is put in once per document, minified (580 KB; AxeBuilder evaluates its 1.3 MB
+ * source again at every check), and only violations are reported in full (`resultTypes`: the
+ * passing elements are not each given a selector, which the result here never reads): a check of
+ * the home page at 390 px took 0.45 s instead of 1.7-2.2 s, FAQs 0.33 s instead of 1.3-1.6 s, with
+ * the same violations.
  */
 export async function axeViolations(page: Page, { tags = axeTags, include }: AxeOptions = {}): Promise<string[]> {
   const options = { runOnly: { type: 'tag' as const, values: tags }, resultTypes: ['violations' as const] };
