@@ -190,6 +190,48 @@ test.describe('the picture a page opens with is in its first paint', () => {
   }
 });
 
+// Issue 48: a script that reads the layout while the page is still unpainted (the floating call's first
+// check read the scroll position and what lay under it, at DOMContentLoaded) makes Chromium lay the
+// page out in that script's task: 40 ms of style and layout on `/` before its first paint, which
+// Lighthouse's simulation counts into the largest paint and not into the first. Such reads wait
+// for the paint (src/lib/browser/frame/after-paint.ts). Chromium's trace names the script of every
+// layout a script forces.
+/** A frame of a script's stack in Chromium's trace. */
+interface StackFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+  columnNumber: number;
+}
+
+test.describe('no script lays the page out before its first paint', () => {
+  test.use({ viewport: { width: 412, height: 823 } });
+  test('/, /es and /real-stories: no layout forced by a script before the first contentful paint', async ({ browser, page }) => {
+    for (const path of ['/', '/es', '/real-stories']) {
+      await page.goto('about:blank');
+      await browser.startTracing(page, {
+        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.stack'],
+      });
+      await page.goto(path);
+      await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
+      const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents as Array<{
+        name: string;
+        ts: number;
+        pid: number;
+        args?: { data?: { stackTrace?: StackFrame[] }; beginData?: { stackTrace?: StackFrame[] } };
+      }>;
+      const paint = events.find((event) => event.name === 'firstContentfulPaint');
+      expect(paint, `${path}: the trace has its first contentful paint`).toBeDefined();
+      const forced = events
+        .filter((event) => event.pid === paint!.pid && event.ts < paint!.ts && ['Layout', 'UpdateLayoutTree'].includes(event.name))
+        .map((event) => event.args?.beginData?.stackTrace ?? event.args?.data?.stackTrace)
+        .filter((stack) => stack !== undefined && stack.length > 0)
+        .map((stack) => stack!.map((frame) => `${frame.functionName || '(anonymous)'} at ${frame.url}:${frame.lineNumber}:${frame.columnNumber}`).join(' < '));
+      expect(forced, `${path}: layouts a script forced before the first paint`).toEqual([]);
+    }
+  });
+});
+
 // Issue 48: Chromium's lazy loading asked for the posters below the screen as soon as the page was laid
 // out, before its first paint, and Lighthouse's simulation counted them into the largest paint. They
 // wait for the first paint now (src/lib/build/first-paint.ts afterFirstPaintAttribute), and still come

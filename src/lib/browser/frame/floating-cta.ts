@@ -9,6 +9,8 @@
  * under it, it is hidden (`data-covering`), and it shows again once the place under it has stayed
  * clear for a moment, so that scrolling past a gap does not make it flicker.
  */
+import { afterPaint } from './after-paint';
+
 export const FLOATING_CTA_THRESHOLD = 300;
 export const FLOATING_CTA_STORAGE_KEY = 'floating-cta-dismissed';
 /** How long the place under it must stay clear before it shows again. */
@@ -74,7 +76,10 @@ class FloatingCta extends HTMLElement {
       });
       this.#observer.observe(form);
     }
-    this.#update();
+    // Hidden until then: its first check reads the scroll position and the layout (./after-paint.ts).
+    afterPaint(() => {
+      if (this.isConnected) this.#update();
+    });
     this.querySelector('[data-floating-dismiss]')?.addEventListener('click', () => this.#dismiss());
     this.querySelector<HTMLAnchorElement>('[data-floating-link]')?.addEventListener('click', (event) => {
       // On a page with the form itself (/lead-the-change, a school page), scroll there instead of leaving.
