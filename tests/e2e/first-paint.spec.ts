@@ -194,7 +194,7 @@ test.describe('the picture a page opens with is in its first paint', () => {
 // check read the scroll position and what lay under it, at DOMContentLoaded) makes Chromium lay the
 // page out in that script's task: 40 ms of style and layout on `/` before its first paint, which
 // Lighthouse's simulation counts into the largest paint and not into the first. Such reads wait
-// for the paint (src/lib/browser/frame/after-paint.ts). Chromium's trace names the script of every
+// for the paint (src/lib/browser/frame/floating-cta.ts, `whenPainted`). Chromium's trace names the script of every
 // layout a script forces.
 /** A frame of a script's stack in Chromium's trace. */
 interface StackFrame {
