@@ -190,12 +190,6 @@ test.describe('the picture a page opens with is in its first paint', () => {
   }
 });
 
-// Issue 48: a script that reads the layout while the page is still unpainted (the floating call's first
-// check read the scroll position and what lay under it, at DOMContentLoaded) makes Chromium lay the
-// page out in that script's task: 40 ms of style and layout on `/` before its first paint, which
-// Lighthouse's simulation counts into the largest paint and not into the first. Such reads wait
-// for the paint (src/lib/browser/frame/floating-cta.ts, `whenPainted`). Chromium's trace names the script of every
-// layout a script forces.
 /** A frame of a script's stack in Chromium's trace. */
 interface StackFrame {
   functionName: string;
@@ -204,6 +198,12 @@ interface StackFrame {
   columnNumber: number;
 }
 
+// Issue 48: a script that reads the layout while the page is still unpainted (the floating call's
+// first check read the scroll position and what lay under it, at DOMContentLoaded) makes Chromium lay
+// the page out in that script's task: 40 ms of style and layout on `/` before its first paint, which
+// Lighthouse's simulation counts into the largest paint and not into the first. Such reads wait for
+// the paint (`whenPainted` in src/lib/browser/frame/floating-cta.ts). Chromium's trace names the
+// script of every layout a script forces.
 test.describe('no script lays the page out before its first paint', () => {
   test.use({ viewport: { width: 412, height: 823 } });
   test('/, /es and /real-stories: no layout forced by a script before the first contentful paint', async ({ browser, page }) => {
@@ -224,9 +224,9 @@ test.describe('no script lays the page out before its first paint', () => {
       expect(paint, `${path}: the trace has its first contentful paint`).toBeDefined();
       const forced = events
         .filter((event) => event.pid === paint!.pid && event.ts < paint!.ts && ['Layout', 'UpdateLayoutTree'].includes(event.name))
-        .map((event) => event.args?.beginData?.stackTrace ?? event.args?.data?.stackTrace)
-        .filter((stack) => stack !== undefined && stack.length > 0)
-        .map((stack) => stack!.map((frame) => `${frame.functionName || '(anonymous)'} at ${frame.url}:${frame.lineNumber}:${frame.columnNumber}`).join(' < '));
+        .map((event) => event.args?.beginData?.stackTrace ?? event.args?.data?.stackTrace ?? [])
+        .filter((stack) => stack.length > 0)
+        .map((stack) => stack.map((frame) => `${frame.functionName || '(anonymous)'} at ${frame.url}:${frame.lineNumber}:${frame.columnNumber}`).join(' < '));
       expect(forced, `${path}: layouts a script forced before the first paint`).toEqual([]);
     }
   });
