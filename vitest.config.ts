@@ -4,6 +4,8 @@ import { getViteConfig } from 'astro/config';
 import { configDefaults } from 'vitest/config';
 
 const include = ['tests/unit/**/*.test.ts', 'tests/unit/**/*.test.tsx'];
+/** tests/unit/helpers/time.ts: `npm test` runs Vitest at idle priority, where a test may wait longer than it runs. */
+const timeFactor = Math.max(1, Number(process.env.VITEST_TIME_FACTOR) || 1);
 /**
  * Files that run in a process of their own, as every file did before the shared workers below:
  * - a file that replaces a module with `vi.mock`: in a shared worker the module may already be
@@ -20,8 +22,8 @@ export default getViteConfig({
   test: {
     // Each project names its own files (an `include` here would be added to each project's).
     environment: 'node',
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
+    testTimeout: 20_000 * timeFactor,
+    hookTimeout: 60_000 * timeFactor,
     // Tests that build the site are heavy; two cores are all this machine has.
     maxWorkers: 2,
     projects: [

@@ -5,10 +5,10 @@
  * and ends with one line "N passed, N failed" over all of them.
  *
  * The site the end-to-end tests use is started first: `netlify serve` packaging the functions takes
- * about two minutes of mostly one core, and the type check and Vitest run meanwhile. (The type
- * check beside Vitest instead of before it gained nothing: 295 s for both against 55 + 236 s, the
- * two cores already full with the packaging.)
- * Playwright then finds it running (E2E_SITE_STARTED) and starts only the fakes.
+ * about two minutes of mostly one core, and the type check runs meanwhile. Vitest starts next and
+ * runs beside Playwright at a lower priority (below, step 2); Playwright finds the site running
+ * (E2E_SITE_STARTED) and starts only the fakes. (The type check beside Vitest instead of before it
+ * gained nothing: 295 s for both against 55 + 236 s, the two cores already full with the packaging.)
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { loadavg } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+const startedAt = Date.now();
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const reports = join(root, 'reports');
 rmSync(reports, { recursive: true, force: true });
@@ -29,6 +30,38 @@ function run(command, args, extraEnv = {}) {
     child.on('exit', (code) => resolve(code ?? 1));
   });
 }
+
+/**
+ * Runs a command at idle priority, its output written to a file: in a session of its own (so in an
+ * autogroup of its own: Linux shares the CPU between sessions first, and the browsers Playwright
+ * starts are sessions of their own, beside which a `nice` inside npm test's session counted for
+ * nothing), with that autogroup's niceness at 19 (weight 15 against 1,024) and its processes' too.
+ * It takes the CPU that the sessions at normal priority leave idle. Stopped with npm test.
+ */
+function runAtIdlePriority(file, command, args, extraEnv = {}) {
+  return new Promise((resolve) => {
+    const out = createWriteStream(file);
+    const child = spawn('nice', ['-n', '19', command, ...args], { cwd: root, env: { ...env, ...extraEnv }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      writeFileSync(`/proc/${child.pid}/autogroup`, '19');
+    } catch {
+      // No autogroups on this kernel: `nice` alone, which then weighs against every process.
+    }
+    background.add(child);
+    child.stdout.pipe(out, { end: false });
+    child.stderr.pipe(out, { end: false });
+    child.on('error', (error) => {
+      out.end(`${error.message}\n`);
+      resolve(1);
+    });
+    child.on('close', (code) => {
+      background.delete(child);
+      out.end(() => resolve(code ?? 1));
+    });
+  });
+}
+/** Commands running at idle priority, stopped with npm test. */
+const background = new Set();
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const summaries = [];
@@ -75,13 +108,15 @@ async function startSite() {
     });
   });
   await built;
-  // Interrupted: the site goes with this process (it runs in its own process group).
+  // Interrupted: the site and what runs at idle priority go with this process (each runs in its own process group).
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.once(signal, () => {
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        // Already gone.
+      for (const pid of [child.pid, ...[...background].map((other) => other.pid)]) {
+        try {
+          process.kill(-pid, 'SIGTERM');
+        } catch {
+          // Already gone.
+        }
       }
       process.exit(130);
     });
@@ -139,10 +174,36 @@ if (checkCode === 0) totals.passed += 1;
 else totals.failed += 1;
 summaries.push(`typecheck: ${checkCode === 0 ? 'passed' : 'FAILED'}`);
 
-// 2. Unit and function tests.
-console.log('\n=== Unit and function tests (Vitest) ===');
+// 2. Unit and function tests (Vitest), started now and run beside the end-to-end tests at idle
+// priority (runAtIdlePriority): Playwright's two workers leave the cores idle about a quarter of
+// the time (a test waiting on the site, a timer, a frame), and the unit tests need none of the
+// site, so they take that time instead of a phase of their own (about three and a half minutes);
+// the browsers, whose tests wait on frames and timeouts, keep the CPU whenever they want it.
+// Vitest's output goes to reports/vitest.log and is printed when it ends.
+console.log('\n=== Unit and function tests (Vitest): started, beside the end-to-end tests; their output follows them ===');
 const vitestReport = join(reports, 'vitest.json');
-const vitestCode = await phase('Vitest', () => run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]));
+const vitestLog = join(reports, 'vitest.log');
+const vitestRun = phase('Vitest (at idle priority beside Playwright)', () =>
+  runAtIdlePriority(vitestLog, bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`], {
+    // Starved while the browsers want both cores, a test may wait longer than it runs.
+    VITEST_TIME_FACTOR: '6',
+  }),
+);
+
+// 3. End-to-end tests against `npm start` (Playwright starts and stops it).
+console.log(
+  `\n=== End-to-end tests (Playwright: Chromium; Firefox and WebKitGTK in tests/engines, alongside; ${process.env.E2E_FULL === '1' ? 'the full run' : 'the gate: the @full tests are left to npm run test:full, playwright.config.ts'}) ===`,
+);
+const playwrightReport = join(reports, 'playwright.json');
+const siteReady = await phase('waiting for the functions to be packaged', () => site.ready());
+// When it did not come up here, Playwright starts it itself (and says why it cannot).
+const playwrightCode = await phase('Playwright', () =>
+  run(bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport, ...(siteReady ? { E2E_SITE_STARTED: '1' } : {}) }),
+);
+await site.stop();
+const vitestCode = await vitestRun;
+console.log('\n=== Unit and function tests (Vitest), as they ran beside the end-to-end tests ===');
+console.log(readFileSync(vitestLog, 'utf8'));
 if (existsSync(vitestReport)) {
   const report = JSON.parse(readFileSync(vitestReport, 'utf8'));
   const failed = report.numFailedTests + (vitestCode !== 0 && report.numFailedTests === 0 ? 1 : 0);
@@ -172,17 +233,6 @@ if (existsSync(vitestReport)) {
   summaries.push('vitest: did not report (crashed)');
 }
 
-// 3. End-to-end tests against `npm start` (Playwright starts and stops it).
-console.log(
-  `\n=== End-to-end tests (Playwright: Chromium; Firefox and WebKitGTK in tests/engines, alongside; ${process.env.E2E_FULL === '1' ? 'the full run' : 'the gate: the @full tests are left to npm run test:full, playwright.config.ts'}) ===`,
-);
-const playwrightReport = join(reports, 'playwright.json');
-const siteReady = await phase('waiting for the functions to be packaged', () => site.ready());
-// When it did not come up here, Playwright starts it itself (and says why it cannot).
-const playwrightCode = await phase('Playwright', () =>
-  run(bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport, ...(siteReady ? { E2E_SITE_STARTED: '1' } : {}) }),
-);
-await site.stop();
 if (existsSync(playwrightReport)) {
   const { stats } = JSON.parse(readFileSync(playwrightReport, 'utf8'));
   const failed = stats.unexpected + stats.flaky + (playwrightCode !== 0 && stats.unexpected === 0 ? 1 : 0);
@@ -247,6 +297,7 @@ for (const {
   load: [from, to],
 } of phases)
   console.log(`${name}: ${(ms / 1000).toFixed(0)} s (load ${from} -> ${to})`);
+console.log(`npm test in all: ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);
 for (const line of summaries) console.log(line);
 console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
 process.exit(totals.failed === 0 ? 0 : 1);

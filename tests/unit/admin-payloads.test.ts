@@ -56,6 +56,7 @@ import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { deliveredLetter } from './helpers/delivered';
 import { call as callFunction, jsonRequest } from './helpers/requests';
 import { useSiteShell } from './helpers/site';
+import { allowed } from './helpers/time';
 
 type Handler = (req: Request, context: unknown) => Promise<Response>;
 const KEY = 'payload-test-signing-key-0123456789abcdef';
@@ -190,7 +191,7 @@ beforeAll(async () => {
   });
   const claimed = await claimEmail(bouncing.id);
   await recordSendResult(claimed!, 'smtp', { outcome: 'bounced', providerStatus: '550', detail: '550 5.1.1 no such user' });
-}, 60_000);
+}, allowed(60_000));
 
 afterAll(async () => {
   await Promise.all([database.stop(), hubspot.close()]);

@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
+import { allowed } from './helpers/time';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
@@ -26,15 +27,23 @@ async function runFixtures(setup: 'on' | 'off'): Promise<{ ok: boolean; output: 
   }
 }
 
-test('what one file changes of the process is gone when the next file in the same worker starts', async () => {
-  const result = await runFixtures('on');
-  expect(result.ok, result.output.slice(-2000)).toBe(true);
-  expect(result.output).toMatch(/Tests\s+4 passed \(4\)/);
-}, 60_000);
+test(
+  'what one file changes of the process is gone when the next file in the same worker starts',
+  async () => {
+    const result = await runFixtures('on');
+    expect(result.ok, result.output.slice(-2000)).toBe(true);
+    expect(result.output).toMatch(/Tests\s+4 passed \(4\)/);
+  },
+  allowed(60_000),
+);
 
-test('without the setup file the second file finds what the first left (so the files above can tell)', async () => {
-  const result = await runFixtures('off');
-  expect(result.ok).toBe(false);
-  expect(result.output).toMatch(/Tests\s+1 failed \| 3 passed \(4\)/);
-  expect(result.output).toContain('nothing the other file changed is left');
-}, 60_000);
+test(
+  'without the setup file the second file finds what the first left (so the files above can tell)',
+  async () => {
+    const result = await runFixtures('off');
+    expect(result.ok).toBe(false);
+    expect(result.output).toMatch(/Tests\s+1 failed \| 3 passed \(4\)/);
+    expect(result.output).toContain('nothing the other file changed is left');
+  },
+  allowed(60_000),
+);

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, onTestFinished, test } from 'vitest';
 import sessionFunction from '../../netlify/functions/admin-session.mts';
 import { deployContext, PREVIEW_SECRETS, serverEnv } from '../../src/server/env';
 import { startTestDatabase } from './helpers/database';
+import { allowed } from './helpers/time';
 
 const saved = { ...process.env };
 afterEach(() => {
@@ -59,19 +60,23 @@ describe('secrets by deploy context', () => {
     }
   });
 
-  test("on a preview, production's admin password signs nobody in (no owner made on an empty database)", async () => {
-    const database = await startTestDatabase();
-    onTestFinished(() => database.stop());
-    production('deploy-preview');
-    const answer = await (sessionFunction as (req: Request, context: unknown) => Promise<Response>)(
-      new Request('https://localhost:8888/api/admin/session', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: 'https://localhost:8888' },
-        body: JSON.stringify({ username: 'admin', password: 'production-bootstrap-password' }),
-      }),
-      { ip: '192.0.2.1' },
-    );
-    expect(answer.status).toBe(503);
-    expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('admin_not_configured');
-  }, 90_000);
+  test(
+    "on a preview, production's admin password signs nobody in (no owner made on an empty database)",
+    async () => {
+      const database = await startTestDatabase();
+      onTestFinished(() => database.stop());
+      production('deploy-preview');
+      const answer = await (sessionFunction as (req: Request, context: unknown) => Promise<Response>)(
+        new Request('https://localhost:8888/api/admin/session', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: 'https://localhost:8888' },
+          body: JSON.stringify({ username: 'admin', password: 'production-bootstrap-password' }),
+        }),
+        { ip: '192.0.2.1' },
+      );
+      expect(answer.status).toBe(503);
+      expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('admin_not_configured');
+    },
+    allowed(90_000),
+  );
 });

@@ -14,6 +14,7 @@ import { startTestDatabase, type TestDatabase } from './helpers/database';
 import { useFormDefinitions } from './helpers/forms';
 import { useSiteShell } from './helpers/site';
 import { forms } from '../../src/config/forms';
+import { allowed } from './helpers/time';
 
 const functionsDir = join(import.meta.dirname, '..', '..', 'netlify', 'functions');
 const RUNS = Number(process.env.FUZZ_RUNS || 1000);
@@ -140,49 +141,53 @@ function fuzzRequest(url: string, method: string, headers: Record<string, string
 
 for (const file of files) {
   describe(`fuzz ${file}`, () => {
-    test(`${RUNS} bad requests: never a 5xx, always a JSON error, nothing stored`, async () => {
-      const mod = (await import(pathToFileURL(join(functionsDir, file)).href)) as FunctionModule;
-      const rawPath = mod.config?.path;
-      if (!rawPath || mod.config?.schedule) return; // scheduled functions take no HTTP requests
-      const path = (Array.isArray(rawPath) ? rawPath[0]! : rawPath)
-        .replace(/:(\w+)\??/g, (_match, name: string) => paramValues[name] ?? `fuzz-${name}`)
-        .replace(/\*$/, 'x');
-      const before = await database.snapshot(COUNTERS);
+    test(
+      `${RUNS} bad requests: never a 5xx, always a JSON error, nothing stored`,
+      async () => {
+        const mod = (await import(pathToFileURL(join(functionsDir, file)).href)) as FunctionModule;
+        const rawPath = mod.config?.path;
+        if (!rawPath || mod.config?.schedule) return; // scheduled functions take no HTTP requests
+        const path = (Array.isArray(rawPath) ? rawPath[0]! : rawPath)
+          .replace(/:(\w+)\??/g, (_match, name: string) => paramValues[name] ?? `fuzz-${name}`)
+          .replace(/\*$/, 'x');
+        const before = await database.snapshot(COUNTERS);
 
-      await fc.assert(
-        fc.asyncProperty(
-          methods,
-          contentTypes,
-          bodies,
-          fc.option(fc.constantFrom('https://evil.example', 'null'), { nil: undefined }),
-          async (method, type, body, origin) => {
-            const headers: Record<string, string> = {};
-            if (type) headers['content-type'] = type;
-            if (origin) headers.origin = origin;
-            const withBody = !['GET', 'HEAD', 'OPTIONS'].includes(method);
-            const request = fuzzRequest(`http://localhost${path}`, method, headers, withBody ? body : undefined);
-            const response = await mod.default(request, { ip: '127.0.0.1', params: {}, cookies: { get: () => undefined } });
-            // A valid request may legitimately succeed; what matters is how the rest are refused.
-            expect(response.status).toBeLessThan(500);
-            if (response.status >= 400 && /^text\/html\b/.test(response.headers.get('content-type') ?? '')) {
-              // A page for a person: it says what went wrong, and nothing more.
-              const page = await response.text();
-              expect(page).toMatch(/<h1[^>]*>[^<]+<\/h1>/);
-              expect(page).not.toMatch(/\bat .+\.m?[jt]s:\d+|fake-hubspot-token|fuzz-admin-password/);
-            } else if (response.status >= 400) {
-              const answer = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
-              expect(typeof answer.error?.code).toBe('string');
-              expect(typeof answer.error?.message).toBe('string');
-              expect(JSON.stringify(answer)).not.toMatch(/\bat .+\.m?[jt]s:\d+|fake-hubspot-token|fuzz-admin-password/);
-            }
-          },
-        ),
-        { numRuns: RUNS },
-      );
+        await fc.assert(
+          fc.asyncProperty(
+            methods,
+            contentTypes,
+            bodies,
+            fc.option(fc.constantFrom('https://evil.example', 'null'), { nil: undefined }),
+            async (method, type, body, origin) => {
+              const headers: Record<string, string> = {};
+              if (type) headers['content-type'] = type;
+              if (origin) headers.origin = origin;
+              const withBody = !['GET', 'HEAD', 'OPTIONS'].includes(method);
+              const request = fuzzRequest(`http://localhost${path}`, method, headers, withBody ? body : undefined);
+              const response = await mod.default(request, { ip: '127.0.0.1', params: {}, cookies: { get: () => undefined } });
+              // A valid request may legitimately succeed; what matters is how the rest are refused.
+              expect(response.status).toBeLessThan(500);
+              if (response.status >= 400 && /^text\/html\b/.test(response.headers.get('content-type') ?? '')) {
+                // A page for a person: it says what went wrong, and nothing more.
+                const page = await response.text();
+                expect(page).toMatch(/<h1[^>]*>[^<]+<\/h1>/);
+                expect(page).not.toMatch(/\bat .+\.m?[jt]s:\d+|fake-hubspot-token|fuzz-admin-password/);
+              } else if (response.status >= 400) {
+                const answer = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
+                expect(typeof answer.error?.code).toBe('string');
+                expect(typeof answer.error?.message).toBe('string');
+                expect(JSON.stringify(answer)).not.toMatch(/\bat .+\.m?[jt]s:\d+|fake-hubspot-token|fuzz-admin-password/);
+              }
+            },
+          ),
+          { numRuns: RUNS },
+        );
 
-      // Requests the store accepted are valid ones; with these generators there should be none.
-      expect(await database.snapshot(COUNTERS)).toEqual(before);
-    }, 240_000);
+        // Requests the store accepted are valid ones; with these generators there should be none.
+        expect(await database.snapshot(COUNTERS)).toEqual(before);
+      },
+      allowed(240_000),
+    );
   });
 }
 
@@ -263,47 +268,51 @@ describe('fuzz the staff and passkey endpoints from this site', () => {
   );
 
   for (const [file, paths] of targets) {
-    test(`${file}: bad requests from this site never get a 5xx and store nothing`, async () => {
-      const mod = (await import(pathToFileURL(join(functionsDir, file)).href)) as FunctionModule;
-      const signIn = (await import(pathToFileURL(join(functionsDir, 'admin-session.mts')).href)) as FunctionModule;
-      const login = await signIn.default(
-        new Request('https://localhost/api/admin/session', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', origin: 'https://localhost' },
-          body: JSON.stringify({ username: 'admin', password: 'fuzz-admin-password' }),
-        }),
-        { ip: '127.0.0.9' },
-      );
-      expect(login.status).toBe(200);
-      const owner = login.headers
-        .getSetCookie()
-        .find((line) => line.startsWith('__Host-admin_session='))!
-        .split(';')[0]!;
-      const before = await database.snapshot([...COUNTERS, 'webauthn_challenges', 'staff_invitations']);
-      await fc.assert(
-        fc.asyncProperty(
-          fc.constantFrom(...paths),
-          methods,
-          fc.constantFrom('application/json', 'text/plain', undefined),
-          passkeyBodies,
-          fc.boolean(),
-          async (path, method, type, body, signedIn) => {
-            const headers: Record<string, string> = { origin: 'https://localhost' };
-            if (type) headers['content-type'] = type;
-            if (signedIn) headers.cookie = owner;
-            const withBody = !['GET', 'HEAD', 'OPTIONS'].includes(method);
-            const response = await mod.default(fuzzRequest(`https://localhost${path}`, method, headers, withBody ? body : undefined), { ip: '127.0.0.9' });
-            expect(response.status).toBeLessThan(500);
-            if (response.status >= 400) {
-              const answer = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
-              expect(typeof answer.error?.code).toBe('string');
-              expect(typeof answer.error?.message).toBe('string');
-            }
-          },
-        ),
-        { numRuns: RUNS },
-      );
-      expect(await database.snapshot([...COUNTERS, 'webauthn_challenges', 'staff_invitations'])).toEqual(before);
-    }, 240_000);
+    test(
+      `${file}: bad requests from this site never get a 5xx and store nothing`,
+      async () => {
+        const mod = (await import(pathToFileURL(join(functionsDir, file)).href)) as FunctionModule;
+        const signIn = (await import(pathToFileURL(join(functionsDir, 'admin-session.mts')).href)) as FunctionModule;
+        const login = await signIn.default(
+          new Request('https://localhost/api/admin/session', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', origin: 'https://localhost' },
+            body: JSON.stringify({ username: 'admin', password: 'fuzz-admin-password' }),
+          }),
+          { ip: '127.0.0.9' },
+        );
+        expect(login.status).toBe(200);
+        const owner = login.headers
+          .getSetCookie()
+          .find((line) => line.startsWith('__Host-admin_session='))!
+          .split(';')[0]!;
+        const before = await database.snapshot([...COUNTERS, 'webauthn_challenges', 'staff_invitations']);
+        await fc.assert(
+          fc.asyncProperty(
+            fc.constantFrom(...paths),
+            methods,
+            fc.constantFrom('application/json', 'text/plain', undefined),
+            passkeyBodies,
+            fc.boolean(),
+            async (path, method, type, body, signedIn) => {
+              const headers: Record<string, string> = { origin: 'https://localhost' };
+              if (type) headers['content-type'] = type;
+              if (signedIn) headers.cookie = owner;
+              const withBody = !['GET', 'HEAD', 'OPTIONS'].includes(method);
+              const response = await mod.default(fuzzRequest(`https://localhost${path}`, method, headers, withBody ? body : undefined), { ip: '127.0.0.9' });
+              expect(response.status).toBeLessThan(500);
+              if (response.status >= 400) {
+                const answer = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
+                expect(typeof answer.error?.code).toBe('string');
+                expect(typeof answer.error?.message).toBe('string');
+              }
+            },
+          ),
+          { numRuns: RUNS },
+        );
+        expect(await database.snapshot([...COUNTERS, 'webauthn_challenges', 'staff_invitations'])).toEqual(before);
+      },
+      allowed(240_000),
+    );
   }
 });

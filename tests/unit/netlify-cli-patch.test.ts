@@ -17,6 +17,7 @@ import {
   patchProxySource,
   patchRuntimeSource,
 } from '../../scripts/patch-netlify-cli.mjs';
+import { allowed } from './helpers/time';
 
 describe('netlify-cli patch: a function answers once', () => {
   it('is applied to the installed netlify-cli (npm install runs it)', () => {
@@ -75,7 +76,7 @@ describe('netlify-cli patch: warm function instances', () => {
         rawUrl: `http://localhost${path}`,
         rawQuery: '',
       };
-      return invokeFunction({ context: {}, environment: {}, event, func: { buildData: { runtimeAPIVersion: 2 }, mainFile }, timeout: 10 });
+      return invokeFunction({ context: {}, environment: {}, event, func: { buildData: { runtimeAPIVersion: 2 }, mainFile }, timeout: allowed(10) });
     };
     const served = async (path = '/') => JSON.parse((await call(path)).body) as { imports: number; calls: number; threadId: number };
 

@@ -27,6 +27,7 @@ import { claimLimits, pairSchoolOf } from '../../src/server/letter/send-limits';
 import { MAIL_FROM, useMail, type MailCatcher } from './helpers/mail';
 import { startRealPostgres, type RealPostgres } from './helpers/postgres';
 import { verifiedSchool } from './helpers/schools';
+import { allowed } from './helpers/time';
 
 let db: RealPostgres;
 let mail: MailCatcher;
@@ -35,7 +36,7 @@ let seq = 0;
 beforeAll(async () => {
   db = await startRealPostgres();
   mail = await useMail();
-}, 60_000);
+}, allowed(60_000));
 afterAll(async () => {
   await mail?.close();
   await db?.stop();
