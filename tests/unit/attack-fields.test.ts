@@ -85,16 +85,21 @@ describe('the note, read after NFKC', () => {
     expect(noteProblem(note)).toBe(message);
   });
 
-  test('60,000 spaces are cleaned up in linear time (under 50 ms)', () => {
-    // Warm, and the best of three runs: a busy machine's pause is not the code's cost (the
-    // quadratic clean-up took 1.5 s on every run).
+  test('60,000 spaces are cleaned up in linear time (under 50 ms of CPU)', () => {
+    // Warm, the best of three runs, and the CPU this process spent rather than the time that went
+    // by: a busy machine's pause is not the code's cost (the quadratic clean-up took 1.5 s on every
+    // run), and npm test runs Vitest at idle priority, where time goes by while it waits.
     noteProblem('warm up  \n');
+    const cpuMs = () => {
+      const { user, system } = process.cpuUsage();
+      return (user + system) / 1000;
+    };
     for (const note of [' '.repeat(60_000), `${' '.repeat(60_000)}x`, `${' \t'.repeat(30_000)}\nx`]) {
       const runs = Array.from({ length: 3 }, () => {
-        const started = performance.now();
+        const started = cpuMs();
         expect(normaliseNote(note).length).toBeLessThanOrEqual(1);
         noteProblem(note);
-        return performance.now() - started;
+        return cpuMs() - started;
       });
       expect(Math.min(...runs)).toBeLessThan(50);
     }

@@ -8,11 +8,13 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { query, sql } from '../../src/server/db';
 import { startTestDatabase, type TestDatabase } from './helpers/database';
+import { allowed } from './helpers/time';
 
 const ROUND_TRIPS = 25;
 /** Several rounds, so that a burst of other work on a loaded machine cannot fail it; the Nagle delay is in every round trip of every round. */
 const ROUNDS = 5;
-const LIMIT_MS = 5;
+/** 5 ms, stretched where Vitest runs at idle priority (helpers/time.ts) but never near Nagle's 40. */
+const LIMIT_MS = Math.min(allowed(5), 20);
 
 async function medianRoundTripMs(): Promise<number> {
   const times: number[] = [];
