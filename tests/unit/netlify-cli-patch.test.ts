@@ -1,9 +1,12 @@
 /**
  * `npm install` patches netlify-cli's local server (scripts/patch-netlify-cli.mjs): a function's 403
  * or 404 is not retried as four static paths, and with LOCAL_WARM_FUNCTIONS=1 (scripts/start.mjs) a
- * function's instance stays warm between calls (scripts/local-functions/warm-pool.mjs).
+ * function's instance stays warm between calls (scripts/local-functions/warm-pool.mjs), and the
+ * packaged functions' zips are extracted by Debian's `unzip` (scripts/local-functions/unzip.mjs).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -14,9 +17,14 @@ import {
   RUNTIME_FILE,
   RUNTIME_MARK,
   RUNTIME_ORIGINAL,
+  ZIP_FILE,
+  ZIP_MARK,
+  ZIP_ORIGINAL,
   patchProxySource,
   patchRuntimeSource,
+  patchZipSource,
 } from '../../scripts/patch-netlify-cli.mjs';
+import { extractWithUnzip } from '../../scripts/local-functions/unzip.mjs';
 import { allowed } from './helpers/time';
 
 describe('netlify-cli patch: a function answers once', () => {
@@ -132,5 +140,107 @@ describe('netlify-cli patch: warm function instances', () => {
       expect(after.threadId).not.toBe(before.threadId);
       expect(after.imports).toBe(1);
     });
+  });
+});
+
+describe("netlify-cli patch: the functions' zips extracted by unzip", () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'unzip-patch-'));
+  const zipped = join(scratch, 'function.zip');
+
+  /**
+   * A zip as the packager writes one (an entry point, a nested module, an executable file), its
+   * entries stored, written here byte by byte (PKWARE's APPNOTE: local headers, then the central
+   * directory, made on Unix so that the modes travel).
+   */
+  async function makeZip(): Promise<void> {
+    const entries: Array<[string, string, number]> = [
+      ['___netlify-entry-point.mjs', 'export default () => new Response("hi");\n', 0o644],
+      ['node_modules/some/lib/deep.js', 'export const deep = 1;\n', 0o644],
+      ['bin/run', '#!/bin/sh\n', 0o755],
+    ];
+    const locals: Buffer[] = [];
+    const centrals: Buffer[] = [];
+    let offset = 0;
+    for (const [name, text, mode] of entries) {
+      const data = Buffer.from(text);
+      const fileName = Buffer.from(name);
+      const crc = crc32(data);
+      const local = Buffer.alloc(30);
+      local.writeUInt32LE(0x04034b50, 0);
+      local.writeUInt16LE(20, 4);
+      local.writeUInt32LE(crc, 14);
+      local.writeUInt32LE(data.length, 18);
+      local.writeUInt32LE(data.length, 22);
+      local.writeUInt16LE(fileName.length, 26);
+      const central = Buffer.alloc(46);
+      central.writeUInt32LE(0x02014b50, 0);
+      central.writeUInt16LE((3 << 8) | 20, 4);
+      central.writeUInt16LE(20, 6);
+      central.writeUInt32LE(crc, 16);
+      central.writeUInt32LE(data.length, 20);
+      central.writeUInt32LE(data.length, 24);
+      central.writeUInt16LE(fileName.length, 28);
+      central.writeUInt32LE(((0o100000 | mode) << 16) >>> 0, 38);
+      central.writeUInt32LE(offset, 42);
+      locals.push(local, fileName, data);
+      centrals.push(central, fileName);
+      offset += local.length + fileName.length + data.length;
+    }
+    const directory = Buffer.concat(centrals);
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x06054b50, 0);
+    end.writeUInt16LE(entries.length, 8);
+    end.writeUInt16LE(entries.length, 10);
+    end.writeUInt32LE(directory.length, 12);
+    end.writeUInt32LE(offset, 16);
+    writeFileSync(zipped, Buffer.concat([...locals, directory, end]));
+  }
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
+      .sort();
+
+  it('is applied to the installed netlify-cli, its own extractor kept as the fallback', () => {
+    const source = readFileSync(ZIP_FILE, 'utf8');
+    expect(source).toContain(ZIP_MARK);
+    expect(source).not.toContain(ZIP_ORIGINAL);
+    expect(source).toContain('const extractZipInJavaScript = async (zipPath, { dir }) => {');
+    expect(patchZipSource(source)).toBe(source);
+    expect(patchZipSource('export const somethingElse = 1;')).toBeUndefined();
+  });
+
+  it("extracts through netlify-cli's own extractZip what its JavaScript extractor extracts", async () => {
+    await makeZip();
+    const { extractZip } = (await import(ZIP_FILE)) as { extractZip: (zip: string, options: { dir: string }) => Promise<void> };
+    const viaUnzip = join(scratch, 'via-unzip');
+    await extractZip(zipped, { dir: viaUnzip });
+    // `unzip` itself, not the fallback, extracted it.
+    await extractWithUnzip(zipped, { dir: join(scratch, 'unzip-alone') }, async () => {
+      throw new Error('the fallback ran');
+    });
+    expect(files(join(scratch, 'unzip-alone'))).toEqual(files(viaUnzip));
+    // Without `unzip` on the PATH, the same call falls back to netlify-cli's extractor.
+    process.env.PATH = '';
+    const inJavaScript = join(scratch, 'in-javascript');
+    await extractZip(zipped, { dir: inJavaScript });
+    expect(files(viaUnzip)).toEqual(['___netlify-entry-point.mjs', 'bin/run', 'node_modules/some/lib/deep.js']);
+    expect(files(inJavaScript)).toEqual(files(viaUnzip));
+    for (const dir of [viaUnzip, inJavaScript]) {
+      expect(readFileSync(join(dir, 'node_modules/some/lib/deep.js'), 'utf8')).toBe('export const deep = 1;\n');
+      expect(statSync(join(dir, 'bin/run')).mode & 0o111).not.toBe(0);
+    }
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it("without unzip on the PATH, hands the zip to netlify-cli's extractor into an emptied folder", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'unzip-fallback-'));
+    process.env.PATH = '';
+    const handed: string[] = [];
+    await extractWithUnzip('/no/such.zip', { dir }, async (zip: string) => {
+      handed.push(zip);
+    });
+    expect(handed).toEqual(['/no/such.zip']);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
