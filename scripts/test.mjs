@@ -6,7 +6,7 @@
  *
  * The site the end-to-end tests use is started first: `netlify serve` packaging the functions takes
  * about two minutes of mostly one core, and the type check runs meanwhile. Vitest starts next and
- * runs beside Playwright at a lower priority (below, step 2); Playwright finds the site running
+ * runs beside Playwright at idle priority (below, step 2); Playwright finds the site running
  * (E2E_SITE_STARTED) and starts only the fakes. (The type check beside Vitest instead of before it
  * gained nothing: 295 s for both against 55 + 236 s, the two cores already full with the packaging.)
  */
@@ -30,6 +30,9 @@ function run(command, args, extraEnv = {}) {
     child.on('exit', (code) => resolve(code ?? 1));
   });
 }
+
+/** Commands running at idle priority, stopped with npm test. */
+const background = new Set();
 
 /**
  * Runs a command at idle priority, its output written to a file: in a session of its own (so in an
@@ -60,9 +63,6 @@ function runAtIdlePriority(file, command, args, extraEnv = {}) {
     });
   });
 }
-/** Commands running at idle priority, stopped with npm test. */
-const background = new Set();
-
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const summaries = [];
 
@@ -175,10 +175,10 @@ else totals.failed += 1;
 summaries.push(`typecheck: ${checkCode === 0 ? 'passed' : 'FAILED'}`);
 
 // 2. Unit and function tests (Vitest), started now and run beside the end-to-end tests at idle
-// priority (runAtIdlePriority): Playwright's two workers leave the cores idle about a quarter of
-// the time (a test waiting on the site, a timer, a frame), and the unit tests need none of the
-// site, so they take that time instead of a phase of their own (about three and a half minutes);
-// the browsers, whose tests wait on frames and timeouts, keep the CPU whenever they want it.
+// priority (runAtIdlePriority): they need none of the site, and take what CPU the browsers leave
+// (the wait for the packaging, the moments both Playwright workers wait on the site, a timer or a
+// frame) instead of a phase of their own; the browsers keep the CPU whenever they want it. Measured
+// on clean clones: 806-819 s in all against 858 one phase after the other (docs/testing.md).
 // Vitest's output goes to reports/vitest.log and is printed when it ends.
 console.log('\n=== Unit and function tests (Vitest): started, beside the end-to-end tests; their output follows them ===');
 const vitestReport = join(reports, 'vitest.json');
