@@ -40,14 +40,37 @@ test('sign-in refuses a wrong password, then signs in and out', async ({ page, c
   const cookie = (await page.context().cookies()).find((c) => c.name === 'admin_session');
   expect(cookie).toMatchObject({ httpOnly: true, secure: false, sameSite: 'Strict', path: '/' });
 
-  // The session survives a reload, and signing out ends it.
+  // The session survives a reload, and signing out ends it. The first tab's list is held on its way
+  // until then: its answer, a 401 after the sign-out, must not replace the notice the person was given.
+  let release = () => {};
+  const signedOut = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/api/calendly-webhooks', async (route) => {
+    await signedOut;
+    await route.continue();
+  });
   await page.reload();
   await expect(page.getByText('Signed in as')).toBeVisible();
   // Opening the page signed in takes no focus; only a person's own action moves it.
   await expect(page.getByText('Signed in as')).not.toBeFocused();
+  const sessionCalls: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/admin/session') sessionCalls.push(request.method());
+  });
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeFocused();
   await expect(page.getByText('You have signed out.')).toBeVisible();
+  const late = page.waitForResponse('**/api/calendly-webhooks');
+  release();
+  const answer = await late;
+  expect(answer.status()).toBe(401);
+  await answer.finished();
+  // The page has read that answer (a few of its tasks later): no new check of the session followed.
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+  expect(sessionCalls).toEqual(['DELETE', 'GET']);
+  await expect(page.getByText('You have signed out.')).toBeVisible();
+  await page.unroute('**/api/calendly-webhooks');
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   await expect(page.getByLabel('Password')).toBeEnabled();

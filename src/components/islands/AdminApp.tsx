@@ -47,6 +47,10 @@ export default function AdminApp() {
   // focus would fall to the page's body. Not on the page's first check, which takes no focus.
   const focusAfter = useRef<'signed-in' | 'signed-out'>(undefined);
   const signedInRef = useRef<HTMLParagraphElement>(null);
+  // A person who signs out has said why the sign-in is back: a tab's call still on its way answers
+  // 401 after that and must not replace "You have signed out." Only the latest check draws.
+  const signingOut = useRef(false);
+  const latestCheck = useRef(0);
 
   useEffect(() => {
     const target = focusAfter.current;
@@ -57,12 +61,15 @@ export default function AdminApp() {
   }, [state]);
 
   const checkSession = useCallback(async (notice?: string) => {
+    const check = ++latestCheck.current;
+    let next: State;
     try {
       const answer = await apiRequest<{ session: Session | null; passwordSignIn: boolean }>('GET', '/api/admin/session', undefined, { quiet401: true });
-      setState(answer.session ? { kind: 'signed-in', session: answer.session } : { kind: 'signed-out', notice, passwordSignIn: answer.passwordSignIn });
+      next = answer.session ? { kind: 'signed-in', session: answer.session } : { kind: 'signed-out', notice, passwordSignIn: answer.passwordSignIn };
     } catch {
-      setState({ kind: 'signed-out', notice, passwordSignIn: false });
+      next = { kind: 'signed-out', notice, passwordSignIn: false };
     }
+    if (check === latestCheck.current) setState(next);
   }, []);
 
   useEffect(() => {
@@ -70,6 +77,7 @@ export default function AdminApp() {
     if (token) setState({ kind: 'invitation', token });
     else void checkSession();
     setUnauthorizedHandler((message) => {
+      if (signingOut.current) return;
       focusAfter.current = 'signed-out';
       void checkSession(message);
     });
@@ -77,6 +85,7 @@ export default function AdminApp() {
   }, [checkSession]);
 
   const signOut = useCallback(async () => {
+    signingOut.current = true;
     try {
       await apiRequest('DELETE', '/api/admin/session', undefined, { quiet401: true });
     } catch {
@@ -90,6 +99,7 @@ export default function AdminApp() {
     setConfirmingEveryone(false);
     try {
       await apiRequest('DELETE', '/api/admin/sessions');
+      signingOut.current = true;
       focusAfter.current = 'signed-out';
       await checkSession('Everyone has been signed out, you too.');
     } catch (error) {
@@ -118,6 +128,7 @@ export default function AdminApp() {
   }, []);
 
   const onSignedIn = (session: Session) => {
+    signingOut.current = false;
     focusAfter.current = 'signed-in';
     setState({ kind: 'signed-in', session });
   };
