@@ -46,6 +46,12 @@ export function startCompressingProxy(port, originPort, { maxInFlight = Infinity
       const headers = { ...req.headers, host: `localhost:${originPort}` };
       delete headers['accept-encoding'];
       const upstream = request({ host: '127.0.0.1', port: originPort, method: req.method, path: req.url, headers }, (answer) => {
+        // The page that asked may be gone (a closed context, a cancelled prefetch): piping into its
+        // closed answer throws (ERR_STREAM_UNABLE_TO_PIPE) and stopped the whole bench.
+        if (res.destroyed) {
+          answer.resume();
+          return;
+        }
         const type = String(answer.headers['content-type'] ?? '');
         const accepts = String(req.headers['accept-encoding'] ?? '');
         const encoding =
