@@ -39,6 +39,17 @@ export const openingPicture = 'opening-picture';
 export const heroEnd = 'hero-end';
 
 /**
+ * The id of the end of what a page shows on a phone's first screen, where a page marks it
+ * (src/components/site/FirstScreenEnd.astro) and says so (BaseLayout's `marksFirstScreen`): its
+ * head expects the mark, so the first frame holds all of that screen. Unblocked when `<main>` is
+ * inserted, Chromium drew the header and the top of the hero and, one to three frames later, the
+ * rest of the screen in about a third of the loads of /faqs, /es/faqs and /es/lead-the-change at a
+ * 4x slower CPU (the largest text 80-300 ms after the first, issue 48). Every route is checked for
+ * the mark and the expectation to agree (tests/e2e/every-route.spec.ts).
+ */
+export const firstScreenEnd = 'first-screen-end';
+
+/**
  * The attribute of a picture that is not asked for before the first paint is on the screen
  * (./media.ts `pictureLoading`: every lazy poster and thumbnail). Chromium's lazy loading asks for
  * the pictures within 1,250 px or more of the screen as soon as the page is laid out, before its first
