@@ -130,7 +130,7 @@ async function launchFirefox(): Promise<Engine> {
         engine: 'firefox',
         async goto(path) {
           await page.goto(new URL(path, baseURL).href, { waitUntil: 'load' });
-          await page.waitForFunction(scriptsReady, { timeout: 30_000 });
+          await pollInPage(page, scriptsReady, 'the page’s scripts');
         },
         async path() {
           const url = new URL(page.url());
@@ -138,17 +138,22 @@ async function launchFirefox(): Promise<Engine> {
         },
         evaluate: (fn, ...args) => page.evaluate(fn as never, ...(args as unknown as never[])) as never,
         async click(selector) {
-          await page.locator(selector).click();
+          await clickWhenReady(page, selector);
         },
         async type(selector, text) {
-          await page.locator(selector).click();
+          await clickWhenReady(page, selector);
           await page.keyboard.type(text);
         },
         async press(key) {
           await page.keyboard.press(key);
         },
         async setWidth(width) {
-          await page.setViewport({ width, height: 844 });
+          // Puppeteer sends the screen's orientation beside the viewport, a command Firefox ESR 140.12
+          // does not know; the viewport itself is applied, which the page's own width then confirms.
+          await page.setViewport({ width, height: 844 }).catch((error: Error) => {
+            if (!/unknown command emulation\.setScreenOrientationOverride/.test(error.message)) throw error;
+          });
+          await pollInPage(page, (expected: number) => window.innerWidth === expected, `the window to be ${width} px wide`, width);
         },
         async errors() {
           return [...errors];
@@ -163,6 +168,40 @@ async function launchFirefox(): Promise<Engine> {
       await noScriptProxy?.close();
     },
   };
+}
+
+/**
+ * Waits, by asking the page every 50 ms, until `check` holds there. Puppeteer's own waits
+ * (`waitForFunction`, and the locators' checks that an element is visible, enabled and still)
+ * build their function in the page with `Function()`, which Firefox ESR 140.12 blocks under the
+ * site's Content-Security-Policy (no 'unsafe-eval'; "call to Function() blocked by CSP"); a plain
+ * `evaluate` is the automation's own call and is not blocked.
+ */
+async function pollInPage<A extends unknown[]>(page: import('puppeteer-core').Page, check: (...args: A) => boolean, what: string, ...args: A): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await page.evaluate(check as never, ...(args as unknown as never[])))) {
+    if (Date.now() > deadline) throw new Error(`Firefox: waited 30 s for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Clicks an element once it is there, shown and enabled (what a locator's click waited for), in the middle of the window. */
+async function clickWhenReady(page: import('puppeteer-core').Page, selector: string): Promise<void> {
+  await pollInPage(
+    page,
+    (css: string) => {
+      const element = document.querySelector(css);
+      if (!element?.checkVisibility() || element.matches(':disabled')) return false;
+      element.scrollIntoView({ block: 'center', inline: 'center' });
+      return true;
+    },
+    `${selector} to be shown and enabled`,
+    selector,
+  );
+  const handle = await page.$(selector);
+  if (!handle) throw new Error(`Firefox: ${selector} went away before the click`);
+  await handle.click();
+  await handle.dispose();
 }
 
 // ---------------------------------------------------------------------------------------------
