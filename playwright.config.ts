@@ -50,8 +50,8 @@ const lockoutSpecs = /sign-in-lockout\.spec\.ts$/;
 const passkeySpecs = /staff-passkeys\.spec\.ts$/;
 
 /**
- * `npm test` is the gate every change passes, meant to take at most 12 minutes on two cores (about
- * 15 now, docs/testing.md): every behaviour once. A test tagged `@full` repeats what the gate proves already, at another width, in another
+ * `npm test` is the gate every change passes, meant to take at most 12 minutes on two cores (7.3
+ * on 2026-12-01, docs/testing.md): every behaviour once. A test tagged `@full` repeats what the gate proves already, at another width, in another
  * engine, on more routes of a kind, or through a path a Vitest test walks (each says which);
  * `npm run test:full` (E2E_FULL=1) runs them too (docs/testing.md, "The gate and the full run").
  * Set here rather than as `--grep-invert` on the command line, which Playwright does not apply to
