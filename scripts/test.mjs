@@ -10,7 +10,7 @@
  * (E2E_SITE_STARTED) and starts only the fakes. (The type check beside Vitest instead of before it
  * gained nothing: 295 s for both against 55 + 236 s, the two cores already full with the packaging.)
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -287,6 +287,25 @@ function perEngine(report) {
   return Object.entries(counts).map(([engine, { passed, failed }]) => `  ${engine}: ${passed} passed, ${failed} failed`);
 }
 
+/**
+ * The versions of the browsers the end-to-end tests ran in, as Debian installed them: `.ci/run`
+ * installs the current package, so a new version can change a result between two runs of the same
+ * commit (Firefox ESR 140.12 refused puppeteer's waits under the site's policy, docs/testing.md).
+ */
+function browserVersions() {
+  const packages = { Chromium: 'chromium-headless-shell', 'Firefox ESR': 'firefox-esr', WebKitGTK: 'libwebkit2gtk-4.1-0' };
+  return Object.entries(packages)
+    .map(([name, pkg]) => {
+      try {
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own field syntax, not a template.
+        return `${name} ${execFileSync('dpkg-query', ['-W', '-f=${Version}', pkg], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })}`;
+      } catch {
+        return `${name} (not installed as ${pkg})`;
+      }
+    })
+    .join(', ');
+}
+
 writeFileSync(join(reports, 'phases.json'), `${JSON.stringify(phases, null, 2)}\n`);
 console.log('\n=== Where the time went (npm run test:slowest lists more) ===');
 await run(process.execPath, [join(root, 'scripts', 'slowest.mjs'), '10']);
@@ -298,6 +317,7 @@ for (const {
 } of phases)
   console.log(`${name}: ${(ms / 1000).toFixed(0)} s (load ${from} -> ${to})`);
 console.log(`npm test in all: ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);
+console.log(`browsers (Debian's packages): ${browserVersions()}`);
 for (const line of summaries) console.log(line);
 console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
 process.exit(totals.failed === 0 ? 0 : 1);
