@@ -178,7 +178,7 @@ summaries.push(`typecheck: ${checkCode === 0 ? 'passed' : 'FAILED'}`);
 // priority (runAtIdlePriority): they need none of the site, and take what CPU the browsers leave
 // (the wait for the packaging, the moments both Playwright workers wait on the site, a timer or a
 // frame) instead of a phase of their own; the browsers keep the CPU whenever they want it. Measured
-// on clean clones: 806-819 s in all against 858 one phase after the other (docs/testing.md).
+// on clean clones: 806-819 s in all against 858 one phase after the other (docs/testing-history.md).
 // Vitest's output goes to reports/vitest.log and is printed when it ends.
 console.log('\n=== Unit and function tests (Vitest): started, beside the end-to-end tests; their output follows them ===');
 const vitestReport = join(reports, 'vitest.json');
