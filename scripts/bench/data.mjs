@@ -5,12 +5,11 @@
  * print p50/p99 of a form submission, a send request, a confirmation, GET /api/impact and an admin
  * list page. The cost of a request should not grow with the rows.
  */
-import { createJiti } from 'jiti';
+import { importSource } from './_source.mjs';
 
 export const title = 'Data: request cost at 100 rows and at 100,000';
 
 export async function run() {
-  const jiti = createJiti(import.meta.url);
-  const { measureData } = await jiti.import('./data/measure.ts');
+  const { measureData } = await importSource('./data/measure.ts');
   await measureData();
 }

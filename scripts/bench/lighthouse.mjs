@@ -5,7 +5,7 @@
  * shifted at all.
  */
 import { launch } from 'chrome-launcher';
-import { createJiti } from 'jiti';
+import { importSource } from './_source.mjs';
 import lighthouse from 'lighthouse';
 import { chromiumFlags, chromiumPath } from '../chromium.mjs';
 import { startEmbedStandIn } from './_embed.mjs';
@@ -26,7 +26,7 @@ const unmeasured = new Set(['/form-response', '/404', '/es/form-response', '/es/
 
 /** Every built page of the site in every language (the one list, src/config/pages.ts), as the bench opens it. */
 async function siteRoutes() {
-  const { sitePages } = await createJiti(import.meta.url).import('../../src/config/pages.ts');
+  const { sitePages } = await importSource('../../src/config/pages.ts');
   return sitePages.filter((page) => page.made === 'built' && !unmeasured.has(page.path)).flatMap((page) => visits[page.path] ?? [page.path]);
 }
 
