@@ -70,7 +70,8 @@ const fold = (text) =>
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
-const slug = (text) =>
+/** The readable part of a school page's path, as the site makes it (slugOf, src/lib/shared/school-record.ts). */
+export const slug = (text) =>
   text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
