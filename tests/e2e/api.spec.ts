@@ -1,3 +1,5 @@
+import { samplePageKey, sampleSchools, slug } from '../../scripts/sample-schools.mjs';
+import { baseURL } from '../../playwright.config';
 import { expect, test } from './fixtures';
 
 test.describe('build-time JSON endpoints', () => {
@@ -49,4 +51,16 @@ test.describe('build-time JSON endpoints', () => {
     expect(response.status()).toBeGreaterThanOrEqual(400);
     expect(response.status()).toBeLessThan(500);
   });
+});
+
+test("each sample school of the local site has its page at its fixed link (the bench's Lighthouse part measures the first)", async ({ request }) => {
+  for (const school of sampleSchools) {
+    const path = `/schools/${slug(school.name)}-${samplePageKey(school.id)}`;
+    for (const prefix of ['', '/es']) {
+      const response = await request.get(`${prefix}${path}`);
+      expect(response.status(), `${prefix}${path}`).toBe(200);
+      // This school's own page: its canonical link is this path.
+      expect(await response.text()).toContain(`<link rel="canonical" href="${new URL(`${prefix}${path}`, baseURL).href}">`);
+    }
+  }
 });
