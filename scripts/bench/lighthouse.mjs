@@ -94,8 +94,8 @@ export async function run() {
       // "school" stands for a sample school's page; a static build (BENCH_STATIC) has no functions
       // to answer it, so it measures the built routes only.
       const all = [];
-      const made = process.env.BENCH_STATIC ? [] : ['school'];
-      for (const route of only ?? [...(await siteRoutes()), ...made]) all.push(route === 'school' ? await schoolPageRoute(base) : route);
+      const answeredByFunctions = process.env.BENCH_STATIC ? [] : ['school'];
+      for (const route of only ?? [...(await siteRoutes()), ...answeredByFunctions]) all.push(route === 'school' ? await schoolPageRoute(base) : route);
       for (const route of all) {
         const results = [];
         for (let run = 0; run < runs; run++) {
